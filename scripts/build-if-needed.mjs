@@ -1,0 +1,22 @@
+// Builds once when dist/ is missing or older than the sources, so `npm start` serves compiled
+// JavaScript without type-checking or transpiling on every start.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const entry = 'dist/src/cli/main.js';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    newest = Math.max(newest, stat.isDirectory() ? newestMtime(path) : stat.mtimeMs);
+  }
+  return newest;
+}
+
+if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime('src')) {
+  console.error('Building (dist/ is missing or older than src/)...');
+  execSync('npm run build', { stdio: 'inherit' });
+}

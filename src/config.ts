@@ -1,0 +1,51 @@
+// Service configuration, read once from the environment. Every entry point (server, CLI, tests)
+// goes through loadConfig so they all agree on defaults.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `sqlite:<path>`, `sqlite::memory:`, a plain file path, or `postgres://…`. */
+  databaseUrl: string;
+  /** Base of generated short links, without a trailing slash. */
+  publicUrl: string;
+  redisUrl: string | undefined;
+  logLevel: string;
+  /** How often buffered clicks are written to the database. */
+  clickFlushMs: number;
+  /** True when the database is the embedded default, which is seeded with demo data on first start. */
+  usesDefaultDatabase: boolean;
+}
+
+export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : `sqlite:${resolve(DEFAULT_SQLITE_PATH)}`;
+  const publicUrl = (env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute URL such as https://go.example.com, got "${publicUrl}"`);
+  }
+  return {
+    port,
+    host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
+    databaseUrl,
+    publicUrl,
+    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : undefined,
+    logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
+    usesDefaultDatabase: !env.DATABASE_URL,
+  };
+}

@@ -1,0 +1,23 @@
+// Scopes an API key can carry. Affiliate keys get every affiliate scope unless created with a
+// narrower list; brand (advertiser) keys carry conversions:write only.
+export const AFFILIATE_SCOPES = [
+  'brands:read',
+  'products:read',
+  'campaigns:read',
+  'shortener:read',
+  'shortener:write',
+  'orders:read',
+] as const;
+export const BRAND_SCOPES = ['conversions:write'] as const;
+
+export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
+export type BrandScope = (typeof BRAND_SCOPES)[number];
+export type Scope = AffiliateScope | BrandScope;
+
+export function parseScopes(text: string, allowed: readonly string[]): Scope[] {
+  const names = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+  if (names.length === 0) throw new Error(`no scope given; allowed scopes: ${allowed.join(', ')}`);
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.map((u) => `"${u}"`).join(', ')}; allowed scopes: ${allowed.join(', ')}`);
+  return names as Scope[];
+}

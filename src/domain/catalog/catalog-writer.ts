@@ -1,0 +1,164 @@
+// Writes catalogue resources given in the API's own JSON shape (imports, demo data). Each write
+// is one transaction: a resource is stored whole or not at all.
+import type { Database } from '../../storage/database.js';
+import type { BrandInput } from '../../schemas/brand.js';
+import type { CampaignInput } from '../../schemas/campaign.js';
+import type { ProductInput } from '../../schemas/product.js';
+import { badRequest } from '../errors.js';
+import { nowIso, toIso } from '../time.js';
+
+export type WriteOutcome = 'inserted' | 'updated';
+
+/** 7.5 (%) → 750 basis points; refuses more than two decimals rather than rounding silently. */
+export function percentToBasisPoints(percent: number): number {
+  const bp = Math.round(percent * 100);
+  if (Math.abs(bp - percent * 100) > 1e-6) throw badRequest('invalid_commission', `commission.value ${percent} has more than two decimals`);
+  return bp;
+}
+
+function commissionColumns(input: BrandInput) {
+  const { transfer, value } = input.commission;
+  if (value < 0) throw badRequest('invalid_commission', 'commission.value must not be negative');
+  if (transfer === 'cps') {
+    if (value > 100) throw badRequest('invalid_commission', 'a cps commission is a percentage: at most 100');
+    return { commission_transfer: 'cps', commission_value: percentToBasisPoints(value) };
+  }
+  if (!Number.isSafeInteger(value)) throw badRequest('invalid_commission', 'a cpa commission is an amount in integer cents');
+  return { commission_transfer: 'cpa', commission_value: value };
+}
+
+const categoryRows = (categories: string[]) => {
+  const seen = new Map<string, string>();
+  for (const c of categories) {
+    const name = c.trim();
+    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  }
+  return [...seen].map(([key, category]) => ({ category, category_key: key }));
+};
+
+export async function upsertBrand(database: Database, input: BrandInput): Promise<WriteOutcome> {
+  const now = nowIso();
+  const columns = {
+    name: input.name,
+    slug: input.slug,
+    logo: input.logo,
+    site: input.site,
+    segment: input.segment,
+    active: input.network.active ? 1 : 0,
+    is_public: input.network.isPublic ? 1 : 0,
+    is_exclusive: input.network.trait.isExclusive ? 1 : 0,
+    is_highlight: input.network.trait.isHighlight ? 1 : 0,
+    is_favorite: input.network.trait.isFavorite ? 1 : 0,
+    rating_approval: input.network.rating.approval,
+    rating_commission: input.network.rating.commission,
+    rating_conversion: input.network.rating.conversion,
+    rating_popularity: input.network.rating.popularity,
+    rating_validation: input.network.rating.validation,
+    ...commissionColumns(input),
+    allowed_channel_kinds: input.allowedChannels ? JSON.stringify(input.allowedChannels) : null,
+    click_id_param: input.clickIdParam ?? 'clickId',
+    attribution_window_days: input.attributionWindowDays ?? 30,
+    updated_at: now,
+  };
+  if (!/^https?:$/.test(new URL(input.site).protocol)) throw badRequest('invalid_url', 'site must be an http(s) URL');
+  return database.db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('brands').select('id').where('id', '=', input.id).executeTakeFirst();
+    const slugOwner = await trx.selectFrom('brands').select('id').where('slug', '=', input.slug).executeTakeFirst();
+    if (slugOwner && slugOwner.id !== input.id) throw badRequest('duplicate_slug', `slug "${input.slug}" is already used by brand ${slugOwner.id}`);
+    if (existing) {
+      await trx.updateTable('brands').set(columns).where('id', '=', input.id).execute();
+      await trx.deleteFrom('brand_categories').where('brand_id', '=', input.id).execute();
+    } else {
+      await trx
+        .insertInto('brands')
+        .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
+        .execute();
+    }
+    const categories = categoryRows(input.categories ?? []);
+    if (categories.length) await trx.insertInto('brand_categories').values(categories.map((c) => ({ brand_id: input.id, ...c }))).execute();
+    return existing ? 'updated' : 'inserted';
+  });
+}
+
+/** The lowest current price among the options, what the price filter compares. */
+export function lowestPrice(input: ProductInput): number | null {
+  const prices = input.options.flatMap((o) => o.pricing.map((p) => p.price));
+  return prices.length ? Math.min(...prices) : null;
+}
+
+export async function upsertProduct(database: Database, input: ProductInput): Promise<WriteOutcome> {
+  const now = nowIso();
+  const columns = {
+    organization_id: input.organizationId,
+    integration: input.integration ?? null,
+    available: input.available ? 1 : 0,
+    name: input.name,
+    description: input.description,
+    url: input.url,
+    images: JSON.stringify(input.images),
+    options: JSON.stringify(input.options),
+    metadata: JSON.stringify(input.metadata),
+    price_cents: lowestPrice(input),
+    updated_at: input.updatedAt ? toIso(input.updatedAt) : now,
+  };
+  return database.db.transaction().execute(async (trx) => {
+    const brand = await trx.selectFrom('brands').select('id').where('id', '=', input.organizationId).executeTakeFirst();
+    if (!brand) throw badRequest('brand_not_found', `organizationId ${input.organizationId} is not a known brand; import brands first`);
+    const existing = await trx.selectFrom('products').select('id').where('id', '=', input.id).executeTakeFirst();
+    if (existing) {
+      await trx.updateTable('products').set(columns).where('id', '=', input.id).execute();
+      return 'updated';
+    }
+    await trx
+      .insertInto('products')
+      .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
+      .execute();
+    return 'inserted';
+  });
+}
+
+export async function upsertCampaign(database: Database, input: CampaignInput): Promise<WriteOutcome> {
+  const now = nowIso();
+  const startAt = toIso(input.period.startAt);
+  const endAt = toIso(input.period.endAt);
+  if (startAt > endAt) throw badRequest('invalid_period', 'period.startAt must not be after period.endAt');
+  const isOffer = input.type === 'Offer';
+  if (isOffer && !input.offerType) throw badRequest('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
+  if (!isOffer && input.offerType) throw badRequest('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
+  if (!isOffer && !input.code) throw badRequest('invalid_campaign', `a ${input.type} needs a coupon code`);
+  const columns = {
+    organization_id: input.organizationId,
+    name: input.name,
+    type: input.type,
+    offer_type: isOffer ? input.offerType! : null,
+    description: input.description,
+    code: input.code ?? null,
+    url: input.url,
+    is_highlight: input.isHighlight ? 1 : 0,
+    start_at: startAt,
+    end_at: endAt,
+    banners: JSON.stringify(input.mediaKit?.banners ?? []),
+    email_marketing: input.mediaKit?.emailMarketing ?? null,
+    updated_at: now,
+  };
+  return database.db.transaction().execute(async (trx) => {
+    const brand = await trx.selectFrom('brands').select('id').where('id', '=', input.organizationId).executeTakeFirst();
+    if (!brand) throw badRequest('brand_not_found', `organizationId ${input.organizationId} is not a known brand; import brands first`);
+    const existing = await trx.selectFrom('campaigns').select(['id', 'organization_id']).where('id', '=', input.id).executeTakeFirst();
+    if (existing && existing.organization_id !== input.organizationId) {
+      throw badRequest('campaign_conflict', `campaign ${input.id} belongs to another brand (${existing.organization_id})`);
+    }
+    if (existing) {
+      await trx.updateTable('campaigns').set(columns).where('id', '=', input.id).execute();
+      await trx.deleteFrom('campaign_categories').where('campaign_id', '=', input.id).execute();
+    } else {
+      await trx
+        .insertInto('campaigns')
+        .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
+        .execute();
+    }
+    const categories = categoryRows(input.categories);
+    if (categories.length) await trx.insertInto('campaign_categories').values(categories.map((c) => ({ campaign_id: input.id, ...c }))).execute();
+    return existing ? 'updated' : 'inserted';
+  });
+}

@@ -1,0 +1,31 @@
+// Builds the Channel objects shown on brands, campaigns and link creation: every channel of the
+// calling affiliate, with its links for the resource and, where blocked, the reason.
+import type { Channel } from '../../schemas/channel.js';
+import type { AffiliateChannel } from '../../storage/repositories/channels.js';
+import type { ShortLinkRow } from '../../storage/schema.js';
+
+export const shortUrlOf = (publicUrl: string, code: string): string => `${publicUrl}/${code}`;
+
+export function channelView(channel: AffiliateChannel, shortUrls: string[], message: string | undefined): Channel {
+  const view: Channel = {
+    id: channel.id,
+    name: channel.name,
+    availableChannel: { id: channel.kindId, name: channel.kindName },
+    shortUrls: message ? [] : shortUrls,
+  };
+  if (message) view.message = message;
+  return view;
+}
+
+/** Groups links by channel, keeping only active ones, as short URLs. */
+export function shortUrlsByChannel(links: ShortLinkRow[], publicUrl: string, keyOf: (link: ShortLinkRow) => string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const link of links) {
+    if (link.active !== 1) continue;
+    const key = `${keyOf(link)}|${link.channel_id}`;
+    const list = map.get(key) ?? [];
+    list.push(shortUrlOf(publicUrl, link.code));
+    map.set(key, list);
+  }
+  return map;
+}

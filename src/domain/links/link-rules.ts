@@ -1,0 +1,83 @@
+// The rules of link generation: where a link points, and why a channel may not get one.
+import type { BrandRow, CampaignRow } from '../../storage/schema.js';
+import type { AffiliateChannel } from '../../storage/repositories/channels.js';
+import type { LinkType } from '../../schemas/short-url.js';
+import { campaignStatus } from '../catalog/campaign-status.js';
+import { badRequest } from '../errors.js';
+
+export const APPROVAL_REQUIRED = 'Organization approval is required to generate links';
+export const BRAND_INACTIVE = 'This brand is not accepting new links at the moment';
+export const CAMPAIGN_EXPIRED = 'This campaign has expired; links can no longer be generated';
+export const LINK_DEACTIVATED = 'The link for this request has been deactivated by the network';
+export const channelKindNotAllowed = (kindName: string) => `This brand does not accept links from ${kindName} channels`;
+
+export const MAX_URL_LENGTH = 2048;
+
+/** Why links cannot be generated for this channel, or undefined when they can. */
+export function blockReason(
+  channel: AffiliateChannel,
+  brand: BrandRow,
+  approved: boolean,
+  campaign?: CampaignRow,
+  now = new Date().toISOString(),
+): string | undefined {
+  if (!approved) return APPROVAL_REQUIRED;
+  if (brand.active !== 1) return BRAND_INACTIVE;
+  if (brand.allowed_channel_kinds !== null) {
+    const allowed = JSON.parse(brand.allowed_channel_kinds) as string[];
+    if (!allowed.includes(channel.kindId)) return channelKindNotAllowed(channel.kindName);
+  }
+  if (campaign && campaignStatus(campaign, now) === 'expired') return CAMPAIGN_EXPIRED;
+  return undefined;
+}
+
+/** The brand domain: the site's host without a leading "www.". */
+export function brandDomain(brand: BrandRow): string {
+  return new URL(brand.site).hostname.toLowerCase().replace(/^www\./, '');
+}
+
+/** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
+export function checkCustomUrl(url: string, brand: BrandRow): string {
+  if (url.length > MAX_URL_LENGTH) throw badRequest('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest('invalid_url', 'url must be an absolute https URL such as https://shop.example.com/page');
+  }
+  if (parsed.protocol !== 'https:') throw badRequest('invalid_url', 'url must use https');
+  if (parsed.username || parsed.password) throw badRequest('invalid_url', 'url must not carry a user name or password');
+  const domain = brandDomain(brand);
+  const host = parsed.hostname.toLowerCase();
+  if (host !== domain && !host.endsWith(`.${domain}`)) {
+    throw badRequest('invalid_domain', `url must be on the brand domain ${domain} or one of its subdomains (got ${host})`);
+  }
+  return parsed.toString();
+}
+
+/** Where a link of this type points, before mdasc. */
+export function destinationOf(type: LinkType, brand: BrandRow, campaign?: CampaignRow, customUrl?: string): string {
+  switch (type) {
+    case 'BrandPage':
+      return brand.site;
+    case 'Home':
+      return `${new URL(brand.site).origin}/`;
+    case 'Coupon':
+    case 'Offer':
+      return campaign!.url;
+    case 'Custom':
+      return customUrl!;
+  }
+}
+
+export function withMdasc(url: string, mdasc: string | undefined): string {
+  if (!mdasc) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.set('mdasc', mdasc);
+  return parsed.toString();
+}
+
+/** Identifies what a link was asked for, so the same request returns the same link. */
+export function requestKey(type: LinkType, target: string, mdasc: string | undefined): string {
+  return JSON.stringify([type, target, mdasc ?? null]);
+}

@@ -1,0 +1,85 @@
+// Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
+// path, health checks and the affiliate API (authenticated, rate-limited, scoped).
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorBody, Pagination } from '../schemas/common.js';
+import { AvailableChannel, Channel } from '../schemas/channel.js';
+import { Brand, Commission } from '../schemas/brand.js';
+import { Product, ProductOption } from '../schemas/product.js';
+import { Campaign } from '../schemas/campaign.js';
+import { ShortUrl } from '../schemas/short-url.js';
+import { Order, OrderItem } from '../schemas/order.js';
+import { errorBody, handleError } from './errors.js';
+import type { App, AppContext } from './context.js';
+import { registerAuthentication } from './plugins/authenticate.js';
+import { splitCommaLists } from './plugins/comma-lists.js';
+import { registerRedirect } from './routes/redirect.js';
+import { registerHealth } from './routes/health.js';
+import { affiliateRoutes } from './routes/affiliate/index.js';
+import { API_DESCRIPTION } from './api-description.js';
+
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order];
+
+export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Per-request logging halves throughput; errors are still logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    ajv: {
+      customOptions: {
+        // Unknown fields are errors (additionalProperties: false), not silently dropped.
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+        // Gives each error its schema and value, for messages that say what to fix.
+        verbose: true,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as App;
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference`)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Affiliate Network API', version: '1.0.0', description: API_DESCRIPTION },
+      servers: [{ url: ctx.config.publicUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
+      tags: [
+        { name: 'Brands' },
+        { name: 'Products' },
+        { name: 'Campaigns' },
+        { name: 'Short links' },
+        { name: 'Orders' },
+        { name: 'Service' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerHealth(app, ctx);
+  registerRedirect(app, ctx);
+
+  await app.register(async (affiliate) => {
+    const scoped = affiliate as unknown as App;
+    await registerAuthentication(scoped, ctx, 'affiliate');
+    splitCommaLists(scoped);
+    for (const route of affiliateRoutes) route(scoped, ctx);
+  });
+
+  return app;
+}

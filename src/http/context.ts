@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Database } from '../storage/database.js';
+import type { KeyResolver } from '../domain/access/key-cache.js';
+import type { ClickRecorder, RedirectCache } from '../domain/links/redirects.js';
+
+/** Everything a request handler may need, built once at start-up. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  /** Base of short links (config.publicUrl), here so the context serves as the domain's LinkDeps. */
+  publicUrl: string;
+  keys: KeyResolver;
+  redirects: RedirectCache;
+  clicks: ClickRecorder;
+}
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

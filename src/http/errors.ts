@@ -1,0 +1,93 @@
+// One error shape for every failure, carrying the fields of both shapes clients of this API
+// know: { statusCode, error, message } and { success: false, message, code }.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from '../schemas/common.js';
+import { DomainError } from '../domain/errors.js';
+import { describeValidationError } from '../schemas/validation-messages.js';
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableEntity',
+  429: 'TooManyRequests',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+};
+
+export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, success: false, code };
+}
+
+/** An error raised by the HTTP layer itself (authentication, scopes). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const VALIDATION_CODES: Record<string, string> = {
+  querystring: 'invalid_query',
+  body: 'invalid_body',
+  params: 'invalid_params',
+  headers: 'invalid_headers',
+};
+
+/** Fastify's own request errors, mapped to a status, a code and a message that says what to fix. */
+function frameworkError(error: FastifyError): ErrorBody | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errorBody(400, 'invalid_json', `Request body is not valid JSON: ${error.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'\s*/i, '') || 'fix its syntax'}`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errorBody(400, 'invalid_json', 'Request body is empty but content-type is application/json: send a JSON object');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errorBody(415, 'unsupported_media_type', 'Send the request body as JSON with content-type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errorBody(413, 'payload_too_large', 'Request body is too large (limit 1 MiB)');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errorBody(400, 'invalid_body', 'Content-Length does not match the body sent');
+    default:
+      return undefined;
+  }
+}
+
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof DomainError) return errorBody(error.status, error.code, error.message);
+  if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message);
+  const fastifyError = error as FastifyError & { validationContext?: string };
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? 'body';
+    return errorBody(400, VALIDATION_CODES[context] ?? 'invalid_request', describeValidationError(fastifyError.validation, context));
+  }
+  const known = frameworkError(fastifyError);
+  if (known) return known;
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+    return errorBody(400, 'invalid_json', `Request body is not valid JSON: ${error.message}`);
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return errorBody(status, 'bad_request', fastifyError.message);
+  }
+  return errorBody(500, 'internal_error', 'Internal server error');
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // The rate limiter throws the body it built (already in our shape).
+  const thrown = error as Partial<ErrorBody>;
+  if (thrown && thrown.statusCode === 429 && thrown.code === 'TOO_MANY_REQUESTS') {
+    return reply.status(429).send(thrown);
+  }
+  const body = toErrorBody(error);
+  if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.status(body.statusCode).send(body);
+}

@@ -1,0 +1,63 @@
+// Authentication, per-key rate limiting and scope checks for the API, in that order:
+// onRequest resolves the x-api-key (401), the rate limiter counts the request against the key
+// (429, and X-RateLimit-* headers on every response), and preParsing checks the route's scope
+// (403) before the body is read or validated.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../../domain/access/principal.js';
+import type { Scope } from '../../domain/access/scopes.js';
+import { errorBody, HttpError } from '../errors.js';
+import type { App, AppContext } from '../context.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Scope the API key must carry for this route. */
+    scope?: Scope;
+  }
+}
+
+export type KeyOwner = 'affiliate' | 'brand';
+
+export async function registerAuthentication(app: App, ctx: AppContext, owner: KeyOwner): Promise<void> {
+  if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const header = request.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) throw new HttpError(401, 'unauthorized', 'API key is required: send it in the x-api-key header');
+    const principal = await ctx.keys.resolve(key);
+    if (!principal) throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');
+    if (owner === 'affiliate' && !principal.affiliateId) {
+      throw new HttpError(403, 'forbidden', 'This API key belongs to a brand; affiliate endpoints need an affiliate key');
+    }
+    if (owner === 'brand' && !principal.brandId) {
+      throw new HttpError(403, 'forbidden', 'This API key belongs to an affiliate; advertiser endpoints need a brand key');
+    }
+    request.principal = principal;
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    cache: 100_000,
+    keyGenerator: (request: FastifyRequest) => request.principal!.keyId,
+    max: async (request: FastifyRequest) => request.principal!.rateLimit,
+    timeWindow: async (request: FastifyRequest) => request.principal!.rateWindowMs,
+    errorResponseBuilder: (_request: FastifyRequest, context: { max: number; after: string; ttl: number }) =>
+      errorBody(
+        429,
+        'TOO_MANY_REQUESTS',
+        `Rate limit of ${context.max} requests per window exceeded for this API key; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
+      ),
+  });
+
+  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
+    const scope = request.routeOptions.config.scope;
+    if (scope && !request.principal!.scopes.has(scope)) {
+      throw new HttpError(403, 'forbidden', `This API key lacks the scope ${scope} required by this endpoint`);
+    }
+    return payload;
+  });
+}

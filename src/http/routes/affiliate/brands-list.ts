@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { Brand } from '../../../schemas/brand.js';
+import { CommaList, DateTime, LimitQuery, PageQuery, Pagination, QueryBoolean } from '../../../schemas/common.js';
+import { listBrandsFor } from '../../../domain/catalog/brands.js';
+import { rangeEnd, rangeStart } from '../../../domain/time.js';
+import type { App, AppContext } from '../../context.js';
+import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+import { checkRange } from './query-rules.js';
+
+const Query = Type.Object(
+  {
+    page: PageQuery,
+    limit: LimitQuery(20, 20),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive text contained in the brand name' })),
+    categories: Type.Optional(CommaList('Brands in any of these categories (case-insensitive)', Type.String({ minLength: 1, maxLength: 100 }))),
+    isExclusive: Type.Optional(QueryBoolean('Only exclusive brands, or only non-exclusive ones')),
+    isFavorite: Type.Optional(QueryBoolean('Only favorite brands, or only the others')),
+    isHighlight: Type.Optional(QueryBoolean('Only highlighted brands, or only the others')),
+    isPublic: Type.Optional(QueryBoolean('true = public brands, false = private brands the caller is approved for')),
+    startAt: Type.Optional(Type.String({ format: 'date-time', description: 'Brands created at or after this date-time (ISO 8601)' })),
+    endAt: Type.Optional(Type.String({ format: 'date-time', description: 'Brands created at or before this date-time (ISO 8601)' })),
+  },
+  { additionalProperties: false },
+);
+
+export function listBrandsRoute(app: App, ctx: AppContext): void {
+  app.get(
+    '/affiliate/brands',
+    {
+      config: { scope: 'brands:read' },
+      schema: {
+        tags: ['Brands'],
+        summary: 'List brands the caller may access',
+        description: 'Public brands and the private brands the caller is approved for, ordered by name (then id). Scope: brands:read.',
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: {
+          200: Type.Object({ data: Type.Array(Type.Ref(Brand)), pagination: Type.Ref(Pagination) }),
+          ...errorResponses(...AFFILIATE_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      checkRange('startAt', q.startAt, 'endAt', q.endAt);
+      return listBrandsFor(
+        ctx,
+        request.principal!.affiliateId!,
+        {
+          search: q.search,
+          categories: q.categories,
+          isExclusive: q.isExclusive,
+          isFavorite: q.isFavorite,
+          isHighlight: q.isHighlight,
+          isPublic: q.isPublic,
+          createdFrom: q.startAt && rangeStart(q.startAt),
+          createdTo: q.endAt && rangeEnd(q.endAt),
+        },
+        q.page,
+        q.limit,
+      );
+    },
+  );
+}

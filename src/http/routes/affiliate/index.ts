@@ -1,0 +1,21 @@
+import type { App, AppContext } from '../../context.js';
+import { listBrandsRoute } from './brands-list.js';
+import { getBrandRoute } from './brand-get.js';
+import { listProductsRoute } from './products-list.js';
+import { listCampaignsRoute } from './campaigns-list.js';
+import { createShortUrlRoute } from './shortener-create.js';
+import { listShortUrlsRoute } from './shortener-list.js';
+import { listOrdersRoute } from './orders-list.js';
+import { getOrderRoute } from './order-get.js';
+
+/** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
+export const affiliateRoutes: Array<(app: App, ctx: AppContext) => void> = [
+  listBrandsRoute,
+  getBrandRoute,
+  listProductsRoute,
+  listCampaignsRoute,
+  createShortUrlRoute,
+  listShortUrlsRoute,
+  listOrdersRoute,
+  getOrderRoute,
+];

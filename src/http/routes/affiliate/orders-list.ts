@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { CommaList, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
+import { Order } from '../../../schemas/order.js';
+import { listOrdersFor } from '../../../domain/orders/orders.js';
+import { rangeEnd, rangeStart } from '../../../domain/time.js';
+import type { App, AppContext } from '../../context.js';
+import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+import { checkRange } from './query-rules.js';
+
+const DateOrDateTime = (description: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
+
+const Query = Type.Object(
+  {
+    page: PageQuery,
+    limit: LimitQuery(20, 100),
+    organizationId: Type.Optional(Uuid),
+    organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
+    mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
+    from: Type.Optional(DateOrDateTime('Orders created at or after this date (YYYY-MM-DD, the start of that UTC day) or date-time')),
+    to: Type.Optional(DateOrDateTime('Orders created at or before this date (YYYY-MM-DD, the whole UTC day included) or date-time')),
+  },
+  { additionalProperties: false },
+);
+
+export const OrderEnvelopes = Type.Array(Type.Object({ data: Type.Ref(Order), meta: Type.Ref(Pagination) }));
+
+export function listOrdersRoute(app: App, ctx: AppContext): void {
+  app.get(
+    '/affiliate/orders',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags: ['Orders'],
+        summary: "List the caller's orders",
+        description:
+          "Orders earned by the caller's links, newest first (createdAt, then id). As the spec describes, the answer is an array with one { data: Order, meta } element per order of the page, each meta repeating the page metadata; a page past the end is an empty array. The total is also in the X-Total-Count header. Scope: orders:read.",
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: { 200: OrderEnvelopes, ...errorResponses(...AFFILIATE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const from = q.from && rangeStart(q.from);
+      const to = q.to && rangeEnd(q.to);
+      checkRange('from', from, 'to', to);
+      const organizationIds = q.organizationId || q.organizationIds ? [...new Set([...(q.organizationIds ?? []), ...(q.organizationId ? [q.organizationId] : [])])] : undefined;
+      const { items, total } = await listOrdersFor(ctx.database, request.principal!.affiliateId!, { organizationIds, withMdasc: q.mdasc === true, from, to }, q.page, q.limit);
+      reply.header('x-total-count', String(total));
+      return items;
+    },
+  );
+}

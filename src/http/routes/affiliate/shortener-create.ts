@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { Channel } from '../../../schemas/channel.js';
+import { Uuid } from '../../../schemas/common.js';
+import { LinkTypeSchema } from '../../../schemas/short-url.js';
+import { createShortLinks } from '../../../domain/links/shortener.js';
+import { MAX_URL_LENGTH } from '../../../domain/links/link-rules.js';
+import type { App, AppContext } from '../../context.js';
+import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+
+const Body = Type.Object(
+  {
+    organizationId: Uuid,
+    type: LinkTypeSchema,
+    featureId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Required for Coupon and Offer (the campaign id); not accepted otherwise' })),
+    url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'Required for Custom, not accepted otherwise: an https URL on the brand domain or a subdomain of it' }),
+    ),
+    mdasc: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own tracking id, appended to the destination as the query parameter mdasc' })),
+  },
+  { additionalProperties: false },
+);
+
+export function createShortUrlRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/affiliate/shortener/url',
+    {
+      config: { scope: 'shortener:write' },
+      schema: {
+        tags: ['Short links'],
+        summary: 'Create short links, one per channel of the caller',
+        description:
+          'Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404. Scope: shortener:write.',
+        security: [{ apiKey: [] }],
+        body: Body,
+        response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(...AFFILIATE_ERRORS, 404, 415) },
+      },
+    },
+    async (request) => createShortLinks(ctx, request.principal!.affiliateId!, request.body),
+  );
+}

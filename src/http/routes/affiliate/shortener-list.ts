@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { LimitQuery, PageQuery, Pagination, Uuid } from '../../../schemas/common.js';
+import { LinkTypeSchema, ShortUrl } from '../../../schemas/short-url.js';
+import { listShortUrlsFor } from '../../../domain/links/short-urls.js';
+import { badRequest } from '../../../domain/errors.js';
+import type { App, AppContext } from '../../context.js';
+import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+
+const Query = Type.Object(
+  {
+    type: LinkTypeSchema,
+    featureId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Campaign id; required when type is Coupon or Offer' })),
+    organizationId: Type.Optional(Uuid),
+    page: PageQuery,
+    limit: LimitQuery(20, 100),
+  },
+  { additionalProperties: false },
+);
+
+export function listShortUrlsRoute(app: App, ctx: AppContext): void {
+  app.get(
+    '/affiliate/shortener/urls',
+    {
+      config: { scope: 'shortener:read' },
+      schema: {
+        tags: ['Short links'],
+        summary: "List the caller's short links",
+        description:
+          'The caller\'s links of one type, newest first (then id). The answer is an array with one element { data, meta }. type also accepts Custom and Home. Scope: shortener:read.',
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: {
+          200: Type.Array(Type.Object({ data: Type.Array(Type.Ref(ShortUrl)), meta: Type.Ref(Pagination) }), { minItems: 1, maxItems: 1 }),
+          ...errorResponses(...AFFILIATE_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      if ((q.type === 'Coupon' || q.type === 'Offer') && !q.featureId) {
+        throw badRequest('invalid_query', `featureId is required when type is ${q.type}`);
+      }
+      const page = await listShortUrlsFor(ctx, request.principal!.affiliateId!, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
+      return [page];
+    },
+  );
+}

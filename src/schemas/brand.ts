@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Channel } from './channel.js';
+import { DateTime, Uuid } from './common.js';
+
+export const CommissionTransfers = ['cps', 'cpa'] as const;
+
+export const Commission = Type.Object(
+  {
+    value: Type.Number({
+      description: 'For cps: percent of the order value (7.5 = 7.5 %, two decimals at most). For cpa: fixed amount per approved order, in integer cents.',
+    }),
+    transfer: Type.Union(
+      CommissionTransfers.map((t) => Type.Literal(t)),
+      { description: 'cps = cost per sale (percentage of the order value); cpa = cost per action (fixed amount per order)' },
+    ),
+  },
+  { $id: 'Commission' },
+);
+
+export const Rating = Type.Object(
+  {
+    approval: Type.Number(),
+    commission: Type.Number(),
+    conversion: Type.Number(),
+    popularity: Type.Number(),
+    validation: Type.Number(),
+  },
+  { description: 'Network ratings, 0 to 5, decimals allowed' },
+);
+
+export const Network = Type.Object({
+  active: Type.Boolean({ description: 'Whether the brand currently accepts new links' }),
+  isPublic: Type.Boolean({ description: 'true = visible to every affiliate; false = visible to approved affiliates only' }),
+  trait: Type.Object({
+    isExclusive: Type.Boolean(),
+    isHighlight: Type.Boolean(),
+    isFavorite: Type.Boolean(),
+  }),
+  rating: Rating,
+});
+
+/** A brand as imported and stored: the API shape without the per-affiliate channels. */
+export const BrandInput = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    logo: Type.String({ maxLength: 2048 }),
+    slug: Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
+    site: Type.String({ format: 'uri', maxLength: 2048, description: 'Brand website; its host (without www.) is the brand domain' }),
+    segment: Type.String({ maxLength: 200 }),
+    network: Network,
+    createdAt: Type.Optional(DateTime),
+    commission: Commission,
+    categories: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+    allowedChannels: Type.Optional(
+      Type.Union([Type.Array(Type.String({ minLength: 1 })), Type.Null()], {
+        description: 'Channel kind ids the brand accepts links from; absent or null accepts every kind',
+      }),
+    ),
+    clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
+    attributionWindowDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  },
+  { additionalProperties: false },
+);
+export type BrandInput = Static<typeof BrandInput>;
+
+export const Brand = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    logo: Type.String({ description: 'Logo URL' }),
+    slug: Type.String(),
+    site: Type.String({ description: 'Brand website URL' }),
+    segment: Type.String(),
+    network: Network,
+    createdAt: DateTime,
+    channels: Type.Array(Type.Ref(Channel), {
+      description: "The calling affiliate's channels, each with its brand-page links for this brand and a message where generation is blocked",
+    }),
+    commission: Type.Ref(Commission),
+    categories: Type.Array(Type.String(), { description: 'Categories the brand is listed under (what the categories filter matches)' }),
+  },
+  { $id: 'Brand' },
+);
+export type Brand = Static<typeof Brand>;

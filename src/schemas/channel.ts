@@ -1,0 +1,28 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const AvailableChannel = Type.Object(
+  {
+    id: Type.String({ description: 'Channel kind id, e.g. instagram' }),
+    name: Type.String({ description: 'Channel kind name, e.g. Instagram' }),
+  },
+  { $id: 'AvailableChannel', description: 'A network-wide kind of channel (Site, Instagram, WhatsApp, YouTube, Email…)' },
+);
+
+export const Channel = Type.Object(
+  {
+    id: Type.String({ description: "Id of the calling affiliate's channel" }),
+    name: Type.String(),
+    availableChannel: Type.Ref(AvailableChannel),
+    shortUrls: Type.Array(Type.String(), { description: 'Short links of this channel for the resource (empty when blocked or none yet)' }),
+    message: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Why links cannot be generated for this channel; absent when generation is allowed',
+      }),
+    ),
+  },
+  {
+    $id: 'Channel',
+    description: "One of the calling affiliate's channels, with the short links it has for the resource it is listed on.",
+  },
+);
+export type Channel = Static<typeof Channel>;

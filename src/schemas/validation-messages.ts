@@ -1,0 +1,118 @@
+// Turns schema validation failures into one sentence that says what to fix, e.g.
+// "limit must be between 1 and 100 (got 500)". Ajv runs with verbose on, so each error carries
+// the schema it failed and the offending value.
+import type { FastifySchemaValidationError } from 'fastify';
+
+interface VerboseError extends FastifySchemaValidationError {
+  parentSchema?: Record<string, unknown>;
+  schema?: unknown;
+  data?: unknown;
+}
+
+const WHERE: Record<string, string> = {
+  querystring: 'query parameter',
+  body: 'body field',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/** "/options/0/price" → "options[0].price"; query array items are named by their list. */
+function fieldName(instancePath: string, context: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (context === 'querystring') return parts[0] ?? 'query';
+  let name = '';
+  for (const part of parts) name += /^\d+$/.test(part) ? `[${part}]` : name ? `.${part}` : part;
+  return name || context;
+}
+
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+  return text === undefined ? '' : text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+const got = (error: VerboseError) => (error.data === undefined ? '' : ` (got ${shown(error.data)})`);
+
+const FORMATS: Record<string, string> = {
+  uuid: 'a UUID such as 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d',
+  'date-time': 'an ISO 8601 date-time such as 2026-01-31T12:00:00Z',
+  date: 'a date such as 2026-01-31',
+  uri: 'an absolute URL such as https://example.com/page',
+};
+
+const TYPES: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  string: 'a string',
+  array: 'a list',
+  object: 'a JSON object',
+  null: 'null',
+};
+
+function literalChoices(schema: unknown): string[] | undefined {
+  if (!Array.isArray(schema)) return undefined;
+  const values = schema.map((branch) => (branch as { const?: unknown }).const);
+  return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
+}
+
+function describeOne(error: VerboseError, context: string): string {
+  const field = fieldName(error.instancePath, context);
+  const parent = error.parentSchema ?? {};
+  const params = error.params as Record<string, unknown>;
+  const isListItem = context === 'querystring' && /\/\d+$/.test(error.instancePath);
+  const subject = isListItem ? `each value of ${field}` : field;
+  switch (error.keyword) {
+    case 'required': {
+      const prefix = error.instancePath ? `${fieldName(error.instancePath, context)}.` : '';
+      return `${WHERE[context] ?? 'field'} ${prefix}${String(params.missingProperty)} is required`;
+    }
+    case 'additionalProperties': {
+      const allowed = Object.keys((parent.properties as Record<string, unknown>) ?? {});
+      const where = error.instancePath ? ` in ${fieldName(error.instancePath, context)}` : '';
+      return `unknown ${WHERE[context] ?? 'field'} "${String(params.additionalProperty)}"${where}; allowed: ${allowed.join(', ') || 'none'}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      if (typeof parent.minimum === 'number' && typeof parent.maximum === 'number') {
+        return `${subject} must be between ${parent.minimum} and ${parent.maximum}${got(error)}`;
+      }
+      return `${subject} must be ${error.keyword.endsWith('inimum') ? '>=' : '<='} ${String(params.limit)}${got(error)}`;
+    case 'type': {
+      const expected = String(params.type).split(',').map((t) => TYPES[t] ?? t).join(' or ');
+      return `${subject} must be ${expected}${got(error)}`;
+    }
+    case 'format':
+      return `${subject} must be ${FORMATS[String(params.format)] ?? `in ${String(params.format)} format`}${got(error)}`;
+    case 'minLength':
+      return params.limit === 1 ? `${subject} must not be empty` : `${subject} must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `${subject} must be at most ${String(params.limit)} characters long`;
+    case 'minItems':
+      return `${subject} must have at least ${String(params.limit)} value(s)`;
+    case 'maxItems':
+      return `${subject} must have at most ${String(params.limit)} values`;
+    case 'pattern':
+      return `${subject} is malformed${got(error)}: ${typeof parent.description === 'string' ? parent.description : `it must match ${String(params.pattern)}`}`;
+    case 'const':
+      return `${subject} must be ${shown(params.allowedValue)}${got(error)}`;
+    case 'enum':
+      return `${subject} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}${got(error)}`;
+    case 'anyOf': {
+      const choices = literalChoices(error.schema);
+      if (choices) return `${subject} must be one of ${choices.join(', ')}${got(error)}`;
+      return `${subject} has an invalid value${got(error)}`;
+    }
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function describeValidationError(errors: FastifySchemaValidationError[], context: string): string {
+  // For a union, Ajv reports each failed branch and then the anyOf itself; the anyOf says it best.
+  const union = errors.find((e) => e.keyword === 'anyOf');
+  const first = union ?? errors[0];
+  if (!first) return `invalid ${context}`;
+  return describeOne(first as VerboseError, context);
+}

@@ -1,0 +1,72 @@
+// Opens the database named by DATABASE_URL: embedded SQLite (file, WAL) or PostgreSQL.
+// Everything above this file speaks Kysely only and never assumes a dialect.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Cheap round trip used by readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): Dialect {
+  return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
+}
+
+function sqlitePath(url: string): string {
+  return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
+}
+
+export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  if (dialectOf(url) === 'postgres') return openPostgres(url, options.poolSize ?? 10);
+  return openSqlite(sqlitePath(url));
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const driver = new SqliteDriver(path);
+  driver.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode and far cheaper than FULL.
+  driver.pragma('synchronous = NORMAL');
+  driver.pragma('foreign_keys = ON');
+  driver.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: driver }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+// int8 (COUNT, SUM, bigint columns) arrives as a string by default; our integers stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

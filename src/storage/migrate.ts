@@ -1,0 +1,29 @@
+// Versioned migrations, applied in name order and recorded in kysely_migration.
+// Each migration receives the dialect so the rare dialect-specific statement (full-text search)
+// sits beside its portable neighbours.
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Database, Dialect } from './database.js';
+import * as initial from './migrations/0001-initial.js';
+
+type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+const migrations: Record<string, DialectMigration> = {
+  '0001-initial': initial,
+};
+
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const bound: Record<string, Migration> = {};
+  for (const [name, migration] of Object.entries(migrations)) {
+    bound[name] = { up: (db) => migration.up(db, database.dialect) };
+  }
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => bound },
+  });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${String(result.error instanceof Error ? result.error.message : result.error)}`);
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+import type { CampaignRow } from '../schema.js';
+import { likePattern, visibleBrandIds } from './visibility.js';
+
+export interface CampaignFilters {
+  types?: string[];
+  offerType?: string;
+  organizationIds?: string[];
+  name?: string;
+  isHighlight?: boolean;
+  categories?: string[];
+  statuses?: string[];
+  /** Campaigns whose period overlaps [periodFrom, periodTo]. */
+  periodFrom?: string;
+  periodTo?: string;
+}
+
+function filtered(database: Database, affiliateId: string, f: CampaignFilters, now: string) {
+  let q = database.db.selectFrom('campaigns').where('campaigns.organization_id', 'in', visibleBrandIds(database.db, affiliateId));
+  if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
+  if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
+  if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
+  if (f.name) q = q.where(sql`lower(campaigns.name)`, 'like', sql`${likePattern(f.name)} escape '\\'`);
+  if (f.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', f.isHighlight ? 1 : 0);
+  if (f.categories?.length) {
+    const keys = f.categories.map((c) => c.toLowerCase());
+    q = q.where((eb) =>
+      eb.exists(
+        eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').where('cc.category_key', 'in', keys),
+      ),
+    );
+  }
+  if (f.statuses?.length) {
+    // The same rule as campaignStatus(): scheduled before startAt, expired after endAt.
+    const statuses = new Set(f.statuses);
+    q = q.where((eb) =>
+      eb.or([
+        ...(statuses.has('scheduled') ? [eb('campaigns.start_at', '>', now)] : []),
+        ...(statuses.has('expired') ? [eb('campaigns.end_at', '<', now)] : []),
+        ...(statuses.has('onTime') ? [eb.and([eb('campaigns.start_at', '<=', now), eb('campaigns.end_at', '>=', now)])] : []),
+      ]),
+    );
+  }
+  if (f.periodFrom) q = q.where('campaigns.end_at', '>=', f.periodFrom);
+  if (f.periodTo) q = q.where('campaigns.start_at', '<=', f.periodTo);
+  return q;
+}
+
+/** A page of campaigns of visible brands, newest first (id breaks ties), and the total. */
+export async function listCampaigns(
+  database: Database,
+  affiliateId: string,
+  filters: CampaignFilters,
+  page: { limit: number; offset: number },
+  now: string,
+): Promise<{ rows: CampaignRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(database, affiliateId, filters, now)
+      .selectAll('campaigns')
+      .orderBy('campaigns.created_at', 'desc')
+      .orderBy('campaigns.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findCampaign(database: Database, id: string): Promise<CampaignRow | undefined> {
+  return database.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function categoriesOfCampaigns(database: Database, ids: string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (ids.length === 0) return result;
+  const rows = await database.db
+    .selectFrom('campaign_categories')
+    .select(['campaign_id', 'category'])
+    .where('campaign_id', 'in', ids)
+    .orderBy('campaign_id')
+    .orderBy('category_key')
+    .execute();
+  for (const row of rows) {
+    const list = result.get(row.campaign_id) ?? [];
+    list.push(row.category);
+    result.set(row.campaign_id, list);
+  }
+  return result;
+}

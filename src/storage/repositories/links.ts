@@ -1,0 +1,103 @@
+import type { Database } from '../database.js';
+import type { ShortLinkRow } from '../schema.js';
+
+export interface NewLink {
+  id: string;
+  code: string;
+  affiliate_id: string;
+  channel_id: string;
+  organization_id: string;
+  link_type: string;
+  feature_id: string | null;
+  request_key: string;
+  original_url: string;
+  mdasc: string | null;
+}
+
+/**
+ * Inserts the link unless the channel already has one for the same request; either way returns
+ * the channel's link for that request. Safe under concurrent identical requests.
+ */
+export async function insertOrGetLink(database: Database, link: NewLink, now: string): Promise<ShortLinkRow> {
+  await database.db
+    .insertInto('short_links')
+    .values({ ...link, active: 1, click_count: 0, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['channel_id', 'request_key']).doNothing())
+    .execute();
+  return database.db
+    .selectFrom('short_links')
+    .selectAll()
+    .where('channel_id', '=', link.channel_id)
+    .where('request_key', '=', link.request_key)
+    .executeTakeFirstOrThrow();
+}
+
+/** The affiliate's links for some brands or features, to show on the resources they belong to. */
+export async function linksFor(
+  database: Database,
+  affiliateId: string,
+  by: { brandIds?: string[]; featureIds?: string[]; linkTypes: string[] },
+): Promise<ShortLinkRow[]> {
+  let q = database.db.selectFrom('short_links').selectAll().where('affiliate_id', '=', affiliateId).where('link_type', 'in', by.linkTypes);
+  if (by.brandIds) {
+    if (by.brandIds.length === 0) return [];
+    q = q.where('organization_id', 'in', by.brandIds);
+  }
+  if (by.featureIds) {
+    if (by.featureIds.length === 0) return [];
+    q = q.where('feature_id', 'in', by.featureIds);
+  }
+  return q.orderBy('created_at').orderBy('id').execute();
+}
+
+export interface LinkListFilters {
+  linkType: string;
+  featureId?: string;
+  organizationId?: string;
+}
+
+export async function listLinks(
+  database: Database,
+  affiliateId: string,
+  f: LinkListFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ShortLinkRow[]; total: number }> {
+  let q = database.db.selectFrom('short_links').where('affiliate_id', '=', affiliateId).where('link_type', '=', f.linkType);
+  if (f.featureId) q = q.where('feature_id', '=', f.featureId);
+  if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** What the redirect needs to know about a code. */
+export interface RedirectTarget {
+  linkId: string;
+  destination: string;
+  active: boolean;
+}
+
+export async function findRedirectTarget(database: Database, code: string): Promise<RedirectTarget | undefined> {
+  const row = await database.db
+    .selectFrom('short_links')
+    .select(['id', 'original_url', 'active'])
+    .where('code', '=', code)
+    .executeTakeFirst();
+  return row && { linkId: row.id, destination: row.original_url, active: row.active === 1 };
+}
+
+/** Adds counted clicks to the links' totals, in one transaction. */
+export async function addClickCounts(database: Database, counts: Map<string, number>): Promise<void> {
+  if (counts.size === 0) return;
+  await database.db.transaction().execute(async (trx) => {
+    for (const [linkId, n] of counts) {
+      await trx
+        .updateTable('short_links')
+        .set((eb) => ({ click_count: eb('click_count', '+', n) }))
+        .where('id', '=', linkId)
+        .execute();
+    }
+  });
+}

@@ -1,0 +1,16 @@
+// Which brands an affiliate may see: every public brand plus the private brands it is approved
+// for. Every catalogue query filters through this one subquery, so lists, lookups and link
+// creation always agree.
+import type { Kysely } from 'kysely';
+import type { DB } from '../schema.js';
+
+export function visibleBrandIds(db: Kysely<DB>, affiliateId: string) {
+  return db
+    .selectFrom('brands')
+    .select('brands.id')
+    .where('brands.is_public', '=', 1)
+    .union(db.selectFrom('brand_approvals').select('brand_approvals.brand_id as id').where('brand_approvals.affiliate_id', '=', affiliateId));
+}
+
+/** A LIKE pattern matching `term` anywhere, case-insensitively (compare against lower(column)). */
+export const likePattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

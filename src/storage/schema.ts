@@ -1,0 +1,192 @@
+// Row types of every table, as Kysely sees them. Conventions shared by both dialects, so that
+// SQLite and PostgreSQL give byte-identical answers:
+// - flags are integers 0/1 (SQLite has no boolean and better-sqlite3 cannot bind one);
+// - times are fixed-width UTC ISO 8601 text (`2026-01-31T12:00:00.000Z`), which sorts correctly;
+// - money is integer cents; percentages are integer basis points;
+// - nested documents (images, options, items…) are JSON text.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface ChannelKindsTable {
+  id: string;
+  name: string;
+}
+
+export interface BrandsTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string;
+  site: string;
+  segment: string;
+  active: number;
+  is_public: number;
+  is_exclusive: number;
+  is_highlight: number;
+  is_favorite: number;
+  rating_approval: number;
+  rating_commission: number;
+  rating_conversion: number;
+  rating_popularity: number;
+  rating_validation: number;
+  /** 'cps' (percentage of the order value) or 'cpa' (fixed amount per order). */
+  commission_transfer: string;
+  /** Basis points for cps, cents for cpa. */
+  commission_value: number;
+  /** JSON array of channel kind ids the brand accepts links from; null accepts every kind. */
+  allowed_channel_kinds: string | null;
+  click_id_param: string;
+  attribution_window_days: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BrandCategoriesTable {
+  brand_id: string;
+  category: string;
+  /** Lower-cased category, what filters compare. */
+  category_key: string;
+}
+
+export interface AffiliatesTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface AffiliateChannelsTable {
+  id: string;
+  affiliate_id: string;
+  kind_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface BrandApprovalsTable {
+  affiliate_id: string;
+  brand_id: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  key_hash: string;
+  /** First characters of the key, shown in listings so an operator can tell keys apart. */
+  key_prefix: string;
+  affiliate_id: string | null;
+  brand_id: string | null;
+  name: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  rate_limit: number;
+  rate_window_seconds: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ProductsTable {
+  /** Surrogate integer key: the full-text index refers to rows by it. */
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  integration: string | null;
+  available: number;
+  name: string;
+  description: string;
+  url: string;
+  images: string;
+  options: string;
+  metadata: string;
+  /** Lowest option price in cents, what the price filter compares; null when no option has a price. */
+  price_cents: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  type: string;
+  offer_type: string | null;
+  description: string;
+  code: string | null;
+  url: string;
+  is_highlight: number;
+  start_at: string;
+  end_at: string;
+  banners: string;
+  email_marketing: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignCategoriesTable {
+  campaign_id: string;
+  category: string;
+  category_key: string;
+}
+
+export interface ShortLinksTable {
+  id: string;
+  code: string;
+  affiliate_id: string;
+  channel_id: string;
+  organization_id: string;
+  link_type: string;
+  feature_id: string | null;
+  /** What the link was asked for (type, feature or url, mdasc): one link per channel and request. */
+  request_key: string;
+  original_url: string;
+  mdasc: string | null;
+  active: number;
+  click_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  /** The brand's own order id. */
+  order_id: string;
+  organization_id: string;
+  affiliate_id: string;
+  link_id: string | null;
+  click_id: string | null;
+  channel_id: string | null;
+  mdasc: string | null;
+  status: string;
+  commission_status: string;
+  value: number;
+  commission: number;
+  items: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DB {
+  channel_kinds: ChannelKindsTable;
+  brands: BrandsTable;
+  brand_categories: BrandCategoriesTable;
+  affiliates: AffiliatesTable;
+  affiliate_channels: AffiliateChannelsTable;
+  brand_approvals: BrandApprovalsTable;
+  api_keys: ApiKeysTable;
+  products: ProductsTable;
+  campaigns: CampaignsTable;
+  campaign_categories: CampaignCategoriesTable;
+  short_links: ShortLinksTable;
+  orders: OrdersTable;
+}
+
+export type BrandRow = Selectable<BrandsTable>;
+export type NewBrandRow = Insertable<BrandsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type NewProductRow = Insertable<ProductsTable>;
+export type CampaignRow = Selectable<CampaignsTable>;
+export type NewCampaignRow = Insertable<CampaignsTable>;
+export type ShortLinkRow = Selectable<ShortLinksTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrderRow = Insertable<OrdersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type ChannelRow = Selectable<AffiliateChannelsTable>;
+export type ShortLinkUpdate = Updateable<ShortLinksTable>;

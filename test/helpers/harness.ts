@@ -1,0 +1,42 @@
+// Starts the real service on a fresh database for one test file and talks to it over HTTP
+// (Fastify's inject: the full request pipeline without a socket).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createService, type Service } from '../../src/server.js';
+import { buildWorld, type World } from './world.js';
+
+export const PUBLIC_URL = 'http://go.test';
+
+export interface Harness {
+  service: Service;
+  world: World;
+  config: Config;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** GET with an API key. */
+  get(path: string, key?: string): Promise<LightMyRequestResponse>;
+  post(path: string, body: unknown, key?: string): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'affnet-test-'));
+  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...env });
+  const service = await createService(config);
+  const world = await buildWorld(service.context.database);
+  const request = (options: InjectOptions) => service.app.inject(options);
+  return {
+    service,
+    world,
+    config,
+    request,
+    get: (path, key) => request({ method: 'GET', url: path, headers: key ? { 'x-api-key': key } : {} }),
+    post: (path, body, key) => request({ method: 'POST', url: path, payload: body as object, headers: key ? { 'x-api-key': key } : {} }),
+    async close() {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
