@@ -7,6 +7,8 @@ import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { BrandInput } from '../../src/schemas/brand.js';
 import type { ProductInput } from '../../src/schemas/product.js';
 import type { CampaignInput } from '../../src/schemas/campaign.js';
+import type { NewOrderRow } from '../../src/storage/schema.js';
+import { insertOrder } from '../../src/storage/repositories/orders.js';
 
 export const BRANDS = {
   acme: '11111111-1111-4111-8111-111111111111', // public, highlighted, categories Fashion/Shoes
@@ -205,6 +207,32 @@ export async function buildWorld(database: Database): Promise<World> {
   );
   await upsertCampaign(database, campaignInput({ id: 'c-globex-coupon', organizationId: BRANDS.globex, type: 'GenericCoupon', url: 'https://globex.com/deal', createdAt: '2025-05-06T00:00:00.000Z' }));
   await upsertCampaign(database, campaignInput({ id: 'c-initech-offer', organizationId: BRANDS.initech, type: 'Offer', offerType: 'Url', url: 'https://initech.com/x', createdAt: '2025-05-07T00:00:00.000Z' }));
+
+  // Orders: aff-1 has four (two brands, one with mdasc), aff-2 has one.
+  const order = (id: string, affiliateId: string, brandId: string, createdAt: string, extra: Partial<NewOrderRow> = {}) =>
+    insertOrder(database, {
+      id,
+      order_id: `brand-${id}`,
+      organization_id: brandId,
+      affiliate_id: affiliateId,
+      link_id: null,
+      click_id: null,
+      channel_id: null,
+      mdasc: null,
+      status: 'pending',
+      commission_status: 'pending',
+      value: 10_000,
+      commission: 750,
+      items: JSON.stringify([{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }]),
+      created_at: createdAt,
+      updated_at: createdAt,
+      ...extra,
+    });
+  await order('o-aff1-1', 'aff-1', BRANDS.acme, '2026-01-10T10:00:00.000Z', { mdasc: 'campaign-x' });
+  await order('o-aff1-2', 'aff-1', BRANDS.acme, '2026-02-10T10:00:00.000Z', { status: 'approved', commission_status: 'approved' });
+  await order('o-aff1-3', 'aff-1', BRANDS.globex, '2026-03-10T10:00:00.000Z', { value: 1_999, commission: 150 });
+  await order('o-aff1-4', 'aff-1', BRANDS.umbrella, '2026-03-10T10:00:00.000Z', { status: 'canceled', commission_status: 'canceled', commission: 1_500 });
+  await order('o-aff2-1', 'aff-2', BRANDS.initech, '2026-01-15T10:00:00.000Z', { order_id: 'brand-o-aff1-1' });
 
   const key = async (affiliateId: string, scopes?: Parameters<typeof createApiKey>[1]['scopes']) => (await createApiKey(database, { affiliateId, scopes })).key;
   return {

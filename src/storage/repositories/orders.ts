@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import type { OrderRow } from '../schema.js';
+import type { NewOrderRow, OrderRow } from '../schema.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -41,4 +41,8 @@ export async function findOrders(database: Database, affiliateId: string, id: st
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
+}
+
+export async function insertOrder(database: Database, order: NewOrderRow): Promise<void> {
+  await database.db.insertInto('orders').values(order).execute();
 }
