@@ -1,6 +1,6 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
 // path, health checks and the affiliate API (authenticated, rate-limited, scoped).
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +12,7 @@ import { Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { errorBody, handleError } from './errors.js';
+import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
@@ -29,20 +30,24 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    ajv: {
-      customOptions: {
-        // Unknown fields are errors (additionalProperties: false), not silently dropped.
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: false,
-        // Gives each error its schema and value, for messages that say what to fix.
-        verbose: true,
-      },
+    // Prototype-poisoning keys are dropped from JSON bodies (valid JSON, so not a syntax error).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    // Ids and codes up to 200 characters reach their routes (and their own validation).
+    maxParamLength: 500,
+    // Router-level failures (malformed percent-encoding, overlong paths) get the same error body.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const body = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? errorBody(414, 'uri_too_long', 'Request path is too long')
+        : errorBody(400, 'invalid_url', 'Request path is malformed: check its percent-encoding');
+      void reply.status(body.statusCode).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  app.setValidatorCompiler(validatorCompiler());
+  // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>

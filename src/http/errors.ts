@@ -14,6 +14,7 @@ const STATUS_NAMES: Record<number, string> = {
   406: 'NotAcceptable',
   409: 'Conflict',
   413: 'PayloadTooLarge',
+  414: 'URITooLong',
   415: 'UnsupportedMediaType',
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
@@ -47,7 +48,7 @@ const VALIDATION_CODES: Record<string, string> = {
 function frameworkError(error: FastifyError): ErrorBody | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return errorBody(400, 'invalid_json', `Request body is not valid JSON: ${error.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'\s*/i, '') || 'fix its syntax'}`);
+      return errorBody(400, 'invalid_json', 'Request body is not valid JSON: check its syntax (double quotes, commas, braces)');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errorBody(400, 'invalid_json', 'Request body is empty but content-type is application/json: send a JSON object');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

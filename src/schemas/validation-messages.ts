@@ -55,6 +55,15 @@ function literalChoices(schema: unknown): string[] | undefined {
   return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
 }
 
+/** "a date such as … or an ISO 8601 date-time such as …" for a union of formats and types. */
+function describeBranches(schema: unknown): string | undefined {
+  if (!Array.isArray(schema)) return undefined;
+  const parts = schema.map((branch: { format?: string; type?: string }) =>
+    branch.format ? FORMATS[branch.format] : branch.type ? TYPES[branch.type] : undefined,
+  );
+  return parts.every(Boolean) ? parts.join(' or ') : undefined;
+}
+
 function describeOne(error: VerboseError, context: string): string {
   const field = fieldName(error.instancePath, context);
   const parent = error.parentSchema ?? {};
@@ -102,6 +111,8 @@ function describeOne(error: VerboseError, context: string): string {
     case 'anyOf': {
       const choices = literalChoices(error.schema);
       if (choices) return `${subject} must be one of ${choices.join(', ')}${got(error)}`;
+      const branches = describeBranches(error.schema);
+      if (branches) return `${subject} must be ${branches}${got(error)}`;
       return `${subject} has an invalid value${got(error)}`;
     }
     default:

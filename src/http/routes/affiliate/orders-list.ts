@@ -42,8 +42,8 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const q = request.query;
-      const from = q.from && rangeStart(q.from);
-      const to = q.to && rangeEnd(q.to);
+      const from = q.from && rangeStart('from', q.from);
+      const to = q.to && rangeEnd('to', q.to);
       checkRange('from', from, 'to', to);
       const organizationIds = q.organizationId || q.organizationIds ? [...new Set([...(q.organizationIds ?? []), ...(q.organizationId ? [q.organizationId] : [])])] : undefined;
       const { items, total } = await listOrdersFor(ctx.database, request.principal!.affiliateId!, { organizationIds, withMdasc: q.mdasc === true, from, to }, q.page, q.limit);

@@ -1,0 +1,62 @@
+import { Command } from 'commander';
+import { addChannel, approveForBrand, CHANNEL_KINDS, upsertAffiliate } from '../../domain/access/affiliates.js';
+import { findBrand } from '../../storage/repositories/brands.js';
+import { channelsOf } from '../../storage/repositories/channels.js';
+import { CliError } from '../cli-error.js';
+import { withDatabase } from '../with-database.js';
+
+export function affiliatesCommand(): Command {
+  const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands');
+
+  affiliates
+    .command('create')
+    .description('Create an affiliate (or rename an existing one)')
+    .argument('<id>', 'affiliate id, e.g. aff-123')
+    .option('--name <name>', 'display name')
+    .action(async (id: string, options: { name?: string }) => {
+      await withDatabase(async (database) => {
+        await upsertAffiliate(database, id, options.name ?? id);
+        console.log(`Affiliate ${id} ready.`);
+      });
+    });
+
+  affiliates
+    .command('add-channel')
+    .description(`Add a channel to an affiliate. Kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`)
+    .requiredOption('--affiliate <id>', 'affiliate id')
+    .requiredOption('--kind <kind>', 'channel kind')
+    .requiredOption('--name <name>', 'channel name, e.g. the blog or profile name')
+    .action(async (options: { affiliate: string; kind: string; name: string }) => {
+      await withDatabase(async (database) => {
+        const id = await addChannel(database, options.affiliate, options.kind, options.name);
+        console.log(`Channel ${id} added.`);
+      });
+    });
+
+  affiliates
+    .command('channels')
+    .description("List an affiliate's channels")
+    .requiredOption('--affiliate <id>', 'affiliate id')
+    .action(async (options: { affiliate: string }) => {
+      await withDatabase(async (database) => {
+        for (const ch of await channelsOf(database, options.affiliate)) console.log(`${ch.id}\t${ch.kindName}\t${ch.name}`);
+      });
+    });
+
+  affiliates
+    .command('approve')
+    .description('Approve an affiliate for a (private) brand')
+    .requiredOption('--affiliate <id>', 'affiliate id')
+    .requiredOption('--brand <uuid>', 'brand id')
+    .action(async (options: { affiliate: string; brand: string }) => {
+      await withDatabase(async (database) => {
+        if (!(await findBrand(database, options.brand))) throw new CliError(`no brand with id "${options.brand}"`);
+        const affiliate = await database.db.selectFrom('affiliates').select('id').where('id', '=', options.affiliate).executeTakeFirst();
+        if (!affiliate) throw new CliError(`no affiliate with id "${options.affiliate}"`);
+        await approveForBrand(database, options.affiliate, options.brand);
+        console.log(`Affiliate ${options.affiliate} approved for brand ${options.brand}.`);
+      });
+    });
+
+  return affiliates;
+}

@@ -1,0 +1,45 @@
+import { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { createService } from '../../server.js';
+import { createApiKey } from '../../domain/access/api-keys.js';
+import { seedDemo } from '../../seed/demo.js';
+
+export const DEMO_AFFILIATE = 'aff-demo-1';
+
+export function serveCommand(): Command {
+  return new Command('serve').description('Serve the API and the short-link redirects (what npm start runs)').action(async () => {
+    const config = loadConfig();
+    const service = await createService(config, { logger: { level: config.logLevel } });
+    const { app, context } = service;
+
+    // First start on the embedded default database: load demo data and hand out a key, so that
+    // `curl` works at once.
+    if (config.usesDefaultDatabase) {
+      const anyAffiliate = await context.database.db.selectFrom('affiliates').select('id').limit(1).executeTakeFirst();
+      if (!anyAffiliate) {
+        await seedDemo(context.database);
+        const { key } = await createApiKey(context.database, { affiliateId: DEMO_AFFILIATE, name: 'demo' });
+        app.log.info('Loaded demo data into the embedded database');
+        process.stdout.write(`\nDemo API key for ${DEMO_AFFILIATE} (shown once):\n${key}\n\nTry: curl -H 'x-api-key: ${key}' ${config.publicUrl}/affiliate/brands\n\n`);
+      }
+    }
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'stopping: finishing requests and writing buffered clicks');
+      try {
+        await service.close();
+        process.exit(0);
+      } catch (error) {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      }
+    };
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+
+    await app.listen({ port: config.port, host: config.host });
+  });
+}

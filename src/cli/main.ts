@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// affnet: the operator's command line. Every command reads the same environment as the server
+// (DATABASE_URL, PORT, HOST, PUBLIC_URL, REDIS_URL).
+import { Command, CommanderError } from 'commander';
+import { serveCommand } from './commands/serve.js';
+import { migrateCommand } from './commands/migrate.js';
+import { seedCommand } from './commands/seed.js';
+import { keysCommand } from './commands/keys.js';
+import { importCommand } from './commands/import.js';
+import { affiliatesCommand } from './commands/affiliates.js';
+import { CliError } from './cli-error.js';
+
+const program = new Command('affnet')
+  .description('Affiliate network service: serve the API, migrate, seed demo data, manage keys and affiliates, import catalogues')
+  .showHelpAfterError()
+  .exitOverride();
+
+program.addCommand(serveCommand());
+program.addCommand(migrateCommand());
+program.addCommand(seedCommand());
+program.addCommand(keysCommand());
+program.addCommand(importCommand());
+program.addCommand(affiliatesCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+  } else {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  }
+}

@@ -1,0 +1,142 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { assertError } from '../helpers/api.js';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h.close();
+});
+
+const AFFILIATE_OPERATIONS: Array<[string, 'get' | 'post']> = [
+  ['/affiliate/brands', 'get'],
+  ['/affiliate/brands/{id}', 'get'],
+  ['/affiliate/products', 'get'],
+  ['/affiliate/campaigns', 'get'],
+  ['/affiliate/shortener/url', 'post'],
+  ['/affiliate/shortener/urls', 'get'],
+  ['/affiliate/orders', 'get'],
+  ['/affiliate/orders/{id}', 'get'],
+];
+
+interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { security?: Array<Record<string, string[]>>; responses?: Record<string, unknown>; parameters?: Array<{ name: string; in: string }> }>>;
+  components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
+  security?: Array<Record<string, string[]>>;
+}
+
+async function openapi(): Promise<OpenApiDoc> {
+  const res = await h.request({ method: 'GET', url: '/openapi.json' });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.match(String(res.headers['content-type']), /application\/json/);
+  return res.json() as OpenApiDoc;
+}
+
+describe('health', () => {
+  test('GET /healthz → 200 without a key', async () => {
+    const res = await h.request({ method: 'GET', url: '/healthz' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { status: 'ok' });
+  });
+
+  test('GET /readyz → 200 while the database answers', async () => {
+    const res = await h.request({ method: 'GET', url: '/readyz' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { status: 'ready' });
+  });
+});
+
+describe('unknown routes', () => {
+  test('an unknown path → 404 route_not_found with the error body', async () => {
+    for (const url of ['/affiliate/nothing', '/affiliate/brands/x/y', '/a/b/c', '/affiliate/shortener']) {
+      const error = assertError(await h.request({ method: 'GET', url, headers: { 'x-api-key': h.world.keys.aff1 } }), 404, 'route_not_found');
+      assert.ok(error.message.length > 0);
+    }
+  });
+
+  test('an unknown method on a known path → 404 route_not_found', async () => {
+    assertError(await h.request({ method: 'DELETE', url: '/affiliate/orders', headers: { 'x-api-key': h.world.keys.aff1 } }), 404, 'route_not_found');
+    assertError(await h.request({ method: 'POST', url: '/affiliate/nothing', payload: {} }), 404, 'route_not_found');
+  });
+});
+
+describe('malformed request lines', () => {
+  test('broken percent-encoding in the path → 400 with the error body', async () => {
+    for (const url of ['/affiliate/orders/%E0%A4%A', '/%E0%A4%A']) {
+      const res = await h.request({ method: 'GET', url, headers: { 'x-api-key': h.world.keys.aff1 } });
+      assertError(res, 400, /^[a-z]+(_[a-z]+)*$/);
+    }
+  });
+
+  test('an overlong path segment → a 4xx with the error body', async () => {
+    for (const url of [`/${'a'.repeat(500)}`, `/affiliate/brands/${'b'.repeat(500)}`]) {
+      const res = await h.request({ method: 'GET', url, headers: { 'x-api-key': h.world.keys.aff1 } });
+      assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${url.slice(0, 30)}…: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      assertError(res, res.statusCode, /^[a-z]+(_[a-z]+)*$/);
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  test('is an OpenAPI 3.1 document that passes a standard validator', async () => {
+    const doc = await openapi();
+    assert.match(doc.openapi, /^3\.1\.\d+$/);
+    assert.ok(doc.info.title && doc.info.version);
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    assert.ok(result.valid, `OpenAPI document is invalid:\n${JSON.stringify(result.errors, null, 2)}`);
+  });
+
+  test('needs no API key', async () => {
+    const res = await h.request({ method: 'GET', url: '/openapi.json' });
+    assert.equal(res.statusCode, 200);
+  });
+
+  test('documents all eight affiliate operations, each secured by the x-api-key header scheme', async () => {
+    const doc = await openapi();
+    const schemes = doc.components?.securitySchemes ?? {};
+    const apiKeySchemes = Object.entries(schemes)
+      .filter(([, s]) => s.type === 'apiKey' && s.in === 'header' && s.name === 'x-api-key')
+      .map(([name]) => name);
+    assert.ok(apiKeySchemes.length > 0, `no apiKey scheme for the x-api-key header: ${JSON.stringify(schemes)}`);
+    for (const [path, method] of AFFILIATE_OPERATIONS) {
+      const operation = doc.paths[path]?.[method];
+      assert.ok(operation, `${method.toUpperCase()} ${path} is not documented; paths: ${Object.keys(doc.paths).join(', ')}`);
+      const security = operation.security ?? doc.security ?? [];
+      assert.ok(
+        security.some((requirement) => Object.keys(requirement).some((name) => apiKeySchemes.includes(name))),
+        `${method.toUpperCase()} ${path} does not require the x-api-key scheme: ${JSON.stringify(security)}`,
+      );
+      assert.ok(operation.responses?.['200'], `${method.toUpperCase()} ${path} documents its 200 answer`);
+      assert.ok(operation.responses?.['401'], `${method.toUpperCase()} ${path} documents 401`);
+      assert.ok(operation.responses?.['429'], `${method.toUpperCase()} ${path} documents 429`);
+    }
+  });
+
+  test('documents the query parameters of the spec', async () => {
+    const doc = await openapi();
+    const names = (path: string) => (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    for (const name of ['limit', 'page', 'organizationId', 'featureId', 'type']) assert.ok(names('/affiliate/shortener/urls').includes(name), `shortener/urls ${name}`);
+    for (const name of ['limit', 'page', 'organizationId', 'organizationIds', 'mdasc', 'from', 'to']) assert.ok(names('/affiliate/orders').includes(name), `orders ${name}`);
+  });
+});
+
+describe('GET /docs', () => {
+  test('answers an HTML page (after a redirect, if any)', async () => {
+    let res = await h.request({ method: 'GET', url: '/docs' });
+    for (let hops = 0; hops < 3 && res.statusCode >= 300 && res.statusCode < 400; hops++) {
+      const location = String(res.headers.location);
+      const next = new URL(location, 'http://localhost/docs');
+      res = await h.request({ method: 'GET', url: `${next.pathname}${next.search}` });
+    }
+    assert.equal(res.statusCode, 200, res.body.slice(0, 500));
+    assert.match(String(res.headers['content-type']), /text\/html/);
+    assert.match(res.body, /<html/i);
+  });
+});

@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { upsertAffiliate } from '../../src/domain/access/affiliates.js';
+import { findPrincipal, hashKey } from '../../src/domain/access/api-keys.js';
+import { brandInput, campaignInput, productInput } from '../helpers/world.js';
+
+let dir: string;
+let env: Record<string, string>;
+let database: Database;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'affnet-cli-'));
+  env = { DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` };
+  database = openDatabase(env.DATABASE_URL!);
+  await migrateToLatest(database);
+  await upsertAffiliate(database, 'aff-cli', 'CLI affiliate');
+});
+after(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
+
+describe('affnet keys', () => {
+  test('create prints a working key alone on the last line, stored only as a hash', async () => {
+    const result = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--name', 'ci'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const key = lastLine(result.stdout);
+    assert.match(key, /^afn_[0-9A-Za-z]{32}$/);
+    const principal = await findPrincipal(database, key);
+    assert.equal(principal?.affiliateId, 'aff-cli');
+    assert.equal(principal?.scopes.size, 6, 'a key created without --scopes gets every affiliate scope');
+    const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', principal!.keyId).executeTakeFirstOrThrow();
+    assert.equal(stored.key_hash, hashKey(key));
+    assert.ok(!JSON.stringify(stored).includes(key), 'the key itself is never stored');
+  });
+
+  test('--scopes narrows the key and --rate-limit raises its limit', async () => {
+    const result = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--scopes', 'brands:read,orders:read', '--rate-limit', '5000'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const principal = await findPrincipal(database, lastLine(result.stdout));
+    assert.deepEqual([...principal!.scopes].sort(), ['brands:read', 'orders:read']);
+    assert.equal(principal!.rateLimit, 5000);
+  });
+
+  test('list shows keys without the secret, revoke disables a key', async () => {
+    const created = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--name', 'to-revoke'], env);
+    const key = lastLine(created.stdout);
+    const id = (await findPrincipal(database, key))!.keyId;
+    const listed = await runCli(['keys', 'list', '--affiliate', 'aff-cli'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(id));
+    assert.ok(!listed.stdout.includes(key));
+    const revoked = await runCli(['keys', 'revoke', id], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(await findPrincipal(database, key), undefined);
+    assert.match((await runCli(['keys', 'list', '--affiliate', 'aff-cli'], env)).stdout, new RegExp(`${id}\\t\\S+\\trevoked`));
+  });
+
+  test('bad input answers a clear message and a non-zero exit code', async () => {
+    const unknownAffiliate = await runCli(['keys', 'create', '--affiliate', 'nobody'], env);
+    assert.notEqual(unknownAffiliate.code, 0);
+    assert.match(unknownAffiliate.stderr, /affiliate "nobody" does not exist/);
+    const badScope = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--scopes', 'brands:read,brands:write'], env);
+    assert.notEqual(badScope.code, 0);
+    assert.match(badScope.stderr, /unknown scope "brands:write"/);
+    const noOwner = await runCli(['keys', 'create'], env);
+    assert.notEqual(noOwner.code, 0);
+    const unknownKey = await runCli(['keys', 'revoke', 'key_missing'], env);
+    assert.notEqual(unknownKey.code, 0);
+    assert.match(unknownKey.stderr, /no key with id "key_missing"/);
+  });
+});
+
+describe('affnet import', () => {
+  const brand = brandInput({ id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', name: 'Imported', slug: 'imported', site: 'https://imported.example' });
+
+  test('imports NDJSON, reports inserted/updated/rejected and a line number and reason per bad row', async () => {
+    const file = join(dir, 'brands.ndjson');
+    const badSlug = { ...brand, id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', slug: 'Not A Slug' };
+    const other = { ...brand, id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', slug: 'other', name: 'Other' };
+    writeFileSync(file, [JSON.stringify(brand), '{not json', JSON.stringify(badSlug), JSON.stringify({ ...brand, name: 'Imported Again' }), JSON.stringify(other)].join('\n') + '\n');
+    const result = await runCli(['import', 'brands', file], env);
+    assert.equal(result.code, 2, 'rejected rows make the exit code 2');
+    assert.match(result.stdout, /brands: 2 inserted, 1 updated, 2 rejected/);
+    assert.match(result.stderr, /line 2: not valid JSON/);
+    assert.match(result.stderr, /line 3: slug is malformed/);
+    const rows = await database.db.selectFrom('brands').select(['id', 'name']).orderBy('id').execute();
+    assert.deepEqual(rows.map((r) => r.name), ['Imported Again', 'Other']);
+  });
+
+  test('products and campaigns of unknown brands are rejected, the rest applied', async () => {
+    const products = join(dir, 'products.ndjson');
+    writeFileSync(
+      products,
+      [JSON.stringify(productInput('imp-1', brand.id, 'Imported shoe', 1234)), JSON.stringify(productInput('imp-2', '99999999-9999-4999-8999-999999999999', 'Orphan', 1))].join('\n'),
+    );
+    const p = await runCli(['import', 'products', products], env);
+    assert.equal(p.code, 2);
+    assert.match(p.stdout, /products: 1 inserted, 0 updated, 1 rejected/);
+    assert.match(p.stderr, /line 2: organizationId 99999999-9999-4999-8999-999999999999 is not a known brand/);
+
+    const campaigns = join(dir, 'campaigns.ndjson');
+    writeFileSync(campaigns, JSON.stringify(campaignInput({ id: 'imp-c-1', organizationId: brand.id, type: 'GenericCoupon' })) + '\n');
+    const c = await runCli(['import', 'campaigns', campaigns], env);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(c.stdout, /campaigns: 1 inserted, 0 updated, 0 rejected/);
+  });
+
+  test('a missing file or an unknown kind fails clearly', async () => {
+    const missing = await runCli(['import', 'brands', join(dir, 'nope.ndjson')], env);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /no such file/);
+    const kind = await runCli(['import', 'users', join(dir, 'brands.ndjson')], env);
+    assert.notEqual(kind.code, 0);
+    assert.match(kind.stderr, /users/);
+  });
+});

@@ -1,0 +1,259 @@
+// The demo data: deterministic, idempotent, and as rich as the operator contract promises.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { visibleBrandIds } from '../../src/storage/repositories/visibility.js';
+import { campaignStatus } from '../../src/domain/catalog/campaign-status.js';
+import { commissionFor } from '../../src/domain/orders/commission.js';
+import { nowIso } from '../../src/domain/time.js';
+import { BrandInput } from '../../src/schemas/brand.js';
+import { CampaignInput, CampaignStatuses, CampaignTypes, OfferTypes } from '../../src/schemas/campaign.js';
+import type { OrderItem } from '../../src/schemas/order.js';
+import { ProductInput, type ProductOption } from '../../src/schemas/product.js';
+import { compileCheck } from '../../src/schemas/validate.js';
+import { buildDemoData, demoBrandId, seedDemo, type DemoSummary } from '../../src/seed/demo.js';
+import { runCli } from '../helpers/cli.js';
+
+const TABLES = [
+  'brands',
+  'brand_categories',
+  'products',
+  'campaigns',
+  'campaign_categories',
+  'affiliates',
+  'affiliate_channels',
+  'brand_approvals',
+  'orders',
+] as const;
+
+let dir: string;
+let databaseUrl: string;
+let database: Database;
+let first: DemoSummary;
+let second: DemoSummary;
+let countsAfterFirst: Record<string, number>;
+let countsAfterSecond: Record<string, number>;
+let snapshotAfterFirst: unknown;
+const logLines: string[] = [];
+
+async function counts(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of TABLES) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(database.db);
+    out[table] = Number(rows[0]!.n);
+  }
+  return out;
+}
+
+/** Rows the seed fully determines (brands and campaigns also carry the write time in updated_at). */
+async function snapshot() {
+  return {
+    products: await database.db.selectFrom('products').selectAll().orderBy('id').execute(),
+    orders: await database.db.selectFrom('orders').selectAll().orderBy('id').execute(),
+    channels: await database.db.selectFrom('affiliate_channels').select(['id', 'affiliate_id', 'kind_id', 'name']).orderBy('id').execute(),
+    approvals: await database.db.selectFrom('brand_approvals').select(['affiliate_id', 'brand_id']).orderBy('affiliate_id').orderBy('brand_id').execute(),
+  };
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'affnet-seed-'));
+  databaseUrl = `sqlite:${join(dir, 'seed.sqlite')}`;
+  database = openDatabase(databaseUrl);
+  await migrateToLatest(database);
+  first = await seedDemo(database, (line) => logLines.push(line));
+  countsAfterFirst = await counts();
+  snapshotAfterFirst = await snapshot();
+  second = await seedDemo(database);
+  countsAfterSecond = await counts();
+});
+
+after(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('seedDemo', () => {
+  test('meets the minimums of the operator contract, in its summary and in the database', () => {
+    const minimums: DemoSummary = { brands: 30, products: 500, campaigns: 40, affiliates: 2, orders: 60 };
+    const stored: DemoSummary = {
+      brands: countsAfterFirst.brands!,
+      products: countsAfterFirst.products!,
+      campaigns: countsAfterFirst.campaigns!,
+      affiliates: countsAfterFirst.affiliates!,
+      orders: countsAfterFirst.orders!,
+    };
+    for (const [kind, minimum] of Object.entries(minimums) as [keyof DemoSummary, number][]) {
+      assert.ok(first[kind] >= minimum, `summary: at least ${minimum} ${kind}`);
+    }
+    assert.deepEqual(stored, first, 'on an empty database the summary is exactly what was written');
+  });
+
+  test('reports progress through log', () => {
+    for (const kind of ['Brands', 'Products', 'Campaigns', 'Affiliates', 'Orders']) {
+      assert.ok(logLines.some((line) => line.startsWith(kind)), `a progress line about ${kind}`);
+    }
+  });
+
+  test('a second run duplicates nothing and rewrites the same data', async () => {
+    assert.deepEqual(second, first);
+    assert.deepEqual(countsAfterSecond, countsAfterFirst);
+    assert.deepEqual(await snapshot(), snapshotAfterFirst);
+  });
+
+  test('the data set is a pure function of the code', () => {
+    assert.deepEqual(buildDemoData(), buildDemoData());
+  });
+
+  test('every demo resource passes the import schemas, so it could travel as NDJSON too', () => {
+    const data = buildDemoData();
+    const checks = [
+      [compileCheck(BrandInput), data.brands],
+      [compileCheck(ProductInput), data.products],
+      [compileCheck(CampaignInput), data.campaigns],
+    ] as const;
+    for (const [check, values] of checks) {
+      for (const value of values) {
+        const result = check(value);
+        assert.ok(result.ok, `${(value as { id: string }).id}: ${result.ok ? '' : result.message}`);
+      }
+    }
+  });
+
+  test('fixed ids exist', async () => {
+    const brand = await database.db.selectFrom('brands').select(['id', 'slug', 'site']).where('id', '=', demoBrandId(1)).executeTakeFirstOrThrow();
+    assert.equal(brand.id, 'd0000000-0000-4000-8000-000000000001');
+    assert.equal(brand.site, `https://www.${brand.slug}.example`);
+    await database.db.selectFrom('products').select('id').where('id', '=', 'stride-athletics-001').executeTakeFirstOrThrow();
+    await database.db.selectFrom('campaigns').select('id').where('id', '=', 'demo-cmp-001').executeTakeFirstOrThrow();
+    for (const id of ['ord-demo-1-001', 'ord-demo-1-030', 'ord-demo-2-001', 'ord-demo-2-030']) {
+      await database.db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirstOrThrow();
+    }
+    for (const id of ['ch-demo-1-site', 'ch-demo-2-whatsapp']) {
+      await database.db.selectFrom('affiliate_channels').select('id').where('id', '=', id).executeTakeFirstOrThrow();
+    }
+  });
+
+  test('brands mix visibility, traits, channel restrictions and both commission transfers', async () => {
+    const brands = await database.db.selectFrom('brands').selectAll().execute();
+    const privateCount = brands.filter((b) => b.is_public === 0).length;
+    assert.ok(privateCount >= brands.length / 5 && privateCount <= brands.length / 3, `about a quarter private (${privateCount}/${brands.length})`);
+    for (const flag of ['is_exclusive', 'is_highlight', 'is_favorite'] as const) {
+      assert.ok(brands.some((b) => b[flag] === 1), `some brands have ${flag}`);
+    }
+    const inactive = brands.filter((b) => b.active === 0).length;
+    assert.ok(inactive >= 1 && inactive <= 2, 'one or two inactive brands');
+    assert.ok(brands.some((b) => b.allowed_channel_kinds !== null), 'some brands restrict channel kinds');
+    assert.ok(brands.some((b) => b.commission_transfer === 'cps'));
+    assert.ok(brands.some((b) => b.commission_transfer === 'cpa'));
+    for (const b of brands) assert.ok(b.created_at < '2026-01-01', 'brands were created at fixed past dates');
+    const categorised = await database.db.selectFrom('brand_categories').select('brand_id').distinct().execute();
+    assert.equal(categorised.length, brands.length, 'every brand has categories');
+  });
+
+  test('products have 1-3 priced options, stock, both availabilities, searchable words and 2025 dates', async () => {
+    const products = await database.db.selectFrom('products').selectAll().execute();
+    assert.ok(products.some((p) => p.available === 1));
+    assert.ok(products.some((p) => p.available === 0));
+    for (const p of products) {
+      const options = JSON.parse(p.options) as ProductOption[];
+      assert.ok(options.length >= 1 && options.length <= 3, `${p.id} has 1-3 options`);
+      for (const o of options) {
+        assert.ok(o.pricing.every((x) => Number.isInteger(x.price) && Number.isInteger(x.listPrice) && x.listPrice >= x.price), `${o.id} prices in cents`);
+        assert.ok(o.stocks.every((s) => Number.isInteger(s.value) && s.value >= 0));
+      }
+      assert.equal(p.price_cents, Math.min(...options.flatMap((o) => o.pricing.map((x) => x.price))));
+      assert.ok(p.created_at >= '2025-01-01' && p.created_at < '2026-01-01', `${p.id} created in 2025`);
+    }
+    const brandsWithProducts = new Set(products.map((p) => p.organization_id));
+    assert.equal(brandsWithProducts.size, countsAfterFirst.brands, 'products spread over every brand');
+    for (const word of ['sneakers', 'headphones', 'coffee']) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from products_fts where products_fts match ${word}`.execute(database.db);
+      assert.ok(Number(rows[0]!.n) >= 5, `full-text search finds ${word}`);
+    }
+  });
+
+  test('campaigns cover every type, offer type and status', async () => {
+    const campaigns = await database.db.selectFrom('campaigns').selectAll().execute();
+    const now = nowIso();
+    assert.deepEqual(new Set(campaigns.map((c) => c.type)), new Set(CampaignTypes));
+    assert.deepEqual(new Set(campaigns.filter((c) => c.type === 'Offer').map((c) => c.offer_type)), new Set(OfferTypes));
+    assert.ok(campaigns.filter((c) => c.type !== 'Offer').every((c) => c.offer_type === null && c.code));
+    assert.deepEqual(new Set(campaigns.map((c) => campaignStatus(c, now))), new Set(CampaignStatuses));
+    // Every kind appears in every status, so any combination of filters has something to show.
+    for (const type of ['PersonalCoupon', 'GenericCoupon', 'Url', 'Spreadsheet']) {
+      const ofKind = campaigns.filter((c) => c.type === type || c.offer_type === type);
+      assert.deepEqual(new Set(ofKind.map((c) => campaignStatus(c, now))), new Set(CampaignStatuses), `${type} in every status`);
+    }
+  });
+
+  test('demo affiliates have several channels of different kinds and disjoint approvals for private brands', async () => {
+    const approved = new Map<string, string[]>();
+    for (const affiliate of ['aff-demo-1', 'aff-demo-2']) {
+      const channels = await database.db.selectFrom('affiliate_channels').select('kind_id').where('affiliate_id', '=', affiliate).execute();
+      assert.ok(channels.length >= 3, `${affiliate} has several channels`);
+      assert.equal(new Set(channels.map((c) => c.kind_id)).size, channels.length, `${affiliate} channels are of different kinds`);
+      const approvals = await database.db
+        .selectFrom('brand_approvals')
+        .innerJoin('brands', 'brands.id', 'brand_approvals.brand_id')
+        .select(['brands.id', 'brands.is_public'])
+        .where('brand_approvals.affiliate_id', '=', affiliate)
+        .execute();
+      assert.ok(approvals.length >= 2, `${affiliate} is approved for at least two brands`);
+      assert.ok(approvals.every((a) => a.is_public === 0), 'approvals are for private brands');
+      approved.set(affiliate, approvals.map((a) => a.id));
+    }
+    const shared = approved.get('aff-demo-1')!.filter((id) => approved.get('aff-demo-2')!.includes(id));
+    assert.deepEqual(shared, [], 'the two affiliates are approved for different brands');
+    const kinds = await database.db.selectFrom('affiliate_channels').select('kind_id').distinct().where('affiliate_id', 'like', 'aff-demo-%').execute();
+    for (const kind of ['site', 'instagram', 'whatsapp', 'youtube', 'email']) assert.ok(kinds.some((k) => k.kind_id === kind), `a ${kind} channel`);
+  });
+
+  test('orders: at least 30 each, visible brands only, consistent values, commissions and statuses', async () => {
+    const commissionStatusesOf: Record<string, string[]> = { pending: ['pending'], approved: ['approved', 'paid'], canceled: ['canceled'] };
+    const brands = new Map((await database.db.selectFrom('brands').selectAll().execute()).map((b) => [b.id, b]));
+    const statuses = new Set<string>();
+    for (const affiliate of ['aff-demo-1', 'aff-demo-2']) {
+      const orders = await database.db.selectFrom('orders').selectAll().where('affiliate_id', '=', affiliate).execute();
+      assert.ok(orders.length >= 30, `${affiliate} has at least 30 orders`);
+      const visible = new Set((await visibleBrandIds(database.db, affiliate).execute()).map((r) => r.id));
+      assert.ok(
+        orders.some((o) => brands.get(o.organization_id)!.is_public === 0),
+        `${affiliate} has orders from private brands it is approved for`,
+      );
+      for (const o of orders) {
+        assert.ok(visible.has(o.organization_id), `${o.id} is for a brand visible to ${affiliate}`);
+        const items = JSON.parse(o.items) as OrderItem[];
+        assert.ok(items.length >= 1);
+        assert.equal(items.reduce((sum, i) => sum + i.quantity * i.price, 0), o.value, `${o.id}: items add up to the value`);
+        assert.ok(items.every((i) => Number.isInteger(i.categories) && i.id && i.name));
+        assert.equal(o.commission, commissionFor(brands.get(o.organization_id)!, o.value), `${o.id}: commission follows the brand rule`);
+        assert.ok(commissionStatusesOf[o.status]?.includes(o.commission_status), `${o.id}: ${o.status} with commission ${o.commission_status}`);
+        assert.ok(o.created_at >= '2025-01-01' && o.created_at < '2027-01-01' && o.updated_at >= o.created_at);
+        statuses.add(o.status);
+      }
+      assert.ok(orders.some((o) => o.mdasc), `${affiliate} has orders with mdasc`);
+      assert.ok(orders.some((o) => !o.mdasc), `${affiliate} has orders without mdasc`);
+    }
+    assert.deepEqual(statuses, new Set(['pending', 'approved', 'canceled']));
+  });
+});
+
+describe('affnet seed', () => {
+  test('--demo seeds through the CLI, prints a summary, and leaves an already seeded database as it is', async () => {
+    const result = await runCli(['seed', '--demo'], { DATABASE_URL: databaseUrl });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`${first.brands} brands, ${first.products} products, ${first.campaigns} campaigns, ${first.affiliates} affiliates, ${first.orders} orders`));
+    assert.deepEqual(await counts(), countsAfterFirst);
+  });
+
+  test('without --demo it refuses with a message and a non-zero exit code', async () => {
+    const result = await runCli(['seed'], { DATABASE_URL: databaseUrl });
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /--demo/);
+  });
+});
