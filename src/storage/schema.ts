@@ -14,6 +14,8 @@ export interface ChannelKindsTable {
 export interface BrandsTable {
   id: string;
   name: string;
+  /** Case- and accent-folded name (foldText), what the search filter compares. */
+  name_key: string;
   slug: string;
   logo: string;
   site: string;
@@ -98,6 +100,8 @@ export interface ProductsTable {
   metadata: string;
   /** Lowest option price in cents, what the price filter compares; null when no option has a price. */
   price_cents: number | null;
+  /** Folded name and visible description text: what full-text search indexes. */
+  search_text: string;
   created_at: string;
   updated_at: string;
 }
@@ -106,6 +110,7 @@ export interface CampaignsTable {
   id: string;
   organization_id: string;
   name: string;
+  name_key: string;
   type: string;
   offer_type: string | null;
   description: string;

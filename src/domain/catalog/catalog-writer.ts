@@ -6,6 +6,7 @@ import type { CampaignInput } from '../../schemas/campaign.js';
 import type { ProductInput } from '../../schemas/product.js';
 import { badRequest } from '../errors.js';
 import { nowIso, toIso } from '../time.js';
+import { foldText, htmlToText } from '../text-keys.js';
 
 export type WriteOutcome = 'inserted' | 'updated';
 
@@ -40,6 +41,7 @@ export async function upsertBrand(database: Database, input: BrandInput): Promis
   const now = nowIso();
   const columns = {
     name: input.name,
+    name_key: foldText(input.name),
     slug: input.slug,
     logo: input.logo,
     site: input.site,
@@ -99,6 +101,7 @@ export async function upsertProduct(database: Database, input: ProductInput): Pr
     options: JSON.stringify(input.options),
     metadata: JSON.stringify(input.metadata),
     price_cents: lowestPrice(input),
+    search_text: foldText(`${input.name} ${htmlToText(input.description)}`),
     updated_at: input.updatedAt ? toIso(input.updatedAt) : now,
   };
   return database.db.transaction().execute(async (trx) => {
@@ -129,6 +132,7 @@ export async function upsertCampaign(database: Database, input: CampaignInput): 
   const columns = {
     organization_id: input.organizationId,
     name: input.name,
+    name_key: foldText(input.name),
     type: input.type,
     offer_type: isOffer ? input.offerType! : null,
     description: input.description,

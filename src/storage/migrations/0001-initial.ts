@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .createTable('brands')
     .addColumn('id', TEXT, (c) => c.primaryKey())
     .addColumn('name', TEXT, (c) => c.notNull())
+    // Case- and accent-folded name, what the search filter compares.
+    .addColumn('name_key', TEXT, (c) => c.notNull())
     .addColumn('slug', TEXT, (c) => c.notNull().unique())
     .addColumn('logo', TEXT, (c) => c.notNull())
     .addColumn('site', TEXT, (c) => c.notNull())
@@ -112,6 +114,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('options', TEXT, (c) => c.notNull())
     .addColumn('metadata', TEXT, (c) => c.notNull())
     .addColumn('price_cents', bigint)
+    // Name and the visible text of the description, case- and accent-folded: what search indexes.
+    .addColumn('search_text', TEXT, (c) => c.notNull())
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .addColumn('updated_at', TEXT, (c) => c.notNull())
     .execute();
@@ -123,19 +127,19 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema.createIndex('products_price_idx').on('products').columns(['price_cents']).execute();
 
   if (dialect === 'sqlite') {
-    await sql`create virtual table products_fts using fts5(name, description, content='products', content_rowid='seq', tokenize='unicode61 remove_diacritics 2')`.execute(db);
+    await sql`create virtual table products_fts using fts5(search_text, content='products', content_rowid='seq', tokenize='unicode61 remove_diacritics 2')`.execute(db);
     await sql`create trigger products_fts_insert after insert on products begin
-      insert into products_fts(rowid, name, description) values (new.seq, new.name, new.description);
+      insert into products_fts(rowid, search_text) values (new.seq, new.search_text);
     end`.execute(db);
     await sql`create trigger products_fts_delete after delete on products begin
-      insert into products_fts(products_fts, rowid, name, description) values ('delete', old.seq, old.name, old.description);
+      insert into products_fts(products_fts, rowid, search_text) values ('delete', old.seq, old.search_text);
     end`.execute(db);
-    await sql`create trigger products_fts_update after update of name, description on products begin
-      insert into products_fts(products_fts, rowid, name, description) values ('delete', old.seq, old.name, old.description);
-      insert into products_fts(rowid, name, description) values (new.seq, new.name, new.description);
+    await sql`create trigger products_fts_update after update of search_text on products begin
+      insert into products_fts(products_fts, rowid, search_text) values ('delete', old.seq, old.search_text);
+      insert into products_fts(rowid, search_text) values (new.seq, new.search_text);
     end`.execute(db);
   } else {
-    await sql`alter table products add column search tsvector generated always as (to_tsvector('simple', name || ' ' || description)) stored`.execute(db);
+    await sql`alter table products add column search tsvector generated always as (to_tsvector('simple', search_text)) stored`.execute(db);
     await sql`create index products_search_idx on products using gin (search)`.execute(db);
   }
 
@@ -144,6 +148,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('id', TEXT, (c) => c.primaryKey())
     .addColumn('organization_id', TEXT, (c) => c.notNull().references('brands.id').onDelete('cascade'))
     .addColumn('name', TEXT, (c) => c.notNull())
+    .addColumn('name_key', TEXT, (c) => c.notNull())
     .addColumn('type', TEXT, (c) => c.notNull())
     .addColumn('offer_type', TEXT)
     .addColumn('description', TEXT, (c) => c.notNull())

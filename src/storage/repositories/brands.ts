@@ -16,7 +16,7 @@ export interface BrandFilters {
 
 function filtered(database: Database, affiliateId: string, f: BrandFilters) {
   let q = database.db.selectFrom('brands').where('brands.id', 'in', visibleBrandIds(database.db, affiliateId));
-  if (f.search) q = q.where(sql`lower(brands.name)`, 'like', sql`${likePattern(f.search)} escape '\\'`);
+  if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
   if (f.categories?.length) {
     const keys = f.categories.map((c) => c.toLowerCase());
     q = q.where((eb) =>

@@ -21,7 +21,7 @@ function filtered(database: Database, affiliateId: string, f: CampaignFilters, n
   if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
   if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
   if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
-  if (f.name) q = q.where(sql`lower(campaigns.name)`, 'like', sql`${likePattern(f.name)} escape '\\'`);
+  if (f.name) q = q.where('campaigns.name_key', 'like', sql<string>`${likePattern(f.name)} escape '\\'`);
   if (f.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', f.isHighlight ? 1 : 0);
   if (f.categories?.length) {
     const keys = f.categories.map((c) => c.toLowerCase());

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import type { DB, ProductRow } from '../schema.js';
 import { visibleBrandIds } from './visibility.js';
+import { foldText } from '../../domain/text-keys.js';
 
 export interface ProductFilters {
   search?: string;
@@ -13,7 +14,7 @@ export interface ProductFilters {
 
 /** Words of a search, reduced to letters and digits so no user text reaches the query syntax. */
 export function searchTerms(search: string): string[] {
-  return (search.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 10);
+  return (foldText(search).match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 10);
 }
 
 // Full-text search is the one dialect-specific query: FTS5 on SQLite, tsvector on PostgreSQL.

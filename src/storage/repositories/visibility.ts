@@ -3,6 +3,7 @@
 // creation always agree.
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
+import { foldText } from '../../domain/text-keys.js';
 
 export function visibleBrandIds(db: Kysely<DB>, affiliateId: string) {
   return db
@@ -12,5 +13,5 @@ export function visibleBrandIds(db: Kysely<DB>, affiliateId: string) {
     .union(db.selectFrom('brand_approvals').select('brand_approvals.brand_id as id').where('brand_approvals.affiliate_id', '=', affiliateId));
 }
 
-/** A LIKE pattern matching `term` anywhere, case-insensitively (compare against lower(column)). */
-export const likePattern = (term: string): string => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A LIKE pattern matching the folded `term` anywhere; compare it against a folded column. */
+export const likePattern = (term: string): string => `%${foldText(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
