@@ -34,7 +34,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     // Ids and codes up to 200 characters reach their routes (and their own validation).
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     // Router-level failures (malformed percent-encoding, overlong paths) get the same error body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const body = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
