@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertError, newKey, qs } from '../helpers/api.js';
+import { assertError, newKey, qs, startWithKeys } from '../helpers/api.js';
 
 const brandPath = (id: string) => `/affiliate/brands/${id}`;
 const SHORTEN = '/affiliate/shortener/url';
@@ -31,10 +31,7 @@ let aff2: string;
 let aff3: string;
 
 before(async () => {
-  h = await startHarness();
-  aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
-  aff2 = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
-  aff3 = (await newKey(h, 'aff-3', { rateLimit: 100_000 })).key;
+  ({ h, aff1, aff2, aff3 } = await startWithKeys());
 });
 after(async () => {
   await h.close();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { Scope } from '../../src/domain/access/scopes.js';
-import type { Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
 
 /**
  * A fresh affiliate key. Tests that send many requests use one with a high rate limit, so the
@@ -67,4 +67,11 @@ export function qs(params: Record<string, string | number | boolean | Array<stri
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** A started harness and high-limit keys for the three test affiliates. */
+export async function startWithKeys(): Promise<{ h: Harness; aff1: string; aff2: string; aff3: string }> {
+  const h = await startHarness();
+  const key = async (affiliateId: string) => (await newKey(h, affiliateId, { rateLimit: 100_000 })).key;
+  return { h, aff1: await key('aff-1'), aff2: await key('aff-2'), aff3: await key('aff-3') };
 }
