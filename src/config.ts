@@ -13,6 +13,10 @@ export interface Config {
   logLevel: string;
   /** How often buffered clicks are written to the database. */
   clickFlushMs: number;
+  /** A visitor's repeat clicks on the same link within this window do not count. */
+  repeatClickWindowMs: number;
+  /** Salt of the visitor hash (IP + user agent); the same on every instance. */
+  visitorSalt: string;
   /** True when the database is the embedded default, which is seeded with demo data on first start. */
   usesDefaultDatabase: boolean;
 }
@@ -46,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : undefined,
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
+    repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',
     usesDefaultDatabase: !env.DATABASE_URL,
   };
 }

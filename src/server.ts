@@ -18,7 +18,7 @@ export async function createService(config: Config, options: { database?: Databa
   const database = options.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   let app: App | undefined;
-  const clicks = new ClickRecorder(database, config.clickFlushMs, (error) => app?.log.error({ err: error }, 'writing clicks failed; will retry'));
+  const clicks = new ClickRecorder(database, { flushMs: config.clickFlushMs, repeatWindowMs: config.repeatClickWindowMs, visitorSalt: config.visitorSalt }, (error) => app?.log.error({ err: error }, 'writing clicks failed; will retry'));
   const context: AppContext = {
     config,
     database,

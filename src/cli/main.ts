@@ -8,6 +8,7 @@ import { seedCommand } from './commands/seed.js';
 import { keysCommand } from './commands/keys.js';
 import { importCommand } from './commands/import.js';
 import { affiliatesCommand } from './commands/affiliates.js';
+import { linksCommand } from './commands/links.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -21,6 +22,7 @@ program.addCommand(seedCommand());
 program.addCommand(keysCommand());
 program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());
+program.addCommand(linksCommand());
 
 try {
   await program.parseAsync(process.argv);

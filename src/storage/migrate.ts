@@ -4,11 +4,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Dialect } from './database.js';
 import * as initial from './migrations/0001-initial.js';
+import * as tracking from './migrations/0002-tracking.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
+  '0002-tracking': tracking,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

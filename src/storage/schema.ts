@@ -168,6 +168,34 @@ export interface OrdersTable {
   updated_at: string;
 }
 
+export interface ClicksTable {
+  id: string;
+  link_id: string;
+  affiliate_id: string;
+  channel_id: string;
+  organization_id: string;
+  mdasc: string | null;
+  created_at: string;
+  is_bot: number;
+  is_head: number;
+  is_repeat: number;
+  /** 1 when the click counts: not a bot, not HEAD, not a repeat of the same visitor. */
+  counted: number;
+  /** Hash of IP and user agent; the raw IP is never stored. */
+  visitor_hash: string;
+  user_agent: string | null;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  order_id: string;
+  field: string;
+  from_value: string | null;
+  to_value: string;
+  actor: string;
+  created_at: string;
+}
+
 export interface DB {
   channel_kinds: ChannelKindsTable;
   brands: BrandsTable;
@@ -181,7 +209,12 @@ export interface DB {
   campaign_categories: CampaignCategoriesTable;
   short_links: ShortLinksTable;
   orders: OrdersTable;
+  clicks: ClicksTable;
+  order_events: OrderEventsTable;
 }
+
+export type ClickRow = Selectable<ClicksTable>;
+export type NewClickRow = Insertable<ClicksTable>;
 
 export type BrandRow = Selectable<BrandsTable>;
 export type NewBrandRow = Insertable<BrandsTable>;

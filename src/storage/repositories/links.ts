@@ -77,27 +77,37 @@ export interface RedirectTarget {
   linkId: string;
   destination: string;
   active: boolean;
+  affiliateId: string;
+  channelId: string;
+  brandId: string;
+  mdasc: string | null;
+  /** Query parameter that carries the click id to the brand's site. */
+  clickIdParam: string;
 }
 
 export async function findRedirectTarget(database: Database, code: string): Promise<RedirectTarget | undefined> {
   const row = await database.db
-    .selectFrom('short_links')
-    .select(['id', 'original_url', 'active'])
-    .where('code', '=', code)
+    .selectFrom('short_links as l')
+    .innerJoin('brands as b', 'b.id', 'l.organization_id')
+    .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param'])
+    .where('l.code', '=', code)
     .executeTakeFirst();
-  return row && { linkId: row.id, destination: row.original_url, active: row.active === 1 };
+  return (
+    row && {
+      linkId: row.id,
+      destination: row.original_url,
+      active: row.active === 1,
+      affiliateId: row.affiliate_id,
+      channelId: row.channel_id,
+      brandId: row.organization_id,
+      mdasc: row.mdasc,
+      clickIdParam: row.click_id_param,
+    }
+  );
 }
 
-/** Adds counted clicks to the links' totals, in one transaction. */
-export async function addClickCounts(database: Database, counts: Map<string, number>): Promise<void> {
-  if (counts.size === 0) return;
-  await database.db.transaction().execute(async (trx) => {
-    for (const [linkId, n] of counts) {
-      await trx
-        .updateTable('short_links')
-        .set((eb) => ({ click_count: eb('click_count', '+', n) }))
-        .where('id', '=', linkId)
-        .execute();
-    }
-  });
+/** Activates or deactivates a link by code; returns false when no such code exists. */
+export async function setLinkActive(database: Database, code: string, active: boolean, now: string): Promise<boolean> {
+  const result = await database.db.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('code', '=', code).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,0 +1,55 @@
+// Which clicks count: people, not machines. Every click is stored with these flags; only a click
+// with none of them adds to a link's count.
+import { createHash } from 'node:crypto';
+import { isbot } from 'isbot';
+
+export interface ClickFlags {
+  isBot: boolean;
+  isHead: boolean;
+  isRepeat: boolean;
+}
+
+/**
+ * Hash of IP and user agent, salted, so repeat visits can be recognised without keeping the IP.
+ * Truncated to 128 bits: plenty to tell visitors apart.
+ */
+export function visitorHash(salt: string, ip: string, userAgent: string): string {
+  return createHash('sha256').update(`${salt}\u0000${ip}\u0000${userAgent}`).digest('hex').slice(0, 32);
+}
+
+/** Crawlers and link-preview fetchers (a maintained list), and requests with no user agent. */
+export function isBotAgent(userAgent: string | undefined): boolean {
+  return !userAgent || isbot(userAgent);
+}
+
+/**
+ * Remembers when each visitor first clicked each link, to flag repeats within the window.
+ * Bounded: past maxEntries the oldest entries are forgotten first.
+ */
+export class RepeatWindow {
+  private readonly firstSeen = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly maxEntries = 500_000,
+  ) {}
+
+  /** True when this visitor already clicked this link within the window. Records the click. */
+  seen(linkId: string, visitor: string, now: number): boolean {
+    const key = `${linkId}:${visitor}`;
+    const first = this.firstSeen.get(key);
+    if (first !== undefined && now - first < this.windowMs) return true;
+    if (first !== undefined) this.firstSeen.delete(key);
+    if (this.firstSeen.size >= this.maxEntries) this.evictOldest(now);
+    this.firstSeen.set(key, now);
+    return false;
+  }
+
+  private evictOldest(now: number): void {
+    // Map iterates in insertion order, i.e. oldest first.
+    for (const [key, time] of this.firstSeen) {
+      if (this.firstSeen.size < this.maxEntries && now - time < this.windowMs) break;
+      this.firstSeen.delete(key);
+    }
+  }
+}
