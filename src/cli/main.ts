@@ -9,6 +9,7 @@ import { keysCommand } from './commands/keys.js';
 import { importCommand } from './commands/import.js';
 import { affiliatesCommand } from './commands/affiliates.js';
 import { linksCommand } from './commands/links.js';
+import { commissionsCommand } from './commands/commissions.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -23,6 +24,7 @@ program.addCommand(keysCommand());
 program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());
 program.addCommand(linksCommand());
+program.addCommand(commissionsCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -11,17 +11,20 @@ import { Product, ProductOption } from '../schemas/product.js';
 import { Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
+import { Conversion } from '../schemas/conversion.js';
 import { errorBody, handleError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
-import { registerAuthentication } from './plugins/authenticate.js';
+import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
 import { registerRedirect } from './routes/redirect.js';
 import { registerHealth } from './routes/health.js';
 import { affiliateRoutes } from './routes/affiliate/index.js';
+import { advertiserRoutes } from './routes/advertiser/index.js';
+import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion];
 
 export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const app = Fastify({
@@ -68,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
         { name: 'Campaigns' },
         { name: 'Short links' },
         { name: 'Orders' },
+        { name: 'Advertiser', description: 'For brands: report conversions and move them through their lifecycle. Brand keys only (scope conversions:write).' },
         { name: 'Service' },
       ],
     },
@@ -81,9 +85,25 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
 
   await app.register(async (affiliate) => {
     const scoped = affiliate as unknown as App;
-    await registerAuthentication(scoped, ctx, 'affiliate');
+    await registerAuthentication(scoped, ctx, { owner: 'affiliate' });
     splitCommaLists(scoped);
     for (const route of affiliateRoutes) route(scoped, ctx);
+  });
+
+  await app.register(async (advertiser) => {
+    const scoped = advertiser as unknown as App;
+    await registerAuthentication(scoped, ctx, { owner: 'brand' });
+    for (const route of advertiserRoutes) route(scoped, ctx);
+  });
+
+  await app.register(async (postback) => {
+    const scoped = postback as unknown as App;
+    await registerAuthentication(scoped, ctx, {
+      owner: 'brand',
+      keyFrom: (request) => (request.query as { token?: string }).token || keyFromHeader(request),
+      missingKeyHint: 'pass your brand API key as the token query parameter',
+    });
+    registerPostback(scoped, ctx);
   });
 
   return app;

@@ -8,6 +8,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The API key lacks the scope this endpoint requires',
   404: 'Not found, or not available to the calling affiliate',
   409: 'Conflicts with the current state',
+  422: 'Well-formed but not acceptable: the message says why',
   429: 'Rate limit exceeded: see Retry-After',
   503: 'A backing service is unavailable; retry later',
 };

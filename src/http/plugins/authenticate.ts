@@ -21,13 +21,27 @@ declare module 'fastify' {
 
 export type KeyOwner = 'affiliate' | 'brand';
 
-export async function registerAuthentication(app: App, ctx: AppContext, owner: KeyOwner): Promise<void> {
+/** The key from the x-api-key header. */
+export function keyFromHeader(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+export interface AuthenticationOptions {
+  owner: KeyOwner;
+  /** Where the key is read from (default: the x-api-key header). */
+  keyFrom?: (request: FastifyRequest) => string | undefined;
+  /** How the 401 for a missing key tells the caller to send it. */
+  missingKeyHint?: string;
+}
+
+export async function registerAuthentication(app: App, ctx: AppContext, options: AuthenticationOptions): Promise<void> {
+  const { owner, keyFrom = keyFromHeader, missingKeyHint = 'send it in the x-api-key header' } = options;
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key) throw new HttpError(401, 'unauthorized', 'API key is required: send it in the x-api-key header');
+    const key = keyFrom(request);
+    if (!key) throw new HttpError(401, 'unauthorized', `API key is required: ${missingKeyHint}`);
     const principal = await ctx.keys.resolve(key);
     if (!principal) throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');
     if (owner === 'affiliate' && !principal.affiliateId) {

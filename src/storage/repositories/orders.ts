@@ -46,3 +46,104 @@ export async function findOrders(database: Database, affiliateId: string, id: st
 export async function insertOrder(database: Database, order: NewOrderRow): Promise<void> {
   await database.db.insertInto('orders').values(order).execute();
 }
+
+/** One entry of the audit trail: who changed what, when, from which value to which. */
+export interface OrderEvent {
+  field: 'created' | 'status' | 'commissionStatus';
+  from: string | null;
+  to: string;
+}
+
+/**
+ * Inserts the order unless the brand already reported this order id; either way returns the
+ * stored order. The insert and its audit entry are one transaction, and the unique index on
+ * (brand, order id) makes concurrent reports of one order produce exactly one row.
+ */
+export async function createOrderOnce(database: Database, order: NewOrderRow, actor: string): Promise<{ created: boolean; row: OrderRow }> {
+  const created = await database.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('orders')
+      .values(order)
+      .onConflict((oc) => oc.columns(['organization_id', 'order_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await trx
+      .insertInto('order_events')
+      .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor, created_at: order.created_at })
+      .execute();
+    return true;
+  });
+  const row = await findBrandOrder(database, order.organization_id, order.order_id);
+  return { created, row: row! };
+}
+
+export async function findBrandOrder(database: Database, brandId: string, orderId: string): Promise<OrderRow | undefined> {
+  return database.db.selectFrom('orders').selectAll().where('organization_id', '=', brandId).where('order_id', '=', orderId).executeTakeFirst();
+}
+
+/**
+ * Moves an order's statuses if they are still what the caller read (optimistic concurrency),
+ * recording each change; returns false when another change came first.
+ */
+export async function moveOrder(
+  database: Database,
+  current: Pick<OrderRow, 'id' | 'status' | 'commission_status'>,
+  next: { status: string; commission_status: string },
+  actor: string,
+  now: string,
+): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('orders')
+      .set({ status: next.status, commission_status: next.commission_status, updated_at: now })
+      .where('id', '=', current.id)
+      .where('status', '=', current.status)
+      .where('commission_status', '=', current.commission_status)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    const events: OrderEvent[] = [];
+    if (next.status !== current.status) events.push({ field: 'status', from: current.status, to: next.status });
+    if (next.commission_status !== current.commission_status) events.push({ field: 'commissionStatus', from: current.commission_status, to: next.commission_status });
+    if (events.length) {
+      await trx
+        .insertInto('order_events')
+        .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor, created_at: now })))
+        .execute();
+    }
+    return true;
+  });
+}
+
+/** Marks the affiliate's approved commissions (orders created up to `until`) paid, with audit entries. */
+export async function payApprovedCommissions(
+  database: Database,
+  affiliateId: string,
+  until: string,
+  actor: string,
+  now: string,
+): Promise<{ orders: number; total: number }> {
+  return database.db.transaction().execute(async (trx) => {
+    const paid = await trx
+      .updateTable('orders')
+      .set({ commission_status: 'paid', updated_at: now })
+      .where('affiliate_id', '=', affiliateId)
+      .where('commission_status', '=', 'approved')
+      .where('created_at', '<=', until)
+      .returning(['id', 'commission'])
+      .execute();
+    if (paid.length) {
+      for (let i = 0; i < paid.length; i += 500) {
+        await trx
+          .insertInto('order_events')
+          .values(paid.slice(i, i + 500).map((o) => ({ order_id: o.id, field: 'commissionStatus', from_value: 'approved', to_value: 'paid', actor, created_at: now })))
+          .execute();
+      }
+    }
+    return { orders: paid.length, total: paid.reduce((sum, o) => sum + Number(o.commission), 0) };
+  });
+}
+
+export async function orderEvents(database: Database, orderId: string) {
+  return database.db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+}

@@ -1,0 +1,138 @@
+// Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
+// commission computed from the brand's rule, idempotent per brand order id.
+import type { Database } from '../../storage/database.js';
+import type { Conversion } from '../../schemas/conversion.js';
+import type { OrderItem } from '../../schemas/order.js';
+import type { ClickRow, NewClickRow, OrderRow } from '../../storage/schema.js';
+import { findBrand } from '../../storage/repositories/brands.js';
+import { findClick } from '../../storage/repositories/clicks.js';
+import { createOrderOnce, findBrandOrder, moveOrder } from '../../storage/repositories/orders.js';
+import { DomainError, conflict, notFound } from '../errors.js';
+import { newId } from '../random.js';
+import { nowIso, toIso } from '../time.js';
+import { commissionFor } from './commission.js';
+import { checkOrderMove, COMMISSION_FOR_ORDER, type OrderStatus } from './lifecycle.js';
+
+export interface ConversionDeps {
+  database: Database;
+  /** Clicks not yet written, so a conversion right after its click still finds it. */
+  bufferedClick(clickId: string): NewClickRow | undefined;
+}
+
+export interface ReportedConversion {
+  clickId: string;
+  orderId: string;
+  value: number;
+  items: OrderItem[];
+  createdAt?: string;
+}
+
+const DAY_MS = 86_400_000;
+/** How far in the future a reported order time may be (clock skew between brand and network). */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+/** Items may differ from the order value by rounding, shipping or discounts: 1 % or 100 cents. */
+export function itemsTolerance(value: number): number {
+  return Math.max(100, Math.floor(value / 100));
+}
+
+export function conversionOf(row: OrderRow): Conversion {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    clickId: row.click_id,
+    status: row.status,
+    commissionStatus: row.commission_status,
+    value: row.value,
+    commission: row.commission,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const unprocessable = (code: string, message: string) => new DomainError(422, code, message);
+
+async function clickOf(deps: ConversionDeps, clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
+  const click = deps.bufferedClick(clickId) ?? (await findClick(deps.database, clickId));
+  // Another brand's click answers exactly like an unknown one: click ids reveal nothing.
+  if (!click || click.organization_id !== brandId) throw notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
+  return click;
+}
+
+export async function reportConversion(
+  deps: ConversionDeps,
+  brandId: string,
+  input: ReportedConversion,
+): Promise<{ created: boolean; conversion: Conversion }> {
+  const { database } = deps;
+  const brand = await findBrand(database, brandId);
+  if (!brand) throw notFound('brand not found', 'brand_not_found');
+
+  // A replay of a known order is answered before anything else is checked: it changes nothing.
+  const existing = await findBrandOrder(database, brandId, input.orderId);
+  if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
+
+  const click = await clickOf(deps, input.clickId, brandId);
+  const now = Date.now();
+  const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
+  if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unprocessable('invalid_order_time', 'createdAt is in the future');
+  if (orderTime < click.created_at) throw unprocessable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
+  const windowDays = brand.attribution_window_days;
+  if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
+    throw unprocessable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
+  }
+  if (input.items.length > 0) {
+    const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
+    if (Math.abs(sum - input.value) > itemsTolerance(input.value)) {
+      throw unprocessable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
+    }
+  }
+
+  const { created, row } = await createOrderOnce(
+    database,
+    {
+      id: newId(),
+      order_id: input.orderId,
+      organization_id: brandId,
+      affiliate_id: click.affiliate_id,
+      link_id: click.link_id,
+      click_id: click.id,
+      channel_id: click.channel_id,
+      mdasc: click.mdasc,
+      status: 'pending',
+      commission_status: 'pending',
+      value: input.value,
+      commission: commissionFor(brand, input.value),
+      items: JSON.stringify(input.items),
+      created_at: orderTime,
+      updated_at: nowIso(),
+    },
+    `brand:${brandId}`,
+  );
+  // A concurrent report of the same order may have won the insert: the same rules then apply.
+  return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
+}
+
+function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversion {
+  if (existing.value !== input.value || existing.click_id !== input.clickId) {
+    throw conflict(
+      'order_conflict',
+      `order "${input.orderId}" was already reported with value ${existing.value} and clickId ${existing.click_id}; an order cannot be reported twice with different data`,
+    );
+  }
+  return conversionOf(existing);
+}
+
+/** A brand approves or cancels one of its pending orders; the commission follows. */
+export async function updateConversion(database: Database, brandId: string, orderId: string, status: 'approved' | 'canceled'): Promise<Conversion> {
+  const current = await findBrandOrder(database, brandId, orderId);
+  if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
+  if (current.status === status) return conversionOf(current); // a retried request changes nothing
+  checkOrderMove(current.status as OrderStatus, status);
+  const next = { status, commission_status: COMMISSION_FOR_ORDER[status] };
+  const now = nowIso();
+  if (!(await moveOrder(database, current, next, `brand:${brandId}`, now))) {
+    throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
+  }
+  return conversionOf({ ...current, ...next, updated_at: now });
+}

@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox';
+import { Conversion, ConversionInput } from '../../../schemas/conversion.js';
+import { reportConversion } from '../../../domain/orders/conversions.js';
+import type { App, AppContext } from '../../context.js';
+import { errorResponses } from '../../responses.js';
+
+export function createConversionRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/advertiser/conversions',
+    {
+      config: { scope: 'conversions:write' },
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'Report an order (conversion) for a click',
+        description:
+          'Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write (brand keys).',
+        security: [{ apiKey: [] }],
+        body: ConversionInput,
+        response: {
+          200: Type.Object({ data: Type.Ref(Conversion) }, { description: 'Already reported: the stored order, unchanged' }),
+          201: Type.Object({ data: Type.Ref(Conversion) }, { description: 'Recorded' }),
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { created, conversion } = await reportConversion(
+        { database: ctx.database, bufferedClick: (id) => ctx.clicks.buffered(id) },
+        request.principal!.brandId!,
+        request.body,
+      );
+      return reply.status(created ? 201 : 200).send({ data: conversion });
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { Conversion, ConversionUpdate } from '../../../schemas/conversion.js';
+import { updateConversion } from '../../../domain/orders/conversions.js';
+import type { App, AppContext } from '../../context.js';
+import { errorResponses } from '../../responses.js';
+
+export function updateConversionRoute(app: App, ctx: AppContext): void {
+  app.patch(
+    '/advertiser/conversions/:orderId',
+    {
+      config: { scope: 'conversions:write' },
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'Approve or cancel a pending order',
+        description:
+          'orderId is your own order id. pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled). Asking for the status the order already has answers 200 and changes nothing; any other move answers 409. Scope: conversions:write (brand keys).',
+        security: [{ apiKey: [] }],
+        params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: ConversionUpdate,
+        response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => ({ data: await updateConversion(ctx.database, request.principal!.brandId!, request.params.orderId, request.body.status) }),
+  );
+}

@@ -1,0 +1,37 @@
+// GET /postback: the same conversion report for brands that can only fire a URL (a pixel or a
+// server-to-server callback). The brand key travels as the token query parameter.
+import { Type } from '@sinclair/typebox';
+import { Conversion, PostbackQuery } from '../../../schemas/conversion.js';
+import { reportConversion } from '../../../domain/orders/conversions.js';
+import type { App, AppContext } from '../../context.js';
+import { errorResponses } from '../../responses.js';
+
+export function registerPostback(app: App, ctx: AppContext): void {
+  app.get(
+    '/postback',
+    {
+      config: { scope: 'conversions:write' },
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'Report an order by URL (server-to-server postback)',
+        description:
+          'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your brand API key. 201 when new, 200 when already reported identically.',
+        querystring: PostbackQuery,
+        response: {
+          200: Type.Object({ data: Type.Ref(Conversion) }),
+          201: Type.Object({ data: Type.Ref(Conversion) }),
+          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { clickId, orderId, value, createdAt } = request.query;
+      const { created, conversion } = await reportConversion(
+        { database: ctx.database, bufferedClick: (id) => ctx.clicks.buffered(id) },
+        request.principal!.brandId!,
+        { clickId, orderId, value, createdAt, items: [] },
+      );
+      return reply.status(created ? 201 : 200).send({ data: conversion });
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from './common.js';
+import { OrderItem } from './order.js';
+
+export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
+
+const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The click id your site received on the landing URL (query parameter clickId unless agreed otherwise)' });
+const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
+const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
+
+export const ConversionInput = Type.Object(
+  {
+    clickId: ClickId,
+    orderId: BrandOrderId,
+    value: OrderValue,
+    items: Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' }),
+    createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the order was placed (default: now); not in the future, not before the click' })),
+  },
+  { additionalProperties: false },
+);
+export type ConversionInput = Static<typeof ConversionInput>;
+
+export const PostbackQuery = Type.Object(
+  {
+    clickId: ClickId,
+    orderId: BrandOrderId,
+    value: OrderValue,
+    token: Type.String({ minLength: 1, maxLength: 100, description: 'Your brand API key' }),
+    createdAt: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConversionUpdate = Type.Object(
+  {
+    status: Type.Union([Type.Literal('approved'), Type.Literal('canceled')], {
+      description: 'approved: the order is final, the commission becomes payable; canceled: no commission. Only a pending order can move.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ConversionUpdate = Static<typeof ConversionUpdate>;
+
+export const Conversion = Type.Object(
+  {
+    id: Type.String({ description: 'Network order id' }),
+    orderId: Type.String({ description: 'Your order id' }),
+    clickId: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String(),
+    commissionStatus: Type.String(),
+    value: Type.Integer({ description: 'Cents' }),
+    commission: Type.Integer({ description: 'Cents' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Conversion', description: 'An order as its brand sees it' },
+);
+export type Conversion = Static<typeof Conversion>;
