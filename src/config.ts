@@ -10,6 +10,8 @@ export interface Config {
   /** Base of generated short links, without a trailing slash. */
   publicUrl: string;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel of this deployment. */
+  redisPrefix: string;
   logLevel: string;
   /** How often buffered clicks are written to the database. */
   clickFlushMs: number;
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     publicUrl,
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : undefined,
+    redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,

@@ -1,10 +1,13 @@
-// Builds the running service from a configuration: database, caches, click buffer, HTTP app,
-// and a shutdown that stops accepting requests, then writes every buffered click.
+// Builds the running service from a configuration: database, optional Redis, caches, click
+// buffer, HTTP app, and a shutdown that stops accepting requests, then writes every buffered click.
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
+import { openRedis, type RedisConnection } from './storage/redis.js';
 import { KeyResolver } from './domain/access/key-cache.js';
 import { ClickRecorder, RedirectCache } from './domain/links/redirects.js';
+import { memoryRepeatFilter, redisRepeatFilter } from './domain/links/repeat-filter.js';
+import { localBus, redisBus, type InvalidationBus } from './domain/invalidation.js';
 import { buildApp } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
 
@@ -17,16 +20,29 @@ export interface Service {
 export async function createService(config: Config, options: { database?: Database; logger?: boolean | object } = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database);
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix) : undefined;
   let app: App | undefined;
-  const clicks = new ClickRecorder(database, { flushMs: config.clickFlushMs, repeatWindowMs: config.repeatClickWindowMs, visitorSalt: config.visitorSalt }, (error) => app?.log.error({ err: error }, 'writing clicks failed; will retry'));
+  const logError = (message: string) => (error: unknown) => app?.log.error({ err: error }, message);
+
+  const repeats = redis
+    ? redisRepeatFilter(redis, config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
+    : memoryRepeatFilter(config.repeatClickWindowMs);
+  const clicks = new ClickRecorder(database, repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
+  const bus: InvalidationBus = redis ? redisBus(redis) : localBus();
   const context: AppContext = {
     config,
     database,
+    redis,
+    bus,
     publicUrl: config.publicUrl,
     keys: new KeyResolver(database),
     redirects: new RedirectCache(database),
     clicks,
   };
+  await bus.subscribe((message) => {
+    if (message.kind === 'link') context.redirects.invalidate(message.code);
+    else context.keys.clear();
+  });
   app = await buildApp(context, { logger: options.logger ?? false });
   clicks.start();
   let closed: Promise<void> | undefined;
@@ -37,9 +53,12 @@ export async function createService(config: Config, options: { database?: Databa
       closed ??= (async () => {
         await app!.close();
         await clicks.stop();
+        await redis?.close();
         if (!options.database) await database.close();
       })();
       return closed;
     },
   };
 }
+
+export type { RedisConnection };

@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
 import type { KeyResolver } from '../domain/access/key-cache.js';
 import type { ClickRecorder, RedirectCache } from '../domain/links/redirects.js';
+import type { RedisConnection } from '../storage/redis.js';
+import type { InvalidationBus } from '../domain/invalidation.js';
 
 /** Everything a request handler may need, built once at start-up. */
 export interface AppContext {
@@ -11,6 +13,10 @@ export interface AppContext {
   database: Database;
   /** Base of short links (config.publicUrl), here so the context serves as the domain's LinkDeps. */
   publicUrl: string;
+  /** Set when REDIS_URL is: state shared by every instance. */
+  redis: RedisConnection | undefined;
+  /** Tells every instance's caches about changes (a revoked key, a deactivated link). */
+  bus: InvalidationBus;
   keys: KeyResolver;
   redirects: RedirectCache;
   clicks: ClickRecorder;

@@ -62,7 +62,18 @@ function frameworkError(error: FastifyError): ErrorBody | undefined {
   }
 }
 
+// Network failures of the database connection, and PostgreSQL's "server going away" classes:
+// the request did nothing, and may be retried once the database is back.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR']);
+
+function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  return typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(e.message);
+}
+
 export function toErrorBody(error: unknown): ErrorBody {
+  if (isUnavailable(error)) return errorBody(503, 'database_unavailable', 'The database is not reachable right now; retry in a few seconds');
   if (error instanceof DomainError) return errorBody(error.status, error.code, error.message);
   if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message);
   const fastifyError = error as FastifyError & { validationContext?: string };
@@ -89,6 +100,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     return reply.status(429).send(thrown);
   }
   const body = toErrorBody(error);
-  if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  if (body.statusCode === 503) reply.header('retry-after', '5');
+  else if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   return reply.status(body.statusCode).send(body);
 }

@@ -1,12 +1,10 @@
 // Starts the real service on a fresh database for one test file and talks to it over HTTP
 // (Fastify's inject: the full request pipeline without a socket).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createService, type Service } from '../../src/server.js';
 import { buildWorld, type World } from './world.js';
+import { freshDatabase, redisEnv } from './databases.js';
 
 export const PUBLIC_URL = 'http://go.test';
 
@@ -22,8 +20,8 @@ export interface Harness {
 }
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'affnet-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...env });
+  const database = await freshDatabase();
+  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...redisEnv(), ...env });
   const service = await createService(config);
   const world = await buildWorld(service.context.database);
   const request = (options: InjectOptions) => service.app.inject(options);
@@ -36,7 +34,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     post: (path, body, key) => request({ method: 'POST', url: path, payload: body as object, headers: key ? { 'x-api-key': key } : {} }),
     async close() {
       await service.close();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

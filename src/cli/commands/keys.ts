@@ -3,6 +3,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/access/api
 import { AFFILIATE_SCOPES, BRAND_SCOPES, parseScopes } from '../../domain/access/scopes.js';
 import { CliError } from '../cli-error.js';
 import { withDatabase } from '../with-database.js';
+import { announce } from '../announce.js';
 
 function positiveInteger(value: string): number {
   const n = Number(value);
@@ -65,8 +66,9 @@ export function keysCommand(): Command {
     .description('Revoke a key by its id (key_…); refused everywhere within a second')
     .argument('<keyId>', 'the key id shown by keys create / keys list')
     .action(async (keyId: string) => {
-      await withDatabase(async (database) => {
+      await withDatabase(async (database, config) => {
         if (!(await revokeApiKey(database, keyId))) throw new CliError(`no key with id "${keyId}"`);
+        await announce(config, { kind: 'keys' });
         console.log(`Revoked ${keyId}.`);
       });
     });

@@ -6,7 +6,8 @@ import type { Database } from '../../storage/database.js';
 import type { NewClickRow } from '../../storage/schema.js';
 import { findRedirectTarget, type RedirectTarget } from '../../storage/repositories/links.js';
 import { writeClicks } from '../../storage/repositories/clicks.js';
-import { isBotAgent, RepeatWindow, visitorHash } from './click-filter.js';
+import { isBotAgent, visitorHash } from './click-filter.js';
+import type { RepeatFilter } from './repeat-filter.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -70,22 +71,26 @@ export interface ClickRequest {
   userAgent: string | undefined;
 }
 
-/** Buffers clicks and writes them in one transaction per interval; flags decide what counts. */
+/**
+ * Buffers clicks and writes them in one transaction per interval. Bot and HEAD flags are set
+ * when the click arrives; repeats are decided per batch when it is written (one round trip to
+ * Redis for the whole batch when instances share the window).
+ */
 export class ClickRecorder {
   private pending: NewClickRow[] = [];
   /** Buffered clicks by id, so a conversion can find a click before it is written. */
   private pendingById = new Map<string, NewClickRow>();
+  /** Clicks of a failed write whose repeat flag was already decided (and claimed in the window). */
+  private readonly decided = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly repeats: RepeatWindow;
 
   constructor(
     private readonly database: Database,
-    private readonly options: { flushMs: number; repeatWindowMs: number; visitorSalt: string },
+    private readonly repeats: RepeatFilter,
+    private readonly options: { flushMs: number; visitorSalt: string },
     private readonly onError: (error: unknown) => void,
-  ) {
-    this.repeats = new RepeatWindow(options.repeatWindowMs);
-  }
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.options.flushMs);
@@ -93,12 +98,8 @@ export class ClickRecorder {
   }
 
   record(target: RedirectTarget, request: ClickRequest): void {
-    const now = Date.now();
-    const visitor = visitorHash(this.options.visitorSalt, request.ip, request.userAgent ?? '');
     const isBot = isBotAgent(request.userAgent);
     const isHead = request.method === 'HEAD';
-    // Only a click that would count claims the visitor's slot in the repeat window.
-    const isRepeat = !isBot && !isHead && this.repeats.seen(target.linkId, visitor, now);
     const click: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,
@@ -106,12 +107,12 @@ export class ClickRecorder {
       channel_id: target.channelId,
       organization_id: target.brandId,
       mdasc: target.mdasc,
-      created_at: new Date(now).toISOString(),
+      created_at: new Date().toISOString(),
       is_bot: isBot ? 1 : 0,
       is_head: isHead ? 1 : 0,
-      is_repeat: isRepeat ? 1 : 0,
-      counted: isBot || isHead || isRepeat ? 0 : 1,
-      visitor_hash: visitor,
+      is_repeat: 0,
+      counted: isBot || isHead ? 0 : 1,
+      visitor_hash: visitorHash(this.options.visitorSalt, request.ip, request.userAgent ?? ''),
       user_agent: request.userAgent ? request.userAgent.slice(0, 512) : null,
     };
     this.pending.push(click);
@@ -130,8 +131,12 @@ export class ClickRecorder {
       const batch = this.pending;
       this.pending = [];
       try {
+        await this.markRepeats(batch);
         await writeClicks(this.database, batch);
-        for (const click of batch) this.pendingById.delete(click.id);
+        for (const click of batch) {
+          this.pendingById.delete(click.id);
+          this.decided.delete(click.id);
+        }
       } catch (error) {
         // Keep the clicks for the next attempt rather than losing them.
         this.pending = batch.concat(this.pending);
@@ -139,6 +144,20 @@ export class ClickRecorder {
       }
     });
     return this.flushing;
+  }
+
+  /** Only a click that would count takes part in repeat detection; a bot never claims a visitor. */
+  private async markRepeats(batch: NewClickRow[]): Promise<void> {
+    // A batch that failed to write comes back already decided.
+    const undecided = batch.filter((c) => c.counted === 1 && c.is_repeat === 0 && !this.decided.has(c.id));
+    const repeats = await this.repeats.repeats(undecided.map((c) => ({ linkId: c.link_id, visitor: c.visitor_hash, at: Date.parse(c.created_at) })));
+    undecided.forEach((click, i) => {
+      this.decided.add(click.id);
+      if (repeats[i]) {
+        click.is_repeat = 1;
+        click.counted = 0;
+      }
+    });
   }
 
   async stop(): Promise<void> {

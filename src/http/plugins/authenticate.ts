@@ -56,6 +56,9 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
   await app.register(rateLimit, {
     global: true,
     cache: 100_000,
+    // With Redis every instance counts against one shared window per key. While Redis is away
+    // the limiter fails open (see docs/decisions.md): serving affiliates beats refusing them all.
+    ...(ctx.redis ? { redis: ctx.redis.client, nameSpace: `${ctx.redis.prefix}rate:`, skipOnError: true } : {}),
     keyGenerator: (request: FastifyRequest) => request.principal!.keyId,
     max: async (request: FastifyRequest) => request.principal!.rateLimit,
     timeWindow: async (request: FastifyRequest) => request.principal!.rateWindowMs,

@@ -14,17 +14,24 @@ export function registerHealth(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['Service'],
-        summary: 'The database answers',
+        summary: 'The database (and Redis, when configured) answer',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Type.Ref('Error') },
       },
     },
     async (_request, reply) => {
       try {
         await ctx.database.ping();
-        return { status: 'ready' as const };
       } catch {
         return reply.status(503).send(errorBody(503, 'database_unavailable', 'The database is not reachable'));
       }
+      if (ctx.redis) {
+        try {
+          await ctx.redis.ping();
+        } catch {
+          return reply.status(503).send(errorBody(503, 'redis_unavailable', 'Redis is not reachable'));
+        }
+      }
+      return { status: 'ready' as const };
     },
   );
 }

@@ -1,14 +1,15 @@
 // The initial schema: catalogue, affiliates and their channels, API keys, short links and orders.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
+import { textType } from './column-types.js';
 
-const TEXT = 'text';
 const INT = 'integer';
 // SQLite gives "double precision" REAL affinity; PostgreSQL an 8-byte float (real would be 4 bytes).
 const FLOAT = 'double precision';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
+  const TEXT = textType(dialect);
 
   await db.schema
     .createTable('channel_kinds')
@@ -44,7 +45,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', TEXT, (c) => c.notNull())
     .addColumn('updated_at', TEXT, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('brands_name_idx').on('brands').columns(['name', 'id']).execute();
+  await db.schema.createIndex('brands_name_idx').on('brands').columns(['name_key', 'id']).execute();
   await db.schema.createIndex('brands_created_at_idx').on('brands').columns(['created_at']).execute();
 
   await db.schema

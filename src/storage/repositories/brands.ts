@@ -42,7 +42,7 @@ export async function listBrands(
   page: { limit: number; offset: number },
 ): Promise<{ rows: BrandRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters).selectAll('brands').orderBy('brands.name').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
+    filtered(database, affiliateId, filters).selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
     filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };

@@ -1,0 +1,76 @@
+// Runs the whole suite: every test file against the embedded SQLite database, then again against
+// PostgreSQL + Redis (plus the multi-instance tests, which need both), and ends with one line
+// "N passed, N failed" for the two runs together.
+//
+// PostgreSQL and Redis come from TEST_POSTGRES_URL / TEST_REDIS_URL (defaults: the local
+// servers). When they cannot be reached the second run is skipped and said so plainly — except
+// in CI (CI=true), where that is a failure.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+
+const postgresUrl = process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+const testFiles = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+    .map((e) => join(dir, e.name))
+    .sort();
+
+const everywhere = [...testFiles('test/api'), ...testFiles('test/cli')];
+const sharedOnly = testFiles('test/scale');
+
+function reachable(url, defaultPort) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || defaultPort), timeout: 2000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Runs node's test runner, echoing its output, and returns its counts. */
+function run(label, files, env) {
+  console.log(`\n# ===== ${label}: ${files.length} files =====`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const counts = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const text = tail + chunk;
+      const lines = text.split('\n');
+      tail = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = /^# (pass|fail|skipped|cancelled|todo) (\d+)$/.exec(line);
+        if (match) counts[match[1]] = Number(match[2]);
+      }
+    });
+    child.on('close', (code) => resolve({ ...counts, code: code ?? 1 }));
+  });
+}
+
+const results = [await run('SQLite', everywhere, { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
+const skippedSuites = [];
+
+const [pgUp, redisUp] = await Promise.all([reachable(postgresUrl, 5432), reachable(redisUrl, 6379)]);
+if (pgUp && redisUp) {
+  results.push(await run('PostgreSQL + Redis', [...everywhere, ...sharedOnly], { TEST_POSTGRES_URL: postgresUrl, TEST_REDIS_URL: redisUrl }));
+} else {
+  const missing = [!pgUp && `PostgreSQL at ${postgresUrl}`, !redisUp && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
+  skippedSuites.push(`PostgreSQL + Redis suite skipped: cannot connect to ${missing} (set TEST_POSTGRES_URL / TEST_REDIS_URL)`);
+  if (process.env.CI) results.push({ pass: 0, fail: 1, skipped: 0, cancelled: 0, todo: 0, code: 1 });
+}
+
+const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
+const failedRun = results.some((r) => r.code !== 0);
+for (const line of skippedSuites) console.log(`\n# ${line}${process.env.CI ? ' — a failure in CI' : ''}`);
+if (failedRun && total.fail === 0) total.fail = 1; // a run that crashed before reporting still fails
+console.log(`\n${total.pass} passed, ${total.fail} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(failedRun || total.fail > 0 ? 1 : 0);

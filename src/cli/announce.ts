@@ -1,0 +1,22 @@
+// Tells running servers about a change made from the command line, so their caches drop it at
+// once. Without Redis there is nobody to tell: their caches expire within seconds by themselves.
+import type { Config } from '../config.js';
+import { redisBus, type Invalidation } from '../domain/invalidation.js';
+import { openRedis } from '../storage/redis.js';
+
+export async function announce(config: Config, message: Invalidation): Promise<void> {
+  if (!config.redisUrl) return;
+  const redis = openRedis(config.redisUrl, config.redisPrefix);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      if (redis.client.status === 'ready') return resolve();
+      redis.client.once('ready', () => resolve());
+      setTimeout(() => reject(new Error('Redis did not answer; running servers will see the change when their caches expire (a few seconds)')), 3000).unref();
+    });
+    await redisBus(redis).publish(message);
+  } catch (error) {
+    process.stderr.write(`warning: ${(error as Error).message}\n`);
+  } finally {
+    await redis.close();
+  }
+}

@@ -1,0 +1,43 @@
+// Redis, when REDIS_URL is set: what several instances must share (rate-limit counters, the
+// repeat-click window, cache invalidation messages). Commands fail fast while Redis is away
+// (no offline queue) so a request never waits on it; the connection heals by itself.
+import { Redis } from 'ioredis';
+
+export interface RedisConnection {
+  client: Redis;
+  /** Every key and channel of this deployment starts with it (REDIS_PREFIX). */
+  prefix: string;
+  /** A second connection in subscriber mode, created on first use. */
+  subscriber(): Redis;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const retryStrategy = (attempt: number) => Math.min(attempt * 100, 1000);
+
+export function openRedis(url: string, prefix: string): RedisConnection {
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy, connectTimeout: 2000 });
+  // Without a listener ioredis would report every failed reconnect as an unhandled error.
+  client.on('error', () => {});
+  let subscriber: Redis | undefined;
+  return {
+    client,
+    prefix,
+    subscriber() {
+      if (!subscriber) {
+        // The subscriber keeps its offline queue: SUBSCRIBE waits for the connection and is
+        // replayed after every reconnect.
+        subscriber = new Redis(url, { retryStrategy, connectTimeout: 2000, maxRetriesPerRequest: null });
+        subscriber.on('error', () => {});
+      }
+      return subscriber;
+    },
+    async ping() {
+      await client.ping();
+    },
+    async close() {
+      client.disconnect();
+      subscriber?.disconnect();
+    },
+  };
+}
