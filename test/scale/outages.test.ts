@@ -1,0 +1,156 @@
+// What users see when Redis or PostgreSQL goes away while the service is serving, and that it
+// recovers by itself when they return. Redis is a real redis-server started by this test on a
+// port of its own; PostgreSQL is reached through a TCP proxy the test can cut.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadConfig } from '../../src/config.js';
+import { createService, type Service } from '../../src/server.js';
+import { buildWorld, BRANDS, type World } from '../helpers/world.js';
+import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
+import { freePort } from '../helpers/processes.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { pollUntil } from '../helpers/wait.js';
+import { BROWSER_UA } from '../helpers/tracking.js';
+import { createApiKey } from '../../src/domain/access/api-keys.js';
+
+let testDb: TestDatabase;
+let proxy: TcpProxy;
+let redisPort: number;
+let redis: ChildProcess | undefined;
+let service: Service;
+let world: World;
+
+function startRedis(): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.once('error', reject);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('Ready to accept connections')) resolve(child);
+    });
+  });
+}
+
+function stopRedis(): Promise<void> {
+  const child = redis;
+  redis = undefined;
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+before(async () => {
+  assert.ok(process.env.TEST_POSTGRES_URL, 'the outage tests need TEST_POSTGRES_URL');
+  testDb = await freshDatabase();
+  const target = new URL(testDb.url);
+  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(testDb.url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  redisPort = await freePort();
+  redis = await startRedis();
+  const config = loadConfig({
+    DATABASE_URL: viaProxy.toString(),
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    PUBLIC_URL: 'http://go.test',
+    CLICK_FLUSH_MS: '50',
+  });
+  service = await createService(config);
+  world = await buildWorld(service.context.database);
+});
+
+after(async () => {
+  await proxy?.restore();
+  await service?.close();
+  await stopRedis();
+  await proxy?.close();
+  await testDb?.drop();
+});
+
+const inject = (url: string, headers: Record<string, string> = {}) => service.app.inject({ method: 'GET', url, headers });
+
+async function linkCode(key: string, mdasc: string): Promise<string> {
+  const res = await service.app.inject({ method: 'POST', url: '/affiliate/shortener/url', headers: { 'x-api-key': key }, payload: { organizationId: BRANDS.acme, type: 'Home', mdasc } });
+  assert.equal(res.statusCode, 200, res.body);
+  return (res.json() as Array<{ shortUrls: string[] }>)[0]!.shortUrls[0]!.split('/').pop()!;
+}
+
+describe('Redis goes away and comes back', () => {
+  test('requests keep being served (rate limit fails open), /readyz says not ready, clicks are kept, and it all recovers', async () => {
+    const key = world.keys.aff1;
+    const code = await linkCode(key, 'redis-outage');
+    assert.equal((await inject('/readyz')).statusCode, 200);
+
+    await stopRedis();
+    const down = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 503);
+    assert.equal(down.statusCode, 503);
+    assert.equal(down.json().code, 'redis_unavailable');
+
+    // Affiliates are still served: the limiter fails open while it cannot count.
+    for (let i = 0; i < 5; i++) assert.equal((await inject('/affiliate/brands', { 'x-api-key': key })).statusCode, 200);
+    // Redirects keep working and their clicks reach the database (the local repeat window decides).
+    const redirects = 5;
+    for (let i = 0; i < redirects; i++) {
+      const res = await inject(`/${code}`, { 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.0.0.${i + 1}` });
+      assert.equal(res.statusCode, 302);
+    }
+    const stored = await pollUntil(
+      () => service.context.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
+      (rows) => rows.length === redirects,
+    );
+    assert.equal(stored.length, redirects);
+
+    redis = await startRedis();
+    const up = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 200, { timeoutMs: 10_000 });
+    assert.equal(up.statusCode, 200);
+
+    // Limiting is enforced again once Redis is back.
+    const fresh = (await createApiKey(service.context.database, { affiliateId: 'aff-1', rateLimit: 3 })).key;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await inject('/affiliate/brands', { 'x-api-key': fresh })).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+});
+
+describe('PostgreSQL goes away and comes back', () => {
+  test('requests that need it answer 503 with a clear body, /readyz says not ready, buffered clicks survive, and service resumes', async () => {
+    const key = (await createApiKey(service.context.database, { affiliateId: 'aff-1', rateLimit: 10_000 })).key;
+    const code = await linkCode(key, 'postgres-outage');
+    // Warm the link cache, then cut the database.
+    assert.equal((await inject(`/${code}`, { 'user-agent': 'curl/8' })).statusCode, 302);
+    await proxy.cut();
+
+    const ready = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 503, { timeoutMs: 10_000 });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().code, 'database_unavailable');
+
+    service.context.keys.clear(); // the next request must reach the database
+    const res = await inject('/affiliate/products', { 'x-api-key': key });
+    assert.equal(res.statusCode, 503, res.body);
+    assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'statusCode', 'success']);
+    assert.equal(res.json().code, 'database_unavailable');
+    assert.equal(res.json().error, 'ServiceUnavailable');
+    assert.ok(Number(res.headers['retry-after']) >= 1);
+
+    // A cached link still redirects; its clicks wait in the buffer while writes fail.
+    const during = 3;
+    for (let i = 0; i < during; i++) {
+      assert.equal((await inject(`/${code}`, { 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.1.0.${i + 1}` })).statusCode, 302);
+    }
+
+    await proxy.restore();
+    const back = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 200, { timeoutMs: 10_000 });
+    assert.equal(back.statusCode, 200);
+    const again = await pollUntil(() => inject('/affiliate/products', { 'x-api-key': key }), (r) => r.statusCode === 200, { timeoutMs: 10_000 });
+    assert.equal(again.statusCode, 200);
+
+    const clicks = await pollUntil(
+      () => service.context.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
+      (rows) => rows.length === during + 1,
+      { timeoutMs: 10_000 },
+    );
+    assert.equal(clicks.length, during + 1, 'every click answered during the outage is written once the database is back');
+  });
+});

@@ -1,0 +1,137 @@
+// Two real server processes on one PostgreSQL database and one Redis: what one instance does,
+// the other sees. Runs only in the PostgreSQL + Redis pass of the suite.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { createApiKey } from '../../src/domain/access/api-keys.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
+import { freshDatabase, redisEnv, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { runCli } from '../helpers/cli.js';
+import { pollUntil } from '../helpers/wait.js';
+import { BROWSER_UA } from '../helpers/tracking.js';
+
+let testDb: TestDatabase;
+let database: Database;
+let env: Record<string, string>;
+let a: ServerProcess;
+let b: ServerProcess;
+
+before(async () => {
+  assert.ok(process.env.TEST_POSTGRES_URL && process.env.TEST_REDIS_URL, 'the multi-instance test needs TEST_POSTGRES_URL and TEST_REDIS_URL');
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  env = { DATABASE_URL: testDb.url, PUBLIC_URL: 'http://go.test', CLICK_FLUSH_MS: '100', ...redisEnv() };
+  [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+});
+
+after(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await database?.close();
+  await testDb?.drop();
+});
+
+const get = (server: ServerProcess, path: string, key?: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers }, redirect: 'manual' });
+
+async function createLink(server: ServerProcess, key: string): Promise<string> {
+  const res = await fetch(`${server.url}/affiliate/shortener/url`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ organizationId: BRANDS.acme, type: 'BrandPage', mdasc: `two-${Math.random()}` }),
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const channels = (await res.json()) as Array<{ shortUrls: string[] }>;
+  return channels[0]!.shortUrls[0]!.split('/').pop()!;
+}
+
+async function countOf(server: ServerProcess, key: string, code: string): Promise<number | undefined> {
+  const res = await get(server, '/affiliate/shortener/urls?type=BrandPage&limit=100', key);
+  const [page] = (await res.json()) as Array<{ data: Array<{ urlCode: string; count: number }> }>;
+  return page!.data.find((r) => r.urlCode === code)?.count;
+}
+
+describe('two instances on one PostgreSQL and one Redis', () => {
+  test('the per-key rate limit is shared: 60 requests spread over both, the 61st refused on either', async () => {
+    const { key } = await createApiKey(database, { affiliateId: 'aff-1' });
+    for (let i = 0; i < 60; i++) {
+      const res = await get(i % 2 ? a : b, '/affiliate/brands', key);
+      assert.equal(res.status, 200, `request ${i + 1}`);
+    }
+    for (const server of [a, b]) {
+      const res = await get(server, '/affiliate/brands', key);
+      assert.equal(res.status, 429);
+      assert.equal(((await res.json()) as { code: string }).code, 'TOO_MANY_REQUESTS');
+    }
+  });
+
+  test('a link created through one redirects through the other, and one visitor counts once', async () => {
+    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const code = await createLink(a, key);
+    const viaB = await get(b, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
+    assert.equal(viaB.status, 302);
+    assert.match(viaB.headers.get('location')!, /^https:\/\/www\.acme\.com\/store\?mdasc=.*&clickId=[0-9a-f]{32}$/);
+    const viaA = await get(a, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
+    assert.equal(viaA.status, 302);
+    // Both clicks are stored; the repeat window lives in Redis, so the second does not count.
+    const stored = await pollUntil(
+      () => database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select(['clicks.counted']).where('short_links.code', '=', code).execute(),
+      (rows) => rows.length === 2,
+    );
+    assert.deepEqual(stored.map((r) => r.counted).sort(), [0, 1]);
+    assert.equal(await pollUntil(() => countOf(a, key, code), (n) => n === 1), 1);
+    assert.equal(await countOf(b, key, code), 1);
+  });
+
+  test('a link deactivated with the CLI stops redirecting on both instances within a second', async () => {
+    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const code = await createLink(a, key);
+    for (const server of [a, b]) assert.equal((await get(server, `/${code}`)).status, 302, 'cached as active first');
+    const result = await runCli(['links', 'deactivate', code], env);
+    assert.equal(result.code, 0, result.stderr);
+    for (const server of [a, b]) {
+      const status = await pollUntil(async () => (await get(server, `/${code}`)).status, (s) => s === 404, { timeoutMs: 1000 });
+      assert.equal(status, 404);
+    }
+  });
+
+  test('a key revoked with the CLI is refused by both instances within a second', async () => {
+    const { id, key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    for (const server of [a, b]) assert.equal((await get(server, '/affiliate/brands', key)).status, 200);
+    const result = await runCli(['keys', 'revoke', id], env);
+    assert.equal(result.code, 0, result.stderr);
+    for (const server of [a, b]) {
+      const status = await pollUntil(async () => (await get(server, '/affiliate/brands', key)).status, (s) => s === 401, { timeoutMs: 1000 });
+      assert.equal(status, 401);
+    }
+  });
+
+  test('a conversion reported to one instance is in the orders served by the other', async () => {
+    const affiliateKey = (await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 })).key;
+    const brandKey = (await createApiKey(database, { brandId: BRANDS.acme, rateLimit: 10_000 })).key;
+    const code = await createLink(a, affiliateKey);
+    const click = await get(a, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
+    const clickId = new URL(click.headers.get('location')!).searchParams.get('clickId')!;
+    const orderId = `two-instances-${Date.now()}`;
+    const reported = await pollUntil(
+      async () =>
+        fetch(`${b.url}/advertiser/conversions`, {
+          method: 'POST',
+          headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ clickId, orderId, value: 1999, items: [{ id: 'sku', name: 'Sneakers', quantity: 1, price: 1999, categories: 1 }] }),
+        }),
+      // The click reaches the database with instance A's next flush.
+      (res) => res.status !== 404,
+    );
+    assert.equal(reported.status, 201, await reported.clone().text());
+    const res = await get(a, `/affiliate/orders/${orderId}`, affiliateKey);
+    assert.equal(res.status, 200);
+    const [order] = (await res.json()) as Array<{ data: { orderId: string; commission: number; organizationId: string } }>;
+    assert.equal(order!.data.orderId, orderId);
+    assert.equal(order!.data.commission, 150);
+    assert.equal(order!.data.organizationId, BRANDS.acme);
+  });
+});
