@@ -69,7 +69,7 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
   if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  return typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(e.message);
+  return typeof e?.message === 'string' && /Connection terminated|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(e.message);
 }
 
 export function toErrorBody(error: unknown): ErrorBody {

@@ -56,8 +56,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseIn
 
 function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A connection lost while idle, or while checked out between two queries, must not crash the
+  // process: the query in flight fails (answered 503), the pool drops the broken client on
+  // release, and the next query opens a new connection.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
