@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { upsertAffiliate } from '../../src/domain/access/affiliates.js';
 import { findPrincipal, hashKey } from '../../src/domain/access/api-keys.js';
 import { brandInput, campaignInput, productInput } from '../helpers/world.js';
@@ -13,17 +13,28 @@ import { brandInput, campaignInput, productInput } from '../helpers/world.js';
 let dir: string;
 let env: Record<string, string>;
 let database: Database;
+let testDb: TestDatabase;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'affnet-cli-'));
-  env = { DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}` };
+  testDb = await freshDatabase();
+  env = { DATABASE_URL: testDb.url };
+  const migrated = await runCli(['migrate'], env);
+  assert.equal(migrated.code, 0, migrated.stderr);
+  assert.match(migrated.stdout, /Applied 2 migration\(s\): 0001-initial, 0002-tracking/);
   database = openDatabase(env.DATABASE_URL!);
-  await migrateToLatest(database);
   await upsertAffiliate(database, 'aff-cli', 'CLI affiliate');
 });
 after(async () => {
   await database.close();
+  await testDb.drop();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('affnet migrate on an up-to-date database changes nothing', async () => {
+  const result = await runCli(['migrate'], env);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /Database is up to date/);
 });
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1)!;

@@ -47,6 +47,7 @@ export async function createApiKey(database: Database, input: NewKey): Promise<{
   }
   const allowed: readonly string[] = input.affiliateId ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const scopes = input.scopes ?? (allowed as readonly Scope[]);
+  if (scopes.length === 0) throw new DomainError(400, 'invalid_scope', `a key needs at least one scope; allowed: ${allowed.join(', ')}`);
   const misplaced = scopes.filter((s) => !allowed.includes(s));
   if (misplaced.length > 0) {
     throw new DomainError(400, 'invalid_scope', `scope ${misplaced.join(', ')} cannot be given to ${input.affiliateId ? 'an affiliate' : 'a brand'} key; allowed: ${allowed.join(', ')}`);

@@ -88,6 +88,7 @@ export async function reportConversion(
     }
   }
 
+  const recordedAt = nowIso();
   const { created, row } = await createOrderOnce(
     database,
     {
@@ -105,9 +106,10 @@ export async function reportConversion(
       commission: commissionFor(brand, input.value),
       items: JSON.stringify(input.items),
       created_at: orderTime,
-      updated_at: nowIso(),
+      updated_at: recordedAt,
     },
     `brand:${brandId}`,
+    recordedAt,
   );
   // A concurrent report of the same order may have won the insert: the same rules then apply.
   return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
@@ -132,6 +134,10 @@ export async function updateConversion(database: Database, brandId: string, orde
   const next = { status, commission_status: COMMISSION_FOR_ORDER[status] };
   const now = nowIso();
   if (!(await moveOrder(database, current, next, `brand:${brandId}`, now))) {
+    // Another request moved the order first: the same rules apply to what it is now.
+    const latest = (await findBrandOrder(database, brandId, orderId))!;
+    if (latest.status === status) return conversionOf(latest);
+    checkOrderMove(latest.status as OrderStatus, status);
     throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
   }
   return conversionOf({ ...current, ...next, updated_at: now });

@@ -59,7 +59,7 @@ export interface OrderEvent {
  * stored order. The insert and its audit entry are one transaction, and the unique index on
  * (brand, order id) makes concurrent reports of one order produce exactly one row.
  */
-export async function createOrderOnce(database: Database, order: NewOrderRow, actor: string): Promise<{ created: boolean; row: OrderRow }> {
+export async function createOrderOnce(database: Database, order: NewOrderRow, actor: string, now: string): Promise<{ created: boolean; row: OrderRow }> {
   const created = await database.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('orders')
@@ -70,7 +70,7 @@ export async function createOrderOnce(database: Database, order: NewOrderRow, ac
     if (!inserted) return false;
     await trx
       .insertInto('order_events')
-      .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor, created_at: order.created_at })
+      .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor, created_at: now })
       .execute();
     return true;
   });

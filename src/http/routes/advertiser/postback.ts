@@ -10,6 +10,8 @@ export function registerPostback(app: App, ctx: AppContext): void {
   app.get(
     '/postback',
     {
+      // A HEAD (link checkers, prefetchers) must never record an order.
+      exposeHeadRoute: false,
       config: { scope: 'conversions:write' },
       schema: {
         tags: ['Advertiser'],
