@@ -17,7 +17,15 @@ export interface ConversionDeps {
   database: Database;
   /** Clicks not yet written, so a conversion right after its click still finds it. */
   bufferedClick(clickId: string): NewClickRow | undefined;
+  /**
+   * How long a click may wait in another instance's buffer before it is written: an unknown
+   * click id is looked up once more after this time before the report is refused.
+   */
+  clickWriteDelayMs: number;
 }
+
+const CLICK_ID = /^[0-9a-f]{32}$/;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ReportedConversion {
   clickId: string;
@@ -53,7 +61,11 @@ export function conversionOf(row: OrderRow): Conversion {
 const unprocessable = (code: string, message: string) => new DomainError(422, code, message);
 
 async function clickOf(deps: ConversionDeps, clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
-  const click = deps.bufferedClick(clickId) ?? (await findClick(deps.database, clickId));
+  let click = deps.bufferedClick(clickId) ?? (await findClick(deps.database, clickId));
+  if (!click && CLICK_ID.test(clickId) && deps.clickWriteDelayMs > 0) {
+    await sleep(deps.clickWriteDelayMs);
+    click = await findClick(deps.database, clickId);
+  }
   // Another brand's click answers exactly like an unknown one: click ids reveal nothing.
   if (!click || click.organization_id !== brandId) throw notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
   return click;

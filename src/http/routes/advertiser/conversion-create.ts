@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Conversion, ConversionInput } from '../../../schemas/conversion.js';
 import { reportConversion } from '../../../domain/orders/conversions.js';
+import { conversionDeps } from './conversion-deps.js';
 import type { App, AppContext } from '../../context.js';
 import { errorResponses } from '../../responses.js';
 
@@ -25,7 +26,7 @@ export function createConversionRoute(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { created, conversion } = await reportConversion(
-        { database: ctx.database, bufferedClick: (id) => ctx.clicks.buffered(id) },
+        conversionDeps(ctx),
         request.principal!.brandId!,
         request.body,
       );

@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { Conversion, PostbackQuery } from '../../../schemas/conversion.js';
 import { reportConversion } from '../../../domain/orders/conversions.js';
+import { conversionDeps } from './conversion-deps.js';
 import type { App, AppContext } from '../../context.js';
 import { errorResponses } from '../../responses.js';
 
@@ -29,7 +30,7 @@ export function registerPostback(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const { clickId, orderId, value, createdAt } = request.query;
       const { created, conversion } = await reportConversion(
-        { database: ctx.database, bufferedClick: (id) => ctx.clicks.buffered(id) },
+        conversionDeps(ctx),
         request.principal!.brandId!,
         { clickId, orderId, value, createdAt, items: [] },
       );
