@@ -3,7 +3,8 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { openRedis, type RedisConnection } from './storage/redis.js';
+import { openRedis } from './storage/redis.js';
+import { openClickSink } from './storage/click-sink.js';
 import { KeyResolver } from './domain/access/key-cache.js';
 import { ClickRecorder, RedirectCache } from './domain/links/redirects.js';
 import { memoryRepeatFilter, redisRepeatFilter } from './domain/links/repeat-filter.js';
@@ -27,7 +28,7 @@ export async function createService(config: Config, options: { database?: Databa
   const repeats = redis
     ? redisRepeatFilter(redis, config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
     : memoryRepeatFilter(config.repeatClickWindowMs);
-  const clicks = new ClickRecorder(database, repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
+  const clicks = new ClickRecorder(openClickSink(database), repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
   const bus: InvalidationBus = redis ? redisBus(redis) : localBus();
   const context: AppContext = {
     config,
@@ -61,4 +62,3 @@ export async function createService(config: Config, options: { database?: Databa
   };
 }
 
-export type { RedisConnection };

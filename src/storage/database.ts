@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The SQLite file (or ':memory:'), for work done on a connection of its own (click writes). */
+  sqlitePath?: string;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -38,15 +40,37 @@ function openSqlite(path: string): Database {
   driver.pragma('synchronous = NORMAL');
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: driver }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }) });
   return {
     db,
     dialect: 'sqlite',
+    sqlitePath: path,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
       await db.destroy();
+    },
+  };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a simple lookup. Statements
+ * are reused by SQL text (bounded, oldest dropped first), which makes hot queries several times
+ * cheaper. Kysely only calls all()/run()/iterate() on them, never holding one across queries.
+ */
+function withStatementCache(driver: SqliteDriver.Database, maxStatements = 500) {
+  const statements = new Map<string, SqliteDriver.Statement>();
+  return {
+    close: () => driver.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        statement = driver.prepare(sqlText);
+        if (statements.size >= maxStatements) statements.delete(statements.keys().next().value!);
+        statements.set(sqlText, statement);
+      }
+      return statement;
     },
   };
 }

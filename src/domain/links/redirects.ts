@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../storage/database.js';
 import type { NewClickRow } from '../../storage/schema.js';
 import { findRedirectTarget, type RedirectTarget } from '../../storage/repositories/links.js';
-import { writeClicks } from '../../storage/repositories/clicks.js';
+import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
 import { isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 
@@ -35,6 +35,16 @@ export class RedirectCache {
     private readonly ttlMs = 2000,
     private readonly maxEntries = 200_000,
   ) {}
+
+  /**
+   * Without waiting: the active target (or null: unknown or inactive) when the cache knows the
+   * code, undefined when it must be looked up with resolve().
+   */
+  cached(code: string): CachedTarget | null | undefined {
+    const hit = this.entries.get(code);
+    if (!hit || hit.expires <= Date.now()) return undefined;
+    return hit.target && hit.target.active ? hit.target : null;
+  }
 
   /** The active target of a code, or undefined when unknown or inactive. */
   async resolve(code: string): Promise<CachedTarget | undefined> {
@@ -71,22 +81,31 @@ export interface ClickRequest {
   userAgent: string | undefined;
 }
 
+/** A click as answered: the request facts needed to flag it, decided when the batch is written. */
+interface PendingClick {
+  row: NewClickRow;
+  ip: string;
+  userAgent: string | undefined;
+  method: string;
+}
+
 /**
- * Buffers clicks and writes them in one transaction per interval. Bot and HEAD flags are set
- * when the click arrives; repeats are decided per batch when it is written (one round trip to
- * Redis for the whole batch when instances share the window).
+ * Buffers clicks and writes them once per interval. Answering a redirect only appends to the
+ * buffer; the flags (bot, HEAD, repeat) and the visitor hash are computed per batch when it is
+ * written, off the request path.
  */
 export class ClickRecorder {
-  private pending: NewClickRow[] = [];
-  /** Buffered clicks by id, so a conversion can find a click before it is written. */
-  private pendingById = new Map<string, NewClickRow>();
-  /** Clicks of a failed write whose repeat flag was already decided (and claimed in the window). */
-  private readonly decided = new Set<string>();
+  private undecided: PendingClick[] = [];
+  /** Flagged clicks of a batch that failed to write, retried first. */
+  private unwritten: NewClickRow[] = [];
+  /** Clicks not yet written, by id, so a conversion can find a click before it is written. */
+  private readonly pendingById = new Map<string, NewClickRow>();
+  private readonly botAgents = new Map<string, boolean>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly database: Database,
+    private readonly sink: ClickSink,
     private readonly repeats: RepeatFilter,
     private readonly options: { flushMs: number; visitorSalt: string },
     private readonly onError: (error: unknown) => void,
@@ -98,9 +117,7 @@ export class ClickRecorder {
   }
 
   record(target: RedirectTarget, request: ClickRequest): void {
-    const isBot = isBotAgent(request.userAgent);
-    const isHead = request.method === 'HEAD';
-    const click: NewClickRow = {
+    const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,
       affiliate_id: target.affiliateId,
@@ -108,15 +125,15 @@ export class ClickRecorder {
       organization_id: target.brandId,
       mdasc: target.mdasc,
       created_at: new Date().toISOString(),
-      is_bot: isBot ? 1 : 0,
-      is_head: isHead ? 1 : 0,
+      is_bot: 0,
+      is_head: 0,
       is_repeat: 0,
-      counted: isBot || isHead ? 0 : 1,
-      visitor_hash: visitorHash(this.options.visitorSalt, request.ip, request.userAgent ?? ''),
-      user_agent: request.userAgent ? request.userAgent.slice(0, 512) : null,
+      counted: 0,
+      visitor_hash: '',
+      user_agent: null,
     };
-    this.pending.push(click);
-    this.pendingById.set(click.id, click);
+    this.undecided.push({ row, ip: request.ip, userAgent: request.userAgent, method: request.method });
+    this.pendingById.set(row.id, row);
   }
 
   /** A click still waiting in the buffer. */
@@ -127,41 +144,72 @@ export class ClickRecorder {
   /** Writes everything buffered so far; concurrent calls run one after another. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.length === 0) return;
-      const batch = this.pending;
-      this.pending = [];
+      if (this.undecided.length === 0 && this.unwritten.length === 0) return;
+      const fresh = this.undecided;
+      this.undecided = [];
+      let decided: NewClickRow[];
       try {
-        await this.markRepeats(batch);
-        await writeClicks(this.database, batch);
-        for (const click of batch) {
-          this.pendingById.delete(click.id);
-          this.decided.delete(click.id);
-        }
+        decided = await this.decide(fresh);
       } catch (error) {
-        // Keep the clicks for the next attempt rather than losing them.
-        this.pending = batch.concat(this.pending);
+        this.undecided = fresh.concat(this.undecided);
+        this.onError(error);
+        return;
+      }
+      const batch = this.unwritten.concat(decided);
+      this.unwritten = [];
+      try {
+        await this.sink.write(batch);
+        this.forget(batch);
+      } catch (error) {
+        // Keep what was not written for the next attempt: nothing answered is ever lost.
+        const written = error instanceof PartialWriteError ? error.written : 0;
+        this.forget(batch.slice(0, written));
+        this.unwritten = batch.slice(written);
         this.onError(error);
       }
     });
     return this.flushing;
   }
 
-  /** Only a click that would count takes part in repeat detection; a bot never claims a visitor. */
-  private async markRepeats(batch: NewClickRow[]): Promise<void> {
-    // A batch that failed to write comes back already decided.
-    const undecided = batch.filter((c) => c.counted === 1 && c.is_repeat === 0 && !this.decided.has(c.id));
-    const repeats = await this.repeats.repeats(undecided.map((c) => ({ linkId: c.link_id, visitor: c.visitor_hash, at: Date.parse(c.created_at) })));
-    undecided.forEach((click, i) => {
-      this.decided.add(click.id);
+  private forget(clicks: NewClickRow[]): void {
+    for (const click of clicks) this.pendingById.delete(click.id);
+  }
+
+  /** Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat slot. */
+  private async decide(clicks: PendingClick[]): Promise<NewClickRow[]> {
+    for (const { row, ip, userAgent, method } of clicks) {
+      row.is_bot = this.isBot(userAgent) ? 1 : 0;
+      row.is_head = method === 'HEAD' ? 1 : 0;
+      row.counted = row.is_bot || row.is_head ? 0 : 1;
+      row.visitor_hash = visitorHash(this.options.visitorSalt, ip, userAgent ?? '');
+      row.user_agent = userAgent ? userAgent.slice(0, 512) : null;
+    }
+    const candidates = clicks.filter((c) => c.row.counted === 1);
+    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.row.visitor_hash, at: Date.parse(c.row.created_at) })));
+    candidates.forEach((c, i) => {
       if (repeats[i]) {
-        click.is_repeat = 1;
-        click.counted = 0;
+        c.row.is_repeat = 1;
+        c.row.counted = 0;
       }
     });
+    return clicks.map((c) => c.row);
+  }
+
+  /** The bot list is a large regular expression; most traffic repeats a few user agents. */
+  private isBot(userAgent: string | undefined): boolean {
+    if (!userAgent) return true;
+    let bot = this.botAgents.get(userAgent);
+    if (bot === undefined) {
+      bot = isBotAgent(userAgent);
+      if (this.botAgents.size >= 10_000) this.botAgents.clear();
+      this.botAgents.set(userAgent, bot);
+    }
+    return bot;
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
+    await this.sink.close();
   }
 }

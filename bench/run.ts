@@ -1,0 +1,284 @@
+// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50]
+//
+// Starts the built service (production mode) on the benchmark data set and, in the same run, a
+// bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
+// pinned to core 0 and wrk to core 1, and reports req/s, p50, p99, errors and each scenario's
+// ratio to the bare baseline, plus the service's peak RSS and cold-start time. The table is
+// printed and written to bench/results/<date>-<scale>.md.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../src/storage/database.js';
+
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '100k' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+  },
+});
+const scale = args.scale!;
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sqlite`;
+const SERVICE_PORT = 3901;
+const BARE_PORT = 3902;
+const work = join(tmpdir(), `affnet-bench-${process.pid}`);
+mkdirSync(work, { recursive: true });
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(command, commandArgs, { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+function ensureTools(): void {
+  if (spawnSync('wrk', ['--version']).error) {
+    log('wrk is not installed; installing it from Debian packages (apt-get install wrk)...');
+    const installed = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
+    if (installed.status !== 0) throw new Error('wrk is required: install it with `apt-get install wrk`');
+  }
+  if (!existsSync('dist/src/cli/main.js')) run('npm', ['run', 'build']);
+}
+
+function ensureData(): void {
+  const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
+  if (sqliteFile && !existsSync(sqliteFile)) {
+    log(`No data set at ${sqliteFile}: generating it (npm run bench:data -- --scale ${scale})...`);
+    execFileSync('npm', ['run', 'bench:data', '--', '--scale', scale], { stdio: 'inherit' });
+  }
+}
+
+const pinned = (core: number, command: string, commandArgs: string[]) =>
+  cpus().length > 1 ? { command: 'taskset', args: ['-c', String(core), command, ...commandArgs] } : { command, args: commandArgs };
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url, { redirect: 'manual' })).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}
+
+/** Peak resident memory of a process (Linux VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function zipfSample(items: string[], draws: number, s = 1.0): string[] {
+  // Inverse-CDF sampling with a fixed seed: rank r is drawn with probability ∝ 1 / r^s.
+  const weights = items.map((_, i) => 1 / (i + 1) ** s);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cdf: number[] = [];
+  let acc = 0;
+  for (const w of weights) cdf.push((acc += w / total));
+  let seed = 42;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const out: string[] = [];
+  for (let i = 0; i < draws; i++) {
+    const u = random();
+    let lo = 0;
+    let hi = cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    out.push(items[lo]!);
+  }
+  return out;
+}
+
+interface Scenario {
+  name: string;
+  paths: string[];
+  baseline: 'redirect' | 'json';
+  method?: string;
+  body?: string;
+  headers?: string;
+}
+
+async function scenarios(database: Database, key: string, affiliateId: string): Promise<Scenario[]> {
+  const { db } = database;
+  const random = database.dialect === 'postgres' ? sql`random()` : sql`random()`;
+  const uniformCodes = (await db.selectFrom('short_links').select('code').orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);
+  const hotCodes = (await db.selectFrom('short_links').select('code').orderBy(random).limit(10_000).execute()).map((r) => `/${r.code}`);
+  const bigBrands = (
+    await db
+      .selectFrom('products')
+      .select(['organization_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('organization_id', 'in', db.selectFrom('brands').select('id').where('is_public', '=', 1))
+      .groupBy('organization_id')
+      .orderBy('n', 'desc')
+      .limit(20)
+      .execute()
+  ).map((r) => r.organization_id);
+  const categories = (await db.selectFrom('brand_categories').select('category').distinct().limit(10).execute()).map((r) => r.category);
+  const manifestFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length).replace(/\.sqlite$/, '.json') : `./data/bench-${scale}.json`;
+  const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>) : {};
+  const words = [
+    ...((manifest.frequentWords as string[] | undefined) ?? ['sneakers', 'coffee']).slice(0, 3),
+    ...((manifest.rareWords as string[] | undefined) ?? ['headphones']).slice(0, 3),
+  ];
+  const pages = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
+  const auth = `x-api-key: ${key}`;
+  const browser = 'user-agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+  const someBrand = bigBrands[0]!;
+  return [
+    { name: 'redirect, Zipf codes', paths: zipfSample(hotCodes, 100_000), baseline: 'redirect', headers: browser },
+    { name: 'redirect, uniform codes', paths: uniformCodes, baseline: 'redirect', headers: browser },
+    {
+      name: 'brands list',
+      paths: [...pages(20).map((p) => `/affiliate/brands?page=${p}`), ...categories.map((c) => `/affiliate/brands?categories=${encodeURIComponent(c)}`), '/affiliate/brands?isPublic=true&isHighlight=true'],
+      baseline: 'json',
+      headers: auth,
+    },
+    {
+      name: 'products, filters',
+      paths: bigBrands.flatMap((b) => pages(5).map((p) => `/affiliate/products?organizationIds=${b}&isAvailable=true&limit=20&page=${p}`)),
+      baseline: 'json',
+      headers: auth,
+    },
+    { name: 'products, search', paths: words.map((w) => `/affiliate/products?search=${encodeURIComponent(w)}&limit=20`), baseline: 'json', headers: auth },
+    {
+      name: 'products, price range',
+      paths: ['1000:5000', '5000:20000', '20000:100000', '0:999'].map((r) => `/affiliate/products?price=${r}&limit=20`),
+      baseline: 'json',
+      headers: auth,
+    },
+    {
+      name: 'campaigns, filters',
+      paths: [
+        ...pages(10).map((p) => `/affiliate/campaigns?types=Offer&status=onTime&limit=20&page=${p}`),
+        ...pages(10).map((p) => `/affiliate/campaigns?types=PersonalCoupon,GenericCoupon&limit=20&page=${p}`),
+        `/affiliate/campaigns?organizationId=${someBrand}`,
+      ],
+      baseline: 'json',
+      headers: auth,
+    },
+    {
+      name: 'orders, date range',
+      paths: ['2025-01-01', '2025-04-01', '2025-07-01', '2025-10-01'].flatMap((from) => pages(5).map((p) => `/affiliate/orders?from=${from}&to=2026-06-30&limit=50&page=${p}`)),
+      baseline: 'json',
+      headers: auth,
+    },
+    {
+      name: 'shortener create',
+      paths: ['/affiliate/shortener/url'],
+      baseline: 'json',
+      method: 'POST',
+      body: JSON.stringify({ organizationId: someBrand, type: 'BrandPage', mdasc: 'bench-{rand}' }),
+      headers: `${auth}|content-type: application/json`,
+    },
+  ].map((s) => ({ ...s, headers: s.headers })) as Scenario[];
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function toMs(text: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+}
+
+function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' | 'headers'>, seconds: number): Result {
+  const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
+  const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
+  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = non2xx + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  return { rps, p50, p99, errors };
+}
+
+async function main(): Promise<void> {
+  ensureTools();
+  ensureData();
+  const database = openDatabase(databaseUrl);
+  const affiliate = (await database.db.selectFrom('affiliates').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  // A real operator feature raises the benchmark key's limit; limiting stays on.
+  const key = run('node', ['dist/src/cli/main.js', 'keys', 'create', '--affiliate', affiliate, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
+  const all = await scenarios(database, key, affiliate);
+  await database.close();
+  const selected = args.only ? all.filter((s) => s.name.includes(args.only!)) : all;
+
+  log('Starting the bare node:http baseline and the service (production mode)...');
+  const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
+  const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
+  const serviceCmd = pinned(0, process.execPath, ['dist/src/cli/main.js', 'serve']);
+  const started = performance.now();
+  const service = spawn(serviceCmd.command, serviceCmd.args, {
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitFor(`http://127.0.0.1:${SERVICE_PORT}/healthz`, service);
+    const coldStartMs = Math.round(performance.now() - started);
+    await waitFor(`http://127.0.0.1:${BARE_PORT}/`, bare);
+
+    const baselines = {
+      redirect: wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'] }, duration),
+      json: wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/json'] }, duration),
+    };
+    const rows: string[] = [];
+    const line = (name: string, r: Result, ratio: string) =>
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${ratio} |`;
+    rows.push(line('bare node:http, 302', baselines.redirect, '1.00'), line('bare node:http, JSON', baselines.json, '1.00'));
+    for (const scenario of selected) {
+      log(`Scenario: ${scenario.name}`);
+      wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
+      const result = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration);
+      rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2)));
+    }
+    const rss = peakRssMb(service.pid!);
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const sizeNote = databaseUrl.startsWith('sqlite:') ? ` (${Math.round(statSync(databaseUrl.slice(7)).size / 1e6)} MB file)` : '';
+    const report = [
+      `# Benchmark, scale ${scale}, ${new Date().toISOString().slice(0, 10)}`,
+      '',
+      `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
+      `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run.`,
+      '',
+      '| scenario | req/s | p50 ms | p99 ms | errors | ratio to bare |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+      '',
+      `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
+      '',
+    ].join('\n');
+    process.stdout.write(`\n${report}`);
+    mkdirSync('bench/results', { recursive: true });
+    const file = `bench/results/${new Date().toISOString().slice(0, 10)}-${scale}${args.only ? '-partial' : ''}.md`;
+    writeFileSync(file, report);
+    log(`Written to ${file}`);
+  } finally {
+    service.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    await sleep(500);
+  }
+}
+
+await main();
