@@ -1,8 +1,18 @@
+// GET /{urlCode}: the redirect hot path. Every redirect carries a fresh click id (before any
+// #fragment, keeping mdasc); every click is stored with bot/HEAD/repeat flags and only human,
+// first-in-window clicks add to the link's count; unknown and deactivated links answer 404 and
+// store nothing. Clicks are written in the background (every 50 ms in the harness), so effects
+// are awaited with a bounded poll, never timed.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
+import { pollUntil } from '../helpers/wait.js';
+import { setLinkActive } from '../../src/storage/repositories/links.js';
+import type { ClickRow } from '../../src/storage/schema.js';
 
 interface ShortUrlRecord {
   originalUrl: string;
@@ -11,6 +21,17 @@ interface ShortUrlRecord {
   active: boolean;
   count: number;
 }
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const FIREFOX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+const BOT_AGENTS = {
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  slack: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  whatsapp: 'WhatsApp/2.23.20.0 A',
+};
+const CLICK_ID = /^[0-9a-f]{32}$/;
 
 let h: Harness;
 let aff1: string;
@@ -23,7 +44,55 @@ after(async () => {
   await h.close();
 });
 
-/** Creates Custom links for a fresh acme url; returns the site channel's and the instagram channel's links. */
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+let ipCounter = 0;
+/** A visitor address nobody else in this file uses (TEST-NET-2 / TEST-NET-3 ranges). */
+const freshIp = () => {
+  ipCounter++;
+  return `198.51.${100 + Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+};
+
+interface VisitOptions {
+  /** User agent; null sends none. Default: a desktop Chrome. */
+  ua?: string | null;
+  /** Client address; default: a fresh one, so the click is a new visitor. */
+  ip?: string;
+  method?: 'GET' | 'HEAD';
+  query?: string;
+  headers?: Record<string, string>;
+}
+
+function visit(h: Harness, code: string, o: VisitOptions = {}): Promise<LightMyRequestResponse> {
+  return h.request({
+    method: o.method ?? 'GET',
+    url: `/${code}${o.query ?? ''}`,
+    headers: { 'user-agent': o.ua === null ? undefined : (o.ua ?? CHROME), ...o.headers },
+    remoteAddress: o.ip ?? freshIp(),
+  });
+}
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Asserts a 302 whose Location is exactly `originalUrl` with `param=<32 hex>` appended to its
+ * query (before any #fragment). Returns the click id.
+ */
+function assertRedirect(res: LightMyRequestResponse, originalUrl: string, param = 'clickId'): string {
+  assert.equal(res.statusCode, 302, res.body);
+  const location = String(res.headers.location);
+  const hash = originalUrl.indexOf('#');
+  const base = hash === -1 ? originalUrl : originalUrl.slice(0, hash);
+  const fragment = hash === -1 ? '' : originalUrl.slice(hash);
+  const separator = base.includes('?') ? '&' : '?';
+  const pattern = new RegExp(`^${escapeRe(`${base}${separator}${param}=`)}([0-9a-f]{32})${escapeRe(fragment)}$`);
+  const match = pattern.exec(location);
+  assert.ok(match, `Location ${location} is not ${base}${separator}${param}=<32 lowercase hex>${fragment}`);
+  return match[1]!;
+}
+
+/** Creates Custom links for an acme url; returns the site channel's and the instagram channel's short URLs. */
 async function customLinks(path: string, mdasc?: string): Promise<{ site: string; insta: string }> {
   const res = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com${path}`, mdasc }, aff1);
   assert.equal(res.statusCode, 200, res.body);
@@ -34,58 +103,373 @@ async function customLinks(path: string, mdasc?: string): Promise<{ site: string
   return { site, insta };
 }
 
-async function record(shortUrl: string): Promise<ShortUrlRecord> {
-  const res = await h.get(`/affiliate/shortener/urls${qs({ type: 'Custom', limit: 100 })}`, aff1);
+/** The link's record in GET /affiliate/shortener/urls (what the affiliate sees). */
+async function record(shortUrl: string, type = 'Custom'): Promise<ShortUrlRecord> {
+  const res = await h.get(`/affiliate/shortener/urls${qs({ type, limit: 100 })}`, aff1);
   assert.equal(res.statusCode, 200, res.body);
   const found = (res.json() as Array<{ data: ShortUrlRecord[] }>)[0]!.data.find((r) => r.shortUrl === shortUrl);
   assert.ok(found, `${shortUrl} is not in the list`);
   return found;
 }
 
-/** Polls the list until the link's count reaches `expected` (clicks are written every 50 ms), for up to ~2 s. */
+/** Polls the list until the link's count reaches `expected`, for at most 3 s; returns the last count. */
 async function countEventually(shortUrl: string, expected: number): Promise<number> {
-  let count = -1;
-  for (let i = 0; i < 40; i++) {
-    count = (await record(shortUrl)).count;
-    if (count >= expected) return count;
-    await sleep(50);
-  }
-  return count;
+  return (await pollUntil(() => record(shortUrl), (r) => r.count >= expected)).count;
 }
 
-const visit = (code: string) => h.request({ method: 'GET', url: `/${code}` });
+async function linkIdOf(h: Harness, code: string): Promise<string> {
+  const row = await h.service.context.database.db.selectFrom('short_links').select('id').where('code', '=', code).executeTakeFirst();
+  assert.ok(row, `no short_links row for ${code}`);
+  return row.id;
+}
 
-describe('GET /{urlCode}', () => {
-  test('answers 302 to the link’s originalUrl, without an API key', async () => {
+/** Every stored click of a link. */
+async function clicksOf(h: Harness, code: string): Promise<ClickRow[]> {
+  const linkId = await linkIdOf(h, code);
+  return h.service.context.database.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId).orderBy('created_at').execute();
+}
+
+async function allClicks(h: Harness): Promise<ClickRow[]> {
+  return h.service.context.database.db.selectFrom('clicks').selectAll().execute();
+}
+
+/**
+ * Waits (≤ 3 s) until every given click id is stored and returns their rows in the same order.
+ * Clicks are buffered first-in first-out and a batch is written whole, so once these rows are
+ * there, every click recorded before them is written too, and link counts include them.
+ */
+async function stored(h: Harness, clickIds: string[]): Promise<ClickRow[]> {
+  const rows = await pollUntil(
+    () => h.service.context.database.db.selectFrom('clicks').selectAll().where('id', 'in', clickIds).execute(),
+    (found) => found.length === new Set(clickIds).size,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = clickIds.filter((id) => !byId.has(id));
+  assert.deepEqual(missing, [], 'every redirect answered with a click id must be stored as a click');
+  return clickIds.map((id) => byId.get(id)!);
+}
+
+const flags = (row: ClickRow) => ({ is_bot: row.is_bot, is_head: row.is_head, is_repeat: row.is_repeat, counted: row.counted });
+const HUMAN = { is_bot: 0, is_head: 0, is_repeat: 0, counted: 1 };
+
+// ---------------------------------------------------------------------------------------------
+
+describe('GET /{urlCode}: where the visitor is sent', () => {
+  test('answers 302 to the link’s originalUrl plus ?clickId=<32 hex>, without an API key', async () => {
     const { site } = await customLinks('/redirect/one');
-    const res = await visit(codeOf(site));
-    assert.equal(res.statusCode, 302, res.body);
-    assert.equal(res.headers.location, 'https://www.acme.com/redirect/one');
-    assert.equal(res.headers.location, (await record(site)).originalUrl);
+    const { originalUrl } = await record(site);
+    assert.equal(originalUrl, 'https://www.acme.com/redirect/one', 'the listed originalUrl is the destination, without any click id');
+    const res = await visit(h, codeOf(site));
+    const clickId = assertRedirect(res, originalUrl);
+    assert.equal(res.headers.location, `https://www.acme.com/redirect/one?clickId=${clickId}`);
+    assert.equal((await record(site)).originalUrl, originalUrl, 'a redirect does not change the stored destination');
   });
 
-  test('a link with mdasc redirects to the destination carrying mdasc', async () => {
+  test('every redirect carries a new click id, distinct across clicks, channels and visitors', async () => {
+    const { site, insta } = await customLinks('/redirect/ids');
+    const ids: string[] = [];
+    const sameVisitor = freshIp();
+    for (let i = 0; i < 8; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip: sameVisitor }), 'https://www.acme.com/redirect/ids'));
+    for (let i = 0; i < 4; i++) ids.push(assertRedirect(await visit(h, codeOf(site)), 'https://www.acme.com/redirect/ids'));
+    for (let i = 0; i < 4; i++) ids.push(assertRedirect(await visit(h, codeOf(insta)), 'https://www.acme.com/redirect/ids'));
+    for (const id of ids) assert.match(id, CLICK_ID);
+    assert.equal(new Set(ids).size, ids.length, `click ids repeat: ${ids.join(' ')}`);
+  });
+
+  test('keeps mdasc and the destination’s own query; the click id comes after them', async () => {
     const { insta } = await customLinks('/redirect/two?x=1', 'tracking-9');
-    const res = await visit(codeOf(insta));
-    assert.equal(res.statusCode, 302, res.body);
+    const { originalUrl } = await record(insta);
+    assert.equal(originalUrl, 'https://www.acme.com/redirect/two?x=1&mdasc=tracking-9');
+    const res = await visit(h, codeOf(insta));
+    const clickId = assertRedirect(res, originalUrl);
     const location = new URL(String(res.headers.location));
-    assert.equal(location.pathname, '/redirect/two');
+    assert.equal(location.origin + location.pathname, 'https://www.acme.com/redirect/two');
     assert.equal(location.searchParams.get('x'), '1');
     assert.equal(location.searchParams.get('mdasc'), 'tracking-9');
-    assert.equal(res.headers.location, (await record(insta)).originalUrl);
+    assert.deepEqual(location.searchParams.getAll('clickId'), [clickId]);
   });
 
-  test('the query string of the short URL does not change the destination', async () => {
+  test('a #fragment stays last, after the click id (with and without mdasc)', async () => {
+    const plain = await customLinks('/page#top');
+    assert.equal((await record(plain.site)).originalUrl, 'https://www.acme.com/page#top');
+    const res = await visit(h, codeOf(plain.site));
+    const clickId = assertRedirect(res, 'https://www.acme.com/page#top');
+    assert.equal(res.headers.location, `https://www.acme.com/page?clickId=${clickId}#top`);
+    const parsed = new URL(String(res.headers.location));
+    assert.equal(parsed.hash, '#top');
+    assert.equal(parsed.searchParams.get('clickId'), clickId, 'the click id must be in the query, where the brand’s server sees it');
+
+    const tagged = await customLinks('/page-two?size=m#reviews', 'm-frag');
+    const { originalUrl } = await record(tagged.insta);
+    assert.equal(originalUrl, 'https://www.acme.com/page-two?size=m&mdasc=m-frag#reviews');
+    const res2 = await visit(h, codeOf(tagged.insta));
+    const clickId2 = assertRedirect(res2, originalUrl);
+    assert.equal(res2.headers.location, `https://www.acme.com/page-two?size=m&mdasc=m-frag&clickId=${clickId2}#reviews`);
+  });
+
+  test('the short URL’s own query string does not reach the destination', async () => {
     const { site } = await customLinks('/redirect/three');
-    const res = await h.request({ method: 'GET', url: `/${codeOf(site)}?utm_source=x` });
-    assert.equal(res.statusCode, 302, res.body);
-    assert.equal(res.headers.location, 'https://www.acme.com/redirect/three');
+    const res = await visit(h, codeOf(site), { query: '?utm_source=x&clickId=forged' });
+    const clickId = assertRedirect(res, 'https://www.acme.com/redirect/three');
+    assert.notEqual(clickId, 'forged');
+    assert.ok(!String(res.headers.location).includes('utm_source'), String(res.headers.location));
   });
 
-  test('an unknown code → 404 with the error body', async () => {
-    assertError(await visit('ZZZZZZZ9'), 404);
-    assertError(await visit('abc'), 404);
-    assertError(await visit('not-a-code!'), 404);
+  test('a brand with its own click id parameter gets the click id under that name', async () => {
+    const db = h.service.context.database.db;
+    // Umbrella accepts only site channels: aff-1's site channel gets the link.
+    const created = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'BrandPage' }, aff1);
+    assert.equal(created.statusCode, 200, created.body);
+    const brandPage = (created.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
+    const before = await visit(h, codeOf(brandPage));
+    const defaultId = assertRedirect(before, 'https://umbrella.com', 'clickId');
+
+    await db.updateTable('brands').set({ click_id_param: 'subid' }).where('id', '=', BRANDS.umbrella).execute();
+    // The link was cached with the old parameter; a change to it invalidates the entry.
+    h.service.context.redirects.invalidate(codeOf(brandPage));
+    const res = await visit(h, codeOf(brandPage));
+    const id1 = assertRedirect(res, 'https://umbrella.com', 'subid');
+    assert.ok(!String(res.headers.location).includes('clickId='), `only the brand’s parameter is added: ${res.headers.location}`);
+
+    // A link created after the change uses it from its first redirect.
+    const custom = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'Custom', url: 'https://umbrella.com/deal?ref=1', mdasc: 'u-1' }, aff1);
+    assert.equal(custom.statusCode, 200, custom.body);
+    const dealUrl = (custom.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
+    const id2 = assertRedirect(await visit(h, codeOf(dealUrl)), 'https://umbrella.com/deal?ref=1&mdasc=u-1', 'subid');
+
+    // Other brands keep the default name.
+    const { site } = await customLinks('/redirect/acme-still-clickid');
+    assertRedirect(await visit(h, codeOf(site)), 'https://www.acme.com/redirect/acme-still-clickid', 'clickId');
+
+    // Whatever its name, the id resolves to a stored click of that brand.
+    for (const row of await stored(h, [defaultId, id1, id2])) assert.equal(row.organization_id, BRANDS.umbrella);
+  });
+});
+
+describe('which clicks count', () => {
+  test('browser clicks count, one per visitor; the other channel’s link stays at 0', async () => {
+    const { site, insta } = await customLinks('/count/browsers');
+    assert.equal((await record(site)).count, 0);
+    const ids: string[] = [];
+    for (const ua of [CHROME, CHROME, CHROME, IPHONE_SAFARI, FIREFOX]) {
+      ids.push(assertRedirect(await visit(h, codeOf(site), { ua }), 'https://www.acme.com/count/browsers'));
+    }
+    assert.equal(await countEventually(site, 5), 5, 'five visitors with browser user agents → count 5');
+    const rows = await stored(h, ids);
+    for (const row of rows) assert.deepEqual(flags(row), HUMAN, `a browser click is a counted human click: ${row.user_agent}`);
+    assert.equal((await record(site)).count, 5, 'the count must not overshoot once every click is written');
+    assert.equal((await record(insta)).count, 0);
+    assert.equal((await clicksOf(h, codeOf(insta))).length, 0);
+  });
+
+  test('counts keep adding up across flushes', async () => {
+    const { insta } = await customLinks('/count/more');
+    await visit(h, codeOf(insta));
+    assert.equal(await countEventually(insta, 1), 1);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(assertRedirect(await visit(h, codeOf(insta)), 'https://www.acme.com/count/more'));
+    assert.equal(await countEventually(insta, 4), 4);
+    await stored(h, ids);
+    assert.equal((await record(insta)).count, 4);
+  });
+
+  for (const [name, ua] of Object.entries(BOT_AGENTS)) {
+    test(`a ${name} user agent is redirected, stored with is_bot=1 and not counted`, async () => {
+      const { site } = await customLinks(`/bots/${name}`);
+      const res = await visit(h, codeOf(site), { ua });
+      const botId = assertRedirect(res, `https://www.acme.com/bots/${name}`);
+      // A person clicking afterwards (from another address) is the control: that one counts.
+      const humanId = assertRedirect(await visit(h, codeOf(site)), `https://www.acme.com/bots/${name}`);
+      const [bot, human] = await stored(h, [botId, humanId]);
+      assert.deepEqual(flags(bot!), { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0 });
+      assert.equal(bot!.user_agent, ua);
+      assert.deepEqual(flags(human!), HUMAN);
+      assert.equal((await record(site)).count, 1, `only the browser click counts, not ${ua}`);
+    });
+  }
+
+  test('a request with no user agent (or an empty one) is a bot: stored with is_bot=1, not counted', async () => {
+    const { site } = await customLinks('/bots/none');
+    const noneId = assertRedirect(await visit(h, codeOf(site), { ua: null }), 'https://www.acme.com/bots/none');
+    const emptyId = assertRedirect(await visit(h, codeOf(site), { ua: '' }), 'https://www.acme.com/bots/none');
+    const humanId = assertRedirect(await visit(h, codeOf(site)), 'https://www.acme.com/bots/none');
+    const [none, empty, human] = await stored(h, [noneId, emptyId, humanId]);
+    assert.deepEqual(flags(none!), { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0 });
+    assert.equal(none!.user_agent, null);
+    assert.deepEqual(flags(empty!), { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0 });
+    assert.deepEqual(flags(human!), HUMAN);
+    assert.equal((await record(site)).count, 1);
+  });
+
+  test('HEAD answers the same 302 with a click id, is stored with is_head=1 and never counts', async () => {
+    const { site } = await customLinks('/head');
+    const ip = freshIp();
+    const head = await visit(h, codeOf(site), { method: 'HEAD', ip });
+    const headId = assertRedirect(head, 'https://www.acme.com/head');
+    assert.equal(head.body, '', 'a HEAD response has no body');
+    const head2Id = assertRedirect(await visit(h, codeOf(site), { method: 'HEAD', ip }), 'https://www.acme.com/head');
+    // The same visitor's GET afterwards is their first real click: a HEAD does not use it up.
+    const getId = assertRedirect(await visit(h, codeOf(site), { ip }), 'https://www.acme.com/head');
+    const [h1, h2, get] = await stored(h, [headId, head2Id, getId]);
+    assert.deepEqual(flags(h1!), { is_bot: 0, is_head: 1, is_repeat: 0, counted: 0 });
+    assert.equal(h2!.is_head, 1);
+    assert.equal(h2!.counted, 0);
+    assert.deepEqual(flags(get!), HUMAN, 'the GET after a HEAD from the same visitor counts');
+    assert.equal((await record(site)).count, 1);
+  });
+
+  test('repeats of the same IP + user agent within the window count once; another IP or user agent counts again', async () => {
+    const { site, insta } = await customLinks('/repeats');
+    const url = 'https://www.acme.com/repeats';
+    const ip = freshIp();
+    const first = assertRedirect(await visit(h, codeOf(site), { ip, ua: CHROME }), url);
+    const again1 = assertRedirect(await visit(h, codeOf(site), { ip, ua: CHROME }), url);
+    const again2 = assertRedirect(await visit(h, codeOf(site), { ip, ua: CHROME }), url);
+    const otherIp = assertRedirect(await visit(h, codeOf(site), { ip: freshIp(), ua: CHROME }), url);
+    const otherUa = assertRedirect(await visit(h, codeOf(site), { ip, ua: FIREFOX }), url);
+    const otherUaAgain = assertRedirect(await visit(h, codeOf(site), { ip, ua: FIREFOX }), url);
+    // Repeats are per link: the same visitor on the other channel's link is a first click there.
+    const otherLink = assertRedirect(await visit(h, codeOf(insta), { ip, ua: CHROME }), url);
+
+    const rows = await stored(h, [first, again1, again2, otherIp, otherUa, otherUaAgain, otherLink]);
+    assert.deepEqual(
+      rows.map(flags),
+      [HUMAN, { ...HUMAN, is_repeat: 1, counted: 0 }, { ...HUMAN, is_repeat: 1, counted: 0 }, HUMAN, HUMAN, { ...HUMAN, is_repeat: 1, counted: 0 }, HUMAN],
+    );
+    assert.equal((await record(site)).count, 3, 'first click, another IP, another user agent');
+    assert.equal((await record(insta)).count, 1);
+    assert.equal((await clicksOf(h, codeOf(site))).length, 6, 'repeats are stored, flagged, not dropped');
+  });
+});
+
+describe('the repeat window is configurable', () => {
+  /** A Custom acme link on the given harness; returns its site-channel code. */
+  async function linkOn(hh: Harness, key: string, path: string): Promise<string> {
+    const res = await hh.post('/affiliate/shortener/url', { organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com${path}` }, key);
+    assert.equal(res.statusCode, 200, res.body);
+    return codeOf((res.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === hh.world.channels.aff1Site)!.shortUrls[0]!);
+  }
+  async function countOn(hh: Harness, code: string): Promise<number> {
+    const row = await hh.service.context.database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
+    return Number(row.click_count);
+  }
+
+  test('with REPEAT_CLICK_WINDOW_SECONDS=0 every human click counts', async () => {
+    const h0 = await startHarness({ REPEAT_CLICK_WINDOW_SECONDS: '0' });
+    try {
+      const key = (await newKey(h0, 'aff-1', { rateLimit: 100_000 })).key;
+      const code = await linkOn(h0, key, '/window/zero');
+      const ip = freshIp();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push(assertRedirect(await visit(h0, code, { ip, ua: CHROME }), 'https://www.acme.com/window/zero'));
+      // Bots and HEAD still do not count with no repeat window.
+      ids.push(assertRedirect(await visit(h0, code, { ip, ua: BOT_AGENTS.googlebot }), 'https://www.acme.com/window/zero'));
+      ids.push(assertRedirect(await visit(h0, code, { ip, ua: CHROME, method: 'HEAD' }), 'https://www.acme.com/window/zero'));
+      const rows = await stored(h0, ids);
+      assert.deepEqual(rows.slice(0, 4).map(flags), [HUMAN, HUMAN, HUMAN, HUMAN]);
+      assert.equal(rows[4]!.counted, 0);
+      assert.equal(rows[5]!.counted, 0);
+      assert.equal(await countOn(h0, code), 4);
+    } finally {
+      await h0.close();
+    }
+  });
+
+  test('a repeat after the window has passed counts again (REPEAT_CLICK_WINDOW_SECONDS=1)', async () => {
+    const h1 = await startHarness({ REPEAT_CLICK_WINDOW_SECONDS: '1' });
+    try {
+      const key = (await newKey(h1, 'aff-1', { rateLimit: 100_000 })).key;
+      const code = await linkOn(h1, key, '/window/one');
+      const ip = freshIp();
+      const first = assertRedirect(await visit(h1, code, { ip }), 'https://www.acme.com/window/one');
+      // Well past the window (and past the next write of clicks, which is when repeats are decided).
+      await sleep(1500);
+      const later = assertRedirect(await visit(h1, code, { ip }), 'https://www.acme.com/window/one');
+      const rows = await stored(h1, [first, later]);
+      assert.deepEqual(rows.map(flags), [HUMAN, HUMAN], 'a click more than the window after the first counts again');
+      assert.equal(await countOn(h1, code), 2);
+    } finally {
+      await h1.close();
+    }
+  });
+});
+
+describe('the clicks table', () => {
+  test('each click id resolves to its link, affiliate, channel, brand, mdasc and time', async () => {
+    const { site, insta } = await customLinks('/table/fields', 'camp-7');
+    const t0 = new Date().toISOString();
+    const siteId = assertRedirect(await visit(h, codeOf(site)), 'https://www.acme.com/table/fields?mdasc=camp-7');
+    const instaId = assertRedirect(await visit(h, codeOf(insta)), 'https://www.acme.com/table/fields?mdasc=camp-7');
+    const [siteRow, instaRow] = await stored(h, [siteId, instaId]);
+    const t1 = new Date().toISOString();
+    assert.equal(siteRow!.link_id, await linkIdOf(h, codeOf(site)));
+    assert.equal(siteRow!.affiliate_id, 'aff-1');
+    assert.equal(siteRow!.channel_id, h.world.channels.aff1Site);
+    assert.equal(siteRow!.organization_id, BRANDS.acme);
+    assert.equal(siteRow!.mdasc, 'camp-7');
+    assert.equal(siteRow!.user_agent, CHROME);
+    assert.ok(siteRow!.created_at >= t0 && siteRow!.created_at <= t1, `created_at ${siteRow!.created_at} is the click time (between ${t0} and ${t1})`);
+    assert.equal(instaRow!.link_id, await linkIdOf(h, codeOf(insta)));
+    assert.equal(instaRow!.channel_id, h.world.channels.aff1Instagram);
+    assert.equal(instaRow!.mdasc, 'camp-7');
+
+    // A link without mdasc stores none.
+    const plain = await customLinks('/table/no-mdasc');
+    const plainId = assertRedirect(await visit(h, codeOf(plain.site)), 'https://www.acme.com/table/no-mdasc');
+    assert.equal((await stored(h, [plainId]))[0]!.mdasc, null);
+  });
+
+  test('no column holds the client IP (nor does the database file); visitors are told apart by a hash', async () => {
+    const { site } = await customLinks('/table/privacy');
+    const url = 'https://www.acme.com/table/privacy';
+    const v4 = '203.0.113.77';
+    const v6 = '2001:db8::beef:77';
+    const forwarded = '192.0.2.177';
+    const ids = [
+      assertRedirect(await visit(h, codeOf(site), { ip: v4 }), url),
+      assertRedirect(await visit(h, codeOf(site), { ip: v4 }), url),
+      assertRedirect(await visit(h, codeOf(site), { ip: v6 }), url),
+      assertRedirect(await visit(h, codeOf(site), { ip: freshIp(), headers: { 'x-forwarded-for': forwarded } }), url),
+      assertRedirect(await visit(h, codeOf(site), { ip: v4, ua: null }), url),
+    ];
+    const rows = await stored(h, ids);
+    for (const row of rows) {
+      for (const [column, value] of Object.entries(row)) {
+        for (const ip of [v4, v6, forwarded, '203.0.113', 'beef:77']) {
+          assert.ok(!String(value).includes(ip), `clicks.${column} contains the client IP ${ip}: ${String(value)}`);
+        }
+      }
+    }
+    assert.equal(rows[0]!.visitor_hash, rows[1]!.visitor_hash, 'the same visitor has the same hash');
+    assert.notEqual(rows[0]!.visitor_hash, rows[2]!.visitor_hash, 'another address is another visitor');
+    assert.notEqual(rows[0]!.visitor_hash, rows[4]!.visitor_hash, 'another user agent is another visitor');
+
+    // Nothing else in the database keeps it either (SQLite: file and write-ahead log, raw bytes).
+    if (!h.config.databaseUrl.startsWith('sqlite:')) return;
+    const path = h.config.databaseUrl.replace(/^sqlite:/, '');
+    for (const file of [path, `${path}-wal`]) {
+      if (!existsSync(file)) continue;
+      const bytes = readFileSync(file);
+      for (const ip of [v4, v6, forwarded]) assert.equal(bytes.indexOf(ip), -1, `${file} contains the client IP ${ip}`);
+    }
+  });
+});
+
+describe('unknown and inactive links', () => {
+  test('an unknown code → 404 link_not_found with the error body, and nothing is stored', async () => {
+    const { site } = await customLinks('/unknown');
+    const before = (await allClicks(h)).length;
+    for (const code of ['ZZZZZZZ9', 'abc', 'not-a-code!', `${codeOf(site)}0`]) {
+      assertError(await visit(h, code), 404, 'link_not_found');
+      const head = await visit(h, code, { method: 'HEAD' });
+      assert.equal(head.statusCode, 404);
+      assert.equal(head.headers.location, undefined);
+    }
+    // A click recorded after them is stored; clicks are written in order, so the 404s would be too.
+    const sentinel = assertRedirect(await visit(h, codeOf(site)), 'https://www.acme.com/unknown');
+    await stored(h, [sentinel]);
+    assert.equal((await allClicks(h)).length, before + 1, 'a 404 stores no click');
+    assert.equal((await record(site)).count, 1, 'a 404 on a longer code counts nothing on the link');
   });
 
   test('codes are case-sensitive: the same letters in another case are another (unknown) code', async () => {
@@ -93,55 +477,53 @@ describe('GET /{urlCode}', () => {
     const code = codeOf(site);
     const swapped = [...code].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
     if (swapped === code) return; // all digits: nothing to swap
-    assertError(await visit(swapped), 404);
-  });
-});
-
-describe('click counts', () => {
-  test('after N redirects the link’s count becomes N; the other channel’s link stays at 0', async () => {
-    const { site, insta } = await customLinks('/count/five');
-    assert.equal((await record(site)).count, 0);
-    const N = 5;
-    for (let i = 0; i < N; i++) assert.equal((await visit(codeOf(site))).statusCode, 302);
-    assert.equal(await countEventually(site, N), N);
-    await sleep(150);
-    assert.equal((await record(site)).count, N, 'the count must not overshoot');
-    assert.equal((await record(insta)).count, 0);
+    assertError(await visit(h, swapped), 404, 'link_not_found');
   });
 
-  test('counts keep adding up across flushes', async () => {
-    const { insta } = await customLinks('/count/more');
-    await visit(codeOf(insta));
-    assert.equal(await countEventually(insta, 1), 1);
-    for (let i = 0; i < 3; i++) await visit(codeOf(insta));
-    assert.equal(await countEventually(insta, 4), 4);
-  });
-
-  test('a 404 on an unknown code counts nothing anywhere', async () => {
-    const { site } = await customLinks('/count/none');
-    await visit(`${codeOf(site)}0`);
-    await sleep(150);
-    assert.equal((await record(site)).count, 0);
-  });
-});
-
-describe('inactive links', () => {
-  test('a deactivated link answers 404, counts nothing and is listed as inactive', async () => {
+  test('a deactivated link answers 404, counts and stores nothing and is listed inactive; reactivated, it redirects and counts again', async () => {
     const { site, insta } = await customLinks('/inactive');
     const code = codeOf(site);
-    assert.equal((await visit(code)).statusCode, 302, 'the link works before deactivation');
-    assert.equal(await countEventually(site, 1), 1);
+    const url = 'https://www.acme.com/inactive';
+    const firstId = assertRedirect(await visit(h, code), url);
+    await stored(h, [firstId]);
+    assert.equal((await record(site)).count, 1, 'the link counts before deactivation');
 
-    await h.service.context.database.db.updateTable('short_links').set({ active: 0 }).where('code', '=', code).execute();
+    // What `affnet links deactivate` does, then the cache entry is dropped (a running server
+    // would see it within the cache TTL instead).
+    assert.equal(await setLinkActive(h.service.context.database, code, false, new Date().toISOString()), true);
     h.service.context.redirects.invalidate(code);
 
-    assertError(await visit(code), 404);
-    assertError(await visit(code), 404);
-    await sleep(200);
-    const after = await record(site);
-    assert.equal(after.count, 1, 'redirects refused after deactivation must not count');
-    assert.equal(after.active, false);
+    assertError(await visit(h, code), 404, 'link_not_found');
+    assertError(await visit(h, code, { ua: BOT_AGENTS.googlebot }), 404, 'link_not_found');
+    const head = await visit(h, code, { method: 'HEAD' });
+    assert.equal(head.statusCode, 404);
+    assert.equal(head.headers.location, undefined);
+    // The other channel's link is untouched; its click is the marker that everything before it is written.
+    const otherId = assertRedirect(await visit(h, codeOf(insta)), url);
+    await stored(h, [otherId]);
+    const afterDeactivation = await record(site);
+    assert.equal(afterDeactivation.active, false);
+    assert.equal(afterDeactivation.count, 1, 'refused redirects must not count');
+    assert.deepEqual((await clicksOf(h, code)).map((c) => c.id), [firstId], 'refused redirects must not be stored');
 
-    assert.equal((await visit(codeOf(insta))).statusCode, 302, 'the other channel’s link still works');
+    assert.equal(await setLinkActive(h.service.context.database, code, true, new Date().toISOString()), true);
+    h.service.context.redirects.invalidate(code);
+    const againId = assertRedirect(await visit(h, code), url);
+    assert.deepEqual(flags((await stored(h, [againId]))[0]!), HUMAN);
+    const reactivated = await record(site);
+    assert.equal(reactivated.active, true);
+    assert.equal(reactivated.count, 2);
+  });
+
+  test('a deactivation made by another process (no cache invalidation) is seen within the cache TTL', async () => {
+    const { site } = await customLinks('/inactive/ttl');
+    const code = codeOf(site);
+    assertRedirect(await visit(h, code), 'https://www.acme.com/inactive/ttl'); // now cached as active
+    assert.equal(await setLinkActive(h.service.context.database, code, false, new Date().toISOString()), true);
+    const last = await pollUntil(() => visit(h, code), (res) => res.statusCode === 404, { timeoutMs: 3000, everyMs: 100 });
+    assertError(last, 404, 'link_not_found');
+    assert.equal(await setLinkActive(h.service.context.database, code, true, new Date().toISOString()), true);
+    const back = await pollUntil(() => visit(h, code), (res) => res.statusCode === 302, { timeoutMs: 3000, everyMs: 100 });
+    assertRedirect(back, 'https://www.acme.com/inactive/ttl');
   });
 });

@@ -31,7 +31,7 @@ export class RepeatWindow {
 
   constructor(
     private readonly windowMs: number,
-    private readonly maxEntries = 500_000,
+    private readonly maxEntries = 200_000,
   ) {}
 
   /** True when this visitor already clicked this link within the window. Records the click. */

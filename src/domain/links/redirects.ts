@@ -33,7 +33,7 @@ export class RedirectCache {
     private readonly database: Database,
     /** A change made elsewhere (another process) is seen within this time. */
     private readonly ttlMs = 2000,
-    private readonly maxEntries = 200_000,
+    private readonly maxEntries = 50_000,
   ) {}
 
   /**
