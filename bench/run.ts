@@ -231,7 +231,7 @@ async function main(): Promise<void> {
   const serviceCmd = pinned(0, process.execPath, ['dist/src/cli/main.js', 'serve']);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
+    env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {

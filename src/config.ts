@@ -19,6 +19,11 @@ export interface Config {
   repeatClickWindowMs: number;
   /** Salt of the visitor hash (IP + user agent); the same on every instance. */
   visitorSalt: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy):
+   * false (default: the socket address), true, a hop count, or a comma list of addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
   /** True when the database is the embedded default, which is seeded with demo data on first start. */
   usesDefaultDatabase: boolean;
 }
@@ -33,6 +38,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',
     usesDefaultDatabase: !env.DATABASE_URL,
   };

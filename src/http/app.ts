@@ -24,6 +24,9 @@ import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
 
+/** Trust the nearest `hops` proxies: the client is the address the farthest of them saw. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion];
 
 export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -32,7 +35,9 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     // Per-request logging halves throughput; errors are still logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
+    // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
     // Prototype-poisoning keys are dropped from JSON bodies (valid JSON, so not a syntax error).
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',

@@ -207,9 +207,24 @@ export class ClickRecorder {
     return bot;
   }
 
-  async stop(): Promise<void> {
+  /** Clicks answered but not yet written. */
+  get backlog(): number {
+    return this.undecided.length + this.unwritten.length;
+  }
+
+  /**
+   * Writes every buffered click before returning, retrying while the database refuses (a lock,
+   * a restart) for up to `patienceMs`; throws if clicks remain, so the process can say so.
+   */
+  async stop(patienceMs = 30_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    const deadline = Date.now() + patienceMs;
     await this.flush();
+    while (this.backlog > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await this.flush();
+    }
     await this.sink.close();
+    if (this.backlog > 0) throw new Error(`${this.backlog} click(s) could not be written before stopping`);
   }
 }

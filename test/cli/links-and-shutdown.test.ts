@@ -1,0 +1,337 @@
+// The operator's side of short links and of a stop: `affnet links deactivate|activate CODE`
+// against a real database (and a server running on it), and a SIGTERM under a stream of clicks
+// that must lose none of them (nor claim success when it could not write them).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import SqliteDriver from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.js';
+import { buildWorld, BRANDS, type World } from '../helpers/world.js';
+import { pollUntil } from '../helpers/wait.js';
+import { redisEnv } from '../helpers/databases.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { createShortLinks } from '../../src/domain/links/shortener.js';
+import { loadConfig } from '../../src/config.js';
+import { createService, type Service } from '../../src/server.js';
+
+const PUBLIC_URL = 'http://go.test';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+let dir: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'affnet-links-'));
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A migrated database file holding the test world; returns it open. */
+async function prepareDatabase(name: string): Promise<{ url: string; database: Database; world: World }> {
+  const url = `sqlite:${join(dir, name)}`;
+  const database = openDatabase(url);
+  await migrateToLatest(database);
+  const world = await buildWorld(database);
+  return { url, database, world };
+}
+
+/** Creates Custom acme links for aff-1; returns the codes of its site and instagram links. */
+async function acmeLinks(database: Database, world: World, path: string): Promise<{ site: string; insta: string }> {
+  const channels = await createShortLinks({ database, publicUrl: PUBLIC_URL }, 'aff-1', {
+    organizationId: BRANDS.acme,
+    type: 'Custom',
+    url: `https://www.acme.com${path}`,
+  });
+  const codeOf = (channelId: string) => {
+    const shortUrl = channels.find((c) => c.id === channelId)?.shortUrls[0];
+    assert.ok(shortUrl, JSON.stringify(channels));
+    return shortUrl.slice(`${PUBLIC_URL}/`.length);
+  };
+  return { site: codeOf(world.channels.aff1Site), insta: codeOf(world.channels.aff1Instagram) };
+}
+
+async function activeOf(database: Database, code: string): Promise<number> {
+  const row = await database.db.selectFrom('short_links').select('active').where('code', '=', code).executeTakeFirstOrThrow();
+  return row.active;
+}
+
+describe('affnet links deactivate / activate', () => {
+  let database: Database;
+  let world: World;
+  let env: Record<string, string>;
+  let service: Service;
+
+  before(async () => {
+    const prepared = await prepareDatabase('links.sqlite');
+    database = prepared.database;
+    world = prepared.world;
+    // With TEST_REDIS_URL the CLI tells the server through Redis (at once); without, the
+    // server's cache expires on its own (within 2 s).
+    env = { DATABASE_URL: prepared.url, PUBLIC_URL, REDIS_URL: '', ...redisEnv() };
+    // A server running on the same database, as in production: the CLI is another process.
+    service = await createService(loadConfig({ ...env, CLICK_FLUSH_MS: '50' }), { database });
+  });
+  after(async () => {
+    await service.close();
+    await database.close();
+  });
+
+  const visit = (code: string) => service.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': CHROME } });
+
+  test('deactivate stops a link (only that one), activate brings it back', async () => {
+    const { site, insta } = await acmeLinks(database, world, '/cli/toggle');
+    assert.equal(await activeOf(database, site), 1);
+
+    const off = await runCli(['links', 'deactivate', site], env);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(off.stdout, new RegExp(`Link ${site} deactivated`));
+    assert.equal(await activeOf(database, site), 0);
+    assert.equal(await activeOf(database, insta), 1, 'the other channel’s link is untouched');
+
+    const offAgain = await runCli(['links', 'deactivate', site], env);
+    assert.equal(offAgain.code, 0, `deactivating an inactive link is not an error: ${offAgain.stderr}`);
+    assert.equal(await activeOf(database, site), 0);
+
+    const on = await runCli(['links', 'activate', site], env);
+    assert.equal(on.code, 0, on.stderr);
+    assert.match(on.stdout, new RegExp(`Link ${site} activated`));
+    assert.equal(await activeOf(database, site), 1);
+  });
+
+  test('a running server sees the change within its cache TTL: 404 while inactive, 302 again after activate', async () => {
+    const { site } = await acmeLinks(database, world, '/cli/running');
+    assert.equal((await visit(site)).statusCode, 302, 'the link redirects (and is now cached as active)');
+
+    const off = await runCli(['links', 'deactivate', site], env);
+    assert.equal(off.code, 0, off.stderr);
+    const refused = await pollUntil(() => visit(site), (res) => res.statusCode === 404, { timeoutMs: 3000, everyMs: 100 });
+    assert.equal(refused.statusCode, 404, `still redirecting 3 s after deactivation: ${String(refused.headers.location)}`);
+    assert.equal((refused.json() as { code: string }).code, 'link_not_found');
+
+    const on = await runCli(['links', 'activate', site], env);
+    assert.equal(on.code, 0, on.stderr);
+    const back = await pollUntil(() => visit(site), (res) => res.statusCode === 302, { timeoutMs: 3000, everyMs: 100 });
+    assert.equal(back.statusCode, 302, back.body);
+    assert.match(String(back.headers.location), /^https:\/\/www\.acme\.com\/cli\/running\?clickId=[0-9a-f]{32}$/);
+  });
+
+  test('an unknown code → non-zero exit and a clear message naming the code; nothing changes', async () => {
+    const { site } = await acmeLinks(database, world, '/cli/unknown');
+    for (const command of ['deactivate', 'activate']) {
+      const result = await runCli(['links', command, 'NoSuchCode9'], env);
+      assert.notEqual(result.code, 0, `${command} of an unknown code must fail`);
+      assert.match(result.stderr, /no short link with code "NoSuchCode9"/);
+      assert.doesNotMatch(result.stdout, /activated|deactivated/);
+    }
+    // Codes are case-sensitive: the same letters in another case are another code.
+    const swapped = [...site].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+    if (swapped !== site) {
+      const result = await runCli(['links', 'deactivate', swapped], env);
+      assert.notEqual(result.code, 0);
+      assert.equal(await activeOf(database, site), 1);
+    }
+    const missing = await runCli(['links', 'deactivate'], env);
+    assert.notEqual(missing.code, 0, 'a missing code is a usage error');
+  });
+});
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+interface RunningServer {
+  child: ChildProcess;
+  base: string;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Waits (bounded) for the process to end; code and signal stay null when it did not. */
+  exit(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills it if it still runs (cleanup only). */
+  dispose(): Promise<void>;
+}
+
+/** `affnet serve` as a child process on a free port; resolves once /healthz answers. */
+async function startServer(databaseUrl: string): Promise<RunningServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    cwd: ROOT,
+    // Flushing at most every minute (the maximum): clicks stay buffered until the stop.
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL, CLICK_FLUSH_MS: '60000', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const state = () => ({ code: child.exitCode, signal: child.signalCode });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const server: RunningServer = {
+    child,
+    base,
+    output: () => output,
+    exit: (timeoutMs) => pollUntil(async () => state(), () => !running(), { timeoutMs, everyMs: 50 }),
+    async dispose() {
+      if (running()) child.kill('SIGKILL');
+      await ended;
+    },
+  };
+  const healthy = await pollUntil(
+    async () => {
+      try {
+        return (await fetch(`${base}/healthz`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    (ok) => ok || !running(),
+    { timeoutMs: 30_000, everyMs: 100 },
+  );
+  if (!healthy) {
+    await server.dispose();
+    assert.fail(`the server did not come up: ${output}`);
+  }
+  return server;
+}
+
+/** One redirect as a browser would ask for it; the click id of a 302, or what happened instead. */
+async function click(base: string, code: string, visitor: number): Promise<{ clickId: string } | { other: string }> {
+  try {
+    const res = await fetch(`${base}/${code}`, { redirect: 'manual', headers: { 'user-agent': `${CHROME} visitor/${visitor}` } });
+    await res.arrayBuffer();
+    if (res.status !== 302) return { other: `HTTP ${res.status}` };
+    const location = res.headers.get('location') ?? '';
+    const id = /[?&]clickId=([0-9a-f]{32})$/.exec(location)?.[1];
+    assert.ok(id, `302 without a click id: ${location}`);
+    return { clickId: id };
+  } catch (error) {
+    if (error instanceof assert.AssertionError) throw error;
+    return { other: (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message };
+  }
+}
+
+async function storedClicks(databaseUrl: string, code: string): Promise<{ ids: string[]; counted: number; linkCount: number }> {
+  const database = openDatabase(databaseUrl);
+  try {
+    const rows = await database.db.selectFrom('clicks').select(['id', 'counted']).execute();
+    const link = await database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
+    return { ids: rows.map((r) => r.id), counted: rows.filter((r) => r.counted === 1).length, linkCount: Number(link.click_count) };
+  } finally {
+    await database.close();
+  }
+}
+
+/** A database with the test world and one short link; closed again, ready for a server. */
+async function databaseWithOneLink(name: string): Promise<{ url: string; code: string }> {
+  const { url, database, world } = await prepareDatabase(name);
+  try {
+    return { url, code: (await acmeLinks(database, world, `/${name}`)).site };
+  } finally {
+    await database.close();
+  }
+}
+
+describe('SIGTERM under a stream of clicks', () => {
+  test('the server stops with exit code 0 and every answered redirect is a stored click', { timeout: 90_000 }, async (t) => {
+    const { url, code } = await databaseWithOneLink('shutdown');
+    const server = await startServer(url);
+    try {
+      // A few hundred redirects from distinct browser visitors, 20 at a time; SIGTERM goes out
+      // while they are still flowing.
+      const TOTAL = 300;
+      const CONCURRENCY = 20;
+      const SIGNAL_AFTER = 150;
+      let next = 0;
+      let answered = 0;
+      const clickIds = new Set<string>();
+      const otherOutcomes = new Map<string, number>();
+      let signalled = false;
+      const worker = async () => {
+        while (next < TOTAL) {
+          const outcome = await click(server.base, code, next++);
+          if ('clickId' in outcome) clickIds.add(outcome.clickId);
+          else otherOutcomes.set(outcome.other, (otherOutcomes.get(outcome.other) ?? 0) + 1);
+          if (++answered === SIGNAL_AFTER) signalled = server.child.kill('SIGTERM');
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      assert.ok(signalled, 'SIGTERM could not be delivered');
+      const redirected = clickIds.size;
+
+      const exit = await server.exit(20_000);
+      assert.equal(exit.signal, null, `the server was killed by ${exit.signal} instead of stopping: ${server.output()}`);
+      assert.equal(exit.code, 0, `exit code ${exit.code}: ${server.output()}`);
+      assert.ok(redirected >= SIGNAL_AFTER - CONCURRENCY, `too few redirects answered before the stop (${redirected}); outcomes: ${JSON.stringify([...otherOutcomes])}`);
+
+      const stored = await storedClicks(url, code);
+      const summary = `302 answered: ${redirected}, clicks stored: ${stored.ids.length}, other outcomes: ${JSON.stringify([...otherOutcomes])}`;
+      t.diagnostic(summary);
+      const diagnostics = `${summary}\n${server.output()}`;
+      assert.equal(stored.ids.length, redirected, `clicks lost (or invented) by the stop. ${diagnostics}`);
+      assert.deepEqual(stored.ids.filter((id) => !clickIds.has(id)), [], 'every stored click is one that was handed out');
+      assert.equal(stored.counted, redirected, `each visitor was distinct and human: all count. ${diagnostics}`);
+      assert.equal(stored.linkCount, redirected, `the link’s count includes the flushed clicks. ${diagnostics}`);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  test('when the buffered clicks cannot be written at the stop, the server does not exit 0 having lost them', { timeout: 90_000 }, async () => {
+    const { url, code } = await databaseWithOneLink('shutdown-locked');
+    const server = await startServer(url);
+    let lock: SqliteDriver.Database | undefined;
+    try {
+      const clickIds: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const outcome = await click(server.base, code, i);
+        assert.ok('clickId' in outcome, JSON.stringify(outcome));
+        clickIds.push(outcome.clickId);
+      }
+      // Another process holds the write lock longer than the server's busy timeout (5 s), e.g. a
+      // backup or a long import: the final flush cannot write for a while.
+      lock = new SqliteDriver(url.replace(/^sqlite:/, ''));
+      lock.exec('BEGIN EXCLUSIVE');
+      assert.ok(server.child.kill('SIGTERM'));
+      // Held until the server exits or 12 s have passed; then released so a server that waits
+      // or retries can finish.
+      const early = await server.exit(12_000);
+      lock.exec('COMMIT');
+      lock.close();
+      lock = undefined;
+      const exit = early.code !== null || early.signal !== null ? early : await server.exit(20_000);
+
+      const stored = await storedClicks(url, code);
+      if (exit.code === 0) {
+        assert.equal(
+          stored.ids.length,
+          clickIds.length,
+          `exit code 0 although ${clickIds.length - stored.ids.length} of ${clickIds.length} answered clicks were never written (the database was locked during the stop): ${server.output()}`,
+        );
+      } else {
+        assert.notEqual(exit.code, null, `the server neither wrote the clicks nor exited: ${server.output()}`);
+        assert.match(server.output(), /click/i, 'a failed stop says that clicks were not written');
+      }
+    } finally {
+      if (lock?.open) {
+        lock.exec('ROLLBACK');
+        lock.close();
+      }
+      await server.dispose();
+    }
+  });
+});
