@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { countOf } from './totals.js';
 import type { BrandRow } from '../schema.js';
 import { likePattern, visibleBrandIds } from './visibility.js';
 
@@ -43,9 +44,9 @@ export async function listBrands(
 ): Promise<{ rows: BrandRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     filtered(database, affiliateId, filters).selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
-    filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: count };
 }
 
 export async function findVisibleBrand(database: Database, affiliateId: string, id: string): Promise<BrandRow | undefined> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { countOf } from './totals.js';
 import type { CampaignRow } from '../schema.js';
 import { likePattern, visibleBrandIds } from './visibility.js';
 
@@ -63,9 +64,9 @@ export async function listCampaigns(
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countOf(database, filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: count };
 }
 
 export async function findCampaign(database: Database, id: string): Promise<CampaignRow | undefined> {

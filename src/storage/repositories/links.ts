@@ -1,4 +1,5 @@
 import type { Database } from '../database.js';
+import { countOf } from './totals.js';
 import type { ShortLinkRow } from '../schema.js';
 
 export interface NewLink {
@@ -67,9 +68,9 @@ export async function listLinks(
   if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: count };
 }
 
 /** What the redirect needs to know about a code. */

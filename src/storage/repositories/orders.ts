@@ -1,4 +1,5 @@
 import type { Database } from '../database.js';
+import { countOf } from './totals.js';
 import type { NewOrderRow, OrderRow } from '../schema.js';
 
 export interface OrderFilters {
@@ -26,9 +27,9 @@ export async function listOrders(
 ): Promise<{ rows: OrderRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     filtered(database, affiliateId, filters).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: count };
 }
 
 /** The affiliate's orders whose network id or brand order id is `id`. */

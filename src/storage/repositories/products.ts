@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
+import { countOf } from './totals.js';
 import type { DB, ProductRow } from '../schema.js';
 import { visibleBrandIds } from './visibility.js';
 import { foldText } from '../../domain/text-keys.js';
@@ -57,7 +58,7 @@ export async function listProducts(
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: count };
 }

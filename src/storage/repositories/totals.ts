@@ -1,0 +1,50 @@
+// Totals of filtered lists (count, meta.total, pagination.total). Counting a filter that matches
+// hundreds of thousands of rows costs tens of milliseconds; doing it on every page request would
+// dominate the API's cost at scale. So a count that took long is remembered for a few seconds per
+// exact query (SQL and parameters), and concurrent identical counts share one query. Cheap counts
+// are never cached, so small result sets are always exact.
+import type { Compilable } from 'kysely';
+import type { Database } from '../database.js';
+
+/** A count that took at least this long is remembered. */
+export const SLOW_COUNT_MS = 20;
+/** How long a remembered count is served. */
+export const COUNT_TTL_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+
+interface Counts {
+  remembered: Map<string, { total: number; expires: number }>;
+  inFlight: Map<string, Promise<number>>;
+}
+
+/** Per database, so two databases in one process never share a total. */
+const perDatabase = new WeakMap<Database, Counts>();
+
+export async function countOf(
+  database: Database,
+  query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> },
+): Promise<number> {
+  let counts = perDatabase.get(database);
+  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map() }));
+  const { remembered, inFlight } = counts;
+  const compiled = query.compile();
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const hit = remembered.get(key);
+  if (hit && hit.expires > Date.now()) return hit.total;
+  const running = inFlight.get(key);
+  if (running) return running;
+  const started = performance.now();
+  const counting = query
+    .executeTakeFirstOrThrow()
+    .then(({ n }) => {
+      const total = Number(n);
+      if (performance.now() - started >= SLOW_COUNT_MS) {
+        if (remembered.size >= MAX_ENTRIES) remembered.clear();
+        remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
+      }
+      return total;
+    })
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, counting);
+  return counting;
+}
