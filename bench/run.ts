@@ -114,8 +114,8 @@ interface Scenario {
 async function scenarios(database: Database, key: string, affiliateId: string): Promise<Scenario[]> {
   const { db } = database;
   const random = database.dialect === 'postgres' ? sql`random()` : sql`random()`;
-  const uniformCodes = (await db.selectFrom('short_links').select('code').orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);
-  const hotCodes = (await db.selectFrom('short_links').select('code').orderBy(random).limit(10_000).execute()).map((r) => `/${r.code}`);
+  const uniformCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);
+  const hotCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(10_000).execute()).map((r) => `/${r.code}`);
   const bigBrands = (
     await db
       .selectFrom('products')

@@ -5,12 +5,14 @@ import { Migrator, type Kysely, type Migration, type MigrationResultSet } from '
 import type { Database, Dialect } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
+import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
   '0002-tracking': tracking,
+  '0003-plain-links-index': plainLinksIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

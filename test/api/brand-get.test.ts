@@ -203,15 +203,19 @@ describe('GET /affiliate/brands/{id}: brand-page links', () => {
     for (const url of mine[0]!.shortUrls) assert.ok(!aff1Urls.includes(url));
   });
 
-  test('a brand-page link with mdasc is listed next to the plain one', async () => {
+  test('a brand shows each channel\'s plain brand-page link; links with an mdasc are listed by the shortener only', async () => {
     const plain = new Map(urlsById((await getBrand(BRANDS.acme, aff1)).channels));
     const tagged = await shorten({ organizationId: BRANDS.acme, type: 'BrandPage', mdasc: 'spring' }, aff1);
     const acme = await getBrand(BRANDS.acme, aff1);
     for (const channel of acme.channels) {
       const fresh = tagged.find((c) => c.id === channel.id)!.shortUrls;
       assert.equal(fresh.length, 1);
-      assert.deepEqual([...channel.shortUrls].sort(), [...plain.get(channel.id)!, ...fresh].sort(), channel.id);
+      assert.deepEqual(channel.shortUrls, plain.get(channel.id), channel.id);
+      for (const url of fresh) assert.ok(!channel.shortUrls.includes(url), `${url} has an mdasc and is not listed on the brand`);
     }
+    const listed = await h.get(`/affiliate/shortener/urls?type=BrandPage&organizationId=${BRANDS.acme}&limit=100`, aff1);
+    const codes = (listed.json() as Array<{ data: Array<{ shortUrl: string }> }>)[0]!.data.map((r) => r.shortUrl);
+    for (const channel of tagged) for (const url of channel.shortUrls) assert.ok(codes.includes(url));
   });
 
   test('links of one brand do not show on another', async () => {

@@ -33,13 +33,22 @@ export async function insertOrGetLink(database: Database, link: NewLink, now: st
     .executeTakeFirstOrThrow();
 }
 
-/** The affiliate's links for some brands or features, to show on the resources they belong to. */
+/**
+ * The affiliate's plain links (without mdasc) for some brands or features, to show on the
+ * resources they belong to. Links with an mdasc are per-use tracking links: an app may make
+ * thousands, so they are listed by GET /affiliate/shortener/urls only.
+ */
 export async function linksFor(
   database: Database,
   affiliateId: string,
   by: { brandIds?: string[]; featureIds?: string[]; linkTypes: string[] },
 ): Promise<ShortLinkRow[]> {
-  let q = database.db.selectFrom('short_links').selectAll().where('affiliate_id', '=', affiliateId).where('link_type', 'in', by.linkTypes);
+  let q = database.db
+    .selectFrom('short_links')
+    .selectAll()
+    .where('affiliate_id', '=', affiliateId)
+    .where('link_type', 'in', by.linkTypes)
+    .where('mdasc', 'is', null);
   if (by.brandIds) {
     if (by.brandIds.length === 0) return [];
     q = q.where('organization_id', 'in', by.brandIds);
