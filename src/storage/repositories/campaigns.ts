@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { CampaignRow } from '../schema.js';
-import { likePattern, visibleBrandIds } from './visibility.js';
+import { likePattern, hiddenBrandIds } from './visibility.js';
 
 export interface CampaignFilters {
   types?: string[];
@@ -18,7 +18,7 @@ export interface CampaignFilters {
 }
 
 function filtered(database: Database, affiliateId: string, f: CampaignFilters, now: string) {
-  let q = database.db.selectFrom('campaigns').where('campaigns.organization_id', 'in', visibleBrandIds(database.db, affiliateId));
+  let q = database.db.selectFrom('campaigns').where('campaigns.organization_id', 'not in', hiddenBrandIds(database.db, affiliateId));
   if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
   if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
   if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);

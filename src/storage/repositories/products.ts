@@ -2,7 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { DB, ProductRow } from '../schema.js';
-import { visibleBrandIds } from './visibility.js';
+import { hiddenBrandIds } from './visibility.js';
 import { foldText } from '../../domain/text-keys.js';
 
 export interface ProductFilters {
@@ -30,7 +30,7 @@ function withSearch(database: Database, q: SelectQueryBuilder<DB, 'products', ob
 }
 
 function filtered(database: Database, affiliateId: string, f: ProductFilters) {
-  let q = database.db.selectFrom('products').where('products.organization_id', 'in', visibleBrandIds(database.db, affiliateId));
+  let q = database.db.selectFrom('products').where('products.organization_id', 'not in', hiddenBrandIds(database.db, affiliateId));
   if (f.organizationIds?.length) q = q.where('products.organization_id', 'in', f.organizationIds);
   if (f.isAvailable !== undefined) q = q.where('products.available', '=', f.isAvailable ? 1 : 0);
   if (f.priceFrom !== undefined) q = q.where('products.price_cents', '>=', f.priceFrom);
