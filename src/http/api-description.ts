@@ -22,8 +22,9 @@ the fields of both error shapes in use. \`code\` is snake_case (\`unauthorized\`
 **Units.** Money (prices, order values, commissions) is in integer cents. Times are UTC ISO 8601.
 
 **Lists.** \`limit\` above an endpoint's maximum answers 400. A page past the end answers an empty
-list with correct totals. Orders are newest first; brands by name; products, campaigns and short
-links newest first; ties are broken by id, so pages never overlap or skip. List parameters
+list with correct totals. Brands are listed by name; products newest first, in the order they were added to the network;
+campaigns, short links and orders newest first by createdAt, ties broken by id; pages never overlap
+or skip. List parameters
 (\`categories\`, \`types\`, \`status\`, \`organizationIds\`) take comma-separated values or the
 parameter repeated.
 

@@ -6,6 +6,7 @@ import type { Database, Dialect } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
+import * as productsInAddedOrder from './migrations/0004-products-in-added-order.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -13,6 +14,7 @@ const migrations: Record<string, DialectMigration> = {
   '0001-initial': initial,
   '0002-tracking': tracking,
   '0003-plain-links-index': plainLinksIndex,
+  '0004-products-in-added-order': productsInAddedOrder,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

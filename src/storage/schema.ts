@@ -106,6 +106,12 @@ export interface ProductsTable {
   updated_at: string;
 }
 
+/** SQLite only: the FTS5 index of products.search_text, rowid = products.seq. */
+export interface ProductsFtsTable {
+  rowid: number;
+  search_text: string;
+}
+
 export interface CampaignsTable {
   id: string;
   organization_id: string;
@@ -205,6 +211,7 @@ export interface DB {
   brand_approvals: BrandApprovalsTable;
   api_keys: ApiKeysTable;
   products: ProductsTable;
+  products_fts: ProductsFtsTable;
   campaigns: CampaignsTable;
   campaign_categories: CampaignCategoriesTable;
   short_links: ShortLinksTable;

@@ -18,47 +18,59 @@ export function searchTerms(search: string): string[] {
   return (foldText(search).match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 10);
 }
 
-// Full-text search is the one dialect-specific query: FTS5 on SQLite, tsvector on PostgreSQL.
-// Every word must match, as a prefix ("sneak" finds "sneakers").
-function withSearch(database: Database, q: SelectQueryBuilder<DB, 'products', object>, terms: string[]) {
-  if (database.dialect === 'sqlite') {
-    const match = terms.map((t) => `"${t}"*`).join(' ');
-    return q.where('products.seq', 'in', sql<number>`(select rowid from products_fts where products_fts match ${match})`);
-  }
-  const query = terms.map((t) => `${t}:*`).join(' & ');
-  return q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${query})`);
-}
-
 function filtered(database: Database, affiliateId: string, f: ProductFilters) {
   let q = database.db.selectFrom('products').where('products.organization_id', 'not in', hiddenBrandIds(database.db, affiliateId));
   if (f.organizationIds?.length) q = q.where('products.organization_id', 'in', f.organizationIds);
   if (f.isAvailable !== undefined) q = q.where('products.available', '=', f.isAvailable ? 1 : 0);
   if (f.priceFrom !== undefined) q = q.where('products.price_cents', '>=', f.priceFrom);
   if (f.priceTo !== undefined) q = q.where('products.price_cents', '<=', f.priceTo);
-  if (f.search !== undefined) {
-    const terms = searchTerms(f.search);
-    // A search with no word in it matches nothing rather than everything.
-    q = terms.length > 0 ? withSearch(database, q, terms) : q.where(sql<boolean>`1 = 0`);
-  }
   return q;
 }
 
-/** A page of products of visible brands, newest first (id breaks ties), and the total. */
+type ProductQuery = SelectQueryBuilder<DB, 'products', object>;
+
+/**
+ * Full-text search, the one dialect-specific query: every word must match as a prefix ("sneak"
+ * finds "sneakers"). On SQLite the FTS5 table drives the query, joined by rowid and read in rowid
+ * order, which is the list's order: a word in most products still answers its first page at
+ * once. On PostgreSQL, a tsvector GIN index.
+ */
+function searched(database: Database, q: ProductQuery, terms: string[]): { query: ProductQuery; order: string } {
+  if (database.dialect === 'sqlite') {
+    const match = terms.map((t) => `"${t}"*`).join(' ');
+    const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${match}`);
+    // The join only narrows the rows; every column selected is still a products column.
+    return { query: joined as unknown as ProductQuery, order: 'products_fts.rowid' };
+  }
+  const tsquery = terms.map((t) => `${t}:*`).join(' & ');
+  return { query: q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${tsquery})`), order: 'products.seq' };
+}
+
+/**
+ * A page of products of visible brands, newest first: in the order they were added to the
+ * network (a unique order, so pages never overlap), and the total.
+ */
 export async function listProducts(
   database: Database,
   affiliateId: string,
   filters: ProductFilters,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ProductRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters)
-      .selectAll('products')
-      .orderBy('products.created_at', 'desc')
-      .orderBy('products.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
+  const base = filtered(database, affiliateId, filters);
+  if (filters.search !== undefined) {
+    const terms = searchTerms(filters.search);
+    // A search with no word in it matches nothing rather than everything.
+    if (terms.length === 0) return { rows: [], total: 0 };
+    const { query, order } = searched(database, base, terms);
+    const [rows, total] = await Promise.all([
+      query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
+      countOf(database, query.select((eb) => eb.fn.countAll<number>().as('n'))),
+    ]);
+    return { rows, total };
+  }
+  const [rows, total] = await Promise.all([
+    base.selectAll('products').orderBy('products.seq', 'desc').limit(page.limit).offset(page.offset).execute(),
+    countOf(database, base.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
-  return { rows, total: count };
+  return { rows, total };
 }

@@ -40,7 +40,7 @@ export function listProductsRoute(app: App, ctx: AppContext): void {
       schema: {
         tags: ['Products'],
         summary: 'List products of brands the caller may access',
-        description: 'Newest first (createdAt, then id). Prices are integer cents. The response has no page metadata, only count. Scope: products:read.',
+        description: 'Newest first, in the order products were added to the network. Prices are integer cents. The response has no page metadata, only count. Scope: products:read.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {
