@@ -7,6 +7,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
 import * as productsInAddedOrder from './migrations/0004-products-in-added-order.js';
+import * as clicksAppendOnly from './migrations/0005-clicks-append-only.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -15,6 +16,7 @@ const migrations: Record<string, DialectMigration> = {
   '0002-tracking': tracking,
   '0003-plain-links-index': plainLinksIndex,
   '0004-products-in-added-order': productsInAddedOrder,
+  '0005-clicks-append-only': clicksAppendOnly,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
