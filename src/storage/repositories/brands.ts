@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { BrandRow } from '../schema.js';
-import { likePattern, visibleBrandIds } from './visibility.js';
+import { hiddenBrandIds, likePattern, visibleBrandIds } from './visibility.js';
 
 export interface BrandFilters {
   search?: string;
@@ -16,7 +16,7 @@ export interface BrandFilters {
 }
 
 function filtered(database: Database, affiliateId: string, f: BrandFilters) {
-  let q = database.db.selectFrom('brands').where('brands.id', 'in', visibleBrandIds(database.db, affiliateId));
+  let q = database.db.selectFrom('brands').where('brands.id', 'not in', hiddenBrandIds(database.db, affiliateId));
   if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
   if (f.categories?.length) {
     const keys = f.categories.map((c) => c.toLowerCase());

@@ -7,7 +7,7 @@ import type { Compilable } from 'kysely';
 import type { Database } from '../database.js';
 
 /** A count that took at least this long is remembered. */
-export const SLOW_COUNT_MS = 20;
+export const SLOW_COUNT_MS = 5;
 /** How long a remembered count is served. */
 export const COUNT_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
