@@ -8,6 +8,7 @@ import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
 import * as productsInAddedOrder from './migrations/0004-products-in-added-order.js';
 import * as clicksAppendOnly from './migrations/0005-clicks-append-only.js';
+import * as productsBrandAvailability from './migrations/0006-products-brand-availability-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -17,6 +18,7 @@ const migrations: Record<string, DialectMigration> = {
   '0003-plain-links-index': plainLinksIndex,
   '0004-products-in-added-order': productsInAddedOrder,
   '0005-clicks-append-only': clicksAppendOnly,
+  '0006-products-brand-availability-index': productsBrandAvailability,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

@@ -42,7 +42,9 @@ export async function listCampaignsFor(
   limit: number,
 ): Promise<{ data: Campaign[]; meta: Pagination }> {
   const { database } = deps;
-  const now = nowIso();
+  // Whole seconds: the status filter and field agree, and identical requests within a second
+  // share one remembered total.
+  const now = nowIso().replace(/\.\d{3}Z$/, '.000Z');
   const { rows, total } = await listCampaigns(database, affiliateId, filters, { limit, offset: (page - 1) * limit }, now);
   const ids = rows.map((r) => r.id);
   const brandIds = [...new Set(rows.map((r) => r.organization_id))];
