@@ -39,14 +39,15 @@ import type { ProductInput, ProductOption } from '../src/schemas/product.js';
 import type { OrderItem } from '../src/schemas/order.js';
 import type { CampaignType } from '../src/schemas/campaign.js';
 import type { LinkType } from '../src/schemas/short-url.js';
-import { foldText, htmlToText } from '../src/domain/text-keys.js';
-import { lowestPrice, percentToBasisPoints } from '../src/domain/catalog/catalog-writer.js';
+import { foldText } from '../src/domain/text-keys.js';
+import { percentToBasisPoints, productColumns } from '../src/domain/catalog/catalog-writer.js';
 import { commissionFor } from '../src/domain/orders/commission.js';
 import { checkCustomUrl, requestKey, withMdasc } from '../src/domain/links/link-rules.js';
 import { CODE_LENGTH } from '../src/domain/links/shortener.js';
 import { CHANNEL_KINDS } from '../src/domain/access/affiliates.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
+import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -89,17 +90,6 @@ const shownUrl = databaseUrl.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
 
 const SEED = 20_261_123;
 
-/** mulberry32: a tiny 32-bit PRNG, identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** murmur3's 32-bit finaliser: a bijection on 32-bit integers. */
 function fmix32(x: number): number {
@@ -115,30 +105,6 @@ function fmix32(x: number): number {
 /** A seed for item i of a stream: distinct for every i of one stream (fmix32 is a bijection). */
 const seedAt = (stream: number, i: number): number => fmix32((i ^ fmix32(SEED + stream * 0x9e3779b9)) >>> 0);
 
-class Random {
-  readonly float: () => number;
-  constructor(seed: number) {
-    this.float = mulberry32(seed);
-  }
-  /** Integer in [min, max], both inclusive. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.float() * (max - min + 1));
-  }
-  chance(p: number): boolean {
-    return this.float() < p;
-  }
-  pick<T>(values: readonly T[]): T {
-    return values[Math.floor(this.float() * values.length)]!;
-  }
-  shuffled<T>(values: readonly T[]): T[] {
-    const out = [...values];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(this.float() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  }
-}
 
 /** Draws indices with probabilities proportional to the given weights (inverse CDF). */
 class Weighted {
@@ -152,7 +118,7 @@ class Weighted {
   get size(): number {
     return this.cdf.length;
   }
-  draw(rnd: Random): number {
+  draw(rnd: SeededRandom): number {
     const u = rnd.float();
     let lo = 0;
     let hi = this.cdf.length - 1;
@@ -268,7 +234,7 @@ const BRAND_WEIGHT_EXPONENT = 0.7;
 const OPEN_TOP_BRANDS = 10;
 
 function buildBrands(count: number): Brand[] {
-  const rnd = new Random(seedAt(STREAM.brands, 0));
+  const rnd = new SeededRandom(seedAt(STREAM.brands, 0));
   const names = new Set<string>();
   const slugs = new Set<string>();
   const brands: Brand[] = [];
@@ -390,7 +356,7 @@ function brandOfProduct(cat: Catalogue, i: number): number {
  * and prices); the description's draws come last, so both modes agree on everything else.
  */
 function productAt(cat: Catalogue, i: number, full: boolean): BuiltProduct {
-  const rnd = new Random(seedAt(STREAM.products, i));
+  const rnd = new SeededRandom(seedAt(STREAM.products, i));
   const b = brandOfProduct(cat, i);
   const brand = cat.brands[b]!;
   const lineIndex = rnd.chance(0.8) ? brand.line : brand.secondLine;
@@ -474,22 +440,7 @@ type ProductInsert = Omit<ProductRow, 'seq'>;
 
 /** The row upsertProduct writes for this input (seq is assigned by the database). */
 function productRow(input: ProductInput): ProductInsert {
-  return {
-    id: input.id,
-    organization_id: input.organizationId,
-    integration: input.integration ?? null,
-    available: input.available ? 1 : 0,
-    name: input.name,
-    description: input.description,
-    url: input.url,
-    images: JSON.stringify(input.images),
-    options: JSON.stringify(input.options),
-    metadata: JSON.stringify(input.metadata),
-    price_cents: lowestPrice(input),
-    search_text: foldText(`${input.name} ${htmlToText(input.description)}`),
-    created_at: input.createdAt!,
-    updated_at: input.updatedAt!,
-  };
+  return { id: input.id, ...productColumns(input, input.updatedAt!), created_at: input.createdAt! };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -517,7 +468,7 @@ interface CampaignIndex {
   offersOf: Int32Array[];
 }
 
-function campaignPeriod(status: string, rnd: Random): { startMs: number; endMs: number; createdMs: number } {
+function campaignPeriod(status: string, rnd: SeededRandom): { startMs: number; endMs: number; createdMs: number } {
   switch (status) {
     case 'expired': {
       const startMs = WINDOW_START + 30 * DAY + rnd.float() * (ANCHOR - WINDOW_START - 150 * DAY);
@@ -558,7 +509,7 @@ const AFFILIATE_WEIGHTS = [0.3, 0.25, 0.2, 0.15, 0.1];
 const APPROVAL_SHARE = [0.5, 0.3, 0.2, 0.1, 0.05];
 
 function buildAffiliates(brands: Brand[]): Affiliate[] {
-  const rnd = new Random(seedAt(STREAM.affiliates, 0));
+  const rnd = new SeededRandom(seedAt(STREAM.affiliates, 0));
   let channelIndex = 0;
   return AFFILIATE_NAMES.map((name, a) => {
     const id = `bench-aff-${a + 1}`;
@@ -1062,7 +1013,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const campaignBrandPicker = new Weighted(brands.map((b) => Math.sqrt(b.weight)));
   const kindPicker = new Weighted(CAMPAIGN_KINDS.map((k) => k.weight));
   const statusPicker = new Weighted(CAMPAIGN_STATUSES.map((s) => s.weight));
-  const campaignRnd = new Random(seedAt(STREAM.campaigns, 0));
+  const campaignRnd = new SeededRandom(seedAt(STREAM.campaigns, 0));
   const campaignStats: Record<string, number> = {};
   let campaignColumns: (keyof CampaignRow & string)[] | undefined;
   const campaignCategoryColumns = columnsOf<CampaignCategoriesTable>({ campaign_id: '', category: '', category_key: '' });
@@ -1161,13 +1112,13 @@ async function load(target: Target): Promise<ManifestDraft> {
     { type: 'Custom', weight: 0.15 },
   ];
   const linkTypePicker = new Weighted(linkTypes.map((t) => t.weight));
-  const linkRnd = new Random(seedAt(STREAM.links, 0));
-  const codeRnd = new Random(seedAt(STREAM.codes, 0));
+  const linkRnd = new SeededRandom(seedAt(STREAM.links, 0));
+  const codeRnd = new SeededRandom(seedAt(STREAM.codes, 0));
   const codes = new Set<string>();
   const nullMdascKeys = new Set<string>();
   const mdascCounter = new Int32Array(channels.length);
   // The manifest's codes: links drawn at random beforehand, ranked in drawing order.
-  const sampleRnd = new Random(seedAt(STREAM.sample, 0));
+  const sampleRnd = new SeededRandom(seedAt(STREAM.sample, 0));
   const wanted = Math.min(5_000, Math.floor(L / 2));
   const sampleRank = new Map<number, number>();
   while (sampleRank.size < Math.min(L, Math.ceil(wanted * 1.1))) {
@@ -1294,7 +1245,7 @@ async function load(target: Target): Promise<ManifestDraft> {
     });
     return { ids, picker: new Weighted(ids.map((b) => brands[b]!.weight ** 0.8)) };
   });
-  const orderRnd = new Random(seedAt(STREAM.orders, 0));
+  const orderRnd = new SeededRandom(seedAt(STREAM.orders, 0));
   const recentFrom = ANCHOR - 183 * DAY;
   const orderStats: Record<string, number> = {};
   const ordersPerAffiliate = new Array<number>(affiliates.length).fill(0);

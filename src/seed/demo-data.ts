@@ -8,49 +8,12 @@ import type { ProductInput, ProductOption } from '../schemas/product.js';
 import type { NewOrderRow } from '../storage/schema.js';
 import { percentToBasisPoints } from '../domain/catalog/catalog-writer.js';
 import { commissionFor } from '../domain/orders/commission.js';
+import { SeededRandom } from './seeded-random.js';
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
 
-/** mulberry32: a tiny 32-bit PRNG, plenty for demo data and identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-class Random {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  float(): number {
-    return this.next();
-  }
-  /** Integer in [min, max], both inclusive. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(values: readonly T[]): T {
-    return values[Math.floor(this.next() * values.length)]!;
-  }
-  shuffled<T>(values: readonly T[]): T[] {
-    const out = [...values];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  }
-}
 
 // Each resource kind draws from its own stream, so adding a brand or tweaking the products
 // does not reshuffle the campaigns and orders.
@@ -353,7 +316,7 @@ interface BuiltProduct {
 }
 
 function buildBrands(): BrandInput[] {
-  const rnd = new Random(SEEDS.brands);
+  const rnd = new SeededRandom(SEEDS.brands);
   const rating = () => Math.round((2.5 + rnd.float() * 2.5) * 10) / 10;
   return BRAND_SPECS.map((spec, i) => {
     const slug = slugOf(spec.name);
@@ -391,7 +354,7 @@ function ean13(serial: number): string {
 }
 
 function buildProducts(brands: BrandInput[]): BuiltProduct[] {
-  const rnd = new Random(SEEDS.products);
+  const rnd = new SeededRandom(SEEDS.products);
   const out: BuiltProduct[] = [];
   brands.forEach((brand, b) => {
     const spec = BRAND_SPECS[b]!;
@@ -460,7 +423,7 @@ const CAMPAIGN_KINDS: readonly { type: CampaignType; offerType: 'Url' | 'Spreads
 const STATUS_CYCLE = ['onTime', 'expired', 'onTime', 'scheduled', 'onTime'] as const;
 const THEMES = ['Summer Sale', 'Black Friday', 'Back to School', 'Welcome Offer', 'Free Shipping Week', 'Spring Collection', 'Holiday Gifts', 'Flash Sale', 'Loyalty Bonus', 'New Arrivals'] as const;
 
-function periodFor(status: (typeof STATUS_CYCLE)[number], rnd: Random): { startAt: string; endAt: string; createdAt: string } {
+function periodFor(status: (typeof STATUS_CYCLE)[number], rnd: SeededRandom): { startAt: string; endAt: string; createdAt: string } {
   switch (status) {
     case 'expired': {
       const start = rnd.int(0, 240);
@@ -482,7 +445,7 @@ function periodFor(status: (typeof STATUS_CYCLE)[number], rnd: Random): { startA
 }
 
 function buildCampaigns(brands: BrandInput[]): CampaignInput[] {
-  const rnd = new Random(SEEDS.campaigns);
+  const rnd = new SeededRandom(SEEDS.campaigns);
   const out: CampaignInput[] = [];
   for (let c = 0; c < CAMPAIGN_COUNT; c++) {
     const id = `demo-cmp-${String(c + 1).padStart(3, '0')}`;
@@ -543,7 +506,7 @@ function buildAffiliates(brands: BrandInput[]): DemoAffiliate[] {
  * months of the data set are mostly still pending, older ones are settled, and approved
  * commissions older than that are paid out.
  */
-function statusesFor(createdAt: string, rnd: Random): { status: string; commissionStatus: string; settledAfterDays: number } {
+function statusesFor(createdAt: string, rnd: SeededRandom): { status: string; commissionStatus: string; settledAfterDays: number } {
   const roll = rnd.float();
   if (roll < 0.15) return { status: 'canceled', commissionStatus: 'canceled', settledAfterDays: rnd.int(2, 20) };
   const recent = createdAt >= '2026-05-01';
@@ -552,7 +515,7 @@ function statusesFor(createdAt: string, rnd: Random): { status: string; commissi
 }
 
 function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates: DemoAffiliate[]): NewOrderRow[] {
-  const rnd = new Random(SEEDS.orders);
+  const rnd = new SeededRandom(SEEDS.orders);
   const productsByBrand = new Map<string, BuiltProduct[]>();
   for (const p of products) productsByBrand.set(p.input.organizationId, [...(productsByBrand.get(p.input.organizationId) ?? []), p]);
   const out: NewOrderRow[] = [];

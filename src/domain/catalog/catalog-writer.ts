@@ -88,9 +88,9 @@ export function lowestPrice(input: ProductInput): number | null {
   return prices.length ? Math.min(...prices) : null;
 }
 
-export async function upsertProduct(database: Database, input: ProductInput): Promise<WriteOutcome> {
-  const now = nowIso();
-  const columns = {
+/** The stored columns of a product (all but seq, id and created_at), as every writer stores them. */
+export function productColumns(input: ProductInput, now: string) {
+  return {
     organization_id: input.organizationId,
     integration: input.integration ?? null,
     available: input.available ? 1 : 0,
@@ -104,6 +104,12 @@ export async function upsertProduct(database: Database, input: ProductInput): Pr
     search_text: foldText(`${input.name} ${htmlToText(input.description)}`),
     updated_at: input.updatedAt ? toIso(input.updatedAt) : now,
   };
+}
+
+export async function upsertProduct(database: Database, input: ProductInput): Promise<WriteOutcome> {
+  const now = nowIso();
+  const columns = productColumns(input, now);
+
   return database.db.transaction().execute(async (trx) => {
     const brand = await trx.selectFrom('brands').select('id').where('id', '=', input.organizationId).executeTakeFirst();
     if (!brand) throw badRequest('brand_not_found', `organizationId ${input.organizationId} is not a known brand; import brands first`);
