@@ -48,6 +48,7 @@ import { CHANNEL_KINDS } from '../src/domain/access/affiliates.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
 import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
+import { slugOf, tagOf } from '../src/seed/names.js';
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -166,19 +167,6 @@ const iso = (ms: number): string => new Date(Math.round(ms)).toISOString();
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const capitalise = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const slugOf = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-/** Short upper-case tag of a brand (initials), used in coupon codes and brand order ids. */
-const tagOf = (slug: string): string =>
-  slug
-    .split('-')
-    .filter((w) => w !== 'and')
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 
 /** Prices that look like prices: 4,999 rather than 5,013. */
 const price99 = (cents: number): number => Math.max(99, Math.round(cents / 100) * 100 - 1);

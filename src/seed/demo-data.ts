@@ -9,6 +9,7 @@ import type { NewOrderRow } from '../storage/schema.js';
 import { percentToBasisPoints } from '../domain/catalog/catalog-writer.js';
 import { commissionFor } from '../domain/orders/commission.js';
 import { SeededRandom } from './seeded-random.js';
+import { slugOf, tagOf } from './names.js';
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -225,20 +226,7 @@ const BRAND_SPECS: readonly BrandSpec[] = [
 /** Brand UUIDs are a formatted counter: d0000000-0000-4000-8000-000000000001 is the first brand. */
 export const demoBrandId = (n: number): string => `d0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-const slugOf = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 
-/** Short upper-case tag of a brand (initials), used in coupon codes and brand order ids. */
-const tagOf = (slug: string): string =>
-  slug
-    .split('-')
-    .filter((w) => w !== 'and')
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 
 // ---------------------------------------------------------------------------------------------
 // Affiliates
