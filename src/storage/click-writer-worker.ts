@@ -1,20 +1,15 @@
 // Writes clicks to SQLite on a thread of its own, with its own connection: better-sqlite3 blocks
 // the thread it runs on, and the redirect thread must never wait for a disk. WAL mode lets the
 // service keep reading while this thread writes.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import type { NewClickRow } from './schema.js';
+import { serveCalls } from './worker-rpc.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
 
-export interface WriteRequest {
-  id: number;
-  clicks: NewClickRow[];
-}
-
-export interface WriteReply {
-  id: number;
+export interface WriteResult {
   /** Clicks committed, in order, before any error. */
   written: number;
   error?: string;
@@ -40,7 +35,8 @@ const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
   for (const [linkId, n] of counts) addCount.run(n, linkId);
 });
 
-parentPort!.on('message', ({ id, clicks }: WriteRequest) => {
+serveCalls((payload) => {
+  const clicks = payload as NewClickRow[];
   let written = 0;
   try {
     for (let i = 0; i < clicks.length; i += CLICKS_PER_TRANSACTION) {
@@ -48,8 +44,8 @@ parentPort!.on('message', ({ id, clicks }: WriteRequest) => {
       writeChunk(chunk);
       written += chunk.length;
     }
-    parentPort!.postMessage({ id, written } satisfies WriteReply);
+    return { written } satisfies WriteResult;
   } catch (error) {
-    parentPort!.postMessage({ id, written, error: error instanceof Error ? error.message : String(error) } satisfies WriteReply);
+    return { written, error: error instanceof Error ? error.message : String(error) } satisfies WriteResult;
   }
 });

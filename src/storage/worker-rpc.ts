@@ -1,0 +1,78 @@
+// Request/reply with a storage worker thread (its own SQLite connection): the serving thread posts
+// work and awaits the answer instead of blocking on better-sqlite3, which is synchronous.
+import { Worker, parentPort } from 'node:worker_threads';
+
+interface Request {
+  id: number;
+  payload: unknown;
+}
+
+interface Reply {
+  id: number;
+  result?: unknown;
+  error?: string;
+}
+
+export interface WorkerRpc {
+  call(payload: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `name` (a module beside this one). Built, it runs from its JavaScript; under tsx (tests
+ * and tools run the TypeScript sources) a worker does not inherit tsx's loader on Node 20, so a
+ * bootstrap registers it first.
+ */
+function startWorker(name: string, workerData: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`${name}.js`, import.meta.url), { workerData });
+  const source = new URL(`${name}.ts`, import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+export function startWorkerRpc(name: string, workerData: unknown): WorkerRpc {
+  const worker = startWorker(name, workerData);
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  // The worker keeps the process alive only while a call is in flight.
+  const settle = () => (waiting.size ? worker.ref() : worker.unref());
+  settle();
+  worker.on('message', (reply: Reply) => {
+    const pending = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    settle();
+    if (!pending) return;
+    if (reply.error !== undefined) pending.reject(new Error(reply.error));
+    else pending.resolve(reply.result);
+  });
+  worker.on('error', (error) => {
+    for (const pending of waiting.values()) pending.reject(error);
+    waiting.clear();
+    settle();
+  });
+  return {
+    call(payload) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        settle();
+        worker.postMessage({ id, payload } satisfies Request);
+      });
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}
+
+/** Inside a worker: answers each call with what `handle` returns (or the error it throws). */
+export function serveCalls(handle: (payload: unknown) => unknown): void {
+  parentPort!.on('message', ({ id, payload }: Request) => {
+    try {
+      parentPort!.postMessage({ id, result: handle(payload) } satisfies Reply);
+    } catch (error) {
+      parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
+    }
+  });
+}
