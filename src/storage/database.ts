@@ -6,6 +6,8 @@ import SqliteDriver from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
+import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
+import type { ReadRequest } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,6 +16,12 @@ export interface Database {
   dialect: Dialect;
   /** The SQLite file (or ':memory:'), for work done on a connection of its own (click writes). */
   sqlitePath?: string;
+  /**
+   * SQLite file only: runs a read on a worker thread's own connection, for queries slow enough to
+   * stall the serving thread (better-sqlite3 blocks the thread it runs on). PostgreSQL queries are
+   * asynchronous already.
+   */
+  readAside?(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -41,14 +49,24 @@ function openSqlite(path: string): Database {
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }) });
+  let reader: WorkerRpc | undefined;
   return {
     db,
     dialect: 'sqlite',
     sqlitePath: path,
+    ...(path === ':memory:'
+      ? {}
+      : {
+          readAside(sqlText: string, parameters: readonly unknown[]) {
+            reader ??= startWorkerRpc('read-worker', { path });
+            return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<unknown[]>;
+          },
+        }),
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await reader?.close();
       await db.destroy();
     },
   };

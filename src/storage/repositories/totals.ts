@@ -1,8 +1,9 @@
 // Totals of filtered lists (count, meta.total, pagination.total). Counting a filter that matches
-// hundreds of thousands of rows costs tens of milliseconds; doing it on every page request would
+// hundreds of thousands of rows costs up to a second; doing it on every page request would
 // dominate the API's cost at scale. So a count that took long is remembered for a few seconds per
 // exact query (SQL and parameters), and concurrent identical counts share one query. Cheap counts
-// are never cached, so small result sets are always exact.
+// are never cached, so small result sets are always exact. On SQLite every count runs on a read
+// worker thread, so even a slow one never stalls other requests.
 import type { Compilable } from 'kysely';
 import type { Database } from '../database.js';
 
@@ -34,8 +35,11 @@ export async function countOf(
   const running = inFlight.get(key);
   if (running) return running;
   const started = performance.now();
-  const counting = query
-    .executeTakeFirstOrThrow()
+  // On SQLite the count runs on the read worker: a slow one then delays only its own request.
+  const run = database.readAside
+    ? database.readAside(compiled.sql, compiled.parameters).then((rows) => rows[0] as { n: number | string | bigint })
+    : query.executeTakeFirstOrThrow();
+  const counting = run
     .then(({ n }) => {
       const total = Number(n);
       if (performance.now() - started >= SLOW_COUNT_MS) {

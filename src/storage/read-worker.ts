@@ -1,0 +1,26 @@
+// Runs slow reads (counts over hundreds of thousands of rows) on a thread of its own with a
+// read-only SQLite connection, so the serving thread keeps answering meanwhile. WAL mode lets it
+// read alongside the service's writes.
+import { workerData } from 'node:worker_threads';
+import SqliteDriver from 'better-sqlite3';
+import { serveCalls } from './worker-rpc.js';
+
+export interface ReadRequest {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+const driver = new SqliteDriver((workerData as { path: string }).path, { readonly: true });
+driver.pragma('busy_timeout = 5000');
+const statements = new Map<string, SqliteDriver.Statement>();
+
+serveCalls((payload) => {
+  const { sql, parameters } = payload as ReadRequest;
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = driver.prepare(sql);
+    if (statements.size >= 200) statements.delete(statements.keys().next().value!);
+    statements.set(sql, statement);
+  }
+  return statement.all(parameters);
+});
