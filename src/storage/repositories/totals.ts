@@ -1,7 +1,8 @@
 // Totals of filtered lists (count, meta.total, pagination.total). Counting a filter that matches
 // hundreds of thousands of rows costs up to a second; doing it on every page request would
 // dominate the API's cost at scale. So a count that took long is remembered for a few seconds per
-// exact query (SQL and parameters), and concurrent identical counts share one query. Cheap counts
+// exact query (SQL and parameters) — once 10 s old it is still answered while a fresh count runs
+// in the background — and concurrent identical counts share one query. Cheap counts
 // are never cached, so small result sets are always exact. On SQLite every count runs on a read
 // worker thread, so even a slow one never stalls other requests.
 import type { Compilable } from 'kysely';
@@ -33,22 +34,31 @@ export async function countOf(
   const hit = remembered.get(key);
   if (hit && hit.expires > Date.now()) return hit.total;
   const running = inFlight.get(key);
-  if (running) return running;
-  const started = performance.now();
-  // On SQLite the count runs on the read worker: a slow one then delays only its own request.
-  const run = database.readAside
-    ? database.readAside(compiled.sql, compiled.parameters).then((rows) => rows[0] as { n: number | string | bigint })
-    : query.executeTakeFirstOrThrow();
-  const counting = run
-    .then(({ n }) => {
-      const total = Number(n);
-      if (performance.now() - started >= SLOW_COUNT_MS) {
-        if (remembered.size >= MAX_ENTRIES) remembered.clear();
-        remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
-      }
-      return total;
-    })
-    .finally(() => inFlight.delete(key));
-  inFlight.set(key, counting);
-  return counting;
+  if (hit) {
+    // Expired: answer with the remembered total and refresh it in the background, so no request
+    // waits for a slow count after the first.
+    if (!running) start().catch(() => {});
+    return hit.total;
+  }
+  return running ?? start();
+
+  function start(): Promise<number> {
+    const started = performance.now();
+    // On SQLite the count runs on the read worker: a slow one never stalls the serving thread.
+    const run = database.readAside
+      ? database.readAside(compiled.sql, compiled.parameters).then((rows) => rows[0] as { n: number | string | bigint })
+      : query.executeTakeFirstOrThrow();
+    const counting = run
+      .then(({ n }) => {
+        const total = Number(n);
+        if (performance.now() - started >= SLOW_COUNT_MS) {
+          if (remembered.size >= MAX_ENTRIES) remembered.clear();
+          remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
+        }
+        return total;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, counting);
+    return counting;
+  }
 }
