@@ -9,6 +9,7 @@ import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
 import * as productsInAddedOrder from './migrations/0004-products-in-added-order.js';
 import * as clicksAppendOnly from './migrations/0005-clicks-append-only.js';
 import * as productsBrandAvailability from './migrations/0006-products-brand-availability-index.js';
+import * as productsPriceCovering from './migrations/0007-products-price-covering-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -19,6 +20,7 @@ const migrations: Record<string, DialectMigration> = {
   '0004-products-in-added-order': productsInAddedOrder,
   '0005-clicks-append-only': clicksAppendOnly,
   '0006-products-brand-availability-index': productsBrandAvailability,
+  '0007-products-price-covering-index': productsPriceCovering,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
