@@ -1,14 +1,11 @@
 // Validation outside HTTP (imports, seeds) with the same schemas and the same messages as the API.
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { buildAjv } from './ajv.js';
 import { describeValidationError } from './validation-messages.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ES modules.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: false });
-addFormats(ajv);
+// Imported documents are JSON, like request bodies: no type coercion.
+const ajv = buildAjv({ coerceTypes: false });
 
 export type Check<T> = (value: unknown) => { ok: true; value: T } | { ok: false; message: string };
 

@@ -4,7 +4,7 @@
 // - times are fixed-width UTC ISO 8601 text (`2026-01-31T12:00:00.000Z`), which sorts correctly;
 // - money is integer cents; percentages are integer basis points;
 // - nested documents (images, options, items…) are JSON text.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface ChannelKindsTable {
   id: string;
@@ -224,14 +224,9 @@ export type ClickRow = Selectable<ClicksTable>;
 export type NewClickRow = Insertable<ClicksTable>;
 
 export type BrandRow = Selectable<BrandsTable>;
-export type NewBrandRow = Insertable<BrandsTable>;
 export type ProductRow = Selectable<ProductsTable>;
-export type NewProductRow = Insertable<ProductsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
-export type NewCampaignRow = Insertable<CampaignsTable>;
 export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type ChannelRow = Selectable<AffiliateChannelsTable>;
-export type ShortLinkUpdate = Updateable<ShortLinksTable>;

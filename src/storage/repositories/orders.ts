@@ -145,6 +145,3 @@ export async function payApprovedCommissions(
   });
 }
 
-export async function orderEvents(database: Database, orderId: string) {
-  return database.db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
-}

@@ -5,7 +5,7 @@ import { listCampaignsFor } from '../../../domain/catalog/campaigns.js';
 import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
 import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
-import { checkRange, checkTogether } from './query-rules.js';
+import { checkRange, checkTogether, anyOfBrands } from './query-rules.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -49,7 +49,7 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
       const q = request.query;
       checkTogether('startAt', q.startAt, 'endAt', q.endAt);
       checkRange('startAt', q.startAt, 'endAt', q.endAt);
-      const organizationIds = q.organizationId || q.organizationIds ? [...new Set([...(q.organizationIds ?? []), ...(q.organizationId ? [q.organizationId] : [])])] : undefined;
+      const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       return listCampaignsFor(
         ctx,
         request.principal!.affiliateId!,

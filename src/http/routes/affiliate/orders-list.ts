@@ -5,7 +5,7 @@ import { listOrdersFor } from '../../../domain/orders/orders.js';
 import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
 import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
-import { checkRange } from './query-rules.js';
+import { checkRange, anyOfBrands } from './query-rules.js';
 
 const DateOrDateTime = (description: string) =>
   Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
@@ -45,7 +45,7 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
       const from = q.from && rangeStart('from', q.from);
       const to = q.to && rangeEnd('to', q.to);
       checkRange('from', from, 'to', to);
-      const organizationIds = q.organizationId || q.organizationIds ? [...new Set([...(q.organizationIds ?? []), ...(q.organizationId ? [q.organizationId] : [])])] : undefined;
+      const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       const { items, total } = await listOrdersFor(ctx.database, request.principal!.affiliateId!, { organizationIds, withMdasc: q.mdasc === true, from, to }, q.page, q.limit);
       reply.header('x-total-count', String(total));
       return items;

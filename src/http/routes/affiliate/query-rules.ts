@@ -14,3 +14,9 @@ export function checkTogether(aName: string, a: unknown, bName: string, b: unkno
     throw badRequest('invalid_query', `${aName} and ${bName} must be used together`);
   }
 }
+
+/** organizationId and organizationIds together select any of the brands they name. */
+export function anyOfBrands(organizationId: string | undefined, organizationIds: string[] | undefined): string[] | undefined {
+  if (!organizationId && !organizationIds) return undefined;
+  return [...new Set([...(organizationIds ?? []), ...(organizationId ? [organizationId] : [])])];
+}

@@ -1,0 +1,13 @@
+// Ajv as the project uses it everywhere: formats (uuid, date-time, uri…), unknown fields reported
+// rather than dropped, and verbose errors so messages can say what to fix.
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ES modules.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+export function buildAjv(options: Options = {}): Ajv {
+  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, verbose: true, strict: false, ...options });
+  addFormats(ajv);
+  return ajv;
+}
