@@ -1,5 +1,6 @@
 // Builds the running service from a configuration: database, optional Redis, caches, click
 // buffer, HTTP app, and a shutdown that stops accepting requests, then writes every buffered click.
+import type { RequestListener } from 'node:http';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -14,6 +15,8 @@ import type { App, AppContext } from './http/context.js';
 
 export interface Service {
   app: App;
+  /** The HTTP request listener (redirect front, then Fastify); tests inject requests through it. */
+  handler: RequestListener;
   context: AppContext;
   close(): Promise<void>;
 }
@@ -44,11 +47,13 @@ export async function createService(config: Config, options: { database?: Databa
     if (message.kind === 'link') context.redirects.invalidate(message.code);
     else context.keys.clear();
   });
-  app = await buildApp(context, { logger: options.logger ?? false });
+  const built = await buildApp(context, { logger: options.logger ?? false });
+  app = built.app;
   clicks.start();
   let closed: Promise<void> | undefined;
   return {
     app,
+    handler: built.handler,
     context,
     close() {
       closed ??= (async () => {

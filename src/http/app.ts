@@ -1,5 +1,6 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
 // path, health checks and the affiliate API (authenticated, rate-limited, scoped).
+import { createServer, type RequestListener } from 'node:http';
 import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -18,26 +19,38 @@ import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
 import { registerRedirect } from './routes/redirect.js';
+import { redirectFront } from './redirect-front.js';
+import { trustFunction } from './client-address.js';
 import { registerHealth } from './routes/health.js';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
 
-/** Trust the nearest `hops` proxies: the client is the address the farthest of them saw. */
-const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
-
 const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion];
 
-export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+export interface BuiltApp {
+  app: App;
+  /** What the HTTP server runs: the redirect front, then Fastify for everything else. */
+  handler: RequestListener;
+}
+
+export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<BuiltApp> {
+  // First path segments of the service's own routes: never read as short-link codes.
+  const reserved = new Set<string>();
+  let handler: RequestListener | undefined;
   const app = Fastify({
+    serverFactory: (fastifyHandler) => {
+      handler = redirectFront(ctx, reserved, fastifyHandler);
+      return createServer(handler);
+    },
     logger: options.logger ?? false,
     // Per-request logging halves throughput; errors are still logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
     // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.
-    trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
+    trustProxy: trustFunction(ctx.config.trustProxy),
     // Prototype-poisoning keys are dropped from JSON bodies (valid JSON, so not a syntax error).
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
@@ -52,6 +65,10 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
+  app.addHook('onRoute', (route) => {
+    const first = route.url.split('/')[1] ?? '';
+    if (!first.startsWith(':')) reserved.add(first);
+  });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler());
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
@@ -111,5 +128,5 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     registerPostback(scoped, ctx);
   });
 
-  return app;
+  return { app, handler: handler! };
 }

@@ -246,6 +246,31 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
   });
 });
 
+describe('short-link paths and the service’s own paths', () => {
+  test('the service’s own paths are never read as codes, though /healthz looks like one', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const health = await h.request({ method, url: '/healthz?probe=1' });
+      assert.equal(health.statusCode, 200, health.body);
+      assert.equal(health.headers.location, undefined);
+    }
+  });
+
+  test('a percent-encoded code is the same code: redirected and counted the same way', async () => {
+    const { site } = await customLinks('/redirect/encoded');
+    const code = codeOf(site);
+    const encoded = [...code].map((ch, i) => (i === 0 ? `%${ch.charCodeAt(0).toString(16).toUpperCase()}` : ch)).join('');
+    const clickId = assertRedirect(await visit(h, encoded), 'https://www.acme.com/redirect/encoded');
+    const [row] = await stored(h, [clickId]);
+    assert.deepEqual(flags(row!), HUMAN);
+    assert.equal(await countEventually(site, 1), 1);
+  });
+
+  test('POST to a short link is not a redirect: 404 route_not_found', async () => {
+    const { site } = await customLinks('/redirect/post');
+    assertError(await h.request({ method: 'POST', url: `/${codeOf(site)}`, payload: {} }), 404, 'route_not_found');
+  });
+});
+
 describe('which clicks count', () => {
   test('browser clicks count, one per visitor; the other channel’s link stays at 0', async () => {
     const { site, insta } = await customLinks('/count/browsers');

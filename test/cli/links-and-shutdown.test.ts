@@ -19,6 +19,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createShortLinks } from '../../src/domain/links/shortener.js';
 import { loadConfig } from '../../src/config.js';
 import { createService, type Service } from '../../src/server.js';
+import { injector } from '../helpers/inject.js';
 
 const PUBLIC_URL = 'http://go.test';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -83,7 +84,7 @@ describe('affnet links deactivate / activate', () => {
     await database.close();
   });
 
-  const visit = (code: string) => service.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': CHROME } });
+  const visit = (code: string) => injector(service)({ method: 'GET', url: `/${code}`, headers: { 'user-agent': CHROME } });
 
   test('deactivate stops a link (only that one), activate brings it back', async () => {
     const { site, insta } = await acmeLinks(database, world, '/cli/toggle');

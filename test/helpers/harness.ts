@@ -1,10 +1,11 @@
 // Starts the real service on a fresh database for one test file and talks to it over HTTP
-// (Fastify's inject: the full request pipeline without a socket).
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+// (injected through the service's request listener: the full pipeline without a socket).
+import type { InjectOptions, Response as LightMyRequestResponse } from 'light-my-request';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createService, type Service } from '../../src/server.js';
 import { buildWorld, type World } from './world.js';
 import { freshDatabase, redisEnv } from './databases.js';
+import { injector } from './inject.js';
 
 export const PUBLIC_URL = 'http://go.test';
 
@@ -24,7 +25,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...redisEnv(), ...env });
   const service = await createService(config);
   const world = await buildWorld(service.context.database);
-  const request = (options: InjectOptions) => service.app.inject(options);
+  const request = injector(service);
   return {
     service,
     world,

@@ -13,6 +13,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { createApiKey } from '../../src/domain/access/api-keys.js';
+import { injector, type Inject } from '../helpers/inject.js';
 
 let testDb: TestDatabase;
 let proxy: TcpProxy;
@@ -58,6 +59,7 @@ before(async () => {
     CLICK_FLUSH_MS: '50',
   });
   service = await createService(config);
+  request = injector(service);
   world = await buildWorld(service.context.database);
 });
 
@@ -69,10 +71,11 @@ after(async () => {
   await testDb?.drop();
 });
 
-const inject = (url: string, headers: Record<string, string> = {}) => service.app.inject({ method: 'GET', url, headers });
+let request: Inject;
+const inject = (url: string, headers: Record<string, string> = {}) => request({ method: 'GET', url, headers });
 
 async function linkCode(key: string, mdasc: string): Promise<string> {
-  const res = await service.app.inject({ method: 'POST', url: '/affiliate/shortener/url', headers: { 'x-api-key': key }, payload: { organizationId: BRANDS.acme, type: 'Home', mdasc } });
+  const res = await request({ method: 'POST', url: '/affiliate/shortener/url', headers: { 'x-api-key': key }, payload: { organizationId: BRANDS.acme, type: 'Home', mdasc } });
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as Array<{ shortUrls: string[] }>)[0]!.shortUrls[0]!.split('/').pop()!;
 }

@@ -11,6 +11,9 @@ import type { RepeatFilter } from './repeat-filter.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
+/** Whether a string has the shape of a short-link code (whether or not such a link exists). */
+export const isCodeShaped = (code: string): boolean => CODE_PATTERN.test(code);
+
 /** A resolved link with its Location prepared, so a redirect only concatenates the click id. */
 export interface CachedTarget extends RedirectTarget {
   locationBefore: string;

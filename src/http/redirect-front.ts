@@ -1,0 +1,50 @@
+// The redirect hot path, in front of Fastify: GET or HEAD /{code} is answered straight on
+// node:http, without routing, hooks or reply objects, which cost about as much as the redirect
+// itself. Every other request, and any redirect whose lookup fails, goes on to Fastify, whose
+// /:code route answers the same way the slow path (with the service's error handling).
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { isCodeShaped, newClickId, type CachedTarget } from '../domain/links/redirects.js';
+import type { AppContext } from './context.js';
+import { clientAddress, trustFunction } from './client-address.js';
+import { errorBody } from './errors.js';
+
+export const LINK_NOT_FOUND = errorBody(404, 'link_not_found', 'Short link not found or no longer active');
+const NOT_FOUND_JSON = JSON.stringify(LINK_NOT_FOUND);
+const NOT_FOUND_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(NOT_FOUND_JSON) };
+
+/**
+ * A request listener that answers redirects itself and hands everything else to `next`.
+ * `reserved` holds the first path segments of the service's own routes (healthz, docs, …), which
+ * are never read as codes.
+ */
+export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, next: RequestListener): RequestListener {
+  const trust = trustFunction(ctx.config.trustProxy);
+
+  const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined) => {
+    if (!target) {
+      response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
+      return;
+    }
+    const clickId = newClickId();
+    response.writeHead(302, { location: target.locationBefore + clickId + target.locationAfter, 'content-length': 0 }).end();
+    ctx.clicks.record(target, { clickId, method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] });
+  };
+
+  return (request, response) => {
+    const code = request.method === 'GET' || request.method === 'HEAD' ? codeOf(request.url!) : undefined;
+    if (code === undefined || reserved.has(code)) return next(request, response);
+    const cached = ctx.redirects.cached(code);
+    if (cached !== undefined) return answer(request, response, cached);
+    ctx.redirects.resolve(code).then(
+      (target) => answer(request, response, target),
+      () => next(request, response),
+    );
+  };
+}
+
+/** The code of a path of the form /{code} (query string allowed), or undefined. */
+function codeOf(url: string): string | undefined {
+  const query = url.indexOf('?');
+  const code = query === -1 ? url.slice(1) : url.slice(1, query);
+  return url.charCodeAt(0) === 47 /* / */ && isCodeShaped(code) ? code : undefined;
+}
