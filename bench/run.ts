@@ -19,6 +19,9 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
+    // Writes a V8 CPU profile of the service (node --cpu-prof) to this directory; summarise it
+    // with `npx tsx bench/profile-summary.ts <file>`.
+    profile: { type: 'string' },
   },
 });
 const scale = args.scale!;
@@ -228,7 +231,8 @@ async function main(): Promise<void> {
   log('Starting the bare node:http baseline and the service (production mode)...');
   const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
-  const serviceCmd = pinned(0, process.execPath, ['dist/src/cli/main.js', 'serve']);
+  const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+  const serviceCmd = pinned(0, process.execPath, [...profiling, 'dist/src/cli/main.js', 'serve']);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
     env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },

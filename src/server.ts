@@ -31,7 +31,7 @@ export async function createService(config: Config, options: { database?: Databa
   const repeats = redis
     ? redisRepeatFilter(redis, config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
     : memoryRepeatFilter(config.repeatClickWindowMs);
-  const clicks = new ClickRecorder(openClickSink(database), repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
+  const clicks = new ClickRecorder(openClickSink(database, { countEveryMs: 5 * config.clickFlushMs }), repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
   const bus: InvalidationBus = redis ? redisBus(redis) : localBus();
   const context: AppContext = {
     config,

@@ -4,7 +4,7 @@
 import type { Database } from './database.js';
 import type { NewClickRow } from './schema.js';
 import { writeClicks } from './repositories/clicks.js';
-import type { WriteResult } from './click-writer-worker.js';
+import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
 import { startWorkerRpc } from './worker-rpc.js';
 
 export interface ClickSink {
@@ -23,18 +23,31 @@ export class PartialWriteError extends Error {
   }
 }
 
-function workerSink(path: string): ClickSink {
-  const rpc = startWorkerRpc('click-writer-worker', { path });
+function workerSink(options: ClickWriterOptions): ClickSink {
+  const rpc = startWorkerRpc('click-writer-worker', options);
+  const call = async (request: ClickWriterCall) =>
+    (await rpc.call(request).catch((error: Error) => ({ written: 0, error: error.message }))) as WriteResult;
   return {
     async write(clicks) {
-      const result = (await rpc.call(clicks).catch((error: Error) => ({ written: 0, error: error.message }))) as WriteResult;
+      const result = await call({ clicks });
       if (result.error !== undefined) throw new PartialWriteError(result.written, result.error);
     },
-    close: () => rpc.close(),
+    async close() {
+      // Counts include every stored click before the service stops (the next start would add
+      // them anyway, from the stored progress).
+      await call({ countNow: true });
+      await rpc.close();
+    },
   };
 }
 
-export function openClickSink(database: Database): ClickSink {
-  if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') return workerSink(database.sqlitePath);
+/**
+ * On a SQLite file, link counts follow the stored clicks within `countEveryMs`; elsewhere they
+ * are updated with each batch.
+ */
+export function openClickSink(database: Database, options: { countEveryMs: number }): ClickSink {
+  if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
+    return workerSink({ path: database.sqlitePath, countEveryMs: options.countEveryMs });
+  }
   return { write: (clicks) => writeClicks(database, clicks), close: async () => {} };
 }

@@ -10,6 +10,8 @@ import * as productsInAddedOrder from './migrations/0004-products-in-added-order
 import * as clicksAppendOnly from './migrations/0005-clicks-append-only.js';
 import * as productsBrandAvailability from './migrations/0006-products-brand-availability-index.js';
 import * as productsPriceCovering from './migrations/0007-products-price-covering-index.js';
+import * as clickCountProgress from './migrations/0008-click-count-progress.js';
+import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -21,6 +23,8 @@ const migrations: Record<string, DialectMigration> = {
   '0005-clicks-append-only': clicksAppendOnly,
   '0006-products-brand-availability-index': productsBrandAvailability,
   '0007-products-price-covering-index': productsPriceCovering,
+  '0008-click-count-progress': clickCountProgress,
+  '0009-brands-visibility-index': brandsVisibilityIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

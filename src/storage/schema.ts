@@ -202,7 +202,14 @@ export interface OrderEventsTable {
   created_at: string;
 }
 
+/** One row: how far (SQLite rowid) stored clicks have been added to their links' counts. */
+export interface ClickCountProgressTable {
+  id: number;
+  last_counted_rowid: number;
+}
+
 export interface DB {
+  click_count_progress: ClickCountProgressTable;
   channel_kinds: ChannelKindsTable;
   brands: BrandsTable;
   brand_categories: BrandCategoriesTable;

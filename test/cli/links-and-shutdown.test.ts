@@ -336,3 +336,46 @@ describe('SIGTERM under a stream of clicks', () => {
     }
   });
 });
+
+describe('a server that stopped without counting (killed after storing clicks)', () => {
+  test('the next start adds every stored but uncounted click to its link’s count, once', async () => {
+    const { url, database, world } = await prepareDatabase('uncounted.sqlite');
+    const { site } = await acmeLinks(database, world, '/uncounted');
+    const link = await database.db.selectFrom('short_links').selectAll().where('code', '=', site).executeTakeFirstOrThrow();
+    // What a killed server leaves: clicks stored (two human, one bot), the progress row not moved.
+    const click = (id: string, counted: number) => ({
+      id,
+      link_id: link.id,
+      affiliate_id: link.affiliate_id,
+      channel_id: link.channel_id,
+      organization_id: link.organization_id,
+      mdasc: null,
+      created_at: new Date().toISOString(),
+      is_bot: counted ? 0 : 1,
+      is_head: 0,
+      is_repeat: 0,
+      counted,
+      visitor_hash: id,
+      user_agent: CHROME,
+    });
+    await database.db.insertInto('clicks').values([click('0'.repeat(32), 1), click('1'.repeat(32), 0), click('2'.repeat(32), 1)]).execute();
+    assert.equal(await linkCount(database, site), 0);
+
+    const started = await createService(loadConfig({ DATABASE_URL: url, PUBLIC_URL, REDIS_URL: '', CLICK_FLUSH_MS: '50' }), { database });
+    try {
+      const counted = await pollUntil(() => linkCount(database, site), (n) => n >= 2);
+      assert.equal(counted, 2, 'the two human clicks count; the bot does not');
+    } finally {
+      await started.close();
+    }
+    const again = await createService(loadConfig({ DATABASE_URL: url, PUBLIC_URL, REDIS_URL: '', CLICK_FLUSH_MS: '50' }), { database });
+    await again.close();
+    assert.equal(await linkCount(database, site), 2, 'a later start does not count them again');
+    await database.close();
+  });
+});
+
+async function linkCount(database: Database, code: string): Promise<number> {
+  const row = await database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
+  return Number(row.click_count);
+}

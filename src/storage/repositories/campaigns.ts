@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
-import { countOf } from './totals.js';
+import { COUNT_TTL_MS, countOf } from './totals.js';
 import type { CampaignRow } from '../schema.js';
 import { likePattern, hiddenBrandIds } from './visibility.js';
 
@@ -48,6 +48,9 @@ function filtered(database: Database, affiliateId: string, f: CampaignFilters, n
   return q;
 }
 
+/** The start of the COUNT_TTL_MS window holding `now`. */
+const timeWindowOf = (now: string) => new Date(Math.floor(Date.parse(now) / COUNT_TTL_MS) * COUNT_TTL_MS).toISOString();
+
 /** A page of campaigns of visible brands, newest first (id breaks ties), and the total. */
 export async function listCampaigns(
   database: Database,
@@ -64,7 +67,12 @@ export async function listCampaigns(
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    countOf(database, filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n'))),
+    countOf(database, filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n')), {
+      // The status filters compare with the current time, which would make every second's count
+      // a new query; a remembered total is already up to COUNT_TTL_MS old, so the same total
+      // serves the whole window. Fast counts are not remembered and stay exact.
+      rememberAs: filtered(database, affiliateId, filters, timeWindowOf(now)).select((eb) => eb.fn.countAll<number>().as('n')),
+    }),
   ]);
   return { rows, total: count };
 }

@@ -22,15 +22,20 @@ interface Counts {
 /** Per database, so two databases in one process never share a total. */
 const perDatabase = new WeakMap<Database, Counts>();
 
+type CountQuery = Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> };
+
 export async function countOf(
   database: Database,
-  query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> },
+  query: CountQuery,
+  /** Remember the total under this query instead (one that stands for a range of queries). */
+  options: { rememberAs?: Compilable<unknown> } = {},
 ): Promise<number> {
   let counts = perDatabase.get(database);
   if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map() }));
   const { remembered, inFlight } = counts;
   const compiled = query.compile();
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const keyQuery = options.rememberAs?.compile() ?? compiled;
+  const key = `${keyQuery.sql}\u0000${JSON.stringify(keyQuery.parameters)}`;
   const hit = remembered.get(key);
   if (hit && hit.expires > Date.now()) return hit.total;
   const running = inFlight.get(key);
