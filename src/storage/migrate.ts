@@ -12,6 +12,7 @@ import * as productsBrandAvailability from './migrations/0006-products-brand-ava
 import * as productsPriceCovering from './migrations/0007-products-price-covering-index.js';
 import * as clickCountProgress from './migrations/0008-click-count-progress.js';
 import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-index.js';
+import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -25,6 +26,7 @@ const migrations: Record<string, DialectMigration> = {
   '0007-products-price-covering-index': productsPriceCovering,
   '0008-click-count-progress': clickCountProgress,
   '0009-brands-visibility-index': brandsVisibilityIndex,
+  '0010-campaigns-type-order-index': campaignsTypeOrderIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
