@@ -64,7 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : undefined,
     redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
-    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
+    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 200, 10, 60_000),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',

@@ -19,7 +19,7 @@ export const ShortUrl = Type.Object(
     urlCode: Type.String({ description: 'Random base62 code, 7 characters or more' }),
     organizationId: Uuid,
     active: Type.Boolean({ description: 'Inactive links answer 404 and count nothing' }),
-    count: Type.Integer({ description: 'Human clicks counted so far (updated within a couple of seconds)' }),
+    count: Type.Integer({ description: 'Human clicks counted so far (bots, HEAD requests and a visitor’s repeats within the window excluded); updated within about 5 seconds of the click' }),
     linkType: LinkTypeSchema,
   },
   { $id: 'ShortUrl' },
