@@ -3,7 +3,7 @@
 // itself. Every other request, and any redirect whose lookup fails, goes on to Fastify, whose
 // /:code route answers the same way the slow path (with the service's error handling).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isCodeShaped, newClickId, type CachedTarget } from '../domain/links/redirects.js';
+import { isCodeShaped, type CachedTarget } from '../domain/links/redirects.js';
 import type { AppContext } from './context.js';
 import { clientAddress, trustFunction } from './client-address.js';
 import { errorBody } from './errors.js';
@@ -25,9 +25,8 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
       response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
       return;
     }
-    const clickId = newClickId();
-    response.writeHead(302, { location: target.locationBefore + clickId + target.locationAfter, 'content-length': 0 }).end();
-    ctx.clicks.record(target, { clickId, method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] });
+    const location = ctx.clicks.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] });
+    response.writeHead(302, { location, 'content-length': 0 }).end();
   };
 
   return (request, response) => {

@@ -93,11 +93,15 @@ export function newClickId(): string {
   return Date.now().toString(16).padStart(12, '0') + random;
 }
 
-export interface ClickRequest {
-  clickId: string;
+/** The request facts a click is flagged by (bot, HEAD, repeat visitor). */
+export interface Visit {
   method: string;
   ip: string;
   userAgent: string | undefined;
+}
+
+interface ClickRequest extends Visit {
+  clickId: string;
 }
 
 /** A click as answered: the request facts needed to flag it, decided when the batch is written. */
@@ -135,7 +139,17 @@ export class ClickRecorder {
     this.timer.unref();
   }
 
-  record(target: RedirectTarget, request: ClickRequest): void {
+  /**
+   * A visitor follows the link: a new click id is recorded, and the Location to answer with
+   * carries it to the brand's site. Every redirect, whichever path answers it, goes through here.
+   */
+  clickThrough(target: CachedTarget, visit: Visit): string {
+    const clickId = newClickId();
+    this.record(target, { clickId, ...visit });
+    return target.locationBefore + clickId + target.locationAfter;
+  }
+
+  private record(target: RedirectTarget, request: ClickRequest): void {
     const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,

@@ -4,15 +4,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.js';
 import { LINK_NOT_FOUND } from '../redirect-front.js';
-import { newClickId, type CachedTarget } from '../../domain/links/redirects.js';
+import type { CachedTarget } from '../../domain/links/redirects.js';
 
 export function registerRedirect(app: App, ctx: AppContext): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, target: CachedTarget | undefined) => {
     if (!target) return reply.status(404).send(LINK_NOT_FOUND);
-    const clickId = newClickId();
-    reply.redirect(target.locationBefore + clickId + target.locationAfter, 302);
-    ctx.clicks.record(target, { clickId, method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] });
-    return reply;
+    return reply.redirect(ctx.clicks.clickThrough(target, { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] }), 302);
   };
 
   app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, (request, reply) =>

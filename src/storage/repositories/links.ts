@@ -95,12 +95,13 @@ export interface RedirectTarget {
   clickIdParam: string;
 }
 
-/**
- * The redirect lookup, built and compiled once per database: building and compiling a Kysely
- * query costs two to four times the lookup itself, and this one runs on every uncached redirect.
- */
 type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & { click_id_param: string };
 
+/**
+ * The redirect lookup, built and compiled once per database (its code parameter filled in per
+ * call): building and compiling a Kysely query costs two to four times the lookup itself, and this
+ * one runs on every uncached redirect.
+ */
 const redirectQueries = new WeakMap<Database, ReturnType<typeof redirectQuery>>();
 
 function redirectQuery(database: Database) {
