@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { BrandRow } from '../schema.js';
-import { hiddenBrandIds, likePattern, visibleBrandIds } from './visibility.js';
+import { brandIsVisible, likePattern, visibleBrandIds, type VisibilityCheck } from './visibility.js';
 
 export interface BrandFilters {
   search?: string;
@@ -15,8 +15,8 @@ export interface BrandFilters {
   createdTo?: string;
 }
 
-function filtered(database: Database, affiliateId: string, f: BrandFilters) {
-  let q = database.db.selectFrom('brands').where('brands.id', 'not in', hiddenBrandIds(database.db, affiliateId));
+function filtered(database: Database, affiliateId: string, f: BrandFilters, visibility: VisibilityCheck) {
+  let q = database.db.selectFrom('brands').where(brandIsVisible(database.db, affiliateId, 'brands.id', visibility));
   if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
   if (f.categories?.length) {
     const keys = f.categories.map((c) => c.toLowerCase());
@@ -43,8 +43,8 @@ export async function listBrands(
   page: { limit: number; offset: number },
 ): Promise<{ rows: BrandRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters).selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
-    countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
+    filtered(database, affiliateId, filters, 'per-row').selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
+    countOf(database, filtered(database, affiliateId, filters, 'as-set').select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows, total: count };
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { COUNT_TTL_MS, countOf } from './totals.js';
 import type { CampaignRow } from '../schema.js';
-import { likePattern, hiddenBrandIds } from './visibility.js';
+import { brandIsVisible, likePattern, type VisibilityCheck } from './visibility.js';
 
 export interface CampaignFilters {
   types?: string[];
@@ -17,8 +17,8 @@ export interface CampaignFilters {
   periodTo?: string;
 }
 
-function filtered(database: Database, affiliateId: string, f: CampaignFilters, now: string) {
-  let q = database.db.selectFrom('campaigns').where('campaigns.organization_id', 'not in', hiddenBrandIds(database.db, affiliateId));
+function filtered(database: Database, affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {
+  let q = database.db.selectFrom('campaigns').where(brandIsVisible(database.db, affiliateId, 'campaigns.organization_id', visibility));
   if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
   if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
   if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
@@ -60,18 +60,18 @@ export async function listCampaigns(
   now: string,
 ): Promise<{ rows: CampaignRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters, now)
+    filtered(database, affiliateId, filters, now, 'per-row')
       .selectAll('campaigns')
       .orderBy('campaigns.created_at', 'desc')
       .orderBy('campaigns.id', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    countOf(database, filtered(database, affiliateId, filters, now).select((eb) => eb.fn.countAll<number>().as('n')), {
+    countOf(database, filtered(database, affiliateId, filters, now, 'as-set').select((eb) => eb.fn.countAll<number>().as('n')), {
       // The status filters compare with the current time, which would make every second's count
       // a new query; a remembered total is already up to COUNT_TTL_MS old, so the same total
       // serves the whole window. Fast counts are not remembered and stay exact.
-      rememberAs: filtered(database, affiliateId, filters, timeWindowOf(now)).select((eb) => eb.fn.countAll<number>().as('n')),
+      rememberAs: filtered(database, affiliateId, filters, timeWindowOf(now), 'as-set').select((eb) => eb.fn.countAll<number>().as('n')),
     }),
   ]);
   return { rows, total: count };

@@ -2,7 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { DB, ProductRow } from '../schema.js';
-import { hiddenBrandIds } from './visibility.js';
+import { brandIsVisible, type VisibilityCheck } from './visibility.js';
 import { foldText } from '../../domain/text-keys.js';
 
 export interface ProductFilters {
@@ -18,8 +18,8 @@ export function searchTerms(search: string): string[] {
   return (foldText(search).match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 10);
 }
 
-function filtered(database: Database, affiliateId: string, f: ProductFilters) {
-  let q = database.db.selectFrom('products').where('products.organization_id', 'not in', hiddenBrandIds(database.db, affiliateId));
+function filtered(database: Database, affiliateId: string, f: ProductFilters, visibility: VisibilityCheck) {
+  let q = database.db.selectFrom('products').where(brandIsVisible(database.db, affiliateId, 'products.organization_id', visibility));
   if (f.organizationIds?.length) q = q.where('products.organization_id', 'in', f.organizationIds);
   if (f.isAvailable !== undefined) q = q.where('products.available', '=', f.isAvailable ? 1 : 0);
   if (f.priceFrom !== undefined) q = q.where('products.price_cents', '>=', f.priceFrom);
@@ -56,21 +56,24 @@ export async function listProducts(
   filters: ProductFilters,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ProductRow[]; total: number }> {
-  const base = filtered(database, affiliateId, filters);
+  // The page stops after a few rows, the count visits them all: each checks visibility its own way.
+  const pageBase = filtered(database, affiliateId, filters, 'per-row');
+  const countBase = filtered(database, affiliateId, filters, 'as-set');
+  const counted = (q: ProductQuery) => countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n')));
   if (filters.search !== undefined) {
     const terms = searchTerms(filters.search);
     // A search with no word in it matches nothing rather than everything.
     if (terms.length === 0) return { rows: [], total: 0 };
-    const { query, order } = searched(database, base, terms);
+    const { query, order } = searched(database, pageBase, terms);
     const [rows, total] = await Promise.all([
       query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
-      countOf(database, query.select((eb) => eb.fn.countAll<number>().as('n'))),
+      counted(searched(database, countBase, terms).query),
     ]);
     return { rows, total };
   }
   const [rows, total] = await Promise.all([
-    base.selectAll('products').orderBy('products.seq', 'desc').limit(page.limit).offset(page.offset).execute(),
-    countOf(database, base.select((eb) => eb.fn.countAll<number>().as('n'))),
+    pageBase.selectAll('products').orderBy('products.seq', 'desc').limit(page.limit).offset(page.offset).execute(),
+    counted(countBase),
   ]);
   return { rows, total };
 }
