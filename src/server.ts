@@ -52,6 +52,7 @@ export async function createService(config: Config, options: { database?: Databa
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
   clicks.start();
+  context.redirects.watch(logError('asking the database for changed links failed; resolving every code afresh'));
   let closed: Promise<void> | undefined;
   return {
     app,
@@ -60,6 +61,7 @@ export async function createService(config: Config, options: { database?: Databa
     close() {
       closed ??= (async () => {
         await app!.close();
+        context.redirects.stop();
         await clicks.stop();
         await redis?.close();
         if (!options.database) await database.close();

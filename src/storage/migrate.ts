@@ -13,6 +13,7 @@ import * as productsPriceCovering from './migrations/0007-products-price-coverin
 import * as clickCountProgress from './migrations/0008-click-count-progress.js';
 import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-index.js';
 import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order-index.js';
+import * as changedLinksIndex from './migrations/0011-changed-links-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -27,6 +28,7 @@ const migrations: Record<string, DialectMigration> = {
   '0008-click-count-progress': clickCountProgress,
   '0009-brands-visibility-index': brandsVisibilityIndex,
   '0010-campaigns-type-order-index': campaignsTypeOrderIndex,
+  '0011-changed-links-index': changedLinksIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

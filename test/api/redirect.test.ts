@@ -563,4 +563,21 @@ describe('unknown and inactive links', () => {
     const back = await pollUntil(() => visit(h, code), (res) => res.statusCode === 302, { timeoutMs: 3000, everyMs: 100 });
     assertRedirect(back, 'https://www.acme.com/inactive/ttl');
   });
+
+  test('a brand changed by another process (a catalogue import) is seen within seconds: its new click id parameter is used', async () => {
+    const { site } = await customLinks('/changed/param');
+    const code = codeOf(site);
+    assertRedirect(await visit(h, code), 'https://www.acme.com/changed/param'); // now cached with clickId
+    const setParam = (param: string) =>
+      h.service.context.database.db.updateTable('brands').set({ click_id_param: param, updated_at: new Date().toISOString() }).where('id', '=', BRANDS.acme).execute();
+    await setParam('aff_click');
+    try {
+      const renamed = await pollUntil(() => visit(h, code), (res) => String(res.headers.location).includes('aff_click='), { timeoutMs: 3000, everyMs: 100 });
+      assertRedirect(renamed, 'https://www.acme.com/changed/param', 'aff_click');
+    } finally {
+      await setParam('clickId');
+    }
+    const restored = await pollUntil(() => visit(h, code), (res) => String(res.headers.location).includes('clickId='), { timeoutMs: 3000, everyMs: 100 });
+    assertRedirect(restored, 'https://www.acme.com/changed/param');
+  });
 });

@@ -13,7 +13,7 @@ export function linksCommand(): Command {
   ] as const) {
     links
       .command(name)
-      .description(active ? 'Make a short link redirect again' : 'Stop a short link: it answers 404 and counts nothing (running servers see it at once with Redis, within 2 s without)')
+      .description(active ? 'Make a short link redirect again' : 'Stop a short link: it answers 404 and counts nothing (running servers see it at once with Redis, within about a second without)')
       .argument('<code>', 'the urlCode of the link')
       .action(async (code: string) => {
         await withDatabase(async (database, config) => {

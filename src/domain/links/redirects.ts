@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../storage/database.js';
 import type { NewClickRow } from '../../storage/schema.js';
-import { findRedirectTarget, type RedirectTarget } from '../../storage/repositories/links.js';
+import { findRedirectTarget, redirectChangesSince, type RedirectTarget } from '../../storage/repositories/links.js';
 import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
 import { isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
@@ -28,16 +28,25 @@ function prepare(target: RedirectTarget): CachedTarget {
   return { ...target, locationBefore: `${base}${separator}${encodeURIComponent(target.clickIdParam)}=`, locationAfter: fragment };
 }
 
-/** Bounded cache of code → target (or "no such code"), refreshed after a short TTL. */
+/**
+ * Bounded cache of code → target (or "no such code"). Entries do not expire: changes made in this
+ * process (or announced through Redis) remove their entry at once, and the cache asks the
+ * database every `pollMs` which links and brands changed since it last asked, so a change made by
+ * any other process is seen within about a second. One indexed query per second replaces a
+ * lookup per hot code per expiry.
+ */
 export class RedirectCache {
-  private readonly entries = new Map<string, { target: CachedTarget | null; expires: number }>();
+  private readonly entries = new Map<string, CachedTarget | null>();
+  /** Changes are asked for from this time on (ISO); see poll(). */
+  private since: string;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly database: Database,
-    /** A change made elsewhere (another process) is seen within this time. */
-    private readonly ttlMs = 2000,
-    private readonly maxEntries = 50_000,
-  ) {}
+    private readonly options: { pollMs?: number; maxEntries?: number } = {},
+  ) {
+    this.since = sinceFor(Date.now());
+  }
 
   /**
    * Without waiting: the active target (or null: unknown or inactive) when the cache knows the
@@ -45,27 +54,23 @@ export class RedirectCache {
    */
   cached(code: string): CachedTarget | null | undefined {
     const hit = this.entries.get(code);
-    if (!hit || hit.expires <= Date.now()) return undefined;
-    return hit.target && hit.target.active ? hit.target : null;
+    if (hit === undefined) return undefined;
+    return hit && hit.active ? hit : null;
   }
 
   /** The active target of a code, or undefined when unknown or inactive. */
   async resolve(code: string): Promise<CachedTarget | undefined> {
-    const now = Date.now();
-    const hit = this.entries.get(code);
-    let target: CachedTarget | null;
-    if (hit && hit.expires > now) {
-      target = hit.target;
-    } else {
+    let target = this.entries.get(code);
+    if (target === undefined) {
       if (!CODE_PATTERN.test(code)) return undefined;
       const found = await findRedirectTarget(this.database, code);
       target = found ? prepare(found) : null;
-      if (!hit && this.entries.size >= this.maxEntries) {
+      if (this.entries.size >= (this.options.maxEntries ?? 50_000)) {
         // Drop the oldest entry (Map keeps insertion order).
         const oldest = this.entries.keys().next().value;
         if (oldest !== undefined) this.entries.delete(oldest);
       }
-      this.entries.set(code, { target, expires: now + this.ttlMs });
+      this.entries.set(code, target);
     }
     return target && target.active ? target : undefined;
   }
@@ -73,7 +78,41 @@ export class RedirectCache {
   invalidate(code: string): void {
     this.entries.delete(code);
   }
+
+  /** Starts asking for changes made elsewhere; failures are reported and the cache starts afresh. */
+  watch(onError: (error: unknown) => void): void {
+    this.timer = setInterval(() => void this.poll().catch(onError), this.options.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Forgets every code changed since the last poll (or everything, when a brand changed). */
+  async poll(): Promise<void> {
+    const startedAt = Date.now();
+    let changed: string[] | 'everything';
+    try {
+      changed = await redirectChangesSince(this.database, this.since);
+    } catch (error) {
+      // Without knowing what changed, nothing cached can be trusted.
+      this.entries.clear();
+      throw error;
+    }
+    if (changed === 'everything') this.entries.clear();
+    else for (const code of changed) this.entries.delete(code);
+    this.since = sinceFor(startedAt);
+  }
 }
+
+/**
+ * Polls overlap by CHANGE_SLACK_MS: a change is reported by several polls in a row, so neither a
+ * lookup that raced a poll, nor a transaction committed a moment after its updated_at, nor a small
+ * clock difference between processes can leave a stale entry behind for long.
+ */
+const CHANGE_SLACK_MS = 2000;
+const sinceFor = (time: number) => new Date(time - CHANGE_SLACK_MS).toISOString();
 
 let entropy = Buffer.alloc(0);
 let entropyOffset = 0;

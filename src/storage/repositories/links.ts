@@ -131,6 +131,23 @@ export async function findRedirectTarget(database: Database, code: string): Prom
   );
 }
 
+/** More changed links than a cache should delete one by one: it starts afresh instead. */
+const MANY_CHANGES = 10_000;
+
+/**
+ * What changed at or after `since` (an ISO time): the codes of links added or changed, or
+ * 'everything' when a brand changed (a brand's click-id parameter is part of every redirect to
+ * it) or when too many links changed to list.
+ */
+export async function redirectChangesSince(database: Database, since: string): Promise<string[] | 'everything'> {
+  const [links, brand] = await Promise.all([
+    database.db.selectFrom('short_links').select('code').where('updated_at', '>=', since).limit(MANY_CHANGES + 1).execute(),
+    database.db.selectFrom('brands').select('id').where('updated_at', '>=', since).limit(1).executeTakeFirst(),
+  ]);
+  if (brand || links.length > MANY_CHANGES) return 'everything';
+  return links.map((l) => l.code);
+}
+
 /** Activates or deactivates a link by code; returns false when no such code exists. */
 export async function setLinkActive(database: Database, code: string, active: boolean, now: string): Promise<boolean> {
   const result = await database.db.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('code', '=', code).executeTakeFirst();
