@@ -247,10 +247,15 @@ async function main(): Promise<void> {
       redirect: wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'] }, duration),
       json: wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/json'] }, duration),
     };
+    const busy = wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/busy'] }, duration);
     const rows: string[] = [];
     const line = (name: string, r: Result, ratio: string) =>
       `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${ratio} |`;
-    rows.push(line('bare node:http, 302', baselines.redirect, '1.00'), line('bare node:http, JSON', baselines.json, '1.00'));
+    rows.push(
+      line('bare node:http, 302', baselines.redirect, '1.00'),
+      line('bare node:http, JSON', baselines.json, '1.00'),
+      line('bare node:http, JSON after 1 ms of CPU', busy, (busy.rps / baselines.json.rps).toFixed(2)),
+    );
     for (const scenario of selected) {
       log(`Scenario: ${scenario.name}`);
       wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
@@ -264,7 +269,7 @@ async function main(): Promise<void> {
       `# Benchmark, scale ${scale}, ${new Date().toISOString().slice(0, 10)}`,
       '',
       `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
-      `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run.`,
+      `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
       '',
       '| scenario | req/s | p50 ms | p99 ms | errors | ratio to bare |',
       '|---|---|---|---|---|---|',
