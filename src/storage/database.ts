@@ -7,7 +7,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
-import type { ReadRequest } from './read-worker.js';
+import type { ReadRequest, ReadResult } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,7 +21,7 @@ export interface Database {
    * stall the serving thread (better-sqlite3 blocks the thread it runs on). PostgreSQL queries are
    * asynchronous already.
    */
-  readAside?(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
+  readAside?(sql: string, parameters: readonly unknown[]): Promise<ReadResult>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -59,7 +59,7 @@ function openSqlite(path: string): Database {
       : {
           readAside(sqlText: string, parameters: readonly unknown[]) {
             reader ??= startWorkerRpc('read-worker', { path });
-            return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<unknown[]>;
+            return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<ReadResult>;
           },
         }),
     async ping() {
