@@ -14,6 +14,7 @@ import * as clickCountProgress from './migrations/0008-click-count-progress.js';
 import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-index.js';
 import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order-index.js';
 import * as changedLinksIndex from './migrations/0011-changed-links-index.js';
+import * as searchPrefixIndexes from './migrations/0012-search-prefix-indexes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -29,6 +30,7 @@ const migrations: Record<string, DialectMigration> = {
   '0009-brands-visibility-index': brandsVisibilityIndex,
   '0010-campaigns-type-order-index': campaignsTypeOrderIndex,
   '0011-changed-links-index': changedLinksIndex,
+  '0012-search-prefix-indexes': searchPrefixIndexes,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
