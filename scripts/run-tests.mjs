@@ -20,6 +20,8 @@ const testFiles = (dir) =>
     .sort();
 
 const everywhere = [...testFiles('test/api'), ...testFiles('test/cli')];
+// Unit tests of pure logic need no database: the first run only.
+const unit = testFiles('test/unit');
 const sharedOnly = testFiles('test/scale');
 
 function reachable(url, defaultPort) {
@@ -56,7 +58,7 @@ function run(label, files, env) {
   });
 }
 
-const results = [await run('SQLite', everywhere, { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
+const results = [await run('SQLite', [...unit, ...everywhere], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
 const skippedSuites = [];
 
 const [pgUp, redisUp] = await Promise.all([reachable(postgresUrl, 5432), reachable(redisUrl, 6379)]);

@@ -2,6 +2,7 @@
 // with none of them adds to a link's count.
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
+import { RecentMap } from '../recent-map.js';
 
 export interface ClickFlags {
   isBot: boolean;
@@ -24,32 +25,24 @@ export function isBotAgent(userAgent: string | undefined): boolean {
 
 /**
  * Remembers when each visitor first clicked each link, to flag repeats within the window.
- * Bounded: past maxEntries the oldest entries are forgotten first.
+ * Bounded: past maxEntries the pairs seen least recently are forgotten first.
  */
 export class RepeatWindow {
-  private readonly firstSeen = new Map<string, number>();
+  private readonly firstSeen: RecentMap<string, number>;
 
   constructor(
     private readonly windowMs: number,
-    private readonly maxEntries = 200_000,
-  ) {}
+    maxEntries = 200_000,
+  ) {
+    this.firstSeen = new RecentMap(maxEntries);
+  }
 
   /** True when this visitor already clicked this link within the window. Records the click. */
   seen(linkId: string, visitor: string, now: number): boolean {
     const key = `${linkId}:${visitor}`;
     const first = this.firstSeen.get(key);
     if (first !== undefined && now - first < this.windowMs) return true;
-    if (first !== undefined) this.firstSeen.delete(key);
-    if (this.firstSeen.size >= this.maxEntries) this.evictOldest(now);
     this.firstSeen.set(key, now);
     return false;
-  }
-
-  private evictOldest(now: number): void {
-    // Map iterates in insertion order, i.e. oldest first.
-    for (const [key, time] of this.firstSeen) {
-      if (this.firstSeen.size < this.maxEntries && now - time < this.windowMs) break;
-      this.firstSeen.delete(key);
-    }
   }
 }

@@ -8,6 +8,7 @@ import { findRedirectTarget, redirectChangesSince, type RedirectTarget } from '.
 import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
 import { isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
+import { RecentMap } from '../recent-map.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -29,14 +30,15 @@ function prepare(target: RedirectTarget): CachedTarget {
 }
 
 /**
- * Bounded cache of code → target (or "no such code"). Entries do not expire: changes made in this
+ * Bounded cache of code → target (or "no such code"); the codes used least recently are forgotten
+ * first. Entries do not expire: changes made in this
  * process (or announced through Redis) remove their entry at once, and the cache asks the
  * database every `pollMs` which links and brands changed since it last asked, so a change made by
  * any other process is seen within about a second. One indexed query per second replaces a
  * lookup per hot code per expiry.
  */
 export class RedirectCache {
-  private readonly entries = new Map<string, CachedTarget | null>();
+  private readonly entries: RecentMap<string, CachedTarget | null>;
   /** Changes are asked for from this time on (ISO); see poll(). */
   private since: string;
   private timer: NodeJS.Timeout | undefined;
@@ -45,6 +47,7 @@ export class RedirectCache {
     private readonly database: Database,
     private readonly options: { pollMs?: number; maxEntries?: number } = {},
   ) {
+    this.entries = new RecentMap(options.maxEntries ?? 50_000);
     this.since = sinceFor(Date.now());
   }
 
@@ -65,11 +68,6 @@ export class RedirectCache {
       if (!CODE_PATTERN.test(code)) return undefined;
       const found = await findRedirectTarget(this.database, code);
       target = found ? prepare(found) : null;
-      if (this.entries.size >= (this.options.maxEntries ?? 50_000)) {
-        // Drop the oldest entry (Map keeps insertion order).
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
       this.entries.set(code, target);
     }
     return target && target.active ? target : undefined;
