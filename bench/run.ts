@@ -249,8 +249,8 @@ async function main(): Promise<void> {
     };
     const busy = wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/busy'] }, duration);
     const rows: string[] = [];
-    const line = (name: string, r: Result, ratio: string) =>
-      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${ratio} |`;
+    const line = (name: string, r: Result, ratio: string, peakRss = '—') =>
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${ratio} | ${peakRss} |`;
     rows.push(
       line('bare node:http, 302', baselines.redirect, '1.00'),
       line('bare node:http, JSON', baselines.json, '1.00'),
@@ -260,7 +260,8 @@ async function main(): Promise<void> {
       log(`Scenario: ${scenario.name}`);
       wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
       const result = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration);
-      rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2)));
+      // The peak so far, so the scenario that raised it shows.
+      rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
     }
     const rss = peakRssMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -271,8 +272,8 @@ async function main(): Promise<void> {
       `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
       `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
       '',
-      '| scenario | req/s | p50 ms | p99 ms | errors | ratio to bare |',
-      '|---|---|---|---|---|---|',
+      '| scenario | req/s | p50 ms | p99 ms | errors | ratio to bare | service peak RSS so far, MB |',
+      '|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
