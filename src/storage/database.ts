@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
@@ -93,11 +94,16 @@ function withStatementCache(driver: SqliteDriver.Database, maxStatements = 500) 
   };
 }
 
-// int8 (COUNT, SUM, bigint columns) arrives as a string by default; our integers stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+// Loaded only for a PostgreSQL DATABASE_URL, so the embedded default starts without it.
+function loadPg(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our integers stay far below 2^53.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (value: string) => Number.parseInt(value, 10));
+  return driver;
+}
 
 function openPostgres(url: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // A connection lost while idle, or while checked out between two queries, must not crash the
   // process: the query in flight fails (answered 503), the pool drops the broken client on
   // release, and the next query opens a new connection.
