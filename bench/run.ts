@@ -2,7 +2,7 @@
 //
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
-// pinned to core 0 and wrk to core 1, and reports req/s, p50, p99, errors and each scenario's
+// pinned to core 0 and wrk to core 1, and reports req/s, p50, p99, errors, timeouts and each scenario's
 // ratio to the bare baseline, plus the service's peak RSS and cold-start time. The table is
 // printed and written to bench/results/<date>-<scale>.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -193,7 +193,10 @@ interface Result {
   rps: number;
   p50: number;
   p99: number;
+  /** Answers that were not 2xx/3xx, and socket errors other than timeouts. */
   errors: number;
+  /** Requests wrk gave up on after its 2 s timeout: the latency tail, not failures. */
+  timeouts: number;
 }
 
 function toMs(text: string): number {
@@ -213,8 +216,8 @@ function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' |
   const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const errors = non2xx + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  return { rps, p50, p99, errors };
+  const [connect, read, write, timeouts] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
+  return { rps, p50, p99, errors: non2xx + connect! + read! + write!, timeouts: timeouts! };
 }
 
 async function main(): Promise<void> {
@@ -250,7 +253,7 @@ async function main(): Promise<void> {
     const busy = wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/busy'] }, duration);
     const rows: string[] = [];
     const line = (name: string, r: Result, ratio: string, peakRss = '—') =>
-      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${ratio} | ${peakRss} |`;
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.timeouts} | ${ratio} | ${peakRss} |`;
     rows.push(
       line('bare node:http, 302', baselines.redirect, '1.00'),
       line('bare node:http, JSON', baselines.json, '1.00'),
@@ -272,8 +275,8 @@ async function main(): Promise<void> {
       `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
       `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
       '',
-      '| scenario | req/s | p50 ms | p99 ms | errors | ratio to bare | service peak RSS so far, MB |',
-      '|---|---|---|---|---|---|---|',
+      '| scenario | req/s | p50 ms | p99 ms | errors | timeouts (> 2 s) | ratio to bare | service peak RSS so far, MB |',
+      '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
