@@ -1,6 +1,7 @@
 // Changes that in-process caches must hear about at once: a link (de)activated, a key revoked.
-// With Redis, every instance hears them through pub/sub; without it, only this process (other processes' caches
-// still see the change within seconds: keys expire, link caches poll for changed links).
+// With Redis, every instance hears them through pub/sub; without it, only this process (other
+// processes' caches still see the change within seconds: keys expire, link caches poll for
+// changed links).
 import type { RedisConnection } from '../storage/redis.js';
 
 export type Invalidation = { kind: 'link'; code: string } | { kind: 'keys' };

@@ -31,11 +31,10 @@ function prepare(target: RedirectTarget): CachedTarget {
 
 /**
  * Bounded cache of code → target (or "no such code"); the codes used least recently are forgotten
- * first. Entries do not expire: changes made in this
- * process (or announced through Redis) remove their entry at once, and the cache asks the
- * database every `pollMs` which links and brands changed since it last asked, so a change made by
- * any other process is seen within about a second. One indexed query per second replaces a
- * lookup per hot code per expiry.
+ * first. Entries do not expire: changes made in this process (or announced through Redis) remove
+ * their entry at once, and the cache asks the database every `pollMs` which links and brands
+ * changed since it last asked, so a change made by any other process is seen within about a
+ * second. One indexed query per second replaces a lookup per hot code per expiry.
  */
 export class RedirectCache {
   private readonly entries: RecentMap<string, CachedTarget | null>;
