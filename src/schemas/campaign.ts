@@ -19,7 +19,13 @@ export const Period = Type.Object({ startAt: DateTime, endAt: DateTime });
 
 export const MediaKit = Type.Object({
   banners: Type.Array(Type.String(), { description: 'Banner image URLs' }),
-  emailMarketing: Type.Union([Type.String(), Type.Null()], { description: 'HTML of a ready-made e-mail, or null when the brand supplies none' }),
+  emailMarketing: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'HTML of a ready-made e-mail; absent (or null) when the brand supplies none' })),
+});
+
+/** The media kit as answered: emailMarketing is omitted when the brand supplied none. */
+export const MediaKitView = Type.Object({
+  banners: Type.Array(Type.String(), { description: 'Banner image URLs' }),
+  emailMarketing: Type.Optional(Type.String({ description: 'HTML of a ready-made e-mail; omitted when the brand supplies none' })),
 });
 
 export const CampaignInput = Type.Object(
@@ -48,10 +54,10 @@ export const Campaign = Type.Object(
     name: Type.String(),
     period: Period,
     type: CampaignTypeSchema,
-    offerType: Type.Union([OfferTypeSchema, Type.Null()], { description: 'Spreadsheet or Url for offers; null for coupons' }),
+    offerType: Type.Optional(literalUnion(OfferTypes, 'Offers only. Url: links are generated automatically; Spreadsheet: create them with POST /affiliate/shortener/url. Omitted for coupons.')),
     categories: Type.Array(Type.String()),
     description: Type.String(),
-    code: Type.Union([Type.String(), Type.Null()], { description: 'Coupon code; null for offers' }),
+    code: Type.Optional(Type.String({ description: 'Coupon code. Omitted for offers.' })),
     url: Type.String(),
     organizationId: Uuid,
     isHighlight: Type.Boolean(),
@@ -60,7 +66,7 @@ export const Campaign = Type.Object(
     channels: Type.Array(Type.Ref(Channel), {
       description: "The calling affiliate's channels, each with its links for this campaign and a message where generation is blocked",
     }),
-    mediaKit: MediaKit,
+    mediaKit: MediaKitView,
   },
   { $id: 'Campaign' },
 );

@@ -14,11 +14,7 @@ export const Channel = Type.Object(
     name: Type.String(),
     availableChannel: Type.Ref(AvailableChannel),
     shortUrls: Type.Array(Type.String(), { description: 'Short links of this channel for the resource (empty when blocked or none yet)' }),
-    message: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], {
-        description: 'Why links cannot be generated for this channel; absent when generation is allowed',
-      }),
-    ),
+    message: Type.Optional(Type.String({ description: 'Why links cannot be generated for this channel; omitted when generation is allowed' })),
   },
   {
     $id: 'Channel',

@@ -45,7 +45,7 @@ export const Conversion = Type.Object(
   {
     id: Type.String({ description: 'Network order id' }),
     orderId: Type.String({ description: 'Your order id' }),
-    clickId: Type.Union([Type.String(), Type.Null()]),
+    clickId: Type.Optional(Type.String({ description: 'The click the order was attributed to; omitted for orders recorded without one' })),
     status: Type.String(),
     commissionStatus: Type.String(),
     value: Type.Integer({ description: 'Cents' }),

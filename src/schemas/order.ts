@@ -29,7 +29,7 @@ export const Order = Type.Object(
     }),
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
     organizationId: Uuid,
-    mdasc: Type.Union([Type.String(), Type.Null()], { description: 'The additional tracking identifier of the link that earned the order, or null' }),
+    mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),
   },
   { $id: 'Order' },
 );

@@ -22,17 +22,17 @@ interface CampaignView {
   name: string;
   period: { startAt: string; endAt: string };
   type: string;
-  offerType: string | null;
+  offerType?: string;
   categories: string[];
   description: string;
-  code: string | null;
+  code?: string;
   url: string;
   organizationId: string;
   isHighlight: boolean;
   status: string;
   createdAt: string;
   channels: ChannelView[];
-  mediaKit: { banners: string[]; emailMarketing: unknown };
+  mediaKit: { banners: string[]; emailMarketing?: string };
 }
 
 interface Meta {
@@ -397,7 +397,6 @@ describe('GET /affiliate/campaigns: the Campaign object', () => {
       id: 'c-acme-coupon',
       name: 'Campaign c-acme-coupon',
       type: 'GenericCoupon',
-      offerType: null,
       categories: ['Shoes'],
       description: 'A campaign',
       code: 'SAVE10',
@@ -406,8 +405,10 @@ describe('GET /affiliate/campaigns: the Campaign object', () => {
       isHighlight: true,
       status: 'onTime',
       createdAt: '2025-05-01T00:00:00.000Z',
-      mediaKit: { banners: ['https://cdn.example.com/banner.png'], emailMarketing: null },
+      mediaKit: { banners: ['https://cdn.example.com/banner.png'] },
     });
+    assert.ok(!('offerType' in coupon), 'a coupon has no offerType key at all (never null)');
+    assert.ok(!('emailMarketing' in coupon.mediaKit), 'no e-mail supplied: the key is omitted, not null');
     assert.deepEqual(Object.keys(period).sort(), ['endAt', 'startAt']);
     assert.ok(Date.parse(period.startAt) < Date.now() && Date.now() < Date.parse(period.endAt));
     assert.equal(channels.length, 2);
@@ -418,6 +419,7 @@ describe('GET /affiliate/campaigns: the Campaign object', () => {
     assert.equal(offer.type, 'Offer');
     assert.equal(offer.offerType, 'Url');
     assert.equal(offer.url, 'https://www.acme.com/sale');
+    assert.ok(!('code' in offer), 'an offer has no code key at all (never null)');
     const sheet = await campaign('c-acme-offer-sheet', aff1);
     assert.equal(sheet.offerType, 'Spreadsheet');
   });

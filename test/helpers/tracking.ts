@@ -6,41 +6,15 @@ import type { KyselyPlugin } from 'kysely';
 import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { Harness } from './harness.js';
 import { codeOf } from './api.js';
+import type { Conversion } from '../../src/schemas/conversion.js';
+import type { Order as AffiliateOrder, OrderItem as Item } from '../../src/schemas/order.js';
 
 export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-export interface Item {
-  id: string;
-  name: string;
-  quantity: number;
-  price: number;
-  categories: number;
-}
-
-export interface Conversion {
-  id: string;
-  orderId: string;
-  clickId: string | null;
-  status: string;
-  commissionStatus: string;
-  value: number;
-  commission: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface AffiliateOrder {
-  id: string;
-  orderId: string;
-  status: string;
-  value: number;
-  createdAt: string;
-  commission: number;
-  commissionStatus: string;
-  items: Item[];
-  organizationId: string;
-  mdasc: string | null;
-}
+// Response types come from the service's own schemas, so tests and contract cannot drift apart.
+export type { OrderItem as Item } from '../../src/schemas/order.js';
+export type { Conversion } from '../../src/schemas/conversion.js';
+export type { Order as AffiliateOrder } from '../../src/schemas/order.js';
 
 /** A brand key with a high rate limit (the default of 60 a minute would interfere). */
 export async function brandKey(h: Harness, brandId: string): Promise<string> {

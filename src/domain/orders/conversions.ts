@@ -48,7 +48,7 @@ export function conversionOf(row: OrderRow): Conversion {
   return {
     id: row.id,
     orderId: row.order_id,
-    clickId: row.click_id,
+    ...(row.click_id !== null && { clickId: row.click_id }),
     status: row.status,
     commissionStatus: row.commission_status,
     value: row.value,

@@ -16,7 +16,7 @@ export function orderOf(row: OrderRow): Order {
     commissionStatus: row.commission_status as Order['commissionStatus'],
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
-    mdasc: row.mdasc,
+    ...(row.mdasc !== null && { mdasc: row.mdasc }),
   };
 }
 
