@@ -10,11 +10,13 @@ import { KeyResolver } from './domain/access/key-cache.js';
 import { ClickRecorder, RedirectCache } from './domain/links/redirects.js';
 import { memoryRepeatFilter, redisRepeatFilter } from './domain/links/repeat-filter.js';
 import { localBus, redisBus, type InvalidationBus } from './domain/invalidation.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
 
 export interface Service {
   app: App;
+  /** Every registered route, with its options (schema, scope). */
+  routes: RegisteredRoute[];
   /** The HTTP request listener (redirect front, then Fastify); tests inject requests through it. */
   handler: RequestListener;
   context: AppContext;
@@ -56,6 +58,7 @@ export async function createService(config: Config, options: { database?: Databa
   let closed: Promise<void> | undefined;
   return {
     app,
+    routes: built.routes,
     handler: built.handler,
     context,
     close() {

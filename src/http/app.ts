@@ -1,7 +1,7 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
 // path, health checks and the affiliate API (authenticated, rate-limited, scoped).
 import { createServer, type RequestListener } from 'node:http';
-import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -26,11 +26,20 @@ import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
+import { applyRouteRules } from './route-rules.js';
 
 const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion];
 
+/** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  options: RouteOptions;
+}
+
 export interface BuiltApp {
   app: App;
+  routes: RegisteredRoute[];
   /** What the HTTP server runs: the redirect front, then Fastify for everything else. */
   handler: RequestListener;
 }
@@ -38,6 +47,7 @@ export interface BuiltApp {
 export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<BuiltApp> {
   // First path segments of the service's own routes: never read as short-link codes.
   const reserved = new Set<string>();
+  const routes: RegisteredRoute[] = [];
   let handler: RequestListener | undefined;
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
@@ -68,6 +78,8 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   app.addHook('onRoute', (route) => {
     const first = route.url.split('/')[1] ?? '';
     if (!first.startsWith(':')) reserved.add(first);
+    applyRouteRules(route);
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, options: route });
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler());
@@ -128,5 +140,5 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     registerPostback(scoped, ctx);
   });
 
-  return { app, handler: handler! };
+  return { app, routes, handler: handler! };
 }

@@ -9,6 +9,15 @@ export const DateTime = Type.String({
   description: 'UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z',
 });
 
+/**
+ * A bound of a range filter in a query: a date (`2026-01-31`, the whole UTC day: a start bound
+ * means its first instant, an end bound its last) or a date-time.
+ */
+export const DateOrDateTime = (description: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
+    description: `${description}. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time.`,
+  });
+
 /** A query boolean: exactly `true` or `false`. */
 export const QueryBoolean = (description: string) => Type.Boolean({ description: `${description} (true or false)` });
 

@@ -256,6 +256,16 @@ describe('GET /affiliate/brands: filters', () => {
     assert.deepEqual(await names(qs({ startAt: '2025-03-01T00:00:00-01:00', endAt: '2025-05-01T00:00:00Z' }), aff1), []);
   });
 
+  test('a date alone is a whole UTC day: startAt from its first instant, endAt to its last', async () => {
+    // Umbrella was created 2025-06-01T00:00:00Z, Globex 2025-03-01T00:00:00Z.
+    assert.deepEqual(await names(qs({ endAt: '2025-05-31' }), aff1), ['Acme', 'Globex']);
+    assert.deepEqual(await names(qs({ endAt: '2025-06-01' }), aff1), ['Acme', 'Globex', 'Umbrella']);
+    assert.deepEqual(await names(qs({ startAt: '2025-03-01', endAt: '2025-03-01' }), aff1), ['Globex']);
+    assert.deepEqual(await names(qs({ startAt: '2025-03-02' }), aff1), ['Hooli', 'Umbrella']);
+    const body = assertError(await h.get(`${PATH}${qs({ startAt: '2025-06-02', endAt: '2025-06-01' })}`, aff1), 400, 'invalid_query');
+    assert.match(body.message, /startAt/);
+  });
+
   test('filters combine (all must hold)', async () => {
     assert.deepEqual(await names(qs({ search: 'o', isPublic: true }), aff1), ['Hooli']);
     assert.deepEqual(await names(qs({ categories: 'fashion,electronics,health', isExclusive: false }), aff1), ['Globex', 'Umbrella']);

@@ -335,6 +335,17 @@ describe('GET /affiliate/campaigns: period', () => {
     assert.ok(atStart.includes('c-acme-scheduled'), atStart.join());
   });
 
+  test('dates alone are whole UTC days: the range runs from the first instant of startAt to the last of endAt', async () => {
+    const expired = await campaign('c-acme-expired', aff1);
+    const lastDay = expired.period.endAt.slice(0, 10);
+    // A range of that single day overlaps the period even though the period ended within it.
+    assert.ok((await ids(qs({ startAt: lastDay, endAt: lastDay }), aff1)).includes('c-acme-expired'));
+    const dayAfter = new Date(Date.parse(`${lastDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    assert.ok(!(await ids(qs({ startAt: dayAfter, endAt: dayAfter }), aff1)).includes('c-acme-expired'));
+    // A date and a date-time mix.
+    assert.deepEqual(await ids(qs({ startAt: iso(-100).slice(0, 10), endAt: iso(100) }), aff1), ALL_AFF1);
+  });
+
   test('startAt without endAt, or endAt without startAt, answers 400', async () => {
     let body = assertError(await h.get(`${PATH}${qs({ startAt: iso(-1) })}`, aff1), 400, 'invalid_query');
     assert.match(body.message, /endAt/);

@@ -35,8 +35,6 @@ export function campaignWithoutChannels(row: CampaignRow, categories: string[], 
   };
 }
 
-const linkTypeOf = (row: CampaignRow) => (row.type === 'Offer' ? 'Offer' : 'Coupon');
-
 export async function listCampaignsFor(
   deps: LinkDeps,
   affiliateId: string,

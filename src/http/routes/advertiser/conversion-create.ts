@@ -20,7 +20,7 @@ export function createConversionRoute(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({ data: Type.Ref(Conversion) }, { description: 'Already reported: the stored order, unchanged' }),
           201: Type.Object({ data: Type.Ref(Conversion) }, { description: 'Recorded' }),
-          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+          ...errorResponses(404, 409, 422),
         },
       },
     },

@@ -17,7 +17,7 @@ export function updateConversionRoute(app: App, ctx: AppContext): void {
         security: [{ apiKey: [] }],
         params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 200 }) }),
         body: ConversionUpdate,
-        response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(404, 409) },
       },
     },
     async (request) => ({ data: await updateConversion(ctx.database, request.principal!.brandId!, request.params.orderId, request.body.status) }),

@@ -23,7 +23,7 @@ export function registerPostback(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({ data: Type.Ref(Conversion) }),
           201: Type.Object({ data: Type.Ref(Conversion) }),
-          ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+          ...errorResponses(404, 409, 422),
         },
       },
     },

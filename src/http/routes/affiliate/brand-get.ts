@@ -3,7 +3,7 @@ import { Brand } from '../../../schemas/brand.js';
 import { Uuid } from '../../../schemas/common.js';
 import { getBrandFor } from '../../../domain/catalog/brands.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+import { errorResponses } from '../../responses.js';
 
 export function getBrandRoute(app: App, ctx: AppContext): void {
   app.get(
@@ -16,7 +16,7 @@ export function getBrandRoute(app: App, ctx: AppContext): void {
         description: 'A brand the caller may access; any other id (unknown, or private and not approved) answers 404. Scope: brands:read.',
         security: [{ apiKey: [] }],
         params: Type.Object({ id: Uuid }),
-        response: { 200: Type.Object({ data: Type.Ref(Brand) }), ...errorResponses(...AFFILIATE_ERRORS, 404) },
+        response: { 200: Type.Object({ data: Type.Ref(Brand) }), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await getBrandFor(ctx, request.principal!.affiliateId!, request.params.id) }),

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Brand } from '../../../schemas/brand.js';
-import { CommaList, DateTime, LimitQuery, PageQuery, Pagination, QueryBoolean } from '../../../schemas/common.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean } from '../../../schemas/common.js';
 import { listBrandsFor } from '../../../domain/catalog/brands.js';
 import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
 import { checkRange } from './query-rules.js';
 
 const Query = Type.Object(
@@ -17,8 +16,8 @@ const Query = Type.Object(
     isFavorite: Type.Optional(QueryBoolean('Only favorite brands, or only the others')),
     isHighlight: Type.Optional(QueryBoolean('Only highlighted brands, or only the others')),
     isPublic: Type.Optional(QueryBoolean('true = public brands, false = private brands the caller is approved for')),
-    startAt: Type.Optional(Type.String({ format: 'date-time', description: 'Brands created at or after this date-time (ISO 8601)' })),
-    endAt: Type.Optional(Type.String({ format: 'date-time', description: 'Brands created at or before this date-time (ISO 8601)' })),
+    startAt: Type.Optional(DateOrDateTime('Brands created at or after this time')),
+    endAt: Type.Optional(DateOrDateTime('Brands created at or before this time')),
   },
   { additionalProperties: false },
 );
@@ -36,13 +35,14 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
         querystring: Query,
         response: {
           200: Type.Object({ data: Type.Array(Type.Ref(Brand)), pagination: Type.Ref(Pagination) }),
-          ...errorResponses(...AFFILIATE_ERRORS),
         },
       },
     },
     async (request) => {
       const q = request.query;
-      checkRange('startAt', q.startAt, 'endAt', q.endAt);
+      const createdFrom = q.startAt && rangeStart('startAt', q.startAt);
+      const createdTo = q.endAt && rangeEnd('endAt', q.endAt);
+      checkRange('startAt', createdFrom, 'endAt', createdTo);
       return listBrandsFor(
         ctx,
         request.principal!.affiliateId!,
@@ -53,8 +53,8 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
           isFavorite: q.isFavorite,
           isHighlight: q.isHighlight,
           isPublic: q.isPublic,
-          createdFrom: q.startAt && rangeStart('startAt', q.startAt),
-          createdTo: q.endAt && rangeEnd('endAt', q.endAt),
+          createdFrom,
+          createdTo,
         },
         q.page,
         q.limit,

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Campaign, CampaignStatuses, CampaignTypes, OfferTypes } from '../../../schemas/campaign.js';
-import { CommaList, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
 import { listCampaignsFor } from '../../../domain/catalog/campaigns.js';
 import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
 import { checkRange, checkTogether, anyOfBrands } from './query-rules.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -21,8 +20,8 @@ const Query = Type.Object(
     isHighlight: Type.Optional(QueryBoolean('Only highlighted campaigns, or only the others')),
     categories: Type.Optional(CommaList('Campaigns in any of these categories (case-insensitive)', Type.String({ minLength: 1, maxLength: 100 }))),
     status: Type.Optional(CommaList('Statuses derived from the period: onTime, expired, scheduled', oneOf(CampaignStatuses))),
-    startAt: Type.Optional(Type.String({ format: 'date-time', description: 'With endAt: campaigns whose period overlaps [startAt, endAt]' })),
-    endAt: Type.Optional(Type.String({ format: 'date-time', description: 'With startAt: campaigns whose period overlaps [startAt, endAt]' })),
+    startAt: Type.Optional(DateOrDateTime('With endAt: campaigns whose period overlaps [startAt, endAt]')),
+    endAt: Type.Optional(DateOrDateTime('With startAt: campaigns whose period overlaps [startAt, endAt]')),
   },
   { additionalProperties: false },
 );
@@ -41,14 +40,15 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
         querystring: Query,
         response: {
           200: Type.Object({ data: Type.Array(Type.Ref(Campaign)), meta: Type.Ref(Pagination) }),
-          ...errorResponses(...AFFILIATE_ERRORS),
         },
       },
     },
     async (request) => {
       const q = request.query;
       checkTogether('startAt', q.startAt, 'endAt', q.endAt);
-      checkRange('startAt', q.startAt, 'endAt', q.endAt);
+      const periodFrom = q.startAt && rangeStart('startAt', q.startAt);
+      const periodTo = q.endAt && rangeEnd('endAt', q.endAt);
+      checkRange('startAt', periodFrom, 'endAt', periodTo);
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       return listCampaignsFor(
         ctx,
@@ -61,8 +61,8 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
           isHighlight: q.isHighlight,
           categories: q.categories,
           statuses: q.status,
-          periodFrom: q.startAt && rangeStart('startAt', q.startAt),
-          periodTo: q.endAt && rangeEnd('endAt', q.endAt),
+          periodFrom,
+          periodTo,
         },
         q.page,
         q.limit,

@@ -1,14 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { CommaList, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
 import { Order } from '../../../schemas/order.js';
 import { listOrdersFor } from '../../../domain/orders/orders.js';
 import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
 import { checkRange, anyOfBrands } from './query-rules.js';
-
-const DateOrDateTime = (description: string) =>
-  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
 
 const Query = Type.Object(
   {
@@ -17,8 +13,8 @@ const Query = Type.Object(
     organizationId: Type.Optional(Uuid),
     organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
     mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
-    from: Type.Optional(DateOrDateTime('Orders created at or after this date (YYYY-MM-DD, the start of that UTC day) or date-time')),
-    to: Type.Optional(DateOrDateTime('Orders created at or before this date (YYYY-MM-DD, the whole UTC day included) or date-time')),
+    from: Type.Optional(DateOrDateTime('Orders created at or after this time')),
+    to: Type.Optional(DateOrDateTime('Orders created at or before this time')),
   },
   { additionalProperties: false },
 );
@@ -37,7 +33,9 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
           "Orders earned by the caller's links, newest first (createdAt, then id). As the spec describes, the answer is an array with one { data: Order, meta } element per order of the page, each meta repeating the page metadata; a page past the end is an empty array. The total is also in the X-Total-Count header. Scope: orders:read.",
         security: [{ apiKey: [] }],
         querystring: Query,
-        response: { 200: OrderEnvelopes, ...errorResponses(...AFFILIATE_ERRORS) },
+        response: {
+          200: { ...OrderEnvelopes, headers: { 'X-Total-Count': { type: 'integer', description: 'Orders matching the filters, across all pages' } } },
+        },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,6 @@ import { CommaList, LimitQuery, PageQuery, QueryBoolean, Uuid } from '../../../s
 import { listProductsFor } from '../../../domain/catalog/products.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
 
 const Query = Type.Object(
   {
@@ -48,7 +47,6 @@ export function listProductsRoute(app: App, ctx: AppContext): void {
             data: Type.Array(Type.Ref(Product)),
             count: Type.Integer({ description: 'Products matching the filters, across all pages' }),
           }),
-          ...errorResponses(...AFFILIATE_ERRORS),
         },
       },
     },

@@ -5,7 +5,7 @@ import { LinkTypeSchema } from '../../../schemas/short-url.js';
 import { createShortLinks } from '../../../domain/links/shortener.js';
 import { MAX_URL_LENGTH } from '../../../domain/links/link-rules.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
+import { errorResponses } from '../../responses.js';
 
 const Body = Type.Object(
   {
@@ -32,7 +32,7 @@ export function createShortUrlRoute(app: App, ctx: AppContext): void {
           'Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404. Scope: shortener:write.',
         security: [{ apiKey: [] }],
         body: Body,
-        response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(...AFFILIATE_ERRORS, 404, 415) },
+        response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(404) },
       },
     },
     async (request) => createShortLinks(ctx, request.principal!.affiliateId!, request.body),

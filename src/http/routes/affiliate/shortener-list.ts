@@ -4,7 +4,6 @@ import { LinkTypeSchema, ShortUrl } from '../../../schemas/short-url.js';
 import { listShortUrlsFor } from '../../../domain/links/short-urls.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { App, AppContext } from '../../context.js';
-import { AFFILIATE_ERRORS, errorResponses } from '../../responses.js';
 
 const Query = Type.Object(
   {
@@ -31,7 +30,6 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
         querystring: Query,
         response: {
           200: Type.Array(Type.Object({ data: Type.Array(Type.Ref(ShortUrl)), meta: Type.Ref(Pagination) }), { minItems: 1, maxItems: 1 }),
-          ...errorResponses(...AFFILIATE_ERRORS),
         },
       },
     },

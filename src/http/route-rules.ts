@@ -1,0 +1,97 @@
+// Rules every API route follows, applied when the route is registered, so a new route cannot miss
+// them: unknown query parameters are refused, and the OpenAPI document declares every status the
+// route can answer (with the headers that come with it), not only the ones its file names.
+// Routes outside the API, and why, are listed in one place: API_EXEMPTIONS.
+import { Type } from '@sinclair/typebox';
+import type { RouteOptions } from 'fastify';
+import { ErrorBody } from '../schemas/common.js';
+import { ERROR_DESCRIPTIONS } from './responses.js';
+
+/** Paths of the API: authenticated, rate-limited, scoped, strict about their input. */
+export const API_PREFIXES = ['/affiliate/', '/advertiser/', '/postback'] as const;
+
+/** Routes the API rules do not apply to, with the reason. */
+export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
+  '/:code': 'the redirect passes the visitor’s query string on to the destination',
+  '/:code/': 'the redirect, with a trailing slash',
+  '/healthz': 'health check for load balancers, no input',
+  '/readyz': 'readiness check for load balancers, no input',
+  '/openapi.json': 'the API description itself',
+  '/docs': 'static pages of the API reference',
+};
+
+export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
+
+/** Whether a route is exempt from the API rules: listed above, or under a listed path. */
+export const isExempt = (url: string): boolean => Object.keys(API_EXEMPTIONS).some((path) => url === path || url.startsWith(`${path}/`));
+
+/** A query that takes no parameter at all: anything sent is an unknown parameter (400). */
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
+const integerHeader = (description: string) => ({ type: 'integer', description });
+
+/** Sent on every answer to a request whose key was accepted (all but 401 and router errors). */
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': integerHeader('Requests allowed per window for this API key'),
+  'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
+  'X-RateLimit-Reset': integerHeader('Seconds until the current window ends'),
+};
+const RETRY_AFTER = { 'Retry-After': integerHeader('Seconds to wait before retrying') };
+
+type ResponseMap = Record<string, unknown>;
+
+const errorRef = (status: number) => Type.Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status] ?? 'Error' });
+
+/**
+ * Statuses any API route can answer, beside the ones its own file declares: input errors (400),
+ * keys (401, 403), the limit (429), failures (500, 503); 413 and 415 where it takes a body, 414
+ * where a path parameter can be too long.
+ */
+function commonStatuses(route: RouteOptions): number[] {
+  const schema = route.schema ?? {};
+  const statuses = [400, 401, 403, 429, 500, 503];
+  if (schema.body) statuses.push(413, 415);
+  if (schema.params) statuses.push(414);
+  return statuses;
+}
+
+/** The headers that come with a status of an API route. */
+function headersFor(status: number): Record<string, unknown> | undefined {
+  if (status === 401 || status === 414 || status === 500) return undefined;
+  if (status === 503) return RETRY_AFTER;
+  if (status === 429) return { ...RATE_HEADERS, ...RETRY_AFTER };
+  return RATE_HEADERS;
+}
+
+function describeApiResponses(route: RouteOptions): ResponseMap {
+  const declared = (route.schema?.response ?? {}) as ResponseMap;
+  const all: ResponseMap = {};
+  for (const status of commonStatuses(route)) all[status] = errorRef(status);
+  Object.assign(all, declared);
+  for (const [status, schema] of Object.entries(all)) {
+    const headers = headersFor(Number(status));
+    const own = (schema as { headers?: object }).headers;
+    if (headers) all[status] = { ...(schema as object), headers: { ...headers, ...own } };
+  }
+  return all;
+}
+
+/** Every documented route can fail unexpectedly (500) or find the database away (503). */
+function describeFailures(route: RouteOptions): ResponseMap {
+  const declared = (route.schema?.response ?? {}) as ResponseMap;
+  return { 500: errorRef(500), 503: { ...errorRef(503), headers: RETRY_AFTER }, ...declared };
+}
+
+/** onRoute hook: applies the rules above to each route as it is registered. */
+export function applyRouteRules(route: RouteOptions): void {
+  if (!route.schema || route.schema.hide) return;
+  if (isApiRoute(route.url)) {
+    route.schema = {
+      ...route.schema,
+      querystring: route.schema.querystring ?? NoQuery,
+      response: describeApiResponses(route),
+    };
+  } else if (route.schema.response) {
+    route.schema = { ...route.schema, response: describeFailures(route) };
+  }
+}

@@ -1,0 +1,191 @@
+// Walks every registered route and proves the rules every API route must follow hold for each:
+// unknown query parameters refused, both error shapes, keys, the other side's keys and scopes,
+// overlong path parameters, bodies that are not JSON or too large. Every answer is also checked
+// against the OpenAPI document by the harness (status declared, no null). A route added without a
+// sample request here fails the first test, so a new route cannot skip the rules.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { InjectOptions } from 'light-my-request';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertError, newKey } from '../helpers/api.js';
+import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
+import { contractChecker } from '../helpers/contract.js';
+import { isApiRoute, isExempt } from '../../src/http/route-rules.js';
+import { hashKey } from '../../src/domain/access/api-keys.js';
+import type { RegisteredRoute } from '../../src/http/app.js';
+
+type Side = 'affiliate' | 'brand';
+
+interface Sample {
+  side: Side;
+  /** A request that succeeds with `key`; `key` undefined sends no credential at all. */
+  request(key: string | undefined): Promise<InjectOptions> | InjectOptions;
+}
+
+let h: Harness;
+const keys: Record<Side, string> = { affiliate: '', brand: '' };
+let seq = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+const withKey = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'x-api-key': key });
+
+/** One succeeding request per API route: the walker's starting point for every rule. */
+const SAMPLES: Record<string, Sample> = {
+  'GET /affiliate/brands': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/brands', headers: withKey(key) }) },
+  'GET /affiliate/brands/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.acme}`, headers: withKey(key) }) },
+  'GET /affiliate/products': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
+  'GET /affiliate/campaigns': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/campaigns', headers: withKey(key) }) },
+  'POST /affiliate/shortener/url': {
+    side: 'affiliate',
+    request: (key) => ({ method: 'POST', url: '/affiliate/shortener/url', headers: withKey(key), payload: { organizationId: BRANDS.acme, type: 'BrandPage' } }),
+  },
+  'GET /affiliate/shortener/urls': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/shortener/urls?type=BrandPage', headers: withKey(key) }) },
+  'GET /affiliate/orders': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
+  'GET /affiliate/orders/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
+  'POST /advertiser/conversions': {
+    side: 'brand',
+    request: async (key) => ({
+      method: 'POST',
+      url: '/advertiser/conversions',
+      headers: withKey(key),
+      payload: { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId: unique('walk'), value: 1000, items: [item(1000)] },
+    }),
+  },
+  'PATCH /advertiser/conversions/:orderId': {
+    side: 'brand',
+    request: async (key) => {
+      const orderId = unique('walk-patch');
+      const created = await report(h, keys.brand, { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId, value: 1000, items: [item(1000)] });
+      assert.equal(created.statusCode, 201, created.body);
+      return { method: 'PATCH', url: `/advertiser/conversions/${orderId}`, headers: withKey(key), payload: { status: 'approved' } };
+    },
+  },
+  'GET /postback': {
+    side: 'brand',
+    request: async (key) => {
+      const clickId = await freshClick(h, keys.affiliate, BRANDS.acme);
+      const token = key === undefined ? '' : `&token=${encodeURIComponent(key)}`;
+      return { method: 'GET', url: `/postback?clickId=${clickId}&orderId=${unique('walk-pb')}&value=1000${token}` };
+    },
+  },
+};
+
+const nameOf = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
+const apiRoutes = () => (h.service.routes as RegisteredRoute[]).filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
+
+/** Adds a query parameter to a request's URL. */
+function withParam(options: InjectOptions, param: string): InjectOptions {
+  const url = String(options.url);
+  return { ...options, url: `${url}${url.includes('?') ? '&' : '?'}${param}` };
+}
+
+/** The request with its (one) path parameter replaced by `value`. */
+function withPathParam(route: RegisteredRoute, options: InjectOptions, value: string): InjectOptions {
+  const template = route.url.split('/');
+  const actual = String(options.url).split('?')[0]!.split('/');
+  const path = template.map((segment, i) => (segment.startsWith(':') ? value : actual[i])).join('/');
+  return { ...options, url: path };
+}
+
+/** A key of `side` with every scope but `scope`: inserted as a row, since a brand key has one scope only. */
+async function keyWithout(side: Side, scope: string): Promise<string> {
+  const key = `afn_walk${Math.random().toString(36).slice(2).padEnd(28, '0')}`;
+  await h.service.context.database.db
+    .insertInto('api_keys')
+    .values({
+      id: `key_${unique('walk')}`,
+      key_hash: hashKey(key),
+      key_prefix: key.slice(0, 8),
+      affiliate_id: side === 'affiliate' ? 'aff-1' : null,
+      brand_id: side === 'brand' ? BRANDS.acme : null,
+      name: 'walker',
+      scopes: ['brands:read', 'products:read', 'campaigns:read', 'shortener:read', 'shortener:write', 'orders:read', 'conversions:write'].filter((s) => s !== scope).join(' '),
+      rate_limit: 100_000,
+      rate_window_seconds: 60,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  return key;
+}
+
+before(async () => {
+  h = await startHarness();
+  keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
+  keys.brand = await brandKey(h, BRANDS.acme);
+  await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
+});
+after(async () => {
+  await h.close();
+});
+
+test('every registered route is an API route with a sample here, or listed as exempt from the API rules', () => {
+  const routes = (h.service.routes as RegisteredRoute[]).filter((r) => r.method !== 'HEAD');
+  const unsampled = routes.filter((r) => isApiRoute(r.url) && !SAMPLES[nameOf(r)]).map(nameOf);
+  assert.deepEqual(unsampled, [], 'add a sample request for each new API route to SAMPLES');
+  const unclassified = routes.filter((r) => !isApiRoute(r.url) && !isExempt(r.url)).map(nameOf);
+  assert.deepEqual(unclassified, [], 'a route outside the API prefixes must be listed in API_EXEMPTIONS (src/http/route-rules.ts)');
+  const stale = Object.keys(SAMPLES).filter((name) => !routes.some((r) => nameOf(r) === name));
+  assert.deepEqual(stale, [], 'samples for routes that no longer exist');
+});
+
+test('the contract check itself fails on an undeclared status and on a null (positive control)', () => {
+  const check = contractChecker(h.service);
+  const fake = (statusCode: number, body: string) => ({ statusCode, body, headers: { 'content-type': 'application/json' } }) as never;
+  assert.throws(() => check('GET', `/affiliate/brands/${BRANDS.acme}`, fake(418, '{}')), /does not declare/);
+  assert.throws(() => check('GET', `/affiliate/brands/${BRANDS.acme}`, fake(200, '{"data":{"x":null}}')), /null at \$\.data\.x/);
+  check('GET', `/affiliate/brands/${BRANDS.acme}`, fake(404, '{"message":"x"}'));
+});
+
+describe('the rules, on every API route', () => {
+  for (const [name, sample] of Object.entries(SAMPLES)) {
+    describe(name, () => {
+      const route = () => apiRoutes().find((r) => nameOf(r) === name)!;
+      const send = async (key: string | undefined, change: (o: InjectOptions) => InjectOptions = (o) => o) =>
+        h.request(change(await sample.request(key)));
+
+      test('declares a scope', () => {
+        assert.ok(route().options.config?.scope, `${name} declares no config.scope`);
+      });
+
+      test('the sample succeeds with a key of its side', async () => {
+        const res = await send(keys[sample.side]);
+        assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode}: ${res.body}`);
+      });
+
+      test('an unknown query parameter → 400 invalid_query naming it', async () => {
+        const error = assertError(await send(keys[sample.side], (o) => withParam(o, 'zzUnknown=1')), 400, 'invalid_query');
+        assert.match(error.message, /zzUnknown/);
+      });
+
+      test('no credential, or an unknown one → 401 in both error shapes', async () => {
+        assertError(await send(undefined), 401, 'unauthorized');
+        assertError(await send('afn_0000000000000000000000000000000000'), 401, 'unauthorized');
+      });
+
+      test('a key of the other side → 403', async () => {
+        assertError(await send(keys[sample.side === 'affiliate' ? 'brand' : 'affiliate']), 403, 'forbidden');
+      });
+
+      test('a key without the route’s scope → 403 naming the scope', async () => {
+        const scope = String(route().options.config?.scope);
+        const error = assertError(await send(await keyWithout(sample.side, scope)), 403, 'forbidden');
+        assert.ok(error.message.includes(scope), error.message);
+      });
+
+      if (name.includes('/:')) test('an overlong path parameter → 414', async () => {
+        const options = await sample.request(keys[sample.side]);
+        assertError(await h.request(withPathParam(route(), options, 'x'.repeat(600))), 414, 'uri_too_long');
+      });
+
+      if (/^(POST|PUT|PATCH) /.test(name)) test('a body that is not JSON → 415, one over 1 MiB → 413', async () => {
+        assert.ok(route().options.schema?.body, `${name} has no body schema`);
+        const options = await sample.request(keys[sample.side]);
+        const headers = { ...(options.headers as Record<string, string>) };
+        assertError(await h.request({ ...options, headers: { ...headers, 'content-type': 'text/plain' }, payload: 'hello' }), 415, 'unsupported_media_type');
+        const big = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });
+        assertError(await h.request({ ...options, headers: { ...headers, 'content-type': 'application/json' }, payload: big }), 413, 'payload_too_large');
+      });
+    });
+  }
+});

@@ -1,0 +1,86 @@
+// Checks every answer a test receives against the service's own OpenAPI document: the status must
+// be one the document declares for the route (so an undocumented 414 or 503 fails the test that
+// provoked it), and a JSON body never carries null (fields without a value are omitted). The
+// harness applies it to every request, so each test of the suite also tests the contract.
+import assert from 'node:assert/strict';
+import type { Response } from 'light-my-request';
+import type { Service } from '../../src/server.js';
+
+interface Operation {
+  responses: Record<string, unknown>;
+}
+type OpenApiPaths = Record<string, Record<string, Operation>>;
+
+interface Template {
+  url: string;
+  method: string;
+  segments: string[];
+  hidden: boolean;
+  /** Static segments count more: /docs wins over /:code, as in the router. */
+  weight: number;
+}
+
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+export type ContractCheck = (method: string, url: string, response: Response) => void;
+
+export function contractChecker(service: Service): ContractCheck {
+  let paths: OpenApiPaths | undefined;
+  const templates: Template[] = service.routes.map((route) => {
+    const segments = route.url.split('/').slice(1);
+    return {
+      url: route.url,
+      method: route.method,
+      segments,
+      hidden: Boolean(route.options.schema?.hide) || !route.options.schema,
+      weight: segments.reduce((w, s, i) => w + (s.startsWith(':') ? 0 : 2 ** (segments.length - i)), 0),
+    };
+  });
+
+  const routeOf = (method: string, path: string): Template | undefined => {
+    const parts = path.split('/').slice(1);
+    let best: Template | undefined;
+    for (const t of templates) {
+      if (t.method !== method || t.segments.length !== parts.length) continue;
+      if (!t.segments.every((s, i) => (s.startsWith(':') ? parts[i] !== '' : s === parts[i]))) continue;
+      if (!best || t.weight > best.weight) best = t;
+    }
+    return best;
+  };
+
+  return (method, url, response) => {
+    const path = url.split('?')[0]!.split('#')[0]!;
+    const route = routeOf(method.toUpperCase(), path);
+    if (route && !route.hidden) {
+      paths ??= (service.app.swagger() as unknown as { paths: OpenApiPaths }).paths;
+      const documented = paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()] ?? (route.method === 'HEAD' ? paths[toOpenApiPath(route.url)]?.get : undefined);
+      assert.ok(documented, `${route.method} ${route.url} is registered but absent from the OpenAPI document`);
+      const declared = Object.keys(documented.responses);
+      assert.ok(
+        declared.includes(String(response.statusCode)) || declared.includes('default'),
+        `${method} ${route.url} answered ${response.statusCode}, which the OpenAPI document does not declare for it (declared: ${declared.join(', ')}): ${response.body.slice(0, 300)}`,
+      );
+      if (/application\/json/.test(String(response.headers['content-type'])) && response.body !== '') {
+        const where = nullIn(JSON.parse(response.body), '$');
+        assert.equal(where, undefined, `${method} ${path} answered null at ${where}: fields without a value must be omitted`);
+      }
+    }
+  };
+}
+
+/** The JSON path of the first null in a value, or undefined. */
+function nullIn(value: unknown, path: string): string | undefined {
+  if (value === null) return path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nullIn(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object') {
+    for (const [key, v] of Object.entries(value as object)) {
+      const found = nullIn(v, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
