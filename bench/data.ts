@@ -274,6 +274,7 @@ function buildBrands(count: number): Brand[] {
         allowed_channel_kinds: allowed ? JSON.stringify(allowed) : null,
         click_id_param: rnd.chance(0.9) ? 'clickId' : rnd.pick(['click_id', 'utm_id', 'aff_click']),
         attribution_window_days: rnd.chance(0.7) ? 30 : rnd.pick([7, 14, 45, 60, 90]),
+        currency: 'BRL',
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1300,7 +1301,12 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission_status: commissionStatus,
         value,
         commission: commissionFor(brand.row, value),
+        currency: brand.row.currency,
         items: JSON.stringify(items),
+        click_created_at: null,
+        // Paid before payouts were records: paid, without a payout.
+        paid_at: commissionStatus === 'paid' ? iso(Math.min(ANCHOR, createdMs + settledDays * DAY)) : null,
+        payout_id: null,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

@@ -30,3 +30,59 @@ export function rangeStart(name: string, value: string): string {
 export function rangeEnd(name: string, value: string): string {
   return queryDate(name, DATE_ONLY.test(value) ? `${value}T23:59:59.999Z` : value);
 }
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether `timeZone` is an IANA time zone name this runtime knows (e.g. America/Sao_Paulo). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    zoneFormat(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    if (zoneFormats.size >= 1000) zoneFormats.clear();
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function zoneOffsetMs(timeZone: string, instantMs: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of zoneFormat(timeZone).formatToParts(new Date(instantMs))) parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - (instantMs - (((instantMs % 1000) + 1000) % 1000));
+}
+
+/**
+ * The instant a day starts in a time zone (`2026-03-08` in America/New_York → 05:00 UTC). Asked
+ * twice so a day whose offset changes overnight (daylight saving) still starts at its own offset;
+ * where clocks jump over midnight (no 00:00 that day), the day starts when the jump lands.
+ */
+export function zonedDayStartMs(date: string, timeZone: string): number {
+  const wall = Date.parse(`${date}T00:00:00.000Z`);
+  const first = wall - zoneOffsetMs(timeZone, wall);
+  const offset = zoneOffsetMs(timeZone, first);
+  const start = wall - offset;
+  return zoneOffsetMs(timeZone, start) === offset ? start : first;
+}
+
+/** Start of a range in a query; a bare date is the start of that day in `timeZone` (default UTC). */
+export function zonedRangeStart(name: string, value: string, timeZone?: string): string {
+  if (!timeZone || !DATE_ONLY.test(value)) return rangeStart(name, value);
+  return new Date(zonedDayStartMs(queryDate(name, value).slice(0, 10), timeZone)).toISOString();
+}
+
+/** End of a range in a query; a bare date includes that whole day in `timeZone` (default UTC). */
+export function zonedRangeEnd(name: string, value: string, timeZone?: string): string {
+  if (!timeZone || !DATE_ONLY.test(value)) return rangeEnd(name, value);
+  const next = new Date(Date.parse(queryDate(name, value)) + 86_400_000).toISOString().slice(0, 10);
+  return new Date(zonedDayStartMs(next, timeZone) - 1).toISOString();
+}

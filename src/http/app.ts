@@ -6,13 +6,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Pagination } from '../schemas/common.js';
-import { AvailableChannel, Channel } from '../schemas/channel.js';
+import { AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
 import { Brand, Commission } from '../schemas/brand.js';
 import { Product, ProductOption } from '../schemas/product.js';
 import { Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion } from '../schemas/conversion.js';
+import { Payout } from '../schemas/payout.js';
 import { errorBody, handleError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
@@ -28,7 +29,7 @@ import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { applyRouteRules } from './route-rules.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, Payout];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from './channel.js';
-import { DateTime, Uuid } from './common.js';
+import { Currency, DateTime, Uuid } from './common.js';
 
 export const CommissionTransfers = ['cps', 'cpa'] as const;
 
@@ -59,6 +59,7 @@ export const BrandInput = Type.Object(
     ),
     clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
     attributionWindowDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+    currency: Type.Optional(Currency('ISO 4217 code of the brand’s prices, order values and cpa commission. Default BRL for a new brand; an update without it keeps the stored one.')),
   },
   { additionalProperties: false },
 );
@@ -79,6 +80,7 @@ export const Brand = Type.Object(
     }),
     commission: Type.Ref(Commission),
     categories: Type.Array(Type.String(), { description: 'Categories the brand is listed under (what the categories filter matches)' }),
+    currency: Currency('Addition to the spec: ISO 4217 code of the brand’s amounts (product prices, order values, a cpa commission value), all integers in its minor unit'),
   },
   { $id: 'Brand' },
 );

@@ -22,3 +22,14 @@ export const Channel = Type.Object(
   },
 );
 export type Channel = Static<typeof Channel>;
+
+/** Which of the affiliate's channels a link or an order belongs to. */
+export const ChannelRef = Type.Object(
+  {
+    id: Type.String({ description: "Id of the affiliate's channel" }),
+    name: Type.String({ description: 'Name the affiliate gave the channel, e.g. @dealsblog' }),
+    kind: Type.String({ description: 'Channel kind id (an AvailableChannel id), e.g. instagram' }),
+  },
+  { $id: 'ChannelRef', description: "One of the affiliate's channels" },
+);
+export type ChannelRef = Static<typeof ChannelRef>;

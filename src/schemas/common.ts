@@ -18,6 +18,18 @@ export const DateOrDateTime = (description: string) =>
     description: `${description}. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time.`,
   });
 
+/** ISO 4217 currency codes this runtime knows (Intl), e.g. BRL, EUR, USD. */
+export const CURRENCY_CODES: readonly string[] = Intl.supportedValuesOf('currency');
+
+export const Currency = (description = 'Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents)') =>
+  Type.String({ pattern: '^[A-Z]{3}$', description });
+
+export const TimeZoneQuery = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'IANA time zone name (e.g. America/Sao_Paulo) in which a date alone (YYYY-MM-DD) in from/to is a whole day; default UTC',
+});
+
 /** A query boolean: exactly `true` or `false`. */
 export const QueryBoolean = (description: string) => Type.Boolean({ description: `${description} (true or false)` });
 

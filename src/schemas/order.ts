@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Uuid } from './common.js';
+import { Currency, DateTime, Uuid } from './common.js';
+import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
 export const CommissionStatuses = ['pending', 'approved', 'paid', 'canceled'] as const;
@@ -30,7 +31,19 @@ export const Order = Type.Object(
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
     organizationId: Uuid,
     mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),
+    // Additions to the spec's order: what an affiliate needs to reconcile it.
+    currency: Currency('Addition to the spec: ISO 4217 code of value, commission and item prices (the brand’s currency when the order was reported)'),
+    clickId: Type.Optional(Type.String({ description: 'Addition to the spec: the click that earned the order' })),
+    clickedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when that click happened (kept on the order, so it outlives the click record)' })),
+    linkCode: Type.Optional(Type.String({ description: 'Addition to the spec: urlCode of the short link that was clicked' })),
+    channel: Type.Optional(Type.Ref(ChannelRef, { description: 'Addition to the spec: the channel of that link' })),
+    paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when the commission was paid; present once commissionStatus is paid' })),
+    payoutId: Type.Optional(Type.String({ description: 'Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in' })),
   },
-  { $id: 'Order' },
+  {
+    $id: 'Order',
+    description:
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt and payoutId are additions to the spec’s fields; a field without a value is omitted, never null.',
+  },
 );
 export type Order = Static<typeof Order>;

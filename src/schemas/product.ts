@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Uuid } from './common.js';
+import { Currency, DateTime, Uuid } from './common.js';
 
 const Image = Type.Object({ url: Type.String({ maxLength: 2048 }) });
 
@@ -68,6 +68,7 @@ export const Product = Type.Object(
   {
     ...productProperties,
     integration: Type.Optional(Type.String({ description: 'Source system the product was imported from' })),
+    currency: Currency('Addition to the spec: ISO 4217 code of every price of the product (its brand’s currency); prices are integers in its minor unit'),
   },
   { $id: 'Product' },
 );

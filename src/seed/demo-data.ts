@@ -549,7 +549,9 @@ function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates:
         commission_status: commissionStatus,
         value,
         commission: commissionFor(commissionRule, value),
+        currency: 'BRL',
         items: JSON.stringify(items),
+        paid_at: commissionStatus === 'paid' ? (settledAt < ORDERS_END ? settledAt : ORDERS_END) : null,
         created_at: createdAt,
         updated_at: settledAt < ORDERS_END ? settledAt : ORDERS_END,
       });

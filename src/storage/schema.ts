@@ -38,6 +38,8 @@ export interface BrandsTable {
   allowed_channel_kinds: string | null;
   click_id_param: string;
   attribution_window_days: number;
+  /** ISO 4217 code of every amount of the brand (prices, order values, cpa commissions). */
+  currency: string;
   created_at: string;
   updated_at: string;
 }
@@ -169,9 +171,29 @@ export interface OrdersTable {
   commission_status: string;
   value: number;
   commission: number;
+  /** ISO 4217: the brand's currency when the order was reported. */
+  currency: string;
   items: string;
+  /** When the click that earned the order happened (kept here: clicks may be deleted). */
+  click_created_at: string | null;
+  /** Set when the commission was paid, with the payout it was paid in. */
+  paid_at: string | null;
+  payout_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A payment to an affiliate: one per currency per payment run. */
+export interface PayoutsTable {
+  id: string;
+  affiliate_id: string;
+  currency: string;
+  /** Creation times of the earliest and latest order paid. */
+  period_start: string;
+  period_end: string;
+  total: number;
+  order_count: number;
+  created_at: string;
 }
 
 export interface ClicksTable {
@@ -225,6 +247,7 @@ export interface DB {
   orders: OrdersTable;
   clicks: ClicksTable;
   order_events: OrderEventsTable;
+  payouts: PayoutsTable;
 }
 
 export type ClickRow = Selectable<ClicksTable>;
@@ -237,3 +260,4 @@ export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type PayoutRow = Selectable<PayoutsTable>;

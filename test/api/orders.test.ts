@@ -86,9 +86,10 @@ describe('GET /affiliate/orders: list', () => {
       items: [{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }],
       organizationId: BRANDS.acme,
       mdasc: 'campaign-x',
+      currency: 'BRL',
     });
     for (const { data } of list) {
-      const keys = ['commission', 'commissionStatus', 'createdAt', 'id', 'items', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'status', 'value'];
+      const keys = ['commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'status', 'value'];
       assert.deepEqual(Object.keys(data).sort(), keys);
       assert.ok(Number.isInteger(data.value), `value ${data.value}`);
       assert.ok(Number.isInteger(data.commission), `commission ${data.commission}`);
@@ -189,7 +190,10 @@ describe('GET /affiliate/orders: filters', () => {
       ['to=2026-13-45', /to/],
       ['from=2026-02-30', /from/],
       ['from=2026-03-01&to=2026-02-01', /from|to/],
-      ['status=pending', /status/],
+      ['status=shipped', /status/],
+      ['commissionStatus=pending,settled', /commissionStatus/],
+      ['timezone=Mars/Olympus_Mons', /timezone/],
+      ['payoutId=', /payoutId/],
     ];
     for (const [query, message] of cases) {
       const error = assertError(await h.get(`/affiliate/orders?${query}`, aff1), 400, 'invalid_query');

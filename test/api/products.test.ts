@@ -296,6 +296,7 @@ describe('GET /affiliate/products: the Product object', () => {
         },
       ],
       metadata: [{ key: 'gender', value: 'unisex' }],
+      currency: 'BRL',
     });
   });
 

@@ -13,6 +13,7 @@ import { brandKey, createLink, freshClick, item, report } from '../helpers/track
 import { contractChecker } from '../helpers/contract.js';
 import { isApiRoute, isExempt } from '../../src/http/route-rules.js';
 import { hashKey } from '../../src/domain/access/api-keys.js';
+import { payCommissions } from '../../src/domain/orders/payouts.js';
 import type { RegisteredRoute } from '../../src/http/app.js';
 
 type Side = 'affiliate' | 'brand';
@@ -24,6 +25,7 @@ interface Sample {
 }
 
 let h: Harness;
+let payoutId = '';
 const keys: Record<Side, string> = { affiliate: '', brand: '' };
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
@@ -42,6 +44,9 @@ const SAMPLES: Record<string, Sample> = {
   'GET /affiliate/shortener/urls': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/shortener/urls?type=BrandPage', headers: withKey(key) }) },
   'GET /affiliate/orders': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
   'GET /affiliate/orders/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
+  'GET /affiliate/balance': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
+  'GET /affiliate/payouts': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
+  'GET /affiliate/payouts/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
   'POST /advertiser/conversions': {
     side: 'brand',
     request: async (key) => ({
@@ -114,6 +119,8 @@ before(async () => {
   keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   keys.brand = await brandKey(h, BRANDS.acme);
   await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
+  // The world's o-aff1-2 is approved: paying it gives aff-1 a payout to read.
+  payoutId = (await payCommissions(h.service.context.database, 'aff-1')).payouts[0]!.id!;
 });
 after(async () => {
   await h.close();

@@ -123,7 +123,7 @@ describe('affnet commissions pay', () => {
     const untilDate = daysBefore(now, 4).slice(0, 10);
     const first = await pay('--affiliate', 'aff-2', '--until', untilDate);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /Paid 1 commission\(s\) to aff-2, 1\.50 in total \(150 cents\)/);
+    assert.match(first.stdout, /Paid 1 commission\(s\) to aff-2, 1\.50 BRL in total \(150 minor units\), payout /);
     const status = async (c: Conversion) => {
       const o = await affiliateOrder(h, aff2, c.id);
       return `${o.status}/${o.commissionStatus}`;
@@ -145,7 +145,7 @@ describe('affnet commissions pay', () => {
     const before = await snapshot(h);
     const second = await pay('--affiliate', 'aff-2', '--until', untilDate);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /Paid 0 commission\(s\) to aff-2, 0\.00 in total \(0 cents\)/);
+    assert.match(second.stdout, /Paid 0 commission\(s\) to aff-2: no approved commission/);
     assert.deepEqual(await snapshot(h), before);
     assert.equal(await status(early), 'approved/paid');
 
@@ -156,7 +156,7 @@ describe('affnet commissions pay', () => {
     assert.match(third.stdout, /Paid 0 commission\(s\)/);
     const fourth = await pay('--affiliate', 'aff-2', '--until', late.createdAt);
     assert.equal(fourth.code, 0, fourth.stderr);
-    assert.match(fourth.stdout, /Paid 1 commission\(s\) to aff-2, 0\.75 in total \(75 cents\)/);
+    assert.match(fourth.stdout, /Paid 1 commission\(s\) to aff-2, 0\.75 BRL in total \(75 minor units\), payout /);
     assert.equal(await status(late), 'approved/paid');
     assert.equal(await status(pending), 'pending/pending');
     assert.equal(await status(canceled), 'canceled/canceled');
@@ -169,7 +169,7 @@ describe('affnet commissions pay', () => {
     for (const c of [a, b]) assert.equal((await patchStatus(h, acme, c.orderId, { status: 'approved' })).statusCode, 200);
     const result = await pay('--affiliate', 'aff-2');
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /Paid 2 commission\(s\) to aff-2, 0\.07 in total \(7 cents\)/);
+    assert.match(result.stdout, /Paid 2 commission\(s\) to aff-2, 0\.07 BRL in total \(7 minor units\), payout /);
     for (const c of [a, b]) assert.equal((await affiliateOrder(h, aff2, c.id)).commissionStatus, 'paid');
   });
 
@@ -181,9 +181,51 @@ describe('affnet commissions pay', () => {
     assert.equal((await affiliateOrder(h, aff1, 'o-aff1-2')).commissionStatus, 'approved');
     const sameDay = await pay('--affiliate', 'aff-1', '--until', '2026-02-10');
     assert.equal(sameDay.code, 0, sameDay.stderr);
-    assert.match(sameDay.stdout, /Paid 1 commission\(s\) to aff-1, 7\.50 in total \(750 cents\)/);
+    assert.match(sameDay.stdout, /Paid 1 commission\(s\) to aff-1, 7\.50 BRL in total \(750 minor units\), payout /);
     assert.equal((await affiliateOrder(h, aff1, 'o-aff1-2')).commissionStatus, 'paid');
     assert.equal((await affiliateOrder(h, aff1, 'o-aff1-1')).commissionStatus, 'pending');
+  });
+
+  test('--dry-run shows what would be paid and pays nothing', async () => {
+    const clickId = await freshClick(h, aff2, BRANDS.acme);
+    const conv = conversionOf(await report(h, acme, { clickId, orderId: oid('dry'), value: 1999, items: [item(1999)] }), 201);
+    assert.equal((await patchStatus(h, acme, conv.orderId, { status: 'approved' })).statusCode, 200);
+    const payoutsOfAff2 = async () => (await h.service.context.database.db.selectFrom('payouts').selectAll().where('affiliate_id', '=', 'aff-2').execute()).length;
+    const payoutsBefore = await payoutsOfAff2();
+    const before = await snapshot(h);
+    const dry = await pay('--affiliate', 'aff-2', '--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /Would pay 1 commission\(s\) to aff-2, 1\.50 BRL in total \(150 minor units\); orders created /);
+    assert.match(dry.stdout, /Nothing was paid \(--dry-run\)/);
+    assert.deepEqual(await snapshot(h), before, 'a dry run writes nothing');
+    assert.equal(await payoutsOfAff2(), payoutsBefore, 'no payout created');
+    assert.equal((await affiliateOrder(h, aff2, conv.id)).commissionStatus, 'approved');
+    const real = await pay('--affiliate', 'aff-2');
+    assert.match(real.stdout, /Paid 1 commission\(s\) to aff-2, 1\.50 BRL in total \(150 minor units\), payout /);
+  });
+
+  test('two runs at the same time create one payout, and pay each order once', async () => {
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    const orders = [];
+    for (let i = 0; i < 20; i++) orders.push(conversionOf(await report(h, acme, { clickId, orderId: oid('race'), value: 1000, items: [item(1000)] }), 201));
+    for (const c of orders) assert.equal((await patchStatus(h, acme, c.orderId, { status: 'approved' })).statusCode, 200);
+    const { db } = h.service.context.database;
+    const payoutsBefore = await db.selectFrom('payouts').select('id').where('affiliate_id', '=', 'aff-1').execute();
+    const [a, b] = await Promise.all([pay('--affiliate', 'aff-1'), pay('--affiliate', 'aff-1')]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    const created = (await db.selectFrom('payouts').selectAll().where('affiliate_id', '=', 'aff-1').execute()).filter((p) => !payoutsBefore.some((q) => q.id === p.id));
+    assert.equal(created.length, 1, `exactly one payout: ${a.stdout} | ${b.stdout}`);
+    assert.equal([a.stdout, b.stdout].filter((out) => /Paid 0 commission/.test(out)).length, 1, 'the other run found nothing left to pay');
+    const payout = created[0]!;
+    const paid = await db.selectFrom('orders').select(['id', 'commission']).where('payout_id', '=', payout.id).execute();
+    assert.equal(Number(payout.order_count), paid.length);
+    assert.equal(Number(payout.total), paid.reduce((sum, o) => sum + Number(o.commission), 0));
+    for (const c of orders) {
+      assert.ok(paid.some((o) => o.id === c.id), `${c.id} is in the payout`);
+      const events = (await eventsOf(h, c.id)).filter((e) => e.to_value === 'paid');
+      assert.equal(events.length, 1, 'paid once');
+    }
   });
 
   test('an unknown affiliate, a missing --affiliate or a bad --until: non-zero exit, a clear message, nothing paid', async () => {

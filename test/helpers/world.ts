@@ -223,6 +223,7 @@ export async function buildWorld(database: Database): Promise<World> {
       commission_status: 'pending',
       value: 10_000,
       commission: 750,
+      currency: 'BRL',
       items: JSON.stringify([{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }]),
       created_at: createdAt,
       updated_at: createdAt,

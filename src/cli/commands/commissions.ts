@@ -1,20 +1,34 @@
 import { Command } from 'commander';
-import { payCommissions } from '../../domain/orders/payouts.js';
+import { payCommissions, planPayment, type PaymentPlan } from '../../domain/orders/payouts.js';
+import { formatMinor } from '../../domain/money.js';
 import { withDatabase } from '../with-database.js';
 
-const money = (cents: number) => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+function describe(plan: PaymentPlan, affiliateId: string, dryRun: boolean): string[] {
+  const verb = dryRun ? 'Would pay' : 'Paid';
+  if (plan.payouts.length === 0) return [`${verb} 0 commission(s) to ${affiliateId}: no approved commission of orders created up to ${plan.until}.`];
+  const lines = plan.payouts.map(
+    (p) =>
+      `${verb} ${p.orderCount} commission(s) to ${affiliateId}, ${formatMinor(p.total, p.currency)} in total (${p.total} minor units)` +
+      `${p.id ? `, payout ${p.id}` : ''}; orders created ${p.periodStart} to ${p.periodEnd}.`,
+  );
+  if (dryRun) lines.push('Nothing was paid (--dry-run).');
+  return lines;
+}
 
 export function commissionsCommand(): Command {
   const commissions = new Command('commissions').description("Manage affiliates' commissions");
   commissions
     .command('pay')
-    .description('Mark approved commissions paid: those of orders created up to --until (default: now)')
+    .description('Pay approved commissions of orders created up to --until (default: now): one payout per currency')
     .requiredOption('--affiliate <id>', 'affiliate id')
-    .option('--until <date>', 'YYYY-MM-DD (the whole day included) or an ISO 8601 date-time')
-    .action(async (options: { affiliate: string; until?: string }) => {
+    .option('--until <date>', 'YYYY-MM-DD (the whole UTC day included) or an ISO 8601 date-time')
+    .option('--dry-run', 'show what would be paid, and pay nothing')
+    .action(async (options: { affiliate: string; until?: string; dryRun?: boolean }) => {
       await withDatabase(async (database) => {
-        const { orders, total } = await payCommissions(database, options.affiliate, options.until);
-        console.log(`Paid ${orders} commission(s) to ${options.affiliate}, ${money(total)} in total (${total} cents).`);
+        const plan = options.dryRun
+          ? await planPayment(database, options.affiliate, options.until)
+          : await payCommissions(database, options.affiliate, options.until);
+        for (const line of describe(plan, options.affiliate, Boolean(options.dryRun))) console.log(line);
       });
     });
   return commissions;

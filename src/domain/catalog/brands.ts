@@ -40,6 +40,7 @@ export function brandWithoutChannels(row: BrandRow, categories: string[]): Omit<
     createdAt: row.created_at,
     commission: commissionOf(row),
     categories,
+    currency: row.currency,
   };
 }
 

@@ -7,6 +7,10 @@ import type { ProductInput } from '../../schemas/product.js';
 import { badRequest } from '../errors.js';
 import { nowIso, toIso } from '../time.js';
 import { foldText, htmlToText } from '../text-keys.js';
+import { CURRENCY_CODES } from '../../schemas/common.js';
+
+/** The currency of a brand created without one: the market the network started in. */
+export const DEFAULT_CURRENCY = 'BRL';
 
 export type WriteOutcome = 'inserted' | 'updated';
 
@@ -63,17 +67,25 @@ export async function upsertBrand(database: Database, input: BrandInput): Promis
     updated_at: now,
   };
   if (!/^https?:$/.test(new URL(input.site).protocol)) throw badRequest('invalid_url', 'site must be an http(s) URL');
+  if (input.currency !== undefined && !CURRENCY_CODES.includes(input.currency)) {
+    throw badRequest('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
+  }
   return database.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('brands').select('id').where('id', '=', input.id).executeTakeFirst();
     const slugOwner = await trx.selectFrom('brands').select('id').where('slug', '=', input.slug).executeTakeFirst();
     if (slugOwner && slugOwner.id !== input.id) throw badRequest('duplicate_slug', `slug "${input.slug}" is already used by brand ${slugOwner.id}`);
     if (existing) {
-      await trx.updateTable('brands').set(columns).where('id', '=', input.id).execute();
+      // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
+      await trx
+        .updateTable('brands')
+        .set({ ...columns, ...(input.currency !== undefined && { currency: input.currency }) })
+        .where('id', '=', input.id)
+        .execute();
       await trx.deleteFrom('brand_categories').where('brand_id', '=', input.id).execute();
     } else {
       await trx
         .insertInto('brands')
-        .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
+        .values({ id: input.id, ...columns, currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now })
         .execute();
     }
     const categories = categoryRows(input.categories ?? []);

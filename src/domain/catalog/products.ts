@@ -1,9 +1,10 @@
 import type { Product } from '../../schemas/product.js';
 import type { ProductRow } from '../../storage/schema.js';
 import { listProducts, type ProductFilters } from '../../storage/repositories/products.js';
+import { currenciesOf } from '../../storage/repositories/brands.js';
 import type { Database } from '../../storage/database.js';
 
-export function productOf(row: ProductRow): Product {
+export function productOf(row: ProductRow, currency: string): Product {
   const product: Product = {
     organizationId: row.organization_id,
     id: row.id,
@@ -16,6 +17,7 @@ export function productOf(row: ProductRow): Product {
     images: JSON.parse(row.images) as Product['images'],
     options: JSON.parse(row.options) as Product['options'],
     metadata: JSON.parse(row.metadata) as unknown[],
+    currency,
   };
   if (row.integration !== null) product.integration = row.integration;
   return product;
@@ -29,5 +31,6 @@ export async function listProductsFor(
   limit: number,
 ): Promise<{ data: Product[]; count: number }> {
   const { rows, total } = await listProducts(database, affiliateId, filters, { limit, offset: (page - 1) * limit });
-  return { data: rows.map(productOf), count: total };
+  const currencies = await currenciesOf(database, [...new Set(rows.map((r) => r.organization_id))]);
+  return { data: rows.map((row) => productOf(row, currencies.get(row.organization_id)!)), count: total };
 }

@@ -1,11 +1,17 @@
+// Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
+// (link, channel, click, payout) and its balance per currency.
 import type { Order, OrderItem } from '../../schemas/order.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
 import type { OrderRow } from '../../storage/schema.js';
-import { findOrders, listOrders, type OrderFilters } from '../../storage/repositories/orders.js';
+import { commissionTotals, findOrders, linksOfOrders, listOrders, type OrderFilters, type OrderLinks } from '../../storage/repositories/orders.js';
 import { notFound } from '../errors.js';
+import { CommissionStatuses } from '../../schemas/order.js';
 
-export function orderOf(row: OrderRow): Order {
+export function orderOf(row: OrderRow, links: OrderLinks): Order {
+  // Fields without a value are omitted, never null (see docs/decisions.md).
+  const linkCode = row.link_id === null ? undefined : links.linkCodes.get(row.link_id);
+  const channel = row.channel_id === null ? undefined : links.channels.get(row.channel_id);
   return {
     id: row.id,
     orderId: row.order_id,
@@ -17,7 +23,20 @@ export function orderOf(row: OrderRow): Order {
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
     ...(row.mdasc !== null && { mdasc: row.mdasc }),
+    currency: row.currency,
+    ...(row.click_id !== null && { clickId: row.click_id }),
+    ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
+    ...(linkCode !== undefined && { linkCode }),
+    ...(channel !== undefined && { channel }),
+    ...(row.paid_at !== null && { paidAt: row.paid_at }),
+    ...(row.payout_id !== null && { payoutId: row.payout_id }),
   };
+}
+
+/** Orders of rows, with the facts they need from links and channels (two lookups per page). */
+export async function ordersOf(database: Database, rows: OrderRow[]): Promise<Order[]> {
+  const links = await linksOfOrders(database, rows);
+  return rows.map((row) => orderOf(row, links));
 }
 
 export type OrderEnvelope = { data: Order; meta: Pagination };
@@ -26,12 +45,30 @@ export type OrderEnvelope = { data: Order; meta: Pagination };
 export async function listOrdersFor(database: Database, affiliateId: string, filters: OrderFilters, page: number, limit: number): Promise<{ items: OrderEnvelope[]; total: number }> {
   const { rows, total } = await listOrders(database, affiliateId, filters, { limit, offset: (page - 1) * limit });
   const meta = pageOf(total, page, limit);
-  return { items: rows.map((row) => ({ data: orderOf(row), meta })), total };
+  return { items: (await ordersOf(database, rows)).map((data) => ({ data, meta })), total };
 }
 
 export async function getOrdersFor(database: Database, affiliateId: string, id: string): Promise<OrderEnvelope[]> {
   const rows = await findOrders(database, affiliateId, id);
   if (rows.length === 0) throw notFound('Order not found');
   const meta = pageOf(rows.length, 1, rows.length);
-  return rows.map((row) => ({ data: orderOf(row), meta }));
+  return (await ordersOf(database, rows)).map((data) => ({ data, meta }));
+}
+
+export type CommissionStatus = (typeof CommissionStatuses)[number];
+export type Balance = { currency: string } & Record<CommissionStatus, { commission: number; orders: number }>;
+
+/** Commission totals per currency (never summed across currencies), every status present. */
+export async function balanceFor(database: Database, affiliateId: string, filters: Pick<OrderFilters, 'organizationIds' | 'from' | 'to'>): Promise<Balance[]> {
+  const byCurrency = new Map<string, Balance>();
+  for (const row of await commissionTotals(database, affiliateId, filters)) {
+    let balance = byCurrency.get(row.currency);
+    if (!balance) {
+      balance = { currency: row.currency } as Balance;
+      for (const status of CommissionStatuses) balance[status] = { commission: 0, orders: 0 };
+      byCurrency.set(row.currency, balance);
+    }
+    balance[row.commission_status as CommissionStatus] = { commission: row.commission, orders: row.orders };
+  }
+  return [...byCurrency.values()];
 }

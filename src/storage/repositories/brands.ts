@@ -89,3 +89,10 @@ export async function isApproved(database: Database, affiliateId: string, brandI
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The currency of each of these brands. */
+export async function currenciesOf(database: Database, brandIds: string[]): Promise<Map<string, string>> {
+  if (brandIds.length === 0) return new Map();
+  const rows = await database.db.selectFrom('brands').select(['id', 'currency']).where('id', 'in', brandIds).execute();
+  return new Map(rows.map((r) => [r.id, r.currency]));
+}

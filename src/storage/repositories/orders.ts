@@ -7,6 +7,9 @@ export interface OrderFilters {
   withMdasc?: boolean;
   from?: string;
   to?: string;
+  statuses?: string[];
+  commissionStatuses?: string[];
+  payoutId?: string;
 }
 
 function filtered(database: Database, affiliateId: string, f: OrderFilters) {
@@ -15,7 +18,45 @@ function filtered(database: Database, affiliateId: string, f: OrderFilters) {
   if (f.withMdasc) q = q.where('mdasc', 'is not', null).where('mdasc', '<>', '');
   if (f.from) q = q.where('created_at', '>=', f.from);
   if (f.to) q = q.where('created_at', '<=', f.to);
+  if (f.statuses?.length) q = q.where('status', 'in', f.statuses);
+  if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
+  if (f.payoutId) q = q.where('payout_id', '=', f.payoutId);
   return q;
+}
+
+/** Facts of an order kept in other tables: the code of its link and its channel. */
+export interface OrderLinks {
+  linkCodes: Map<string, string>;
+  channels: Map<string, { id: string; name: string; kind: string }>;
+}
+
+export async function linksOfOrders(database: Database, rows: Pick<OrderRow, 'link_id' | 'channel_id'>[]): Promise<OrderLinks> {
+  const linkIds = [...new Set(rows.map((r) => r.link_id).filter((id): id is string => id !== null))];
+  const channelIds = [...new Set(rows.map((r) => r.channel_id).filter((id): id is string => id !== null))];
+  const [links, channels] = await Promise.all([
+    linkIds.length ? database.db.selectFrom('short_links').select(['id', 'code']).where('id', 'in', linkIds).execute() : [],
+    channelIds.length ? database.db.selectFrom('affiliate_channels').select(['id', 'name', 'kind_id']).where('id', 'in', channelIds).execute() : [],
+  ]);
+  return {
+    linkCodes: new Map(links.map((l) => [l.id, l.code])),
+    channels: new Map(channels.map((c) => [c.id, { id: c.id, name: c.name, kind: c.kind_id }])),
+  };
+}
+
+/** The affiliate's commissions added up per currency and commission status (orders and cents). */
+export async function commissionTotals(
+  database: Database,
+  affiliateId: string,
+  f: Pick<OrderFilters, 'organizationIds' | 'from' | 'to'>,
+): Promise<Array<{ currency: string; commission_status: string; orders: number; commission: number }>> {
+  const rows = await filtered(database, affiliateId, f)
+    .select((eb) => ['currency', 'commission_status', eb.fn.countAll<number>().as('orders'), eb.fn.sum<number>('commission').as('commission')])
+    .groupBy(['currency', 'commission_status'])
+    .orderBy('currency')
+    .orderBy('commission_status')
+    .execute();
+  // PostgreSQL sums bigints as numeric, which arrives as text.
+  return rows.map((r) => ({ ...r, orders: Number(r.orders), commission: Number(r.commission) }));
 }
 
 /** A page of the affiliate's orders, newest first (id breaks ties), and the total. */
@@ -115,33 +156,3 @@ export async function moveOrder(
     return true;
   });
 }
-
-/** Marks the affiliate's approved commissions (orders created up to `until`) paid, with audit entries. */
-export async function payApprovedCommissions(
-  database: Database,
-  affiliateId: string,
-  until: string,
-  actor: string,
-  now: string,
-): Promise<{ orders: number; total: number }> {
-  return database.db.transaction().execute(async (trx) => {
-    const paid = await trx
-      .updateTable('orders')
-      .set({ commission_status: 'paid', updated_at: now })
-      .where('affiliate_id', '=', affiliateId)
-      .where('commission_status', '=', 'approved')
-      .where('created_at', '<=', until)
-      .returning(['id', 'commission'])
-      .execute();
-    if (paid.length) {
-      for (let i = 0; i < paid.length; i += 500) {
-        await trx
-          .insertInto('order_events')
-          .values(paid.slice(i, i + 500).map((o) => ({ order_id: o.id, field: 'commissionStatus', from_value: 'approved', to_value: 'paid', actor, created_at: now })))
-          .execute();
-      }
-    }
-    return { orders: paid.length, total: paid.reduce((sum, o) => sum + Number(o.commission), 0) };
-  });
-}
-

@@ -7,6 +7,9 @@ import { createShortUrlRoute } from './shortener-create.js';
 import { listShortUrlsRoute } from './shortener-list.js';
 import { listOrdersRoute } from './orders-list.js';
 import { getOrderRoute } from './order-get.js';
+import { getBalanceRoute } from './balance-get.js';
+import { listPayoutsRoute } from './payouts-list.js';
+import { getPayoutRoute } from './payout-get.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
 export const affiliateRoutes: Array<(app: App, ctx: AppContext) => void> = [
@@ -18,4 +21,7 @@ export const affiliateRoutes: Array<(app: App, ctx: AppContext) => void> = [
   listShortUrlsRoute,
   listOrdersRoute,
   getOrderRoute,
+  getBalanceRoute,
+  listPayoutsRoute,
+  getPayoutRoute,
 ];

@@ -1,20 +1,30 @@
 import { Type } from '@sinclair/typebox';
-import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
-import { Order } from '../../../schemas/order.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid } from '../../../schemas/common.js';
+import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
 import { listOrdersFor } from '../../../domain/orders/orders.js';
-import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { checkRange, anyOfBrands } from './query-rules.js';
+import { anyOfBrands, dayRange } from './query-rules.js';
+
+const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** from/to (with timezone) and a brand: the range filters the orders list and the balance share. */
+export const OrderRangeQuery = {
+  organizationId: Type.Optional(Uuid),
+  from: Type.Optional(DateOrDateTime('Orders created at or after this time')),
+  to: Type.Optional(DateOrDateTime('Orders created at or before this time')),
+  timezone: Type.Optional(TimeZoneQuery),
+};
 
 const Query = Type.Object(
   {
     page: PageQuery,
     limit: LimitQuery(20, 100),
-    organizationId: Type.Optional(Uuid),
+    ...OrderRangeQuery,
     organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
     mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
-    from: Type.Optional(DateOrDateTime('Orders created at or after this time')),
-    to: Type.Optional(DateOrDateTime('Orders created at or before this time')),
+    status: Type.Optional(CommaList('Addition to the spec: orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
+    commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled)', oneOf(CommissionStatuses))),
+    payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
   },
   { additionalProperties: false },
 );
@@ -40,11 +50,9 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const q = request.query;
-      const from = q.from && rangeStart('from', q.from);
-      const to = q.to && rangeEnd('to', q.to);
-      checkRange('from', from, 'to', to);
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
-      const { items, total } = await listOrdersFor(ctx.database, request.principal!.affiliateId!, { organizationIds, withMdasc: q.mdasc === true, from, to }, q.page, q.limit);
+      const filters = { organizationIds, withMdasc: q.mdasc === true, ...dayRange(q), statuses: q.status, commissionStatuses: q.commissionStatus, payoutId: q.payoutId };
+      const { items, total } = await listOrdersFor(ctx.database, request.principal!.affiliateId!, filters, q.page, q.limit);
       reply.header('x-total-count', String(total));
       return items;
     },

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { Currency } from '../../../schemas/common.js';
+import { balanceFor } from '../../../domain/orders/orders.js';
+import type { App, AppContext } from '../../context.js';
+import { OrderRangeQuery } from './orders-list.js';
+import { dayRange } from './query-rules.js';
+
+const Totals = Type.Object({
+  commission: Type.Integer({ description: 'Sum of the commissions, in integer minor units (cents) of currency' }),
+  orders: Type.Integer({ description: 'Number of orders' }),
+});
+
+const Balance = Type.Object(
+  {
+    currency: Currency('ISO 4217 code of every amount of this entry'),
+    pending: Totals,
+    approved: Totals,
+    paid: Totals,
+    canceled: Totals,
+  },
+  { description: 'Commission totals in one currency, per commissionStatus (every status present, zeros included)' },
+);
+
+const Query = Type.Object(OrderRangeQuery, { additionalProperties: false });
+
+export function getBalanceRoute(app: App, ctx: AppContext): void {
+  app.get(
+    '/affiliate/balance',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags: ['Orders'],
+        summary: "The caller's commissions added up, per currency and commission status",
+        description:
+          'Addition to the spec. One entry per currency the caller has orders in (amounts in different currencies are never added together), ordered by currency code, each with the commission and number of orders per commissionStatus. Optionally for orders created in a range (from/to: a date is a whole day in timezone, default UTC) and for one brand. Scope: orders:read.',
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: { 200: Type.Object({ data: Type.Array(Balance) }) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const organizationIds = q.organizationId ? [q.organizationId] : undefined;
+      return { data: await balanceFor(ctx.database, request.principal!.affiliateId!, { organizationIds, ...dayRange(q) }) };
+    },
+  );
+}

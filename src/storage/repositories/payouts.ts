@@ -1,0 +1,97 @@
+import type { Database } from '../database.js';
+import type { PayoutRow } from '../schema.js';
+import { countOf } from './totals.js';
+
+/** Rows per statement when many orders are touched at once (bound-parameter limits). */
+const CHUNK = 500;
+
+/** Approved, unpaid commissions of orders created up to `until`, per currency: what a payment run would pay. */
+export async function payableCommissions(
+  database: Database,
+  affiliateId: string,
+  until: string,
+): Promise<Array<{ currency: string; orders: number; total: number; first: string; last: string }>> {
+  const rows = await database.db
+    .selectFrom('orders')
+    .select((eb) => [
+      'currency',
+      eb.fn.countAll<number>().as('orders'),
+      eb.fn.sum<number>('commission').as('total'),
+      eb.fn.min<string>('created_at').as('first'),
+      eb.fn.max<string>('created_at').as('last'),
+    ])
+    .where('affiliate_id', '=', affiliateId)
+    .where('commission_status', '=', 'approved')
+    .where('created_at', '<=', until)
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute();
+  return rows.map((r) => ({ ...r, orders: Number(r.orders), total: Number(r.total) }));
+}
+
+/**
+ * Pays the affiliate's approved commissions of orders created up to `until`: one payout per
+ * currency, the orders marked paid and pointing to it, each change audited, in one transaction.
+ * The orders are claimed first (an update that only matches approved ones), so two runs at the
+ * same time cannot pay an order twice: the second finds nothing left to claim and creates nothing.
+ */
+export async function createPayouts(
+  database: Database,
+  affiliateId: string,
+  until: string,
+  actor: string,
+  now: string,
+  newId: () => string,
+): Promise<PayoutRow[]> {
+  return database.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('orders')
+      .set({ commission_status: 'paid', paid_at: now, updated_at: now })
+      .where('affiliate_id', '=', affiliateId)
+      .where('commission_status', '=', 'approved')
+      .where('created_at', '<=', until)
+      .returning(['id', 'commission', 'currency', 'created_at'])
+      .execute();
+    const byCurrency = new Map<string, typeof claimed>();
+    for (const order of claimed) byCurrency.set(order.currency, [...(byCurrency.get(order.currency) ?? []), order]);
+    const payouts: PayoutRow[] = [];
+    for (const [currency, orders] of [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const times = orders.map((o) => o.created_at).sort();
+      const payout: PayoutRow = {
+        id: newId(),
+        affiliate_id: affiliateId,
+        currency,
+        period_start: times[0]!,
+        period_end: times.at(-1)!,
+        total: orders.reduce((sum, o) => sum + Number(o.commission), 0),
+        order_count: orders.length,
+        created_at: now,
+      };
+      await trx.insertInto('payouts').values(payout).execute();
+      for (let i = 0; i < orders.length; i += CHUNK) {
+        const ids = orders.slice(i, i + CHUNK).map((o) => o.id);
+        await trx.updateTable('orders').set({ payout_id: payout.id }).where('id', 'in', ids).execute();
+        await trx
+          .insertInto('order_events')
+          .values(ids.map((id) => ({ order_id: id, field: 'commissionStatus', from_value: 'approved', to_value: 'paid', actor, created_at: now })))
+          .execute();
+      }
+      payouts.push(payout);
+    }
+    return payouts;
+  });
+}
+
+/** A page of the affiliate's payouts, newest first (id breaks ties), and the total. */
+export async function listPayouts(database: Database, affiliateId: string, page: { limit: number; offset: number }): Promise<{ rows: PayoutRow[]; total: number }> {
+  const mine = () => database.db.selectFrom('payouts').where('affiliate_id', '=', affiliateId);
+  const [rows, total] = await Promise.all([
+    mine().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    countOf(database, mine().select((eb) => eb.fn.countAll<number>().as('n'))),
+  ]);
+  return { rows, total };
+}
+
+export async function findPayout(database: Database, affiliateId: string, id: string): Promise<PayoutRow | undefined> {
+  return database.db.selectFrom('payouts').selectAll().where('affiliate_id', '=', affiliateId).where('id', '=', id).executeTakeFirst();
+}
