@@ -1300,6 +1300,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission_status: commissionStatus,
         value,
         commission: commissionFor(brand.row, value),
+        commission_reason: null,
         items: JSON.stringify(items),
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
