@@ -23,6 +23,8 @@ export interface Conversion {
   clickId: string | null;
   status: string;
   commissionStatus: string;
+  /** Only when the commission was canceled from the start (the click did not count). */
+  commissionReason?: string;
   value: number;
   commission: number;
   createdAt: string;
@@ -37,6 +39,7 @@ export interface AffiliateOrder {
   createdAt: string;
   commission: number;
   commissionStatus: string;
+  commissionReason?: string;
   items: Item[];
   organizationId: string;
   mdasc: string | null;
@@ -89,6 +92,23 @@ export async function clickLink(h: Harness, code: string, clickIdParam = 'clickI
   const clickId = location.searchParams.get(clickIdParam);
   assert.ok(clickId, `no ${clickIdParam} in ${res.headers.location}`);
   return { clickId, location };
+}
+
+/**
+ * Follows the short link with the given request facts (user agent, method, client address), as a
+ * crawler, a link checker or a click farm would; returns the click id the redirect carries.
+ */
+export async function clickAs(h: Harness, code: string, visit: { userAgent?: string; method?: 'GET' | 'HEAD'; ip?: string }): Promise<string> {
+  const res = await h.request({
+    method: visit.method ?? 'GET',
+    url: `/${code}`,
+    headers: { 'user-agent': visit.userAgent ?? BROWSER_UA },
+    ...(visit.ip ? { remoteAddress: visit.ip } : {}),
+  });
+  assert.equal(res.statusCode, 302, res.body);
+  const clickId = new URL(String(res.headers.location)).searchParams.get('clickId');
+  assert.ok(clickId, `no clickId in ${res.headers.location}`);
+  return clickId;
 }
 
 /** A link of the affiliate on the brand, clicked once: the click id to report conversions with. */

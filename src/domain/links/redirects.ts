@@ -141,6 +141,12 @@ interface ClickRequest extends Visit {
   clickId: string;
 }
 
+/**
+ * Whether a buffered click's flags are set: the visitor hash is empty until its batch is decided,
+ * and decide() sets it last.
+ */
+const isDecided = (row: NewClickRow): boolean => row.visitor_hash !== '';
+
 /** A click as answered: the request facts needed to flag it, decided when the batch is written. */
 interface PendingClick {
   row: NewClickRow;
@@ -208,9 +214,19 @@ export class ClickRecorder {
     this.pendingById.set(row.id, row);
   }
 
-  /** A click still waiting in the buffer. */
-  buffered(clickId: string): NewClickRow | undefined {
-    return this.pendingById.get(clickId);
+  /**
+   * A click not yet written, with its flags. A click whose batch has not been decided yet (its
+   * flags are only set when the batch is written) is decided now: the buffer is flushed first, so
+   * whoever asks (a conversion) sees the same flags the stored click will have.
+   */
+  async buffered(clickId: string): Promise<NewClickRow | undefined> {
+    const row = this.pendingById.get(clickId);
+    if (row === undefined || isDecided(row)) return row;
+    await this.flush();
+    // The flush decides every buffered click unless deciding failed (it then keeps them for the
+    // next attempt); say so rather than answer for a click whose flags are not known.
+    if (!isDecided(row)) throw new Error(`click ${clickId} is not decided yet`);
+    return row;
   }
 
   /** Writes everything buffered so far; concurrent calls run one after another. */
@@ -250,7 +266,7 @@ export class ClickRecorder {
   /**
    * Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat
    * slot, and only a click that is not a repeat uses up its address's velocity budget. The rows
-   * are changed only once every flag is known.
+   * are changed only once every flag is known, the visitor hash last (see isDecided).
    */
   private async decide(clicks: PendingClick[]): Promise<NewClickRow[]> {
     const { visitorSalt } = this.options;

@@ -1,4 +1,4 @@
-import type { Order, OrderItem } from '../../schemas/order.js';
+import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
 import type { OrderRow } from '../../storage/schema.js';
@@ -14,6 +14,8 @@ export function orderOf(row: OrderRow): Order {
     createdAt: row.created_at,
     commission: row.commission,
     commissionStatus: row.commission_status as Order['commissionStatus'],
+    // Omitted, not null, when the commission was not canceled for its click.
+    ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
     mdasc: row.mdasc,
