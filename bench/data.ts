@@ -1302,6 +1302,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         value,
         commission: commissionFor(brand.row, value),
         currency: brand.row.currency,
+        commission_reason: null,
         items: JSON.stringify(items),
         click_created_at: null,
         // Paid before payouts were records: paid, without a payout.

@@ -17,6 +17,11 @@ export interface Config {
   clickFlushMs: number;
   /** A visitor's repeat clicks on the same link within this window do not count. */
   repeatClickWindowMs: number;
+  /**
+   * More clicks than this from one client address on one link within an hour are flagged
+   * suspicious and do not count, whatever user agents they claim; 0 turns the rule off.
+   */
+  clickVelocityLimit: number;
   /** Salt of the visitor hash (IP + user agent); the same on every instance. */
   visitorSalt: string;
   /**
@@ -66,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 200, 10, 60_000),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',
     usesDefaultDatabase: !env.DATABASE_URL,

@@ -9,6 +9,7 @@ import { openClickSink } from './storage/click-sink.js';
 import { KeyResolver } from './domain/access/key-cache.js';
 import { ClickRecorder, RedirectCache } from './domain/links/redirects.js';
 import { memoryRepeatFilter, redisRepeatFilter } from './domain/links/repeat-filter.js';
+import { memoryVelocityFilter, redisVelocityFilter } from './domain/links/velocity-filter.js';
 import { localBus, redisBus, type InvalidationBus } from './domain/invalidation.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
@@ -33,9 +34,12 @@ export async function createService(config: Config, options: { database?: Databa
   const repeats = redis
     ? redisRepeatFilter(redis, config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
     : memoryRepeatFilter(config.repeatClickWindowMs);
+  const velocity = redis
+    ? redisVelocityFilter(redis, config.clickVelocityLimit, logError('Redis unavailable for the click velocity limit; using the local window'))
+    : memoryVelocityFilter(config.clickVelocityLimit);
   // Small, frequent click batches keep each flush's pause on the serving thread short; link counts
   // (a random-page update per link) are added up less often.
-  const clicks = new ClickRecorder(openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }), repeats, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
+  const clicks = new ClickRecorder(openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }), repeats, velocity, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
   const bus: InvalidationBus = redis ? redisBus(redis) : localBus();
   const context: AppContext = {
     config,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.js';
-import { OrderItem } from './order.js';
+import { CommissionReasonField, OrderItem } from './order.js';
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
 
@@ -34,7 +34,7 @@ export const PostbackQuery = Type.Object(
 export const ConversionUpdate = Type.Object(
   {
     status: Type.Union([Type.Literal('approved'), Type.Literal('canceled')], {
-      description: 'approved: the order is final, the commission becomes payable; canceled: no commission. Only a pending order can move.',
+      description: 'approved: the order is final, the commission becomes payable (unless it was canceled from the start, see commissionReason); canceled: no commission. Only a pending order can move.',
     }),
   },
   { additionalProperties: false },
@@ -48,6 +48,7 @@ export const Conversion = Type.Object(
     clickId: Type.Optional(Type.String({ description: 'The click the order was attributed to; omitted for orders recorded without one' })),
     status: Type.String(),
     commissionStatus: Type.String(),
+    commissionReason: CommissionReasonField,
     value: Type.Integer({ description: 'Cents' }),
     commission: Type.Integer({ description: 'Cents' }),
     createdAt: DateTime,

@@ -4,6 +4,20 @@ import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
 export const CommissionStatuses = ['pending', 'approved', 'paid', 'canceled'] as const;
+/** Why a commission was canceled from the start: the order's click did not count as a person's. */
+export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click'] as const;
+export type CommissionReason = (typeof CommissionReasons)[number];
+
+/** Shared by the affiliate's Order and the brand's Conversion. */
+export const CommissionReasonField = Type.Optional(
+  Type.Union(
+    CommissionReasons.map((r) => Type.Literal(r)),
+    {
+      description:
+        'Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.',
+    },
+  ),
+);
 
 export const OrderItem = Type.Object(
   {
@@ -26,8 +40,9 @@ export const Order = Type.Object(
     createdAt: DateTime,
     commission: Type.Integer({ description: "Affiliate's commission in integer cents" }),
     commissionStatus: Type.Union(CommissionStatuses.map((s) => Type.Literal(s)), {
-      description: 'pending → approved → paid; pending or approved → canceled',
+      description: 'pending → approved → paid; pending or approved → canceled; canceled from the start when the click did not count (see commissionReason)',
     }),
+    commissionReason: CommissionReasonField,
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
     organizationId: Uuid,
     mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),

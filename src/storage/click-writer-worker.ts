@@ -37,8 +37,8 @@ driver.pragma('synchronous = NORMAL');
 driver.pragma('busy_timeout = 5000');
 
 const insert = driver.prepare(
-  `insert into clicks (id, link_id, affiliate_id, channel_id, organization_id, mdasc, created_at, is_bot, is_head, is_repeat, counted, visitor_hash, user_agent)
-   values (@id, @link_id, @affiliate_id, @channel_id, @organization_id, @mdasc, @created_at, @is_bot, @is_head, @is_repeat, @counted, @visitor_hash, @user_agent)`,
+  `insert into clicks (id, link_id, affiliate_id, channel_id, organization_id, mdasc, created_at, is_bot, is_head, is_repeat, is_suspicious, counted, visitor_hash, user_agent)
+   values (@id, @link_id, @affiliate_id, @channel_id, @organization_id, @mdasc, @created_at, @is_bot, @is_head, @is_repeat, @is_suspicious, @counted, @visitor_hash, @user_agent)`,
 );
 const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
   for (const click of clicks) insert.run({ mdasc: null, user_agent: null, ...click });

@@ -171,6 +171,11 @@ export interface OrdersTable {
   commission_status: string;
   value: number;
   commission: number;
+  /**
+   * Why the commission was canceled from the start: 'bot_click', 'head_click' or
+   * 'suspicious_click' (the click did not count as a person's); null otherwise.
+   */
+  commission_reason: string | null;
   /** ISO 4217: the brand's currency when the order was reported. */
   currency: string;
   items: string;
@@ -207,7 +212,9 @@ export interface ClicksTable {
   is_bot: number;
   is_head: number;
   is_repeat: number;
-  /** 1 when the click counts: not a bot, not HEAD, not a repeat of the same visitor. */
+  /** Past the per-address velocity limit of the link (CLICK_VELOCITY_LIMIT clicks an hour). */
+  is_suspicious: number;
+  /** 1 when the click counts: not a bot, not HEAD, not a repeat of the same visitor, not suspicious. */
   counted: number;
   /** Hash of IP and user agent; the raw IP is never stored. */
   visitor_hash: string;

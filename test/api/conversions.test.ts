@@ -11,7 +11,9 @@ import {
   affiliateOrder,
   allAffiliateOrders,
   backdateClick,
+  BROWSER_UA,
   brandKey,
+  clickAs,
   clickLink,
   conversionOf,
   createLink,
@@ -28,7 +30,14 @@ import {
   withDatabaseLatency,
   type Conversion,
 } from '../helpers/tracking.js';
-import { payCommissions } from '../../src/domain/orders/payouts.js';
+import { payCommissions as payInPayouts } from '../../src/domain/orders/payouts.js';
+import type { Database } from '../../src/storage/database.js';
+
+/** Pays like the operator's command and adds the payouts up (these tests use one currency). */
+async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<{ orders: number; total: number }> {
+  const { payouts } = await payInPayouts(database, affiliateId, until);
+  return { orders: payouts.reduce((n, p) => n + p.orderCount, 0), total: payouts.reduce((n, p) => n + p.total, 0) };
+}
 import { DomainError } from '../../src/domain/errors.js';
 import { revokeApiKey, createApiKey } from '../../src/domain/access/api-keys.js';
 
@@ -132,6 +141,11 @@ describe('the loop end to end', () => {
       items,
       organizationId: BRANDS.acme,
       mdasc: 'summer-24',
+      currency: 'BRL',
+      clickId,
+      clickedAt: row.click_created_at!,
+      linkCode: link.code,
+      channel: { id: h.world.channels.aff1Site, name: 'My blog', kind: 'site' },
     };
     const listed = (await allAffiliateOrders(h, aff1)).find((o) => o.id === conv.id);
     assert.deepEqual(listed, expected);
@@ -433,6 +447,140 @@ describe('a conversion right after its click', () => {
       await slow.service.context.clicks.flush();
       const written = await slow.service.context.database.db.selectFrom('clicks').selectAll().where('id', '=', clickId).executeTakeFirst();
       assert.equal(written?.link_id, row?.link_id);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('a conversion on a click that did not count earns nothing', () => {
+  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  /** Another browser each time: one address rotating user agents. */
+  const browser = (i: number) => BROWSER_UA.replace('Chrome/124.0.0.0', `Chrome/${100 + i}.0.0.0`);
+  let links = 0;
+  /** A link of aff-1 on acme that no other test clicks (an mdasc of its own). */
+  const freshLink = async (hh = h, key = aff1) => (await createLink(hh, key, BRANDS.acme, { mdasc: `uncounted-${++links}`, channelId: hh.world.channels.aff1Site })).code;
+  let addresses = 0;
+  /** A client address no other test uses (TEST-NET-3). */
+  const freshIp = () => `203.0.113.${++addresses}`;
+  const order = (clickId: string, orderId = oid('uncounted'), hh = h, key = acme) =>
+    report(hh, key, { clickId, orderId, value: 1999, items: [item(1999)] });
+  const commissionOf = (o: { status: string; commission: number; commissionStatus: string; commissionReason?: string }) => ({
+    status: o.status,
+    commission: o.commission,
+    commissionStatus: o.commissionStatus,
+    commissionReason: o.commissionReason,
+  });
+
+  test('a bot click → 201, commission 0 and canceled (bot_click); the affiliate sees why; approving and paying leave it canceled', async () => {
+    const clickId = await clickAs(h, await freshLink(), { userAgent: GOOGLEBOT, ip: freshIp() });
+    const orderId = oid('bot');
+    const conv = conversionOf(await order(clickId, orderId), 201);
+    assert.deepEqual(commissionOf(conv), { status: 'pending', commission: 0, commissionStatus: 'canceled', commissionReason: 'bot_click' });
+    assert.equal(conv.clickId, clickId, 'the order is still stored for the brand’s records');
+    assert.equal(conv.value, 1999);
+    // The same report again answers the stored order, reason included.
+    assert.deepEqual(conversionOf(await order(clickId, orderId), 200), conv);
+
+    // The affiliate sees the order and why it earns nothing, in the list and by either id.
+    const expected = { status: 'pending', commission: 0, commissionStatus: 'canceled', commissionReason: 'bot_click' };
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), expected);
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, orderId)), expected);
+    const listed = (await allAffiliateOrders(h, aff1)).find((o) => o.id === conv.id);
+    assert.ok(listed, 'the order is listed');
+    assert.deepEqual(commissionOf(listed), expected);
+
+    // Approving the order approves the order only: the commission stays canceled.
+    const approved = await approve(orderId);
+    assert.equal(approved.statusCode, 200, approved.body);
+    assert.deepEqual(commissionOf((approved.json() as { data: Conversion }).data), { ...expected, status: 'approved' });
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { ...expected, status: 'approved' });
+    assert.deepEqual(await eventSummary(conv.id), [
+      { field: 'created', from: null, to: 'pending', actor: `brand:${BRANDS.acme}` },
+      { field: 'status', from: 'pending', to: 'approved', actor: `brand:${BRANDS.acme}` },
+    ]);
+
+    // Paying aff-1's approved commissions never pays it.
+    await payCommissions(h.service.context.database, 'aff-1');
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { ...expected, status: 'approved' });
+  });
+
+  test('a HEAD click → head_click; canceling the order keeps the commission canceled', async () => {
+    const clickId = await clickAs(h, await freshLink(), { method: 'HEAD', ip: freshIp() });
+    const conv = conversionOf(await order(clickId), 201);
+    assert.deepEqual(commissionOf(conv), { status: 'pending', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
+    assert.equal((await affiliateOrder(h, aff1, conv.id)).commissionReason, 'head_click');
+    const canceled = await cancel(conv.orderId);
+    assert.equal(canceled.statusCode, 200, canceled.body);
+    assert.deepEqual(commissionOf((canceled.json() as { data: Conversion }).data), { status: 'canceled', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { status: 'canceled', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
+    assert.deepEqual(
+      (await eventSummary(conv.id)).map((e) => e.field),
+      ['created', 'status'],
+      'only the order moved',
+    );
+  });
+
+  test('a person’s click earns, and so does their repeat click within the window; neither carries a commissionReason', async () => {
+    const code = await freshLink();
+    const ip = freshIp();
+    const first = await clickAs(h, code, { ip });
+    const repeat = await clickAs(h, code, { ip });
+    await h.service.context.clicks.flush();
+    const stored = await h.service.context.database.db.selectFrom('clicks').select(['id', 'is_repeat', 'counted']).where('id', 'in', [first, repeat]).execute();
+    assert.deepEqual(
+      [first, repeat].map((id) => stored.find((row) => row.id === id)),
+      [{ id: first, is_repeat: 0, counted: 1 }, { id: repeat, is_repeat: 1, counted: 0 }],
+    );
+    for (const clickId of [first, repeat]) {
+      const conv = conversionOf(await order(clickId), 201);
+      assert.deepEqual(commissionOf(conv), { status: 'pending', commission: 150, commissionStatus: 'pending', commissionReason: undefined });
+      assert.ok(!('commissionReason' in conv), 'omitted, never null, when there is none');
+      const seen = await affiliateOrder(h, aff1, conv.id);
+      assert.ok(!('commissionReason' in seen), 'omitted, never null, when there is none');
+      const approved = await approve(conv.orderId);
+      assert.equal((approved.json() as { data: Conversion }).data.commissionStatus, 'approved');
+    }
+  });
+
+  test('a click past its address’s velocity limit on the link → suspicious_click; the clicks before it earn', async () => {
+    const code = await freshLink();
+    const ip = freshIp();
+    const ids: string[] = [];
+    // One address, six user agents: the limit is 5 counted clicks per address, link and hour.
+    for (let i = 0; i < 6; i++) ids.push(await clickAs(h, code, { ip, userAgent: browser(i) }));
+    const within = conversionOf(await order(ids[4]!), 201);
+    assert.deepEqual(commissionOf(within), { status: 'pending', commission: 150, commissionStatus: 'pending', commissionReason: undefined });
+    const past = conversionOf(await order(ids[5]!), 201);
+    assert.deepEqual(commissionOf(past), { status: 'pending', commission: 0, commissionStatus: 'canceled', commissionReason: 'suspicious_click' });
+    assert.equal((await affiliateOrder(h, aff1, past.id)).commissionReason, 'suspicious_click');
+    assert.equal((await approve(past.orderId)).statusCode, 200);
+    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, past.id)), { status: 'approved', commission: 0, commissionStatus: 'canceled', commissionReason: 'suspicious_click' });
+  });
+
+  test('a click still in the buffer is judged as it will be stored (bot, HEAD, suspicious, person)', async () => {
+    // Clicks are flushed once a minute here, so each is certainly still in the buffer when reported.
+    const slow = await startHarness({ CLICK_FLUSH_MS: '60000' });
+    try {
+      const affKey = (await createApiKey(slow.service.context.database, { affiliateId: 'aff-1', rateLimit: 100_000 })).key;
+      const key = await brandKey(slow, BRANDS.acme);
+      const code = await freshLink(slow, affKey);
+      const ip = freshIp();
+      const bot = await clickAs(slow, code, { userAgent: GOOGLEBOT, ip });
+      const head = await clickAs(slow, code, { method: 'HEAD', ip });
+      const rotated: string[] = [];
+      for (let i = 0; i < 6; i++) rotated.push(await clickAs(slow, code, { ip, userAgent: browser(i) }));
+      const stored = await slow.service.context.database.db.selectFrom('clicks').select('id').execute();
+      assert.deepEqual(stored, [], 'no click is written yet');
+
+      const reasons: Array<string | undefined> = [];
+      for (const clickId of [bot, head, rotated[0]!, rotated[5]!]) {
+        const conv = conversionOf(await order(clickId, oid('buffered'), slow, key), 201);
+        reasons.push(conv.commissionReason);
+        assert.equal(conv.commission, conv.commissionReason ? 0 : 150);
+        assert.equal(conv.commissionStatus, conv.commissionReason ? 'canceled' : 'pending');
+      }
+      assert.deepEqual(reasons, ['bot_click', 'head_click', undefined, 'suspicious_click']);
     } finally {
       await slow.close();
     }

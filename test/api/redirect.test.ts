@@ -1,6 +1,6 @@
 // GET /{urlCode}: the redirect hot path. Every redirect carries a fresh click id (before any
-// #fragment, keeping mdasc); every click is stored with bot/HEAD/repeat flags and only human,
-// first-in-window clicks add to the link's count; unknown and deactivated links answer 404 and
+// #fragment, keeping mdasc); every click is stored with bot/HEAD/repeat/suspicious flags and only
+// human, first-in-window clicks within their address's velocity limit add to the link's count; unknown and deactivated links answer 404 and
 // store nothing. Clicks are written in the background (every 50 ms in the harness), so effects
 // are awaited with a bounded poll, never timed.
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,7 @@ import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
 import { setLinkActive } from '../../src/storage/repositories/links.js';
 import type { ClickRow } from '../../src/storage/schema.js';
+import { loadConfig } from '../../src/config.js';
 
 interface ShortUrlRecord {
   originalUrl: string;
@@ -163,6 +164,11 @@ async function stored(h: Harness, clickIds: string[]): Promise<ClickRow[]> {
 
 const flags = (row: ClickRow) => ({ is_bot: row.is_bot, is_head: row.is_head, is_repeat: row.is_repeat, counted: row.counted });
 const HUMAN = { is_bot: 0, is_head: 0, is_repeat: 0, counted: 1 };
+const allFlags = (row: ClickRow) => ({ ...flags(row), is_suspicious: row.is_suspicious });
+const COUNTED = { ...HUMAN, is_suspicious: 0 };
+const SUSPICIOUS = { ...HUMAN, is_suspicious: 1, counted: 0 };
+/** A desktop Chrome of another version for each i: one address rotating user agents. */
+const chrome = (i: number) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${100 + i}.0.${i}.0 Safari/537.36`;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -379,7 +385,46 @@ describe('which clicks count', () => {
   });
 });
 
-describe('the repeat window is configurable', () => {
+describe('click velocity: one address on one link', () => {
+  test('30 user agents from one address: 5 clicks count (CLICK_VELOCITY_LIMIT default), the other 25 are stored suspicious', async () => {
+    const { site, insta } = await customLinks('/velocity/rotating');
+    const url = 'https://www.acme.com/velocity/rotating';
+    const ip = freshIp();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: chrome(i) }), url));
+    const rows = await stored(h, ids);
+    assert.deepEqual(rows.map(allFlags), [...Array(5).fill(COUNTED), ...Array(25).fill(SUSPICIOUS)]);
+    assert.equal((await record(site)).count, 5, 'only the first 5 clicks of the address count');
+    assert.equal(new Set(rows.map((r) => r.visitor_hash)).size, 30, 'each user agent is another visitor: the repeat window alone would count all 30');
+
+    // The budget is per address and per link: another address on this link, and this address on
+    // another link, count.
+    const otherAddress = assertRedirect(await visit(h, codeOf(site), { ua: chrome(0) }), url);
+    const otherLink = assertRedirect(await visit(h, codeOf(insta), { ip, ua: chrome(30) }), url);
+    assert.deepEqual((await stored(h, [otherAddress, otherLink])).map(allFlags), [COUNTED, COUNTED]);
+    assert.equal((await record(site)).count, 6);
+    assert.equal((await record(insta)).count, 1);
+  });
+
+  test('bots, HEAD requests and repeats from the address do not use up its budget', async () => {
+    const { site } = await customLinks('/velocity/budget');
+    const url = 'https://www.acme.com/velocity/budget';
+    const ip = freshIp();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: BOT_AGENTS.googlebot }), url));
+    for (let i = 0; i < 2; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: chrome(0), method: 'HEAD' }), url));
+    for (let i = 0; i < 4; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: chrome(0) }), url));
+    for (let i = 1; i <= 5; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: chrome(i) }), url));
+    const rows = await stored(h, ids);
+    const BOT = { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0, is_suspicious: 0 };
+    const HEAD = { is_bot: 0, is_head: 1, is_repeat: 0, counted: 0, is_suspicious: 0 };
+    const REPEAT = { ...COUNTED, is_repeat: 1, counted: 0 };
+    assert.deepEqual(rows.map(allFlags), [BOT, BOT, BOT, HEAD, HEAD, COUNTED, REPEAT, REPEAT, REPEAT, COUNTED, COUNTED, COUNTED, COUNTED, SUSPICIOUS]);
+    assert.equal((await record(site)).count, 5);
+  });
+});
+
+describe('the repeat window and the velocity limit are configurable', () => {
   /** A Custom acme link on the given harness; returns its site-channel code. */
   async function linkOn(hh: Harness, key: string, path: string): Promise<string> {
     const res = await hh.post('/affiliate/shortener/url', { organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com${path}` }, key);
@@ -409,6 +454,27 @@ describe('the repeat window is configurable', () => {
       assert.equal(await countOn(h0, code), 4);
     } finally {
       await h0.close();
+    }
+  });
+
+  test('CLICK_VELOCITY_LIMIT sets the clicks an address may count per link and hour; 0 turns the limit off', async () => {
+    for (const [limit, counted] of [['2', 2], ['0', 12]] as const) {
+      const hv = await startHarness({ CLICK_VELOCITY_LIMIT: limit });
+      try {
+        const key = (await newKey(hv, 'aff-1', { rateLimit: 100_000 })).key;
+        const code = await linkOn(hv, key, `/velocity/limit-${limit}`);
+        const ip = freshIp();
+        const ids: string[] = [];
+        for (let i = 0; i < 12; i++) ids.push(assertRedirect(await visit(hv, code, { ip, ua: chrome(i) }), `https://www.acme.com/velocity/limit-${limit}`));
+        const rows = await stored(hv, ids);
+        assert.deepEqual(rows.map(allFlags), [...Array(counted).fill(COUNTED), ...Array(12 - counted).fill(SUSPICIOUS)], `CLICK_VELOCITY_LIMIT=${limit}`);
+        assert.equal(await countOn(hv, code), counted, `CLICK_VELOCITY_LIMIT=${limit}`);
+      } finally {
+        await hv.close();
+      }
+    }
+    for (const wrong of ['-1', '2.5', 'five']) {
+      assert.throws(() => loadConfig({ CLICK_VELOCITY_LIMIT: wrong }), /CLICK_VELOCITY_LIMIT must be an integer between 0 and/);
     }
   });
 

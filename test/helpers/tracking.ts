@@ -65,6 +65,23 @@ export async function clickLink(h: Harness, code: string, clickIdParam = 'clickI
   return { clickId, location };
 }
 
+/**
+ * Follows the short link with the given request facts (user agent, method, client address), as a
+ * crawler, a link checker or a click farm would; returns the click id the redirect carries.
+ */
+export async function clickAs(h: Harness, code: string, visit: { userAgent?: string; method?: 'GET' | 'HEAD'; ip?: string }): Promise<string> {
+  const res = await h.request({
+    method: visit.method ?? 'GET',
+    url: `/${code}`,
+    headers: { 'user-agent': visit.userAgent ?? BROWSER_UA },
+    ...(visit.ip ? { remoteAddress: visit.ip } : {}),
+  });
+  assert.equal(res.statusCode, 302, res.body);
+  const clickId = new URL(String(res.headers.location)).searchParams.get('clickId');
+  assert.ok(clickId, `no clickId in ${res.headers.location}`);
+  return clickId;
+}
+
 /** A link of the affiliate on the brand, clicked once: the click id to report conversions with. */
 export async function freshClick(h: Harness, affiliateKey: string, brandId: string, options: Parameters<typeof createLink>[3] = {}): Promise<string> {
   const { code } = await createLink(h, affiliateKey, brandId, options);

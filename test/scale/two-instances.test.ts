@@ -86,6 +86,24 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     assert.equal(await countOf(b, key, code), 1);
   });
 
+  test('the click velocity budget of an address is shared: 8 user agents from one address spread over both, 5 count', async () => {
+    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const code = await createLink(a, key);
+    for (let i = 0; i < 8; i++) {
+      const ua = BROWSER_UA.replace('Chrome/124.0.0.0', `Chrome/${100 + i}.0.0.0`);
+      assert.equal((await get(i % 2 ? a : b, `/${code}`, undefined, { 'user-agent': ua })).status, 302);
+    }
+    const stored = await pollUntil(
+      () => database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select(['clicks.counted', 'clicks.is_suspicious']).where('short_links.code', '=', code).execute(),
+      (rows) => rows.length === 8,
+    );
+    assert.equal(stored.length, 8);
+    assert.equal(stored.filter((r) => r.counted === 1).length, 5, 'each instance’s own window would have counted all 8');
+    assert.equal(stored.filter((r) => r.is_suspicious === 1).length, 3);
+    assert.equal(await countOf(a, key, code), 5);
+    assert.equal(await countOf(b, key, code), 5);
+  });
+
   test('a link deactivated with the CLI stops redirecting on both instances within a second', async () => {
     const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
     const code = await createLink(a, key);

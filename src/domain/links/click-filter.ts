@@ -8,6 +8,7 @@ export interface ClickFlags {
   isBot: boolean;
   isHead: boolean;
   isRepeat: boolean;
+  isSuspicious: boolean;
 }
 
 /**
@@ -16,6 +17,14 @@ export interface ClickFlags {
  */
 export function visitorHash(salt: string, ip: string, userAgent: string): string {
   return createHash('sha256').update(`${salt}\u0000${ip}\u0000${userAgent}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * Hash of the client address alone, salted: what the velocity limit counts clicks per, whatever
+ * user agent each click claims. Never the same as a visitor hash of that address.
+ */
+export function addressHash(salt: string, ip: string): string {
+  return createHash('sha256').update(`${salt}\u0000address\u0000${ip}`).digest('hex').slice(0, 32);
 }
 
 /** Crawlers and link-preview fetchers (a maintained list), and requests with no user agent. */
@@ -44,5 +53,34 @@ export class RepeatWindow {
     if (first !== undefined && now - first < this.windowMs) return true;
     this.firstSeen.set(key, now);
     return false;
+  }
+}
+
+/**
+ * Counts the clicks of each client address on each link in windows of `windowMs` that start at
+ * the address's first click on the link, to flag clicks past `limit` in a window. Bounded like
+ * RepeatWindow: past maxEntries the pairs seen least recently are forgotten first.
+ */
+export class VelocityWindow {
+  private readonly windows: RecentMap<string, { start: number; clicks: number }>;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    maxEntries = 200_000,
+  ) {
+    this.windows = new RecentMap(maxEntries);
+  }
+
+  /** Records a click of this address on this link; true when it is past the limit of its window. */
+  exceeded(linkId: string, address: string, now: number): boolean {
+    const key = `${linkId}:${address}`;
+    let window = this.windows.get(key);
+    if (window === undefined || now - window.start >= this.windowMs) {
+      window = { start: now, clicks: 0 };
+      this.windows.set(key, window);
+    }
+    window.clicks++;
+    return window.clicks > this.limit;
   }
 }

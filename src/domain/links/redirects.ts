@@ -6,8 +6,9 @@ import type { Database } from '../../storage/database.js';
 import type { NewClickRow } from '../../storage/schema.js';
 import { findRedirectTarget, redirectChangesSince, type RedirectTarget } from '../../storage/repositories/links.js';
 import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
-import { isBotAgent, visitorHash } from './click-filter.js';
+import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
+import type { VelocityFilter } from './velocity-filter.js';
 import { RecentMap } from '../recent-map.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
@@ -129,7 +130,7 @@ export function newClickId(): string {
   return Date.now().toString(16).padStart(12, '0') + random;
 }
 
-/** The request facts a click is flagged by (bot, HEAD, repeat visitor). */
+/** The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity). */
 export interface Visit {
   method: string;
   ip: string;
@@ -139,6 +140,12 @@ export interface Visit {
 interface ClickRequest extends Visit {
   clickId: string;
 }
+
+/**
+ * Whether a buffered click's flags are set: the visitor hash is empty until its batch is decided,
+ * and decide() sets it last.
+ */
+const isDecided = (row: NewClickRow): boolean => row.visitor_hash !== '';
 
 /** A click as answered: the request facts needed to flag it, decided when the batch is written. */
 interface PendingClick {
@@ -150,8 +157,8 @@ interface PendingClick {
 
 /**
  * Buffers clicks and writes them once per interval. Answering a redirect only appends to the
- * buffer; the flags (bot, HEAD, repeat) and the visitor hash are computed per batch when it is
- * written, off the request path.
+ * buffer; the flags (bot, HEAD, repeat, suspicious) and the visitor hash are computed per batch
+ * when it is written, off the request path.
  */
 export class ClickRecorder {
   private undecided: PendingClick[] = [];
@@ -166,6 +173,7 @@ export class ClickRecorder {
   constructor(
     private readonly sink: ClickSink,
     private readonly repeats: RepeatFilter,
+    private readonly velocity: VelocityFilter,
     private readonly options: { flushMs: number; visitorSalt: string },
     private readonly onError: (error: unknown) => void,
   ) {}
@@ -197,6 +205,7 @@ export class ClickRecorder {
       is_bot: 0,
       is_head: 0,
       is_repeat: 0,
+      is_suspicious: 0,
       counted: 0,
       visitor_hash: '',
       user_agent: null,
@@ -205,9 +214,19 @@ export class ClickRecorder {
     this.pendingById.set(row.id, row);
   }
 
-  /** A click still waiting in the buffer. */
-  buffered(clickId: string): NewClickRow | undefined {
-    return this.pendingById.get(clickId);
+  /**
+   * A click not yet written, with its flags. A click whose batch has not been decided yet (its
+   * flags are only set when the batch is written) is decided now: the buffer is flushed first, so
+   * whoever asks (a conversion) sees the same flags the stored click will have.
+   */
+  async buffered(clickId: string): Promise<NewClickRow | undefined> {
+    const row = this.pendingById.get(clickId);
+    if (row === undefined || isDecided(row)) return row;
+    await this.flush();
+    // The flush decides every buffered click unless deciding failed (it then keeps them for the
+    // next attempt); say so rather than answer for a click whose flags are not known.
+    if (!isDecided(row)) throw new Error(`click ${clickId} is not decided yet`);
+    return row;
   }
 
   /** Writes everything buffered so far; concurrent calls run one after another. */
@@ -244,23 +263,39 @@ export class ClickRecorder {
     for (const click of clicks) this.pendingById.delete(click.id);
   }
 
-  /** Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat slot. */
+  /**
+   * Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat
+   * slot, and only a click that is not a repeat uses up its address's velocity budget. The rows
+   * are changed only once every flag is known, the visitor hash last (see isDecided).
+   */
   private async decide(clicks: PendingClick[]): Promise<NewClickRow[]> {
-    for (const { row, ip, userAgent, method } of clicks) {
-      row.is_bot = this.isBot(userAgent) ? 1 : 0;
-      row.is_head = method === 'HEAD' ? 1 : 0;
-      row.counted = row.is_bot || row.is_head ? 0 : 1;
-      row.visitor_hash = visitorHash(this.options.visitorSalt, ip, userAgent ?? '');
-      row.user_agent = userAgent ? userAgent.slice(0, 512) : null;
+    const { visitorSalt } = this.options;
+    const judged = clicks.map(({ row, ip, userAgent, method }) => ({
+      row,
+      ip,
+      userAgent,
+      isBot: this.isBot(userAgent),
+      isHead: method === 'HEAD',
+      isRepeat: false,
+      isSuspicious: false,
+      visitor: visitorHash(visitorSalt, ip, userAgent ?? ''),
+    }));
+    const candidates = judged.filter((c) => !c.isBot && !c.isHead);
+    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.visitor, at: Date.parse(c.row.created_at) })));
+    candidates.forEach((c, i) => (c.isRepeat = repeats[i] === true));
+    const firsts = candidates.filter((c) => !c.isRepeat);
+    const exceeded = await this.velocity.exceeded(firsts.map((c) => ({ linkId: c.row.link_id, address: addressHash(visitorSalt, c.ip), at: Date.parse(c.row.created_at) })));
+    firsts.forEach((c, i) => (c.isSuspicious = exceeded[i] === true));
+    for (const c of judged) {
+      const { row } = c;
+      row.is_bot = c.isBot ? 1 : 0;
+      row.is_head = c.isHead ? 1 : 0;
+      row.is_repeat = c.isRepeat ? 1 : 0;
+      row.is_suspicious = c.isSuspicious ? 1 : 0;
+      row.counted = c.isBot || c.isHead || c.isRepeat || c.isSuspicious ? 0 : 1;
+      row.user_agent = c.userAgent ? c.userAgent.slice(0, 512) : null;
+      row.visitor_hash = c.visitor;
     }
-    const candidates = clicks.filter((c) => c.row.counted === 1);
-    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.row.visitor_hash, at: Date.parse(c.row.created_at) })));
-    candidates.forEach((c, i) => {
-      if (repeats[i]) {
-        c.row.is_repeat = 1;
-        c.row.counted = 0;
-      }
-    });
     return clicks.map((c) => c.row);
   }
 

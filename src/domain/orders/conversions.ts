@@ -1,8 +1,10 @@
 // Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
-// commission computed from the brand's rule, idempotent per brand order id.
+// commission computed from the brand's rule, idempotent per brand order id. A click that did not
+// count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
+// stored with the commission canceled from the start.
 import type { Database } from '../../storage/database.js';
 import type { Conversion } from '../../schemas/conversion.js';
-import type { OrderItem } from '../../schemas/order.js';
+import type { CommissionReason, OrderItem } from '../../schemas/order.js';
 import type { ClickRow, NewClickRow, OrderRow } from '../../storage/schema.js';
 import { findBrand } from '../../storage/repositories/brands.js';
 import { findClick } from '../../storage/repositories/clicks.js';
@@ -11,12 +13,15 @@ import { DomainError, conflict, notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso, toIso } from '../time.js';
 import { commissionFor } from './commission.js';
-import { checkOrderMove, COMMISSION_FOR_ORDER, type OrderStatus } from './lifecycle.js';
+import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 
 export interface ConversionDeps {
   database: Database;
-  /** Clicks not yet written, so a conversion right after its click still finds it. */
-  bufferedClick(clickId: string): NewClickRow | undefined;
+  /**
+   * Clicks not yet written, so a conversion right after its click still finds it, with the flags
+   * the click will be stored with (deciding them first if they are not yet).
+   */
+  bufferedClick(clickId: string): Promise<NewClickRow | undefined>;
   /**
    * How long a click may wait in another instance's buffer before it is written: an unknown
    * click id is looked up once more after this time before the report is refused.
@@ -51,6 +56,7 @@ export function conversionOf(row: OrderRow): Conversion {
     ...(row.click_id !== null && { clickId: row.click_id }),
     status: row.status,
     commissionStatus: row.commission_status,
+    ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
     value: row.value,
     commission: row.commission,
     createdAt: row.created_at,
@@ -60,8 +66,19 @@ export function conversionOf(row: OrderRow): Conversion {
 
 const unprocessable = (code: string, message: string) => new DomainError(422, code, message);
 
+/**
+ * Why a click earns no commission: it did not count as a person's click. A repeat (the same
+ * visitor again within the repeat window) is still that person's click and earns normally.
+ */
+export function commissionReasonOf(click: Pick<ClickRow, 'is_bot' | 'is_head' | 'is_suspicious'>): CommissionReason | undefined {
+  if (click.is_bot) return 'bot_click';
+  if (click.is_head) return 'head_click';
+  if (click.is_suspicious) return 'suspicious_click';
+  return undefined;
+}
+
 async function clickOf(deps: ConversionDeps, clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
-  let click = deps.bufferedClick(clickId) ?? (await findClick(deps.database, clickId));
+  let click = (await deps.bufferedClick(clickId)) ?? (await findClick(deps.database, clickId));
   if (!click && CLICK_ID.test(clickId) && deps.clickWriteDelayMs > 0) {
     await sleep(deps.clickWriteDelayMs);
     click = await findClick(deps.database, clickId);
@@ -100,6 +117,7 @@ export async function reportConversion(
     }
   }
 
+  const reason = commissionReasonOf(click);
   const recordedAt = nowIso();
   const { created, row } = await createOrderOnce(
     database,
@@ -113,9 +131,12 @@ export async function reportConversion(
       channel_id: click.channel_id,
       mdasc: click.mdasc,
       status: 'pending',
-      commission_status: 'pending',
+      // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
+      // so sums of commissions reconcile whatever their status.
+      commission_status: reason ? 'canceled' : 'pending',
+      commission_reason: reason ?? null,
       value: input.value,
-      commission: commissionFor(brand, input.value),
+      commission: reason ? 0 : commissionFor(brand, input.value),
       currency: brand.currency,
       items: JSON.stringify(input.items),
       click_created_at: click.created_at,
@@ -139,13 +160,16 @@ function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversi
   return conversionOf(existing);
 }
 
-/** A brand approves or cancels one of its pending orders; the commission follows. */
+/**
+ * A brand approves or cancels one of its pending orders; the commission follows, unless it was
+ * canceled from the start (its click did not count), which it stays.
+ */
 export async function updateConversion(database: Database, brandId: string, orderId: string, status: 'approved' | 'canceled'): Promise<Conversion> {
   const current = await findBrandOrder(database, brandId, orderId);
   if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
   if (current.status === status) return conversionOf(current); // a retried request changes nothing
   checkOrderMove(current.status as OrderStatus, status);
-  const next = { status, commission_status: COMMISSION_FOR_ORDER[status] };
+  const next = { status, commission_status: commissionAfter(current.commission_status as CommissionStatus, status) };
   const now = nowIso();
   if (!(await moveOrder(database, current, next, `brand:${brandId}`, now))) {
     // Another request moved the order first: the same rules apply to what it is now.

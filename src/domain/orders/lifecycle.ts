@@ -2,8 +2,12 @@
 // which. docs/decisions.md shows the same table.
 //
 //   order status       pending → approved | canceled            (brand)
-//   commissionStatus   pending → approved      (with the order's approval)
+//   commissionStatus   (new) → pending         (with the new order)
+//                      (new) → canceled        (the order's click did not count: bot, HEAD or
+//                                               suspicious; commission 0, commissionReason set)
+//                      pending → approved      (with the order's approval)
 //                      pending → canceled      (with the order's cancellation)
+//                      canceled stays canceled when the brand approves or cancels the order
 //                      approved → paid         (operator: affnet commissions pay)
 //                      approved → canceled     (operator: affnet commissions cancel)
 import { conflict } from '../errors.js';
@@ -26,6 +30,14 @@ const COMMISSION_MOVES: Record<CommissionStatus, readonly CommissionStatus[]> = 
 
 /** The commission status that goes with an order status change by the brand. */
 export const COMMISSION_FOR_ORDER: Record<'approved' | 'canceled', CommissionStatus> = { approved: 'approved', canceled: 'canceled' };
+
+/**
+ * The commission status after the brand moves the order to `to`: the commission follows the
+ * order, except one canceled from the start (its click did not count), which nothing revives.
+ */
+export function commissionAfter(current: CommissionStatus, to: 'approved' | 'canceled'): CommissionStatus {
+  return current === 'canceled' ? 'canceled' : COMMISSION_FOR_ORDER[to];
+}
 
 export function checkOrderMove(from: OrderStatus, to: OrderStatus): void {
   if (!ORDER_MOVES[from].includes(to)) {

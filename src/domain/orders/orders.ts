@@ -1,6 +1,6 @@
 // Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
 // (link, channel, click, payout) and its balance per currency.
-import type { Order, OrderItem } from '../../schemas/order.js';
+import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
 import type { OrderRow } from '../../storage/schema.js';
@@ -20,6 +20,8 @@ export function orderOf(row: OrderRow, links: OrderLinks): Order {
     createdAt: row.created_at,
     commission: row.commission,
     commissionStatus: row.commission_status as Order['commissionStatus'],
+    // Omitted, not null, when the commission was not canceled for its click.
+    ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
     ...(row.mdasc !== null && { mdasc: row.mdasc }),

@@ -1,7 +1,7 @@
 import type { Database } from '../database.js';
 import type { ClickRow, NewClickRow } from '../schema.js';
 
-// Rows per INSERT statement: 13 columns × 500 stays far below SQLite's bound-parameter limit.
+// Rows per INSERT statement: 14 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
 /**
