@@ -15,6 +15,7 @@ import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-inde
 import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order-index.js';
 import * as changedLinksIndex from './migrations/0011-changed-links-index.js';
 import * as searchPrefixIndexes from './migrations/0012-search-prefix-indexes.js';
+import * as brandKeyLimits from './migrations/0013-brand-key-limits.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -31,6 +32,7 @@ const migrations: Record<string, DialectMigration> = {
   '0010-campaigns-type-order-index': campaignsTypeOrderIndex,
   '0011-changed-links-index': changedLinksIndex,
   '0012-search-prefix-indexes': searchPrefixIndexes,
+  '0013-brand-key-limits': brandKeyLimits,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {
