@@ -16,6 +16,7 @@ import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order
 import * as changedLinksIndex from './migrations/0011-changed-links-index.js';
 import * as searchPrefixIndexes from './migrations/0012-search-prefix-indexes.js';
 import * as brandKeyLimits from './migrations/0013-brand-key-limits.js';
+import * as postbackTokens from './migrations/0013-postback-tokens.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -33,6 +34,7 @@ const migrations: Record<string, DialectMigration> = {
   '0011-changed-links-index': changedLinksIndex,
   '0012-search-prefix-indexes': searchPrefixIndexes,
   '0013-brand-key-limits': brandKeyLimits,
+  '0013-postback-tokens': postbackTokens,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

@@ -1,5 +1,5 @@
-// The operator's side of brand access: brand keys (their own rate limit) and the migration that
-// raised the limit of brand keys made before it.
+// The operator's side of brand access: brand keys (their own rate limit), the migration that
+// raised the limit of brand keys made before it, and brands' postback tokens.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
@@ -9,6 +9,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { upsertAffiliate } from '../../src/domain/access/affiliates.js';
 import { upsertBrand } from '../../src/domain/catalog/catalog-writer.js';
 import { findPrincipal, hashKey } from '../../src/domain/access/api-keys.js';
+import { findPostbackPrincipal } from '../../src/domain/access/postback-tokens.js';
 import { up as raiseBrandKeyLimits } from '../../src/storage/migrations/0013-brand-key-limits.js';
 import { brandInput } from '../helpers/world.js';
 
@@ -99,5 +100,68 @@ describe('migration 0013-brand-key-limits', () => {
     });
     // The service resolves the raised key with its new limit.
     assert.equal((await findPrincipal(database, 'afn_key_mig_brand_default'))?.rateLimit, 6000);
+  });
+});
+
+describe('affnet brands postback-token', () => {
+  const tokensOf = (brandId: string) => database.db.selectFrom('postback_tokens').selectAll().where('brand_id', '=', brandId).orderBy('created_at').orderBy('id').execute();
+
+  test('prints a new token alone on the last line, stored only as a hash; it resolves to conversions:write for the brand', async () => {
+    const result = await runCli(['brands', 'postback-token', '--brand', BRAND], env);
+    assert.equal(result.code, 0, result.stderr);
+    const token = lastLine(result.stdout);
+    assert.match(token, /^afp_[0-9A-Za-z]{32}$/);
+    assert.equal(result.stdout.split(token).length - 1, 1, 'the token appears once, on its own line');
+    assert.equal(result.stderr, '');
+
+    const principal = await findPostbackPrincipal(database, token);
+    assert.ok(principal);
+    assert.equal(principal.credential, 'postback_token');
+    assert.equal(principal.brandId, BRAND);
+    assert.equal(principal.affiliateId, null);
+    assert.deepEqual([...principal.scopes], ['conversions:write']);
+    assert.equal(principal.rateLimit, 6000);
+    assert.equal(principal.rateWindowMs, 60_000);
+    assert.equal(await findPrincipal(database, token), undefined, 'a postback token is not an API key');
+
+    const active = (await tokensOf(BRAND)).filter((t) => t.revoked_at === null);
+    assert.equal(active.length, 1);
+    assert.equal(active[0]!.id, principal.keyId);
+    assert.equal(active[0]!.token_hash, hashKey(token));
+    assert.equal(active[0]!.token_prefix, token.slice(0, 8));
+    assert.match(active[0]!.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.ok(!JSON.stringify(await tokensOf(BRAND)).includes(token), 'the token itself is never stored');
+  });
+
+  test('running it again rotates: the new token replaces the old one, which stops resolving', async () => {
+    const first = lastLine((await runCli(['brands', 'postback-token', '--brand', BRAND], env)).stdout);
+    const firstId = (await findPostbackPrincipal(database, first))!.keyId;
+    const again = await runCli(['brands', 'postback-token', '--brand', BRAND], env);
+    assert.equal(again.code, 0, again.stderr);
+    const second = lastLine(again.stdout);
+    assert.match(second, /^afp_[0-9A-Za-z]{32}$/);
+    assert.notEqual(second, first);
+    assert.match(again.stdout, new RegExp(`replaces ${first.slice(0, 8)}…, which no longer works`));
+
+    assert.equal(await findPostbackPrincipal(database, first), undefined, 'the old token no longer resolves');
+    const secondId = (await findPostbackPrincipal(database, second))?.keyId;
+    assert.ok(secondId);
+    const rows = await tokensOf(BRAND);
+    const old = rows.find((r) => r.id === firstId)!;
+    assert.ok(old.revoked_at, 'the old token records when it stopped working');
+    assert.equal(old.replaced_by, secondId, 'and which token replaced it');
+    assert.deepEqual(rows.filter((r) => r.revoked_at === null).map((r) => r.id), [secondId], 'one active token per brand');
+  });
+
+  test('an unknown or missing brand fails clearly and creates nothing', async () => {
+    const before = await database.db.selectFrom('postback_tokens').select('id').execute();
+    const unknown = await runCli(['brands', 'postback-token', '--brand', 'nobody'], env);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /brand "nobody" does not exist/);
+    assert.doesNotMatch(unknown.stdout, /afp_/);
+    const missing = await runCli(['brands', 'postback-token'], env);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /--brand/);
+    assert.deepEqual(await database.db.selectFrom('postback_tokens').select('id').execute(), before);
   });
 });

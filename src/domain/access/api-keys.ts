@@ -122,6 +122,7 @@ export async function findPrincipal(database: Database, key: string): Promise<Pr
   if (!row) return undefined;
   return {
     keyId: row.id,
+    credential: 'api_key',
     affiliateId: row.affiliate_id,
     brandId: row.brand_id,
     scopes: new Set(row.scopes.split(' ') as Scope[]),
