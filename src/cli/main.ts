@@ -6,6 +6,7 @@ import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
 import { keysCommand } from './commands/keys.js';
+import { brandsCommand } from './commands/brands.js';
 import { importCommand } from './commands/import.js';
 import { affiliatesCommand } from './commands/affiliates.js';
 import { linksCommand } from './commands/links.js';
@@ -13,7 +14,7 @@ import { commissionsCommand } from './commands/commissions.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
-  .description('Affiliate network service: serve the API, migrate, seed demo data, manage keys and affiliates, import catalogues')
+  .description('Affiliate network service: serve the API, migrate, seed demo data, manage keys, postback tokens and affiliates, import catalogues')
   .showHelpAfterError()
   .exitOverride();
 
@@ -21,6 +22,7 @@ program.addCommand(serveCommand());
 program.addCommand(migrateCommand());
 program.addCommand(seedCommand());
 program.addCommand(keysCommand());
+program.addCommand(brandsCommand());
 program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());
 program.addCommand(linksCommand());

@@ -6,11 +6,14 @@ links per channel, and read the orders and commissions those links earned.
 **Authentication.** Every endpoint needs an \`x-api-key\` header. A missing, unknown or revoked key
 answers 401; a key without the endpoint's scope answers 403. Scopes: \`brands:read\`,
 \`products:read\`, \`campaigns:read\`, \`shortener:read\`, \`shortener:write\`, \`orders:read\`.
+The one exception is \`GET /postback\`, for brands: it takes the brand's postback token as the
+\`token\` query parameter, and a postback token is accepted nowhere else.
 
-**Rate limit.** 60 requests per 60 seconds per API key, on every endpoint (an operator may raise
-it per key). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
-\`X-RateLimit-Reset\` (seconds until the window resets); a 429 also carries \`Retry-After\` in
-whole seconds.
+**Rate limit.** 60 requests per 60 seconds per affiliate key, 6,000 per brand key, on every
+endpoint (an operator may change it per key). Every response carries \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets); a 429 also
+carries \`Retry-After\` in whole seconds. Brands: retry a conversion answered 429 or 503 after
+\`Retry-After\`; conversions are idempotent per \`orderId\`, so a retry never records an order twice.
 
 **Errors.** Every error has the body
 \`{ "statusCode": 400, "error": "BadRequest", "message": "...", "success": false, "code": "invalid_query" }\`,

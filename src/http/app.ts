@@ -1,7 +1,7 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
 // path, health checks and the affiliate API (authenticated, rate-limited, scoped).
 import { createServer, type RequestListener } from 'node:http';
-import Fastify, { LogController, type FastifyReply, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,7 +14,7 @@ import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
-import { errorBody, handleError } from './errors.js';
+import { errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
@@ -133,10 +133,17 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
 
   await app.register(async (postback) => {
     const scoped = postback as unknown as App;
+    const token = (request: FastifyRequest): string | undefined => {
+      const value = (request.query as { token?: string | string[] }).token;
+      if (Array.isArray(value)) throw new HttpError(400, 'invalid_query', `token must be given once (got ${value.length} values)`);
+      return value;
+    };
     await registerAuthentication(scoped, ctx, {
       owner: 'brand',
-      keyFrom: (request) => (request.query as { token?: string }).token || keyFromHeader(request),
-      missingKeyHint: 'pass your brand API key as the token query parameter',
+      // The brand's postback token first; its API key (in token or x-api-key) still works here.
+      postbackTokenFrom: token,
+      keyFrom: (request) => token(request) || keyFromHeader(request),
+      missingKeyMessage: 'Postback token is required: pass your brand\'s postback token as the token query parameter',
     });
     registerPostback(scoped, ctx);
   });

@@ -25,7 +25,13 @@ export const PostbackQuery = Type.Object(
     clickId: ClickId,
     orderId: BrandOrderId,
     value: OrderValue,
-    token: Type.String({ minLength: 1, maxLength: 100, description: 'Your brand API key' }),
+    token: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Your brand's postback token (afp_…, issued by the network with `affnet brands postback-token`): it can report conversions through this URL and nothing else. " +
+        'Your brand API key (afn_…) is still accepted here for compatibility, but discouraged: URLs are written to proxy, CDN and analytics logs, and the API key opens every advertiser endpoint.',
+    }),
     createdAt: Type.Optional(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },

@@ -15,6 +15,8 @@ import * as brandsVisibilityIndex from './migrations/0009-brands-visibility-inde
 import * as campaignsTypeOrderIndex from './migrations/0010-campaigns-type-order-index.js';
 import * as changedLinksIndex from './migrations/0011-changed-links-index.js';
 import * as searchPrefixIndexes from './migrations/0012-search-prefix-indexes.js';
+import * as brandKeyLimits from './migrations/0013-brand-key-limits.js';
+import * as postbackTokens from './migrations/0013-postback-tokens.js';
 import * as clickVelocityAndCommissionReason from './migrations/0014-click-velocity-and-commission-reason.js';
 import * as currenciesPayoutsOrderFacts from './migrations/0015-currencies-payouts-order-facts.js';
 
@@ -33,6 +35,8 @@ const migrations: Record<string, DialectMigration> = {
   '0010-campaigns-type-order-index': campaignsTypeOrderIndex,
   '0011-changed-links-index': changedLinksIndex,
   '0012-search-prefix-indexes': searchPrefixIndexes,
+  '0013-brand-key-limits': brandKeyLimits,
+  '0013-postback-tokens': postbackTokens,
   '0014-click-velocity-and-commission-reason': clickVelocityAndCommissionReason,
   '0015-currencies-payouts-order-facts': currenciesPayoutsOrderFacts,
 };

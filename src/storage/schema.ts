@@ -87,6 +87,20 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+/** A brand's secret for GET /postback; at most one per brand is active (revoked_at null). */
+export interface PostbackTokensTable {
+  id: string;
+  brand_id: string;
+  token_hash: string;
+  /** First characters of the token, so an operator can tell tokens apart. */
+  token_prefix: string;
+  created_at: string;
+  /** When the token stopped working (rotated or revoked); null while it works. */
+  revoked_at: string | null;
+  /** The id of the token that replaced this one when it was rotated. */
+  replaced_by: string | null;
+}
+
 export interface ProductsTable {
   /** Surrogate integer key: the full-text index refers to rows by it. */
   seq: Generated<number>;
@@ -246,6 +260,7 @@ export interface DB {
   affiliate_channels: AffiliateChannelsTable;
   brand_approvals: BrandApprovalsTable;
   api_keys: ApiKeysTable;
+  postback_tokens: PostbackTokensTable;
   products: ProductsTable;
   products_fts: ProductsFtsTable;
   campaigns: CampaignsTable;
@@ -268,3 +283,5 @@ export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
+export type PostbackTokenRow = Selectable<PostbackTokensTable>;
+export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertError, startWithKeys, type ErrorBodyShape } from '../helpers/api.js';
+import { assertError, newKey, startWithKeys, type ErrorBodyShape } from '../helpers/api.js';
 import {
   affiliateOrder,
   allAffiliateOrders,
@@ -39,7 +39,7 @@ async function payCommissions(database: Database, affiliateId: string, until?: s
   return { orders: payouts.reduce((n, p) => n + p.orderCount, 0), total: payouts.reduce((n, p) => n + p.total, 0) };
 }
 import { DomainError } from '../../src/domain/errors.js';
-import { revokeApiKey, createApiKey } from '../../src/domain/access/api-keys.js';
+import { revokeApiKey, createApiKey, DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/api-keys.js';
 
 let h: Harness;
 let aff1: string;
@@ -344,6 +344,61 @@ describe('GET /postback', () => {
     await rejected(() => postback(h, { clickId: 'f'.repeat(32), orderId: oid('pb-c'), value: 100, token: acme }), 404, 'click_not_found');
     await rejected(() => postback(h, { clickId, orderId: oid('pb-c'), value: 100, token: umbrella }), 404, 'click_not_found');
     await rejected(() => postback(h, { clickId, orderId: oid('pb-t'), value: 100, token: acme, createdAt: hoursFromNow(2) }), 422, 'invalid_order_time');
+  });
+});
+
+describe('rate limits of brand keys', () => {
+  /** Retry-After on a 429: whole seconds, at least 1, at most the 60 s window. */
+  const assertRetryAfter = (res: LightMyRequestResponse) => {
+    assert.match(String(res.headers['retry-after']), /^\d+$/, `Retry-After is whole seconds: ${JSON.stringify(res.headers)}`);
+    const seconds = Number(res.headers['retry-after']);
+    assert.ok(seconds >= 1 && seconds <= 60, `Retry-After ${seconds}`);
+  };
+
+  test('a brand key made without a limit allows 6,000 per 60 s: 100 postbacks in a minute all answer 201', async () => {
+    assert.equal(DEFAULT_BRAND_RATE_LIMIT, 6000);
+    const { key } = await createApiKey(h.service.context.database, { brandId: BRANDS.acme });
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    for (let i = 0; i < 100; i++) {
+      const res = await postback(h, { clickId, orderId: oid('burst'), value: 1000, token: key });
+      conversionOf(res, 201);
+      assert.equal(res.headers['x-ratelimit-limit'], '6000');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(5999 - i));
+    }
+  });
+
+  test('an affiliate key made without a limit still gets 429 at its 61st request, with Retry-After', async () => {
+    const { key } = await newKey(h, 'aff-1');
+    for (let i = 0; i < 60; i++) {
+      const res = await h.get('/affiliate/orders?limit=1', key);
+      assert.equal(res.statusCode, 200, `request ${i + 1}: ${res.body}`);
+      assert.equal(res.headers['x-ratelimit-limit'], '60');
+    }
+    const res = await h.get('/affiliate/orders?limit=1', key);
+    assertError(res, 429, 'TOO_MANY_REQUESTS');
+    assertRetryAfter(res);
+  });
+
+  test('a brand key given a limit of 5: the 6th report → 429 with Retry-After, nothing written; the retry is recorded once', async () => {
+    const { key } = await createApiKey(h.service.context.database, { brandId: BRANDS.acme, rateLimit: 5 });
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    for (let i = 0; i < 5; i++) {
+      const res = await report(h, key, { clickId, orderId: oid('limited'), value: 1999, items: [item(1999)] });
+      conversionOf(res, 201);
+      assert.equal(res.headers['x-ratelimit-limit'], '5');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(4 - i));
+    }
+    const body = { clickId, orderId: oid('limited'), value: 1999, items: [item(1999)] };
+    const refused = await report(h, key, body);
+    const error = assertError(refused, 429, 'TOO_MANY_REQUESTS');
+    assertRetryAfter(refused);
+    assert.match(error.message, /retry in \d+ s/);
+    assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+    assert.deepEqual(await ordersWithBrandOrderId(h, BRANDS.acme, body.orderId), [], 'a refused report writes nothing');
+    assertError(await report(h, key, body), 429, 'TOO_MANY_REQUESTS');
+    // Another key of the same brand is unaffected, and the retried report is recorded once.
+    conversionOf(await report(h, acme, body), 201);
+    conversionOf(await report(h, acme, body), 200);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/access/api-keys.js';
+import { createApiKey, DEFAULT_BRAND_RATE_LIMIT, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey } from '../../domain/access/api-keys.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, parseScopes } from '../../domain/access/scopes.js';
 import { CliError } from '../cli-error.js';
 import { withDatabase } from '../with-database.js';
@@ -21,7 +21,7 @@ export function keysCommand(): Command {
     .addOption(new Option('--brand <id>', 'brand (advertiser) the key belongs to').conflicts('affiliate'))
     .option('--scopes <list>', `comma-separated scopes (default: all). Affiliate: ${AFFILIATE_SCOPES.join(', ')}. Brand: ${BRAND_SCOPES.join(', ')}`)
     .option('--name <name>', 'a label to recognise the key by')
-    .option('--rate-limit <n>', 'requests allowed per 60 s window (default 60)', positiveInteger)
+    .option('--rate-limit <n>', `requests allowed per 60 s window (default: ${DEFAULT_RATE_LIMIT} for an affiliate key, ${DEFAULT_BRAND_RATE_LIMIT} for a brand key)`, positiveInteger)
     .action(async (options: { affiliate?: string; brand?: string; scopes?: string; name?: string; rateLimit?: number }) => {
       if (!options.affiliate && !options.brand) throw new CliError('pass --affiliate ID or --brand ID');
       let scopes;

@@ -9,7 +9,13 @@ import type { Principal } from './principal.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
 
 const KEY_PREFIX = 'afn_';
+/** Requests per window of an affiliate key unless the operator gave it another limit. */
 export const DEFAULT_RATE_LIMIT = 60;
+/**
+ * Requests per window of a brand key (and of a brand's postback token). A brand reports every
+ * order of its shop as it happens; a pixel that is refused may never retry, and the order is lost.
+ */
+export const DEFAULT_BRAND_RATE_LIMIT = 6000;
 export const DEFAULT_RATE_WINDOW_SECONDS = 60;
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -52,7 +58,7 @@ export async function createApiKey(database: Database, input: NewKey): Promise<{
   if (misplaced.length > 0) {
     throw new DomainError(400, 'invalid_scope', `scope ${misplaced.join(', ')} cannot be given to ${input.affiliateId ? 'an affiliate' : 'a brand'} key; allowed: ${allowed.join(', ')}`);
   }
-  const rateLimit = input.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const rateLimit = input.rateLimit ?? (input.brandId ? DEFAULT_BRAND_RATE_LIMIT : DEFAULT_RATE_LIMIT);
   if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 1_000_000_000) {
     throw new DomainError(400, 'invalid_rate_limit', 'rate limit must be an integer between 1 and 1000000000 requests per window');
   }
@@ -116,6 +122,7 @@ export async function findPrincipal(database: Database, key: string): Promise<Pr
   if (!row) return undefined;
   return {
     keyId: row.id,
+    credential: 'api_key',
     affiliateId: row.affiliate_id,
     brandId: row.brand_id,
     scopes: new Set(row.scopes.split(' ') as Scope[]),

@@ -1,30 +1,64 @@
 // Resolving a key costs a hash and a query; a short-lived cache keeps that off most requests
 // while a revocation still takes effect within the TTL, even when it was made by another process.
+// API keys and postback tokens are cached apart: a postback token never resolves as an API key,
+// whatever was cached before.
 import type { Database } from '../../storage/database.js';
 import { findPrincipal } from './api-keys.js';
+import { findPostbackPrincipal } from './postback-tokens.js';
 import type { Principal } from './principal.js';
 
-export class KeyResolver {
-  private readonly cache = new Map<string, { principal: Principal | undefined; expires: number }>();
+type Lookup = (database: Database, secret: string) => Promise<Principal | undefined>;
+
+class TtlCache {
+  private readonly entries = new Map<string, { principal: Principal | undefined; expires: number }>();
 
   constructor(
-    private readonly database: Database,
-    private readonly ttlMs = 1000,
-    private readonly maxEntries = 10_000,
+    private readonly lookup: Lookup,
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
   ) {}
 
-  async resolve(key: string): Promise<Principal | undefined> {
+  async resolve(database: Database, secret: string): Promise<Principal | undefined> {
     const now = Date.now();
-    const hit = this.cache.get(key);
+    const hit = this.entries.get(secret);
     if (hit && hit.expires > now) return hit.principal;
-    const principal = await findPrincipal(this.database, key);
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(key, { principal, expires: now + this.ttlMs });
+    const principal = await this.lookup(database, secret);
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(secret, { principal, expires: now + this.ttlMs });
     return principal;
   }
 
-  /** Forgets every cached key, e.g. after a revocation in this process. */
   clear(): void {
-    this.cache.clear();
+    this.entries.clear();
+  }
+}
+
+export class KeyResolver {
+  private readonly keys: TtlCache;
+  private readonly postbackTokens: TtlCache;
+
+  constructor(
+    private readonly database: Database,
+    ttlMs = 1000,
+    maxEntries = 10_000,
+  ) {
+    this.keys = new TtlCache(findPrincipal, ttlMs, maxEntries);
+    this.postbackTokens = new TtlCache(findPostbackPrincipal, ttlMs, maxEntries);
+  }
+
+  /** An API key (x-api-key) to its principal; undefined when unknown or revoked. */
+  resolve(key: string): Promise<Principal | undefined> {
+    return this.keys.resolve(this.database, key);
+  }
+
+  /** A brand's postback token to its principal; undefined when unknown, rotated or revoked. */
+  resolvePostbackToken(token: string): Promise<Principal | undefined> {
+    return this.postbackTokens.resolve(this.database, token);
+  }
+
+  /** Forgets every cached key and token, e.g. after a revocation or rotation. */
+  clear(): void {
+    this.keys.clear();
+    this.postbackTokens.clear();
   }
 }

@@ -1,11 +1,13 @@
 // Authentication, per-key rate limiting and scope checks for the API, in that order:
 // onRequest resolves the x-api-key (401), the rate limiter counts the request against the key
 // (429, and X-RateLimit-* headers on every response), and preParsing checks the route's scope
-// (403) before the body is read or validated.
+// (403) before the body is read or validated. A brand's postback token is resolved only where
+// the routes ask for it (GET /postback's token parameter); anywhere else it is an unknown key.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Scope } from '../../domain/access/scopes.js';
+import { looksLikePostbackToken } from '../../domain/access/postback-tokens.js';
 import { errorBody, HttpError } from '../errors.js';
 import type { App, AppContext } from '../context.js';
 
@@ -31,19 +33,37 @@ export interface AuthenticationOptions {
   owner: KeyOwner;
   /** Where the key is read from (default: the x-api-key header). */
   keyFrom?: (request: FastifyRequest) => string | undefined;
-  /** How the 401 for a missing key tells the caller to send it. */
-  missingKeyHint?: string;
+  /**
+   * Where a brand's postback token is read from, on the routes that accept one; it is tried
+   * before the key. Without it, a postback token is refused like an unknown key.
+   */
+  postbackTokenFrom?: (request: FastifyRequest) => string | undefined;
+  /** The 401 message when nothing was sent: it tells the caller what to send, and where. */
+  missingKeyMessage?: string;
 }
 
+const UNKNOWN_POSTBACK_TOKEN = 'Postback token is unknown or has been replaced by a newer one: use the brand\'s current postback token';
+const POSTBACK_TOKEN_ELSEWHERE = 'This is a postback token: it is accepted only as the token parameter of GET /postback; send a brand API key in the x-api-key header';
+
 export async function registerAuthentication(app: App, ctx: AppContext, options: AuthenticationOptions): Promise<void> {
-  const { owner, keyFrom = keyFromHeader, missingKeyHint = 'send it in the x-api-key header' } = options;
+  const { owner, keyFrom = keyFromHeader, postbackTokenFrom, missingKeyMessage = 'API key is required: send it in the x-api-key header' } = options;
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const key = keyFrom(request);
-    if (!key) throw new HttpError(401, 'unauthorized', `API key is required: ${missingKeyHint}`);
-    const principal = await ctx.keys.resolve(key);
-    if (!principal) throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');
+    const token = postbackTokenFrom?.(request);
+    let principal = token && looksLikePostbackToken(token) ? await ctx.keys.resolvePostbackToken(token) : undefined;
+    if (!principal) {
+      const key = keyFrom(request);
+      if (!key) throw new HttpError(401, 'unauthorized', missingKeyMessage);
+      principal = await ctx.keys.resolve(key);
+      if (!principal) {
+        if (looksLikePostbackToken(key)) throw new HttpError(401, 'unauthorized', key === token ? UNKNOWN_POSTBACK_TOKEN : POSTBACK_TOKEN_ELSEWHERE);
+        throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');
+      }
+    }
+    if (principal.credential === 'postback_token' && !postbackTokenFrom) {
+      throw new HttpError(401, 'unauthorized', POSTBACK_TOKEN_ELSEWHERE);
+    }
     if (owner === 'affiliate' && !principal.affiliateId) {
       throw new HttpError(403, 'forbidden', 'This API key belongs to a brand; affiliate endpoints need an affiliate key');
     }

@@ -1,5 +1,6 @@
 // GET /postback: the same conversion report for brands that can only fire a URL (a pixel or a
-// server-to-server callback). The brand key travels as the token query parameter.
+// server-to-server callback). The brand's postback token travels as the token query parameter
+// (its API key is still accepted there, see src/http/app.ts).
 import { Type } from '@sinclair/typebox';
 import { Conversion, PostbackQuery } from '../../../schemas/conversion.js';
 import { reportConversion } from '../../../domain/orders/conversions.js';
@@ -18,7 +19,8 @@ export function registerPostback(app: App, ctx: AppContext): void {
         tags: ['Advertiser'],
         summary: 'Report an order by URL (server-to-server postback)',
         description:
-          'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your brand API key. 201 when new, 200 when already reported identically.',
+          'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged). ' +
+          '201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId.',
         querystring: PostbackQuery,
         response: {
           200: Type.Object({ data: Type.Ref(Conversion) }),

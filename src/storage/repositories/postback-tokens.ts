@@ -1,0 +1,47 @@
+// Postback tokens of brands: the SQL behind rotating a brand's token and resolving a presented one.
+import type { Database } from '../database.js';
+import type { NewPostbackTokenRow, PostbackTokenRow } from '../schema.js';
+
+export async function brandExists(database: Database, brandId: string): Promise<boolean> {
+  return Boolean(await database.db.selectFrom('brands').select('id').where('id', '=', brandId).executeTakeFirst());
+}
+
+/** A unique index refused the row (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Makes `token` the brand's only active postback token: in one transaction the active one, if
+ * any, is marked revoked and replaced by the new one, and the new one is inserted. Returns the
+ * prefix of the token it replaced (null for the brand's first).
+ *
+ * Two rotations at once: on PostgreSQL the later one may not see the earlier one's new token
+ * and is refused by the one-active-token index; it runs again and replaces that token, so the
+ * last rotation wins, as it would one after the other.
+ */
+export async function replacePostbackToken(database: Database, token: Omit<NewPostbackTokenRow, 'revoked_at' | 'replaced_by'>): Promise<{ replaced: string | null }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await database.db.transaction().execute(async (trx) => {
+        const replaced = await trx
+          .updateTable('postback_tokens')
+          .set({ revoked_at: token.created_at, replaced_by: token.id })
+          .where('brand_id', '=', token.brand_id)
+          .where('revoked_at', 'is', null)
+          .returning('token_prefix')
+          .execute();
+        await trx.insertInto('postback_tokens').values({ ...token, revoked_at: null, replaced_by: null }).execute();
+        return { replaced: replaced[0]?.token_prefix ?? null };
+      });
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+/** The active (neither rotated nor revoked) token with this hash. */
+export async function findActivePostbackToken(database: Database, tokenHash: string): Promise<PostbackTokenRow | undefined> {
+  return database.db.selectFrom('postback_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+}
