@@ -382,8 +382,11 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
     const code = codeOf(site);
     const encoded = `%${code.charCodeAt(0).toString(16).toUpperCase()}${code.slice(1)}`;
     for (const path of [`/${encoded}`, `/${encoded}/`]) {
-      const res = await visit(h, path.slice(1), { query: '?utm_source=x&mdasc=other&clickId=forged&a=1%26b%3D2' });
-      assertLocation(res.headers.location as string, 'https://www.acme.com/query/slow?utm_source=x&a=1%26b%3D2&mdasc=slow-1&clickId=<id>');
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await visit(h, path.slice(1), { method, query: '?utm_source=x&mdasc=other&clickId=forged&a=1%26b%3D2' });
+        assert.equal(res.statusCode, 302, `${method} ${path}: ${res.body}`);
+        assertLocation(res.headers.location as string, 'https://www.acme.com/query/slow?utm_source=x&a=1%26b%3D2&mdasc=slow-1&clickId=<id>');
+      }
     }
   });
 });
@@ -735,5 +738,34 @@ describe('unknown and inactive links', () => {
     }
     const restored = await pollUntil(() => visit(h, code), (res) => String(res.headers.location).includes('clickId='), { timeoutMs: 3000, everyMs: 100 });
     assertRedirect(restored, 'https://www.acme.com/changed/param');
+  });
+});
+
+describe('the redirect in the OpenAPI document', () => {
+  test('GET /{code} is documented: path parameter, 302 with Location, 404 with the error body, no API key; /{code}/ is not a second route', async () => {
+    const res = await h.request({ method: 'GET', url: '/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json() as {
+      paths: Record<string, Record<string, {
+        tags?: string[];
+        security?: unknown[];
+        parameters?: Array<{ name: string; in: string; required?: boolean }>;
+        responses: Record<string, { description?: string; headers?: Record<string, { description?: string; schema?: { type?: string } }>; content?: Record<string, { schema: { $ref?: string } }> }>;
+      }>>;
+      tags: Array<{ name: string }>;
+    };
+    const operation = doc.paths['/{code}']?.get;
+    assert.ok(operation, `GET /{code} is not documented; paths: ${Object.keys(doc.paths).join(', ')}`);
+    assert.deepEqual(operation.security, [], 'no API key');
+    assert.ok(operation.tags?.length && operation.tags.every((tag) => doc.tags.some((t) => t.name === tag)), `tags ${operation.tags} are registered`);
+    assert.deepEqual(operation.parameters?.map((p) => [p.name, p.in, p.required]), [['code', 'path', true]]);
+    const location = operation.responses['302']?.headers?.Location;
+    assert.ok(location, 'the 302 documents its Location header');
+    assert.equal(location.schema?.type, 'string');
+    assert.match(String(location.description), /click id/);
+    assert.match(String(location.description), /query/);
+    assert.equal(operation.responses['302']!.content, undefined, 'a 302 has no body');
+    assert.equal(operation.responses['404']?.content?.['application/json']?.schema.$ref, '#/components/schemas/Error');
+    assert.deepEqual(Object.keys(doc.paths).filter((path) => path.startsWith('/{code}')), ['/{code}']);
   });
 });
