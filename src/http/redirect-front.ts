@@ -1,7 +1,7 @@
-// The redirect hot path, in front of Fastify: GET or HEAD /{code} (or /{code}/) is answered straight on
-// node:http, without routing, hooks or reply objects, which cost about as much as the redirect
-// itself. Every other request, and any redirect whose lookup fails, goes on to Fastify, whose
-// /:code route answers the same way the slow path (with the service's error handling).
+// The redirect hot path, in front of Fastify: GET or HEAD /{code} (or /{code}/) is answered
+// straight on node:http, without routing, hooks or reply objects, which cost about as much as the
+// redirect itself. Every other request, and any redirect whose lookup fails, goes on to Fastify,
+// whose /:code route answers the same way the slow path (with the service's error handling).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isCodeShaped, type CachedTarget } from '../domain/links/redirects.js';
 import type { AppContext } from './context.js';

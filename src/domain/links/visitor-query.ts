@@ -20,7 +20,7 @@
 // prepared when the link was cached (see prepare() in redirects.ts).
 import type { CachedTarget } from './redirects.js';
 
-/** What a query cannot carry as it is: WHATWG's query percent-encode set, '#', and a '%' that starts no escape. */
+/** What a query cannot carry as it is: WHATWG's query percent-encode set, '#', a '%' starting no escape. */
 const UNSAFE = /[\u0000-\u0020"#<>\u007F-\uFFFF]|%(?![0-9A-Fa-f]{2})/;
 /** The same, matching surrogate pairs whole so they encode as one character. */
 const UNSAFE_ALL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\u0000-\u0020"#<>\u007F-\uFFFF]|%(?![0-9A-Fa-f]{2})/g;
@@ -29,7 +29,7 @@ const encodeUnsafe = (text: string): string =>
   // A lone surrogate cannot be encoded as UTF-8: it becomes U+FFFD, as a browser would send it.
   encodeURIComponent(text.length === 1 && text >= '\uD800' && text <= '\uDFFF' ? '\uFFFD' : text);
 
-/** The Location of a redirect: the prepared destination with the click id, and the visitor's query merged in. */
+/** The Location of a redirect: the prepared destination, the click id, the visitor's query merged in. */
 export function locationFor(target: CachedTarget, clickId: string, query: string | undefined): string {
   return query ? withVisitorQuery(target, clickId, query) : target.locationBefore + clickId + target.locationAfter;
 }
@@ -61,9 +61,9 @@ function formDecoded(raw: string): string {
 }
 
 /**
- * Names a visitor's parameter may not have, lower-cased: the destination's own parameters, the click
- * id parameter (both read back from the prepared Location) and mdasc, the network's tracking
- * parameter, even on a link without one.
+ * Names a visitor's parameter may not have, lower-cased: the destination's own parameters, the
+ * click id parameter (both read back from the prepared Location) and mdasc, the network's
+ * tracking parameter, even on a link without one.
  */
 function ownNamesOf(target: CachedTarget): readonly string[] {
   const names = new Set(['mdasc']);
