@@ -34,7 +34,9 @@ const SCHEMA = {
         }),
       },
     }),
+    400: Type.Ref(ErrorBody, { description: 'The path is malformed: broken percent-encoding (code invalid_url)' }),
     404: Type.Ref(ErrorBody, { description: 'No active short link has this code (code link_not_found)' }),
+    414: Type.Ref(ErrorBody, { description: 'The path is too long (code uri_too_long)' }),
   },
 };
 
