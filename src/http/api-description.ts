@@ -35,6 +35,8 @@ parameter repeated.
 their products and campaigns; any other brand answers 404. Short links and orders are only ever
 the caller's own.
 
-**Short links.** \`GET {PUBLIC_URL}/{urlCode}\` redirects (302) to the link's destination; unknown
-or inactive codes answer 404. Link creation is idempotent: the same request returns the same links.
+**Short links.** \`GET {PUBLIC_URL}/{urlCode}\` redirects (302) to the link's destination with a
+click id, keeping the visitor's query parameters (\`utm_source\`…) unless they name one of the
+link's own, \`mdasc\` or the click id; unknown or inactive codes answer 404. It needs no API key.
+Link creation is idempotent: the same request returns the same links.
 `.trim();

@@ -105,6 +105,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
         { name: 'Products' },
         { name: 'Campaigns' },
         { name: 'Short links' },
+        { name: 'Redirect', description: 'What visitors open: a short link redirects to its destination with a click id. No API key.' },
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions and move them through their lifecycle. Brand keys only (scope conversions:write).' },
         { name: 'Service' },

@@ -1,7 +1,7 @@
-// The redirect hot path, in front of Fastify: GET or HEAD /{code} is answered straight on
-// node:http, without routing, hooks or reply objects, which cost about as much as the redirect
-// itself. Every other request, and any redirect whose lookup fails, goes on to Fastify, whose
-// /:code route answers the same way the slow path (with the service's error handling).
+// The redirect hot path, in front of Fastify: GET or HEAD /{code} (or /{code}/) is answered
+// straight on node:http, without routing, hooks or reply objects, which cost about as much as the
+// redirect itself. Every other request, and any redirect whose lookup fails, goes on to Fastify,
+// whose /:code route answers the same way the slow path (with the service's error handling).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isCodeShaped, type CachedTarget } from '../domain/links/redirects.js';
 import type { AppContext } from './context.js';
@@ -20,30 +20,36 @@ const NOT_FOUND_HEADERS = { 'content-type': 'application/json; charset=utf-8', '
 export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, next: RequestListener): RequestListener {
   const trust = trustFunction(ctx.config.trustProxy);
 
-  const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined) => {
+  /** `query`: the visitor's query string (after '?'), undefined without one. */
+  const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined, query: string | undefined) => {
     if (!target) {
       response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
       return;
     }
-    const location = ctx.clicks.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] });
+    const location = ctx.clicks.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] }, query);
     response.writeHead(302, { location, 'content-length': 0 }).end();
   };
 
   return (request, response) => {
-    const code = request.method === 'GET' || request.method === 'HEAD' ? codeOf(request.url!) : undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return next(request, response);
+    const url = request.url!;
+    const queryAt = url.indexOf('?');
+    const code = codeOf(url, queryAt);
     if (code === undefined || reserved.has(code)) return next(request, response);
+    const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
     const cached = ctx.redirects.cached(code);
-    if (cached !== undefined) return answer(request, response, cached);
+    if (cached !== undefined) return answer(request, response, cached, query);
     ctx.redirects.resolve(code).then(
-      (target) => answer(request, response, target),
+      (target) => answer(request, response, target, query),
       () => next(request, response),
     );
   };
 }
 
-/** The code of a path of the form /{code} (query string allowed), or undefined. */
-function codeOf(url: string): string | undefined {
-  const query = url.indexOf('?');
-  const code = query === -1 ? url.slice(1) : url.slice(1, query);
+/** The code of a path of the form /{code} or /{code}/ (query string at `queryAt` allowed), or undefined. */
+function codeOf(url: string, queryAt: number): string | undefined {
+  let end = queryAt === -1 ? url.length : queryAt;
+  if (end > 2 && url.charCodeAt(end - 1) === 47 /* / */) end--;
+  const code = url.slice(1, end);
   return url.charCodeAt(0) === 47 /* / */ && isCodeShaped(code) ? code : undefined;
 }

@@ -2,6 +2,12 @@
 // the TypeScript type (Static<>) and a component of the OpenAPI document.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
+/**
+ * A reference to a shared schema with a description of its own: the OpenAPI generator drops
+ * siblings of a bare $ref, so the reference goes inside an allOf.
+ */
+export const DescribedRef = <T extends TSchema>(schema: T, description: string) => Type.Unsafe<Static<T>>({ allOf: [Type.Ref(schema)], description });
+
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d' });
 
 export const DateTime = Type.String({

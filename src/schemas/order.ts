@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, DateTime, Uuid } from './common.js';
+import { Currency, DateTime, DescribedRef, Uuid } from './common.js';
 import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
@@ -51,7 +51,7 @@ export const Order = Type.Object(
     clickId: Type.Optional(Type.String({ description: 'Addition to the spec: the click that earned the order' })),
     clickedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when that click happened (kept on the order, so it outlives the click record)' })),
     linkCode: Type.Optional(Type.String({ description: 'Addition to the spec: urlCode of the short link that was clicked' })),
-    channel: Type.Optional(Type.Ref(ChannelRef, { description: 'Addition to the spec: the channel of that link' })),
+    channel: Type.Optional(DescribedRef(ChannelRef, 'Addition to the spec: the channel of that link')),
     paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when the commission was paid; present once commissionStatus is paid' })),
     payoutId: Type.Optional(Type.String({ description: 'Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in' })),
   },

@@ -1,11 +1,14 @@
 // GET /{urlCode}: the redirect hot path. Every redirect carries a fresh click id (before any
-// #fragment, keeping mdasc); every click is stored with bot/HEAD/repeat/suspicious flags and only
-// human, first-in-window clicks within their address's velocity limit add to the link's count; unknown and deactivated links answer 404 and
+// #fragment, keeping mdasc) and the visitor's query parameters, which never override the link's
+// own; every click is stored with bot/HEAD/repeat/suspicious flags and only human, first-in-window
+// clicks within their address's velocity limit add to the link's count; unknown and deactivated links answer 404 and
 // store nothing. Clicks are written in the background (every 50 ms in the harness), so effects
 // are awaited with a bounded poll, never timed.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -43,6 +46,7 @@ before(async () => {
   aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
 });
 after(async () => {
+  if (server) await new Promise((resolve) => server!.close(resolve));
   await h.close();
 });
 
@@ -73,6 +77,33 @@ function visit(h: Harness, code: string, o: VisitOptions = {}): Promise<LightMyR
     headers: { 'user-agent': o.ua === null ? undefined : (o.ua ?? CHROME), ...o.headers },
     remoteAddress: o.ip ?? freshIp(),
   });
+}
+
+let server: Server | undefined;
+
+/**
+ * Sends the request line exactly as written, over a real socket to the service's request listener:
+ * what a client sends that an in-process request would normalise first (a '#', a bare '?', '"').
+ */
+async function rawRequest(target: string, method: 'GET' | 'HEAD' = 'GET'): Promise<{ status: number; location: string | undefined }> {
+  if (!server) {
+    await h.service.app.ready();
+    const listening = createServer(h.service.handler);
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    server = listening;
+  }
+  const { port } = server.address() as AddressInfo;
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: go.test\r\nUser-Agent: ${CHROME}\r\nConnection: close\r\n\r\n`));
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+  const lines = answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n');
+  const location = lines.find((line) => /^location:/i.test(line));
+  return { status: Number(lines[0]!.split(' ')[1]), location: location?.slice('location:'.length).trim() };
 }
 
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -225,14 +256,6 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
     assert.equal(res2.headers.location, `https://www.acme.com/page-two?size=m&mdasc=m-frag&clickId=${clickId2}#reviews`);
   });
 
-  test('the short URL’s own query string does not reach the destination', async () => {
-    const { site } = await customLinks('/redirect/three');
-    const res = await visit(h, codeOf(site), { query: '?utm_source=x&clickId=forged' });
-    const clickId = assertRedirect(res, 'https://www.acme.com/redirect/three');
-    assert.notEqual(clickId, 'forged');
-    assert.ok(!String(res.headers.location).includes('utm_source'), String(res.headers.location));
-  });
-
   test('a brand with its own click id parameter gets the click id under that name', async () => {
     const db = h.service.context.database.db;
     // Umbrella accepts only site channels: aff-1's site channel gets the link.
@@ -248,6 +271,11 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
     const res = await visit(h, codeOf(brandPage));
     const id1 = assertRedirect(res, 'https://umbrella.com', 'subid');
     assert.ok(!String(res.headers.location).includes('clickId='), `only the brand’s parameter is added: ${res.headers.location}`);
+    // The brand's own parameter is the one a visitor's query cannot set; clickId is just a parameter to it.
+    const merged = new URL(String((await visit(h, codeOf(brandPage), { query: '?subid=forged&clickId=other' })).headers.location));
+    assert.equal(merged.searchParams.getAll('subid').length, 1);
+    assert.match(merged.searchParams.get('subid')!, CLICK_ID);
+    assert.equal(merged.searchParams.get('clickId'), 'other');
 
     // A link created after the change uses it from its first redirect.
     const custom = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'Custom', url: 'https://umbrella.com/deal?ref=1', mdasc: 'u-1' }, aff1);
@@ -261,6 +289,111 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
 
     // Whatever its name, the id resolves to a stored click of that brand.
     for (const row of await stored(h, [defaultId, id1, id2])) assert.equal(row.organization_id, BRANDS.umbrella);
+  });
+});
+
+describe('GET /{urlCode}?…: the visitor’s query string', () => {
+  /** The click id of a Location that must be exactly `expected` with <id> standing for the click id. */
+  function assertLocation(location: string | undefined, expected: string): string {
+    const pattern = new RegExp(`^${escapeRe(expected).replace('<id>', '([0-9a-f]{32})')}$`);
+    const match = pattern.exec(String(location));
+    assert.ok(match, `Location ${location} is not ${expected}`);
+    return match[1]!;
+  }
+
+  test('utm parameters reach the destination, before the link’s own query and the click id', async () => {
+    const plain = await customLinks('/query/utm');
+    const res = await visit(h, codeOf(plain.site), { query: '?utm_source=newsletter&utm_medium=email&utm_campaign=spring' });
+    assert.equal(res.statusCode, 302, res.body);
+    const clickId = assertLocation(res.headers.location as string, 'https://www.acme.com/query/utm?utm_source=newsletter&utm_medium=email&utm_campaign=spring&clickId=<id>');
+    // The click is the same click as without a query: stored and counted.
+    const [row] = await stored(h, [clickId]);
+    assert.deepEqual(flags(row!), HUMAN);
+
+    const tagged = await customLinks('/query/utm-tagged?size=m', 'nl-3');
+    const res2 = await visit(h, codeOf(tagged.site), { query: '?utm_source=x' });
+    assertLocation(res2.headers.location as string, 'https://www.acme.com/query/utm-tagged?utm_source=x&size=m&mdasc=nl-3&clickId=<id>');
+  });
+
+  test('the link’s own parameters, mdasc and the click id win on a clash: the visitor’s are dropped', async () => {
+    const { site } = await customLinks('/query/clash?size=m', 'tag-1');
+    const forged = '?size=xl&mdasc=other&clickId=forged&utm_source=x&CLICKID=forged2&click%49d=forged3&MdAsc=other2&Size=s';
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await visit(h, codeOf(site), { query: forged, method });
+      assert.equal(res.statusCode, 302, res.body);
+      const clickId = assertLocation(res.headers.location as string, 'https://www.acme.com/query/clash?utm_source=x&size=m&mdasc=tag-1&clickId=<id>');
+      const location = new URL(String(res.headers.location));
+      assert.deepEqual(location.searchParams.getAll('clickId'), [clickId]);
+      assert.deepEqual(location.searchParams.getAll('mdasc'), ['tag-1']);
+      assert.deepEqual(location.searchParams.getAll('size'), ['m']);
+    }
+    // mdasc is the network's parameter even on a link without one: a visitor cannot add it.
+    const plain = await customLinks('/query/no-mdasc');
+    const res = await visit(h, codeOf(plain.site), { query: '?mdasc=forged&a=1&clickId=forged' });
+    assertLocation(res.headers.location as string, 'https://www.acme.com/query/no-mdasc?a=1&clickId=<id>');
+  });
+
+  test('the destination’s #fragment stays last', async () => {
+    const { insta } = await customLinks('/query/frag?x=1#reviews', 'm-frag');
+    const res = await visit(h, codeOf(insta), { query: '?utm_source=x' });
+    assertLocation(res.headers.location as string, 'https://www.acme.com/query/frag?utm_source=x&x=1&mdasc=m-frag&clickId=<id>#reviews');
+    const plain = await customLinks('/query/frag-plain#top');
+    const res2 = await visit(h, codeOf(plain.site), { query: '?utm_source=x' });
+    assertLocation(res2.headers.location as string, 'https://www.acme.com/query/frag-plain?utm_source=x&clickId=<id>#top');
+    assert.equal(new URL(String(res2.headers.location)).hash, '#top');
+  });
+
+  test('repeated parameters keep every value, in order', async () => {
+    const { site } = await customLinks('/query/repeated');
+    const res = await visit(h, codeOf(site), { query: '?tag=a&utm_source=x&tag=b&tag=c' });
+    assertLocation(res.headers.location as string, 'https://www.acme.com/query/repeated?tag=a&utm_source=x&tag=b&tag=c&clickId=<id>');
+    assert.deepEqual(new URL(String(res.headers.location)).searchParams.getAll('tag'), ['a', 'b', 'c']);
+  });
+
+  test('parameters pass as sent: valid percent-encoding is kept, an encoded & does not make a new parameter', async () => {
+    const { site } = await customLinks('/query/encoded');
+    const sent = 'q=caf%C3%A9&sp=a+b&path=%2Fx%3Fy&a=1%26clickId%3Dforged&empty=&flag';
+    const res = await visit(h, codeOf(site), { query: `?${sent}` });
+    const clickId = assertLocation(res.headers.location as string, `https://www.acme.com/query/encoded?${sent}&clickId=<id>`);
+    const params = new URL(String(res.headers.location)).searchParams;
+    assert.equal(params.get('a'), '1&clickId=forged', 'the encoded & stays inside a’s value');
+    assert.deepEqual(params.getAll('clickId'), [clickId]);
+    assert.equal(params.get('q'), 'café');
+  });
+
+  test('what a query cannot carry as it is gets encoded: a # cannot move the click id into a fragment', async () => {
+    const { site } = await customLinks('/query/raw');
+    const code = codeOf(site);
+    const hash = await rawRequest(`/${code}?a=1#x&clickId=forged`);
+    assert.equal(hash.status, 302);
+    const clickId = assertLocation(hash.location, 'https://www.acme.com/query/raw?a=1%23x&clickId=<id>');
+    assert.deepEqual(new URL(hash.location!).searchParams.getAll('clickId'), [clickId]);
+    assert.equal(new URL(hash.location!).hash, '');
+    const odd = await rawRequest(`/${code}?q="<b>"&pct=100%&ok=%41`);
+    assertLocation(odd.location, 'https://www.acme.com/query/raw?q=%22%3Cb%3E%22&pct=100%25&ok=%41&clickId=<id>');
+  });
+
+  test('an empty query (/{code}? or only separators) changes nothing', async () => {
+    const { site } = await customLinks('/query/empty?x=1#top');
+    for (const target of [`/${codeOf(site)}?`, `/${codeOf(site)}?&&`, `/${codeOf(site)}/?`]) {
+      const res = await rawRequest(target);
+      assert.equal(res.status, 302, target);
+      assertLocation(res.location, 'https://www.acme.com/query/empty?x=1&clickId=<id>#top');
+    }
+    assertRedirect(await visit(h, codeOf(site), { query: '?&' }), 'https://www.acme.com/query/empty?x=1#top');
+  });
+
+  test('the Fastify route behind the front (a percent-encoded code) merges the query the same way', async () => {
+    const { site } = await customLinks('/query/slow', 'slow-1');
+    const code = codeOf(site);
+    const encoded = `%${code.charCodeAt(0).toString(16).toUpperCase()}${code.slice(1)}`;
+    for (const path of [`/${encoded}`, `/${encoded}/`]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await visit(h, path.slice(1), { method, query: '?utm_source=x&mdasc=other&clickId=forged&a=1%26b%3D2' });
+        assert.equal(res.statusCode, 302, `${method} ${path}: ${res.body}`);
+        assertLocation(res.headers.location as string, 'https://www.acme.com/query/slow?utm_source=x&a=1%26b%3D2&mdasc=slow-1&clickId=<id>');
+      }
+    }
   });
 });
 
@@ -281,6 +414,32 @@ describe('short-link paths and the service’s own paths', () => {
     const [row] = await stored(h, [clickId]);
     assert.deepEqual(flags(row!), HUMAN);
     assert.equal(await countEventually(site, 1), 1);
+  });
+
+  test('/{code}/ answers exactly like /{code}: redirected, stored and counted the same way (GET and HEAD)', async () => {
+    const { site } = await customLinks('/redirect/slash');
+    const code = codeOf(site);
+    const url = 'https://www.acme.com/redirect/slash';
+    const getId = assertRedirect(await visit(h, `${code}/`), url);
+    const head = await visit(h, `${code}/`, { method: 'HEAD' });
+    const headId = assertRedirect(head, url);
+    assert.equal(head.body, '');
+    const plainId = assertRedirect(await visit(h, code), url);
+    const [get, headRow, plain] = await stored(h, [getId, headId, plainId]);
+    assert.deepEqual(flags(get!), HUMAN, '/{code}/ is a counted click');
+    assert.deepEqual(flags(headRow!), { is_bot: 0, is_head: 1, is_repeat: 0, counted: 0 });
+    assert.deepEqual(flags(plain!), HUMAN);
+    assert.equal(get!.link_id, plain!.link_id);
+    assert.equal(await countEventually(site, 2), 2);
+    // With a query, and over a real socket.
+    const withQuery = await visit(h, `${code}/`, { query: '?utm_source=x' });
+    assert.match(String(withQuery.headers.location), /^https:\/\/www\.acme\.com\/redirect\/slash\?utm_source=x&clickId=[0-9a-f]{32}$/);
+    const raw = await rawRequest(`/${code}/`);
+    assert.equal(raw.status, 302);
+    assert.match(String(raw.location), /^https:\/\/www\.acme\.com\/redirect\/slash\?clickId=[0-9a-f]{32}$/);
+    // Unknown codes answer 404 with a trailing slash too; a second slash is not a code.
+    assertError(await visit(h, 'ZZZZZZZ9/'), 404, 'link_not_found');
+    assert.equal((await visit(h, `${code}//`)).statusCode, 404);
   });
 
   test('POST to a short link is not a redirect: 404 route_not_found', async () => {
@@ -645,5 +804,35 @@ describe('unknown and inactive links', () => {
     }
     const restored = await pollUntil(() => visit(h, code), (res) => String(res.headers.location).includes('clickId='), { timeoutMs: 3000, everyMs: 100 });
     assertRedirect(restored, 'https://www.acme.com/changed/param');
+  });
+});
+
+describe('the redirect in the OpenAPI document', () => {
+  test('GET /{code} is documented: path parameter, 302 with Location, 404 (and 400, 414) with the error body, no API key; /{code}/ is not a second route', async () => {
+    const res = await h.request({ method: 'GET', url: '/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json() as {
+      paths: Record<string, Record<string, {
+        tags?: string[];
+        security?: unknown[];
+        parameters?: Array<{ name: string; in: string; required?: boolean }>;
+        responses: Record<string, { description?: string; headers?: Record<string, { description?: string; schema?: { type?: string } }>; content?: Record<string, { schema: { $ref?: string } }> }>;
+      }>>;
+      tags: Array<{ name: string }>;
+    };
+    const operation = doc.paths['/{code}']?.get;
+    assert.ok(operation, `GET /{code} is not documented; paths: ${Object.keys(doc.paths).join(', ')}`);
+    assert.deepEqual(operation.security, [], 'no API key');
+    assert.ok(operation.tags?.length && operation.tags.every((tag) => doc.tags.some((t) => t.name === tag)), `tags ${operation.tags} are registered`);
+    assert.deepEqual(operation.parameters?.map((p) => [p.name, p.in, p.required]), [['code', 'path', true]]);
+    const location = operation.responses['302']?.headers?.Location;
+    assert.ok(location, 'the 302 documents its Location header');
+    assert.equal(location.schema?.type, 'string');
+    assert.match(String(location.description), /click id/);
+    assert.match(String(location.description), /query/);
+    assert.equal(operation.responses['302']!.content, undefined, 'a 302 has no body');
+    // Router errors on a code-shaped path: broken percent-encoding (400), an overlong code (414).
+    for (const status of ['400', '404', '414']) assert.equal(operation.responses[status]?.content?.['application/json']?.schema.$ref, '#/components/schemas/Error', status);
+    assert.deepEqual(Object.keys(doc.paths).filter((path) => path.startsWith('/{code}')), ['/{code}']);
   });
 });

@@ -10,6 +10,7 @@ import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
 import { RecentMap } from '../recent-map.js';
+import { locationFor } from './visitor-query.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -20,14 +21,24 @@ export const isCodeShaped = (code: string): boolean => CODE_PATTERN.test(code);
 export interface CachedTarget extends RedirectTarget {
   locationBefore: string;
   locationAfter: string;
+  /** Where the destination's query starts in locationBefore (after its '?'): a visitor's parameters go there. */
+  queryStart: number;
+  /** Parameter names a visitor's query may not set; worked out on the first redirect with a query (visitor-query.ts). */
+  ownNames: readonly string[] | undefined;
 }
 
 function prepare(target: RedirectTarget): CachedTarget {
   const hash = target.destination.indexOf('#');
   const base = hash === -1 ? target.destination : target.destination.slice(0, hash);
   const fragment = hash === -1 ? '' : target.destination.slice(hash);
-  const separator = base.includes('?') ? '&' : '?';
-  return { ...target, locationBefore: `${base}${separator}${encodeURIComponent(target.clickIdParam)}=`, locationAfter: fragment };
+  const query = base.indexOf('?');
+  return {
+    ...target,
+    locationBefore: `${base}${query === -1 ? '?' : '&'}${encodeURIComponent(target.clickIdParam)}=`,
+    locationAfter: fragment,
+    queryStart: query === -1 ? base.length + 1 : query + 1,
+    ownNames: undefined,
+  };
 }
 
 /**
@@ -185,12 +196,13 @@ export class ClickRecorder {
 
   /**
    * A visitor follows the link: a new click id is recorded, and the Location to answer with
-   * carries it to the brand's site. Every redirect, whichever path answers it, goes through here.
+   * carries it to the brand's site, with the visitor's `query` string (after '?', if any) merged
+   * in. Every redirect, whichever path answers it, goes through here.
    */
-  clickThrough(target: CachedTarget, visit: Visit): string {
+  clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
     const clickId = newClickId();
     this.record(target, { clickId, ...visit });
-    return target.locationBefore + clickId + target.locationAfter;
+    return locationFor(target, clickId, query);
   }
 
   private record(target: RedirectTarget, request: ClickRequest): void {

@@ -1,12 +1,12 @@
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { ShortUrl } from '../../schemas/short-url.js';
-import type { ShortLinkRow } from '../../storage/schema.js';
-import { listLinks, type LinkListFilters } from '../../storage/repositories/links.js';
+import { listLinks, type LinkListFilters, type ListedLink } from '../../storage/repositories/links.js';
 import { shortUrlOf } from './channels-view.js';
 import type { LinkDeps } from './shortener.js';
 
-export function shortUrlRecord(row: ShortLinkRow, publicUrl: string): ShortUrl {
-  return {
+/** A listed link as the API shows it; mdasc and featureId are omitted when the link has none. */
+export function shortUrlRecord(row: ListedLink, publicUrl: string): ShortUrl {
+  const record: ShortUrl = {
     originalUrl: row.original_url,
     shortUrl: shortUrlOf(publicUrl, row.code),
     urlCode: row.code,
@@ -14,7 +14,12 @@ export function shortUrlRecord(row: ShortLinkRow, publicUrl: string): ShortUrl {
     active: row.active === 1,
     count: Number(row.click_count),
     linkType: row.link_type as ShortUrl['linkType'],
+    channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind },
+    createdAt: row.created_at,
   };
+  if (row.mdasc !== null) record.mdasc = row.mdasc;
+  if (row.feature_id !== null) record.featureId = row.feature_id;
+  return record;
 }
 
 export async function listShortUrlsFor(

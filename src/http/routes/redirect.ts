@@ -1,18 +1,56 @@
 // GET /{urlCode} through Fastify: the slow path behind the redirect front (src/http/redirect-front.ts),
 // for paths the front does not take (percent-encoded codes) and for lookups that failed there, so
-// errors get the service's error handling. Answers exactly as the front does.
+// errors get the service's error handling. Answers exactly as the front does, /{urlCode}/ too.
+// Documented here; the front answers the same requests first.
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.js';
 import { LINK_NOT_FOUND } from '../redirect-front.js';
 import type { CachedTarget } from '../../domain/links/redirects.js';
+import { ErrorBody } from '../../schemas/common.js';
+
+const Params = Type.Object({
+  code: Type.String({ description: 'The urlCode of the short link: 7 or more base62 characters, case-sensitive' }),
+});
+
+const SCHEMA = {
+  tags: ['Redirect'],
+  summary: 'Follow a short link',
+  description:
+    'What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link\'s destination with a new click id appended as a query parameter ' +
+    '(clickId, unless the brand agreed another name), before any #fragment. The visitor\'s own query parameters (utm_source…) are merged in, as sent and in order; ' +
+    'a visitor\'s parameter named like one of the link\'s own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link\'s values. ' +
+    'HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.',
+  security: [],
+  params: Params,
+  response: {
+    302: Type.Null({
+      description: 'Redirect to the destination',
+      headers: {
+        Location: Type.String({
+          format: 'uri',
+          description:
+            "The link's destination with the visitor's query merged in: the visitor's parameters (those named like one of the link's own, mdasc or the click id parameter dropped), then the destination's own query (mdasc included), then the click id (e.g. clickId=<32 hex>), then the destination's #fragment if any",
+        }),
+      },
+    }),
+    400: Type.Ref(ErrorBody, { description: 'The path is malformed: broken percent-encoding (code invalid_url)' }),
+    404: Type.Ref(ErrorBody, { description: 'No active short link has this code (code link_not_found)' }),
+    414: Type.Ref(ErrorBody, { description: 'The path is too long (code uri_too_long)' }),
+  },
+};
 
 export function registerRedirect(app: App, ctx: AppContext): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, target: CachedTarget | undefined) => {
     if (!target) return reply.status(404).send(LINK_NOT_FOUND);
-    return reply.redirect(ctx.clicks.clickThrough(target, { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] }), 302);
+    const queryAt = request.url.indexOf('?');
+    const visit = { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] };
+    return reply.redirect(ctx.clicks.clickThrough(target, visit, queryAt === -1 ? undefined : request.url.slice(queryAt + 1)), 302);
   };
+  const follow = (request: FastifyRequest<{ Params: { code: string } }>, reply: FastifyReply) =>
+    ctx.redirects.resolve(request.params.code).then((target) => answer(request, reply, target));
 
-  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, (request, reply) =>
-    ctx.redirects.resolve(request.params.code).then((target) => answer(request, reply, target)),
-  );
+  app.get('/:code', { schema: SCHEMA }, follow);
+  // The same with a trailing slash, left out of the document: one route, two spellings.
+  app.get('/:code/', { schema: { hide: true } }, follow);
 }

@@ -66,17 +66,28 @@ export interface LinkListFilters {
   organizationId?: string;
 }
 
+/** A link as the affiliate's list shows it: with the name and kind of its channel. */
+export type ListedLink = ShortLinkRow & { channel_name: string; channel_kind: string };
+
 export async function listLinks(
   database: Database,
   affiliateId: string,
   f: LinkListFilters,
   page: { limit: number; offset: number },
-): Promise<{ rows: ShortLinkRow[]; total: number }> {
-  let q = database.db.selectFrom('short_links').where('affiliate_id', '=', affiliateId).where('link_type', '=', f.linkType);
-  if (f.featureId) q = q.where('feature_id', '=', f.featureId);
-  if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
+): Promise<{ rows: ListedLink[]; total: number }> {
+  let q = database.db.selectFrom('short_links as l').where('l.affiliate_id', '=', affiliateId).where('l.link_type', '=', f.linkType);
+  if (f.featureId) q = q.where('l.feature_id', '=', f.featureId);
+  if (f.organizationId) q = q.where('l.organization_id', '=', f.organizationId);
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    q
+      .innerJoin('affiliate_channels as c', 'c.id', 'l.channel_id')
+      .selectAll('l')
+      .select(['c.name as channel_name', 'c.kind_id as channel_kind'])
+      .orderBy('l.created_at', 'desc')
+      .orderBy('l.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows, total: count };

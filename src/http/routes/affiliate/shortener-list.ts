@@ -25,7 +25,7 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
         tags: ['Short links'],
         summary: "List the caller's short links",
         description:
-          'The caller\'s links of one type, newest first (then id). The answer is an array with one element { data, meta }. type also accepts Custom and Home. Scope: shortener:read.',
+          'The caller\'s links of one type, newest first (then id). The answer is an array with one element { data, meta }. type also accepts Custom and Home. Beside the spec\'s fields, each record says which link it is: its channel, mdasc and featureId (omitted when the link has none) and createdAt. Scope: shortener:read.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {
