@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteOptions } from 'fastify';
 import { ErrorBody } from '../schemas/common.js';
 import { ERROR_DESCRIPTIONS } from './responses.js';
+import { scopeOf } from './route-scopes.js';
 
 /** Paths of the API: authenticated, rate-limited, scoped, strict about their input. */
 export const API_PREFIXES = ['/affiliate/', '/advertiser/', '/postback'] as const;
@@ -84,10 +85,17 @@ function describeFailures(route: RouteOptions): ResponseMap {
 
 /** onRoute hook: applies the rules above to each route as it is registered. */
 export function applyRouteRules(route: RouteOptions): void {
+  if (isApiRoute(route.url)) {
+    const method = [route.method].flat()[0]!;
+    const scope = scopeOf(method, route.url);
+    if (!scope) throw new Error(`${method} ${route.url} has no scope in ROUTE_SCOPES (src/http/route-scopes.ts): every API route needs one`);
+    route.config = { ...route.config, scope };
+  }
   if (!route.schema || route.schema.hide) return;
   if (isApiRoute(route.url)) {
     route.schema = {
       ...route.schema,
+      description: `${route.schema.description ?? ''} Scope: ${String(route.config?.scope)}.`.trim(),
       querystring: route.schema.querystring ?? NoQuery,
       response: describeApiResponses(route),
     };

@@ -11,7 +11,8 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
 import { contractChecker } from '../helpers/contract.js';
-import { isApiRoute, isExempt } from '../../src/http/route-rules.js';
+import Fastify from 'fastify';
+import { applyRouteRules, isApiRoute, isExempt } from '../../src/http/route-rules.js';
 import { hashKey } from '../../src/domain/access/api-keys.js';
 import { payCommissions } from '../../src/domain/orders/payouts.js';
 import type { RegisteredRoute } from '../../src/http/app.js';
@@ -134,6 +135,19 @@ test('every registered route is an API route with a sample here, or listed as ex
   assert.deepEqual(unclassified, [], 'a route outside the API prefixes must be listed in API_EXEMPTIONS (src/http/route-rules.ts)');
   const stale = Object.keys(SAMPLES).filter((name) => !routes.some((r) => nameOf(r) === name));
   assert.deepEqual(stale, [], 'samples for routes that no longer exist');
+});
+
+test('an API route missing from the scope table stops the service from starting', async () => {
+  const app = Fastify();
+  app.addHook('onRoute', applyRouteRules);
+  await assert.rejects(
+    (async () => {
+      app.get('/affiliate/unscoped', async () => ({}));
+      await app.ready();
+    })(),
+    /GET \/affiliate\/unscoped has no scope in ROUTE_SCOPES/,
+  );
+  await app.close();
 });
 
 test('the contract check itself fails on an undeclared status and on a null (positive control)', () => {

@@ -9,12 +9,11 @@ export function createConversionRoute(app: App, ctx: AppContext): void {
   app.post(
     '/advertiser/conversions',
     {
-      config: { scope: 'conversions:write' },
       schema: {
         tags: ['Advertiser'],
         summary: 'Report an order (conversion) for a click',
         description:
-          'Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person\'s (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write (brand keys).',
+          'Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person\'s (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value.',
         security: [{ apiKey: [] }],
         body: ConversionInput,
         response: {

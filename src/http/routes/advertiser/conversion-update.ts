@@ -8,12 +8,11 @@ export function updateConversionRoute(app: App, ctx: AppContext): void {
   app.patch(
     '/advertiser/conversions/:orderId',
     {
-      config: { scope: 'conversions:write' },
       schema: {
         tags: ['Advertiser'],
         summary: 'Approve or cancel a pending order',
         description:
-          'orderId is your own order id. pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled). A commission canceled from the start (see commissionReason) stays canceled either way. Asking for the status the order already has answers 200 and changes nothing; any other move answers 409. Scope: conversions:write (brand keys).',
+          'orderId is your own order id. pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled). A commission canceled from the start (see commissionReason) stays canceled either way. Asking for the status the order already has answers 200 and changes nothing; any other move answers 409.',
         security: [{ apiKey: [] }],
         params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 200 }) }),
         body: ConversionUpdate,

@@ -14,7 +14,6 @@ export function registerPostback(app: App, ctx: AppContext): void {
     {
       // A HEAD (link checkers, prefetchers) must never record an order.
       exposeHeadRoute: false,
-      config: { scope: 'conversions:write' },
       schema: {
         tags: ['Advertiser'],
         summary: 'Report an order by URL (server-to-server postback)',

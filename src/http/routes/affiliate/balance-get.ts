@@ -27,12 +27,11 @@ export function getBalanceRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/balance',
     {
-      config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
         summary: "The caller's commissions added up, per currency and commission status",
         description:
-          'Addition to the spec. One entry per currency the caller has orders in (amounts in different currencies are never added together), ordered by currency code, each with the commission and number of orders per commissionStatus. Optionally for orders created in a range (from/to: a date is a whole day in timezone, default UTC) and for one brand. Scope: orders:read.',
+          'Addition to the spec. One entry per currency the caller has orders in (amounts in different currencies are never added together), ordered by currency code, each with the commission and number of orders per commissionStatus. Optionally for orders created in a range (from/to: a date is a whole day in timezone, default UTC) and for one brand.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Array(Balance) }) },

@@ -9,11 +9,10 @@ export function getBrandRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/brands/:id',
     {
-      config: { scope: 'brands:read' },
       schema: {
         tags: ['Brands'],
         summary: 'One brand',
-        description: 'A brand the caller may access; any other id (unknown, or private and not approved) answers 404. Scope: brands:read.',
+        description: 'A brand the caller may access; any other id (unknown, or private and not approved) answers 404.',
         security: [{ apiKey: [] }],
         params: Type.Object({ id: Uuid }),
         response: { 200: Type.Object({ data: Type.Ref(Brand) }), ...errorResponses(404) },

@@ -26,11 +26,10 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/brands',
     {
-      config: { scope: 'brands:read' },
       schema: {
         tags: ['Brands'],
         summary: 'List brands the caller may access',
-        description: 'Public brands and the private brands the caller is approved for, ordered by name (then id). Scope: brands:read.',
+        description: 'Public brands and the private brands the caller is approved for, ordered by name (then id).',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {

@@ -30,12 +30,11 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/campaigns',
     {
-      config: { scope: 'campaigns:read' },
       schema: {
         tags: ['Campaigns'],
         summary: 'List campaigns (coupons and offers)',
         description:
-          'Campaigns of brands the caller may access, newest first (createdAt, then id). status is derived from the period at read time. Offers of offerType Url carry their links automatically; for Spreadsheet offers and coupons create links with POST /affiliate/shortener/url. Scope: campaigns:read.',
+          'Campaigns of brands the caller may access, newest first (createdAt, then id). status is derived from the period at read time. Offers of offerType Url carry their links automatically; for Spreadsheet offers and coupons create links with POST /affiliate/shortener/url.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {

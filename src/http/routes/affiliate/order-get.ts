@@ -8,12 +8,11 @@ export function getOrderRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/orders/:id',
     {
-      config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
         summary: 'One order',
         description:
-          "The caller's order whose network id or brand order id is id, in the list's shape (an array of { data, meta }). Should a brand order id match orders of several brands, each is an element. Another affiliate's order, or an unknown id, answers 404. Scope: orders:read.",
+          "The caller's order whose network id or brand order id is id, in the list's shape (an array of { data, meta }). Should a brand order id match orders of several brands, each is an element. Another affiliate's order, or an unknown id, answers 404.",
         security: [{ apiKey: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 200: OrderEnvelopes, ...errorResponses(404) },

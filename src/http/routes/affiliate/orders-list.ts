@@ -35,12 +35,11 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/orders',
     {
-      config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
         summary: "List the caller's orders",
         description:
-          "Orders earned by the caller's links, newest first (createdAt, then id). As the spec describes, the answer is an array with one { data: Order, meta } element per order of the page, each meta repeating the page metadata; a page past the end is an empty array. The total is also in the X-Total-Count header. Scope: orders:read.",
+          "Orders earned by the caller's links, newest first (createdAt, then id). As the spec describes, the answer is an array with one { data: Order, meta } element per order of the page, each meta repeating the page metadata; a page past the end is an empty array. The total is also in the X-Total-Count header.",
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {

@@ -12,12 +12,11 @@ export function getPayoutRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/payouts/:id',
     {
-      config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
         summary: 'One payout, with the orders it paid',
         description:
-          'Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404. Scope: orders:read.',
+          'Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404.',
         security: [{ apiKey: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
         querystring: Query,

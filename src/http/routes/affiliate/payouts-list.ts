@@ -10,12 +10,11 @@ export function listPayoutsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/payouts',
     {
-      config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
         summary: "List the caller's payouts",
         description:
-          'Addition to the spec. Payments of approved commissions to the caller, newest first (createdAt, then id); one payout per currency per payment run. Scope: orders:read.',
+          'Addition to the spec. Payments of approved commissions to the caller, newest first (createdAt, then id); one payout per currency per payment run.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(Payout)), meta: Type.Ref(Pagination) }) },

@@ -35,11 +35,10 @@ export function listProductsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/products',
     {
-      config: { scope: 'products:read' },
       schema: {
         tags: ['Products'],
         summary: 'List products of brands the caller may access',
-        description: 'Newest first, in the order products were added to the network. Prices are integer cents. The response has no page metadata, only count. Scope: products:read.',
+        description: 'Newest first, in the order products were added to the network. Prices are integer cents. The response has no page metadata, only count.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {

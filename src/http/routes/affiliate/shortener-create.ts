@@ -24,12 +24,11 @@ export function createShortUrlRoute(app: App, ctx: AppContext): void {
   app.post(
     '/affiliate/shortener/url',
     {
-      config: { scope: 'shortener:write' },
       schema: {
         tags: ['Short links'],
         summary: 'Create short links, one per channel of the caller',
         description:
-          'Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404. Scope: shortener:write.',
+          'Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404.',
         security: [{ apiKey: [] }],
         body: Body,
         response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(404) },

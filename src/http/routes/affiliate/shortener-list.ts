@@ -20,12 +20,11 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/affiliate/shortener/urls',
     {
-      config: { scope: 'shortener:read' },
       schema: {
         tags: ['Short links'],
         summary: "List the caller's short links",
         description:
-          'The caller\'s links of one type, newest first (then id). The answer is an array with one element { data, meta }. type also accepts Custom and Home. Beside the spec\'s fields, each record says which link it is: its channel, mdasc and featureId (omitted when the link has none) and createdAt. Scope: shortener:read.',
+          'The caller\'s links of one type, newest first (then id). The answer is an array with one element { data, meta }. type also accepts Custom and Home. Beside the spec\'s fields, each record says which link it is: its channel, mdasc and featureId (omitted when the link has none) and createdAt.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: {
