@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, brandInput, productInput } from '../helpers/world.js';
 import { assertError, newKey, qs } from '../helpers/api.js';
+import { pollUntil } from '../helpers/wait.js';
 import {
   affiliateOrder,
   allAffiliateOrders,
@@ -64,7 +65,10 @@ async function convert(brandKeyValue: string, brandId: string, value: number, op
 describe('an order says where it came from', () => {
   test('link code, channel, click id and click time, and currency, as additions; none of them null', async () => {
     const { conversion, clickId, code } = await convert(acme, BRANDS.acme, 2000, { mdasc: 'story-7' });
-    const click = await h.service.context.database.db.selectFrom('clicks').select('created_at').where('id', '=', clickId).executeTakeFirstOrThrow();
+    // The click may still be on its way to the table (written in the background).
+    const clickRow = () => h.service.context.database.db.selectFrom('clicks').select('created_at').where('id', '=', clickId).executeTakeFirst();
+    const click = await pollUntil(clickRow, (row) => row !== undefined);
+    assert.ok(click, 'the click is stored');
     const order = await affiliateOrder(h, aff1, conversion.id);
     assert.equal(order.linkCode, code);
     assert.deepEqual(order.channel, { id: 'ch-aff1-insta', name: '@aff1', kind: 'instagram' });
@@ -78,7 +82,9 @@ describe('an order says where it came from', () => {
   test('the click time stays on the order after the click record is gone', async () => {
     const { conversion, clickId } = await convert(acme, BRANDS.acme, 1000);
     const clickedAt = (await affiliateOrder(h, aff1, conversion.id)).clickedAt;
-    await h.service.context.database.db.deleteFrom('clicks').where('id', '=', clickId).execute();
+    const { db } = h.service.context.database;
+    await pollUntil(() => db.selectFrom('clicks').select('id').where('id', '=', clickId).executeTakeFirst(), (row) => row !== undefined);
+    await db.deleteFrom('clicks').where('id', '=', clickId).execute();
     const order = await affiliateOrder(h, aff1, conversion.id);
     assert.equal(order.clickedAt, clickedAt);
     assert.equal(order.clickId, clickId);
