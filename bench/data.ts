@@ -39,7 +39,7 @@ import type { ProductInput, ProductOption } from '../src/schemas/product.js';
 import type { OrderItem } from '../src/schemas/order.js';
 import type { CampaignType } from '../src/schemas/campaign.js';
 import type { LinkType } from '../src/schemas/short-url.js';
-import { foldText } from '../src/domain/text-keys.js';
+import { foldText } from '../src/lib/text-keys.js';
 import { percentToBasisPoints, productColumns } from '../src/domain/catalog/catalog-writer.js';
 import { commissionFor } from '../src/domain/orders/commission.js';
 import { checkCustomUrl, requestKey, withMdasc } from '../src/domain/links/link-rules.js';

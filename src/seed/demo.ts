@@ -4,7 +4,7 @@
 import type { Database } from '../storage/database.js';
 import { upsertBrand, upsertCampaign, upsertProduct } from '../domain/catalog/catalog-writer.js';
 import { addChannel, approveForBrand, ensureChannelKinds, upsertAffiliate } from '../domain/access/affiliates.js';
-import { insertOrder } from '../storage/repositories/orders.js';
+import { existingOrderIds, insertOrder } from '../storage/repositories/orders.js';
 import { buildDemoData } from './demo-data.js';
 
 export { buildDemoData, demoBrandId, DEMO_STATUSES_STABLE_UNTIL } from './demo-data.js';
@@ -48,9 +48,7 @@ export async function seedDemo(database: Database, log: (line: string) => void =
   // Orders are facts reported by brands, not catalogue entries: an existing order is left as it
   // is (its status may have moved on), only missing ones are inserted.
   const ids = data.orders.map((o) => o.id);
-  const existing = new Set(
-    (await database.db.selectFrom('orders').select('id').where('id', 'in', ids).execute()).map((row) => row.id),
-  );
+  const existing = await existingOrderIds(database, ids);
   const missing = data.orders.filter((o) => !existing.has(o.id));
   log(`Orders: writing ${missing.length} (${existing.size} already present)`);
   for (const order of missing) await insertOrder(database, order);

@@ -2,7 +2,7 @@
 // least recently used entries first, and never loses an entry that is still being used.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecentMap } from '../../src/domain/recent-map.js';
+import { RecentMap } from '../../src/lib/recent-map.js';
 
 describe('RecentMap', () => {
   test('never holds more than its bound, however many keys pass through', () => {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { addChannel, approveForBrand, CHANNEL_KINDS, upsertAffiliate } from '../../domain/access/affiliates.js';
 import { findBrand } from '../../storage/repositories/brands.js';
+import { affiliateExists } from '../../storage/repositories/affiliates.js';
 import { channelsOf } from '../../storage/repositories/channels.js';
 import { CliError } from '../cli-error.js';
 import { withDatabase } from '../with-database.js';
@@ -51,8 +52,7 @@ export function affiliatesCommand(): Command {
     .action(async (options: { affiliate: string; brand: string }) => {
       await withDatabase(async (database) => {
         if (!(await findBrand(database, options.brand))) throw new CliError(`no brand with id "${options.brand}"`);
-        const affiliate = await database.db.selectFrom('affiliates').select('id').where('id', '=', options.affiliate).executeTakeFirst();
-        if (!affiliate) throw new CliError(`no affiliate with id "${options.affiliate}"`);
+        if (!(await affiliateExists(database, options.affiliate))) throw new CliError(`no affiliate with id "${options.affiliate}"`);
         await approveForBrand(database, options.affiliate, options.brand);
         console.log(`Affiliate ${options.affiliate} approved for brand ${options.brand}.`);
       });

@@ -3,6 +3,7 @@ import { loadConfig } from '../../config.js';
 import { createService } from '../../server.js';
 import { createApiKey } from '../../domain/access/api-keys.js';
 import { seedDemo } from '../../seed/demo.js';
+import { anyAffiliateExists } from '../../storage/repositories/affiliates.js';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
@@ -15,8 +16,7 @@ export function serveCommand(): Command {
     // First start on the embedded default database: load demo data and hand out a key, so that
     // `curl` works at once.
     if (config.usesDefaultDatabase) {
-      const anyAffiliate = await context.database.db.selectFrom('affiliates').select('id').limit(1).executeTakeFirst();
-      if (!anyAffiliate) {
+      if (!(await anyAffiliateExists(context.database))) {
         await seedDemo(context.database);
         const { key } = await createApiKey(context.database, { affiliateId: DEMO_AFFILIATE, name: 'demo' });
         app.log.info('Loaded demo data into the embedded database');

@@ -3,6 +3,7 @@ import type { Database } from '../../storage/database.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso } from '../time.js';
+import { affiliateExists, channelKindExists, saveAffiliate, saveApproval, saveChannel, saveChannelKinds } from '../../storage/repositories/affiliates.js';
 
 /** The network-wide kinds of channel an affiliate may publish on. */
 export const CHANNEL_KINDS = [
@@ -16,42 +17,29 @@ export const CHANNEL_KINDS = [
 ] as const;
 
 export async function ensureChannelKinds(database: Database): Promise<void> {
-  await database.db
-    .insertInto('channel_kinds')
-    .values(CHANNEL_KINDS.map((k) => ({ id: k.id, name: k.name })))
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await saveChannelKinds(database, CHANNEL_KINDS);
 }
 
 const AFFILIATE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export async function upsertAffiliate(database: Database, id: string, name: string): Promise<void> {
   if (!AFFILIATE_ID.test(id)) throw new DomainError(400, 'invalid_affiliate_id', 'affiliate id must be 1-64 letters, digits, dots, dashes or underscores');
-  await database.db
-    .insertInto('affiliates')
-    .values({ id, name, created_at: nowIso() })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name }))
-    .execute();
+  await saveAffiliate(database, { id, name, created_at: nowIso() });
 }
 
 export async function addChannel(database: Database, affiliateId: string, kindId: string, name: string, id: string = newId()): Promise<string> {
   await ensureChannelKinds(database);
-  const kind = await database.db.selectFrom('channel_kinds').select('id').where('id', '=', kindId).executeTakeFirst();
-  if (!kind) throw new DomainError(400, 'invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
-  const affiliate = await database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst();
-  if (!affiliate) throw new DomainError(404, 'affiliate_not_found', `affiliate "${affiliateId}" does not exist`);
-  await database.db
-    .insertInto('affiliate_channels')
-    .values({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: nowIso() })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name, kind_id: kindId }))
-    .execute();
+  if (!(await channelKindExists(database, kindId))) throw new DomainError(400, 'invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
+  await requireAffiliate(database, affiliateId);
+  await saveChannel(database, { id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: nowIso() });
   return id;
 }
 
 export async function approveForBrand(database: Database, affiliateId: string, brandId: string): Promise<void> {
-  await database.db
-    .insertInto('brand_approvals')
-    .values({ affiliate_id: affiliateId, brand_id: brandId, created_at: nowIso() })
-    .onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing())
-    .execute();
+  await saveApproval(database, { affiliate_id: affiliateId, brand_id: brandId, created_at: nowIso() });
+}
+
+/** Throws affiliate_not_found unless the affiliate exists: the one place that says so. */
+export async function requireAffiliate(database: Database, affiliateId: string): Promise<void> {
+  if (!(await affiliateExists(database, affiliateId))) throw new DomainError(404, 'affiliate_not_found', `affiliate "${affiliateId}" does not exist`);
 }

@@ -6,6 +6,9 @@ import { randomBase62 } from '../random.js';
 import { nowIso } from '../time.js';
 import { DomainError } from '../errors.js';
 import type { Principal } from './principal.js';
+import { requireAffiliate } from './affiliates.js';
+import { findBrand } from '../../storage/repositories/brands.js';
+import { findActiveApiKey, insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../../storage/repositories/api-keys.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
 
 const KEY_PREFIX = 'afn_';
@@ -40,17 +43,11 @@ export interface KeySummary {
 }
 
 export async function createApiKey(database: Database, input: NewKey): Promise<{ id: string; key: string }> {
-  const { db } = database;
   if (Boolean(input.affiliateId) === Boolean(input.brandId)) {
     throw new DomainError(400, 'invalid_owner', 'a key belongs to exactly one affiliate or one brand');
   }
-  if (input.affiliateId) {
-    const affiliate = await db.selectFrom('affiliates').select('id').where('id', '=', input.affiliateId).executeTakeFirst();
-    if (!affiliate) throw new DomainError(404, 'affiliate_not_found', `affiliate "${input.affiliateId}" does not exist`);
-  } else {
-    const brand = await db.selectFrom('brands').select('id').where('id', '=', input.brandId!).executeTakeFirst();
-    if (!brand) throw new DomainError(404, 'brand_not_found', `brand "${input.brandId}" does not exist`);
-  }
+  if (input.affiliateId) await requireAffiliate(database, input.affiliateId);
+  else if (!(await findBrand(database, input.brandId!))) throw new DomainError(404, 'brand_not_found', `brand "${input.brandId}" does not exist`);
   const allowed: readonly string[] = input.affiliateId ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const scopes = input.scopes ?? (allowed as readonly Scope[]);
   if (scopes.length === 0) throw new DomainError(400, 'invalid_scope', `a key needs at least one scope; allowed: ${allowed.join(', ')}`);
@@ -64,30 +61,24 @@ export async function createApiKey(database: Database, input: NewKey): Promise<{
   }
   const key = KEY_PREFIX + randomBase62(32);
   const id = `key_${randomBase62(16)}`;
-  await db
-    .insertInto('api_keys')
-    .values({
-      id,
-      key_hash: hashKey(key),
-      key_prefix: key.slice(0, KEY_PREFIX.length + 4),
-      affiliate_id: input.affiliateId ?? null,
-      brand_id: input.brandId ?? null,
-      name: input.name ?? '',
-      scopes: scopes.join(' '),
-      rate_limit: rateLimit,
-      rate_window_seconds: DEFAULT_RATE_WINDOW_SECONDS,
-      created_at: nowIso(),
-      revoked_at: null,
-    })
-    .execute();
+  await insertApiKey(database, {
+    id,
+    key_hash: hashKey(key),
+    key_prefix: key.slice(0, KEY_PREFIX.length + 4),
+    affiliate_id: input.affiliateId ?? null,
+    brand_id: input.brandId ?? null,
+    name: input.name ?? '',
+    scopes: scopes.join(' '),
+    rate_limit: rateLimit,
+    rate_window_seconds: DEFAULT_RATE_WINDOW_SECONDS,
+    created_at: nowIso(),
+    revoked_at: null,
+  });
   return { id, key };
 }
 
 export async function listApiKeys(database: Database, owner: { affiliateId?: string; brandId?: string }): Promise<KeySummary[]> {
-  let query = database.db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
-  if (owner.affiliateId) query = query.where('affiliate_id', '=', owner.affiliateId);
-  if (owner.brandId) query = query.where('brand_id', '=', owner.brandId);
-  const rows = await query.execute();
+  const rows = await listApiKeyRows(database, owner);
   return rows.map((r) => ({
     id: r.id,
     prefix: r.key_prefix,
@@ -102,23 +93,13 @@ export async function listApiKeys(database: Database, owner: { affiliateId?: str
 
 /** Revokes a key; returns false when no such key exists. Revoking twice keeps the first time. */
 export async function revokeApiKey(database: Database, keyId: string): Promise<boolean> {
-  const existing = await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
-  if (!existing) return false;
-  if (!existing.revoked_at) {
-    await database.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', keyId).execute();
-  }
-  return true;
+  return revokeApiKeyRow(database, keyId, nowIso());
 }
 
 /** Resolves a presented key to its principal, or undefined when unknown or revoked. */
 export async function findPrincipal(database: Database, key: string): Promise<Principal | undefined> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 100) return undefined;
-  const row = await database.db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', hashKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await findActiveApiKey(database, hashKey(key));
   if (!row) return undefined;
   return {
     keyId: row.id,

@@ -3,7 +3,8 @@
 // an offer, a link is made for each channel that may have one.
 import type { Campaign } from '../../schemas/campaign.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
-import type { BrandRow, CampaignRow } from '../../storage/schema.js';
+import type { CampaignRow } from '../../storage/schema.js';
+import { brandsByIds } from '../../storage/repositories/brands.js';
 import { listCampaigns, categoriesOfCampaigns, type CampaignFilters } from '../../storage/repositories/campaigns.js';
 import { channelsOf } from '../../storage/repositories/channels.js';
 import { linksFor } from '../../storage/repositories/links.js';
@@ -53,7 +54,7 @@ export async function listCampaignsFor(
     categoriesOfCampaigns(database, ids),
     channelsOf(database, affiliateId),
     linksFor(database, affiliateId, { featureIds: ids, linkTypes: ['Coupon', 'Offer'] }),
-    brandIds.length ? database.db.selectFrom('brands').selectAll().where('id', 'in', brandIds).execute() : Promise.resolve([] as BrandRow[]),
+    brandsByIds(database, brandIds),
   ]);
   const brandById = new Map(brands.map((b) => [b.id, b]));
   const urls = shortUrlsByChannel(links, deps.publicUrl, (l) => l.feature_id ?? '');

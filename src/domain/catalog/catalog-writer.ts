@@ -1,18 +1,21 @@
 // Writes catalogue resources given in the API's own JSON shape (imports, demo data). Each write
 // is one transaction: a resource is stored whole or not at all.
 import type { Database } from '../../storage/database.js';
+import { saveBrand, saveCampaign, saveProduct, type WriteOutcome } from '../../storage/repositories/catalog-writes.js';
 import type { BrandInput } from '../../schemas/brand.js';
 import type { CampaignInput } from '../../schemas/campaign.js';
 import type { ProductInput } from '../../schemas/product.js';
 import { badRequest } from '../errors.js';
 import { nowIso, toIso } from '../time.js';
-import { foldText, htmlToText } from '../text-keys.js';
+import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
 
 /** The currency of a brand created without one: the market the network started in. */
 export const DEFAULT_CURRENCY = 'BRL';
 
-export type WriteOutcome = 'inserted' | 'updated';
+export type { WriteOutcome };
+
+const unknownBrand = (id: string) => badRequest('brand_not_found', `organizationId ${id} is not a known brand; import brands first`);
 
 /** 7.5 (%) → 750 basis points; refuses more than two decimals rather than rounding silently. */
 export function percentToBasisPoints(percent: number): number {
@@ -70,28 +73,16 @@ export async function upsertBrand(database: Database, input: BrandInput): Promis
   if (input.currency !== undefined && !CURRENCY_CODES.includes(input.currency)) {
     throw badRequest('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
   }
-  return database.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('brands').select('id').where('id', '=', input.id).executeTakeFirst();
-    const slugOwner = await trx.selectFrom('brands').select('id').where('slug', '=', input.slug).executeTakeFirst();
-    if (slugOwner && slugOwner.id !== input.id) throw badRequest('duplicate_slug', `slug "${input.slug}" is already used by brand ${slugOwner.id}`);
-    if (existing) {
-      // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
-      await trx
-        .updateTable('brands')
-        .set({ ...columns, ...(input.currency !== undefined && { currency: input.currency }) })
-        .where('id', '=', input.id)
-        .execute();
-      await trx.deleteFrom('brand_categories').where('brand_id', '=', input.id).execute();
-    } else {
-      await trx
-        .insertInto('brands')
-        .values({ id: input.id, ...columns, currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now })
-        .execute();
-    }
-    const categories = categoryRows(input.categories ?? []);
-    if (categories.length) await trx.insertInto('brand_categories').values(categories.map((c) => ({ brand_id: input.id, ...c }))).execute();
-    return existing ? 'updated' : 'inserted';
-  });
+  // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
+  const outcome = await saveBrand(
+    database,
+    input.id,
+    { ...columns, ...(input.currency !== undefined && { currency: input.currency }) },
+    { currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now },
+    categoryRows(input.categories ?? []),
+  );
+  if (typeof outcome === 'object') throw badRequest('duplicate_slug', `slug "${input.slug}" is already used by brand ${outcome.slugTakenBy}`);
+  return outcome;
 }
 
 /** The lowest current price among the options, what the price filter compares. */
@@ -122,20 +113,9 @@ export async function upsertProduct(database: Database, input: ProductInput): Pr
   const now = nowIso();
   const columns = productColumns(input, now);
 
-  return database.db.transaction().execute(async (trx) => {
-    const brand = await trx.selectFrom('brands').select('id').where('id', '=', input.organizationId).executeTakeFirst();
-    if (!brand) throw badRequest('brand_not_found', `organizationId ${input.organizationId} is not a known brand; import brands first`);
-    const existing = await trx.selectFrom('products').select('id').where('id', '=', input.id).executeTakeFirst();
-    if (existing) {
-      await trx.updateTable('products').set(columns).where('id', '=', input.id).execute();
-      return 'updated';
-    }
-    await trx
-      .insertInto('products')
-      .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
-      .execute();
-    return 'inserted';
-  });
+  const outcome = await saveProduct(database, input.id, columns, input.createdAt ? toIso(input.createdAt) : now);
+  if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
+  return outcome;
 }
 
 export async function upsertCampaign(database: Database, input: CampaignInput): Promise<WriteOutcome> {
@@ -163,24 +143,8 @@ export async function upsertCampaign(database: Database, input: CampaignInput): 
     email_marketing: input.mediaKit?.emailMarketing ?? null,
     updated_at: now,
   };
-  return database.db.transaction().execute(async (trx) => {
-    const brand = await trx.selectFrom('brands').select('id').where('id', '=', input.organizationId).executeTakeFirst();
-    if (!brand) throw badRequest('brand_not_found', `organizationId ${input.organizationId} is not a known brand; import brands first`);
-    const existing = await trx.selectFrom('campaigns').select(['id', 'organization_id']).where('id', '=', input.id).executeTakeFirst();
-    if (existing && existing.organization_id !== input.organizationId) {
-      throw badRequest('campaign_conflict', `campaign ${input.id} belongs to another brand (${existing.organization_id})`);
-    }
-    if (existing) {
-      await trx.updateTable('campaigns').set(columns).where('id', '=', input.id).execute();
-      await trx.deleteFrom('campaign_categories').where('campaign_id', '=', input.id).execute();
-    } else {
-      await trx
-        .insertInto('campaigns')
-        .values({ id: input.id, ...columns, created_at: input.createdAt ? toIso(input.createdAt) : now })
-        .execute();
-    }
-    const categories = categoryRows(input.categories);
-    if (categories.length) await trx.insertInto('campaign_categories').values(categories.map((c) => ({ campaign_id: input.id, ...c }))).execute();
-    return existing ? 'updated' : 'inserted';
-  });
+  const outcome = await saveCampaign(database, input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
+  if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
+  if (typeof outcome === 'object') throw badRequest('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
+  return outcome;
 }

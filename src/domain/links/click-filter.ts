@@ -2,7 +2,7 @@
 // with none of them adds to a link's count.
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
-import { RecentMap } from '../recent-map.js';
+import { RecentMap } from '../../lib/recent-map.js';
 
 export interface ClickFlags {
   isBot: boolean;

@@ -9,7 +9,7 @@ import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
-import { RecentMap } from '../recent-map.js';
+import { RecentMap } from '../../lib/recent-map.js';
 import { locationFor } from './visitor-query.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;

@@ -4,10 +4,10 @@ import type { Database } from '../../storage/database.js';
 import type { PayoutRow } from '../../storage/schema.js';
 import type { Payout } from '../../schemas/payout.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
-import { affiliateExists } from '../../storage/repositories/affiliates.js';
+import { requireAffiliate } from '../access/affiliates.js';
 import { createPayouts, findPayout, listPayouts, payableCommissions } from '../../storage/repositories/payouts.js';
 import { listOrders } from '../../storage/repositories/orders.js';
-import { DomainError, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso, rangeEnd } from '../time.js';
 import { ordersOf } from './orders.js';
@@ -33,7 +33,7 @@ export interface PaymentPlan {
 }
 
 async function bounds(database: Database, affiliateId: string, until: string | undefined): Promise<{ now: string; limit: string }> {
-  if (!(await affiliateExists(database, affiliateId))) throw new DomainError(404, 'affiliate_not_found', `affiliate "${affiliateId}" does not exist`);
+  await requireAffiliate(database, affiliateId);
   const now = nowIso();
   return { now, limit: until === undefined ? now : rangeEnd('--until', until) };
 }

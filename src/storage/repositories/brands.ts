@@ -96,3 +96,7 @@ export async function currenciesOf(database: Database, brandIds: string[]): Prom
   const rows = await database.db.selectFrom('brands').select(['id', 'currency']).where('id', 'in', brandIds).execute();
   return new Map(rows.map((r) => [r.id, r.currency]));
 }
+
+export async function brandsByIds(database: Database, ids: string[]): Promise<BrandRow[]> {
+  return ids.length ? database.db.selectFrom('brands').selectAll().where('id', 'in', ids).execute() : [];
+}

@@ -156,3 +156,9 @@ export async function moveOrder(
     return true;
   });
 }
+
+/** Which of these network order ids are stored. */
+export async function existingOrderIds(database: Database, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  return new Set((await database.db.selectFrom('orders').select('id').where('id', 'in', ids).execute()).map((row) => row.id));
+}

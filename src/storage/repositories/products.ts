@@ -3,7 +3,7 @@ import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { DB, ProductRow } from '../schema.js';
 import { brandIsVisible, type VisibilityCheck } from './visibility.js';
-import { foldText } from '../../domain/text-keys.js';
+import { foldText } from '../../lib/text-keys.js';
 
 export interface ProductFilters {
   search?: string;

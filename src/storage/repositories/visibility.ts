@@ -3,7 +3,7 @@
 // always agree.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../schema.js';
-import { foldText } from '../../domain/text-keys.js';
+import { foldText } from '../../lib/text-keys.js';
 
 export function visibleBrandIds(db: Kysely<DB>, affiliateId: string) {
   return db
