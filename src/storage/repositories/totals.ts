@@ -58,6 +58,9 @@ export async function countOf(
         if (ms >= slow) {
           if (remembered.size >= MAX_ENTRIES) remembered.clear();
           remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
+        } else {
+          // Cheap again: forget the remembered total, or it would be answered stale forever.
+          remembered.delete(key);
         }
         return total;
       })
