@@ -3,15 +3,12 @@
 import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
-import type { OrderRow } from '../../storage/schema.js';
-import { commissionTotals, findOrders, linksOfOrders, listOrders, type OrderFilters, type OrderLinks } from '../../storage/repositories/orders.js';
+import { commissionTotals, findOrders, listOrders, type OrderFilters, type OrderWithLinks } from '../../storage/repositories/orders.js';
 import { notFound } from '../errors.js';
 import { CommissionStatuses } from '../../schemas/order.js';
 
-export function orderOf(row: OrderRow, links: OrderLinks): Order {
+export function orderOf(row: OrderWithLinks): Order {
   // Fields without a value are omitted, never null (see docs/decisions.md).
-  const linkCode = row.link_id === null ? undefined : links.linkCodes.get(row.link_id);
-  const channel = row.channel_id === null ? undefined : links.channels.get(row.channel_id);
   return {
     id: row.id,
     orderId: row.order_id,
@@ -28,17 +25,11 @@ export function orderOf(row: OrderRow, links: OrderLinks): Order {
     currency: row.currency,
     ...(row.click_id !== null && { clickId: row.click_id }),
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
-    ...(linkCode !== undefined && { linkCode }),
-    ...(channel !== undefined && { channel }),
+    ...(row.link_code !== null && { linkCode: row.link_code }),
+    ...(row.channel_id !== null && row.channel_name !== null && row.channel_kind !== null && { channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind } }),
     ...(row.paid_at !== null && { paidAt: row.paid_at }),
     ...(row.payout_id !== null && { payoutId: row.payout_id }),
   };
-}
-
-/** Orders of rows, with the facts they need from links and channels (two lookups per page). */
-export async function ordersOf(database: Database, rows: OrderRow[]): Promise<Order[]> {
-  const links = await linksOfOrders(database, rows);
-  return rows.map((row) => orderOf(row, links));
 }
 
 export type OrderEnvelope = { data: Order; meta: Pagination };
@@ -47,14 +38,14 @@ export type OrderEnvelope = { data: Order; meta: Pagination };
 export async function listOrdersFor(database: Database, affiliateId: string, filters: OrderFilters, page: number, limit: number): Promise<{ items: OrderEnvelope[]; total: number }> {
   const { rows, total } = await listOrders(database, affiliateId, filters, { limit, offset: (page - 1) * limit });
   const meta = pageOf(total, page, limit);
-  return { items: (await ordersOf(database, rows)).map((data) => ({ data, meta })), total };
+  return { items: rows.map((row) => ({ data: orderOf(row), meta })), total };
 }
 
 export async function getOrdersFor(database: Database, affiliateId: string, id: string): Promise<OrderEnvelope[]> {
   const rows = await findOrders(database, affiliateId, id);
   if (rows.length === 0) throw notFound('Order not found');
   const meta = pageOf(rows.length, 1, rows.length);
-  return (await ordersOf(database, rows)).map((data) => ({ data, meta }));
+  return rows.map((row) => ({ data: orderOf(row), meta }));
 }
 
 export type CommissionStatus = (typeof CommissionStatuses)[number];

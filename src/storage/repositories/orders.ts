@@ -1,6 +1,7 @@
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { NewOrderRow, OrderRow } from '../schema.js';
+import type { SelectQueryBuilder } from 'kysely';
+import type { DB, NewOrderRow, OrderRow } from '../schema.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -24,23 +25,19 @@ function filtered(database: Database, affiliateId: string, f: OrderFilters) {
   return q;
 }
 
-/** Facts of an order kept in other tables: the code of its link and its channel. */
-export interface OrderLinks {
-  linkCodes: Map<string, string>;
-  channels: Map<string, { id: string; name: string; kind: string }>;
-}
+/** An order with the facts kept in other tables: the code of its link and its channel. */
+export type OrderWithLinks = OrderRow & { link_code: string | null; channel_name: string | null; channel_kind: string | null };
 
-export async function linksOfOrders(database: Database, rows: Pick<OrderRow, 'link_id' | 'channel_id'>[]): Promise<OrderLinks> {
-  const linkIds = [...new Set(rows.map((r) => r.link_id).filter((id): id is string => id !== null))];
-  const channelIds = [...new Set(rows.map((r) => r.channel_id).filter((id): id is string => id !== null))];
-  const [links, channels] = await Promise.all([
-    linkIds.length ? database.db.selectFrom('short_links').select(['id', 'code']).where('id', 'in', linkIds).execute() : [],
-    channelIds.length ? database.db.selectFrom('affiliate_channels').select(['id', 'name', 'kind_id']).where('id', 'in', channelIds).execute() : [],
+/**
+ * Selects the order and, by primary-key subqueries, its link's code and its channel: one statement
+ * of fixed shape per page (lookups by a list of ids would be a new statement per page size).
+ */
+function withLinks<O>(q: SelectQueryBuilder<DB, 'orders', O>) {
+  return q.selectAll('orders').select((eb) => [
+    eb.selectFrom('short_links').select('short_links.code').whereRef('short_links.id', '=', 'orders.link_id').as('link_code'),
+    eb.selectFrom('affiliate_channels').select('affiliate_channels.name').whereRef('affiliate_channels.id', '=', 'orders.channel_id').as('channel_name'),
+    eb.selectFrom('affiliate_channels').select('affiliate_channels.kind_id').whereRef('affiliate_channels.id', '=', 'orders.channel_id').as('channel_kind'),
   ]);
-  return {
-    linkCodes: new Map(links.map((l) => [l.id, l.code])),
-    channels: new Map(channels.map((c) => [c.id, { id: c.id, name: c.name, kind: c.kind_id }])),
-  };
 }
 
 /** The affiliate's commissions added up per currency and commission status (orders and cents). */
@@ -65,19 +62,17 @@ export async function listOrders(
   affiliateId: string,
   filters: OrderFilters,
   page: { limit: number; offset: number },
-): Promise<{ rows: OrderRow[]; total: number }> {
+): Promise<{ rows: OrderWithLinks[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    withLinks(filtered(database, affiliateId, filters)).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
     countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows, total: count };
 }
 
 /** The affiliate's orders whose network id or brand order id is `id`. */
-export async function findOrders(database: Database, affiliateId: string, id: string): Promise<OrderRow[]> {
-  return database.db
-    .selectFrom('orders')
-    .selectAll()
+export async function findOrders(database: Database, affiliateId: string, id: string): Promise<OrderWithLinks[]> {
+  return withLinks(database.db.selectFrom('orders'))
     .where('affiliate_id', '=', affiliateId)
     .where((eb) => eb.or([eb('id', '=', id), eb('order_id', '=', id)]))
     .orderBy('created_at', 'desc')
