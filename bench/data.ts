@@ -1081,6 +1081,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const linkBrand = new Int32Array(L);
   const linkChannel = new Uint16Array(L);
   const linkMdasc = new Int32Array(L);
+  const linkCode: string[] = new Array(L);
   const linkCreated = new Float64Array(L);
   const linkAffiliate = new Uint8Array(L);
   // Per channel: the brands it may link to (active, visible to its affiliate, kind accepted).
@@ -1207,6 +1208,7 @@ async function load(target: Target): Promise<ManifestDraft> {
       linkBrand[i] = b;
       linkChannel[i] = channel.index;
       linkMdasc[i] = mdascNo;
+      linkCode[i] = code;
       linkCreated[i] = createdMs;
       linkAffiliate[i] = a;
       linkStats[type] = (linkStats[type] ?? 0) + 1;
@@ -1305,6 +1307,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission_reason: null,
         items: JSON.stringify(items),
         click_created_at: null,
+        link_code: link >= 0 ? linkCode[link]! : null,
         // Paid before payouts were records: paid, without a payout.
         paid_at: commissionStatus === 'paid' ? iso(Math.min(ANCHOR, createdMs + settledDays * DAY)) : null,
         payout_id: null,

@@ -19,6 +19,7 @@ import * as brandKeyLimits from './migrations/0013-brand-key-limits.js';
 import * as postbackTokens from './migrations/0013-postback-tokens.js';
 import * as clickVelocityAndCommissionReason from './migrations/0014-click-velocity-and-commission-reason.js';
 import * as currenciesPayoutsOrderFacts from './migrations/0015-currencies-payouts-order-facts.js';
+import * as orderLinkCode from './migrations/0016-order-link-code.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -39,6 +40,7 @@ const migrations: Record<string, DialectMigration> = {
   '0013-postback-tokens': postbackTokens,
   '0014-click-velocity-and-commission-reason': clickVelocityAndCommissionReason,
   '0015-currencies-payouts-order-facts': currenciesPayoutsOrderFacts,
+  '0016-order-link-code': orderLinkCode,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

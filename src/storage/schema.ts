@@ -195,6 +195,8 @@ export interface OrdersTable {
   items: string;
   /** When the click that earned the order happened (kept here: clicks may be deleted). */
   click_created_at: string | null;
+  /** Code of the short link that earned the order (kept here: one read per page, no lookups). */
+  link_code: string | null;
   /** Set when the commission was paid, with the payout it was paid in. */
   paid_at: string | null;
   payout_id: string | null;

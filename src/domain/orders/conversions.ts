@@ -8,7 +8,7 @@ import type { CommissionReason, OrderItem } from '../../schemas/order.js';
 import type { ClickRow, NewClickRow, OrderRow } from '../../storage/schema.js';
 import { findBrand } from '../../storage/repositories/brands.js';
 import { findClick } from '../../storage/repositories/clicks.js';
-import { createOrderOnce, findBrandOrder, moveOrder } from '../../storage/repositories/orders.js';
+import { createOrderOnce, findBrandOrder, linkCodeOf, moveOrder } from '../../storage/repositories/orders.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso, toIso } from '../time.js';
@@ -140,6 +140,7 @@ export async function reportConversion(
       currency: brand.currency,
       items: JSON.stringify(input.items),
       click_created_at: click.created_at,
+      link_code: (await linkCodeOf(database, click.link_id)) ?? null,
       created_at: orderTime,
       updated_at: recordedAt,
     },

@@ -3,11 +3,20 @@
 import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
-import { commissionTotals, findOrders, listOrders, type OrderFilters, type OrderWithLinks } from '../../storage/repositories/orders.js';
+import { commissionTotals, findOrders, listOrders, type OrderFilters } from '../../storage/repositories/orders.js';
+import { channelsOf } from '../../storage/repositories/channels.js';
+import type { OrderRow } from '../../storage/schema.js';
+import type { ChannelRef } from '../../schemas/channel.js';
+
+/** The affiliate's channels by id (a handful), for the channel of each order. */
+export async function channelRefsOf(database: Database, affiliateId: string): Promise<Map<string, ChannelRef>> {
+  return new Map((await channelsOf(database, affiliateId)).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
+}
 import { notFound } from '../errors.js';
 import { CommissionStatuses } from '../../schemas/order.js';
 
-export function orderOf(row: OrderWithLinks): Order {
+export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>): Order {
+  const channel = row.channel_id === null ? undefined : channels.get(row.channel_id);
   // Fields without a value are omitted, never null (see docs/decisions.md).
   return {
     id: row.id,
@@ -26,7 +35,7 @@ export function orderOf(row: OrderWithLinks): Order {
     ...(row.click_id !== null && { clickId: row.click_id }),
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
     ...(row.link_code !== null && { linkCode: row.link_code }),
-    ...(row.channel_id !== null && row.channel_name !== null && row.channel_kind !== null && { channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind } }),
+    ...(channel !== undefined && { channel }),
     ...(row.paid_at !== null && { paidAt: row.paid_at }),
     ...(row.payout_id !== null && { payoutId: row.payout_id }),
   };
@@ -36,16 +45,19 @@ export type OrderEnvelope = { data: Order; meta: Pagination };
 
 /** The spec's envelope: one { data, meta } element per order, each carrying the page metadata. */
 export async function listOrdersFor(database: Database, affiliateId: string, filters: OrderFilters, page: number, limit: number): Promise<{ items: OrderEnvelope[]; total: number }> {
-  const { rows, total } = await listOrders(database, affiliateId, filters, { limit, offset: (page - 1) * limit });
+  const [{ rows, total }, channels] = await Promise.all([
+    listOrders(database, affiliateId, filters, { limit, offset: (page - 1) * limit }),
+    channelRefsOf(database, affiliateId),
+  ]);
   const meta = pageOf(total, page, limit);
-  return { items: rows.map((row) => ({ data: orderOf(row), meta })), total };
+  return { items: rows.map((row) => ({ data: orderOf(row, channels), meta })), total };
 }
 
 export async function getOrdersFor(database: Database, affiliateId: string, id: string): Promise<OrderEnvelope[]> {
-  const rows = await findOrders(database, affiliateId, id);
+  const [rows, channels] = await Promise.all([findOrders(database, affiliateId, id), channelRefsOf(database, affiliateId)]);
   if (rows.length === 0) throw notFound('Order not found');
   const meta = pageOf(rows.length, 1, rows.length);
-  return rows.map((row) => ({ data: orderOf(row), meta }));
+  return rows.map((row) => ({ data: orderOf(row, channels), meta }));
 }
 
 export type CommissionStatus = (typeof CommissionStatuses)[number];

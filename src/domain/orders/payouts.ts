@@ -10,7 +10,7 @@ import { listOrders } from '../../storage/repositories/orders.js';
 import { notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso, rangeEnd } from '../time.js';
-import { orderOf } from './orders.js';
+import { channelRefsOf, orderOf } from './orders.js';
 import type { Order } from '../../schemas/order.js';
 
 export function payoutOf(row: PayoutRow): Payout {
@@ -67,6 +67,9 @@ export async function getPayoutFor(
 ): Promise<{ data: Payout & { orders: Order[] }; meta: Pagination }> {
   const row = await findPayout(database, affiliateId, id);
   if (!row) throw notFound(`payout "${id}" not found among your payouts`, 'payout_not_found');
-  const { rows, total } = await listOrders(database, affiliateId, { payoutId: id }, { limit, offset: (page - 1) * limit });
-  return { data: { ...payoutOf(row), orders: rows.map(orderOf) }, meta: pageOf(total, page, limit) };
+  const [{ rows, total }, channels] = await Promise.all([
+    listOrders(database, affiliateId, { payoutId: id }, { limit, offset: (page - 1) * limit }),
+    channelRefsOf(database, affiliateId),
+  ]);
+  return { data: { ...payoutOf(row), orders: rows.map((order) => orderOf(order, channels)) }, meta: pageOf(total, page, limit) };
 }

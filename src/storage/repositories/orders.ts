@@ -1,7 +1,6 @@
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { SelectQueryBuilder } from 'kysely';
-import type { DB, NewOrderRow, OrderRow } from '../schema.js';
+import type { NewOrderRow, OrderRow } from '../schema.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -23,21 +22,6 @@ function filtered(database: Database, affiliateId: string, f: OrderFilters) {
   if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
   if (f.payoutId) q = q.where('payout_id', '=', f.payoutId);
   return q;
-}
-
-/** An order with the facts kept in other tables: the code of its link and its channel. */
-export type OrderWithLinks = OrderRow & { link_code: string | null; channel_name: string | null; channel_kind: string | null };
-
-/**
- * Selects the order and, by primary-key subqueries, its link's code and its channel: one statement
- * of fixed shape per page (lookups by a list of ids would be a new statement per page size).
- */
-function withLinks<O>(q: SelectQueryBuilder<DB, 'orders', O>) {
-  return q.selectAll('orders').select((eb) => [
-    eb.selectFrom('short_links').select('short_links.code').whereRef('short_links.id', '=', 'orders.link_id').as('link_code'),
-    eb.selectFrom('affiliate_channels').select('affiliate_channels.name').whereRef('affiliate_channels.id', '=', 'orders.channel_id').as('channel_name'),
-    eb.selectFrom('affiliate_channels').select('affiliate_channels.kind_id').whereRef('affiliate_channels.id', '=', 'orders.channel_id').as('channel_kind'),
-  ]);
 }
 
 /** The affiliate's commissions added up per currency and commission status (orders and cents). */
@@ -62,17 +46,19 @@ export async function listOrders(
   affiliateId: string,
   filters: OrderFilters,
   page: { limit: number; offset: number },
-): Promise<{ rows: OrderWithLinks[]; total: number }> {
+): Promise<{ rows: OrderRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    withLinks(filtered(database, affiliateId, filters)).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    filtered(database, affiliateId, filters).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
     countOf(database, filtered(database, affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows, total: count };
 }
 
 /** The affiliate's orders whose network id or brand order id is `id`. */
-export async function findOrders(database: Database, affiliateId: string, id: string): Promise<OrderWithLinks[]> {
-  return withLinks(database.db.selectFrom('orders'))
+export async function findOrders(database: Database, affiliateId: string, id: string): Promise<OrderRow[]> {
+  return database.db
+    .selectFrom('orders')
+    .selectAll()
     .where('affiliate_id', '=', affiliateId)
     .where((eb) => eb.or([eb('id', '=', id), eb('order_id', '=', id)]))
     .orderBy('created_at', 'desc')
@@ -156,4 +142,8 @@ export async function moveOrder(
 export async function existingOrderIds(database: Database, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   return new Set((await database.db.selectFrom('orders').select('id').where('id', 'in', ids).execute()).map((row) => row.id));
+}
+
+export async function linkCodeOf(database: Database, linkId: string): Promise<string | undefined> {
+  return (await database.db.selectFrom('short_links').select('code').where('id', '=', linkId).executeTakeFirst())?.code;
 }
