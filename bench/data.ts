@@ -34,7 +34,7 @@ import { sql } from 'kysely';
 import { Presets, SingleBar } from 'cli-progress';
 import { dialectOf, openDatabase, type Dialect } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import type { BrandCategoriesTable, BrandRow, CampaignCategoriesTable, CampaignRow, OrderRow, ProductRow, ShortLinkRow } from '../src/storage/schema.js';
+import type { BrandCategoriesTable, BrandRow, CampaignCategoriesTable, CampaignRow, OrderRow, ProductRow, ShortLinkRow } from '../src/storage/tables.js';
 import type { ProductInput, ProductOption } from '../src/schemas/product.js';
 import type { OrderItem } from '../src/schemas/order.js';
 import type { CampaignType } from '../src/schemas/campaign.js';

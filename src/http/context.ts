@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
 import type { KeyResolver } from '../domain/access/key-cache.js';
-import type { ClickRecorder, RedirectCache } from '../domain/links/redirects.js';
+import type { ClickRecorder } from '../domain/links/click-recorder.js';
+import type { RedirectCache } from '../domain/links/redirect-cache.js';
 import type { RedisConnection } from '../storage/redis.js';
 import type { InvalidationBus } from '../domain/invalidation.js';
 

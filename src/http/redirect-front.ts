@@ -3,7 +3,7 @@
 // redirect itself. Every other request, and any redirect whose lookup fails, goes on to Fastify,
 // whose /:code route answers the same way the slow path (with the service's error handling).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isCodeShaped, type CachedTarget } from '../domain/links/redirects.js';
+import { isCodeShaped, type CachedTarget } from '../domain/links/redirect-cache.js';
 import type { AppContext } from './context.js';
 import { clientAddress, trustFunction } from './client-address.js';
 import { errorBody } from './errors.js';

@@ -5,7 +5,7 @@ import type { BrandInput } from '../schemas/brand.js';
 import type { CampaignInput, CampaignType } from '../schemas/campaign.js';
 import type { OrderItem } from '../schemas/order.js';
 import type { ProductInput, ProductOption } from '../schemas/product.js';
-import type { NewOrderRow } from '../storage/schema.js';
+import type { NewOrderRow } from '../storage/tables.js';
 import { percentToBasisPoints } from '../domain/catalog/catalog-writer.js';
 import { commissionFor } from '../domain/orders/commission.js';
 import { SeededRandom } from './seeded-random.js';

@@ -2,7 +2,7 @@
 // so the serving thread never blocks on the write. Otherwise (PostgreSQL, in-memory SQLite): the
 // shared Kysely connection, which for PostgreSQL is asynchronous anyway.
 import type { Database } from './database.js';
-import type { NewClickRow } from './schema.js';
+import type { NewClickRow } from './tables.js';
 import { writeClicks } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
 import { startWorkerRpc } from './worker-rpc.js';

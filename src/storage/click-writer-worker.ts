@@ -9,7 +9,7 @@
 // double-counts.
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
-import type { NewClickRow } from './schema.js';
+import type { NewClickRow } from './tables.js';
 import { serveCalls } from './worker-rpc.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */

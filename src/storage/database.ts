@@ -6,7 +6,7 @@ import SqliteDriver from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { DB } from './schema.js';
+import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
 

@@ -16,7 +16,7 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
 import { setLinkActive } from '../../src/storage/repositories/links.js';
-import type { ClickRow } from '../../src/storage/schema.js';
+import type { ClickRow } from '../../src/storage/tables.js';
 import { loadConfig } from '../../src/config.js';
 
 interface ShortUrlRecord {

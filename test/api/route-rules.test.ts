@@ -13,7 +13,7 @@ import { brandKey, createLink, freshClick, item, report } from '../helpers/track
 import { contractChecker } from '../helpers/contract.js';
 import Fastify from 'fastify';
 import { applyRouteRules, isApiRoute, isExempt } from '../../src/http/route-rules.js';
-import { hashKey } from '../../src/domain/access/api-keys.js';
+import { createApiKey, hashKey, revokeApiKey } from '../../src/domain/access/api-keys.js';
 import { payCommissions } from '../../src/domain/orders/payouts.js';
 import type { RegisteredRoute } from '../../src/http/app.js';
 
@@ -23,33 +23,47 @@ interface Sample {
   side: Side;
   /** A request that succeeds with `key`; `key` undefined sends no credential at all. */
   request(key: string | undefined): Promise<InjectOptions> | InjectOptions;
+  /**
+   * Isolation: the same request with another affiliate's (or brand's) key. `status` where the
+   * request names something of the caller's (another caller gets that status, learning nothing);
+   * otherwise why there is nothing of the caller's to reach (its own tests prove the lists).
+   */
+  foreign: { status: number; code: string } | { reason: string };
 }
+
+const OWN_LIST = { reason: "lists the caller's own only (its test file proves another caller's never appear)" };
+const CATALOGUE = { reason: 'the catalogue: the same public brands for every affiliate, private ones by approval (brands.test.ts)' };
 
 let h: Harness;
 let payoutId = '';
 const keys: Record<Side, string> = { affiliate: '', brand: '' };
+/** Keys of another affiliate (aff-2) and another brand (Globex), for the isolation rule. */
+const otherKeys: Record<Side, string> = { affiliate: '', brand: '' };
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 const withKey = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'x-api-key': key });
 
 /** One succeeding request per API route: the walker's starting point for every rule. */
 const SAMPLES: Record<string, Sample> = {
-  'GET /affiliate/brands': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/brands', headers: withKey(key) }) },
-  'GET /affiliate/brands/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.acme}`, headers: withKey(key) }) },
-  'GET /affiliate/products': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
-  'GET /affiliate/campaigns': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/campaigns', headers: withKey(key) }) },
+  'GET /affiliate/brands': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/brands', headers: withKey(key) }) },
+  // Globex is private and approved for aff-1 only.
+  'GET /affiliate/brands/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}`, headers: withKey(key) }) },
+  'GET /affiliate/products': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
+  'GET /affiliate/campaigns': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/campaigns', headers: withKey(key) }) },
   'POST /affiliate/shortener/url': {
     side: 'affiliate',
+    foreign: { reason: "creates the caller's own links; another affiliate gets links of its own channels (shortener-create.test.ts)" },
     request: (key) => ({ method: 'POST', url: '/affiliate/shortener/url', headers: withKey(key), payload: { organizationId: BRANDS.acme, type: 'BrandPage' } }),
   },
-  'GET /affiliate/shortener/urls': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/shortener/urls?type=BrandPage', headers: withKey(key) }) },
-  'GET /affiliate/orders': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
-  'GET /affiliate/orders/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
-  'GET /affiliate/balance': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
-  'GET /affiliate/payouts': { side: 'affiliate', request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
-  'GET /affiliate/payouts/:id': { side: 'affiliate', request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
+  'GET /affiliate/shortener/urls': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/shortener/urls?type=BrandPage', headers: withKey(key) }) },
+  'GET /affiliate/orders': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
+  'GET /affiliate/orders/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
+  'GET /affiliate/balance': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
+  'GET /affiliate/payouts': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
+  'GET /affiliate/payouts/:id': { side: 'affiliate', foreign: { status: 404, code: 'payout_not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
   'POST /advertiser/conversions': {
     side: 'brand',
+    foreign: { status: 404, code: 'click_not_found' },
     request: async (key) => ({
       method: 'POST',
       url: '/advertiser/conversions',
@@ -59,6 +73,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   'PATCH /advertiser/conversions/:orderId': {
     side: 'brand',
+    foreign: { status: 404, code: 'not_found' },
     request: async (key) => {
       const orderId = unique('walk-patch');
       const created = await report(h, keys.brand, { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId, value: 1000, items: [item(1000)] });
@@ -68,6 +83,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   'GET /postback': {
     side: 'brand',
+    foreign: { status: 404, code: 'click_not_found' },
     request: async (key) => {
       const clickId = await freshClick(h, keys.affiliate, BRANDS.acme);
       const token = key === undefined ? '' : `&token=${encodeURIComponent(key)}`;
@@ -119,6 +135,8 @@ before(async () => {
   h = await startHarness();
   keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   keys.brand = await brandKey(h, BRANDS.acme);
+  otherKeys.affiliate = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
+  otherKeys.brand = await brandKey(h, BRANDS.globex);
   await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
   // The world's o-aff1-2 is approved: paying it gives aff-1 a payout to read.
   payoutId = (await payCommissions(h.service.context.database, 'aff-1')).payouts[0]!.id!;
@@ -169,9 +187,10 @@ describe('the rules, on every API route', () => {
         assert.ok(route().options.config?.scope, `${name} declares no config.scope`);
       });
 
-      test('the sample succeeds with a key of its side', async () => {
+      test('the sample succeeds with a key of its side, with the rate-limit headers', async () => {
         const res = await send(keys[sample.side]);
         assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode}: ${res.body}`);
+        for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.match(String(res.headers[header]), /^\d+$/, header);
       });
 
       test('an unknown query parameter → 400 invalid_query naming it', async () => {
@@ -179,9 +198,38 @@ describe('the rules, on every API route', () => {
         assert.match(error.message, /zzUnknown/);
       });
 
-      test('no credential, or an unknown one → 401 in both error shapes', async () => {
+      test('no credential, an empty or unknown one → 401 in both error shapes, never echoing what was sent', async () => {
         assertError(await send(undefined), 401, 'unauthorized');
-        assertError(await send('afn_0000000000000000000000000000000000'), 401, 'unauthorized');
+        assertError(await send(''), 401, 'unauthorized');
+        const sent = 'afn_SecretLookingKeyThatDoesNotExist0';
+        const res = await send(sent);
+        assertError(res, 401, 'unauthorized');
+        assert.ok(!res.body.includes(sent), res.body);
+        assertError(await send('not-a-key-at-all'), 401, 'unauthorized');
+      });
+
+      test('a valid key elsewhere (Authorization header) does not authenticate', async () => {
+        const options = await sample.request(undefined);
+        const headers = { ...(options.headers as Record<string, string>), authorization: `Bearer ${keys[sample.side]}` };
+        assertError(await h.request({ ...options, headers }), 401, 'unauthorized');
+      });
+
+      test('a revoked key → 401', async () => {
+        const owner = sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme };
+        const { id, key } = await createApiKey(h.service.context.database, { ...owner, rateLimit: 100_000 });
+        assert.ok((await send(key)).statusCode < 300, 'the key works before it is revoked');
+        await revokeApiKey(h.service.context.database, id);
+        h.service.context.keys.clear(); // as the revoking command's announcement does
+        assertError(await send(key), 401, 'unauthorized');
+      });
+
+      test("another affiliate's or brand's key cannot reach the caller's resource", async (t) => {
+        if ('reason' in sample.foreign) return t.diagnostic(`not applicable: ${sample.foreign.reason}`);
+        const request = await sample.request(keys[sample.side]);
+        const headers = { ...(request.headers as Record<string, string>) };
+        const other = otherKeys[sample.side];
+        const foreign = 'x-api-key' in headers ? { ...request, headers: { ...headers, 'x-api-key': other } } : { ...request, url: String(request.url).replace(/token=[^&]+/, `token=${encodeURIComponent(other)}`) };
+        assertError(await h.request(foreign), sample.foreign.status, sample.foreign.code);
       });
 
       test('a key of the other side → 403', async () => {

@@ -7,7 +7,7 @@ import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { BrandInput } from '../../src/schemas/brand.js';
 import type { ProductInput } from '../../src/schemas/product.js';
 import type { CampaignInput } from '../../src/schemas/campaign.js';
-import type { NewOrderRow } from '../../src/storage/schema.js';
+import type { NewOrderRow } from '../../src/storage/tables.js';
 import { insertOrder } from '../../src/storage/repositories/orders.js';
 
 export const BRANDS = {

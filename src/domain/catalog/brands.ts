@@ -1,7 +1,7 @@
 // Brands as an affiliate sees them: visible brands only, with the affiliate's own channels.
 import type { Brand } from '../../schemas/brand.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
-import type { BrandRow } from '../../storage/schema.js';
+import type { BrandRow } from '../../storage/tables.js';
 import { categoriesOfBrands, findVisibleBrand, listBrands, type BrandFilters } from '../../storage/repositories/brands.js';
 import { channelsOf } from '../../storage/repositories/channels.js';
 import { linksFor } from '../../storage/repositories/links.js';

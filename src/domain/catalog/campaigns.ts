@@ -3,7 +3,7 @@
 // an offer, a link is made for each channel that may have one.
 import type { Campaign } from '../../schemas/campaign.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
-import type { CampaignRow } from '../../storage/schema.js';
+import type { CampaignRow } from '../../storage/tables.js';
 import { brandsByIds } from '../../storage/repositories/brands.js';
 import { listCampaigns, categoriesOfCampaigns, type CampaignFilters } from '../../storage/repositories/campaigns.js';
 import { channelsOf } from '../../storage/repositories/channels.js';

@@ -1,5 +1,5 @@
 import type { Product } from '../../schemas/product.js';
-import type { ProductRow } from '../../storage/schema.js';
+import type { ProductRow } from '../../storage/tables.js';
 import { listProducts, type ProductFilters } from '../../storage/repositories/products.js';
 import { currenciesOf } from '../../storage/repositories/brands.js';
 import type { Database } from '../../storage/database.js';

@@ -2,7 +2,7 @@
 // calling affiliate, with its links for the resource and, where blocked, the reason.
 import type { Channel } from '../../schemas/channel.js';
 import type { AffiliateChannel } from '../../storage/repositories/channels.js';
-import type { ShortLinkRow } from '../../storage/schema.js';
+import type { ShortLinkRow } from '../../storage/tables.js';
 
 export const shortUrlOf = (publicUrl: string, code: string): string => `${publicUrl}/${code}`;
 

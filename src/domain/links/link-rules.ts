@@ -1,5 +1,5 @@
 // The rules of link generation: where a link points, and why a channel may not get one.
-import type { BrandRow, CampaignRow } from '../../storage/schema.js';
+import type { BrandRow, CampaignRow } from '../../storage/tables.js';
 import type { AffiliateChannel } from '../../storage/repositories/channels.js';
 import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';

@@ -2,7 +2,7 @@
 import type { Database } from '../../storage/database.js';
 import type { Channel } from '../../schemas/channel.js';
 import type { LinkType } from '../../schemas/short-url.js';
-import type { CampaignRow } from '../../storage/schema.js';
+import type { CampaignRow } from '../../storage/tables.js';
 import { findBrand, isApproved } from '../../storage/repositories/brands.js';
 import { findCampaign } from '../../storage/repositories/campaigns.js';
 import { channelsOf } from '../../storage/repositories/channels.js';

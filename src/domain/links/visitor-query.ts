@@ -18,7 +18,7 @@
 //
 // Only a redirect with a query string does this work; the common case concatenates the Location
 // prepared when the link was cached (see prepare() in redirects.ts).
-import type { CachedTarget } from './redirects.js';
+import type { CachedTarget } from './redirect-cache.js';
 
 /** What a query cannot carry as it is: WHATWG's query percent-encode set, '#', a '%' starting no escape. */
 const UNSAFE = /[\u0000-\u0020"#<>\u007F-\uFFFF]|%(?![0-9A-Fa-f]{2})/;

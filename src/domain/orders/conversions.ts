@@ -5,7 +5,7 @@
 import type { Database } from '../../storage/database.js';
 import type { Conversion } from '../../schemas/conversion.js';
 import type { CommissionReason, OrderItem } from '../../schemas/order.js';
-import type { ClickRow, NewClickRow, OrderRow } from '../../storage/schema.js';
+import type { ClickRow, NewClickRow, OrderRow } from '../../storage/tables.js';
 import { findBrand } from '../../storage/repositories/brands.js';
 import { findClick } from '../../storage/repositories/clicks.js';
 import { createOrderOnce, findBrandOrder, linkCodeOf, moveOrder } from '../../storage/repositories/orders.js';

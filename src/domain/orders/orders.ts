@@ -5,7 +5,7 @@ import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { Database } from '../../storage/database.js';
 import { commissionTotals, findOrders, listOrders, type OrderFilters } from '../../storage/repositories/orders.js';
 import { channelsOf } from '../../storage/repositories/channels.js';
-import type { OrderRow } from '../../storage/schema.js';
+import type { OrderRow } from '../../storage/tables.js';
 import type { ChannelRef } from '../../schemas/channel.js';
 
 /** The affiliate's channels by id (a handful), for the channel of each order. */

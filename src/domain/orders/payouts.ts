@@ -1,7 +1,7 @@
 // Operators pay affiliates: every approved commission of orders created up to a date is paid in
 // a payout, one per currency (amounts in different currencies are never added together).
 import type { Database } from '../../storage/database.js';
-import type { PayoutRow } from '../../storage/schema.js';
+import type { PayoutRow } from '../../storage/tables.js';
 import type { Payout } from '../../schemas/payout.js';
 import { pageOf, type Pagination } from '../../schemas/common.js';
 import { requireAffiliate } from '../access/affiliates.js';

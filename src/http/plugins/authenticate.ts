@@ -14,6 +14,10 @@ import type { App, AppContext } from '../context.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The calling affiliate, on affiliate routes (authentication has checked the key is one). */
+    readonly affiliateId: string;
+    /** The calling brand, on advertiser routes and the postback. */
+    readonly brandId: string;
   }
   interface FastifyContextConfig {
     /** Scope the API key must carry for this route. */
@@ -22,6 +26,15 @@ declare module 'fastify' {
 }
 
 export type KeyOwner = 'affiliate' | 'brand';
+
+/** Reads the caller's id from the principal; asking for the wrong side is a bug, not a 4xx. */
+function callerOf(side: 'affiliateId' | 'brandId') {
+  return function (this: FastifyRequest): string {
+    const id = this.principal?.[side];
+    if (!id) throw new Error(`${side} asked for on a request not authenticated for that side`);
+    return id;
+  };
+}
 
 /** The key from the x-api-key header. */
 export function keyFromHeader(request: FastifyRequest): string | undefined {
@@ -47,7 +60,11 @@ const POSTBACK_TOKEN_ELSEWHERE = 'This is a postback token: it is accepted only 
 
 export async function registerAuthentication(app: App, ctx: AppContext, options: AuthenticationOptions): Promise<void> {
   const { owner, keyFrom = keyFromHeader, postbackTokenFrom, missingKeyMessage = 'API key is required: send it in the x-api-key header' } = options;
-  if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
+  if (!app.hasRequestDecorator('principal')) {
+    app.decorateRequest('principal', null);
+    app.decorateRequest('affiliateId', { getter: callerOf('affiliateId') });
+    app.decorateRequest('brandId', { getter: callerOf('brandId') });
+  }
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = postbackTokenFrom?.(request);

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../context.js';
 import { LINK_NOT_FOUND } from '../redirect-front.js';
-import type { CachedTarget } from '../../domain/links/redirects.js';
+import type { CachedTarget } from '../../domain/links/redirect-cache.js';
 import { ErrorBody } from '../../schemas/common.js';
 
 const Params = Type.Object({

@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import type { ApiKeyRow } from '../schema.js';
+import type { ApiKeyRow } from '../tables.js';
 
 export async function insertApiKey(database: Database, row: ApiKeyRow): Promise<void> {
   await database.db.insertInto('api_keys').values(row).execute();

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { BrandRow } from '../schema.js';
+import type { BrandRow } from '../tables.js';
 import { brandIsVisible, likePattern, visibleBrandIds, type VisibilityCheck } from './visibility.js';
 
 export interface BrandFilters {

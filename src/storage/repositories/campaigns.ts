@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { COUNT_TTL_MS, countOf } from './totals.js';
-import type { CampaignRow } from '../schema.js';
+import type { CampaignRow } from '../tables.js';
 import { brandIsVisible, likePattern, type VisibilityCheck } from './visibility.js';
 
 export interface CampaignFilters {

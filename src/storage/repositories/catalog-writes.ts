@@ -4,7 +4,7 @@
 // the domain says it in its own words; nothing is written then.
 import type { Insertable, Updateable } from 'kysely';
 import type { Database } from '../database.js';
-import type { BrandsTable, CampaignsTable, ProductsTable } from '../schema.js';
+import type { BrandsTable, CampaignsTable, ProductsTable } from '../tables.js';
 
 export type WriteOutcome = 'inserted' | 'updated';
 type Categories = Array<{ category: string; category_key: string }>;

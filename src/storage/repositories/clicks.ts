@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import type { ClickRow, NewClickRow } from '../schema.js';
+import type { ClickRow, NewClickRow } from '../tables.js';
 
 // Rows per INSERT statement: 14 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;

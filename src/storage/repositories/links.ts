@@ -1,6 +1,6 @@
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { ShortLinkRow } from '../schema.js';
+import type { ShortLinkRow } from '../tables.js';
 
 export interface NewLink {
   id: string;

@@ -1,6 +1,6 @@
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { NewOrderRow, OrderRow } from '../schema.js';
+import type { NewOrderRow, OrderRow } from '../tables.js';
 
 export interface OrderFilters {
   organizationIds?: string[];

@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import type { PayoutRow } from '../schema.js';
+import type { PayoutRow } from '../tables.js';
 import { countOf } from './totals.js';
 
 /** Rows per statement when many orders are touched at once (bound-parameter limits). */

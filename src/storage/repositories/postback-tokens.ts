@@ -1,6 +1,6 @@
 // Postback tokens of brands: the SQL behind rotating a brand's token and resolving a presented one.
 import type { Database } from '../database.js';
-import type { NewPostbackTokenRow, PostbackTokenRow } from '../schema.js';
+import type { NewPostbackTokenRow, PostbackTokenRow } from '../tables.js';
 
 export async function brandExists(database: Database, brandId: string): Promise<boolean> {
   return Boolean(await database.db.selectFrom('brands').select('id').where('id', '=', brandId).executeTakeFirst());

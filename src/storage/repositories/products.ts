@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { DB, ProductRow } from '../schema.js';
+import type { DB, ProductRow } from '../tables.js';
 import { brandIsVisible, type VisibilityCheck } from './visibility.js';
 import { foldText } from '../../lib/text-keys.js';
 

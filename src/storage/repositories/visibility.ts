@@ -2,7 +2,7 @@
 // for. Every catalogue query filters through this module, so lists, lookups and link creation
 // always agree.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../schema.js';
+import type { DB } from '../tables.js';
 import { foldText } from '../../lib/text-keys.js';
 
 export function visibleBrandIds(db: Kysely<DB>, affiliateId: string) {

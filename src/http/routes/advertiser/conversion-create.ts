@@ -26,7 +26,7 @@ export function createConversionRoute(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const { created, conversion } = await reportConversion(
         conversionDeps(ctx),
-        request.principal!.brandId!,
+        request.brandId,
         request.body,
       );
       return reply.status(created ? 201 : 200).send({ data: conversion });

@@ -19,6 +19,6 @@ export function updateConversionRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ data: await updateConversion(ctx.database, request.principal!.brandId!, request.params.orderId, request.body.status) }),
+    async (request) => ({ data: await updateConversion(ctx.database, request.brandId, request.params.orderId, request.body.status) }),
   );
 }

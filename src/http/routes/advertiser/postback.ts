@@ -32,7 +32,7 @@ export function registerPostback(app: App, ctx: AppContext): void {
       const { clickId, orderId, value, createdAt } = request.query;
       const { created, conversion } = await reportConversion(
         conversionDeps(ctx),
-        request.principal!.brandId!,
+        request.brandId,
         { clickId, orderId, value, createdAt, items: [] },
       );
       return reply.status(created ? 201 : 200).send({ data: conversion });

@@ -40,7 +40,7 @@ export function getBalanceRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       const organizationIds = q.organizationId ? [q.organizationId] : undefined;
-      return { data: await balanceFor(ctx.database, request.principal!.affiliateId!, { organizationIds, ...dayRange(q) }) };
+      return { data: await balanceFor(ctx.database, request.affiliateId, { organizationIds, ...dayRange(q) }) };
     },
   );
 }

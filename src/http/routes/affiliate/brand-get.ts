@@ -18,6 +18,6 @@ export function getBrandRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Ref(Brand) }), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await getBrandFor(ctx, request.principal!.affiliateId!, request.params.id) }),
+    async (request) => ({ data: await getBrandFor(ctx, request.affiliateId, request.params.id) }),
   );
 }

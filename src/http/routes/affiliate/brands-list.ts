@@ -44,7 +44,7 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
       checkRange('startAt', createdFrom, 'endAt', createdTo);
       return listBrandsFor(
         ctx,
-        request.principal!.affiliateId!,
+        request.affiliateId,
         {
           search: q.search,
           categories: q.categories,

@@ -51,7 +51,7 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       return listCampaignsFor(
         ctx,
-        request.principal!.affiliateId!,
+        request.affiliateId,
         {
           types: q.types,
           offerType: q.offerType,

@@ -18,6 +18,6 @@ export function getOrderRoute(app: App, ctx: AppContext): void {
         response: { 200: OrderEnvelopes, ...errorResponses(404) },
       },
     },
-    async (request) => getOrdersFor(ctx.database, request.principal!.affiliateId!, request.params.id),
+    async (request) => getOrdersFor(ctx.database, request.affiliateId, request.params.id),
   );
 }

@@ -29,6 +29,6 @@ export function getPayoutRoute(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => getPayoutFor(ctx.database, request.principal!.affiliateId!, request.params.id, request.query.page, request.query.limit),
+    async (request) => getPayoutFor(ctx.database, request.affiliateId, request.params.id, request.query.page, request.query.limit),
   );
 }

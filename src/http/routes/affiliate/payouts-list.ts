@@ -20,6 +20,6 @@ export function listPayoutsRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(Payout)), meta: Type.Ref(Pagination) }) },
       },
     },
-    async (request) => listPayoutsFor(ctx.database, request.principal!.affiliateId!, request.query.page, request.query.limit),
+    async (request) => listPayoutsFor(ctx.database, request.affiliateId, request.query.page, request.query.limit),
   );
 }

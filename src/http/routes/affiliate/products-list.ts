@@ -53,7 +53,7 @@ export function listProductsRoute(app: App, ctx: AppContext): void {
       const q = request.query;
       return listProductsFor(
         ctx.database,
-        request.principal!.affiliateId!,
+        request.affiliateId,
         { search: q.search, organizationIds: q.organizationIds, isAvailable: q.isAvailable, ...parsePrice(q.price) },
         q.page,
         q.limit,

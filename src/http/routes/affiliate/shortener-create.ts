@@ -34,6 +34,6 @@ export function createShortUrlRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(404) },
       },
     },
-    async (request) => createShortLinks(ctx, request.principal!.affiliateId!, request.body),
+    async (request) => createShortLinks(ctx, request.affiliateId, request.body),
   );
 }

@@ -37,7 +37,7 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
       if ((q.type === 'Coupon' || q.type === 'Offer') && !q.featureId) {
         throw badRequest('invalid_query', `featureId is required when type is ${q.type}`);
       }
-      const page = await listShortUrlsFor(ctx, request.principal!.affiliateId!, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
+      const page = await listShortUrlsFor(ctx, request.affiliateId, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
       return [page];
     },
   );

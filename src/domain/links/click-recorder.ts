@@ -1,145 +1,15 @@
-// The redirect hot path: a code resolves from an in-process cache, the 302 is answered at once,
-// and the click is only buffered; ClickRecorder writes buffered clicks in one transaction per
-// interval, so no request ever waits for a disk.
-import { randomBytes } from 'node:crypto';
-import type { Database } from '../../storage/database.js';
-import type { NewClickRow } from '../../storage/schema.js';
-import { findRedirectTarget, redirectChangesSince, type RedirectTarget } from '../../storage/repositories/links.js';
+// The redirect hot path's other half: the 302 is answered at once and the click is only
+// buffered; ClickRecorder writes buffered clicks in one transaction per interval, deciding their
+// flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk.
+import type { NewClickRow } from '../../storage/tables.js';
+import type { RedirectTarget } from '../../storage/repositories/links.js';
 import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
-import { RecentMap } from '../../lib/recent-map.js';
 import { locationFor } from './visitor-query.js';
-
-const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
-
-/** Whether a string has the shape of a short-link code (whether or not such a link exists). */
-export const isCodeShaped = (code: string): boolean => CODE_PATTERN.test(code);
-
-/** A resolved link with its Location prepared, so a redirect only concatenates the click id. */
-export interface CachedTarget extends RedirectTarget {
-  locationBefore: string;
-  locationAfter: string;
-  /** Where the destination's query starts in locationBefore (after its '?'): a visitor's parameters go there. */
-  queryStart: number;
-  /** Parameter names a visitor's query may not set; worked out on the first redirect with a query (visitor-query.ts). */
-  ownNames: readonly string[] | undefined;
-}
-
-function prepare(target: RedirectTarget): CachedTarget {
-  const hash = target.destination.indexOf('#');
-  const base = hash === -1 ? target.destination : target.destination.slice(0, hash);
-  const fragment = hash === -1 ? '' : target.destination.slice(hash);
-  const query = base.indexOf('?');
-  return {
-    ...target,
-    locationBefore: `${base}${query === -1 ? '?' : '&'}${encodeURIComponent(target.clickIdParam)}=`,
-    locationAfter: fragment,
-    queryStart: query === -1 ? base.length + 1 : query + 1,
-    ownNames: undefined,
-  };
-}
-
-/**
- * Bounded cache of code → target (or "no such code"); the codes used least recently are forgotten
- * first. Entries do not expire: changes made in this process (or announced through Redis) remove
- * their entry at once, and the cache asks the database every `pollMs` which links and brands
- * changed since it last asked, so a change made by any other process is seen within about a
- * second. One indexed query per second replaces a lookup per hot code per expiry.
- */
-export class RedirectCache {
-  private readonly entries: RecentMap<string, CachedTarget | null>;
-  /** Changes are asked for from this time on (ISO); see poll(). */
-  private since: string;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly database: Database,
-    private readonly options: { pollMs?: number; maxEntries?: number } = {},
-  ) {
-    this.entries = new RecentMap(options.maxEntries ?? 50_000);
-    this.since = sinceFor(Date.now());
-  }
-
-  /**
-   * Without waiting: the active target (or null: unknown or inactive) when the cache knows the
-   * code, undefined when it must be looked up with resolve().
-   */
-  cached(code: string): CachedTarget | null | undefined {
-    const hit = this.entries.get(code);
-    if (hit === undefined) return undefined;
-    return hit && hit.active ? hit : null;
-  }
-
-  /** The active target of a code, or undefined when unknown or inactive. */
-  async resolve(code: string): Promise<CachedTarget | undefined> {
-    let target = this.entries.get(code);
-    if (target === undefined) {
-      if (!CODE_PATTERN.test(code)) return undefined;
-      const found = await findRedirectTarget(this.database, code);
-      target = found ? prepare(found) : null;
-      this.entries.set(code, target);
-    }
-    return target && target.active ? target : undefined;
-  }
-
-  invalidate(code: string): void {
-    this.entries.delete(code);
-  }
-
-  /** Starts asking for changes made elsewhere; failures are reported and the cache starts afresh. */
-  watch(onError: (error: unknown) => void): void {
-    this.timer = setInterval(() => void this.poll().catch(onError), this.options.pollMs ?? 1000);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  /** Forgets every code changed since the last poll (or everything, when a brand changed). */
-  async poll(): Promise<void> {
-    const startedAt = Date.now();
-    let changed: string[] | 'everything';
-    try {
-      changed = await redirectChangesSince(this.database, this.since);
-    } catch (error) {
-      // Without knowing what changed, nothing cached can be trusted.
-      this.entries.clear();
-      throw error;
-    }
-    if (changed === 'everything') this.entries.clear();
-    else for (const code of changed) this.entries.delete(code);
-    this.since = sinceFor(startedAt);
-  }
-}
-
-/**
- * Polls overlap by CHANGE_SLACK_MS: a change is reported by several polls in a row, so neither a
- * lookup that raced a poll, nor a transaction committed a moment after its updated_at, nor a small
- * clock difference between processes can leave a stale entry behind for long.
- */
-const CHANGE_SLACK_MS = 2000;
-const sinceFor = (time: number) => new Date(time - CHANGE_SLACK_MS).toISOString();
-
-let entropy = Buffer.alloc(0);
-let entropyOffset = 0;
-
-/**
- * 32 hex characters: the time in milliseconds (12) then 80 random bits (20), from the system
- * CSPRNG in pooled reads. Unguessable, and increasing over time, so stored click ids are appended
- * at the end of their index instead of scattered through it.
- */
-export function newClickId(): string {
-  if (entropyOffset + 10 > entropy.length) {
-    entropy = randomBytes(4096);
-    entropyOffset = 0;
-  }
-  const random = entropy.toString('hex', entropyOffset, entropyOffset + 10);
-  entropyOffset += 10;
-  return Date.now().toString(16).padStart(12, '0') + random;
-}
+import { newClickId } from './click-ids.js';
+import type { CachedTarget } from './redirect-cache.js';
 
 /** The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity). */
 export interface Visit {
