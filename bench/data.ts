@@ -69,7 +69,7 @@ function parseScale(text: string): number {
   return n;
 }
 
-const SCALE_LABEL = args.scale!.trim().toLowerCase();
+const SCALE_LABEL = args.scale.trim().toLowerCase();
 const N = parseScale(SCALE_LABEL);
 const COUNTS = {
   brands: Math.max(20, Math.round(N / 100)),
@@ -300,7 +300,7 @@ function apportion(weights: number[], total: number): Int32Array {
   weights.forEach((w, i) => {
     const exact = (w / sum) * (total - weights.length);
     counts[i] = 1 + Math.floor(exact);
-    assigned += counts[i]!;
+    assigned += counts[i];
     remainders.push({ i, r: exact - Math.floor(exact) });
   });
   remainders.sort((a, b) => b.r - a.r || a.i - b.i);
@@ -619,7 +619,7 @@ async function openPostgresTarget(url: string): Promise<Target> {
       const waiting = pending;
       pending = [];
       await Promise.all(waiting);
-      if (failure) throw failure;
+      if (failure) throw failure instanceof Error ? failure : new Error('a queued statement failed', { cause: failure });
     },
     async close() {
       await client.end();
@@ -746,7 +746,7 @@ function columnsOf<T extends object>(sample: T): (keyof T & string)[] {
 // Rows are built as complete row types (schema.ts), so the compiler checks that every column is
 // filled; the first row of each table fixes the column order.
 function valuesOf<T extends object>(row: T, columns: readonly (keyof T & string)[]): Value[] {
-  const out: Value[] = new Array(columns.length);
+  const out = new Array<Value>(columns.length);
   for (let c = 0; c < columns.length; c++) out[c] = row[columns[c]!] as Value;
   return out;
 }
@@ -973,7 +973,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const prices = new Float64Array(COUNTS.products);
   let options = 0;
   let available = 0;
-  let productColumns: (keyof ProductInsert & string)[] | undefined;
+  let productColumns: Extract<keyof ProductInsert, string>[] | undefined;
   await loadChunks(target, 'products', COUNTS.products, CHUNK / 2, (from, to) => {
     const rows: Value[][] = [];
     for (let i = from; i < to; i++) {
@@ -1004,7 +1004,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const statusPicker = new Weighted(CAMPAIGN_STATUSES.map((s) => s.weight));
   const campaignRnd = new SeededRandom(seedAt(STREAM.campaigns, 0));
   const campaignStats: Record<string, number> = {};
-  let campaignColumns: (keyof CampaignRow & string)[] | undefined;
+  let campaignColumns: Extract<keyof CampaignRow, string>[] | undefined;
   const campaignCategoryColumns = columnsOf<CampaignCategoriesTable>({ campaign_id: '', category: '', category_key: '' });
   await loadChunks(target, 'campaigns', C, CHUNK, (from, to) => {
     const rows: Value[][] = [];
@@ -1081,7 +1081,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const linkBrand = new Int32Array(L);
   const linkChannel = new Uint16Array(L);
   const linkMdasc = new Int32Array(L);
-  const linkCode: string[] = new Array(L);
+  const linkCode = new Array<string>(L);
   const linkCreated = new Float64Array(L);
   const linkAffiliate = new Uint8Array(L);
   // Per channel: the brands it may link to (active, visible to its affiliate, kind accepted).
@@ -1118,7 +1118,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const sampled: { rank: number; code: string }[] = [];
   const inactiveCodes: string[] = [];
   const linkStats: Record<string, number> = {};
-  let linkColumns: (keyof ShortLinkRow & string)[] | undefined;
+  let linkColumns: Extract<keyof ShortLinkRow, string>[] | undefined;
   await loadChunks(target, 'short_links', L, CHUNK, (from, to) => {
     const rows: Value[][] = [];
     const rnd = linkRnd;
@@ -1242,7 +1242,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const ordersPerAffiliate = new Array<number>(affiliates.length).fill(0);
   let firstOrder = Number.POSITIVE_INFINITY;
   let lastOrder = 0;
-  let orderColumns: (keyof OrderRow & string)[] | undefined;
+  let orderColumns: Extract<keyof OrderRow, string>[] | undefined;
   await loadChunks(target, 'orders', O, CHUNK, (from, to) => {
     const rows: Value[][] = [];
     const rnd = orderRnd;

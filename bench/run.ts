@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
   },
 });
-const scale = args.scale!;
+const scale = args.scale;
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sqlite`;
@@ -114,7 +114,7 @@ interface Scenario {
   headers?: string;
 }
 
-async function scenarios(database: Database, key: string, affiliateId: string): Promise<Scenario[]> {
+async function scenarios(database: Database, key: string, _affiliateId: string): Promise<Scenario[]> {
   const { db } = database;
   const random = database.dialect === 'postgres' ? sql`random()` : sql`random()`;
   const uniformCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);

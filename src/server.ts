@@ -68,7 +68,7 @@ export async function createService(config: Config, options: { database?: Databa
     context,
     close() {
       closed ??= (async () => {
-        await app!.close();
+        await app.close();
         context.redirects.stop();
         await clicks.stop();
         await redis?.close();

@@ -57,7 +57,7 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
 function zoneOffsetMs(timeZone: string, instantMs: number): number {
   const parts: Record<string, number> = {};
   for (const p of zoneFormat(timeZone).formatToParts(new Date(instantMs))) parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
   return wall - (instantMs - (((instantMs % 1000) + 1000) % 1000));
 }
 

@@ -52,7 +52,7 @@ const TYPES: Record<string, string> = {
 function literalChoices(schema: unknown): string[] | undefined {
   if (!Array.isArray(schema)) return undefined;
   const values = schema.map((branch) => (branch as { const?: unknown }).const);
-  return values.every((v) => typeof v === 'string') ? (values as string[]) : undefined;
+  return values.every((v) => typeof v === 'string') ? (values) : undefined;
 }
 
 /** "a date such as … or an ISO 8601 date-time such as …" for a union of formats and types. */
@@ -67,7 +67,7 @@ function describeBranches(schema: unknown): string | undefined {
 function describeOne(error: VerboseError, context: string): string {
   const field = fieldName(error.instancePath, context);
   const parent = error.parentSchema ?? {};
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   const isListItem = context === 'querystring' && /\/\d+$/.test(error.instancePath);
   const subject = isListItem ? `each value of ${field}` : field;
   switch (error.keyword) {
@@ -125,5 +125,5 @@ export function describeValidationError(errors: FastifySchemaValidationError[], 
   const union = errors.find((e) => e.keyword === 'anyOf');
   const first = union ?? errors[0];
   if (!first) return `invalid ${context}`;
-  return describeOne(first as VerboseError, context);
+  return describeOne(first, context);
 }

@@ -55,7 +55,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${String(result.error instanceof Error ? result.error.message : result.error)}`);
+    throw new Error(`migration ${failed} failed: ${result.error instanceof Error ? result.error.message : JSON.stringify(result.error)}`);
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

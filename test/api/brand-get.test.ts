@@ -40,7 +40,7 @@ after(async () => {
 async function getBrand(id: string, key: string): Promise<BrandView> {
   const res = await h.get(brandPath(id), key);
   assert.equal(res.statusCode, 200, res.body);
-  const body = res.json() as { data: BrandView };
+  const body = res.json<{ data: BrandView }>();
   assert.deepEqual(Object.keys(body), ['data']);
   return body.data;
 }
@@ -48,7 +48,7 @@ async function getBrand(id: string, key: string): Promise<BrandView> {
 async function shorten(body: Record<string, unknown>, key: string): Promise<ChannelView[]> {
   const res = await h.post(SHORTEN, body, key);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as ChannelView[];
+  return res.json<ChannelView[]>();
 }
 
 const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
@@ -84,7 +84,7 @@ describe('GET /affiliate/brands/{id}: found', () => {
       const one = await getBrand(id, key);
       const res = await h.get(`/affiliate/brands${qs({ search: one.name })}`, key);
       assert.equal(res.statusCode, 200, res.body);
-      const listed = (res.json() as { data: BrandView[] }).data.find((b) => b.id === id);
+      const listed = (res.json<{ data: BrandView[] }>()).data.find((b) => b.id === id);
       assert.deepEqual(one, listed, one.name);
     }
   });
@@ -214,7 +214,7 @@ describe('GET /affiliate/brands/{id}: brand-page links', () => {
       for (const url of fresh) assert.ok(!channel.shortUrls.includes(url), `${url} has an mdasc and is not listed on the brand`);
     }
     const listed = await h.get(`/affiliate/shortener/urls?type=BrandPage&organizationId=${BRANDS.acme}&limit=100`, aff1);
-    const codes = (listed.json() as Array<{ data: Array<{ shortUrl: string }> }>)[0]!.data.map((r) => r.shortUrl);
+    const codes = (listed.json<Array<{ data: Array<{ shortUrl: string }> }>>())[0]!.data.map((r) => r.shortUrl);
     for (const channel of tagged) for (const url of channel.shortUrls) assert.ok(codes.includes(url));
   });
 
@@ -262,6 +262,6 @@ describe('GET /affiliate/brands/{id}: security', () => {
   test('a key with brands:read only may read a brand', async () => {
     const res = await h.get(brandPath(BRANDS.globex), h.world.keys.aff1BrandsOnly);
     assert.equal(res.statusCode, 200, res.body);
-    assert.equal((res.json() as { data: BrandView }).data.id, BRANDS.globex);
+    assert.equal((res.json<{ data: BrandView }>()).data.id, BRANDS.globex);
   });
 });

@@ -54,7 +54,7 @@ after(async () => {
 async function list(query: string, key: string): Promise<BrandPage> {
   const res = await h.get(`${PATH}${query}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as BrandPage;
+  return res.json<BrandPage>();
 }
 
 async function names(query: string, key: string): Promise<string[]> {
@@ -73,9 +73,9 @@ describe('GET /affiliate/brands', () => {
   test('lists public brands and the private brands the caller is approved for, by name', async () => {
     const res = await h.get('/affiliate/brands', h.world.keys.aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const body = res.json();
+    const body = res.json<{ data: Array<{ name: string }>; pagination: unknown }>();
     assert.deepEqual(
-      body.data.map((b: { name: string }) => b.name),
+      body.data.map((b) => b.name),
       ['Acme', 'Globex', 'Hooli', 'Umbrella'],
     );
     assert.deepEqual(body.pagination, { total: 4, page: 1, limit: 20, totalPages: 1 });
@@ -449,7 +449,7 @@ describe('GET /affiliate/brands: the Brand object', () => {
   test('the BrandPage links an affiliate created show on its own channels only', async () => {
     const res = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.globex, type: 'BrandPage' }, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const created = res.json() as ChannelView[];
+    const created = res.json<ChannelView[]>();
     assert.equal(created.length, 2);
     for (const channel of created) {
       assert.equal(channel.shortUrls.length, 1, channel.id);
@@ -489,7 +489,7 @@ describe('GET /affiliate/brands: security', () => {
   test('a key with brands:read only may list brands', async () => {
     const res = await h.get(PATH, h.world.keys.aff1BrandsOnly);
     assert.equal(res.statusCode, 200, res.body);
-    assert.equal((res.json() as BrandPage).pagination.total, 4);
+    assert.equal((res.json<BrandPage>()).pagination.total, 4);
   });
 });
 
@@ -523,7 +523,7 @@ describe('GET /affiliate/brands: more brands than one page', () => {
   test('limit defaults to 20', async () => {
     const res = await big.get(PATH, key);
     assert.equal(res.statusCode, 200, res.body);
-    const page = res.json() as BrandPage;
+    const page = res.json<BrandPage>();
     assert.equal(page.data.length, 20);
     assert.deepEqual(page.pagination, { total: 29, page: 1, limit: 20, totalPages: 2 });
     assert.deepEqual(
@@ -535,7 +535,7 @@ describe('GET /affiliate/brands: more brands than one page', () => {
   test('the second default page holds the rest, with no overlap', async () => {
     const res = await big.get(`${PATH}?page=2`, key);
     assert.equal(res.statusCode, 200, res.body);
-    const page = res.json() as BrandPage;
+    const page = res.json<BrandPage>();
     assert.deepEqual(page.pagination, { total: 29, page: 2, limit: 20, totalPages: 2 });
     assert.deepEqual(
       page.data.map((b) => b.name),
@@ -548,7 +548,7 @@ describe('GET /affiliate/brands: more brands than one page', () => {
     for (let p = 1; p <= 6; p++) {
       const res = await big.get(`${PATH}?limit=6&page=${p}`, key);
       assert.equal(res.statusCode, 200, res.body);
-      const page = res.json() as BrandPage;
+      const page = res.json<BrandPage>();
       assert.deepEqual(page.pagination, { total: 29, page: p, limit: 6, totalPages: 5 });
       seen.push(...page.data.map((b) => b.name));
     }
@@ -575,7 +575,7 @@ describe('GET /affiliate/brands: search beyond ASCII', () => {
   const namesIn = async (query: string) => {
     const res = await intl.get(`${PATH}${query}`, key);
     assert.equal(res.statusCode, 200, res.body);
-    return (res.json() as BrandPage).data.map((b) => b.name);
+    return (res.json<BrandPage>()).data.map((b) => b.name);
   };
 
   test('an ASCII part of a non-ASCII name matches', async () => {

@@ -62,7 +62,7 @@ after(async () => {
 async function list(query: string, key: string, harness: Harness = h): Promise<CampaignList> {
   const res = await harness.get(`${PATH}${query}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as CampaignList;
+  return res.json<CampaignList>();
 }
 
 async function ids(query: string, key: string): Promise<string[]> {
@@ -97,7 +97,7 @@ describe('GET /affiliate/campaigns: envelope, order and visibility', () => {
     const res = await h.get(PATH, aff1);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers['content-type']), /application\/json/);
-    const body = res.json() as CampaignList;
+    const body = res.json<CampaignList>();
     assert.deepEqual(Object.keys(body).sort(), ['data', 'meta']);
     assert.deepEqual(body.meta, { total: 6, page: 1, limit: 10, totalPages: 1 });
   });
@@ -486,7 +486,7 @@ describe('GET /affiliate/campaigns: channels', () => {
     const offer = await campaign('c-acme-offer-url', aff1);
     const res = await h.get(`/affiliate/shortener/urls${qs({ type: 'Offer', featureId: 'c-acme-offer-url' })}`, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const [page] = res.json() as Array<{ data: Array<{ shortUrl: string; originalUrl: string }> }>;
+    const [page] = res.json<Array<{ data: Array<{ shortUrl: string; originalUrl: string }> }>>();
     assert.deepEqual(page!.data.map((r) => r.shortUrl).sort(), offer.channels.flatMap((c) => c.shortUrls).sort());
     for (const record of page!.data) assert.equal(record.originalUrl, 'https://www.acme.com/sale');
   });
@@ -516,7 +516,7 @@ describe('GET /affiliate/campaigns: channels', () => {
   test('coupon links created with POST /affiliate/shortener/url show on the coupon', async () => {
     const res = await h.post(SHORTEN, { organizationId: BRANDS.acme, type: 'Coupon', featureId: 'c-acme-coupon' }, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const created = res.json() as ChannelView[];
+    const created = res.json<ChannelView[]>();
     assert.ok(created.every((c) => c.shortUrls.length === 1));
     const coupon = await campaign('c-acme-coupon', aff1);
     assert.deepEqual(
@@ -531,7 +531,7 @@ describe('GET /affiliate/campaigns: channels', () => {
   test('Spreadsheet offer links created with POST /affiliate/shortener/url show on the offer', async () => {
     const res = await h.post(SHORTEN, { organizationId: BRANDS.acme, type: 'Offer', featureId: 'c-acme-offer-sheet' }, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const created = res.json() as ChannelView[];
+    const created = res.json<ChannelView[]>();
     assert.ok(created.every((c) => c.shortUrls.length === 1 && SHORT_URL.test(c.shortUrls[0]!)));
     const sheet = await campaign('c-acme-offer-sheet', aff1);
     assert.deepEqual(

@@ -155,7 +155,7 @@ describe('the loop end to end', () => {
     // The brand approves it.
     const approved = await approve(orderId);
     assert.equal(approved.statusCode, 200, approved.body);
-    const approvedBody = (approved.json() as { data: Conversion }).data;
+    const approvedBody = (approved.json<{ data: Conversion }>()).data;
     assert.equal(approvedBody.status, 'approved');
     assert.equal(approvedBody.commissionStatus, 'approved');
     assert.equal(approvedBody.commission, 150);
@@ -445,7 +445,7 @@ describe('idempotency', () => {
     assert.notEqual(a.id, u.id);
     const res = await h.get(`/affiliate/orders/${orderId}`, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual((res.json() as Array<{ data: { id: string } }>).map((e) => e.data.id).sort(), [a.id, u.id].sort());
+    assert.deepEqual((res.json<Array<{ data: { id: string } }>>()).map((e) => e.data.id).sort(), [a.id, u.id].sort());
   });
 });
 
@@ -456,7 +456,7 @@ describe('concurrent reports of one order', () => {
     const responses = await withDatabaseLatency(h, () => Promise.all(Array.from({ length: 10 }, () => report(h, acme, body))));
     const statuses = responses.map((r) => r.statusCode).sort();
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 200, 201], responses.map((r) => r.body).join('\n'));
-    const ids = new Set(responses.map((r) => (r.json() as { data: Conversion }).data.id));
+    const ids = new Set(responses.map((r) => (r.json<{ data: Conversion }>()).data.id));
     assert.equal(ids.size, 1);
     const rows = await ordersWithBrandOrderId(h, BRANDS.acme, body.orderId);
     assert.equal(rows.length, 1);
@@ -474,7 +474,7 @@ describe('concurrent reports of one order', () => {
     for (const r of responses) if (r.statusCode !== 201) assertError(r, 409, 'order_conflict');
     const rows = await ordersWithBrandOrderId(h, BRANDS.acme, orderId);
     assert.equal(rows.length, 1);
-    assert.equal(rows[0]!.value, (created[0]!.json() as { data: Conversion }).data.value);
+    assert.equal(rows[0]!.value, (created[0]!.json<{ data: Conversion }>()).data.value);
     assert.equal((await eventsOf(h, rows[0]!.id)).length, 1);
   });
 });
@@ -548,7 +548,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
     // Approving the order approves the order only: the commission stays canceled.
     const approved = await approve(orderId);
     assert.equal(approved.statusCode, 200, approved.body);
-    assert.deepEqual(commissionOf((approved.json() as { data: Conversion }).data), { ...expected, status: 'approved' });
+    assert.deepEqual(commissionOf((approved.json<{ data: Conversion }>()).data), { ...expected, status: 'approved' });
     assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { ...expected, status: 'approved' });
     assert.deepEqual(await eventSummary(conv.id), [
       { field: 'created', from: null, to: 'pending', actor: `brand:${BRANDS.acme}` },
@@ -567,7 +567,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
     assert.equal((await affiliateOrder(h, aff1, conv.id)).commissionReason, 'head_click');
     const canceled = await cancel(conv.orderId);
     assert.equal(canceled.statusCode, 200, canceled.body);
-    assert.deepEqual(commissionOf((canceled.json() as { data: Conversion }).data), { status: 'canceled', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
+    assert.deepEqual(commissionOf((canceled.json<{ data: Conversion }>()).data), { status: 'canceled', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
     assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { status: 'canceled', commission: 0, commissionStatus: 'canceled', commissionReason: 'head_click' });
     assert.deepEqual(
       (await eventSummary(conv.id)).map((e) => e.field),
@@ -594,7 +594,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
       const seen = await affiliateOrder(h, aff1, conv.id);
       assert.ok(!('commissionReason' in seen), 'omitted, never null, when there is none');
       const approved = await approve(conv.orderId);
-      assert.equal((approved.json() as { data: Conversion }).data.commissionStatus, 'approved');
+      assert.equal((approved.json<{ data: Conversion }>()).data.commissionStatus, 'approved');
     }
   });
 
@@ -843,7 +843,7 @@ describe('PATCH /advertiser/conversions/{orderId}: lifecycle', () => {
     const conv = await acmeOrder(1999);
     const res = await approve(conv.orderId);
     assert.equal(res.statusCode, 200, res.body);
-    const data = (res.json() as { data: Conversion }).data;
+    const data = (res.json<{ data: Conversion }>()).data;
     assert.deepEqual({ ...data, updatedAt: '' }, { ...conv, status: 'approved', commissionStatus: 'approved', updatedAt: '' });
     assert.ok(data.updatedAt >= conv.updatedAt);
     const seen = await affiliateOrder(h, aff1, conv.id);
@@ -855,7 +855,7 @@ describe('PATCH /advertiser/conversions/{orderId}: lifecycle', () => {
     const conv = await acmeOrder(1999);
     const res = await cancel(conv.orderId);
     assert.equal(res.statusCode, 200, res.body);
-    const data = (res.json() as { data: Conversion }).data;
+    const data = (res.json<{ data: Conversion }>()).data;
     assert.equal(data.status, 'canceled');
     assert.equal(data.commissionStatus, 'canceled');
     const seen = await affiliateOrder(h, aff1, conv.id);
@@ -914,7 +914,7 @@ describe('PATCH /advertiser/conversions/{orderId}: lifecycle', () => {
     assert.equal(winners.length, 1, `${a.body}\n${c.body}`);
     const loser = a.statusCode === 200 ? c : a;
     assertError(loser, 409, /^(invalid_transition|concurrent_update)$/);
-    const final = (winners[0]!.json() as { data: Conversion }).data.status;
+    const final = (winners[0]!.json<{ data: Conversion }>()).data.status;
     assert.equal((await affiliateOrder(h, aff1, conv.id)).status, final);
     assert.equal((await eventsOf(h, conv.id)).filter((e) => e.field === 'status').length, 1);
   });
@@ -924,7 +924,7 @@ describe('PATCH /advertiser/conversions/{orderId}: lifecycle', () => {
     const responses = await withDatabaseLatency(h, () => Promise.all(Array.from({ length: 5 }, () => approve(conv.orderId))));
     for (const r of responses) {
       assert.equal(r.statusCode, 200, `a retried approval must answer 200: ${r.body}`);
-      assert.equal((r.json() as { data: Conversion }).data.status, 'approved');
+      assert.equal((r.json<{ data: Conversion }>()).data.status, 'approved');
     }
     assert.equal((await eventsOf(h, conv.id)).filter((e) => e.field === 'status').length, 1);
   });
@@ -970,7 +970,7 @@ describe('paying commissions (payCommissions)', () => {
     // A paid order stays paid: approving it again changes nothing; canceling it is refused.
     const again = await approve(approvedA.orderId);
     assert.equal(again.statusCode, 200, again.body);
-    assert.equal((again.json() as { data: Conversion }).data.commissionStatus, 'paid');
+    assert.equal((again.json<{ data: Conversion }>()).data.commissionStatus, 'paid');
     await rejected(() => cancel(approvedA.orderId), 409, 'invalid_transition');
     // The pending one, approved now, is paid by the next run.
     assert.equal((await approve(pending.orderId)).statusCode, 200);

@@ -40,7 +40,7 @@ after(async () => {
 
 function envelopes(res: LightMyRequestResponse): Envelope[] {
   assert.equal(res.statusCode, 200, res.body);
-  const body = res.json() as Envelope[];
+  const body = res.json<Envelope[]>();
   assert.ok(Array.isArray(body), `the answer is an array: ${res.body}`);
   for (const element of body) assert.deepEqual(Object.keys(element).sort(), ['data', 'meta'], res.body);
   return body;

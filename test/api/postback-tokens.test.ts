@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
   test('describes token as the postback token, and the API key there as discouraged', async () => {
     const res = await h.request({ method: 'GET', url: '/openapi.json' });
     assert.equal(res.statusCode, 200);
-    const doc = res.json() as { paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string; description?: string }> } }> };
+    const doc = res.json<{ paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string; description?: string }> } }> }>();
     const token = doc.paths['/postback']?.get?.parameters?.find((p) => p.name === 'token' && p.in === 'query');
     assert.ok(token, 'GET /postback documents its token parameter');
     assert.match(token.description ?? '', /postback token/);

@@ -53,7 +53,7 @@ after(async () => {
 async function list(query: string, key: string, harness: Harness = h): Promise<ProductList> {
   const res = await harness.get(`${PATH}${query}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as ProductList;
+  return res.json<ProductList>();
 }
 
 /** Ids of the page, and the count, for compact assertions. */
@@ -70,7 +70,7 @@ describe('GET /affiliate/products: envelope, order and visibility', () => {
     const res = await h.get(PATH, aff1);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers['content-type']), /application\/json/);
-    const body = res.json() as Record<string, unknown>;
+    const body = res.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body).sort(), ['count', 'data']);
     assert.ok(Array.isArray(body.data));
     assert.ok(Number.isInteger(body.count));

@@ -51,7 +51,7 @@ after(async () => {
 async function balance(key: string, query = ''): Promise<Balance[]> {
   const res = await h.get(`/affiliate/balance${query}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as { data: Balance[] }).data;
+  return (res.json<{ data: Balance[] }>()).data;
 }
 
 /** A conversion of `value` cents on a fresh click of aff-1's Instagram link of the brand, with that click's facts. */
@@ -126,7 +126,7 @@ describe('GET /affiliate/orders: status, commissionStatus and timezone', () => {
 describe('GET /affiliate/balance', () => {
   test('commission totals per currency and commission status, every status present, never summed across currencies', async () => {
     const other = await h.get('/affiliate/balance', aff2);
-    const before = (other.json() as { data: Balance[] }).data;
+    const before = (other.json<{ data: Balance[] }>()).data;
     const brl = (await balance(aff2)).find((b) => b.currency === 'BRL')!;
     assert.deepEqual(brl.pending, { commission: 750, orders: 1 }, "aff-2's world order");
     assert.deepEqual(Object.keys(brl).sort(), ['approved', 'canceled', 'currency', 'paid', 'pending']);
@@ -198,14 +198,14 @@ describe('payouts', () => {
 
     const list = await h.get('/affiliate/payouts', aff1);
     assert.equal(list.statusCode, 200, list.body);
-    const body = list.json() as { data: Payout[]; meta: Pagination };
+    const body = list.json<{ data: Payout[]; meta: Pagination }>();
     assert.deepEqual(body.data.map((p) => p.id).sort(), [brl.id, euros.id].sort());
     assert.deepEqual(body.meta, { total: 2, page: 1, limit: 20, totalPages: 1 });
     assert.deepEqual(body.data.find((p) => p.id === brl.id), { ...brl, affiliateId: 'aff-1' });
 
     const detail = await h.get(`/affiliate/payouts/${brl.id}`, aff1);
     assert.equal(detail.statusCode, 200, detail.body);
-    const { data, meta } = detail.json() as { data: Payout & { orders: Order[] }; meta: Pagination };
+    const { data, meta } = detail.json<{ data: Payout & { orders: Order[] }; meta: Pagination }>();
     assert.equal(data.total, 1200);
     assert.deepEqual(data.orders.map((o) => o.id).sort(), [brlA.conversion.id, brlB.conversion.id, 'o-aff1-2'].sort());
     assert.equal(meta.total, 3);
@@ -221,13 +221,13 @@ describe('payouts', () => {
     assert.equal((await balance(aff1)).find((b) => b.currency === 'BRL')!.paid.commission, paidBefore.commission + 1200);
 
     // Pages of a payout's orders.
-    const page2 = (await h.get(`/affiliate/payouts/${brl.id}?limit=2&page=2`, aff1)).json() as { data: { orders: Order[] }; meta: Pagination };
+    const page2 = (await h.get(`/affiliate/payouts/${brl.id}?limit=2&page=2`, aff1)).json<{ data: { orders: Order[] }; meta: Pagination }>();
     assert.equal(page2.data.orders.length, 1);
     assert.deepEqual(page2.meta, { total: 3, page: 2, limit: 2, totalPages: 2 });
   });
 
   test('another affiliate’s payout, or an unknown id → 404; its orders are never listed', async () => {
-    const mine = (await h.get('/affiliate/payouts', aff1)).json() as { data: Payout[] };
+    const mine = (await h.get('/affiliate/payouts', aff1)).json<{ data: Payout[] }>();
     const id = mine.data[0]!.id;
     assertError(await h.get(`/affiliate/payouts/${id}`, aff2), 404, 'payout_not_found');
     assertError(await h.get('/affiliate/payouts/nope', aff1), 404, 'payout_not_found');
@@ -239,14 +239,14 @@ describe('payouts', () => {
 describe('money carries its currency', () => {
   test('brands and products say their currency; a new brand without one is BRL; an update without one keeps it', async () => {
     const database = h.service.context.database;
-    const get = async (id: string) => ((await h.get(`/affiliate/brands/${id}`, aff1)).json() as { data: { currency: string } }).data.currency;
+    const get = async (id: string) => ((await h.get(`/affiliate/brands/${id}`, aff1)).json<{ data: { currency: string } }>()).data.currency;
     assert.equal(await get(BRANDS.acme), 'BRL');
     assert.equal(await get(EURO), 'EUR');
     await upsertBrand(database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu' }));
     assert.equal(await get(EURO), 'EUR', 'an update without currency keeps the stored one');
     await upsertProduct(database, productInput('p-euro-1', EURO, 'Euro scarf', 1999, { url: 'https://euroshop.eu/p/1' }));
     const res = await h.get(`/affiliate/products${qs({ organizationIds: EURO })}`, aff1);
-    const products = (res.json() as { data: Array<{ id: string; currency: string }> }).data;
+    const products = (res.json<{ data: Array<{ id: string; currency: string }> }>()).data;
     assert.deepEqual(products.map((p) => [p.id, p.currency]), [['p-euro-1', 'EUR']]);
   });
 

@@ -97,7 +97,7 @@ async function rawRequest(target: string, method: 'GET' | 'HEAD' = 'GET'): Promi
     const socket = connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: go.test\r\nUser-Agent: ${CHROME}\r\nConnection: close\r\n\r\n`));
     let data = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (data += chunk));
+    socket.on('data', (chunk: string) => (data += chunk));
     socket.on('end', () => resolve(data));
     socket.on('error', reject);
   });
@@ -129,7 +129,7 @@ function assertRedirect(res: LightMyRequestResponse, originalUrl: string, param 
 async function customLinks(path: string, mdasc?: string): Promise<{ site: string; insta: string }> {
   const res = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com${path}`, mdasc }, aff1);
   assert.equal(res.statusCode, 200, res.body);
-  const channels = res.json() as Array<{ id: string; shortUrls: string[] }>;
+  const channels = res.json<Array<{ id: string; shortUrls: string[] }>>();
   const site = channels.find((c) => c.id === h.world.channels.aff1Site)?.shortUrls[0];
   const insta = channels.find((c) => c.id === h.world.channels.aff1Instagram)?.shortUrls[0];
   assert.ok(site && insta, res.body);
@@ -140,7 +140,7 @@ async function customLinks(path: string, mdasc?: string): Promise<{ site: string
 async function record(shortUrl: string, type = 'Custom'): Promise<ShortUrlRecord> {
   const res = await h.get(`/affiliate/shortener/urls${qs({ type, limit: 100 })}`, aff1);
   assert.equal(res.statusCode, 200, res.body);
-  const found = (res.json() as Array<{ data: ShortUrlRecord[] }>)[0]!.data.find((r) => r.shortUrl === shortUrl);
+  const found = (res.json<Array<{ data: ShortUrlRecord[] }>>())[0]!.data.find((r) => r.shortUrl === shortUrl);
   assert.ok(found, `${shortUrl} is not in the list`);
   return found;
 }
@@ -261,7 +261,7 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
     // Umbrella accepts only site channels: aff-1's site channel gets the link.
     const created = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'BrandPage' }, aff1);
     assert.equal(created.statusCode, 200, created.body);
-    const brandPage = (created.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
+    const brandPage = (created.json<Array<{ id: string; shortUrls: string[] }>>()).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
     const before = await visit(h, codeOf(brandPage));
     const defaultId = assertRedirect(before, 'https://umbrella.com', 'clickId');
 
@@ -280,7 +280,7 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
     // A link created after the change uses it from its first redirect.
     const custom = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'Custom', url: 'https://umbrella.com/deal?ref=1', mdasc: 'u-1' }, aff1);
     assert.equal(custom.statusCode, 200, custom.body);
-    const dealUrl = (custom.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
+    const dealUrl = (custom.json<Array<{ id: string; shortUrls: string[] }>>()).find((c) => c.id === h.world.channels.aff1Site)!.shortUrls[0]!;
     const id2 = assertRedirect(await visit(h, codeOf(dealUrl)), 'https://umbrella.com/deal?ref=1&mdasc=u-1', 'subid');
 
     // Other brands keep the default name.
@@ -305,14 +305,14 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
     const plain = await customLinks('/query/utm');
     const res = await visit(h, codeOf(plain.site), { query: '?utm_source=newsletter&utm_medium=email&utm_campaign=spring' });
     assert.equal(res.statusCode, 302, res.body);
-    const clickId = assertLocation(res.headers.location as string, 'https://www.acme.com/query/utm?utm_source=newsletter&utm_medium=email&utm_campaign=spring&clickId=<id>');
+    const clickId = assertLocation(res.headers.location, 'https://www.acme.com/query/utm?utm_source=newsletter&utm_medium=email&utm_campaign=spring&clickId=<id>');
     // The click is the same click as without a query: stored and counted.
     const [row] = await stored(h, [clickId]);
     assert.deepEqual(flags(row!), HUMAN);
 
     const tagged = await customLinks('/query/utm-tagged?size=m', 'nl-3');
     const res2 = await visit(h, codeOf(tagged.site), { query: '?utm_source=x' });
-    assertLocation(res2.headers.location as string, 'https://www.acme.com/query/utm-tagged?utm_source=x&size=m&mdasc=nl-3&clickId=<id>');
+    assertLocation(res2.headers.location, 'https://www.acme.com/query/utm-tagged?utm_source=x&size=m&mdasc=nl-3&clickId=<id>');
   });
 
   test('the link’s own parameters, mdasc and the click id win on a clash: the visitor’s are dropped', async () => {
@@ -321,7 +321,7 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
     for (const method of ['GET', 'HEAD'] as const) {
       const res = await visit(h, codeOf(site), { query: forged, method });
       assert.equal(res.statusCode, 302, res.body);
-      const clickId = assertLocation(res.headers.location as string, 'https://www.acme.com/query/clash?utm_source=x&size=m&mdasc=tag-1&clickId=<id>');
+      const clickId = assertLocation(res.headers.location, 'https://www.acme.com/query/clash?utm_source=x&size=m&mdasc=tag-1&clickId=<id>');
       const location = new URL(String(res.headers.location));
       assert.deepEqual(location.searchParams.getAll('clickId'), [clickId]);
       assert.deepEqual(location.searchParams.getAll('mdasc'), ['tag-1']);
@@ -330,23 +330,23 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
     // mdasc is the network's parameter even on a link without one: a visitor cannot add it.
     const plain = await customLinks('/query/no-mdasc');
     const res = await visit(h, codeOf(plain.site), { query: '?mdasc=forged&a=1&clickId=forged' });
-    assertLocation(res.headers.location as string, 'https://www.acme.com/query/no-mdasc?a=1&clickId=<id>');
+    assertLocation(res.headers.location, 'https://www.acme.com/query/no-mdasc?a=1&clickId=<id>');
   });
 
   test('the destination’s #fragment stays last', async () => {
     const { insta } = await customLinks('/query/frag?x=1#reviews', 'm-frag');
     const res = await visit(h, codeOf(insta), { query: '?utm_source=x' });
-    assertLocation(res.headers.location as string, 'https://www.acme.com/query/frag?utm_source=x&x=1&mdasc=m-frag&clickId=<id>#reviews');
+    assertLocation(res.headers.location, 'https://www.acme.com/query/frag?utm_source=x&x=1&mdasc=m-frag&clickId=<id>#reviews');
     const plain = await customLinks('/query/frag-plain#top');
     const res2 = await visit(h, codeOf(plain.site), { query: '?utm_source=x' });
-    assertLocation(res2.headers.location as string, 'https://www.acme.com/query/frag-plain?utm_source=x&clickId=<id>#top');
+    assertLocation(res2.headers.location, 'https://www.acme.com/query/frag-plain?utm_source=x&clickId=<id>#top');
     assert.equal(new URL(String(res2.headers.location)).hash, '#top');
   });
 
   test('repeated parameters keep every value, in order', async () => {
     const { site } = await customLinks('/query/repeated');
     const res = await visit(h, codeOf(site), { query: '?tag=a&utm_source=x&tag=b&tag=c' });
-    assertLocation(res.headers.location as string, 'https://www.acme.com/query/repeated?tag=a&utm_source=x&tag=b&tag=c&clickId=<id>');
+    assertLocation(res.headers.location, 'https://www.acme.com/query/repeated?tag=a&utm_source=x&tag=b&tag=c&clickId=<id>');
     assert.deepEqual(new URL(String(res.headers.location)).searchParams.getAll('tag'), ['a', 'b', 'c']);
   });
 
@@ -354,7 +354,7 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
     const { site } = await customLinks('/query/encoded');
     const sent = 'q=caf%C3%A9&sp=a+b&path=%2Fx%3Fy&a=1%26clickId%3Dforged&empty=&flag';
     const res = await visit(h, codeOf(site), { query: `?${sent}` });
-    const clickId = assertLocation(res.headers.location as string, `https://www.acme.com/query/encoded?${sent}&clickId=<id>`);
+    const clickId = assertLocation(res.headers.location, `https://www.acme.com/query/encoded?${sent}&clickId=<id>`);
     const params = new URL(String(res.headers.location)).searchParams;
     assert.equal(params.get('a'), '1&clickId=forged', 'the encoded & stays inside a’s value');
     assert.deepEqual(params.getAll('clickId'), [clickId]);
@@ -391,7 +391,7 @@ describe('GET /{urlCode}?…: the visitor’s query string', () => {
       for (const method of ['GET', 'HEAD'] as const) {
         const res = await visit(h, path.slice(1), { method, query: '?utm_source=x&mdasc=other&clickId=forged&a=1%26b%3D2' });
         assert.equal(res.statusCode, 302, `${method} ${path}: ${res.body}`);
-        assertLocation(res.headers.location as string, 'https://www.acme.com/query/slow?utm_source=x&a=1%26b%3D2&mdasc=slow-1&clickId=<id>');
+        assertLocation(res.headers.location, 'https://www.acme.com/query/slow?utm_source=x&a=1%26b%3D2&mdasc=slow-1&clickId=<id>');
       }
     }
   });
@@ -552,7 +552,7 @@ describe('click velocity: one address on one link', () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(assertRedirect(await visit(h, codeOf(site), { ip, ua: chrome(i) }), url));
     const rows = await stored(h, ids);
-    assert.deepEqual(rows.map(allFlags), [...Array(5).fill(COUNTED), ...Array(25).fill(SUSPICIOUS)]);
+    assert.deepEqual(rows.map(allFlags), [...Array<typeof COUNTED>(5).fill(COUNTED), ...Array<typeof SUSPICIOUS>(25).fill(SUSPICIOUS)]);
     assert.equal((await record(site)).count, 5, 'only the first 5 clicks of the address count');
     assert.equal(new Set(rows.map((r) => r.visitor_hash)).size, 30, 'each user agent is another visitor: the repeat window alone would count all 30');
 
@@ -588,7 +588,7 @@ describe('the repeat window and the velocity limit are configurable', () => {
   async function linkOn(hh: Harness, key: string, path: string): Promise<string> {
     const res = await hh.post('/affiliate/shortener/url', { organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com${path}` }, key);
     assert.equal(res.statusCode, 200, res.body);
-    return codeOf((res.json() as Array<{ id: string; shortUrls: string[] }>).find((c) => c.id === hh.world.channels.aff1Site)!.shortUrls[0]!);
+    return codeOf((res.json<Array<{ id: string; shortUrls: string[] }>>()).find((c) => c.id === hh.world.channels.aff1Site)!.shortUrls[0]!);
   }
   async function countOn(hh: Harness, code: string): Promise<number> {
     const row = await hh.service.context.database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
@@ -626,7 +626,7 @@ describe('the repeat window and the velocity limit are configurable', () => {
         const ids: string[] = [];
         for (let i = 0; i < 12; i++) ids.push(assertRedirect(await visit(hv, code, { ip, ua: chrome(i) }), `https://www.acme.com/velocity/limit-${limit}`));
         const rows = await stored(hv, ids);
-        assert.deepEqual(rows.map(allFlags), [...Array(counted).fill(COUNTED), ...Array(12 - counted).fill(SUSPICIOUS)], `CLICK_VELOCITY_LIMIT=${limit}`);
+        assert.deepEqual(rows.map(allFlags), [...Array<typeof COUNTED>(counted).fill(COUNTED), ...Array<typeof SUSPICIOUS>(12 - counted).fill(SUSPICIOUS)], `CLICK_VELOCITY_LIMIT=${limit}`);
         assert.equal(await countOn(hv, code), counted, `CLICK_VELOCITY_LIMIT=${limit}`);
       } finally {
         await hv.close();
@@ -811,7 +811,7 @@ describe('the redirect in the OpenAPI document', () => {
   test('GET /{code} is documented: path parameter, 302 with Location, 404 (and 400, 414) with the error body, no API key; /{code}/ is not a second route', async () => {
     const res = await h.request({ method: 'GET', url: '/openapi.json' });
     assert.equal(res.statusCode, 200);
-    const doc = res.json() as {
+    const doc = res.json<{
       paths: Record<string, Record<string, {
         tags?: string[];
         security?: unknown[];
@@ -819,11 +819,11 @@ describe('the redirect in the OpenAPI document', () => {
         responses: Record<string, { description?: string; headers?: Record<string, { description?: string; schema?: { type?: string } }>; content?: Record<string, { schema: { $ref?: string } }> }>;
       }>>;
       tags: Array<{ name: string }>;
-    };
+    }>();
     const operation = doc.paths['/{code}']?.get;
     assert.ok(operation, `GET /{code} is not documented; paths: ${Object.keys(doc.paths).join(', ')}`);
     assert.deepEqual(operation.security, [], 'no API key');
-    assert.ok(operation.tags?.length && operation.tags.every((tag) => doc.tags.some((t) => t.name === tag)), `tags ${operation.tags} are registered`);
+    assert.ok(operation.tags?.length && operation.tags.every((tag) => doc.tags.some((t) => t.name === tag)), `tags ${String(operation.tags)} are registered`);
     assert.deepEqual(operation.parameters?.map((p) => [p.name, p.in, p.required]), [['code', 'path', true]]);
     const location = operation.responses['302']?.headers?.Location;
     assert.ok(location, 'the 302 documents its Location header');

@@ -11,6 +11,7 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
 import { contractChecker } from '../helpers/contract.js';
+import { urlOf } from '../helpers/inject.js';
 import Fastify from 'fastify';
 import { applyRouteRules, isApiRoute, isExempt } from '../../src/http/route-rules.js';
 import { createApiKey, hashKey, revokeApiKey } from '../../src/domain/access/api-keys.js';
@@ -93,18 +94,18 @@ const SAMPLES: Record<string, Sample> = {
 };
 
 const nameOf = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
-const apiRoutes = () => (h.service.routes as RegisteredRoute[]).filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
+const apiRoutes = () => (h.service.routes).filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
 
 /** Adds a query parameter to a request's URL. */
 function withParam(options: InjectOptions, param: string): InjectOptions {
-  const url = String(options.url);
+  const url = urlOf(options);
   return { ...options, url: `${url}${url.includes('?') ? '&' : '?'}${param}` };
 }
 
 /** The request with its (one) path parameter replaced by `value`. */
 function withPathParam(route: RegisteredRoute, options: InjectOptions, value: string): InjectOptions {
   const template = route.url.split('/');
-  const actual = String(options.url).split('?')[0]!.split('/');
+  const actual = urlOf(options).split('?')[0]!.split('/');
   const path = template.map((segment, i) => (segment.startsWith(':') ? value : actual[i])).join('/');
   return { ...options, url: path };
 }
@@ -146,7 +147,7 @@ after(async () => {
 });
 
 test('every registered route is an API route with a sample here, or listed as exempt from the API rules', () => {
-  const routes = (h.service.routes as RegisteredRoute[]).filter((r) => r.method !== 'HEAD');
+  const routes = (h.service.routes).filter((r) => r.method !== 'HEAD');
   const unsampled = routes.filter((r) => isApiRoute(r.url) && !SAMPLES[nameOf(r)]).map(nameOf);
   assert.deepEqual(unsampled, [], 'add a sample request for each new API route to SAMPLES');
   const unclassified = routes.filter((r) => !isApiRoute(r.url) && !isExempt(r.url)).map(nameOf);
@@ -228,7 +229,7 @@ describe('the rules, on every API route', () => {
         const request = await sample.request(keys[sample.side]);
         const headers = { ...(request.headers as Record<string, string>) };
         const other = otherKeys[sample.side];
-        const foreign = 'x-api-key' in headers ? { ...request, headers: { ...headers, 'x-api-key': other } } : { ...request, url: String(request.url).replace(/token=[^&]+/, `token=${encodeURIComponent(other)}`) };
+        const foreign = 'x-api-key' in headers ? { ...request, headers: { ...headers, 'x-api-key': other } } : { ...request, url: urlOf(request).replace(/token=[^&]+/, `token=${encodeURIComponent(other)}`) };
         assertError(await h.request(foreign), sample.foreign.status, sample.foreign.code);
       });
 

@@ -35,7 +35,7 @@ async function openapi(): Promise<OpenApiDoc> {
   const res = await h.request({ method: 'GET', url: '/openapi.json' });
   assert.equal(res.statusCode, 200, res.body);
   assert.match(String(res.headers['content-type']), /application\/json/);
-  return res.json() as OpenApiDoc;
+  return res.json<OpenApiDoc>();
 }
 
 describe('health', () => {

@@ -42,7 +42,7 @@ after(async () => {
 async function shorten(body: unknown, key = aff1): Promise<ChannelView[]> {
   const res = await h.post(PATH, body, key);
   assert.equal(res.statusCode, 200, res.body);
-  const channels = res.json() as ChannelView[];
+  const channels = res.json<ChannelView[]>();
   assert.ok(Array.isArray(channels), res.body);
   return channels;
 }
@@ -69,7 +69,7 @@ async function follow(shortUrl: string): Promise<string> {
 async function listed(type: string, extra: Record<string, string> = {}, key = aff1): Promise<ShortUrlRecord[]> {
   const res = await h.get(`/affiliate/shortener/urls${qs({ type, limit: 100, ...extra })}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as Array<{ data: ShortUrlRecord[] }>)[0]!.data;
+  return (res.json<Array<{ data: ShortUrlRecord[] }>>())[0]!.data;
 }
 
 function assertBlocked(channels: ChannelView[], message?: string) {
@@ -86,7 +86,7 @@ describe('POST /affiliate/shortener/url: links per channel', () => {
   test('answers 200 with one Channel per channel of the caller, each with one short link on PUBLIC_URL', async () => {
     const res = await h.post(PATH, { organizationId: BRANDS.acme, type: 'BrandPage' }, aff1);
     assert.equal(res.statusCode, 200, res.body);
-    const channels = res.json() as ChannelView[];
+    const channels = res.json<ChannelView[]>();
     const byId = new Map(channels.map((c) => [c.id, c]));
     assert.equal(channels.length, 2);
     assert.deepEqual([...byId.keys()].sort(), [h.world.channels.aff1Instagram, h.world.channels.aff1Site].sort());

@@ -35,13 +35,13 @@ async function create(body: Record<string, unknown>): Promise<string[]> {
   const res = await h.post('/affiliate/shortener/url', body, aff1);
   assert.equal(res.statusCode, 200, res.body);
   await sleep(5);
-  return (res.json() as Array<{ shortUrls: string[] }>).flatMap((c) => c.shortUrls);
+  return (res.json<Array<{ shortUrls: string[] }>>()).flatMap((c) => c.shortUrls);
 }
 
 async function list(query: Record<string, string | number>): Promise<ShortUrlRecord[]> {
   const res = await h.get(`/affiliate/shortener/urls${qs({ limit: 100, ...query })}`, aff1);
   assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as Array<{ data: ShortUrlRecord[] }>)[0]!.data;
+  return (res.json<Array<{ data: ShortUrlRecord[] }>>())[0]!.data;
 }
 
 const only = (records: ShortUrlRecord[], urls: string[]) => records.filter((r) => urls.includes(r.shortUrl));
@@ -130,7 +130,7 @@ describe('the OpenAPI document describes the additions', () => {
   test('ShortUrl: channel and createdAt required, mdasc and featureId optional, all described as additions to the spec', async () => {
     const res = await h.request({ method: 'GET', url: '/openapi.json' });
     assert.equal(res.statusCode, 200);
-    const schema = (res.json() as { components: { schemas: Record<string, { description?: string; required?: string[]; properties: Record<string, { description?: string; format?: string }> }> } })
+    const schema = (res.json<{ components: { schemas: Record<string, { description?: string; required?: string[]; properties: Record<string, { description?: string; format?: string }> }> } }>())
       .components.schemas.ShortUrl!;
     assert.match(String(schema.description), /additions to (it|the spec)/i);
     for (const field of SPEC_FIELDS) assert.ok(schema.required?.includes(field), `${field} is required`);

@@ -34,7 +34,7 @@ async function create(key: string, body: Record<string, unknown>): Promise<strin
   assert.equal(res.statusCode, 200, res.body);
   // A few ms apart so "newest first" is decided by creation time.
   await sleep(5);
-  return (res.json() as Array<{ shortUrls: string[] }>).flatMap((c) => c.shortUrls);
+  return (res.json<Array<{ shortUrls: string[] }>>()).flatMap((c) => c.shortUrls);
 }
 
 before(async () => {
@@ -55,7 +55,7 @@ after(async () => {
 async function list(query: Record<string, string | number | undefined>, key = aff1): Promise<{ data: ShortUrlRecord[]; meta: Meta }> {
   const res = await h.get(`${PATH}${qs(query)}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  const body = res.json() as Array<{ data: ShortUrlRecord[]; meta: Meta }>;
+  const body = res.json<Array<{ data: ShortUrlRecord[]; meta: Meta }>>();
   assert.ok(Array.isArray(body), res.body);
   assert.equal(body.length, 1, `the answer is an array with one { data, meta } element: ${res.body}`);
   assert.deepEqual(Object.keys(body[0]!).sort(), ['data', 'meta']);

@@ -66,7 +66,7 @@ describe('affnet keys create --brand', () => {
     const principal = await findPrincipal(h.service.context.database, key);
     assert.equal(principal?.brandId, BRANDS.acme);
     assert.equal(principal?.affiliateId, null);
-    assert.deepEqual([...principal!.scopes], ['conversions:write']);
+    assert.deepEqual([...principal.scopes], ['conversions:write']);
 
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     const conv = conversionOf(await report(h, key, { clickId, orderId: oid('key'), value: 1999, items: [item(1999)] }), 201);

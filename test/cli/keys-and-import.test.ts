@@ -48,7 +48,7 @@ describe('affnet keys', () => {
     const principal = await findPrincipal(database, key);
     assert.equal(principal?.affiliateId, 'aff-cli');
     assert.equal(principal?.scopes.size, 6, 'a key created without --scopes gets every affiliate scope');
-    const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', principal!.keyId).executeTakeFirstOrThrow();
+    const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', principal.keyId).executeTakeFirstOrThrow();
     assert.equal(stored.key_hash, hashKey(key));
     assert.ok(!JSON.stringify(stored).includes(key), 'the key itself is never stored');
   });

@@ -114,7 +114,7 @@ describe('affnet links deactivate / activate', () => {
     assert.equal(off.code, 0, off.stderr);
     const refused = await pollUntil(() => visit(site), (res) => res.statusCode === 404, { timeoutMs: 3000, everyMs: 100 });
     assert.equal(refused.statusCode, 404, `still redirecting 3 s after deactivation: ${String(refused.headers.location)}`);
-    assert.equal((refused.json() as { code: string }).code, 'link_not_found');
+    assert.equal((refused.json<{ code: string }>()).code, 'link_not_found');
 
     const on = await runCli(['links', 'activate', site], env);
     assert.equal(on.code, 0, on.stderr);
@@ -179,8 +179,8 @@ async function startServer(databaseUrl: string): Promise<RunningServer> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const state = () => ({ code: child.exitCode, signal: child.signalCode });
   const running = () => child.exitCode === null && child.signalCode === null;

@@ -36,7 +36,7 @@ export interface ErrorBodyShape {
 export function assertError(res: LightMyRequestResponse, status: number, code?: string | RegExp): ErrorBodyShape {
   assert.equal(res.statusCode, status, `expected ${status}, got ${res.statusCode}: ${res.body}`);
   assert.match(String(res.headers['content-type']), /application\/json/, `error body must be JSON: ${res.body}`);
-  const body = res.json() as ErrorBodyShape;
+  const body = res.json<ErrorBodyShape>();
   assert.equal(body.statusCode, status, res.body);
   if (STATUS_NAMES[status]) assert.equal(body.error, STATUS_NAMES[status], res.body);
   assert.equal(typeof body.message, 'string', res.body);

@@ -77,7 +77,7 @@ function nullIn(value: unknown, path: string): string | undefined {
       if (found) return found;
     }
   } else if (typeof value === 'object') {
-    for (const [key, v] of Object.entries(value as object)) {
+    for (const [key, v] of Object.entries(value)) {
       const found = nullIn(v, `${path}.${key}`);
       if (found) return found;
     }

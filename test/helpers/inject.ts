@@ -5,6 +5,12 @@ import { inject, type InjectOptions, type Response } from 'light-my-request';
 import type { Service } from '../../src/server.js';
 import { contractChecker } from './contract.js';
 
+/** The request's URL as text (light-my-request also takes URL objects). */
+export const urlOf = (options: InjectOptions): string => {
+  const url = options.url ?? options.path ?? '/';
+  return typeof url === 'string' ? url : url.pathname;
+};
+
 export type Inject = (options: InjectOptions) => Promise<Response>;
 
 export function injector(service: Service): Inject {
@@ -13,7 +19,7 @@ export function injector(service: Service): Inject {
   return async (options) => {
     await ready;
     const response = await inject(service.handler, options);
-    check(options.method ?? 'GET', String(options.url ?? options.path ?? '/'), response);
+    check(options.method ?? 'GET', urlOf(options), response);
     return response;
   };
 }

@@ -39,7 +39,7 @@ export async function createLink(
   if (options.mdasc !== undefined) body.mdasc = options.mdasc;
   const res = await h.post('/affiliate/shortener/url', body, affiliateKey);
   assert.equal(res.statusCode, 200, res.body);
-  const channels = res.json() as Array<{ id: string; shortUrls: string[] }>;
+  const channels = res.json<Array<{ id: string; shortUrls: string[] }>>();
   const withLinks = channels.filter((c) => c.shortUrls.length > 0 && (!options.channelId || c.id === options.channelId));
   assert.ok(withLinks.length > 0, `no link created: ${res.body}`);
   const channel = withLinks[0]!;
@@ -117,7 +117,7 @@ export function postback(h: Harness, params: Record<string, string | number | un
 /** The conversion of a 200/201 answer. */
 export function conversionOf(res: LightMyRequestResponse, status: 200 | 201): Conversion {
   assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as { data: Conversion };
+  const body = res.json<{ data: Conversion }>();
   assert.ok(body.data && typeof body.data.id === 'string', res.body);
   return body.data;
 }
@@ -142,7 +142,7 @@ export async function eventsOf(h: Harness, networkId: string) {
 export async function affiliateOrder(h: Harness, affiliateKey: string, id: string): Promise<AffiliateOrder> {
   const res = await h.get(`/affiliate/orders/${encodeURIComponent(id)}`, affiliateKey);
   assert.equal(res.statusCode, 200, res.body);
-  const list = res.json() as Array<{ data: AffiliateOrder }>;
+  const list = res.json<Array<{ data: AffiliateOrder }>>();
   assert.equal(list.length, 1, res.body);
   return list[0]!.data;
 }
@@ -154,7 +154,7 @@ export async function allAffiliateOrders(h: Harness, affiliateKey: string, query
     const sep = query ? '&' : '';
     const res = await h.get(`/affiliate/orders?${query}${sep}limit=100&page=${page}`, affiliateKey);
     assert.equal(res.statusCode, 200, res.body);
-    const list = res.json() as Array<{ data: AffiliateOrder }>;
+    const list = res.json<Array<{ data: AffiliateOrder }>>();
     out.push(...list.map((e) => e.data));
     if (list.length < 100) break;
   }

@@ -26,7 +26,7 @@ function startRedis(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.once('error', reject);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('Ready to accept connections')) resolve(child);
     });
   });
@@ -77,7 +77,7 @@ const inject = (url: string, headers: Record<string, string> = {}) => request({ 
 async function linkCode(key: string, mdasc: string): Promise<string> {
   const res = await request({ method: 'POST', url: '/affiliate/shortener/url', headers: { 'x-api-key': key }, payload: { organizationId: BRANDS.acme, type: 'Home', mdasc } });
   assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as Array<{ shortUrls: string[] }>)[0]!.shortUrls[0]!.split('/').pop()!;
+  return (res.json<Array<{ shortUrls: string[] }>>())[0]!.shortUrls[0]!.split('/').pop()!;
 }
 
 describe('Redis goes away and comes back', () => {
@@ -89,7 +89,7 @@ describe('Redis goes away and comes back', () => {
     await stopRedis();
     const down = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 503);
     assert.equal(down.statusCode, 503);
-    assert.equal(down.json().code, 'redis_unavailable');
+    assert.equal(down.json<{ code: string }>().code, 'redis_unavailable');
 
     // Affiliates are still served: the limiter fails open while it cannot count.
     for (let i = 0; i < 5; i++) assert.equal((await inject('/affiliate/brands', { 'x-api-key': key })).statusCode, 200);
@@ -127,14 +127,15 @@ describe('PostgreSQL goes away and comes back', () => {
 
     const ready = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 503, { timeoutMs: 10_000 });
     assert.equal(ready.statusCode, 503);
-    assert.equal(ready.json().code, 'database_unavailable');
+    assert.equal(ready.json<{ code: string }>().code, 'database_unavailable');
 
     service.context.keys.clear(); // the next request must reach the database
     const res = await inject('/affiliate/products', { 'x-api-key': key });
     assert.equal(res.statusCode, 503, res.body);
-    assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'statusCode', 'success']);
-    assert.equal(res.json().code, 'database_unavailable');
-    assert.equal(res.json().error, 'ServiceUnavailable');
+    const body = res.json<{ code: string; error: string }>();
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'message', 'statusCode', 'success']);
+    assert.equal(body.code, 'database_unavailable');
+    assert.equal(body.error, 'ServiceUnavailable');
     assert.ok(Number(res.headers['retry-after']) >= 1);
 
     // A cached link still redirects; its clicks wait in the buffer while writes fail.

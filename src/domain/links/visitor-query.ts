@@ -17,12 +17,14 @@
 // - An empty query (`/{code}?`) changes nothing.
 //
 // Only a redirect with a query string does this work; the common case concatenates the Location
-// prepared when the link was cached (see prepare() in redirects.ts).
+// prepared when the link was cached (see prepare() in redirect-cache.ts).
 import type { CachedTarget } from './redirect-cache.js';
 
 /** What a query cannot carry as it is: WHATWG's query percent-encode set, '#', a '%' starting no escape. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be encoded
 const UNSAFE = /[\u0000-\u0020"#<>\u007F-\uFFFF]|%(?![0-9A-Fa-f]{2})/;
 /** The same, matching surrogate pairs whole so they encode as one character. */
+// eslint-disable-next-line no-control-regex -- as above
 const UNSAFE_ALL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\u0000-\u0020"#<>\u007F-\uFFFF]|%(?![0-9A-Fa-f]{2})/g;
 
 const encodeUnsafe = (text: string): string =>

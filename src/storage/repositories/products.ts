@@ -40,7 +40,7 @@ function searched(database: Database, q: ProductQuery, terms: string[]): { query
     const match = terms.map((t) => `"${t}"*`).join(' ');
     const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${match}`);
     // The join only narrows the rows; every column selected is still a products column.
-    return { query: joined as unknown as ProductQuery, order: 'products_fts.rowid' };
+    return { query: joined, order: 'products_fts.rowid' };
   }
   const tsquery = terms.map((t) => `${t}:*`).join(' & ');
   return { query: q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${tsquery})`), order: 'products.seq' };

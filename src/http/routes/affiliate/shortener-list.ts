@@ -35,7 +35,7 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       if ((q.type === 'Coupon' || q.type === 'Offer') && !q.featureId) {
-        throw badRequest('invalid_query', `featureId is required when type is ${q.type}`);
+        throw badRequest('invalid_query', `featureId is required when type is ${String(q.type)}`);
       }
       const page = await listShortUrlsFor(ctx, request.affiliateId, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
       return [page];
