@@ -9,9 +9,11 @@ import { openClickSink } from './storage/click-sink.js';
 import { KeyResolver } from './domain/access/key-cache.js';
 import { ClickRecorder } from './domain/links/click-recorder.js';
 import { RedirectCache } from './domain/links/redirect-cache.js';
-import { memoryRepeatFilter, redisRepeatFilter } from './domain/links/repeat-filter.js';
-import { memoryVelocityFilter, redisVelocityFilter } from './domain/links/velocity-filter.js';
-import { localBus, redisBus, type InvalidationBus } from './domain/invalidation.js';
+import { memoryRepeatFilter, sharedRepeatFilter } from './domain/links/repeat-filter.js';
+import { memoryVelocityFilter, sharedVelocityFilter } from './domain/links/velocity-filter.js';
+import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus } from './domain/invalidation.js';
+import { countUp, markSeen } from './storage/redis-windows.js';
+import { redisChannel } from './storage/redis-messages.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
 
@@ -33,15 +35,15 @@ export async function createService(config: Config, options: { database?: Databa
   const logError = (message: string) => (error: unknown) => app?.log.error({ err: error }, message);
 
   const repeats = redis
-    ? redisRepeatFilter(redis, config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
+    ? sharedRepeatFilter((keys, windowMs) => markSeen(redis, keys, windowMs), config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
     : memoryRepeatFilter(config.repeatClickWindowMs);
   const velocity = redis
-    ? redisVelocityFilter(redis, config.clickVelocityLimit, logError('Redis unavailable for the click velocity limit; using the local window'))
+    ? sharedVelocityFilter((keys, windowMs) => countUp(redis, keys, windowMs), config.clickVelocityLimit, logError('Redis unavailable for the click velocity limit; using the local window'))
     : memoryVelocityFilter(config.clickVelocityLimit);
   // Small, frequent click batches keep each flush's pause on the serving thread short; link counts
   // (a random-page update per link) are added up less often.
   const clicks = new ClickRecorder(openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }), repeats, velocity, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
-  const bus: InvalidationBus = redis ? redisBus(redis) : localBus();
+  const bus: InvalidationBus = redis ? redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL) : localBus();
   const context: AppContext = {
     config,
     database,

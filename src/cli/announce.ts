@@ -1,8 +1,10 @@
 // Tells running servers about a change made from the command line, so their caches drop it at
 // once. Without Redis there is nobody to tell: their caches expire within seconds by themselves.
 import type { Config } from '../config.js';
-import { redisBus, type Invalidation } from '../domain/invalidation.js';
+import type { Invalidation } from '../domain/invalidation.js';
 import { openRedis } from '../storage/redis.js';
+import { redisChannel } from '../storage/redis-messages.js';
+import { INVALIDATION_CHANNEL } from '../domain/invalidation.js';
 
 export async function announce(config: Config, message: Invalidation): Promise<void> {
   if (!config.redisUrl) return;
@@ -13,7 +15,7 @@ export async function announce(config: Config, message: Invalidation): Promise<v
       redis.client.once('ready', () => resolve());
       setTimeout(() => reject(new Error('Redis did not answer; running servers will see the change when their caches expire (a few seconds)')), 3000).unref();
     });
-    await redisBus(redis).publish(message);
+    await redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL).publish(message);
   } catch (error) {
     process.stderr.write(`warning: ${(error as Error).message}\n`);
   } finally {

@@ -1,8 +1,10 @@
 // Changes that in-process caches must hear about at once: a link (de)activated, a key revoked.
-// With Redis, every instance hears them through pub/sub; without it, only this process (other
-// processes' caches still see the change within seconds: keys expire, link caches poll for
-// changed links).
-import type { RedisConnection } from '../storage/redis.js';
+// With Redis, every instance hears them through pub/sub (a channel of src/storage/redis-messages.ts);
+// without it, only this process (other processes' caches still see the change within seconds:
+// keys expire, link caches poll for changed links).
+
+/** The name of the channel invalidations travel on between instances. */
+export const INVALIDATION_CHANNEL = 'invalidate';
 
 export type Invalidation = { kind: 'link'; code: string } | { kind: 'keys' };
 
@@ -19,27 +21,6 @@ export function localBus(): InvalidationBus {
     },
     async subscribe(handler) {
       handlers.push(handler);
-    },
-  };
-}
-
-export function redisBus(redis: RedisConnection): InvalidationBus {
-  const channel = `${redis.prefix}invalidate`;
-  return {
-    async publish(message) {
-      await redis.client.publish(channel, JSON.stringify(message));
-    },
-    async subscribe(handler) {
-      const subscriber = redis.subscriber();
-      subscriber.on('message', (from: string, text: string) => {
-        if (from !== channel) return;
-        try {
-          handler(JSON.parse(text) as Invalidation);
-        } catch {
-          // A malformed message is ignored; caches expire on their own anyway.
-        }
-      });
-      await subscriber.subscribe(channel);
     },
   };
 }

@@ -1,7 +1,6 @@
 // Decides which clicks are repeats of the same visitor on the same link within the window.
-// In memory for one instance; in Redis (SET NX PX) when instances share the work. If Redis is
+// In memory for one instance; in a window shared through Redis when instances share the work. If Redis is
 // away, the local window decides, so clicks are never held back or lost.
-import type { RedisConnection } from '../../storage/redis.js';
 import { RepeatWindow } from './click-filter.js';
 
 export interface RepeatCandidate {
@@ -21,19 +20,17 @@ export function memoryRepeatFilter(windowMs: number): RepeatFilter {
   return { repeats: async (candidates) => candidates.map((c) => window.seen(c.linkId, c.visitor, c.at)) };
 }
 
-export function redisRepeatFilter(redis: RedisConnection, windowMs: number, onError: (error: unknown) => void): RepeatFilter {
+/** A window shared by the instances: for each key, whether it was already seen within `windowMs`. */
+export type SharedSeen = (keys: string[], windowMs: number) => Promise<boolean[]>;
+
+/** The shared window when it answers; this instance's own window while it does not. */
+export function sharedRepeatFilter(seen: SharedSeen, windowMs: number, onError: (error: unknown) => void): RepeatFilter {
   const fallback = memoryRepeatFilter(windowMs);
   return {
     async repeats(candidates) {
       if (candidates.length === 0 || windowMs === 0) return candidates.map(() => false);
       try {
-        const pipeline = redis.client.pipeline();
-        for (const c of candidates) pipeline.set(`${redis.prefix}seen:${c.linkId}:${c.visitor}`, '1', 'PX', windowMs, 'NX');
-        const results = (await pipeline.exec()) ?? [];
-        return results.map(([error, reply]) => {
-          if (error) throw error;
-          return reply !== 'OK';
-        });
+        return await seen(candidates.map((c) => `seen:${c.linkId}:${c.visitor}`), windowMs);
       } catch (error) {
         onError(error);
         return fallback.repeats(candidates);

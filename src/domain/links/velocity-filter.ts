@@ -2,9 +2,8 @@
 // on one link within an hour, whatever user agents they claim (rotating user agents would
 // otherwise make every click a new visitor). Only clicks that would otherwise count are asked
 // about, so bots, HEAD requests and repeats never use up an address's budget.
-// In memory for one instance; in Redis (INCR + PEXPIRE NX per address and link) when instances
-// share the work. If Redis is away, the local window decides, so clicks are never held back.
-import type { RedisConnection } from '../../storage/redis.js';
+// In memory for one instance; in counters shared through Redis when instances share the work. If
+// Redis is away, the local window decides, so clicks are never held back.
 import { VelocityWindow } from './click-filter.js';
 
 /** The velocity window: an address's budget on a link is renewed an hour after its first click. */
@@ -30,26 +29,21 @@ export function memoryVelocityFilter(limit: number, windowMs = VELOCITY_WINDOW_M
   return { exceeded: async (candidates) => candidates.map((c) => window.exceeded(c.linkId, c.address, c.at)) };
 }
 
+/** Counters shared by the instances: adds one to each key's counter (living `windowMs` from its first use); the counts after. */
+export type SharedCounters = (keys: string[], windowMs: number) => Promise<number[]>;
+
 /**
- * One counter per (link, address) whose expiry is set by the click that creates it (PEXPIRE NX,
- * Redis 7 or newer), so the window starts at the address's first click on the link, as in memory.
- * One pipeline per click batch.
+ * One shared counter per (link, address) whose life starts with the address's first click on the
+ * link, as in memory; this instance's own window while the shared one does not answer.
  */
-export function redisVelocityFilter(redis: RedisConnection, limit: number, onError: (error: unknown) => void, windowMs = VELOCITY_WINDOW_MS): VelocityFilter {
+export function sharedVelocityFilter(counters: SharedCounters, limit: number, onError: (error: unknown) => void, windowMs = VELOCITY_WINDOW_MS): VelocityFilter {
   const fallback = memoryVelocityFilter(limit, windowMs);
   return {
     async exceeded(candidates) {
       if (candidates.length === 0 || limit === 0) return candidates.map(() => false);
       try {
-        const pipeline = redis.client.pipeline();
-        for (const c of candidates) {
-          const key = `${redis.prefix}velocity:${c.linkId}:${c.address}`;
-          pipeline.incr(key);
-          pipeline.pexpire(key, windowMs, 'NX');
-        }
-        const results = (await pipeline.exec()) ?? [];
-        for (const [error] of results) if (error) throw error;
-        return candidates.map((_, i) => Number(results[2 * i]![1]) > limit);
+        const counts = await counters(candidates.map((c) => `velocity:${c.linkId}:${c.address}`), windowMs);
+        return counts.map((n) => n > limit);
       } catch (error) {
         onError(error);
         return fallback.exceeded(candidates);

@@ -1,0 +1,28 @@
+// Windows shared by every instance through Redis, for click decisions: "seen once" marks (SET NX PX:
+// the first to set a key within the window wins) and counters that expire with their first use
+// (INCR + PEXPIRE NX, Redis 7 or newer). One pipeline per batch; an error rejects the whole batch,
+// and the caller decides what to do without Redis.
+import type { RedisConnection } from './redis.js';
+
+/** For each key, in order: true when it was already set within the window (this call set none of those). */
+export async function markSeen(redis: RedisConnection, keys: string[], windowMs: number): Promise<boolean[]> {
+  const pipeline = redis.client.pipeline();
+  for (const key of keys) pipeline.set(`${redis.prefix}${key}`, '1', 'PX', windowMs, 'NX');
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, reply]) => {
+    if (error) throw error;
+    return reply !== 'OK';
+  });
+}
+
+/** Adds one to each key's counter (created with the window as its life); the counts after, in order. */
+export async function countUp(redis: RedisConnection, keys: string[], windowMs: number): Promise<number[]> {
+  const pipeline = redis.client.pipeline();
+  for (const key of keys) {
+    pipeline.incr(`${redis.prefix}${key}`);
+    pipeline.pexpire(`${redis.prefix}${key}`, windowMs, 'NX');
+  }
+  const results = (await pipeline.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  return keys.map((_, i) => Number(results[2 * i]![1]));
+}
