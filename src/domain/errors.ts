@@ -1,8 +1,18 @@
-// Failures the domain reports to its callers (HTTP routes, CLI). The status is the HTTP status
-// the failure maps to; the code is the stable machine-readable code clients switch on.
+// Failures the domain reports to its callers (HTTP routes, CLI), by what went wrong, not by how a
+// protocol says it: src/http/errors.ts maps each kind to a status, the CLI prints the message. The
+// code is the stable machine-readable code clients switch on.
+
+/**
+ * - `invalid`: the input itself is wrong (a bad value, a rule it breaks);
+ * - `not_found`: what it names does not exist, or not for this caller;
+ * - `conflict`: it contradicts the current state (already there, a final status);
+ * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click).
+ */
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable';
+
 export class DomainError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: DomainErrorKind,
     readonly code: string,
     message: string,
   ) {
@@ -11,6 +21,7 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (message: string, code = 'not_found') => new DomainError(404, code, message);
-export const badRequest = (code: string, message: string) => new DomainError(400, code, message);
-export const conflict = (code: string, message: string) => new DomainError(409, code, message);
+export const notFound = (message: string, code = 'not_found') => new DomainError('not_found', code, message);
+export const invalid = (code: string, message: string) => new DomainError('invalid', code, message);
+export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
+export const unacceptable = (code: string, message: string) => new DomainError('unacceptable', code, message);

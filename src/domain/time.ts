@@ -1,7 +1,7 @@
 // Times travel as fixed-width UTC ISO 8601 text everywhere (storage and API), so that they
 // compare and sort correctly as strings in both databases.
 
-import { badRequest } from './errors.js';
+import { invalid } from './errors.js';
 
 export const nowIso = (): string => new Date().toISOString();
 
@@ -9,26 +9,16 @@ export const nowIso = (): string => new Date().toISOString();
 export function toIso(value: string | Date): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   // JSON-schema date-time accepts a leap second (…:60) that Date cannot represent.
-  if (Number.isNaN(date.getTime())) throw badRequest('invalid_date', `${String(value)} is not a date this service can represent`);
+  if (Number.isNaN(date.getTime())) throw invalid('invalid_date', `${String(value)} is not a date this service can represent`);
   return date.toISOString();
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-function queryDate(name: string, text: string): string {
+/** An ISO 8601 text as a UTC instant, or undefined when it is no instant this runtime can represent. */
+export function instantOf(text: string): string | undefined {
   const date = new Date(text);
-  if (Number.isNaN(date.getTime())) throw badRequest('invalid_query', `${name} is not a date this service can represent (got "${text}")`);
-  return date.toISOString();
-}
-
-/** Start of a range given in a query: a bare date means the start of that UTC day. */
-export function rangeStart(name: string, value: string): string {
-  return queryDate(name, DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-}
-
-/** End of a range given in a query: a bare date includes the whole UTC day. */
-export function rangeEnd(name: string, value: string): string {
-  return queryDate(name, DATE_ONLY.test(value) ? `${value}T23:59:59.999Z` : value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
@@ -74,15 +64,22 @@ export function zonedDayStartMs(date: string, timeZone: string): number {
   return zoneOffsetMs(timeZone, start) === offset ? start : first;
 }
 
-/** Start of a range in a query; a bare date is the start of that day in `timeZone` (default UTC). */
-export function zonedRangeStart(name: string, value: string, timeZone?: string): string {
-  if (!timeZone || !DATE_ONLY.test(value)) return rangeStart(name, value);
-  return new Date(zonedDayStartMs(queryDate(name, value).slice(0, 10), timeZone)).toISOString();
+/**
+ * Start of a range: a bare date (YYYY-MM-DD) is the first instant of that day in `timeZone` (an
+ * IANA name, default UTC), a date-time is itself. Undefined when it is no representable instant.
+ */
+export function rangeStart(value: string, timeZone?: string): string | undefined {
+  if (!DATE_ONLY.test(value)) return instantOf(value);
+  const day = instantOf(`${value}T00:00:00.000Z`);
+  if (day === undefined || !timeZone) return day;
+  return new Date(zonedDayStartMs(day.slice(0, 10), timeZone)).toISOString();
 }
 
-/** End of a range in a query; a bare date includes that whole day in `timeZone` (default UTC). */
-export function zonedRangeEnd(name: string, value: string, timeZone?: string): string {
-  if (!timeZone || !DATE_ONLY.test(value)) return rangeEnd(name, value);
-  const next = new Date(Date.parse(queryDate(name, value)) + 86_400_000).toISOString().slice(0, 10);
-  return new Date(zonedDayStartMs(next, timeZone) - 1).toISOString();
+/** End of a range: a bare date includes that whole day in `timeZone` (default UTC). */
+export function rangeEnd(value: string, timeZone?: string): string | undefined {
+  if (!DATE_ONLY.test(value)) return instantOf(value);
+  const day = instantOf(`${value}T00:00:00.000Z`);
+  if (day === undefined) return undefined;
+  const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+  return new Date((timeZone ? zonedDayStartMs(next, timeZone) : Date.parse(`${next}T00:00:00.000Z`)) - 1).toISOString();
 }

@@ -2,7 +2,7 @@
 // know: { statusCode, error, message } and { success: false, message, code }.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../schemas/common.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { describeValidationError } from '../schemas/validation-messages.js';
 
 const STATUS_NAMES: Record<number, string> = {
@@ -25,6 +25,9 @@ const STATUS_NAMES: Record<number, string> = {
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, success: false, code };
 }
+
+/** The status each kind of domain failure answers with. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422 };
 
 /** An error raised by the HTTP layer itself (authentication, scopes). */
 export class HttpError extends Error {
@@ -74,7 +77,7 @@ function isUnavailable(error: unknown): boolean {
 
 export function toErrorBody(error: unknown): ErrorBody {
   if (isUnavailable(error)) return errorBody(503, 'database_unavailable', 'The database is not reachable right now; retry in a few seconds');
-  if (error instanceof DomainError) return errorBody(error.status, error.code, error.message);
+  if (error instanceof DomainError) return errorBody(STATUS_OF_KIND[error.kind], error.code, error.message);
   if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message);
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { payCommissions, planPayment, type PaymentPlan } from '../../domain/orders/payouts.js';
 import { formatMinor } from '../../domain/money.js';
 import { withDatabase } from '../with-database.js';
+import { CliError } from '../cli-error.js';
+import { rangeEnd } from '../../domain/time.js';
 
 function describe(plan: PaymentPlan, affiliateId: string, dryRun: boolean): string[] {
   const verb = dryRun ? 'Would pay' : 'Paid';
@@ -24,10 +26,10 @@ export function commissionsCommand(): Command {
     .option('--until <date>', 'YYYY-MM-DD (the whole UTC day included) or an ISO 8601 date-time')
     .option('--dry-run', 'show what would be paid, and pay nothing')
     .action(async (options: { affiliate: string; until?: string; dryRun?: boolean }) => {
+      const until = options.until === undefined ? undefined : rangeEnd(options.until);
+      if (options.until !== undefined && until === undefined) throw new CliError(`--until must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got "${options.until}"`);
       await withDatabase(async (database) => {
-        const plan = options.dryRun
-          ? await planPayment(database, options.affiliate, options.until)
-          : await payCommissions(database, options.affiliate, options.until);
+        const plan = options.dryRun ? await planPayment(database, options.affiliate, until) : await payCommissions(database, options.affiliate, until);
         for (const line of describe(plan, options.affiliate, Boolean(options.dryRun))) console.log(line);
       });
     });

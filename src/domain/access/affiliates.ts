@@ -23,13 +23,13 @@ export async function ensureChannelKinds(database: Database): Promise<void> {
 const AFFILIATE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export async function upsertAffiliate(database: Database, id: string, name: string): Promise<void> {
-  if (!AFFILIATE_ID.test(id)) throw new DomainError(400, 'invalid_affiliate_id', 'affiliate id must be 1-64 letters, digits, dots, dashes or underscores');
+  if (!AFFILIATE_ID.test(id)) throw new DomainError('invalid', 'invalid_affiliate_id', 'affiliate id must be 1-64 letters, digits, dots, dashes or underscores');
   await saveAffiliate(database, { id, name, created_at: nowIso() });
 }
 
 export async function addChannel(database: Database, affiliateId: string, kindId: string, name: string, id: string = newId()): Promise<string> {
   await ensureChannelKinds(database);
-  if (!(await channelKindExists(database, kindId))) throw new DomainError(400, 'invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
+  if (!(await channelKindExists(database, kindId))) throw new DomainError('invalid', 'invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
   await requireAffiliate(database, affiliateId);
   await saveChannel(database, { id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: nowIso() });
   return id;
@@ -41,5 +41,5 @@ export async function approveForBrand(database: Database, affiliateId: string, b
 
 /** Throws affiliate_not_found unless the affiliate exists: the one place that says so. */
 export async function requireAffiliate(database: Database, affiliateId: string): Promise<void> {
-  if (!(await affiliateExists(database, affiliateId))) throw new DomainError(404, 'affiliate_not_found', `affiliate "${affiliateId}" does not exist`);
+  if (!(await affiliateExists(database, affiliateId))) throw new DomainError('not_found', 'affiliate_not_found', `affiliate "${affiliateId}" does not exist`);
 }

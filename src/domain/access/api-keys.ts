@@ -44,20 +44,20 @@ export interface KeySummary {
 
 export async function createApiKey(database: Database, input: NewKey): Promise<{ id: string; key: string }> {
   if (Boolean(input.affiliateId) === Boolean(input.brandId)) {
-    throw new DomainError(400, 'invalid_owner', 'a key belongs to exactly one affiliate or one brand');
+    throw new DomainError('invalid', 'invalid_owner', 'a key belongs to exactly one affiliate or one brand');
   }
   if (input.affiliateId) await requireAffiliate(database, input.affiliateId);
-  else if (!(await findBrand(database, input.brandId!))) throw new DomainError(404, 'brand_not_found', `brand "${input.brandId}" does not exist`);
+  else if (!(await findBrand(database, input.brandId!))) throw new DomainError('not_found', 'brand_not_found', `brand "${input.brandId}" does not exist`);
   const allowed: readonly string[] = input.affiliateId ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const scopes = input.scopes ?? (allowed as readonly Scope[]);
-  if (scopes.length === 0) throw new DomainError(400, 'invalid_scope', `a key needs at least one scope; allowed: ${allowed.join(', ')}`);
+  if (scopes.length === 0) throw new DomainError('invalid', 'invalid_scope', `a key needs at least one scope; allowed: ${allowed.join(', ')}`);
   const misplaced = scopes.filter((s) => !allowed.includes(s));
   if (misplaced.length > 0) {
-    throw new DomainError(400, 'invalid_scope', `scope ${misplaced.join(', ')} cannot be given to ${input.affiliateId ? 'an affiliate' : 'a brand'} key; allowed: ${allowed.join(', ')}`);
+    throw new DomainError('invalid', 'invalid_scope', `scope ${misplaced.join(', ')} cannot be given to ${input.affiliateId ? 'an affiliate' : 'a brand'} key; allowed: ${allowed.join(', ')}`);
   }
   const rateLimit = input.rateLimit ?? (input.brandId ? DEFAULT_BRAND_RATE_LIMIT : DEFAULT_RATE_LIMIT);
   if (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > 1_000_000_000) {
-    throw new DomainError(400, 'invalid_rate_limit', 'rate limit must be an integer between 1 and 1000000000 requests per window');
+    throw new DomainError('invalid', 'invalid_rate_limit', 'rate limit must be an integer between 1 and 1000000000 requests per window');
   }
   const key = KEY_PREFIX + randomBase62(32);
   const id = `key_${randomBase62(16)}`;

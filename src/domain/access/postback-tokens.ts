@@ -23,7 +23,7 @@ export const looksLikePostbackToken = (secret: string): boolean => secret.starts
  * once in the database (running servers forget it when told, or within their key cache's TTL).
  */
 export async function rotatePostbackToken(database: Database, brandId: string): Promise<{ id: string; token: string; prefix: string; replaced: string | null }> {
-  if (!(await brandExists(database, brandId))) throw new DomainError(404, 'brand_not_found', `brand "${brandId}" does not exist`);
+  if (!(await brandExists(database, brandId))) throw new DomainError('not_found', 'brand_not_found', `brand "${brandId}" does not exist`);
   const token = POSTBACK_TOKEN_PREFIX + randomBase62(32);
   const id = `pbt_${randomBase62(16)}`;
   const prefix = token.slice(0, POSTBACK_TOKEN_PREFIX.length + 4);

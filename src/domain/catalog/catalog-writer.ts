@@ -5,7 +5,7 @@ import { saveBrand, saveCampaign, saveProduct, type WriteOutcome } from '../../s
 import type { BrandInput } from '../../schemas/brand.js';
 import type { CampaignInput } from '../../schemas/campaign.js';
 import type { ProductInput } from '../../schemas/product.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 import { nowIso, toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
@@ -15,23 +15,23 @@ export const DEFAULT_CURRENCY = 'BRL';
 
 export type { WriteOutcome };
 
-const unknownBrand = (id: string) => badRequest('brand_not_found', `organizationId ${id} is not a known brand; import brands first`);
+const unknownBrand = (id: string) => invalid('brand_not_found', `organizationId ${id} is not a known brand; import brands first`);
 
 /** 7.5 (%) → 750 basis points; refuses more than two decimals rather than rounding silently. */
 export function percentToBasisPoints(percent: number): number {
   const bp = Math.round(percent * 100);
-  if (Math.abs(bp - percent * 100) > 1e-6) throw badRequest('invalid_commission', `commission.value ${percent} has more than two decimals`);
+  if (Math.abs(bp - percent * 100) > 1e-6) throw invalid('invalid_commission', `commission.value ${percent} has more than two decimals`);
   return bp;
 }
 
 function commissionColumns(input: BrandInput) {
   const { transfer, value } = input.commission;
-  if (value < 0) throw badRequest('invalid_commission', 'commission.value must not be negative');
+  if (value < 0) throw invalid('invalid_commission', 'commission.value must not be negative');
   if (transfer === 'cps') {
-    if (value > 100) throw badRequest('invalid_commission', 'a cps commission is a percentage: at most 100');
+    if (value > 100) throw invalid('invalid_commission', 'a cps commission is a percentage: at most 100');
     return { commission_transfer: 'cps', commission_value: percentToBasisPoints(value) };
   }
-  if (!Number.isSafeInteger(value)) throw badRequest('invalid_commission', 'a cpa commission is an amount in integer cents');
+  if (!Number.isSafeInteger(value)) throw invalid('invalid_commission', 'a cpa commission is an amount in integer cents');
   return { commission_transfer: 'cpa', commission_value: value };
 }
 
@@ -69,9 +69,9 @@ export async function upsertBrand(database: Database, input: BrandInput): Promis
     attribution_window_days: input.attributionWindowDays ?? 30,
     updated_at: now,
   };
-  if (!/^https?:$/.test(new URL(input.site).protocol)) throw badRequest('invalid_url', 'site must be an http(s) URL');
+  if (!/^https?:$/.test(new URL(input.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
   if (input.currency !== undefined && !CURRENCY_CODES.includes(input.currency)) {
-    throw badRequest('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
+    throw invalid('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
   }
   // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
   const outcome = await saveBrand(
@@ -81,7 +81,7 @@ export async function upsertBrand(database: Database, input: BrandInput): Promis
     { currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now },
     categoryRows(input.categories ?? []),
   );
-  if (typeof outcome === 'object') throw badRequest('duplicate_slug', `slug "${input.slug}" is already used by brand ${outcome.slugTakenBy}`);
+  if (typeof outcome === 'object') throw invalid('duplicate_slug', `slug "${input.slug}" is already used by brand ${outcome.slugTakenBy}`);
   return outcome;
 }
 
@@ -122,11 +122,11 @@ export async function upsertCampaign(database: Database, input: CampaignInput): 
   const now = nowIso();
   const startAt = toIso(input.period.startAt);
   const endAt = toIso(input.period.endAt);
-  if (startAt > endAt) throw badRequest('invalid_period', 'period.startAt must not be after period.endAt');
+  if (startAt > endAt) throw invalid('invalid_period', 'period.startAt must not be after period.endAt');
   const isOffer = input.type === 'Offer';
-  if (isOffer && !input.offerType) throw badRequest('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
-  if (!isOffer && input.offerType) throw badRequest('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
-  if (!isOffer && !input.code) throw badRequest('invalid_campaign', `a ${input.type} needs a coupon code`);
+  if (isOffer && !input.offerType) throw invalid('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
+  if (!isOffer && input.offerType) throw invalid('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
+  if (!isOffer && !input.code) throw invalid('invalid_campaign', `a ${input.type} needs a coupon code`);
   const columns = {
     organization_id: input.organizationId,
     name: input.name,
@@ -145,6 +145,6 @@ export async function upsertCampaign(database: Database, input: CampaignInput): 
   };
   const outcome = await saveCampaign(database, input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
   if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
-  if (typeof outcome === 'object') throw badRequest('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
+  if (typeof outcome === 'object') throw invalid('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
   return outcome;
 }

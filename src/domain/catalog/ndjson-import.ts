@@ -42,7 +42,7 @@ export async function importNdjson(
   try {
     total = statSync(file).size;
   } catch {
-    throw new DomainError(400, 'file_not_found', `cannot read ${file}: no such file`);
+    throw new DomainError('invalid', 'file_not_found', `cannot read ${file}: no such file`);
   }
   const importer = importers[kind];
   const summary: ImportSummary = { lines: 0, inserted: 0, updated: 0, rejected: 0 };

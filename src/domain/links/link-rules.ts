@@ -3,7 +3,7 @@ import type { BrandRow, CampaignRow } from '../../storage/tables.js';
 import type { AffiliateChannel } from '../../storage/repositories/channels.js';
 import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';
-import { badRequest } from '../errors.js';
+import { invalid } from '../errors.js';
 
 export const APPROVAL_REQUIRED = 'Organization approval is required to generate links';
 export const BRAND_INACTIVE = 'This brand is not accepting new links at the moment';
@@ -38,19 +38,19 @@ export function brandDomain(brand: BrandRow): string {
 
 /** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
 export function checkCustomUrl(url: string, brand: BrandRow): string {
-  if (url.length > MAX_URL_LENGTH) throw badRequest('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);
+  if (url.length > MAX_URL_LENGTH) throw invalid('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw badRequest('invalid_url', 'url must be an absolute https URL such as https://shop.example.com/page');
+    throw invalid('invalid_url', 'url must be an absolute https URL such as https://shop.example.com/page');
   }
-  if (parsed.protocol !== 'https:') throw badRequest('invalid_url', 'url must use https');
-  if (parsed.username || parsed.password) throw badRequest('invalid_url', 'url must not carry a user name or password');
+  if (parsed.protocol !== 'https:') throw invalid('invalid_url', 'url must use https');
+  if (parsed.username || parsed.password) throw invalid('invalid_url', 'url must not carry a user name or password');
   const domain = brandDomain(brand);
   const host = parsed.hostname.toLowerCase();
   if (host !== domain && !host.endsWith(`.${domain}`)) {
-    throw badRequest('invalid_domain', `url must be on the brand domain ${domain} or one of its subdomains (got ${host})`);
+    throw invalid('invalid_domain', `url must be on the brand domain ${domain} or one of its subdomains (got ${host})`);
   }
   return parsed.toString();
 }

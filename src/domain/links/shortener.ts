@@ -7,7 +7,7 @@ import { findBrand, isApproved } from '../../storage/repositories/brands.js';
 import { findCampaign } from '../../storage/repositories/campaigns.js';
 import { channelsOf } from '../../storage/repositories/channels.js';
 import { insertOrGetLink } from '../../storage/repositories/links.js';
-import { badRequest, notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../random.js';
 import { nowIso } from '../time.js';
 import { channelView, shortUrlOf } from './channels-view.js';
@@ -30,25 +30,13 @@ export interface LinkDeps {
 
 const COUPON_TYPES = new Set(['PersonalCoupon', 'GenericCoupon']);
 
-function checkFields(req: ShortenRequest): void {
-  const needsFeature = req.type === 'Coupon' || req.type === 'Offer';
-  if (needsFeature && !req.featureId) {
-    throw badRequest('invalid_body', `featureId is required when type is ${req.type}: pass the campaign id from GET /affiliate/campaigns`);
-  }
-  if (!needsFeature && req.featureId !== undefined) {
-    throw badRequest('invalid_body', `featureId is only accepted when type is Coupon or Offer, not ${req.type}`);
-  }
-  if (req.type === 'Custom' && !req.url) throw badRequest('invalid_body', 'url is required when type is Custom');
-  if (req.type !== 'Custom' && req.url !== undefined) throw badRequest('invalid_body', `url is only accepted when type is Custom, not ${req.type}`);
-}
-
 async function findFeature(database: Database, req: ShortenRequest): Promise<CampaignRow | undefined> {
   if (!req.featureId) return undefined;
   const campaign = await findCampaign(database, req.featureId);
   const kindMatches = campaign && (req.type === 'Offer' ? campaign.type === 'Offer' : COUPON_TYPES.has(campaign.type));
   if (!campaign || campaign.organization_id !== req.organizationId || !kindMatches) {
     const kind = req.type === 'Offer' ? 'an offer' : 'a coupon';
-    throw badRequest('feature_not_found', `featureId "${req.featureId}" is not ${kind} of this brand; take it from GET /affiliate/campaigns`);
+    throw invalid('feature_not_found', `featureId "${req.featureId}" is not ${kind} of this brand; take it from GET /affiliate/campaigns`);
   }
   return campaign;
 }
@@ -85,7 +73,6 @@ export async function linkForChannel(
 
 export async function createShortLinks(deps: LinkDeps, affiliateId: string, req: ShortenRequest): Promise<Channel[]> {
   const { database } = deps;
-  checkFields(req);
   const brand = await findBrand(database, req.organizationId);
   if (!brand) throw notFound('Brand not found or not available');
   const campaign = await findFeature(database, req);

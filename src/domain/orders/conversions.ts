@@ -9,7 +9,7 @@ import type { ClickRow, NewClickRow, OrderRow } from '../../storage/tables.js';
 import { findBrand } from '../../storage/repositories/brands.js';
 import { findClick } from '../../storage/repositories/clicks.js';
 import { createOrderOnce, findBrandOrder, linkCodeOf, moveOrder } from '../../storage/repositories/orders.js';
-import { DomainError, conflict, notFound } from '../errors.js';
+import { conflict, notFound, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso, toIso } from '../time.js';
 import { commissionFor } from './commission.js';
@@ -64,7 +64,6 @@ export function conversionOf(row: OrderRow): Conversion {
   };
 }
 
-const unprocessable = (code: string, message: string) => new DomainError(422, code, message);
 
 /**
  * Why a click earns no commission: it did not count as a person's click. A repeat (the same
@@ -104,16 +103,16 @@ export async function reportConversion(
   const click = await clickOf(deps, input.clickId, brandId);
   const now = Date.now();
   const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
-  if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unprocessable('invalid_order_time', 'createdAt is in the future');
-  if (orderTime < click.created_at) throw unprocessable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
+  if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
+  if (orderTime < click.created_at) throw unacceptable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
   const windowDays = brand.attribution_window_days;
   if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
-    throw unprocessable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
+    throw unacceptable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
   }
   if (input.items.length > 0) {
     const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
     if (Math.abs(sum - input.value) > itemsTolerance(input.value)) {
-      throw unprocessable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
+      throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
     }
   }
 

@@ -9,7 +9,7 @@ import { createPayouts, findPayout, listPayouts, payableCommissions } from '../.
 import { listOrders } from '../../storage/repositories/orders.js';
 import { notFound } from '../errors.js';
 import { newId } from '../random.js';
-import { nowIso, rangeEnd } from '../time.js';
+import { nowIso } from '../time.js';
 import { channelRefsOf, orderOf } from './orders.js';
 import type { Order } from '../../schemas/order.js';
 
@@ -35,10 +35,13 @@ export interface PaymentPlan {
 async function bounds(database: Database, affiliateId: string, until: string | undefined): Promise<{ now: string; limit: string }> {
   await requireAffiliate(database, affiliateId);
   const now = nowIso();
-  return { now, limit: until === undefined ? now : rangeEnd('--until', until) };
+  return { now, limit: until ?? now };
 }
 
-/** Pays now; running it again, or twice at the same time, never pays an order twice. */
+/**
+ * Pays the approved commissions of orders created up to `until` (a UTC instant; default now).
+ * Running it again, or twice at the same time, never pays an order twice.
+ */
 export async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<PaymentPlan> {
   const { now, limit } = await bounds(database, affiliateId, until);
   const rows = await createPayouts(database, affiliateId, limit, 'operator', now, newId);

@@ -2,9 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { Brand } from '../../../schemas/brand.js';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean } from '../../../schemas/common.js';
 import { listBrandsFor } from '../../../domain/catalog/brands.js';
-import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { checkRange } from './query-rules.js';
+import { checkRange, endOf, startOf } from './query-rules.js';
 
 const Query = Type.Object(
   {
@@ -39,8 +38,8 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      const createdFrom = q.startAt && rangeStart('startAt', q.startAt);
-      const createdTo = q.endAt && rangeEnd('endAt', q.endAt);
+      const createdFrom = q.startAt && startOf('startAt', q.startAt);
+      const createdTo = q.endAt && endOf('endAt', q.endAt);
       checkRange('startAt', createdFrom, 'endAt', createdTo);
       return listBrandsFor(
         ctx,

@@ -2,9 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { Campaign, CampaignStatuses, CampaignTypes, OfferTypes } from '../../../schemas/campaign.js';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
 import { listCampaignsFor } from '../../../domain/catalog/campaigns.js';
-import { rangeEnd, rangeStart } from '../../../domain/time.js';
 import type { App, AppContext } from '../../context.js';
-import { checkRange, checkTogether, anyOfBrands } from './query-rules.js';
+import { anyOfBrands, checkRange, checkTogether, endOf, startOf } from './query-rules.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -45,8 +44,8 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       checkTogether('startAt', q.startAt, 'endAt', q.endAt);
-      const periodFrom = q.startAt && rangeStart('startAt', q.startAt);
-      const periodTo = q.endAt && rangeEnd('endAt', q.endAt);
+      const periodFrom = q.startAt && startOf('startAt', q.startAt);
+      const periodTo = q.endAt && endOf('endAt', q.endAt);
       checkRange('startAt', periodFrom, 'endAt', periodTo);
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       return listCampaignsFor(

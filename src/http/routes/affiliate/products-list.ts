@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Product } from '../../../schemas/product.js';
 import { CommaList, LimitQuery, PageQuery, QueryBoolean, Uuid } from '../../../schemas/common.js';
 import { listProductsFor } from '../../../domain/catalog/products.js';
-import { badRequest } from '../../../domain/errors.js';
+import { invalid } from '../../../domain/errors.js';
 import type { App, AppContext } from '../../context.js';
 
 const Query = Type.Object(
@@ -26,8 +26,8 @@ const Query = Type.Object(
 function parsePrice(price: string | undefined): { priceFrom?: number; priceTo?: number } {
   if (price === undefined) return {};
   const [from, to] = price.split(':').map(Number) as [number, number];
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw badRequest('invalid_query', 'price bounds are too large');
-  if (from > to) throw badRequest('invalid_query', `price range is empty: from (${from}) is greater than to (${to})`);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw invalid('invalid_query', 'price bounds are too large');
+  if (from > to) throw invalid('invalid_query', `price range is empty: from (${from}) is greater than to (${to})`);
   return { priceFrom: from, priceTo: to };
 }
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from '../../../schemas/channel.js';
 import { Uuid } from '../../../schemas/common.js';
 import { LinkTypeSchema } from '../../../schemas/short-url.js';
@@ -6,6 +6,7 @@ import { createShortLinks } from '../../../domain/links/shortener.js';
 import { MAX_URL_LENGTH } from '../../../domain/links/link-rules.js';
 import type { App, AppContext } from '../../context.js';
 import { errorResponses } from '../../responses.js';
+import { HttpError } from '../../errors.js';
 
 const Body = Type.Object(
   {
@@ -19,6 +20,16 @@ const Body = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Which fields go with which type: rules across fields that the schema cannot express. */
+function checkFields(body: Static<typeof Body>): void {
+  const needsFeature = body.type === 'Coupon' || body.type === 'Offer';
+  const bad = (message: string) => new HttpError(400, 'invalid_body', message);
+  if (needsFeature && !body.featureId) throw bad(`featureId is required when type is ${body.type}: pass the campaign id from GET /affiliate/campaigns`);
+  if (!needsFeature && body.featureId !== undefined) throw bad(`featureId is only accepted when type is Coupon or Offer, not ${body.type}`);
+  if (body.type === 'Custom' && !body.url) throw bad('url is required when type is Custom');
+  if (body.type !== 'Custom' && body.url !== undefined) throw bad(`url is only accepted when type is Custom, not ${body.type}`);
+}
 
 export function createShortUrlRoute(app: App, ctx: AppContext): void {
   app.post(
@@ -34,6 +45,9 @@ export function createShortUrlRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(404) },
       },
     },
-    async (request) => createShortLinks(ctx, request.affiliateId, request.body),
+    async (request) => {
+      checkFields(request.body);
+      return createShortLinks(ctx, request.affiliateId, request.body);
+    },
   );
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { LimitQuery, PageQuery, Pagination, Uuid } from '../../../schemas/common.js';
 import { LinkTypeSchema, ShortUrl } from '../../../schemas/short-url.js';
 import { listShortUrlsFor } from '../../../domain/links/short-urls.js';
-import { badRequest } from '../../../domain/errors.js';
+import { invalid } from '../../../domain/errors.js';
 import type { App, AppContext } from '../../context.js';
 
 const Query = Type.Object(
@@ -35,7 +35,7 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       if ((q.type === 'Coupon' || q.type === 'Offer') && !q.featureId) {
-        throw badRequest('invalid_query', `featureId is required when type is ${String(q.type)}`);
+        throw invalid('invalid_query', `featureId is required when type is ${String(q.type)}`);
       }
       const page = await listShortUrlsFor(ctx, request.affiliateId, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
       return [page];
