@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs } from '../helpers/api.js';
+import type { ShortUrl } from '../../src/schemas/short-url.js';
 
 const PATH = '/affiliate/shortener/url';
 const APPROVAL_REQUIRED = 'Organization approval is required to generate links';
@@ -15,15 +16,8 @@ interface ChannelView {
   message?: string | null;
 }
 
-interface ShortUrlRecord {
-  originalUrl: string;
-  shortUrl: string;
-  urlCode: string;
-  organizationId: string;
-  active: boolean;
-  count: number;
-  linkType: string;
-}
+/** A record of the list, as its schema types it. */
+type ShortUrlRecord = ShortUrl;
 
 let h: Harness;
 /** aff-1 and aff-2 keys with a high rate limit: this file sends far more than 60 requests. */

@@ -6,20 +6,10 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { newKey, qs, sleep } from '../helpers/api.js';
+import type { ShortUrl } from '../../src/schemas/short-url.js';
 
-interface ShortUrlRecord {
-  originalUrl: string;
-  shortUrl: string;
-  urlCode: string;
-  organizationId: string;
-  active: boolean;
-  count: number;
-  linkType: string;
-  channel?: { id: string; name: string; kind: string };
-  mdasc?: string;
-  featureId?: string;
-  createdAt?: string;
-}
+/** A record of the list, as its schema types it. */
+type ShortUrlRecord = ShortUrl;
 
 const SPEC_FIELDS = ['active', 'count', 'linkType', 'organizationId', 'originalUrl', 'shortUrl', 'urlCode'];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

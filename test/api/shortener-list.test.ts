@@ -3,18 +3,12 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
+import type { ShortUrl } from '../../src/schemas/short-url.js';
 
 const PATH = '/affiliate/shortener/urls';
 
-interface ShortUrlRecord {
-  originalUrl: string;
-  shortUrl: string;
-  urlCode: string;
-  organizationId: string;
-  active: boolean;
-  count: number;
-  linkType: string;
-}
+/** A record of the list, as its schema types it. */
+type ShortUrlRecord = ShortUrl;
 interface Meta {
   total: number;
   page: number;
