@@ -98,10 +98,10 @@ describe('GET /affiliate/shortener/urls: records say which link they are', () =>
     assert.equal(records.length, 4);
     for (const r of records) {
       assert.match(String(r.createdAt), ISO_UTC);
-      assert.equal(new Date(r.createdAt!).toISOString(), r.createdAt);
-      assert.ok(r.createdAt! >= startedAt && r.createdAt! <= finishedAt, `${r.createdAt} is between ${startedAt} and ${finishedAt}`);
+      assert.equal(new Date(r.createdAt).toISOString(), r.createdAt);
+      assert.ok(r.createdAt >= startedAt && r.createdAt <= finishedAt, `${r.createdAt} is between ${startedAt} and ${finishedAt}`);
     }
-    const times = records.map((r) => r.createdAt!);
+    const times = records.map((r) => r.createdAt);
     assert.deepEqual(times, [...times].sort().reverse(), 'the list is newest first by createdAt');
   });
 
