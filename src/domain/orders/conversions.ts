@@ -64,7 +64,6 @@ export function conversionOf(row: OrderRow): Conversion {
   };
 }
 
-
 /**
  * Why a click earns no commission: it did not count as a person's click. A repeat (the same
  * visitor again within the repeat window) is still that person's click and earns normally.

@@ -7,13 +7,14 @@ import { commissionTotals, findOrders, listOrders, type OrderFilters } from '../
 import { channelsOf } from '../../storage/repositories/channels.js';
 import type { OrderRow } from '../../storage/tables.js';
 import type { ChannelRef } from '../../schemas/channel.js';
+import { notFound } from '../errors.js';
+import { CommissionStatuses } from '../../schemas/order.js';
+import type { CommissionStatus } from './lifecycle.js';
 
 /** The affiliate's channels by id (a handful), for the channel of each order. */
 export async function channelRefsOf(database: Database, affiliateId: string): Promise<Map<string, ChannelRef>> {
   return new Map((await channelsOf(database, affiliateId)).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
 }
-import { notFound } from '../errors.js';
-import { CommissionStatuses } from '../../schemas/order.js';
 
 export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>): Order {
   const channel = row.channel_id === null ? undefined : channels.get(row.channel_id);
@@ -60,7 +61,6 @@ export async function getOrdersFor(database: Database, affiliateId: string, id: 
   return rows.map((row) => ({ data: orderOf(row, channels), meta }));
 }
 
-export type CommissionStatus = (typeof CommissionStatuses)[number];
 export type Balance = { currency: string } & Record<CommissionStatus, { commission: number; orders: number }>;
 
 /** Commission totals per currency (never summed across currencies), every status present. */

@@ -2,18 +2,8 @@ import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { ShortLinkRow } from '../tables.js';
 
-export interface NewLink {
-  id: string;
-  code: string;
-  affiliate_id: string;
-  channel_id: string;
-  organization_id: string;
-  link_type: string;
-  feature_id: string | null;
-  request_key: string;
-  original_url: string;
-  mdasc: string | null;
-}
+/** A link to create: every column but its state (active, count) and times, which the insert sets. */
+export type NewLink = Omit<ShortLinkRow, 'active' | 'click_count' | 'created_at' | 'updated_at'>;
 
 /**
  * Inserts the link unless the channel already has one for the same request; either way returns

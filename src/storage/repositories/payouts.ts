@@ -53,7 +53,11 @@ export async function createPayouts(
       .returning(['id', 'commission', 'currency', 'created_at'])
       .execute();
     const byCurrency = new Map<string, typeof claimed>();
-    for (const order of claimed) byCurrency.set(order.currency, [...(byCurrency.get(order.currency) ?? []), order]);
+    for (const order of claimed) {
+      const group = byCurrency.get(order.currency);
+      if (group) group.push(order);
+      else byCurrency.set(order.currency, [order]);
+    }
     const payouts: PayoutRow[] = [];
     for (const [currency, orders] of [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const times = orders.map((o) => o.created_at).sort();
