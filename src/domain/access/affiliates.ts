@@ -3,6 +3,7 @@ import type { Database } from '../../storage/database.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../random.js';
 import { nowIso } from '../time.js';
+import { brandExists } from '../../storage/repositories/brands.js';
 import { affiliateExists, channelKindExists, saveAffiliate, saveApproval, saveChannel, saveChannelKinds } from '../../storage/repositories/affiliates.js';
 
 /** The network-wide kinds of channel an affiliate may publish on. */
@@ -37,6 +38,11 @@ export async function addChannel(database: Database, affiliateId: string, kindId
 
 export async function approveForBrand(database: Database, affiliateId: string, brandId: string): Promise<void> {
   await saveApproval(database, { affiliate_id: affiliateId, brand_id: brandId, created_at: nowIso() });
+}
+
+/** Throws brand_not_found unless the brand exists: the one place that says so. */
+export async function requireBrand(database: Database, brandId: string): Promise<void> {
+  if (!(await brandExists(database, brandId))) throw new DomainError('not_found', 'brand_not_found', `brand "${brandId}" does not exist`);
 }
 
 /** Throws affiliate_not_found unless the affiliate exists: the one place that says so. */

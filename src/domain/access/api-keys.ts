@@ -6,8 +6,7 @@ import { randomBase62 } from '../random.js';
 import { nowIso } from '../time.js';
 import { DomainError } from '../errors.js';
 import type { Principal } from './principal.js';
-import { requireAffiliate } from './affiliates.js';
-import { findBrand } from '../../storage/repositories/brands.js';
+import { requireAffiliate, requireBrand } from './affiliates.js';
 import { findActiveApiKey, insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../../storage/repositories/api-keys.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
 
@@ -47,7 +46,7 @@ export async function createApiKey(database: Database, input: NewKey): Promise<{
     throw new DomainError('invalid', 'invalid_owner', 'a key belongs to exactly one affiliate or one brand');
   }
   if (input.affiliateId) await requireAffiliate(database, input.affiliateId);
-  else if (!(await findBrand(database, input.brandId!))) throw new DomainError('not_found', 'brand_not_found', `brand "${input.brandId}" does not exist`);
+  else await requireBrand(database, input.brandId!);
   const allowed: readonly string[] = input.affiliateId ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const scopes = input.scopes ?? (allowed as readonly Scope[]);
   if (scopes.length === 0) throw new DomainError('invalid', 'invalid_scope', `a key needs at least one scope; allowed: ${allowed.join(', ')}`);

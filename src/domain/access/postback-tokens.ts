@@ -4,10 +4,10 @@
 // API keys (a prefix of their own + 32 base62 characters), shown once, stored only as a SHA-256
 // hash. A brand has one token at a time: creating another replaces it.
 import type { Database } from '../../storage/database.js';
-import { brandExists, findActivePostbackToken, replacePostbackToken } from '../../storage/repositories/postback-tokens.js';
+import { findActivePostbackToken, replacePostbackToken } from '../../storage/repositories/postback-tokens.js';
 import { randomBase62 } from '../random.js';
 import { nowIso } from '../time.js';
-import { DomainError } from '../errors.js';
+import { requireBrand } from './affiliates.js';
 import { DEFAULT_BRAND_RATE_LIMIT, DEFAULT_RATE_WINDOW_SECONDS, hashKey } from './api-keys.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
@@ -23,7 +23,7 @@ export const looksLikePostbackToken = (secret: string): boolean => secret.starts
  * once in the database (running servers forget it when told, or within their key cache's TTL).
  */
 export async function rotatePostbackToken(database: Database, brandId: string): Promise<{ id: string; token: string; prefix: string; replaced: string | null }> {
-  if (!(await brandExists(database, brandId))) throw new DomainError('not_found', 'brand_not_found', `brand "${brandId}" does not exist`);
+  await requireBrand(database, brandId);
   const token = POSTBACK_TOKEN_PREFIX + randomBase62(32);
   const id = `pbt_${randomBase62(16)}`;
   const prefix = token.slice(0, POSTBACK_TOKEN_PREFIX.length + 4);

@@ -100,3 +100,7 @@ export async function currenciesOf(database: Database, brandIds: string[]): Prom
 export async function brandsByIds(database: Database, ids: string[]): Promise<BrandRow[]> {
   return ids.length ? database.db.selectFrom('brands').selectAll().where('id', 'in', ids).execute() : [];
 }
+
+export async function brandExists(database: Database, brandId: string): Promise<boolean> {
+  return (await database.db.selectFrom('brands').select('id').where('id', '=', brandId).executeTakeFirst()) !== undefined;
+}

@@ -2,10 +2,6 @@
 import type { Database } from '../database.js';
 import type { NewPostbackTokenRow, PostbackTokenRow } from '../tables.js';
 
-export async function brandExists(database: Database, brandId: string): Promise<boolean> {
-  return Boolean(await database.db.selectFrom('brands').select('id').where('id', '=', brandId).executeTakeFirst());
-}
-
 /** A unique index refused the row (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
