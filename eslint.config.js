@@ -36,11 +36,35 @@ export default tseslint.config(
   },
   {
     files: ['src/domain/**/*.ts'],
-    rules: { 'no-restricted-imports': layersForbidden(['http', 'cli'], 'the domain does not know HTTP: report failures with domain errors, which src/http maps to statuses') },
+    rules: {
+      // The domain is handed its repositories (src/services.ts builds them) and names their types;
+      // it never imports storage code, so it cannot reach past what it was given.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(http|cli|seed)/',
+              message: 'the domain does not know HTTP or the CLI: report failures with domain errors, which src/http maps to statuses',
+            },
+            {
+              regex: '(^|/)storage/',
+              allowTypeImports: true,
+              message: 'a service is handed its repositories: import their types only (import type …), and add what it needs to src/services.ts',
+            },
+            { regex: '(^|/)services\\.js$', message: 'src/services.ts assembles the domain; the domain does not import it' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/http/routes/**/*.ts'],
-    rules: { 'no-restricted-imports': layersForbidden(['storage'], 'a route calls the domain, never storage') },
+    rules: { 'no-restricted-imports': layersForbidden(['storage'], 'a route calls the services, never storage') },
+  },
+  {
+    files: ['src/cli/commands/**/*.ts'],
+    rules: { 'no-restricted-imports': layersForbidden(['storage'], 'a command calls the services (src/cli/with-services.ts hands them over), never storage') },
   },
   {
     files: ['src/lib/**/*.ts'],

@@ -1,19 +1,25 @@
-// Builds the running service from a configuration: database, optional Redis, caches, click
-// buffer, HTTP app, and a shutdown that stops accepting requests, then writes every buffered click.
+// Builds the running service from a configuration: database, optional Redis, repositories and
+// services, the HTTP app, and a shutdown that stops accepting requests, then writes every
+// buffered click.
 import type { RequestListener } from 'node:http';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { openRedis } from './storage/redis.js';
+import { openRedis, type RedisConnection } from './storage/redis.js';
 import { openClickSink } from './storage/click-sink.js';
-import { KeyResolver } from './domain/access/key-cache.js';
-import { ClickRecorder } from './domain/links/click-recorder.js';
-import { RedirectCache } from './domain/links/redirect-cache.js';
-import { memoryRepeatFilter, sharedRepeatFilter } from './domain/links/repeat-filter.js';
-import { memoryVelocityFilter, sharedVelocityFilter } from './domain/links/velocity-filter.js';
-import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus } from './domain/invalidation.js';
+import { openRepositories } from './storage/repositories/index.js';
 import { countUp, markSeen } from './storage/redis-windows.js';
 import { redisChannel } from './storage/redis-messages.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { ClickRecorder } from './domain/links/click-recorder.js';
+import { RedirectCache } from './domain/links/redirect-cache.js';
+import { TrackingService } from './domain/links/tracking-service.js';
+import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './domain/links/repeat-filter.js';
+import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
+import { ConversionsService } from './domain/orders/conversions.js';
+import { HealthService } from './domain/health.js';
+import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus } from './domain/invalidation.js';
+import { createServices, type ServingServices } from './services.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
 
@@ -23,56 +29,83 @@ export interface Service {
   routes: RegisteredRoute[];
   /** The HTTP request listener (redirect front, then Fastify); tests inject requests through it. */
   handler: RequestListener;
-  context: AppContext;
+  services: ServingServices;
+  /** The database the service runs on (tests read and arrange rows through it). */
+  database: Database;
   close(): Promise<void>;
 }
 
-export async function createService(config: Config, options: { database?: Database; logger?: boolean | object } = {}): Promise<Service> {
+export interface ServiceOptions {
+  /** A database opened by the caller, who then also closes it. */
+  database?: Database;
+  logger?: boolean | object;
+  /** What time it is; tests move it by hours or days. */
+  clock?: Clock;
+}
+
+/** Repeat and velocity decisions shared through Redis when it is configured, this instance's own otherwise. */
+function clickFilters(config: Config, redis: RedisConnection | undefined, logError: (message: string) => (error: unknown) => void): { repeats: RepeatFilter; velocity: VelocityFilter } {
+  if (!redis) return { repeats: memoryRepeatFilter(config.repeatClickWindowMs), velocity: memoryVelocityFilter(config.clickVelocityLimit) };
+  return {
+    repeats: sharedRepeatFilter((keys, windowMs) => markSeen(redis, keys, windowMs), config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window')),
+    velocity: sharedVelocityFilter(
+      (keys, windowMs) => countUp(redis, keys, windowMs),
+      config.clickVelocityLimit,
+      logError('Redis unavailable for the click velocity limit; using the local window'),
+    ),
+  };
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl);
+  const clock = options.clock ?? systemClock;
   await migrateToLatest(database);
   const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix) : undefined;
   let app: App | undefined;
   const logError = (message: string) => (error: unknown) => app?.log.error({ err: error }, message);
 
-  const repeats = redis
-    ? sharedRepeatFilter((keys, windowMs) => markSeen(redis, keys, windowMs), config.repeatClickWindowMs, logError('Redis unavailable for repeat detection; using the local window'))
-    : memoryRepeatFilter(config.repeatClickWindowMs);
-  const velocity = redis
-    ? sharedVelocityFilter((keys, windowMs) => countUp(redis, keys, windowMs), config.clickVelocityLimit, logError('Redis unavailable for the click velocity limit; using the local window'))
-    : memoryVelocityFilter(config.clickVelocityLimit);
+  const repositories = openRepositories(database);
+  const bus: InvalidationBus = redis ? redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL) : localBus();
+  const { repeats, velocity } = clickFilters(config, redis, logError);
   // Small, frequent click batches keep each flush's pause on the serving thread short; link counts
   // (a random-page update per link) are added up less often.
-  const clicks = new ClickRecorder(openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }), repeats, velocity, { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt }, logError('writing clicks failed; will retry'));
-  const bus: InvalidationBus = redis ? redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL) : localBus();
-  const context: AppContext = {
-    config,
-    database,
-    redis,
-    bus,
-    publicUrl: config.publicUrl,
-    keys: new KeyResolver(database),
-    redirects: new RedirectCache(database),
-    clicks,
+  const clicks = new ClickRecorder(
+    openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }),
+    repeats,
+    velocity,
+    { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt },
+    clock,
+    logError('writing clicks failed; will retry'),
+  );
+  const tracking = new TrackingService(new RedirectCache(repositories.links, clock), clicks);
+  const services: ServingServices = {
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher: bus }),
+    tracking,
+    // With several instances (Redis set), a click may still sit in another instance's buffer, so
+    // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
+    // is all there is.
+    conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0),
+    health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
   };
   await bus.subscribe((message) => {
-    if (message.kind === 'link') context.redirects.invalidate(message.code);
-    else context.keys.clear();
+    if (message.kind === 'link') tracking.forgetLink(message.code);
+    else services.access.forgetKeys();
   });
+  const context: AppContext = { config, services, redis };
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
-  clicks.start();
-  context.redirects.watch(logError('asking the database for changed links failed; resolving every code afresh'));
+  tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
   let closed: Promise<void> | undefined;
   return {
     app,
     routes: built.routes,
     handler: built.handler,
-    context,
+    services,
+    database,
     close() {
       closed ??= (async () => {
         await app.close();
-        context.redirects.stop();
-        await clicks.stop();
+        await tracking.stop();
         await redis?.close();
         if (!options.database) await database.close();
       })();
@@ -80,4 +113,3 @@ export async function createService(config: Config, options: { database?: Databa
     },
   };
 }
-

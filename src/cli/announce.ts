@@ -1,14 +1,13 @@
 // Tells running servers about a change made from the command line, so their caches drop it at
 // once. Without Redis there is nobody to tell: their caches expire within seconds by themselves.
 import type { Config } from '../config.js';
-import type { Invalidation } from '../domain/invalidation.js';
+import type { Invalidation, InvalidationPublisher } from '../domain/invalidation.js';
 import { openRedis } from '../storage/redis.js';
 import { redisChannel } from '../storage/redis-messages.js';
 import { INVALIDATION_CHANNEL } from '../domain/invalidation.js';
 
-export async function announce(config: Config, message: Invalidation): Promise<void> {
-  if (!config.redisUrl) return;
-  const redis = openRedis(config.redisUrl, config.redisPrefix);
+async function announce(redisUrl: string, prefix: string, message: Invalidation): Promise<void> {
+  const redis = openRedis(redisUrl, prefix);
   try {
     await new Promise<void>((resolve, reject) => {
       if (redis.client.status === 'ready') return resolve();
@@ -21,4 +20,13 @@ export async function announce(config: Config, message: Invalidation): Promise<v
   } finally {
     await redis.close();
   }
+}
+
+/** The CLI's publisher: one short Redis connection per message, or nothing without Redis. */
+export function announcer(config: Config): InvalidationPublisher {
+  return {
+    async publish(message) {
+      if (config.redisUrl) await announce(config.redisUrl, config.redisPrefix, message);
+    },
+  };
 }

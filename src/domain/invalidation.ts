@@ -8,8 +8,12 @@ export const INVALIDATION_CHANNEL = 'invalidate';
 
 export type Invalidation = { kind: 'link'; code: string } | { kind: 'keys' };
 
-export interface InvalidationBus {
+/** What a service that changes keys or links needs: a way to tell every instance's caches. */
+export interface InvalidationPublisher {
   publish(message: Invalidation): Promise<void>;
+}
+
+export interface InvalidationBus extends InvalidationPublisher {
   subscribe(handler: (message: Invalidation) => void): Promise<void>;
 }
 

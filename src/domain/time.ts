@@ -1,9 +1,8 @@
 // Times travel as fixed-width UTC ISO 8601 text everywhere (storage and API), so that they
-// compare and sort correctly as strings in both databases.
+// compare and sort correctly as strings in both databases. The current time comes from a Clock
+// (src/lib/clock.ts), never from here.
 
 import { invalid } from './errors.js';
-
-export const nowIso = (): string => new Date().toISOString();
 
 /** Normalises any ISO 8601 input (with offset or not) to `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export function toIso(value: string | Date): string {

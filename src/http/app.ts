@@ -1,5 +1,6 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
-// path, health checks and the affiliate API (authenticated, rate-limited, scoped).
+// path, health checks and the API (authenticated, rate-limited, scoped), each registered by a
+// function of its own below.
 import { createServer, type RequestListener } from 'node:http';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -82,21 +83,35 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     applyRouteRules(route);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, options: route });
   });
+  registerRequestHandling(app);
+  await registerDocumentation(app, ctx.config.publicUrl);
+  registerHealth(app, ctx.services);
+  registerRedirect(app, ctx.services);
+  await registerAffiliateApi(app, ctx);
+  await registerAdvertiserApi(app, ctx);
+  await registerPostbackApi(app, ctx);
+  return { app, routes, handler: handler! };
+}
+
+/** Shared schemas, validation, the error shape for every failure and for unknown routes. */
+function registerRequestHandling(app: App): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler());
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
-
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference`)),
   );
+}
 
+/** The OpenAPI document at /openapi.json and the interactive reference at /docs. */
+async function registerDocumentation(app: App, publicUrl: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Affiliate Network API', version: '1.0.0', description: API_DESCRIPTION },
-      servers: [{ url: ctx.config.publicUrl }],
+      servers: [{ url: publicUrl }],
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       },
@@ -115,23 +130,29 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
 
-  registerHealth(app, ctx);
-  registerRedirect(app, ctx);
-
+/** /affiliate/*: affiliate keys, their scopes and rate limit. */
+async function registerAffiliateApi(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (affiliate) => {
     const scoped = affiliate as unknown as App;
     await registerAuthentication(scoped, ctx, { owner: 'affiliate' });
     splitCommaLists(scoped);
-    for (const route of affiliateRoutes) route(scoped, ctx);
+    for (const route of affiliateRoutes) route(scoped, ctx.services);
   });
+}
 
+/** /advertiser/*: brand keys. */
+async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (advertiser) => {
     const scoped = advertiser as unknown as App;
     await registerAuthentication(scoped, ctx, { owner: 'brand' });
-    for (const route of advertiserRoutes) route(scoped, ctx);
+    for (const route of advertiserRoutes) route(scoped, ctx.services);
   });
+}
 
+/** GET /postback: the brand's postback token (or, discouraged, its API key) in the query. */
+async function registerPostbackApi(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (postback) => {
     const scoped = postback as unknown as App;
     const token = (request: FastifyRequest): string | undefined => {
@@ -146,8 +167,6 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
       keyFrom: (request) => token(request) || keyFromHeader(request),
       missingKeyMessage: 'Postback token is required: pass your brand\'s postback token as the token query parameter',
     });
-    registerPostback(scoped, ctx);
+    registerPostback(scoped, ctx.services);
   });
-
-  return { app, routes, handler: handler! };
 }

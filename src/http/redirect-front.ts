@@ -19,6 +19,7 @@ const NOT_FOUND_HEADERS = { 'content-type': 'application/json; charset=utf-8', '
  */
 export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, next: RequestListener): RequestListener {
   const trust = trustFunction(ctx.config.trustProxy);
+  const { tracking } = ctx.services;
 
   /** `query`: the visitor's query string (after '?'), undefined without one. */
   const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined, query: string | undefined) => {
@@ -26,7 +27,7 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
       response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
       return;
     }
-    const location = ctx.clicks.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] }, query);
+    const location = tracking.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] }, query);
     response.writeHead(302, { location, 'content-length': 0 }).end();
   };
 
@@ -37,9 +38,9 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
     const code = codeOf(url, queryAt);
     if (code === undefined || reserved.has(code)) return next(request, response);
     const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
-    const cached = ctx.redirects.cached(code);
+    const cached = tracking.cached(code);
     if (cached !== undefined) return answer(request, response, cached, query);
-    ctx.redirects.resolve(code).then(
+    tracking.resolve(code).then(
       (target) => answer(request, response, target, query),
       () => next(request, response),
     );

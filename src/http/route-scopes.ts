@@ -16,6 +16,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/balance': 'orders:read',
   'GET /affiliate/payouts': 'orders:read',
   'GET /affiliate/payouts/:id': 'orders:read',
+  'GET /affiliate/channels': 'channels:read',
   'POST /advertiser/conversions': 'conversions:write',
   'PATCH /advertiser/conversions/:orderId': 'conversions:write',
   'GET /postback': 'conversions:write',

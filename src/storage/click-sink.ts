@@ -3,9 +3,10 @@
 // shared Kysely connection, which for PostgreSQL is asynchronous anyway.
 import type { Database } from './database.js';
 import type { NewClickRow } from './tables.js';
-import { writeClicks } from './repositories/clicks.js';
+import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
 import { startWorkerRpc } from './worker-rpc.js';
+import { PartialWriteError } from '../lib/partial-write.js';
 
 export interface ClickSink {
   /** Writes the clicks; resolves with how many were committed (all, unless it throws). */
@@ -13,15 +14,6 @@ export interface ClickSink {
   close(): Promise<void>;
 }
 
-/** Thrown when only the first `written` clicks of a batch were committed. */
-export class PartialWriteError extends Error {
-  constructor(
-    readonly written: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 function workerSink(options: ClickWriterOptions): ClickSink {
   const rpc = startWorkerRpc('click-writer-worker', options);
@@ -49,5 +41,6 @@ export function openClickSink(database: Database, options: { countEveryMs: numbe
   if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
     return workerSink({ path: database.sqlitePath, countEveryMs: options.countEveryMs });
   }
-  return { write: (clicks) => writeClicks(database, clicks), close: async () => {} };
+  const repository = new ClicksRepository(database);
+  return { write: (clicks) => repository.write(clicks), close: async () => {} };
 }

@@ -11,6 +11,7 @@ import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import type { NewClickRow } from './tables.js';
 import { serveCalls } from './worker-rpc.js';
+import { CLICK_INSERT_SQL, clickInsert } from './repositories/clicks.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
@@ -36,12 +37,9 @@ driver.pragma('journal_mode = WAL');
 driver.pragma('synchronous = NORMAL');
 driver.pragma('busy_timeout = 5000');
 
-const insert = driver.prepare(
-  `insert into clicks (id, link_id, affiliate_id, channel_id, organization_id, mdasc, created_at, is_bot, is_head, is_repeat, is_suspicious, counted, visitor_hash, user_agent)
-   values (@id, @link_id, @affiliate_id, @channel_id, @organization_id, @mdasc, @created_at, @is_bot, @is_head, @is_repeat, @is_suspicious, @counted, @visitor_hash, @user_agent)`,
-);
+const insert = driver.prepare(CLICK_INSERT_SQL);
 const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
-  for (const click of clicks) insert.run({ mdasc: null, user_agent: null, ...click });
+  for (const click of clicks) insert.run(clickInsert(click));
 });
 
 const progress = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');

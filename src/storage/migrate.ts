@@ -20,6 +20,7 @@ import * as postbackTokens from './migrations/0013-postback-tokens.js';
 import * as clickVelocityAndCommissionReason from './migrations/0014-click-velocity-and-commission-reason.js';
 import * as currenciesPayoutsOrderFacts from './migrations/0015-currencies-payouts-order-facts.js';
 import * as orderLinkCode from './migrations/0016-order-link-code.js';
+import * as channelsReadScope from './migrations/0017-channels-read-scope.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -41,9 +42,20 @@ const migrations: Record<string, DialectMigration> = {
   '0014-click-velocity-and-commission-reason': clickVelocityAndCommissionReason,
   '0015-currencies-payouts-order-facts': currenciesPayoutsOrderFacts,
   '0016-order-link-code': orderLinkCode,
+  '0017-channels-read-scope': channelsReadScope,
 };
 
-export async function migrateToLatest(database: Database): Promise<string[]> {
+export function migrateToLatest(database: Database): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** Applies the migrations up to and including `name` (a test that starts from an older schema). */
+export function migrateTo(database: Database, name: string): Promise<string[]> {
+  if (!(name in migrations)) throw new Error(`no migration named ${name}`);
+  return migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const bound: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(migrations)) {
     bound[name] = { up: (db) => migration.up(db, database.dialect) };
@@ -52,7 +64,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     db: database.db,
     provider: { getMigrations: async () => bound },
   });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const result: MigrationResultSet = await run(migrator);
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${result.error instanceof Error ? result.error.message : JSON.stringify(result.error)}`);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, brandInput } from '../helpers/world.js';
 import { assertError, newKey, qs, startWithKeys } from '../helpers/api.js';
-import { upsertBrand } from '../../src/domain/catalog/catalog-writer.js';
+import { servicesFor } from '../helpers/databases.js';
 
 const PATH = '/affiliate/brands';
 
@@ -501,8 +501,7 @@ describe('GET /affiliate/brands: more brands than one page', () => {
   before(async () => {
     big = await startHarness();
     for (const n of extra) {
-      await upsertBrand(
-        big.service.context.database,
+      await servicesFor(big.service.database).imports.upsertBrand(
         brandInput({
           id: `aaaaaaaa-0000-4000-8000-0000000000${n}`,
           name: `Brand ${n}`,
@@ -562,8 +561,7 @@ describe('GET /affiliate/brands: search beyond ASCII', () => {
 
   before(async () => {
     intl = await startHarness();
-    await upsertBrand(
-      intl.service.context.database,
+    await servicesFor(intl.service.database).imports.upsertBrand(
       brandInput({ id: 'bbbbbbbb-0000-4000-8000-000000000001', name: 'Época Cosméticos', slug: 'epoca', site: 'https://epoca.example.com' }),
     );
     key = (await newKey(intl, 'aff-1', { rateLimit: 100_000 })).key;

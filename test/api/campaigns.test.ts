@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, campaignInput, iso } from '../helpers/world.js';
 import { assertError, newKey, qs, startWithKeys } from '../helpers/api.js';
-import { upsertCampaign } from '../../src/domain/catalog/catalog-writer.js';
+import { servicesFor } from '../helpers/databases.js';
 
 const PATH = '/affiliate/campaigns';
 const SHORTEN = '/affiliate/shortener/url';
@@ -574,12 +574,11 @@ describe('GET /affiliate/campaigns: more campaigns than one page', () => {
 
   before(async () => {
     big = await startHarness();
-    const db = big.service.context.database;
+    const db = big.service.database;
     for (const [i, id] of extra.entries()) {
-      await upsertCampaign(db, campaignInput({ id, organizationId: BRANDS.acme, type: 'GenericCoupon', createdAt: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }));
+      await servicesFor(db).imports.upsertCampaign(campaignInput({ id, organizationId: BRANDS.acme, type: 'GenericCoupon', createdAt: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }));
     }
-    await upsertCampaign(
-      db,
+    await servicesFor(db).imports.upsertCampaign(
       campaignInput({ id: 'c-epoca', organizationId: BRANDS.acme, type: 'GenericCoupon', name: 'Época de Ofertas', createdAt: '2023-01-01T00:00:00.000Z' }),
     );
     key = (await newKey(big, 'aff-1', { rateLimit: 100_000 })).key;

@@ -7,39 +7,17 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey, startWithKeys, type ErrorBodyShape } from '../helpers/api.js';
-import {
-  affiliateOrder,
-  allAffiliateOrders,
-  backdateClick,
-  BROWSER_UA,
-  brandKey,
-  clickAs,
-  clickLink,
-  conversionOf,
-  createLink,
-  eventsOf,
-  freshClick,
-  hoursAfter,
-  hoursFromNow,
-  item,
-  ordersWithBrandOrderId,
-  patchStatus,
-  postback,
-  report,
-  snapshot,
-  withDatabaseLatency,
-  type Conversion,
-} from '../helpers/tracking.js';
-import { payCommissions as payInPayouts } from '../../src/domain/orders/payouts.js';
+import { affiliateOrder, allAffiliateOrders, backdateClick, BROWSER_UA, brandKey, clickAs, clickLink, conversionOf, createLink, eventsOf, freshClick, hoursAfter, hoursFromNow, item, ordersWithBrandOrderId, patchStatus, postback, report, snapshot, withDatabaseLatency, type Conversion } from '../helpers/tracking.js';
 import type { Database } from '../../src/storage/database.js';
 
 /** Pays like the operator's command and adds the payouts up (these tests use one currency). */
 async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<{ orders: number; total: number }> {
-  const { payouts } = await payInPayouts(database, affiliateId, until);
+  const { payouts } = await servicesFor(database).payouts.pay(affiliateId, until);
   return { orders: payouts.reduce((n, p) => n + p.orderCount, 0), total: payouts.reduce((n, p) => n + p.total, 0) };
 }
 import { DomainError } from '../../src/domain/errors.js';
-import { revokeApiKey, createApiKey, DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/api-keys.js';
+import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
+import { servicesFor } from '../helpers/databases.js';
 
 let h: Harness;
 let aff1: string;
@@ -120,7 +98,7 @@ describe('the loop end to end', () => {
 
     // The stored row is attributed to the click's affiliate, link, channel and mdasc.
     const [row] = await ordersWithBrandOrderId(h, BRANDS.acme, orderId);
-    const shortLink = await h.service.context.database.db.selectFrom('short_links').selectAll().where('code', '=', link.code).executeTakeFirstOrThrow();
+    const shortLink = await h.service.database.db.selectFrom('short_links').selectAll().where('code', '=', link.code).executeTakeFirstOrThrow();
     assert.ok(row);
     assert.equal(row.id, conv.id);
     assert.equal(row.affiliate_id, 'aff-1');
@@ -164,14 +142,14 @@ describe('the loop end to end', () => {
     assert.equal(seenApproved.commissionStatus, 'approved');
 
     // The operator pays every approved commission of aff-1 up to now.
-    const payable = await h.service.context.database.db
+    const payable = await h.service.database.db
       .selectFrom('orders')
       .select(['id', 'commission'])
       .where('affiliate_id', '=', 'aff-1')
       .where('commission_status', '=', 'approved')
       .execute();
     assert.ok(payable.some((p) => p.id === conv.id));
-    const paid = await payCommissions(h.service.context.database, 'aff-1');
+    const paid = await payCommissions(h.service.database, 'aff-1');
     assert.deepEqual(paid, { orders: payable.length, total: payable.reduce((sum, p) => sum + p.commission, 0) });
     const seenPaid = await affiliateOrder(h, aff1, conv.id);
     assert.equal(seenPaid.status, 'approved');
@@ -357,7 +335,7 @@ describe('rate limits of brand keys', () => {
 
   test('a brand key made without a limit allows 6,000 per 60 s: 100 postbacks in a minute all answer 201', async () => {
     assert.equal(DEFAULT_BRAND_RATE_LIMIT, 6000);
-    const { key } = await createApiKey(h.service.context.database, { brandId: BRANDS.acme });
+    const { key } = await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme });
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     for (let i = 0; i < 100; i++) {
       const res = await postback(h, { clickId, orderId: oid('burst'), value: 1000, token: key });
@@ -380,7 +358,7 @@ describe('rate limits of brand keys', () => {
   });
 
   test('a brand key given a limit of 5: the 6th report → 429 with Retry-After, nothing written; the retry is recorded once', async () => {
-    const { key } = await createApiKey(h.service.context.database, { brandId: BRANDS.acme, rateLimit: 5 });
+    const { key } = await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, rateLimit: 5 });
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     for (let i = 0; i < 5; i++) {
       const res = await report(h, key, { clickId, orderId: oid('limited'), value: 1999, items: [item(1999)] });
@@ -484,11 +462,11 @@ describe('a conversion right after its click', () => {
     // Clicks are flushed once a minute here, so the click is certainly still in the buffer.
     const slow = await startHarness({ CLICK_FLUSH_MS: '60000' });
     try {
-      const affKey = (await createApiKey(slow.service.context.database, { affiliateId: 'aff-1', rateLimit: 100_000 })).key;
+      const affKey = (await servicesFor(slow.service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 100_000 })).key;
       const key = await brandKey(slow, BRANDS.acme);
       const link = await createLink(slow, affKey, BRANDS.acme, { mdasc: 'fast-m', channelId: slow.world.channels.aff1Instagram });
       const { clickId } = await clickLink(slow, link.code);
-      const stored = await slow.service.context.database.db.selectFrom('clicks').select('id').where('id', '=', clickId).executeTakeFirst();
+      const stored = await slow.service.database.db.selectFrom('clicks').select('id').where('id', '=', clickId).executeTakeFirst();
       assert.equal(stored, undefined, 'the click is not written yet');
       const conv = conversionOf(await report(slow, key, { clickId, orderId: 'FAST-1', value: 1999, items: [item(1999)] }), 201);
       const seen = await affiliateOrder(slow, affKey, conv.id);
@@ -499,8 +477,8 @@ describe('a conversion right after its click', () => {
       assert.equal(row?.channel_id, slow.world.channels.aff1Instagram);
       assert.equal(row?.click_id, clickId);
       // Once written, the click is the one the order points at.
-      await slow.service.context.clicks.flush();
-      const written = await slow.service.context.database.db.selectFrom('clicks').selectAll().where('id', '=', clickId).executeTakeFirst();
+      await slow.service.services.tracking.flushClicks();
+      const written = await slow.service.database.db.selectFrom('clicks').selectAll().where('id', '=', clickId).executeTakeFirst();
       assert.equal(written?.link_id, row?.link_id);
     } finally {
       await slow.close();
@@ -556,7 +534,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
     ]);
 
     // Paying aff-1's approved commissions never pays it.
-    await payCommissions(h.service.context.database, 'aff-1');
+    await payCommissions(h.service.database, 'aff-1');
     assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { ...expected, status: 'approved' });
   });
 
@@ -581,8 +559,8 @@ describe('a conversion on a click that did not count earns nothing', () => {
     const ip = freshIp();
     const first = await clickAs(h, code, { ip });
     const repeat = await clickAs(h, code, { ip });
-    await h.service.context.clicks.flush();
-    const stored = await h.service.context.database.db.selectFrom('clicks').select(['id', 'is_repeat', 'counted']).where('id', 'in', [first, repeat]).execute();
+    await h.service.services.tracking.flushClicks();
+    const stored = await h.service.database.db.selectFrom('clicks').select(['id', 'is_repeat', 'counted']).where('id', 'in', [first, repeat]).execute();
     assert.deepEqual(
       [first, repeat].map((id) => stored.find((row) => row.id === id)),
       [{ id: first, is_repeat: 0, counted: 1 }, { id: repeat, is_repeat: 1, counted: 0 }],
@@ -617,7 +595,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
     // Clicks are flushed once a minute here, so each is certainly still in the buffer when reported.
     const slow = await startHarness({ CLICK_FLUSH_MS: '60000' });
     try {
-      const affKey = (await createApiKey(slow.service.context.database, { affiliateId: 'aff-1', rateLimit: 100_000 })).key;
+      const affKey = (await servicesFor(slow.service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 100_000 })).key;
       const key = await brandKey(slow, BRANDS.acme);
       const code = await freshLink(slow, affKey);
       const ip = freshIp();
@@ -625,7 +603,7 @@ describe('a conversion on a click that did not count earns nothing', () => {
       const head = await clickAs(slow, code, { method: 'HEAD', ip });
       const rotated: string[] = [];
       for (let i = 0; i < 6; i++) rotated.push(await clickAs(slow, code, { ip, userAgent: browser(i) }));
-      const stored = await slow.service.context.database.db.selectFrom('clicks').select('id').execute();
+      const stored = await slow.service.database.db.selectFrom('clicks').select('id').execute();
       assert.deepEqual(stored, [], 'no click is written yet');
 
       const reasons: Array<string | undefined> = [];
@@ -677,7 +655,7 @@ describe('rejected conversions (with the reason, writing nothing)', () => {
   });
 
   test('the brand’s own attribution window applies (1 day)', async () => {
-    const { db } = h.service.context.database;
+    const { db } = h.service.database;
     await db.updateTable('brands').set({ attribution_window_days: 1 }).where('id', '=', BRANDS.globex).execute();
     try {
       const clickId = await freshClick(h, aff1, BRANDS.globex);
@@ -808,20 +786,20 @@ describe('authorisation', () => {
     await rejected(() => report(h, undefined, body), 401, 'unauthorized');
     await rejected(() => report(h, 'afn_00000000000000000000000000000000', body), 401, 'unauthorized');
     await rejected(() => patchStatus(h, undefined, conv.orderId, { status: 'approved' }), 401, 'unauthorized');
-    const revoked = await createApiKey(h.service.context.database, { brandId: BRANDS.acme, rateLimit: 100_000 });
-    assert.ok(await revokeApiKey(h.service.context.database, revoked.id));
-    h.service.context.keys.clear();
+    const revoked = await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, rateLimit: 100_000 });
+    await servicesFor(h.service.database).access.revokeApiKey(revoked.id);
+    h.service.services.access.forgetKeys();
     await rejected(() => report(h, revoked.key, body), 401, 'unauthorized');
     await rejected(() => approve(conv.orderId, revoked.key), 401, 'unauthorized');
   });
 
   test('a brand key always carries conversions:write: keys with other or no scopes are refused', async () => {
-    const { db } = h.service.context.database;
+    const { db } = h.service.database;
     const count = async () => Number((await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('brand_id', '=', BRANDS.acme).executeTakeFirstOrThrow()).n);
     const before = await count();
-    await assert.rejects(createApiKey(h.service.context.database, { brandId: BRANDS.acme, scopes: ['brands:read'] }), /brands:read/);
-    await assert.rejects(createApiKey(h.service.context.database, { brandId: BRANDS.acme, scopes: [] }), 'a brand key with no scope at all must not be created');
-    await assert.rejects(createApiKey(h.service.context.database, { affiliateId: 'aff-1', scopes: ['conversions:write'] }), /conversions:write/);
+    await assert.rejects(servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: ['brands:read'] }), /brands:read/);
+    await assert.rejects(servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: [] }), 'a brand key with no scope at all must not be created');
+    await assert.rejects(servicesFor(h.service.database).access.createApiKey({ affiliateId: 'aff-1', scopes: ['conversions:write'] }), /conversions:write/);
     assert.equal(await count(), before);
   });
 
@@ -949,7 +927,7 @@ describe('paying commissions (payCommissions)', () => {
     assert.equal((await cancel(canceled.orderId)).statusCode, 200);
     const before = await snapshot(h);
 
-    assert.deepEqual(await payCommissions(h.service.context.database, 'aff-2'), { orders: 2, total: 150 + 2 });
+    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 2, total: 150 + 2 });
     const status = async (c: Conversion) => (await affiliateOrder(h, aff2, c.id)).commissionStatus;
     assert.equal(await status(approvedA), 'paid');
     assert.equal(await status(approvedB), 'paid');
@@ -962,7 +940,7 @@ describe('paying commissions (payCommissions)', () => {
     const changed = afterPay.orders.filter((o, i) => JSON.stringify(o) !== JSON.stringify(before.orders[i])).map((o) => (o as { id: string }).id);
     assert.deepEqual(changed.sort(), [approvedA.id, approvedB.id].sort());
 
-    assert.deepEqual(await payCommissions(h.service.context.database, 'aff-2'), { orders: 0, total: 0 });
+    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 0, total: 0 });
     assert.deepEqual(await snapshot(h), afterPay, 'a second run changes nothing');
     assert.equal(await status(approvedA), 'paid');
     assert.deepEqual((await eventSummary(approvedA.id)).filter((e) => e.to === 'paid'), [{ field: 'commissionStatus', from: 'approved', to: 'paid', actor: 'operator' }]);
@@ -974,7 +952,7 @@ describe('paying commissions (payCommissions)', () => {
     await rejected(() => cancel(approvedA.orderId), 409, 'invalid_transition');
     // The pending one, approved now, is paid by the next run.
     assert.equal((await approve(pending.orderId)).statusCode, 200);
-    assert.deepEqual(await payCommissions(h.service.context.database, 'aff-2'), { orders: 1, total: 75 });
+    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 1, total: 75 });
   });
 
   test('until excludes orders created later (a date includes its whole day)', async () => {
@@ -986,17 +964,17 @@ describe('paying commissions (payCommissions)', () => {
     for (const c of [early, late]) assert.equal((await approve(c.orderId)).statusCode, 200);
 
     const untilDate = daysBefore(now, 4).slice(0, 10);
-    assert.deepEqual(await payCommissions(h.service.context.database, 'aff-2', untilDate), { orders: 1, total: 75 });
+    assert.deepEqual(await payCommissions(h.service.database, 'aff-2', untilDate), { orders: 1, total: 75 });
     assert.equal((await affiliateOrder(h, aff2, early.id)).commissionStatus, 'paid');
     assert.equal((await affiliateOrder(h, aff2, late.id)).commissionStatus, 'approved');
     // A date-time bound is inclusive.
-    assert.deepEqual(await payCommissions(h.service.context.database, 'aff-2', late.createdAt), { orders: 1, total: 150 });
+    assert.deepEqual(await payCommissions(h.service.database, 'aff-2', late.createdAt), { orders: 1, total: 150 });
     assert.equal((await affiliateOrder(h, aff2, late.id)).commissionStatus, 'paid');
   });
 
   test('an unknown affiliate → affiliate_not_found, nothing changes', async () => {
     const before = await snapshot(h);
-    await assert.rejects(payCommissions(h.service.context.database, 'nobody'), (error: unknown) => {
+    await assert.rejects(payCommissions(h.service.database, 'nobody'), (error: unknown) => {
       assert.ok(error instanceof DomainError);
       assert.equal(error.code, 'affiliate_not_found');
       assert.match(error.message, /nobody/);

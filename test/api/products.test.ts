@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, productInput } from '../helpers/world.js';
 import { assertError, newKey, qs, startWithKeys } from '../helpers/api.js';
-import { upsertProduct } from '../../src/domain/catalog/catalog-writer.js';
+import { servicesFor } from '../helpers/databases.js';
 
 const PATH = '/affiliate/products';
 
@@ -356,15 +356,14 @@ describe('GET /affiliate/products: a larger catalogue', () => {
 
   before(async () => {
     big = await startHarness();
-    const db = big.service.context.database;
+    const db = big.service.database;
     for (const [i, id] of extra.entries()) {
-      await upsertProduct(db, productInput(id, BRANDS.acme, `Catalogue item ${i + 1}`, 1000 + i, { createdAt: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }));
+      await servicesFor(db).imports.upsertProduct(productInput(id, BRANDS.acme, `Catalogue item ${i + 1}`, 1000 + i, { createdAt: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }));
     }
     // Two products created at the same instant: the id breaks the tie.
-    await upsertProduct(db, productInput('p-tie-a', BRANDS.umbrella, 'Tie alpha', 100, { createdAt: '2023-06-01T00:00:00.000Z' }));
-    await upsertProduct(db, productInput('p-tie-b', BRANDS.umbrella, 'Tie beta', 100, { createdAt: '2023-06-01T00:00:00.000Z' }));
-    await upsertProduct(
-      db,
+    await servicesFor(db).imports.upsertProduct(productInput('p-tie-a', BRANDS.umbrella, 'Tie alpha', 100, { createdAt: '2023-06-01T00:00:00.000Z' }));
+    await servicesFor(db).imports.upsertProduct(productInput('p-tie-b', BRANDS.umbrella, 'Tie beta', 100, { createdAt: '2023-06-01T00:00:00.000Z' }));
+    await servicesFor(db).imports.upsertProduct(
       productInput('p-jacket', BRANDS.umbrella, 'Trail jacket', 30000, {
         createdAt: '2023-01-01T00:00:00.000Z',
         description: '<div class="specs"><strong>Waterproof</strong> shell with taped seams</div>',

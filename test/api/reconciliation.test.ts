@@ -7,24 +7,12 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, brandInput, productInput } from '../helpers/world.js';
 import { assertError, newKey, qs } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
-import {
-  affiliateOrder,
-  allAffiliateOrders,
-  backdateClick,
-  brandKey,
-  clickLink,
-  conversionOf,
-  createLink,
-  item,
-  patchStatus,
-  report,
-} from '../helpers/tracking.js';
-import { upsertBrand, upsertProduct } from '../../src/domain/catalog/catalog-writer.js';
-import { payCommissions } from '../../src/domain/orders/payouts.js';
+import { affiliateOrder, allAffiliateOrders, backdateClick, brandKey, clickLink, conversionOf, createLink, item, patchStatus, report } from '../helpers/tracking.js';
 import type { Balance } from '../../src/domain/orders/orders.js';
 import type { Payout } from '../../src/schemas/payout.js';
 import type { Order } from '../../src/schemas/order.js';
 import type { Pagination } from '../../src/schemas/common.js';
+import { servicesFor } from '../helpers/databases.js';
 
 const EURO = '66666666-6666-4666-8666-666666666666';
 
@@ -41,7 +29,7 @@ before(async () => {
   aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   aff2 = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
   acme = await brandKey(h, BRANDS.acme);
-  await upsertBrand(h.service.context.database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'EUR', commission: { value: 10, transfer: 'cps' } }));
+  await servicesFor(h.service.database).imports.upsertBrand(brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'EUR', commission: { value: 10, transfer: 'cps' } }));
   euro = await brandKey(h, EURO);
 });
 after(async () => {
@@ -66,7 +54,7 @@ describe('an order says where it came from', () => {
   test('link code, channel, click id and click time, and currency, as additions; none of them null', async () => {
     const { conversion, clickId, code } = await convert(acme, BRANDS.acme, 2000, { mdasc: 'story-7' });
     // The click may still be on its way to the table (written in the background).
-    const clickRow = () => h.service.context.database.db.selectFrom('clicks').select('created_at').where('id', '=', clickId).executeTakeFirst();
+    const clickRow = () => h.service.database.db.selectFrom('clicks').select('created_at').where('id', '=', clickId).executeTakeFirst();
     const click = await pollUntil(clickRow, (row) => row !== undefined);
     assert.ok(click, 'the click is stored');
     const order = await affiliateOrder(h, aff1, conversion.id);
@@ -82,7 +70,7 @@ describe('an order says where it came from', () => {
   test('the click time stays on the order after the click record is gone', async () => {
     const { conversion, clickId } = await convert(acme, BRANDS.acme, 1000);
     const clickedAt = (await affiliateOrder(h, aff1, conversion.id)).clickedAt;
-    const { db } = h.service.context.database;
+    const { db } = h.service.database;
     await pollUntil(() => db.selectFrom('clicks').select('id').where('id', '=', clickId).executeTakeFirst(), (row) => row !== undefined);
     await db.deleteFrom('clicks').where('id', '=', clickId).execute();
     const order = await affiliateOrder(h, aff1, conversion.id);
@@ -187,7 +175,7 @@ describe('payouts', () => {
       assert.equal((await patchStatus(h, key, c.conversion.orderId, { status: 'approved' })).statusCode, 200);
     }
     const paidBefore = (await balance(aff1)).find((b) => b.currency === 'BRL')!.paid;
-    const { payouts } = await payCommissions(h.service.context.database, 'aff-1');
+    const { payouts } = await servicesFor(h.service.database).payouts.pay('aff-1');
     assert.deepEqual(payouts.map((p) => p.currency), ['BRL', 'EUR']);
     const [brl, euros] = payouts as [Payout, Payout];
     assert.equal(euros.total, 100);
@@ -238,13 +226,13 @@ describe('payouts', () => {
 
 describe('money carries its currency', () => {
   test('brands and products say their currency; a new brand without one is BRL; an update without one keeps it', async () => {
-    const database = h.service.context.database;
+    const database = h.service.database;
     const get = async (id: string) => ((await h.get(`/affiliate/brands/${id}`, aff1)).json<{ data: { currency: string } }>()).data.currency;
     assert.equal(await get(BRANDS.acme), 'BRL');
     assert.equal(await get(EURO), 'EUR');
-    await upsertBrand(database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu' }));
+    await servicesFor(database).imports.upsertBrand(brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu' }));
     assert.equal(await get(EURO), 'EUR', 'an update without currency keeps the stored one');
-    await upsertProduct(database, productInput('p-euro-1', EURO, 'Euro scarf', 1999, { url: 'https://euroshop.eu/p/1' }));
+    await servicesFor(database).imports.upsertProduct(productInput('p-euro-1', EURO, 'Euro scarf', 1999, { url: 'https://euroshop.eu/p/1' }));
     const res = await h.get(`/affiliate/products${qs({ organizationIds: EURO })}`, aff1);
     const products = (res.json<{ data: Array<{ id: string; currency: string }> }>()).data;
     assert.deepEqual(products.map((p) => [p.id, p.currency]), [['p-euro-1', 'EUR']]);
@@ -252,14 +240,14 @@ describe('money carries its currency', () => {
 
   test('an order keeps the currency it was reported in when the brand changes its currency', async () => {
     const { conversion } = await convert(euro, EURO, 500);
-    await upsertBrand(h.service.context.database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'USD' }));
+    await servicesFor(h.service.database).imports.upsertBrand(brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'USD' }));
     assert.equal((await affiliateOrder(h, aff1, conversion.id)).currency, 'EUR');
-    await upsertBrand(h.service.context.database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'EUR' }));
+    await servicesFor(h.service.database).imports.upsertBrand(brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'EUR' }));
   });
 
   test('an unknown currency code is refused at import', async () => {
     await assert.rejects(
-      upsertBrand(h.service.context.database, brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'XYZ' })),
+      servicesFor(h.service.database).imports.upsertBrand(brandInput({ id: EURO, name: 'Euroshop', slug: 'euroshop', site: 'https://euroshop.eu', currency: 'XYZ' })),
       /currency "XYZ" is not an ISO 4217 currency code/,
     );
   });

@@ -15,9 +15,9 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
-import { setLinkActive } from '../../src/storage/repositories/links.js';
 import type { ClickRow } from '../../src/storage/tables.js';
 import { loadConfig } from '../../src/config.js';
+import { LinksRepository } from '../../src/storage/repositories/links.js';
 
 interface ShortUrlRecord {
   originalUrl: string;
@@ -151,7 +151,7 @@ async function countEventually(shortUrl: string, expected: number): Promise<numb
 }
 
 async function linkIdOf(h: Harness, code: string): Promise<string> {
-  const row = await h.service.context.database.db.selectFrom('short_links').select('id').where('code', '=', code).executeTakeFirst();
+  const row = await h.service.database.db.selectFrom('short_links').select('id').where('code', '=', code).executeTakeFirst();
   assert.ok(row, `no short_links row for ${code}`);
   return row.id;
 }
@@ -159,11 +159,11 @@ async function linkIdOf(h: Harness, code: string): Promise<string> {
 /** Every stored click of a link. */
 async function clicksOf(h: Harness, code: string): Promise<ClickRow[]> {
   const linkId = await linkIdOf(h, code);
-  return h.service.context.database.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId).orderBy('created_at').execute();
+  return h.service.database.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId).orderBy('created_at').execute();
 }
 
 async function allClicks(h: Harness): Promise<ClickRow[]> {
-  return h.service.context.database.db.selectFrom('clicks').selectAll().execute();
+  return h.service.database.db.selectFrom('clicks').selectAll().execute();
 }
 
 /**
@@ -174,7 +174,7 @@ async function allClicks(h: Harness): Promise<ClickRow[]> {
  * progress row says how far they have been counted.
  */
 async function stored(h: Harness, clickIds: string[]): Promise<ClickRow[]> {
-  const { db, dialect } = h.service.context.database;
+  const { db, dialect } = h.service.database;
   const rows = await pollUntil(
     () => db.selectFrom('clicks').selectAll().where('id', 'in', clickIds).execute(),
     (found) => found.length === new Set(clickIds).size,
@@ -257,7 +257,7 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
   });
 
   test('a brand with its own click id parameter gets the click id under that name', async () => {
-    const db = h.service.context.database.db;
+    const db = h.service.database.db;
     // Umbrella accepts only site channels: aff-1's site channel gets the link.
     const created = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.umbrella, type: 'BrandPage' }, aff1);
     assert.equal(created.statusCode, 200, created.body);
@@ -267,7 +267,7 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
 
     await db.updateTable('brands').set({ click_id_param: 'subid' }).where('id', '=', BRANDS.umbrella).execute();
     // The link was cached with the old parameter; a change to it invalidates the entry.
-    h.service.context.redirects.invalidate(codeOf(brandPage));
+    h.service.services.tracking.forgetLink(codeOf(brandPage));
     const res = await visit(h, codeOf(brandPage));
     const id1 = assertRedirect(res, 'https://umbrella.com', 'subid');
     assert.ok(!String(res.headers.location).includes('clickId='), `only the brand’s parameter is added: ${res.headers.location}`);
@@ -591,7 +591,7 @@ describe('the repeat window and the velocity limit are configurable', () => {
     return codeOf((res.json<Array<{ id: string; shortUrls: string[] }>>()).find((c) => c.id === hh.world.channels.aff1Site)!.shortUrls[0]!);
   }
   async function countOn(hh: Harness, code: string): Promise<number> {
-    const row = await hh.service.context.database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
+    const row = await hh.service.database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
     return Number(row.click_count);
   }
 
@@ -752,8 +752,8 @@ describe('unknown and inactive links', () => {
 
     // What `affnet links deactivate` does, then the cache entry is dropped (a running server
     // would see it within the cache TTL instead).
-    assert.equal(await setLinkActive(h.service.context.database, code, false, new Date().toISOString()), true);
-    h.service.context.redirects.invalidate(code);
+    assert.equal(await new LinksRepository(h.service.database).setActive(code, false, new Date().toISOString()), true);
+    h.service.services.tracking.forgetLink(code);
 
     assertError(await visit(h, code), 404, 'link_not_found');
     assertError(await visit(h, code, { ua: BOT_AGENTS.googlebot }), 404, 'link_not_found');
@@ -768,8 +768,8 @@ describe('unknown and inactive links', () => {
     assert.equal(afterDeactivation.count, 1, 'refused redirects must not count');
     assert.deepEqual((await clicksOf(h, code)).map((c) => c.id), [firstId], 'refused redirects must not be stored');
 
-    assert.equal(await setLinkActive(h.service.context.database, code, true, new Date().toISOString()), true);
-    h.service.context.redirects.invalidate(code);
+    assert.equal(await new LinksRepository(h.service.database).setActive(code, true, new Date().toISOString()), true);
+    h.service.services.tracking.forgetLink(code);
     const againId = assertRedirect(await visit(h, code), url);
     assert.deepEqual(flags((await stored(h, [againId]))[0]!), HUMAN);
     const reactivated = await record(site);
@@ -781,10 +781,10 @@ describe('unknown and inactive links', () => {
     const { site } = await customLinks('/inactive/ttl');
     const code = codeOf(site);
     assertRedirect(await visit(h, code), 'https://www.acme.com/inactive/ttl'); // now cached as active
-    assert.equal(await setLinkActive(h.service.context.database, code, false, new Date().toISOString()), true);
+    assert.equal(await new LinksRepository(h.service.database).setActive(code, false, new Date().toISOString()), true);
     const last = await pollUntil(() => visit(h, code), (res) => res.statusCode === 404, { timeoutMs: 3000, everyMs: 100 });
     assertError(last, 404, 'link_not_found');
-    assert.equal(await setLinkActive(h.service.context.database, code, true, new Date().toISOString()), true);
+    assert.equal(await new LinksRepository(h.service.database).setActive(code, true, new Date().toISOString()), true);
     const back = await pollUntil(() => visit(h, code), (res) => res.statusCode === 302, { timeoutMs: 3000, everyMs: 100 });
     assertRedirect(back, 'https://www.acme.com/inactive/ttl');
   });
@@ -794,7 +794,7 @@ describe('unknown and inactive links', () => {
     const code = codeOf(site);
     assertRedirect(await visit(h, code), 'https://www.acme.com/changed/param'); // now cached with clickId
     const setParam = (param: string) =>
-      h.service.context.database.db.updateTable('brands').set({ click_id_param: param, updated_at: new Date().toISOString() }).where('id', '=', BRANDS.acme).execute();
+      h.service.database.db.updateTable('brands').set({ click_id_param: param, updated_at: new Date().toISOString() }).where('id', '=', BRANDS.acme).execute();
     await setParam('aff_click');
     try {
       const renamed = await pollUntil(() => visit(h, code), (res) => String(res.headers.location).includes('aff_click='), { timeoutMs: 3000, everyMs: 100 });

@@ -14,9 +14,10 @@ import { contractChecker } from '../helpers/contract.js';
 import { urlOf } from '../helpers/inject.js';
 import Fastify from 'fastify';
 import { applyRouteRules, isApiRoute, isExempt } from '../../src/http/route-rules.js';
-import { createApiKey, hashKey, revokeApiKey } from '../../src/domain/access/api-keys.js';
-import { payCommissions } from '../../src/domain/orders/payouts.js';
+import { hashKey } from '../../src/domain/access/access-service.js';
+import { AFFILIATE_SCOPES, BRAND_SCOPES } from '../../src/domain/access/scopes.js';
 import type { RegisteredRoute } from '../../src/http/app.js';
+import { servicesFor } from '../helpers/databases.js';
 
 type Side = 'affiliate' | 'brand';
 
@@ -62,6 +63,7 @@ const SAMPLES: Record<string, Sample> = {
   'GET /affiliate/balance': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
   'GET /affiliate/payouts': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
   'GET /affiliate/payouts/:id': { side: 'affiliate', foreign: { status: 404, code: 'payout_not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
+  'GET /affiliate/channels': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/channels', headers: withKey(key) }) },
   'POST /advertiser/conversions': {
     side: 'brand',
     foreign: { status: 404, code: 'click_not_found' },
@@ -113,7 +115,7 @@ function withPathParam(route: RegisteredRoute, options: InjectOptions, value: st
 /** A key of `side` with every scope but `scope`: inserted as a row, since a brand key has one scope only. */
 async function keyWithout(side: Side, scope: string): Promise<string> {
   const key = `afn_walk${Math.random().toString(36).slice(2).padEnd(28, '0')}`;
-  await h.service.context.database.db
+  await h.service.database.db
     .insertInto('api_keys')
     .values({
       id: `key_${unique('walk')}`,
@@ -122,7 +124,7 @@ async function keyWithout(side: Side, scope: string): Promise<string> {
       affiliate_id: side === 'affiliate' ? 'aff-1' : null,
       brand_id: side === 'brand' ? BRANDS.acme : null,
       name: 'walker',
-      scopes: ['brands:read', 'products:read', 'campaigns:read', 'shortener:read', 'shortener:write', 'orders:read', 'conversions:write'].filter((s) => s !== scope).join(' '),
+      scopes: [...AFFILIATE_SCOPES, ...BRAND_SCOPES].filter((s) => s !== scope).join(' '),
       rate_limit: 100_000,
       rate_window_seconds: 60,
       created_at: new Date().toISOString(),
@@ -140,7 +142,7 @@ before(async () => {
   otherKeys.brand = await brandKey(h, BRANDS.globex);
   await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
   // The world's o-aff1-2 is approved: paying it gives aff-1 a payout to read.
-  payoutId = (await payCommissions(h.service.context.database, 'aff-1')).payouts[0]!.id!;
+  payoutId = (await servicesFor(h.service.database).payouts.pay('aff-1')).payouts[0]!.id!;
 });
 after(async () => {
   await h.close();
@@ -217,10 +219,10 @@ describe('the rules, on every API route', () => {
 
       test('a revoked key → 401', async () => {
         const owner = sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme };
-        const { id, key } = await createApiKey(h.service.context.database, { ...owner, rateLimit: 100_000 });
+        const { id, key } = await servicesFor(h.service.database).access.createApiKey({ ...owner, rateLimit: 100_000 });
         assert.ok((await send(key)).statusCode < 300, 'the key works before it is revoked');
-        await revokeApiKey(h.service.context.database, id);
-        h.service.context.keys.clear(); // as the revoking command's announcement does
+        await servicesFor(h.service.database).access.revokeApiKey(id);
+        h.service.services.access.forgetKeys(); // as the revoking command's announcement does
         assertError(await send(key), 401, 'unauthorized');
       });
 

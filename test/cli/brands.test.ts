@@ -6,12 +6,10 @@ import type { Kysely } from 'kysely';
 import { runCli } from '../helpers/cli.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
-import { upsertAffiliate } from '../../src/domain/access/affiliates.js';
-import { upsertBrand } from '../../src/domain/catalog/catalog-writer.js';
-import { findPrincipal, hashKey } from '../../src/domain/access/api-keys.js';
-import { findPostbackPrincipal } from '../../src/domain/access/postback-tokens.js';
+import { hashKey } from '../../src/domain/access/access-service.js';
 import { up as raiseBrandKeyLimits } from '../../src/storage/migrations/0013-brand-key-limits.js';
 import { brandInput } from '../helpers/world.js';
+import { servicesFor } from '../helpers/databases.js';
 
 const BRAND = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
 
@@ -25,8 +23,8 @@ before(async () => {
   const migrated = await runCli(['migrate'], env);
   assert.equal(migrated.code, 0, migrated.stderr);
   database = openDatabase(env.DATABASE_URL!);
-  await upsertBrand(database, brandInput({ id: BRAND, name: 'Brandy', slug: 'brandy', site: 'https://brandy.example' }));
-  await upsertAffiliate(database, 'aff-brands', 'Affiliate');
+  await servicesFor(database).imports.upsertBrand(brandInput({ id: BRAND, name: 'Brandy', slug: 'brandy', site: 'https://brandy.example' }));
+  await servicesFor(database).access.upsertAffiliate('aff-brands', 'Affiliate');
 });
 after(async () => {
   await database.close();
@@ -39,18 +37,18 @@ describe('affnet keys create --brand', () => {
   test('a brand key allows 6000 requests per 60 s unless --rate-limit says otherwise', async () => {
     const plain = await runCli(['keys', 'create', '--brand', BRAND], env);
     assert.equal(plain.code, 0, plain.stderr);
-    const principal = await findPrincipal(database, lastLine(plain.stdout));
+    const principal = await servicesFor(database).access.resolveKey(lastLine(plain.stdout));
     assert.equal(principal?.brandId, BRAND);
     assert.equal(principal?.rateLimit, 6000);
     assert.equal(principal?.rateWindowMs, 60_000);
 
     const limited = await runCli(['keys', 'create', '--brand', BRAND, '--rate-limit', '5'], env);
     assert.equal(limited.code, 0, limited.stderr);
-    assert.equal((await findPrincipal(database, lastLine(limited.stdout)))?.rateLimit, 5);
+    assert.equal((await servicesFor(database).access.resolveKey(lastLine(limited.stdout)))?.rateLimit, 5);
 
     const affiliate = await runCli(['keys', 'create', '--affiliate', 'aff-brands'], env);
     assert.equal(affiliate.code, 0, affiliate.stderr);
-    assert.equal((await findPrincipal(database, lastLine(affiliate.stdout)))?.rateLimit, 60, 'affiliate keys keep 60 per 60 s');
+    assert.equal((await servicesFor(database).access.resolveKey(lastLine(affiliate.stdout)))?.rateLimit, 60, 'affiliate keys keep 60 per 60 s');
 
     const listed = await runCli(['keys', 'list', '--brand', BRAND], env);
     assert.match(listed.stdout, /\t6000\/60s\t/);
@@ -99,7 +97,7 @@ describe('migration 0013-brand-key-limits', () => {
       key_mig_affiliate: 60,
     });
     // The service resolves the raised key with its new limit.
-    assert.equal((await findPrincipal(database, 'afn_key_mig_brand_default'))?.rateLimit, 6000);
+    assert.equal((await servicesFor(database).access.resolveKey('afn_key_mig_brand_default'))?.rateLimit, 6000);
   });
 });
 
@@ -114,7 +112,7 @@ describe('affnet brands postback-token', () => {
     assert.equal(result.stdout.split(token).length - 1, 1, 'the token appears once, on its own line');
     assert.equal(result.stderr, '');
 
-    const principal = await findPostbackPrincipal(database, token);
+    const principal = await servicesFor(database).access.resolvePostbackToken(token);
     assert.ok(principal);
     assert.equal(principal.credential, 'postback_token');
     assert.equal(principal.brandId, BRAND);
@@ -122,7 +120,7 @@ describe('affnet brands postback-token', () => {
     assert.deepEqual([...principal.scopes], ['conversions:write']);
     assert.equal(principal.rateLimit, 6000);
     assert.equal(principal.rateWindowMs, 60_000);
-    assert.equal(await findPrincipal(database, token), undefined, 'a postback token is not an API key');
+    assert.equal(await servicesFor(database).access.resolveKey(token), undefined, 'a postback token is not an API key');
 
     const active = (await tokensOf(BRAND)).filter((t) => t.revoked_at === null);
     assert.equal(active.length, 1);
@@ -135,7 +133,7 @@ describe('affnet brands postback-token', () => {
 
   test('running it again rotates: the new token replaces the old one, which stops resolving', async () => {
     const first = lastLine((await runCli(['brands', 'postback-token', '--brand', BRAND], env)).stdout);
-    const firstId = (await findPostbackPrincipal(database, first))!.keyId;
+    const firstId = (await servicesFor(database).access.resolvePostbackToken(first))!.keyId;
     const again = await runCli(['brands', 'postback-token', '--brand', BRAND], env);
     assert.equal(again.code, 0, again.stderr);
     const second = lastLine(again.stdout);
@@ -143,8 +141,8 @@ describe('affnet brands postback-token', () => {
     assert.notEqual(second, first);
     assert.match(again.stdout, new RegExp(`replaces ${first.slice(0, 8)}…, which no longer works`));
 
-    assert.equal(await findPostbackPrincipal(database, first), undefined, 'the old token no longer resolves');
-    const secondId = (await findPostbackPrincipal(database, second))?.keyId;
+    assert.equal(await servicesFor(database).access.resolvePostbackToken(first), undefined, 'the old token no longer resolves');
+    const secondId = (await servicesFor(database).access.resolvePostbackToken(second))?.keyId;
     assert.ok(secondId);
     const rows = await tokensOf(BRAND);
     const old = rows.find((r) => r.id === firstId)!;

@@ -6,22 +6,8 @@ import { runCli } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
-import { findPrincipal } from '../../src/domain/access/api-keys.js';
-import {
-  affiliateOrder,
-  backdateClick,
-  brandKey,
-  clickLink,
-  conversionOf,
-  createLink,
-  eventsOf,
-  freshClick,
-  item,
-  patchStatus,
-  report,
-  snapshot,
-  type Conversion,
-} from '../helpers/tracking.js';
+import { affiliateOrder, backdateClick, brandKey, clickLink, conversionOf, createLink, eventsOf, freshClick, item, patchStatus, report, snapshot, type Conversion } from '../helpers/tracking.js';
+import { servicesFor } from '../helpers/databases.js';
 
 let h: Harness;
 let env: Record<string, string>;
@@ -47,7 +33,7 @@ let seq = 0;
 const oid = (label: string) => `CLI-${label}-${++seq}`;
 
 async function brandKeyCount(): Promise<number> {
-  const row = await h.service.context.database.db
+  const row = await h.service.database.db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('brand_id', 'is not', null)
@@ -63,7 +49,7 @@ describe('affnet keys create --brand', () => {
     assert.equal(result.code, 0, result.stderr);
     const key = lastLine(result.stdout);
     assert.match(key, /^afn_[0-9A-Za-z]{32}$/);
-    const principal = await findPrincipal(h.service.context.database, key);
+    const principal = await servicesFor(h.service.database).access.resolveKey(key);
     assert.equal(principal?.brandId, BRANDS.acme);
     assert.equal(principal?.affiliateId, null);
     assert.deepEqual([...principal.scopes], ['conversions:write']);
@@ -190,7 +176,7 @@ describe('affnet commissions pay', () => {
     const clickId = await freshClick(h, aff2, BRANDS.acme);
     const conv = conversionOf(await report(h, acme, { clickId, orderId: oid('dry'), value: 1999, items: [item(1999)] }), 201);
     assert.equal((await patchStatus(h, acme, conv.orderId, { status: 'approved' })).statusCode, 200);
-    const payoutsOfAff2 = async () => (await h.service.context.database.db.selectFrom('payouts').selectAll().where('affiliate_id', '=', 'aff-2').execute()).length;
+    const payoutsOfAff2 = async () => (await h.service.database.db.selectFrom('payouts').selectAll().where('affiliate_id', '=', 'aff-2').execute()).length;
     const payoutsBefore = await payoutsOfAff2();
     const before = await snapshot(h);
     const dry = await pay('--affiliate', 'aff-2', '--dry-run');
@@ -209,7 +195,7 @@ describe('affnet commissions pay', () => {
     const orders = [];
     for (let i = 0; i < 20; i++) orders.push(conversionOf(await report(h, acme, { clickId, orderId: oid('race'), value: 1000, items: [item(1000)] }), 201));
     for (const c of orders) assert.equal((await patchStatus(h, acme, c.orderId, { status: 'approved' })).statusCode, 200);
-    const { db } = h.service.context.database;
+    const { db } = h.service.database;
     const payoutsBefore = await db.selectFrom('payouts').select('id').where('affiliate_id', '=', 'aff-1').execute();
     const [a, b] = await Promise.all([pay('--affiliate', 'aff-1'), pay('--affiliate', 'aff-1')]);
     assert.equal(a.code, 0, a.stderr);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
-import { upsertAffiliate } from '../../src/domain/access/affiliates.js';
-import { findPrincipal, hashKey } from '../../src/domain/access/api-keys.js';
+import { hashKey } from '../../src/domain/access/access-service.js';
 import { brandInput, campaignInput, productInput } from '../helpers/world.js';
+import { servicesFor } from '../helpers/databases.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -23,7 +23,7 @@ before(async () => {
   assert.equal(migrated.code, 0, migrated.stderr);
   assert.match(migrated.stdout, /Applied 17 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code/);
   database = openDatabase(env.DATABASE_URL!);
-  await upsertAffiliate(database, 'aff-cli', 'CLI affiliate');
+  await servicesFor(database).access.upsertAffiliate('aff-cli', 'CLI affiliate');
 });
 after(async () => {
   await database.close();
@@ -45,7 +45,7 @@ describe('affnet keys', () => {
     assert.equal(result.code, 0, result.stderr);
     const key = lastLine(result.stdout);
     assert.match(key, /^afn_[0-9A-Za-z]{32}$/);
-    const principal = await findPrincipal(database, key);
+    const principal = await servicesFor(database).access.resolveKey(key);
     assert.equal(principal?.affiliateId, 'aff-cli');
     assert.equal(principal?.scopes.size, 6, 'a key created without --scopes gets every affiliate scope');
     const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', principal.keyId).executeTakeFirstOrThrow();
@@ -56,7 +56,7 @@ describe('affnet keys', () => {
   test('--scopes narrows the key and --rate-limit raises its limit', async () => {
     const result = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--scopes', 'brands:read,orders:read', '--rate-limit', '5000'], env);
     assert.equal(result.code, 0, result.stderr);
-    const principal = await findPrincipal(database, lastLine(result.stdout));
+    const principal = await servicesFor(database).access.resolveKey(lastLine(result.stdout));
     assert.deepEqual([...principal!.scopes].sort(), ['brands:read', 'orders:read']);
     assert.equal(principal!.rateLimit, 5000);
   });
@@ -64,14 +64,14 @@ describe('affnet keys', () => {
   test('list shows keys without the secret, revoke disables a key', async () => {
     const created = await runCli(['keys', 'create', '--affiliate', 'aff-cli', '--name', 'to-revoke'], env);
     const key = lastLine(created.stdout);
-    const id = (await findPrincipal(database, key))!.keyId;
+    const id = (await servicesFor(database).access.resolveKey(key))!.keyId;
     const listed = await runCli(['keys', 'list', '--affiliate', 'aff-cli'], env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(id));
     assert.ok(!listed.stdout.includes(key));
     const revoked = await runCli(['keys', 'revoke', id], env);
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.equal(await findPrincipal(database, key), undefined);
+    assert.equal(await servicesFor(database).access.resolveKey(key), undefined);
     assert.match((await runCli(['keys', 'list', '--affiliate', 'aff-cli'], env)).stdout, new RegExp(`${id}\\t\\S+\\trevoked`));
   });
 

@@ -16,7 +16,8 @@ import { pollUntil } from '../helpers/wait.js';
 import { redisEnv } from '../helpers/databases.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { createShortLinks } from '../../src/domain/links/shortener.js';
+import { servicesOver } from '../../src/services.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createService, type Service } from '../../src/server.js';
 import { injector } from '../helpers/inject.js';
@@ -45,7 +46,7 @@ async function prepareDatabase(name: string): Promise<{ url: string; database: D
 
 /** Creates Custom acme links for aff-1; returns the codes of its site and instagram links. */
 async function acmeLinks(database: Database, world: World, path: string): Promise<{ site: string; insta: string }> {
-  const channels = await createShortLinks({ database, publicUrl: PUBLIC_URL }, 'aff-1', {
+  const channels = await servicesOver(database, { clock: systemClock, publicUrl: PUBLIC_URL, publisher: { publish: async () => {} } }).links.createShortLinks('aff-1', {
     organizationId: BRANDS.acme,
     type: 'Custom',
     url: `https://www.acme.com${path}`,

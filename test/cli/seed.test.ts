@@ -3,13 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { listProducts } from '../../src/storage/repositories/products.js';
+import { ProductsRepository } from '../../src/storage/repositories/products.js';
+import { servicesFor } from '../helpers/databases.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { visibleBrandIds } from '../../src/storage/repositories/visibility.js';
 import { campaignStatus } from '../../src/domain/catalog/campaign-status.js';
 import { commissionFor } from '../../src/domain/orders/commission.js';
-import { nowIso } from '../../src/domain/time.js';
 import { BrandInput } from '../../src/schemas/brand.js';
 import { CampaignInput, CampaignStatuses, CampaignTypes, OfferTypes } from '../../src/schemas/campaign.js';
 import type { OrderItem } from '../../src/schemas/order.js';
@@ -64,10 +64,10 @@ before(async () => {
   databaseUrl = testDb.url;
   database = openDatabase(databaseUrl);
   await migrateToLatest(database);
-  first = await seedDemo(database, (line) => logLines.push(line));
+  first = await seedDemo(servicesFor(database), (line) => logLines.push(line));
   countsAfterFirst = await counts();
   snapshotAfterFirst = await snapshot();
-  second = await seedDemo(database);
+  second = await seedDemo(servicesFor(database));
   countsAfterSecond = await counts();
 });
 
@@ -171,14 +171,14 @@ describe('seedDemo', () => {
     const brandsWithProducts = new Set(products.map((p) => p.organization_id));
     assert.equal(brandsWithProducts.size, countsAfterFirst.brands, 'products spread over every brand');
     for (const word of ['sneakers', 'headphones', 'coffee']) {
-      const { total } = await listProducts(database, 'aff-demo-1', { search: word }, { limit: 1, offset: 0 });
+      const { total } = await new ProductsRepository(database).list('aff-demo-1', { search: word }, { limit: 1, offset: 0 });
       assert.ok(total >= 5, `full-text search finds ${word} (${total})`);
     }
   });
 
   test('campaigns cover every type, offer type and status', async () => {
     const campaigns = await database.db.selectFrom('campaigns').selectAll().execute();
-    const now = nowIso();
+    const now = new Date().toISOString();
     assert.deepEqual(new Set(campaigns.map((c) => c.type)), new Set(CampaignTypes));
     assert.deepEqual(new Set(campaigns.filter((c) => c.type === 'Offer').map((c) => c.offer_type)), new Set(OfferTypes));
     assert.ok(campaigns.filter((c) => c.type !== 'Offer').every((c) => c.offer_type === null && c.code));

@@ -1,16 +1,16 @@
 // Small helpers shared by the HTTP tests: extra API keys, the error-body check, short-link codes.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { Scope } from '../../src/domain/access/scopes.js';
 import { startHarness, type Harness } from './harness.js';
+import { servicesFor } from './databases.js';
 
 /**
  * A fresh affiliate key. Tests that send many requests use one with a high rate limit, so the
  * per-key limit of 60 requests per minute does not interfere with what they check.
  */
 export async function newKey(h: Harness, affiliateId: string, options: { scopes?: Scope[]; rateLimit?: number } = {}): Promise<{ id: string; key: string }> {
-  return createApiKey(h.service.context.database, { affiliateId, scopes: options.scopes, rateLimit: options.rateLimit });
+  return servicesFor(h.service.database).access.createApiKey({ affiliateId, scopes: options.scopes, rateLimit: options.rateLimit });
 }
 
 const STATUS_NAMES: Record<number, string> = {

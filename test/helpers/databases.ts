@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Database } from '../../src/storage/database.js';
+import { systemClock, type Clock } from '../../src/lib/clock.js';
+import { servicesOver, type Services } from '../../src/services.js';
 
 export interface TestDatabase {
   url: string;
@@ -53,4 +56,12 @@ export async function freshDatabase(): Promise<TestDatabase> {
 export function redisEnv(): Record<string, string> {
   const url = process.env.TEST_REDIS_URL;
   return url ? { REDIS_URL: url, REDIS_PREFIX: `affnet-test-${randomBytes(6).toString('hex')}:` } : {};
+}
+
+/**
+ * The services over a database opened by a test (to arrange data or check what a command did),
+ * on the system clock, telling no other process about changes.
+ */
+export function servicesFor(database: Database, clock: Clock = systemClock): Services {
+  return servicesOver(database, { clock, publicUrl: 'http://go.test', publisher: { publish: async () => {} } });
 }

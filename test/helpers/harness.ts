@@ -6,6 +6,7 @@ import { createService, type Service } from '../../src/server.js';
 import { buildWorld, type World } from './world.js';
 import { freshDatabase, redisEnv } from './databases.js';
 import { injector } from './inject.js';
+import type { Clock } from '../../src/lib/clock.js';
 
 export const PUBLIC_URL = 'http://go.test';
 
@@ -20,11 +21,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `clock`: what time the service thinks it is (tests move it by hours or days). */
+export async function startHarness(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<Harness> {
   const database = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...redisEnv(), ...env });
-  const service = await createService(config);
-  const world = await buildWorld(service.context.database);
+  const service = await createService(config, { clock: options.clock });
+  const world = await buildWorld(service.database);
   const request = injector(service);
   return {
     service,

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
-import { createApiKey } from '../../src/domain/access/api-keys.js';
 import type { Harness } from './harness.js';
 import { codeOf } from './api.js';
 import type { Conversion } from '../../src/schemas/conversion.js';
 import type { Order as AffiliateOrder, OrderItem as Item } from '../../src/schemas/order.js';
+import { servicesFor } from './databases.js';
 
 export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
@@ -18,7 +18,7 @@ export type { Order as AffiliateOrder } from '../../src/schemas/order.js';
 
 /** A brand key with a high rate limit (the default of 60 a minute would interfere). */
 export async function brandKey(h: Harness, brandId: string): Promise<string> {
-  return (await createApiKey(h.service.context.database, { brandId, rateLimit: 100_000 })).key;
+  return (await servicesFor(h.service.database).access.createApiKey({ brandId, rateLimit: 100_000 })).key;
 }
 
 let linkSeq = 0;
@@ -124,18 +124,18 @@ export function conversionOf(res: LightMyRequestResponse, status: 200 | 201): Co
 
 /** Every order and audit row, to prove a request wrote nothing (or exactly what it should). */
 export async function snapshot(h: Harness): Promise<{ orders: unknown[]; events: unknown[] }> {
-  const { db } = h.service.context.database;
+  const { db } = h.service.database;
   const orders = await db.selectFrom('orders').selectAll().orderBy('id').execute();
   const events = await db.selectFrom('order_events').selectAll().orderBy('id').execute();
   return { orders, events };
 }
 
 export async function ordersWithBrandOrderId(h: Harness, brandId: string, orderId: string) {
-  return h.service.context.database.db.selectFrom('orders').selectAll().where('organization_id', '=', brandId).where('order_id', '=', orderId).execute();
+  return h.service.database.db.selectFrom('orders').selectAll().where('organization_id', '=', brandId).where('order_id', '=', orderId).execute();
 }
 
 export async function eventsOf(h: Harness, networkId: string) {
-  return h.service.context.database.db.selectFrom('order_events').selectAll().where('order_id', '=', networkId).orderBy('id').execute();
+  return h.service.database.db.selectFrom('order_events').selectAll().where('order_id', '=', networkId).orderBy('id').execute();
 }
 
 /** The affiliate's view of one order (GET /affiliate/orders/{id}); asserts exactly one match. */
@@ -163,8 +163,8 @@ export async function allAffiliateOrders(h: Harness, affiliateKey: string, query
 
 /** Makes a stored click look older (the click must already be written: flushes first). */
 export async function backdateClick(h: Harness, clickId: string, createdAt: string): Promise<void> {
-  await h.service.context.clicks.flush();
-  const result = await h.service.context.database.db.updateTable('clicks').set({ created_at: createdAt }).where('id', '=', clickId).executeTakeFirst();
+  await h.service.services.tracking.flushClicks();
+  const result = await h.service.database.db.updateTable('clicks').set({ created_at: createdAt }).where('id', '=', clickId).executeTakeFirst();
   assert.equal(Number(result.numUpdatedRows), 1, `click ${clickId} was not stored`);
 }
 
@@ -180,7 +180,7 @@ export const hoursAfter = (iso: string, hours: number) => new Date(Date.parse(is
  * their reads and their writes, which is what concurrency tests need.
  */
 export async function withDatabaseLatency<T>(h: Harness, run: () => Promise<T>): Promise<T> {
-  const database = h.service.context.database;
+  const database = h.service.database;
   const original = database.db;
   database.db = original.withPlugin(nextTurnPlugin);
   try {

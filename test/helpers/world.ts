@@ -1,14 +1,13 @@
 // A small, fully known world for API tests: two affiliates with channels, public and private
 // brands, products, campaigns in every status, and orders.
 import type { Database } from '../../src/storage/database.js';
-import { upsertBrand, upsertCampaign, upsertProduct } from '../../src/domain/catalog/catalog-writer.js';
-import { addChannel, approveForBrand, ensureChannelKinds, upsertAffiliate } from '../../src/domain/access/affiliates.js';
-import { createApiKey } from '../../src/domain/access/api-keys.js';
+import type { NewKey } from '../../src/domain/access/access-service.js';
 import type { BrandInput } from '../../src/schemas/brand.js';
 import type { ProductInput } from '../../src/schemas/product.js';
 import type { CampaignInput } from '../../src/schemas/campaign.js';
 import type { NewOrderRow } from '../../src/storage/tables.js';
-import { insertOrder } from '../../src/storage/repositories/orders.js';
+import { servicesFor } from './databases.js';
+import { OrdersRepository } from '../../src/storage/repositories/orders.js';
 
 export const BRANDS = {
   acme: '11111111-1111-4111-8111-111111111111', // public, highlighted, categories Fashion/Shoes
@@ -95,9 +94,8 @@ export interface World {
 }
 
 export async function buildWorld(database: Database): Promise<World> {
-  await ensureChannelKinds(database);
-  await upsertBrand(
-    database,
+  await servicesFor(database).access.ensureChannelKinds();
+  await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.acme,
       name: 'Acme',
@@ -113,8 +111,7 @@ export async function buildWorld(database: Database): Promise<World> {
       createdAt: '2025-01-10T00:00:00.000Z',
     }),
   );
-  await upsertBrand(
-    database,
+  await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.globex,
       name: 'Globex',
@@ -130,8 +127,7 @@ export async function buildWorld(database: Database): Promise<World> {
       createdAt: '2025-03-01T00:00:00.000Z',
     }),
   );
-  await upsertBrand(
-    database,
+  await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.initech,
       name: 'Initech',
@@ -147,8 +143,7 @@ export async function buildWorld(database: Database): Promise<World> {
       createdAt: '2025-04-01T00:00:00.000Z',
     }),
   );
-  await upsertBrand(
-    database,
+  await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.umbrella,
       name: 'Umbrella',
@@ -160,8 +155,7 @@ export async function buildWorld(database: Database): Promise<World> {
       createdAt: '2025-06-01T00:00:00.000Z',
     }),
   );
-  await upsertBrand(
-    database,
+  await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.hooli,
       name: 'Hooli',
@@ -177,40 +171,37 @@ export async function buildWorld(database: Database): Promise<World> {
     }),
   );
 
-  await upsertAffiliate(database, 'aff-1', 'Affiliate One');
-  await upsertAffiliate(database, 'aff-2', 'Affiliate Two');
-  await upsertAffiliate(database, 'aff-3', 'Affiliate Three');
-  const aff1Site = await addChannel(database, 'aff-1', 'site', 'My blog', 'ch-aff1-site');
-  const aff1Instagram = await addChannel(database, 'aff-1', 'instagram', '@aff1', 'ch-aff1-insta');
-  const aff2Whatsapp = await addChannel(database, 'aff-2', 'whatsapp', 'Deals group', 'ch-aff2-wa');
-  await approveForBrand(database, 'aff-1', BRANDS.globex);
-  await approveForBrand(database, 'aff-2', BRANDS.initech);
+  await servicesFor(database).access.upsertAffiliate('aff-1', 'Affiliate One');
+  await servicesFor(database).access.upsertAffiliate('aff-2', 'Affiliate Two');
+  await servicesFor(database).access.upsertAffiliate('aff-3', 'Affiliate Three');
+  const aff1Site = await servicesFor(database).access.addChannel('aff-1', 'site', 'My blog', 'ch-aff1-site');
+  const aff1Instagram = await servicesFor(database).access.addChannel('aff-1', 'instagram', '@aff1', 'ch-aff1-insta');
+  const aff2Whatsapp = await servicesFor(database).access.addChannel('aff-2', 'whatsapp', 'Deals group', 'ch-aff2-wa');
+  await servicesFor(database).access.approveForBrand('aff-1', BRANDS.globex);
+  await servicesFor(database).access.approveForBrand('aff-2', BRANDS.initech);
 
-  await upsertProduct(database, productInput('p-acme-1', BRANDS.acme, 'Red running sneakers', 5000, { createdAt: '2025-02-01T00:00:00.000Z' }));
-  await upsertProduct(database, productInput('p-acme-2', BRANDS.acme, 'Blue leather boots', 12000, { createdAt: '2025-02-02T00:00:00.000Z', available: false }));
-  await upsertProduct(database, productInput('p-globex-1', BRANDS.globex, 'Wireless headphones', 25000, { createdAt: '2025-02-03T00:00:00.000Z' }));
-  await upsertProduct(database, productInput('p-initech-1', BRANDS.initech, 'Red stapler', 900, { createdAt: '2025-02-04T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertProduct(productInput('p-acme-1', BRANDS.acme, 'Red running sneakers', 5000, { createdAt: '2025-02-01T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertProduct(productInput('p-acme-2', BRANDS.acme, 'Blue leather boots', 12000, { createdAt: '2025-02-02T00:00:00.000Z', available: false }));
+  await servicesFor(database).imports.upsertProduct(productInput('p-globex-1', BRANDS.globex, 'Wireless headphones', 25000, { createdAt: '2025-02-03T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertProduct(productInput('p-initech-1', BRANDS.initech, 'Red stapler', 900, { createdAt: '2025-02-04T00:00:00.000Z' }));
 
-  await upsertCampaign(database, campaignInput({ id: 'c-acme-coupon', organizationId: BRANDS.acme, type: 'GenericCoupon', isHighlight: true, createdAt: '2025-05-01T00:00:00.000Z' }));
-  await upsertCampaign(
-    database,
+  await servicesFor(database).imports.upsertCampaign(campaignInput({ id: 'c-acme-coupon', organizationId: BRANDS.acme, type: 'GenericCoupon', isHighlight: true, createdAt: '2025-05-01T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertCampaign(
     campaignInput({ id: 'c-acme-offer-url', organizationId: BRANDS.acme, type: 'Offer', offerType: 'Url', url: 'https://www.acme.com/sale', createdAt: '2025-05-02T00:00:00.000Z' }),
   );
-  await upsertCampaign(database, campaignInput({ id: 'c-acme-offer-sheet', organizationId: BRANDS.acme, type: 'Offer', createdAt: '2025-05-03T00:00:00.000Z' }));
-  await upsertCampaign(
-    database,
+  await servicesFor(database).imports.upsertCampaign(campaignInput({ id: 'c-acme-offer-sheet', organizationId: BRANDS.acme, type: 'Offer', createdAt: '2025-05-03T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertCampaign(
     campaignInput({ id: 'c-acme-expired', organizationId: BRANDS.acme, type: 'PersonalCoupon', period: { startAt: iso(-30), endAt: iso(-1) }, createdAt: '2025-05-04T00:00:00.000Z' }),
   );
-  await upsertCampaign(
-    database,
+  await servicesFor(database).imports.upsertCampaign(
     campaignInput({ id: 'c-acme-scheduled', organizationId: BRANDS.acme, type: 'GenericCoupon', period: { startAt: iso(5), endAt: iso(30) }, categories: ['Summer'], createdAt: '2025-05-05T00:00:00.000Z' }),
   );
-  await upsertCampaign(database, campaignInput({ id: 'c-globex-coupon', organizationId: BRANDS.globex, type: 'GenericCoupon', url: 'https://globex.com/deal', createdAt: '2025-05-06T00:00:00.000Z' }));
-  await upsertCampaign(database, campaignInput({ id: 'c-initech-offer', organizationId: BRANDS.initech, type: 'Offer', offerType: 'Url', url: 'https://initech.com/x', createdAt: '2025-05-07T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertCampaign(campaignInput({ id: 'c-globex-coupon', organizationId: BRANDS.globex, type: 'GenericCoupon', url: 'https://globex.com/deal', createdAt: '2025-05-06T00:00:00.000Z' }));
+  await servicesFor(database).imports.upsertCampaign(campaignInput({ id: 'c-initech-offer', organizationId: BRANDS.initech, type: 'Offer', offerType: 'Url', url: 'https://initech.com/x', createdAt: '2025-05-07T00:00:00.000Z' }));
 
   // Orders: aff-1 has four (two brands, one with mdasc), aff-2 has one.
   const order = (id: string, affiliateId: string, brandId: string, createdAt: string, extra: Partial<NewOrderRow> = {}) =>
-    insertOrder(database, {
+    new OrdersRepository(database).insert({
       id,
       order_id: `brand-${id}`,
       organization_id: brandId,
@@ -235,7 +226,7 @@ export async function buildWorld(database: Database): Promise<World> {
   await order('o-aff1-4', 'aff-1', BRANDS.umbrella, '2026-03-10T10:00:00.000Z', { status: 'canceled', commission_status: 'canceled', commission: 1_500 });
   await order('o-aff2-1', 'aff-2', BRANDS.initech, '2026-01-15T10:00:00.000Z', { order_id: 'brand-o-aff1-1' });
 
-  const key = async (affiliateId: string, scopes?: Parameters<typeof createApiKey>[1]['scopes']) => (await createApiKey(database, { affiliateId, scopes })).key;
+  const key = async (affiliateId: string, scopes?: NewKey['scopes']) => (await servicesFor(database).access.createApiKey({ affiliateId, scopes })).key;
   return {
     keys: {
       aff1: await key('aff-1'),

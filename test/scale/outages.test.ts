@@ -12,8 +12,8 @@ import { freePort } from '../helpers/processes.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
-import { createApiKey } from '../../src/domain/access/api-keys.js';
 import { injector, type Inject } from '../helpers/inject.js';
+import { servicesFor } from '../helpers/databases.js';
 
 let testDb: TestDatabase;
 let proxy: TcpProxy;
@@ -60,7 +60,7 @@ before(async () => {
   });
   service = await createService(config);
   request = injector(service);
-  world = await buildWorld(service.context.database);
+  world = await buildWorld(service.database);
 });
 
 after(async () => {
@@ -100,7 +100,7 @@ describe('Redis goes away and comes back', () => {
       assert.equal(res.statusCode, 302);
     }
     const stored = await pollUntil(
-      () => service.context.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
+      () => service.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
       (rows) => rows.length === redirects,
     );
     assert.equal(stored.length, redirects);
@@ -110,7 +110,7 @@ describe('Redis goes away and comes back', () => {
     assert.equal(up.statusCode, 200);
 
     // Limiting is enforced again once Redis is back.
-    const fresh = (await createApiKey(service.context.database, { affiliateId: 'aff-1', rateLimit: 3 })).key;
+    const fresh = (await servicesFor(service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 3 })).key;
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await inject('/affiliate/brands', { 'x-api-key': fresh })).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 429]);
@@ -119,7 +119,7 @@ describe('Redis goes away and comes back', () => {
 
 describe('PostgreSQL goes away and comes back', () => {
   test('requests that need it answer 503 with a clear body, /readyz says not ready, buffered clicks survive, and service resumes', async () => {
-    const key = (await createApiKey(service.context.database, { affiliateId: 'aff-1', rateLimit: 10_000 })).key;
+    const key = (await servicesFor(service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 })).key;
     const code = await linkCode(key, 'postgres-outage');
     // Warm the link cache, then cut the database.
     assert.equal((await inject(`/${code}`, { 'user-agent': 'curl/8' })).statusCode, 302);
@@ -129,7 +129,7 @@ describe('PostgreSQL goes away and comes back', () => {
     assert.equal(ready.statusCode, 503);
     assert.equal(ready.json<{ code: string }>().code, 'database_unavailable');
 
-    service.context.keys.clear(); // the next request must reach the database
+    service.services.access.forgetKeys(); // the next request must reach the database
     const res = await inject('/affiliate/products', { 'x-api-key': key });
     assert.equal(res.statusCode, 503, res.body);
     const body = res.json<{ code: string; error: string }>();
@@ -151,7 +151,7 @@ describe('PostgreSQL goes away and comes back', () => {
     assert.equal(again.statusCode, 200);
 
     const clicks = await pollUntil(
-      () => service.context.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
+      () => service.database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select('clicks.id').where('short_links.code', '=', code).execute(),
       (rows) => rows.length === during + 1,
       { timeoutMs: 10_000 },
     );

@@ -4,13 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { createApiKey } from '../../src/domain/access/api-keys.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { freshDatabase, redisEnv, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { runCli } from '../helpers/cli.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
+import { servicesFor } from '../helpers/databases.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -56,7 +56,7 @@ async function countOf(server: ServerProcess, key: string, code: string): Promis
 
 describe('two instances on one PostgreSQL and one Redis', () => {
   test('the per-key rate limit is shared: 60 requests spread over both, the 61st refused on either', async () => {
-    const { key } = await createApiKey(database, { affiliateId: 'aff-1' });
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1' });
     for (let i = 0; i < 60; i++) {
       const res = await get(i % 2 ? a : b, '/affiliate/brands', key);
       assert.equal(res.status, 200, `request ${i + 1}`);
@@ -69,7 +69,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   test('a link created through one redirects through the other, and one visitor counts once', async () => {
-    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     const code = await createLink(a, key);
     const viaB = await get(b, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
     assert.equal(viaB.status, 302);
@@ -87,7 +87,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   test('the click velocity budget of an address is shared: 8 user agents from one address spread over both, 5 count', async () => {
-    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     const code = await createLink(a, key);
     for (let i = 0; i < 8; i++) {
       const ua = BROWSER_UA.replace('Chrome/124.0.0.0', `Chrome/${100 + i}.0.0.0`);
@@ -105,7 +105,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   test('a link deactivated with the CLI stops redirecting on both instances within a second', async () => {
-    const { key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     const code = await createLink(a, key);
     for (const server of [a, b]) assert.equal((await get(server, `/${code}`)).status, 302, 'cached as active first');
     const result = await runCli(['links', 'deactivate', code], env);
@@ -117,7 +117,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   test('a key revoked with the CLI is refused by both instances within a second', async () => {
-    const { id, key } = await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 });
+    const { id, key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     for (const server of [a, b]) assert.equal((await get(server, '/affiliate/brands', key)).status, 200);
     const result = await runCli(['keys', 'revoke', id], env);
     assert.equal(result.code, 0, result.stderr);
@@ -128,8 +128,8 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   test('a conversion reported to one instance is in the orders served by the other', async () => {
-    const affiliateKey = (await createApiKey(database, { affiliateId: 'aff-1', rateLimit: 10_000 })).key;
-    const brandKey = (await createApiKey(database, { brandId: BRANDS.acme, rateLimit: 10_000 })).key;
+    const affiliateKey = (await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 })).key;
+    const brandKey = (await servicesFor(database).access.createApiKey({ brandId: BRANDS.acme, rateLimit: 10_000 })).key;
     const code = await createLink(a, affiliateKey);
     const click = await get(a, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
     const clickId = new URL(click.headers.get('location')!).searchParams.get('clickId')!;

@@ -1,10 +1,6 @@
 import { Command } from 'commander';
-import { addChannel, approveForBrand, CHANNEL_KINDS, upsertAffiliate } from '../../domain/access/affiliates.js';
-import { findBrand } from '../../storage/repositories/brands.js';
-import { affiliateExists } from '../../storage/repositories/affiliates.js';
-import { channelsOf } from '../../storage/repositories/channels.js';
-import { CliError } from '../cli-error.js';
-import { withDatabase } from '../with-database.js';
+import { CHANNEL_KINDS } from '../../domain/access/access-service.js';
+import { withServices } from '../with-services.js';
 
 export function affiliatesCommand(): Command {
   const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands');
@@ -15,8 +11,8 @@ export function affiliatesCommand(): Command {
     .argument('<id>', 'affiliate id, e.g. aff-123')
     .option('--name <name>', 'display name')
     .action(async (id: string, options: { name?: string }) => {
-      await withDatabase(async (database) => {
-        await upsertAffiliate(database, id, options.name ?? id);
+      await withServices(async ({ access }) => {
+        await access.upsertAffiliate(id, options.name ?? id);
         console.log(`Affiliate ${id} ready.`);
       });
     });
@@ -28,8 +24,8 @@ export function affiliatesCommand(): Command {
     .requiredOption('--kind <kind>', 'channel kind')
     .requiredOption('--name <name>', 'channel name, e.g. the blog or profile name')
     .action(async (options: { affiliate: string; kind: string; name: string }) => {
-      await withDatabase(async (database) => {
-        const id = await addChannel(database, options.affiliate, options.kind, options.name);
+      await withServices(async ({ access }) => {
+        const id = await access.addChannel(options.affiliate, options.kind, options.name);
         console.log(`Channel ${id} added.`);
       });
     });
@@ -39,8 +35,8 @@ export function affiliatesCommand(): Command {
     .description("List an affiliate's channels")
     .requiredOption('--affiliate <id>', 'affiliate id')
     .action(async (options: { affiliate: string }) => {
-      await withDatabase(async (database) => {
-        for (const ch of await channelsOf(database, options.affiliate)) console.log(`${ch.id}\t${ch.kindName}\t${ch.name}`);
+      await withServices(async ({ access }) => {
+        for (const ch of await access.channelsOf(options.affiliate)) console.log(`${ch.id}\t${ch.kindName}\t${ch.name}`);
       });
     });
 
@@ -50,10 +46,8 @@ export function affiliatesCommand(): Command {
     .requiredOption('--affiliate <id>', 'affiliate id')
     .requiredOption('--brand <uuid>', 'brand id')
     .action(async (options: { affiliate: string; brand: string }) => {
-      await withDatabase(async (database) => {
-        if (!(await findBrand(database, options.brand))) throw new CliError(`no brand with id "${options.brand}"`);
-        if (!(await affiliateExists(database, options.affiliate))) throw new CliError(`no affiliate with id "${options.affiliate}"`);
-        await approveForBrand(database, options.affiliate, options.brand);
+      await withServices(async ({ access }) => {
+        await access.approveForBrand(options.affiliate, options.brand);
         console.log(`Affiliate ${options.affiliate} approved for brand ${options.brand}.`);
       });
     });

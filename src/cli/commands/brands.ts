@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { rotatePostbackToken } from '../../domain/access/postback-tokens.js';
-import { withDatabase } from '../with-database.js';
-import { announce } from '../announce.js';
+import { withServices } from '../with-services.js';
 
 export function brandsCommand(): Command {
   const brands = new Command('brands').description('Manage brands (advertisers)');
@@ -15,9 +13,8 @@ export function brandsCommand(): Command {
     )
     .requiredOption('--brand <id>', 'brand (advertiser) the token belongs to')
     .action(async (options: { brand: string }) => {
-      await withDatabase(async (database, config) => {
-        const { id, token, replaced } = await rotatePostbackToken(database, options.brand);
-        await announce(config, { kind: 'keys' });
+      await withServices(async ({ access }, config) => {
+        const { id, token, replaced } = await access.rotatePostbackToken(options.brand);
         console.log(
           replaced
             ? `Created postback token ${id} for brand ${options.brand}; it replaces ${replaced}…, which no longer works.`

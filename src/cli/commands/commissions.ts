@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { payCommissions, planPayment, type PaymentPlan } from '../../domain/orders/payouts.js';
+import type { PaymentPlan } from '../../domain/orders/payouts.js';
 import { formatMinor } from '../../domain/money.js';
-import { withDatabase } from '../with-database.js';
+import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { rangeEnd } from '../../domain/time.js';
 
@@ -28,8 +28,8 @@ export function commissionsCommand(): Command {
     .action(async (options: { affiliate: string; until?: string; dryRun?: boolean }) => {
       const until = options.until === undefined ? undefined : rangeEnd(options.until);
       if (options.until !== undefined && until === undefined) throw new CliError(`--until must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got "${options.until}"`);
-      await withDatabase(async (database) => {
-        const plan = options.dryRun ? await planPayment(database, options.affiliate, until) : await payCommissions(database, options.affiliate, until);
+      await withServices(async ({ payouts }) => {
+        const plan = options.dryRun ? await payouts.plan(options.affiliate, until) : await payouts.pay(options.affiliate, until);
         for (const line of describe(plan, options.affiliate, Boolean(options.dryRun))) console.log(line);
       });
     });

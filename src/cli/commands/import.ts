@@ -1,7 +1,7 @@
 import { Command, Argument } from 'commander';
-import { importNdjson, IMPORT_KINDS, type ImportKind } from '../../domain/catalog/ndjson-import.js';
+import { IMPORT_KINDS, type ImportKind } from '../../domain/catalog/ndjson-import.js';
 import { CliError } from '../cli-error.js';
-import { withDatabase } from '../with-database.js';
+import { withServices } from '../with-services.js';
 import { progressReporter } from '../progress.js';
 
 export function importCommand(): Command {
@@ -10,9 +10,9 @@ export function importCommand(): Command {
     .addArgument(new Argument('<kind>', 'what the file holds').choices(IMPORT_KINDS))
     .argument('<file>', 'NDJSON file')
     .action(async (kind: ImportKind, file: string) => {
-      await withDatabase(async (database) => {
+      await withServices(async ({ imports }) => {
         const progress = progressReporter();
-        const summary = await importNdjson(database, kind, file, {
+        const summary = await imports.importNdjson(kind, file, {
           onProgress: progress.update,
           onRejected: (line, reason) => {
             progress.pause();

@@ -1,9 +1,8 @@
 import { Command, Option } from 'commander';
-import { createApiKey, DEFAULT_BRAND_RATE_LIMIT, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey } from '../../domain/access/api-keys.js';
+import { DEFAULT_BRAND_RATE_LIMIT, DEFAULT_RATE_LIMIT } from '../../domain/access/access-service.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, parseScopes } from '../../domain/access/scopes.js';
 import { CliError } from '../cli-error.js';
-import { withDatabase } from '../with-database.js';
-import { announce } from '../announce.js';
+import { withServices } from '../with-services.js';
 
 function positiveInteger(value: string): number {
   const n = Number(value);
@@ -30,8 +29,8 @@ export function keysCommand(): Command {
       } catch (error) {
         throw new CliError((error as Error).message);
       }
-      await withDatabase(async (database) => {
-        const { id, key } = await createApiKey(database, {
+      await withServices(async ({ access }) => {
+        const { id, key } = await access.createApiKey({
           affiliateId: options.affiliate,
           brandId: options.brand,
           scopes,
@@ -51,8 +50,8 @@ export function keysCommand(): Command {
     .addOption(new Option('--brand <id>', 'brand id').conflicts('affiliate'))
     .action(async (options: { affiliate?: string; brand?: string }) => {
       if (!options.affiliate && !options.brand) throw new CliError('pass --affiliate ID or --brand ID');
-      await withDatabase(async (database) => {
-        const rows = await listApiKeys(database, { affiliateId: options.affiliate, brandId: options.brand });
+      await withServices(async ({ access }) => {
+        const rows = await access.listApiKeys({ affiliateId: options.affiliate, brandId: options.brand });
         if (rows.length === 0) console.log('No keys.');
         for (const r of rows) {
           const state = r.revokedAt ? `revoked ${r.revokedAt}` : 'active';
@@ -66,9 +65,8 @@ export function keysCommand(): Command {
     .description('Revoke a key by its id (key_…); refused everywhere within a second')
     .argument('<keyId>', 'the key id shown by keys create / keys list')
     .action(async (keyId: string) => {
-      await withDatabase(async (database, config) => {
-        if (!(await revokeApiKey(database, keyId))) throw new CliError(`no key with id "${keyId}"`);
-        await announce(config, { kind: 'keys' });
+      await withServices(async ({ access }) => {
+        await access.revokeApiKey(keyId);
         console.log(`Revoked ${keyId}.`);
       });
     });

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { seedDemo } from '../../seed/demo.js';
 import { CliError } from '../cli-error.js';
-import { withDatabase } from '../with-database.js';
+import { withServices } from '../with-services.js';
 
 export function seedCommand(): Command {
   return new Command('seed')
@@ -9,8 +9,8 @@ export function seedCommand(): Command {
     .option('--demo', 'deterministic, idempotent demo data (brands, products, campaigns, affiliates aff-demo-1 and aff-demo-2, orders)')
     .action(async (options: { demo?: boolean }) => {
       if (!options.demo) throw new CliError('nothing to seed: pass --demo');
-      await withDatabase(async (database) => {
-        const summary = await seedDemo(database, (line) => console.log(line));
+      await withServices(async (services) => {
+        const summary = await seedDemo(services, (line) => console.log(line));
         console.log(
           `Demo data ready: ${summary.brands} brands, ${summary.products} products, ${summary.campaigns} campaigns, ${summary.affiliates} affiliates, ${summary.orders} orders.`,
         );

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createService } from '../../server.js';
-import { createApiKey } from '../../domain/access/api-keys.js';
 import { seedDemo } from '../../seed/demo.js';
-import { anyAffiliateExists } from '../../storage/repositories/affiliates.js';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
@@ -11,14 +9,14 @@ export function serveCommand(): Command {
   return new Command('serve').description('Serve the API and the short-link redirects (what npm start runs)').action(async () => {
     const config = loadConfig();
     const service = await createService(config, { logger: { level: config.logLevel } });
-    const { app, context } = service;
+    const { app, services } = service;
 
     // First start on the embedded default database: load demo data and hand out a key, so that
     // `curl` works at once.
     if (config.usesDefaultDatabase) {
-      if (!(await anyAffiliateExists(context.database))) {
-        await seedDemo(context.database);
-        const { key } = await createApiKey(context.database, { affiliateId: DEMO_AFFILIATE, name: 'demo' });
+      if (await services.access.isEmpty()) {
+        await seedDemo(services);
+        const { key } = await services.access.createApiKey({ affiliateId: DEMO_AFFILIATE, name: 'demo' });
         app.log.info('Loaded demo data into the embedded database');
         process.stdout.write(`\nDemo API key for ${DEMO_AFFILIATE} (shown once):\n${key}\n\nTry: curl -H 'x-api-key: ${key}' ${config.publicUrl}/affiliate/brands\n\n`);
       }

@@ -1,5 +1,7 @@
 // Scopes an API key can carry. Affiliate keys get every affiliate scope unless created with a
-// narrower list; brand (advertiser) keys carry conversions:write only.
+// narrower list; brand (advertiser) keys carry conversions:write only. A scope added here needs a
+// migration granting it to the existing keys that hold their kind's full set (see
+// src/storage/migrations/scope-grants.ts).
 export const AFFILIATE_SCOPES = [
   'brands:read',
   'products:read',
@@ -7,6 +9,7 @@ export const AFFILIATE_SCOPES = [
   'shortener:read',
   'shortener:write',
   'orders:read',
+  'channels:read',
 ] as const;
 export const BRAND_SCOPES = ['conversions:write'] as const;
 

@@ -1,14 +1,17 @@
 // Writes catalogue resources given in the API's own JSON shape (imports, demo data). Each write
 // is one transaction: a resource is stored whole or not at all.
-import type { Database } from '../../storage/database.js';
-import { saveBrand, saveCampaign, saveProduct, type WriteOutcome } from '../../storage/repositories/catalog-writes.js';
+import type { BrandsRepository, WriteOutcome } from '../../storage/repositories/brands.js';
+import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
+import type { ProductsRepository } from '../../storage/repositories/products.js';
 import type { BrandInput } from '../../schemas/brand.js';
 import type { CampaignInput } from '../../schemas/campaign.js';
 import type { ProductInput } from '../../schemas/product.js';
+import type { Clock } from '../../lib/clock.js';
 import { invalid } from '../errors.js';
-import { nowIso, toIso } from '../time.js';
+import { toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
+import { importNdjson, type ImportHooks, type ImportKind, type ImportSummary } from './ndjson-import.js';
 
 /** The currency of a brand created without one: the market the network started in. */
 export const DEFAULT_CURRENCY = 'BRL';
@@ -44,47 +47,6 @@ const categoryRows = (categories: string[]) => {
   return [...seen].map(([key, category]) => ({ category, category_key: key }));
 };
 
-export async function upsertBrand(database: Database, input: BrandInput): Promise<WriteOutcome> {
-  const now = nowIso();
-  const columns = {
-    name: input.name,
-    name_key: foldText(input.name),
-    slug: input.slug,
-    logo: input.logo,
-    site: input.site,
-    segment: input.segment,
-    active: input.network.active ? 1 : 0,
-    is_public: input.network.isPublic ? 1 : 0,
-    is_exclusive: input.network.trait.isExclusive ? 1 : 0,
-    is_highlight: input.network.trait.isHighlight ? 1 : 0,
-    is_favorite: input.network.trait.isFavorite ? 1 : 0,
-    rating_approval: input.network.rating.approval,
-    rating_commission: input.network.rating.commission,
-    rating_conversion: input.network.rating.conversion,
-    rating_popularity: input.network.rating.popularity,
-    rating_validation: input.network.rating.validation,
-    ...commissionColumns(input),
-    allowed_channel_kinds: input.allowedChannels ? JSON.stringify(input.allowedChannels) : null,
-    click_id_param: input.clickIdParam ?? 'clickId',
-    attribution_window_days: input.attributionWindowDays ?? 30,
-    updated_at: now,
-  };
-  if (!/^https?:$/.test(new URL(input.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
-  if (input.currency !== undefined && !CURRENCY_CODES.includes(input.currency)) {
-    throw invalid('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
-  }
-  // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
-  const outcome = await saveBrand(
-    database,
-    input.id,
-    { ...columns, ...(input.currency !== undefined && { currency: input.currency }) },
-    { currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now },
-    categoryRows(input.categories ?? []),
-  );
-  if (typeof outcome === 'object') throw invalid('duplicate_slug', `slug "${input.slug}" is already used by brand ${outcome.slugTakenBy}`);
-  return outcome;
-}
-
 /** The lowest current price among the options, what the price filter compares. */
 export function lowestPrice(input: ProductInput): number | null {
   const prices = input.options.flatMap((o) => o.pricing.map((p) => p.price));
@@ -109,42 +71,103 @@ export function productColumns(input: ProductInput, now: string) {
   };
 }
 
-export async function upsertProduct(database: Database, input: ProductInput): Promise<WriteOutcome> {
-  const now = nowIso();
-  const columns = productColumns(input, now);
-
-  const outcome = await saveProduct(database, input.id, columns, input.createdAt ? toIso(input.createdAt) : now);
-  if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
-  return outcome;
+export interface CatalogRepositories {
+  brands: BrandsRepository;
+  products: ProductsRepository;
+  campaigns: CampaignsRepository;
 }
 
-export async function upsertCampaign(database: Database, input: CampaignInput): Promise<WriteOutcome> {
-  const now = nowIso();
-  const startAt = toIso(input.period.startAt);
-  const endAt = toIso(input.period.endAt);
-  if (startAt > endAt) throw invalid('invalid_period', 'period.startAt must not be after period.endAt');
-  const isOffer = input.type === 'Offer';
-  if (isOffer && !input.offerType) throw invalid('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
-  if (!isOffer && input.offerType) throw invalid('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
-  if (!isOffer && !input.code) throw invalid('invalid_campaign', `a ${input.type} needs a coupon code`);
-  const columns = {
-    organization_id: input.organizationId,
-    name: input.name,
-    name_key: foldText(input.name),
-    type: input.type,
-    offer_type: isOffer ? input.offerType! : null,
-    description: input.description,
-    code: input.code ?? null,
-    url: input.url,
-    is_highlight: input.isHighlight ? 1 : 0,
-    start_at: startAt,
-    end_at: endAt,
-    banners: JSON.stringify(input.mediaKit?.banners ?? []),
-    email_marketing: input.mediaKit?.emailMarketing ?? null,
-    updated_at: now,
-  };
-  const outcome = await saveCampaign(database, input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
-  if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
-  if (typeof outcome === 'object') throw invalid('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
-  return outcome;
+export class CatalogWriter {
+  constructor(
+    private readonly repositories: CatalogRepositories,
+    private readonly clock: Clock,
+  ) {}
+
+  async upsertBrand(input: BrandInput): Promise<WriteOutcome> {
+    const now = this.clock.iso();
+    const columns = {
+      name: input.name,
+      name_key: foldText(input.name),
+      slug: input.slug,
+      logo: input.logo,
+      site: input.site,
+      segment: input.segment,
+      active: input.network.active ? 1 : 0,
+      is_public: input.network.isPublic ? 1 : 0,
+      is_exclusive: input.network.trait.isExclusive ? 1 : 0,
+      is_highlight: input.network.trait.isHighlight ? 1 : 0,
+      is_favorite: input.network.trait.isFavorite ? 1 : 0,
+      rating_approval: input.network.rating.approval,
+      rating_commission: input.network.rating.commission,
+      rating_conversion: input.network.rating.conversion,
+      rating_popularity: input.network.rating.popularity,
+      rating_validation: input.network.rating.validation,
+      ...commissionColumns(input),
+      allowed_channel_kinds: input.allowedChannels ? JSON.stringify(input.allowedChannels) : null,
+      click_id_param: input.clickIdParam ?? 'clickId',
+      attribution_window_days: input.attributionWindowDays ?? 30,
+      updated_at: now,
+    };
+    if (!/^https?:$/.test(new URL(input.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
+    if (input.currency !== undefined && !CURRENCY_CODES.includes(input.currency)) {
+      throw invalid('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
+    }
+    // Without a currency, an update keeps the stored one: amounts never change meaning by omission.
+    const outcome = await this.repositories.brands.save(
+      input.id,
+      { ...columns, ...(input.currency !== undefined && { currency: input.currency }) },
+      { currency: input.currency ?? DEFAULT_CURRENCY, created_at: input.createdAt ? toIso(input.createdAt) : now },
+      categoryRows(input.categories ?? []),
+    );
+    if (typeof outcome === 'object') throw invalid('duplicate_slug', `slug "${input.slug}" is already used by brand ${outcome.slugTakenBy}`);
+    return outcome;
+  }
+
+  async upsertProduct(input: ProductInput): Promise<WriteOutcome> {
+    const now = this.clock.iso();
+    const columns = productColumns(input, now);
+
+    const outcome = await this.repositories.products.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now);
+    if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
+    return outcome;
+  }
+
+  async upsertCampaign(input: CampaignInput): Promise<WriteOutcome> {
+    const now = this.clock.iso();
+    const startAt = toIso(input.period.startAt);
+    const endAt = toIso(input.period.endAt);
+    if (startAt > endAt) throw invalid('invalid_period', 'period.startAt must not be after period.endAt');
+    const isOffer = input.type === 'Offer';
+    if (isOffer && !input.offerType) throw invalid('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
+    if (!isOffer && input.offerType) throw invalid('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
+    if (!isOffer && !input.code) throw invalid('invalid_campaign', `a ${input.type} needs a coupon code`);
+    const columns = {
+      organization_id: input.organizationId,
+      name: input.name,
+      name_key: foldText(input.name),
+      type: input.type,
+      offer_type: isOffer ? input.offerType! : null,
+      description: input.description,
+      code: input.code ?? null,
+      url: input.url,
+      is_highlight: input.isHighlight ? 1 : 0,
+      start_at: startAt,
+      end_at: endAt,
+      banners: JSON.stringify(input.mediaKit?.banners ?? []),
+      email_marketing: input.mediaKit?.emailMarketing ?? null,
+      updated_at: now,
+    };
+    const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
+    if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
+    if (typeof outcome === 'object') throw invalid('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
+    return outcome;
+  }
+
+  /**
+   * Imports a file of one kind of resource, one per line; a bad line is reported with its number
+   * and reason and never aborts or half-applies the others.
+   */
+  importNdjson(kind: ImportKind, file: string, hooks: ImportHooks = {}): Promise<ImportSummary> {
+    return importNdjson(this, kind, file, hooks);
+  }
 }

@@ -3,13 +3,13 @@
 // aborts or half-applies the others.
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Database } from '../../storage/database.js';
 import { BrandInput } from '../../schemas/brand.js';
 import { CampaignInput } from '../../schemas/campaign.js';
 import { ProductInput } from '../../schemas/product.js';
 import { compileCheck, type Check } from '../../schemas/validate.js';
 import { DomainError } from '../errors.js';
-import { upsertBrand, upsertCampaign, upsertProduct, type WriteOutcome } from './catalog-writer.js';
+import type { WriteOutcome } from '../../storage/repositories/brands.js';
+import type { CatalogWriter } from './catalog-writer.js';
 
 export const IMPORT_KINDS = ['brands', 'products', 'campaigns'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -23,21 +23,21 @@ export interface ImportSummary {
 
 interface Importer {
   check: Check<unknown>;
-  write(database: Database, value: unknown): Promise<WriteOutcome>;
+  write(writer: CatalogWriter, value: unknown): Promise<WriteOutcome>;
 }
 
 const importers: Record<ImportKind, Importer> = {
-  brands: { check: compileCheck(BrandInput), write: (db, v) => upsertBrand(db, v as BrandInput) },
-  products: { check: compileCheck(ProductInput), write: (db, v) => upsertProduct(db, v as ProductInput) },
-  campaigns: { check: compileCheck(CampaignInput), write: (db, v) => upsertCampaign(db, v as CampaignInput) },
+  brands: { check: compileCheck(BrandInput), write: (w, v) => w.upsertBrand(v as BrandInput) },
+  products: { check: compileCheck(ProductInput), write: (w, v) => w.upsertProduct(v as ProductInput) },
+  campaigns: { check: compileCheck(CampaignInput), write: (w, v) => w.upsertCampaign(v as CampaignInput) },
 };
 
-export async function importNdjson(
-  database: Database,
-  kind: ImportKind,
-  file: string,
-  hooks: { onProgress?: (bytes: number, total: number) => void; onRejected?: (line: number, reason: string) => void } = {},
-): Promise<ImportSummary> {
+export interface ImportHooks {
+  onProgress?: (bytes: number, total: number) => void;
+  onRejected?: (line: number, reason: string) => void;
+}
+
+export async function importNdjson(writer: CatalogWriter, kind: ImportKind, file: string, hooks: ImportHooks = {}): Promise<ImportSummary> {
   let total: number;
   try {
     total = statSync(file).size;
@@ -70,7 +70,7 @@ export async function importNdjson(
       continue;
     }
     try {
-      summary[await importer.write(database, checked.value)]++;
+      summary[await importer.write(writer, checked.value)]++;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       reject(summary.lines, error.message);

@@ -1,8 +1,6 @@
+// A product as the API shows it, from its stored row and its brand's currency.
 import type { Product } from '../../schemas/product.js';
 import type { ProductRow } from '../../storage/tables.js';
-import { listProducts, type ProductFilters } from '../../storage/repositories/products.js';
-import { currenciesOf } from '../../storage/repositories/brands.js';
-import type { Database } from '../../storage/database.js';
 
 export function productOf(row: ProductRow, currency: string): Product {
   const product: Product = {
@@ -21,16 +19,4 @@ export function productOf(row: ProductRow, currency: string): Product {
   };
   if (row.integration !== null) product.integration = row.integration;
   return product;
-}
-
-export async function listProductsFor(
-  database: Database,
-  affiliateId: string,
-  filters: ProductFilters,
-  page: number,
-  limit: number,
-): Promise<{ data: Product[]; count: number }> {
-  const { rows, total } = await listProducts(database, affiliateId, filters, { limit, offset: (page - 1) * limit });
-  const currencies = await currenciesOf(database, [...new Set(rows.map((r) => r.organization_id))]);
-  return { data: rows.map((row) => productOf(row, currencies.get(row.organization_id)!)), count: total };
 }

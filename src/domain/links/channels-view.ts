@@ -1,7 +1,7 @@
 // Builds the Channel objects shown on brands, campaigns and link creation: every channel of the
 // calling affiliate, with its links for the resource and, where blocked, the reason.
 import type { Channel } from '../../schemas/channel.js';
-import type { AffiliateChannel } from '../../storage/repositories/channels.js';
+import type { AffiliateChannel } from '../../storage/repositories/affiliates.js';
 import type { ShortLinkRow } from '../../storage/tables.js';
 
 export const shortUrlOf = (publicUrl: string, code: string): string => `${publicUrl}/${code}`;

@@ -9,12 +9,12 @@ let entropyOffset = 0;
  * CSPRNG in pooled reads. Unguessable, and increasing over time, so stored click ids are appended
  * at the end of their index instead of scattered through it.
  */
-export function newClickId(): string {
+export function newClickId(now: number): string {
   if (entropyOffset + 10 > entropy.length) {
     entropy = randomBytes(4096);
     entropyOffset = 0;
   }
   const random = entropy.toString('hex', entropyOffset, entropyOffset + 10);
   entropyOffset += 10;
-  return Date.now().toString(16).padStart(12, '0') + random;
+  return now.toString(16).padStart(12, '0') + random;
 }

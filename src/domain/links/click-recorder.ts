@@ -3,13 +3,15 @@
 // flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk.
 import type { NewClickRow } from '../../storage/tables.js';
 import type { RedirectTarget } from '../../storage/repositories/links.js';
-import { PartialWriteError, type ClickSink } from '../../storage/click-sink.js';
+import type { ClickSink } from '../../storage/click-sink.js';
+import { PartialWriteError } from '../../lib/partial-write.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
 import { locationFor } from './visitor-query.js';
 import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
+import type { Clock } from '../../lib/clock.js';
 
 /** The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity). */
 export interface Visit {
@@ -56,6 +58,7 @@ export class ClickRecorder {
     private readonly repeats: RepeatFilter,
     private readonly velocity: VelocityFilter,
     private readonly options: { flushMs: number; visitorSalt: string },
+    private readonly clock: Clock,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -70,12 +73,13 @@ export class ClickRecorder {
    * in. Every redirect, whichever path answers it, goes through here.
    */
   clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
-    const clickId = newClickId();
-    this.record(target, { clickId, ...visit });
+    const now = this.clock.now();
+    const clickId = newClickId(now);
+    this.record(target, { clickId, ...visit }, now);
     return locationFor(target, clickId, query);
   }
 
-  private record(target: RedirectTarget, request: ClickRequest): void {
+  private record(target: RedirectTarget, request: ClickRequest, now: number): void {
     const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,
@@ -83,7 +87,7 @@ export class ClickRecorder {
       channel_id: target.channelId,
       organization_id: target.brandId,
       mdasc: target.mdasc,
-      created_at: new Date().toISOString(),
+      created_at: new Date(now).toISOString(),
       is_bot: 0,
       is_head: 0,
       is_repeat: 0,
@@ -204,9 +208,9 @@ export class ClickRecorder {
    */
   async stop(patienceMs = 30_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    const deadline = Date.now() + patienceMs;
+    const deadline = performance.now() + patienceMs;
     await this.flush();
-    while (this.backlog > 0 && Date.now() < deadline) {
+    while (this.backlog > 0 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       await this.flush();
     }

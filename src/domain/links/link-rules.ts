@@ -1,6 +1,6 @@
 // The rules of link generation: where a link points, and why a channel may not get one.
 import type { BrandRow, CampaignRow } from '../../storage/tables.js';
-import type { AffiliateChannel } from '../../storage/repositories/channels.js';
+import type { AffiliateChannel } from '../../storage/repositories/affiliates.js';
 import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';
 import { invalid } from '../errors.js';
@@ -18,8 +18,8 @@ export function blockReason(
   channel: AffiliateChannel,
   brand: BrandRow,
   approved: boolean,
-  campaign?: CampaignRow,
-  now = new Date().toISOString(),
+  campaign: CampaignRow | undefined,
+  now: string,
 ): string | undefined {
   if (!approved) return APPROVAL_REQUIRED;
   if (brand.active !== 1) return BRAND_INACTIVE;

@@ -1,8 +1,8 @@
 // Resolving short-link codes on the redirect hot path: an in-process cache of code → target
 // (Location prepared), kept fresh by asking the database once a second what changed.
-import type { Database } from '../../storage/database.js';
-import { findRedirectTarget, redirectChangesSince, type RedirectTarget } from '../../storage/repositories/links.js';
+import type { LinksRepository, RedirectTarget } from '../../storage/repositories/links.js';
 import { RecentMap } from '../../lib/recent-map.js';
+import type { Clock } from '../../lib/clock.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -47,11 +47,13 @@ export class RedirectCache {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly database: Database,
+    private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince'>,
+    /** Stored change times come from the same clock, so "changed since" compares like with like. */
+    private readonly clock: Clock,
     private readonly options: { pollMs?: number; maxEntries?: number } = {},
   ) {
     this.entries = new RecentMap(options.maxEntries ?? 50_000);
-    this.since = sinceFor(Date.now());
+    this.since = sinceFor(clock.now());
   }
 
   /**
@@ -69,7 +71,7 @@ export class RedirectCache {
     let target = this.entries.get(code);
     if (target === undefined) {
       if (!CODE_PATTERN.test(code)) return undefined;
-      const found = await findRedirectTarget(this.database, code);
+      const found = await this.links.findRedirectTarget(code);
       target = found ? prepare(found) : null;
       this.entries.set(code, target);
     }
@@ -92,10 +94,10 @@ export class RedirectCache {
 
   /** Forgets every code changed since the last poll (or everything, when a brand changed). */
   async poll(): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = this.clock.now();
     let changed: string[] | 'everything';
     try {
-      changed = await redirectChangesSince(this.database, this.since);
+      changed = await this.links.changesSince(this.since);
     } catch (error) {
       // Without knowing what changed, nothing cached can be trusted.
       this.entries.clear();

@@ -1,8 +1,6 @@
-import { pageOf, type Pagination } from '../../schemas/common.js';
 import type { ShortUrl } from '../../schemas/short-url.js';
-import { listLinks, type LinkListFilters, type ListedLink } from '../../storage/repositories/links.js';
+import type { ListedLink } from '../../storage/repositories/links.js';
 import { shortUrlOf } from './channels-view.js';
-import type { LinkDeps } from './shortener.js';
 
 /** A listed link as the API shows it; mdasc and featureId are omitted when the link has none. */
 export function shortUrlRecord(row: ListedLink, publicUrl: string): ShortUrl {
@@ -20,15 +18,4 @@ export function shortUrlRecord(row: ListedLink, publicUrl: string): ShortUrl {
   if (row.mdasc !== null) record.mdasc = row.mdasc;
   if (row.feature_id !== null) record.featureId = row.feature_id;
   return record;
-}
-
-export async function listShortUrlsFor(
-  deps: LinkDeps,
-  affiliateId: string,
-  filters: LinkListFilters,
-  page: number,
-  limit: number,
-): Promise<{ data: ShortUrl[]; meta: Pagination }> {
-  const { rows, total } = await listLinks(deps.database, affiliateId, filters, { limit, offset: (page - 1) * limit });
-  return { data: rows.map((r) => shortUrlRecord(r, deps.publicUrl)), meta: pageOf(total, page, limit) };
 }

@@ -2,31 +2,33 @@
 // commission computed from the brand's rule, idempotent per brand order id. A click that did not
 // count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
 // stored with the commission canceled from the start.
-import type { Database } from '../../storage/database.js';
 import type { Conversion } from '../../schemas/conversion.js';
 import type { CommissionReason, OrderItem } from '../../schemas/order.js';
+import type { Clock } from '../../lib/clock.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { ClicksRepository } from '../../storage/repositories/clicks.js';
+import type { LinksRepository } from '../../storage/repositories/links.js';
+import type { OrdersRepository } from '../../storage/repositories/orders.js';
 import type { ClickRow, NewClickRow, OrderRow } from '../../storage/tables.js';
-import { findBrand } from '../../storage/repositories/brands.js';
-import { findClick } from '../../storage/repositories/clicks.js';
-import { createOrderOnce, findBrandOrder, linkCodeOf, moveOrder } from '../../storage/repositories/orders.js';
 import { conflict, notFound, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
-import { nowIso, toIso } from '../time.js';
+import { toIso } from '../time.js';
 import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 
-export interface ConversionDeps {
-  database: Database;
+export interface ConversionRepositories {
+  brands: BrandsRepository;
+  clicks: ClicksRepository;
+  links: LinksRepository;
+  orders: OrdersRepository;
+}
+
+export interface ClickSource {
   /**
    * Clicks not yet written, so a conversion right after its click still finds it, with the flags
    * the click will be stored with (deciding them first if they are not yet).
    */
   bufferedClick(clickId: string): Promise<NewClickRow | undefined>;
-  /**
-   * How long a click may wait in another instance's buffer before it is written: an unknown
-   * click id is looked up once more after this time before the report is refused.
-   */
-  clickWriteDelayMs: number;
 }
 
 const CLICK_ID = /^[0-9a-f]{32}$/;
@@ -75,80 +77,6 @@ export function commissionReasonOf(click: Pick<ClickRow, 'is_bot' | 'is_head' | 
   return undefined;
 }
 
-async function clickOf(deps: ConversionDeps, clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
-  let click = (await deps.bufferedClick(clickId)) ?? (await findClick(deps.database, clickId));
-  if (!click && CLICK_ID.test(clickId) && deps.clickWriteDelayMs > 0) {
-    await sleep(deps.clickWriteDelayMs);
-    click = await findClick(deps.database, clickId);
-  }
-  // Another brand's click answers exactly like an unknown one: click ids reveal nothing.
-  if (!click || click.organization_id !== brandId) throw notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
-  return click;
-}
-
-export async function reportConversion(
-  deps: ConversionDeps,
-  brandId: string,
-  input: ReportedConversion,
-): Promise<{ created: boolean; conversion: Conversion }> {
-  const { database } = deps;
-  const brand = await findBrand(database, brandId);
-  if (!brand) throw notFound('brand not found', 'brand_not_found');
-
-  // A replay of a known order is answered before anything else is checked: it changes nothing.
-  const existing = await findBrandOrder(database, brandId, input.orderId);
-  if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
-
-  const click = await clickOf(deps, input.clickId, brandId);
-  const now = Date.now();
-  const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
-  if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
-  if (orderTime < click.created_at) throw unacceptable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
-  const windowDays = brand.attribution_window_days;
-  if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
-    throw unacceptable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
-  }
-  if (input.items.length > 0) {
-    const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
-    if (Math.abs(sum - input.value) > itemsTolerance(input.value)) {
-      throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
-    }
-  }
-
-  const reason = commissionReasonOf(click);
-  const recordedAt = nowIso();
-  const { created, row } = await createOrderOnce(
-    database,
-    {
-      id: newId(),
-      order_id: input.orderId,
-      organization_id: brandId,
-      affiliate_id: click.affiliate_id,
-      link_id: click.link_id,
-      click_id: click.id,
-      channel_id: click.channel_id,
-      mdasc: click.mdasc,
-      status: 'pending',
-      // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
-      // so sums of commissions reconcile whatever their status.
-      commission_status: reason ? 'canceled' : 'pending',
-      commission_reason: reason ?? null,
-      value: input.value,
-      commission: reason ? 0 : commissionFor(brand, input.value),
-      currency: brand.currency,
-      items: JSON.stringify(input.items),
-      click_created_at: click.created_at,
-      link_code: (await linkCodeOf(database, click.link_id)) ?? null,
-      created_at: orderTime,
-      updated_at: recordedAt,
-    },
-    `brand:${brandId}`,
-    recordedAt,
-  );
-  // A concurrent report of the same order may have won the insert: the same rules then apply.
-  return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
-}
-
 function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversion {
   if (existing.value !== input.value || existing.click_id !== input.clickId) {
     throw conflict(
@@ -159,23 +87,107 @@ function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversi
   return conversionOf(existing);
 }
 
-/**
- * A brand approves or cancels one of its pending orders; the commission follows, unless it was
- * canceled from the start (its click did not count), which it stays.
- */
-export async function updateConversion(database: Database, brandId: string, orderId: string, status: 'approved' | 'canceled'): Promise<Conversion> {
-  const current = await findBrandOrder(database, brandId, orderId);
-  if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
-  if (current.status === status) return conversionOf(current); // a retried request changes nothing
-  checkOrderMove(current.status as OrderStatus, status);
-  const next = { status, commission_status: commissionAfter(current.commission_status as CommissionStatus, status) };
-  const now = nowIso();
-  if (!(await moveOrder(database, current, next, `brand:${brandId}`, now))) {
-    // Another request moved the order first: the same rules apply to what it is now.
-    const latest = (await findBrandOrder(database, brandId, orderId))!;
-    if (latest.status === status) return conversionOf(latest);
-    checkOrderMove(latest.status as OrderStatus, status);
-    throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
+export class ConversionsService {
+  constructor(
+    private readonly repositories: ConversionRepositories,
+    private readonly clickSource: ClickSource,
+    private readonly clock: Clock,
+    /**
+     * How long a click may wait in another instance's buffer before it is written: an unknown
+     * click id is looked up once more after this time before the report is refused (0 alone).
+     */
+    private readonly clickWriteDelayMs: number,
+  ) {}
+
+  private async clickOf(clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
+    const { clicks } = this.repositories;
+    let click = (await this.clickSource.bufferedClick(clickId)) ?? (await clicks.find(clickId));
+    if (!click && CLICK_ID.test(clickId) && this.clickWriteDelayMs > 0) {
+      await sleep(this.clickWriteDelayMs);
+      click = await clicks.find(clickId);
+    }
+    // Another brand's click answers exactly like an unknown one: click ids reveal nothing.
+    if (!click || click.organization_id !== brandId) throw notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
+    return click;
   }
-  return conversionOf({ ...current, ...next, updated_at: now });
+
+  async report(brandId: string, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
+    const { brands, orders, links } = this.repositories;
+    const brand = await brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+
+    // A replay of a known order is answered before anything else is checked: it changes nothing.
+    const existing = await orders.findBrandOrder(brandId, input.orderId);
+    if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
+
+    const click = await this.clickOf(input.clickId, brandId);
+    const now = this.clock.now();
+    const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
+    if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
+    if (orderTime < click.created_at) throw unacceptable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
+    const windowDays = brand.attribution_window_days;
+    if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
+      throw unacceptable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
+    }
+    if (input.items.length > 0) {
+      const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
+      if (Math.abs(sum - input.value) > itemsTolerance(input.value)) {
+        throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
+      }
+    }
+
+    const reason = commissionReasonOf(click);
+    const recordedAt = new Date(now).toISOString();
+    const { created, row } = await orders.createOnce(
+      {
+        id: newId(),
+        order_id: input.orderId,
+        organization_id: brandId,
+        affiliate_id: click.affiliate_id,
+        link_id: click.link_id,
+        click_id: click.id,
+        channel_id: click.channel_id,
+        mdasc: click.mdasc,
+        status: 'pending',
+        // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
+        // so sums of commissions reconcile whatever their status.
+        commission_status: reason ? 'canceled' : 'pending',
+        commission_reason: reason ?? null,
+        value: input.value,
+        commission: reason ? 0 : commissionFor(brand, input.value),
+        currency: brand.currency,
+        items: JSON.stringify(input.items),
+        click_created_at: click.created_at,
+        link_code: (await links.codeOf(click.link_id)) ?? null,
+        created_at: orderTime,
+        updated_at: recordedAt,
+      },
+      `brand:${brandId}`,
+      recordedAt,
+    );
+    // A concurrent report of the same order may have won the insert: the same rules then apply.
+    return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
+  }
+
+  /**
+   * A brand approves or cancels one of its pending orders; the commission follows, unless it was
+   * canceled from the start (its click did not count), which it stays.
+   */
+  async update(brandId: string, orderId: string, status: 'approved' | 'canceled'): Promise<Conversion> {
+    const { orders } = this.repositories;
+    const current = await orders.findBrandOrder(brandId, orderId);
+    if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
+    if (current.status === status) return conversionOf(current); // a retried request changes nothing
+    checkOrderMove(current.status as OrderStatus, status);
+    const next = { status, commission_status: commissionAfter(current.commission_status as CommissionStatus, status) };
+    const now = this.clock.iso();
+    if (!(await orders.move(current, next, `brand:${brandId}`, now))) {
+      // Another request moved the order first: the same rules apply to what it is now.
+      const latest = (await orders.findBrandOrder(brandId, orderId))!;
+      if (latest.status === status) return conversionOf(latest);
+      checkOrderMove(latest.status as OrderStatus, status);
+      throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
+    }
+    return conversionOf({ ...current, ...next, updated_at: now });
+  }
 }

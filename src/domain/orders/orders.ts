@@ -1,19 +1,18 @@
 // Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
 // (link, channel, click, payout) and its balance per currency.
 import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
-import { pageOf, type Pagination } from '../../schemas/common.js';
-import type { Database } from '../../storage/database.js';
-import { commissionTotals, findOrders, listOrders, type OrderFilters } from '../../storage/repositories/orders.js';
-import { channelsOf } from '../../storage/repositories/channels.js';
-import type { OrderRow } from '../../storage/tables.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { OrderFilters, OrdersRepository } from '../../storage/repositories/orders.js';
+import type { NewOrderRow, OrderRow } from '../../storage/tables.js';
 import type { ChannelRef } from '../../schemas/channel.js';
 import { notFound } from '../errors.js';
 import { CommissionStatuses } from '../../schemas/order.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import type { CommissionStatus } from './lifecycle.js';
 
 /** The affiliate's channels by id (a handful), for the channel of each order. */
-export async function channelRefsOf(database: Database, affiliateId: string): Promise<Map<string, ChannelRef>> {
-  return new Map((await channelsOf(database, affiliateId)).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
+export async function channelRefsOf(affiliates: AffiliatesRepository, affiliateId: string): Promise<Map<string, ChannelRef>> {
+  return new Map((await affiliates.channelsOf(affiliateId)).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
 }
 
 export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>): Order {
@@ -42,38 +41,55 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
   };
 }
 
-export type OrderEnvelope = { data: Order; meta: Pagination };
-
-/** The spec's envelope: one { data, meta } element per order, each carrying the page metadata. */
-export async function listOrdersFor(database: Database, affiliateId: string, filters: OrderFilters, page: number, limit: number): Promise<{ items: OrderEnvelope[]; total: number }> {
-  const [{ rows, total }, channels] = await Promise.all([
-    listOrders(database, affiliateId, filters, { limit, offset: (page - 1) * limit }),
-    channelRefsOf(database, affiliateId),
-  ]);
-  const meta = pageOf(total, page, limit);
-  return { items: rows.map((row) => ({ data: orderOf(row, channels), meta })), total };
-}
-
-export async function getOrdersFor(database: Database, affiliateId: string, id: string): Promise<OrderEnvelope[]> {
-  const [rows, channels] = await Promise.all([findOrders(database, affiliateId, id), channelRefsOf(database, affiliateId)]);
-  if (rows.length === 0) throw notFound('Order not found');
-  const meta = pageOf(rows.length, 1, rows.length);
-  return rows.map((row) => ({ data: orderOf(row, channels), meta }));
-}
-
 export type Balance = { currency: string } & Record<CommissionStatus, { commission: number; orders: number }>;
 
-/** Commission totals per currency (never summed across currencies), every status present. */
-export async function balanceFor(database: Database, affiliateId: string, filters: Pick<OrderFilters, 'organizationIds' | 'from' | 'to'>): Promise<Balance[]> {
-  const byCurrency = new Map<string, Balance>();
-  for (const row of await commissionTotals(database, affiliateId, filters)) {
-    let balance = byCurrency.get(row.currency);
-    if (!balance) {
-      balance = { currency: row.currency } as Balance;
-      for (const status of CommissionStatuses) balance[status] = { commission: 0, orders: 0 };
-      byCurrency.set(row.currency, balance);
-    }
-    balance[row.commission_status as CommissionStatus] = { commission: row.commission, orders: row.orders };
+export interface OrderRepositories {
+  affiliates: AffiliatesRepository;
+  orders: OrdersRepository;
+}
+
+export class OrdersService {
+  constructor(private readonly repositories: OrderRepositories) {}
+
+  /** The affiliate's orders, newest first (createdAt, then id). */
+  async list(affiliateId: string, filters: OrderFilters, page: PageRequest): Promise<Paged<Order>> {
+    const [{ rows, total }, channels] = await Promise.all([
+      this.repositories.orders.list(affiliateId, filters, offsetOf(page)),
+      channelRefsOf(this.repositories.affiliates, affiliateId),
+    ]);
+    return { items: rows.map((row) => orderOf(row, channels)), total };
   }
-  return [...byCurrency.values()];
+
+  /** The affiliate's orders whose network id or brand order id is `id` (not_found when none). */
+  async get(affiliateId: string, id: string): Promise<Order[]> {
+    const [rows, channels] = await Promise.all([this.repositories.orders.findForAffiliate(affiliateId, id), channelRefsOf(this.repositories.affiliates, affiliateId)]);
+    if (rows.length === 0) throw notFound('Order not found');
+    return rows.map((row) => orderOf(row, channels));
+  }
+
+  /** Commission totals per currency (never summed across currencies), every status present. */
+  async balance(affiliateId: string, filters: Pick<OrderFilters, 'organizationIds' | 'from' | 'to'>): Promise<Balance[]> {
+    const byCurrency = new Map<string, Balance>();
+    for (const row of await this.repositories.orders.commissionTotals(affiliateId, filters)) {
+      let balance = byCurrency.get(row.currency);
+      if (!balance) {
+        balance = { currency: row.currency } as Balance;
+        for (const status of CommissionStatuses) balance[status] = { commission: 0, orders: 0 };
+        byCurrency.set(row.currency, balance);
+      }
+      balance[row.commission_status as CommissionStatus] = { commission: row.commission, orders: row.orders };
+    }
+    return [...byCurrency.values()];
+  }
+
+  /**
+   * Stores orders reported elsewhere as they are (demo data): an order already stored is left as
+   * it is, since its status may have moved on. Returns how many were already there.
+   */
+  async loadMissing(orders: NewOrderRow[]): Promise<{ inserted: number; existing: number }> {
+    const existing = await this.repositories.orders.existingIds(orders.map((o) => o.id));
+    const missing = orders.filter((o) => !existing.has(o.id));
+    for (const order of missing) await this.repositories.orders.insert(order);
+    return { inserted: missing.length, existing: existing.size };
+  }
 }

@@ -1,17 +1,17 @@
 // Operators pay affiliates: every approved commission of orders created up to a date is paid in
 // a payout, one per currency (amounts in different currencies are never added together).
-import type { Database } from '../../storage/database.js';
-import type { PayoutRow } from '../../storage/tables.js';
 import type { Payout } from '../../schemas/payout.js';
-import { pageOf, type Pagination } from '../../schemas/common.js';
-import { requireAffiliate } from '../access/affiliates.js';
-import { createPayouts, findPayout, listPayouts, payableCommissions } from '../../storage/repositories/payouts.js';
-import { listOrders } from '../../storage/repositories/orders.js';
-import { notFound } from '../errors.js';
-import { newId } from '../random.js';
-import { nowIso } from '../time.js';
-import { channelRefsOf, orderOf } from './orders.js';
 import type { Order } from '../../schemas/order.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { OrdersRepository } from '../../storage/repositories/orders.js';
+import type { PayoutsRepository } from '../../storage/repositories/payouts.js';
+import type { PayoutRow } from '../../storage/tables.js';
+import { notFound } from '../errors.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
+import { newId } from '../random.js';
+import { requireAffiliate } from '../access/require.js';
+import { channelRefsOf, orderOf } from './orders.js';
 
 export function payoutOf(row: PayoutRow): Payout {
   return {
@@ -32,47 +32,55 @@ export interface PaymentPlan {
   payouts: Array<Pick<Payout, 'currency' | 'total' | 'orderCount' | 'periodStart' | 'periodEnd'> & { id?: string }>;
 }
 
-async function bounds(database: Database, affiliateId: string, until: string | undefined): Promise<{ now: string; limit: string }> {
-  await requireAffiliate(database, affiliateId);
-  const now = nowIso();
-  return { now, limit: until ?? now };
+export interface PayoutRepositories {
+  affiliates: AffiliatesRepository;
+  orders: OrdersRepository;
+  payouts: PayoutsRepository;
 }
 
-/**
- * Pays the approved commissions of orders created up to `until` (a UTC instant; default now).
- * Running it again, or twice at the same time, never pays an order twice.
- */
-export async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<PaymentPlan> {
-  const { now, limit } = await bounds(database, affiliateId, until);
-  const rows = await createPayouts(database, affiliateId, limit, 'operator', now, newId);
-  return { until: limit, payouts: rows.map(payoutOf) };
-}
+export class PayoutsService {
+  constructor(
+    private readonly repositories: PayoutRepositories,
+    private readonly clock: Clock,
+  ) {}
 
-/** What payCommissions would pay, without paying. */
-export async function planPayment(database: Database, affiliateId: string, until?: string): Promise<PaymentPlan> {
-  const { limit } = await bounds(database, affiliateId, until);
-  const due = await payableCommissions(database, affiliateId, limit);
-  return { until: limit, payouts: due.map((d) => ({ currency: d.currency, total: d.total, orderCount: d.orders, periodStart: d.first, periodEnd: d.last })) };
-}
+  /**
+   * Pays the approved commissions of orders created up to `until` (a UTC instant; default now).
+   * Running it again, or twice at the same time, never pays an order twice.
+   */
+  async pay(affiliateId: string, until?: string): Promise<PaymentPlan> {
+    const { now, limit } = await this.bounds(affiliateId, until);
+    const rows = await this.repositories.payouts.create(affiliateId, limit, 'operator', now, newId);
+    return { until: limit, payouts: rows.map(payoutOf) };
+  }
 
-export async function listPayoutsFor(database: Database, affiliateId: string, page: number, limit: number): Promise<{ data: Payout[]; meta: Pagination }> {
-  const { rows, total } = await listPayouts(database, affiliateId, { limit, offset: (page - 1) * limit });
-  return { data: rows.map(payoutOf), meta: pageOf(total, page, limit) };
-}
+  /** What pay() would pay, without paying. */
+  async plan(affiliateId: string, until?: string): Promise<PaymentPlan> {
+    const { limit } = await this.bounds(affiliateId, until);
+    const due = await this.repositories.payouts.payable(affiliateId, limit);
+    return { until: limit, payouts: due.map((d) => ({ currency: d.currency, total: d.total, orderCount: d.orders, periodStart: d.first, periodEnd: d.last })) };
+  }
 
-/** One payout of the affiliate with a page of the orders it paid (newest first). */
-export async function getPayoutFor(
-  database: Database,
-  affiliateId: string,
-  id: string,
-  page: number,
-  limit: number,
-): Promise<{ data: Payout & { orders: Order[] }; meta: Pagination }> {
-  const row = await findPayout(database, affiliateId, id);
-  if (!row) throw notFound(`payout "${id}" not found among your payouts`, 'payout_not_found');
-  const [{ rows, total }, channels] = await Promise.all([
-    listOrders(database, affiliateId, { payoutId: id }, { limit, offset: (page - 1) * limit }),
-    channelRefsOf(database, affiliateId),
-  ]);
-  return { data: { ...payoutOf(row), orders: rows.map((order) => orderOf(order, channels)) }, meta: pageOf(total, page, limit) };
+  /** The affiliate's payouts, newest first (createdAt, then id). */
+  async list(affiliateId: string, page: PageRequest): Promise<Paged<Payout>> {
+    const { rows, total } = await this.repositories.payouts.list(affiliateId, offsetOf(page));
+    return { items: rows.map(payoutOf), total };
+  }
+
+  /** One payout of the affiliate with a page of the orders it paid (newest first). */
+  async get(affiliateId: string, id: string, page: PageRequest): Promise<{ payout: Payout; orders: Paged<Order> }> {
+    const row = await this.repositories.payouts.find(affiliateId, id);
+    if (!row) throw notFound(`payout "${id}" not found among your payouts`, 'payout_not_found');
+    const [{ rows, total }, channels] = await Promise.all([
+      this.repositories.orders.list(affiliateId, { payoutId: id }, offsetOf(page)),
+      channelRefsOf(this.repositories.affiliates, affiliateId),
+    ]);
+    return { payout: payoutOf(row), orders: { items: rows.map((order) => orderOf(order, channels)), total } };
+  }
+
+  private async bounds(affiliateId: string, until: string | undefined): Promise<{ now: string; limit: string }> {
+    await requireAffiliate(this.repositories.affiliates, affiliateId);
+    const now = this.clock.iso();
+    return { now, limit: until ?? now };
+  }
 }

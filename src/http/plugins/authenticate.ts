@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Scope } from '../../domain/access/scopes.js';
-import { looksLikePostbackToken } from '../../domain/access/postback-tokens.js';
+import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError } from '../errors.js';
 import type { App, AppContext } from '../context.js';
 
@@ -68,11 +68,11 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = postbackTokenFrom?.(request);
-    let principal = token && looksLikePostbackToken(token) ? await ctx.keys.resolvePostbackToken(token) : undefined;
+    let principal = token && looksLikePostbackToken(token) ? await ctx.services.access.resolvePostbackToken(token) : undefined;
     if (!principal) {
       const key = keyFrom(request);
       if (!key) throw new HttpError(401, 'unauthorized', missingKeyMessage);
-      principal = await ctx.keys.resolve(key);
+      principal = await ctx.services.access.resolveKey(key);
       if (!principal) {
         if (looksLikePostbackToken(key)) throw new HttpError(401, 'unauthorized', key === token ? UNKNOWN_POSTBACK_TOKEN : POSTBACK_TOKEN_ELSEWHERE);
         throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');

@@ -1,8 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { App, AppContext } from '../context.js';
+import type { App } from '../context.js';
+import type { ServingServices } from '../../services.js';
 import { errorBody } from '../errors.js';
 
-export function registerHealth(app: App, ctx: AppContext): void {
+const UNAVAILABLE = {
+  database: errorBody(503, 'database_unavailable', 'The database is not reachable'),
+  redis: errorBody(503, 'redis_unavailable', 'Redis is not reachable'),
+};
+
+export function registerHealth(app: App, services: ServingServices): void {
   app.get(
     '/healthz',
     { schema: { tags: ['Service'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
@@ -19,18 +25,8 @@ export function registerHealth(app: App, ctx: AppContext): void {
       },
     },
     async (_request, reply) => {
-      try {
-        await ctx.database.ping();
-      } catch {
-        return reply.status(503).send(errorBody(503, 'database_unavailable', 'The database is not reachable'));
-      }
-      if (ctx.redis) {
-        try {
-          await ctx.redis.ping();
-        } catch {
-          return reply.status(503).send(errorBody(503, 'redis_unavailable', 'Redis is not reachable'));
-        }
-      }
+      const readiness = await services.health.readiness();
+      if (!readiness.ready) return reply.status(503).send(UNAVAILABLE[readiness.down]);
       return { status: 'ready' as const };
     },
   );

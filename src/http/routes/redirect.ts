@@ -4,7 +4,8 @@
 // Documented here; the front answers the same requests first.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../context.js';
+import type { App } from '../context.js';
+import type { ServingServices } from '../../services.js';
 import { LINK_NOT_FOUND } from '../redirect-front.js';
 import type { CachedTarget } from '../../domain/links/redirect-cache.js';
 import { ErrorBody } from '../../schemas/common.js';
@@ -40,15 +41,15 @@ const SCHEMA = {
   },
 };
 
-export function registerRedirect(app: App, ctx: AppContext): void {
+export function registerRedirect(app: App, services: ServingServices): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, target: CachedTarget | undefined) => {
     if (!target) return reply.status(404).send(LINK_NOT_FOUND);
     const queryAt = request.url.indexOf('?');
     const visit = { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] };
-    return reply.redirect(ctx.clicks.clickThrough(target, visit, queryAt === -1 ? undefined : request.url.slice(queryAt + 1)), 302);
+    return reply.redirect(services.tracking.clickThrough(target, visit, queryAt === -1 ? undefined : request.url.slice(queryAt + 1)), 302);
   };
   const follow = (request: FastifyRequest<{ Params: { code: string } }>, reply: FastifyReply) =>
-    ctx.redirects.resolve(request.params.code).then((target) => answer(request, reply, target));
+    services.tracking.resolve(request.params.code).then((target) => answer(request, reply, target));
 
   app.get('/:code', { schema: SCHEMA }, follow);
   // The same with a trailing slash, left out of the document: one route, two spellings.

@@ -1,46 +1,63 @@
+// Affiliates and their channels (with the network-wide channel kinds).
 import type { Database } from '../database.js';
 
-export async function affiliateExists(database: Database, affiliateId: string): Promise<boolean> {
-  return (await database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst()) !== undefined;
+export interface AffiliateChannel {
+  id: string;
+  name: string;
+  kindId: string;
+  kindName: string;
 }
 
-/** Whether any affiliate exists at all (an empty database is seeded on its first start). */
-export async function anyAffiliateExists(database: Database): Promise<boolean> {
-  return (await database.db.selectFrom('affiliates').select('id').limit(1).executeTakeFirst()) !== undefined;
-}
+export class AffiliatesRepository {
+  constructor(private readonly database: Database) {}
 
-export async function saveAffiliate(database: Database, row: { id: string; name: string; created_at: string }): Promise<void> {
-  await database.db
-    .insertInto('affiliates')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name }))
-    .execute();
-}
+  async exists(affiliateId: string): Promise<boolean> {
+    return (await this.database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst()) !== undefined;
+  }
 
-export async function saveChannelKinds(database: Database, kinds: ReadonlyArray<{ id: string; name: string }>): Promise<void> {
-  await database.db
-    .insertInto('channel_kinds')
-    .values(kinds.map((k) => ({ id: k.id, name: k.name })))
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-}
+  /** Whether any affiliate exists at all (an empty database is seeded on its first start). */
+  async anyExists(): Promise<boolean> {
+    return (await this.database.db.selectFrom('affiliates').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
 
-export async function channelKindExists(database: Database, kindId: string): Promise<boolean> {
-  return (await database.db.selectFrom('channel_kinds').select('id').where('id', '=', kindId).executeTakeFirst()) !== undefined;
-}
+  async save(row: { id: string; name: string; created_at: string }): Promise<void> {
+    await this.database.db
+      .insertInto('affiliates')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name }))
+      .execute();
+  }
 
-export async function saveChannel(database: Database, row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<void> {
-  await database.db
-    .insertInto('affiliate_channels')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }))
-    .execute();
-}
+  /** The affiliate's channels in a stable order (creation, then id). */
+  async channelsOf(affiliateId: string): Promise<AffiliateChannel[]> {
+    const rows = await this.database.db
+      .selectFrom('affiliate_channels as c')
+      .innerJoin('channel_kinds as k', 'k.id', 'c.kind_id')
+      .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name'])
+      .where('c.affiliate_id', '=', affiliateId)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name }));
+  }
 
-export async function saveApproval(database: Database, row: { affiliate_id: string; brand_id: string; created_at: string }): Promise<void> {
-  await database.db
-    .insertInto('brand_approvals')
-    .values(row)
-    .onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing())
-    .execute();
+  async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<void> {
+    await this.database.db
+      .insertInto('affiliate_channels')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }))
+      .execute();
+  }
+
+  async saveChannelKinds(kinds: ReadonlyArray<{ id: string; name: string }>): Promise<void> {
+    await this.database.db
+      .insertInto('channel_kinds')
+      .values(kinds.map((k) => ({ id: k.id, name: k.name })))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  async channelKindExists(kindId: string): Promise<boolean> {
+    return (await this.database.db.selectFrom('channel_kinds').select('id').where('id', '=', kindId).executeTakeFirst()) !== undefined;
+  }
 }

@@ -1,8 +1,12 @@
-import { sql } from 'kysely';
+// Campaigns (coupons and offers): the visible ones an affiliate lists, lookups by id, and the write
+// of a campaign with its categories (imports, demo data).
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../database.js';
-import { COUNT_TTL_MS, countOf } from './totals.js';
-import type { CampaignRow } from '../tables.js';
+import { COUNT_TTL_MS } from './totals.js';
+import type { CampaignRow, CampaignsTable } from '../tables.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { brandIsVisible, likePattern, type VisibilityCheck } from './visibility.js';
+import type { CategoryRows, WriteOutcome } from './brands.js';
 
 export interface CampaignFilters {
   types?: string[];
@@ -17,84 +21,90 @@ export interface CampaignFilters {
   periodTo?: string;
 }
 
-function filtered(database: Database, affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {
-  let q = database.db.selectFrom('campaigns').where(brandIsVisible(database.db, affiliateId, 'campaigns.organization_id', visibility));
-  if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
-  if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
-  if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
-  if (f.name) q = q.where('campaigns.name_key', 'like', sql<string>`${likePattern(f.name)} escape '\\'`);
-  if (f.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', f.isHighlight ? 1 : 0);
-  if (f.categories?.length) {
-    const keys = f.categories.map((c) => c.toLowerCase());
-    q = q.where((eb) =>
-      eb.exists(
-        eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').where('cc.category_key', 'in', keys),
-      ),
-    );
-  }
-  if (f.statuses?.length) {
-    // The same rule as campaignStatus(): scheduled before startAt, expired after endAt.
-    const statuses = new Set(f.statuses);
-    q = q.where((eb) =>
-      eb.or([
-        ...(statuses.has('scheduled') ? [eb('campaigns.start_at', '>', now)] : []),
-        ...(statuses.has('expired') ? [eb('campaigns.end_at', '<', now)] : []),
-        ...(statuses.has('onTime') ? [eb.and([eb('campaigns.start_at', '<=', now), eb('campaigns.end_at', '>=', now)])] : []),
-      ]),
-    );
-  }
-  if (f.periodFrom) q = q.where('campaigns.end_at', '>=', f.periodFrom);
-  if (f.periodTo) q = q.where('campaigns.start_at', '<=', f.periodTo);
-  return q;
-}
-
 /** The start of the COUNT_TTL_MS window holding `now`. */
 const timeWindowOf = (now: string) => new Date(Math.floor(Date.parse(now) / COUNT_TTL_MS) * COUNT_TTL_MS).toISOString();
 
-/** A page of campaigns of visible brands, newest first (id breaks ties), and the total. */
-export async function listCampaigns(
-  database: Database,
-  affiliateId: string,
-  filters: CampaignFilters,
-  page: { limit: number; offset: number },
-  now: string,
-): Promise<{ rows: CampaignRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(database, affiliateId, filters, now, 'per-row')
-      .selectAll('campaigns')
-      .orderBy('campaigns.created_at', 'desc')
-      .orderBy('campaigns.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countOf(database, filtered(database, affiliateId, filters, now, 'as-set').select((eb) => eb.fn.countAll<number>().as('n')), {
+export class CampaignsRepository {
+  constructor(private readonly database: Database) {}
+
+  private filtered(affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {
+    let q = this.database.db.selectFrom('campaigns').where(brandIsVisible(this.database.db, affiliateId, 'campaigns.organization_id', visibility));
+    if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
+    if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
+    if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
+    if (f.name) q = q.where('campaigns.name_key', 'like', sql<string>`${likePattern(f.name)} escape '\\'`);
+    if (f.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', f.isHighlight ? 1 : 0);
+    if (f.categories?.length) {
+      const keys = f.categories.map((c) => c.toLowerCase());
+      q = q.where((eb) =>
+        eb.exists(
+          eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').where('cc.category_key', 'in', keys),
+        ),
+      );
+    }
+    if (f.statuses?.length) {
+      // The same rule as campaignStatus(): scheduled before startAt, expired after endAt.
+      const statuses = new Set(f.statuses);
+      q = q.where((eb) =>
+        eb.or([
+          ...(statuses.has('scheduled') ? [eb('campaigns.start_at', '>', now)] : []),
+          ...(statuses.has('expired') ? [eb('campaigns.end_at', '<', now)] : []),
+          ...(statuses.has('onTime') ? [eb.and([eb('campaigns.start_at', '<=', now), eb('campaigns.end_at', '>=', now)])] : []),
+        ]),
+      );
+    }
+    if (f.periodFrom) q = q.where('campaigns.end_at', '>=', f.periodFrom);
+    if (f.periodTo) q = q.where('campaigns.start_at', '<=', f.periodTo);
+    return q;
+  }
+
+  /** A page of campaigns of visible brands, newest first (id breaks ties), and the total. */
+  list(affiliateId: string, filters: CampaignFilters, page: PageWindow, now: string): Promise<Page<CampaignRow>> {
+    const count = (at: string) => this.filtered(affiliateId, filters, at, 'as-set').select((eb) => eb.fn.countAll<number>().as('n'));
+    return pageWithTotal(
+      this.database,
+      this.filtered(affiliateId, filters, now, 'per-row')
+        .selectAll('campaigns')
+        .orderBy('campaigns.created_at', 'desc')
+        .orderBy('campaigns.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      count(now),
       // The status filters compare with the current time, which would make every second's count
       // a new query; a remembered total is already up to COUNT_TTL_MS old, so the same total
       // serves the whole window. Fast counts are not remembered and stay exact.
-      rememberAs: filtered(database, affiliateId, filters, timeWindowOf(now), 'as-set').select((eb) => eb.fn.countAll<number>().as('n')),
-    }),
-  ]);
-  return { rows, total: count };
-}
-
-export async function findCampaign(database: Database, id: string): Promise<CampaignRow | undefined> {
-  return database.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function categoriesOfCampaigns(database: Database, ids: string[]): Promise<Map<string, string[]>> {
-  const result = new Map<string, string[]>();
-  if (ids.length === 0) return result;
-  const rows = await database.db
-    .selectFrom('campaign_categories')
-    .select(['campaign_id', 'category'])
-    .where('campaign_id', 'in', ids)
-    .orderBy('campaign_id')
-    .orderBy('category_key')
-    .execute();
-  for (const row of rows) {
-    const list = result.get(row.campaign_id) ?? [];
-    list.push(row.category);
-    result.set(row.campaign_id, list);
+      { rememberAs: count(timeWindowOf(now)) },
+    );
   }
-  return result;
+
+  find(id: string): Promise<CampaignRow | undefined> {
+    return this.database.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Inserts or updates a campaign and replaces its categories, in one transaction. An unknown
+   * brand, or a campaign id another brand holds, is answered, not thrown, and nothing is written.
+   */
+  save(
+    id: string,
+    columns: Omit<Insertable<CampaignsTable>, 'id' | 'created_at'>,
+    createdAt: string,
+    categories: CategoryRows,
+  ): Promise<WriteOutcome | 'brand_missing' | { ownedBy: string }> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const brand = await trx.selectFrom('brands').select('id').where('id', '=', columns.organization_id).executeTakeFirst();
+      if (!brand) return 'brand_missing';
+      const existing = await trx.selectFrom('campaigns').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
+      if (existing && existing.organization_id !== columns.organization_id) return { ownedBy: existing.organization_id };
+      if (existing) {
+        await trx.updateTable('campaigns').set(columns).where('id', '=', id).execute();
+        await trx.deleteFrom('campaign_categories').where('campaign_id', '=', id).execute();
+      } else {
+        await trx.insertInto('campaigns').values({ id, ...columns, created_at: createdAt }).execute();
+      }
+      if (categories.length) await trx.insertInto('campaign_categories').values(categories.map((c) => ({ campaign_id: id, ...c }))).execute();
+      return existing ? 'updated' : 'inserted';
+    });
+  }
 }

@@ -1,31 +1,69 @@
+// Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
 import type { ClickRow, NewClickRow } from '../tables.js';
+
+/**
+ * Every column a click is written with, in order: the one list both click writers insert (this
+ * repository, and the SQLite writer thread, which prepares its own statement from it).
+ */
+export const CLICK_COLUMNS = [
+  'id',
+  'link_id',
+  'affiliate_id',
+  'channel_id',
+  'organization_id',
+  'mdasc',
+  'created_at',
+  'is_bot',
+  'is_head',
+  'is_repeat',
+  'is_suspicious',
+  'counted',
+  'visitor_hash',
+  'user_agent',
+] as const satisfies ReadonlyArray<keyof NewClickRow>;
+
+/** A click as written: every column of CLICK_COLUMNS, optional ones included. */
+export type ClickInsert = Required<Pick<NewClickRow, (typeof CLICK_COLUMNS)[number]>>;
+
+
+/** The INSERT of one click with named parameters (@column), as better-sqlite3 binds them. */
+export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}) values (${CLICK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+/** The click as CLICK_COLUMNS orders it, optional columns null when absent. */
+export function clickInsert(click: NewClickRow): ClickInsert {
+  return { mdasc: null, user_agent: null, ...click };
+}
 
 // Rows per INSERT statement: 14 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
-/**
- * Appends a batch of clicks and adds the counted ones to their links' totals, in one
- * transaction: the batch is stored whole or not at all.
- */
-export async function writeClicks(database: Database, clicks: NewClickRow[]): Promise<void> {
-  if (clicks.length === 0) return;
-  const counts = new Map<string, number>();
-  for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
-  await database.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < clicks.length; i += CHUNK) {
-      await trx.insertInto('clicks').values(clicks.slice(i, i + CHUNK)).execute();
-    }
-    for (const [linkId, n] of counts) {
-      await trx
-        .updateTable('short_links')
-        .set((eb) => ({ click_count: eb('click_count', '+', n) }))
-        .where('id', '=', linkId)
-        .execute();
-    }
-  });
-}
+export class ClicksRepository {
+  constructor(private readonly database: Database) {}
 
-export async function findClick(database: Database, id: string): Promise<ClickRow | undefined> {
-  return database.db.selectFrom('clicks').selectAll().where('id', '=', id).executeTakeFirst();
+  /**
+   * Appends a batch of clicks and adds the counted ones to their links' totals, in one
+   * transaction: the batch is stored whole or not at all.
+   */
+  async write(clicks: NewClickRow[]): Promise<void> {
+    if (clicks.length === 0) return;
+    const counts = new Map<string, number>();
+    for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
+    await this.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < clicks.length; i += CHUNK) {
+        await trx.insertInto('clicks').values(clicks.slice(i, i + CHUNK).map(clickInsert)).execute();
+      }
+      for (const [linkId, n] of counts) {
+        await trx
+          .updateTable('short_links')
+          .set((eb) => ({ click_count: eb('click_count', '+', n) }))
+          .where('id', '=', linkId)
+          .execute();
+      }
+    });
+  }
+
+  find(id: string): Promise<ClickRow | undefined> {
+    return this.database.db.selectFrom('clicks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
 }

@@ -1,87 +1,11 @@
+// Short links: creation (idempotent per channel and request), the lists that show them, the
+// redirect lookup and the changes the redirect cache polls for.
 import type { Database } from '../database.js';
-import { countOf } from './totals.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { ShortLinkRow } from '../tables.js';
 
 /** A link to create: every column but its state (active, count) and times, which the insert sets. */
 export type NewLink = Omit<ShortLinkRow, 'active' | 'click_count' | 'created_at' | 'updated_at'>;
-
-/**
- * Inserts the link unless the channel already has one for the same request; either way returns
- * the channel's link for that request. Safe under concurrent identical requests.
- */
-export async function insertOrGetLink(database: Database, link: NewLink, now: string): Promise<ShortLinkRow> {
-  await database.db
-    .insertInto('short_links')
-    .values({ ...link, active: 1, click_count: 0, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['channel_id', 'request_key']).doNothing())
-    .execute();
-  return database.db
-    .selectFrom('short_links')
-    .selectAll()
-    .where('channel_id', '=', link.channel_id)
-    .where('request_key', '=', link.request_key)
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * The affiliate's plain links (without mdasc) for some brands or features, to show on the
- * resources they belong to. Links with an mdasc are per-use tracking links: an app may make
- * thousands, so they are listed by GET /affiliate/shortener/urls only.
- */
-export async function linksFor(
-  database: Database,
-  affiliateId: string,
-  by: { brandIds?: string[]; featureIds?: string[]; linkTypes: string[] },
-): Promise<ShortLinkRow[]> {
-  let q = database.db
-    .selectFrom('short_links')
-    .selectAll()
-    .where('affiliate_id', '=', affiliateId)
-    .where('link_type', 'in', by.linkTypes)
-    .where('mdasc', 'is', null);
-  if (by.brandIds) {
-    if (by.brandIds.length === 0) return [];
-    q = q.where('organization_id', 'in', by.brandIds);
-  }
-  if (by.featureIds) {
-    if (by.featureIds.length === 0) return [];
-    q = q.where('feature_id', 'in', by.featureIds);
-  }
-  return q.orderBy('created_at').orderBy('id').execute();
-}
-
-export interface LinkListFilters {
-  linkType: string;
-  featureId?: string;
-  organizationId?: string;
-}
-
-/** A link as the affiliate's list shows it: with the name and kind of its channel. */
-export type ListedLink = ShortLinkRow & { channel_name: string; channel_kind: string };
-
-export async function listLinks(
-  database: Database,
-  affiliateId: string,
-  f: LinkListFilters,
-  page: { limit: number; offset: number },
-): Promise<{ rows: ListedLink[]; total: number }> {
-  let q = database.db.selectFrom('short_links as l').where('l.affiliate_id', '=', affiliateId).where('l.link_type', '=', f.linkType);
-  if (f.featureId) q = q.where('l.feature_id', '=', f.featureId);
-  if (f.organizationId) q = q.where('l.organization_id', '=', f.organizationId);
-  const [rows, count] = await Promise.all([
-    q
-      .innerJoin('affiliate_channels as c', 'c.id', 'l.channel_id')
-      .selectAll('l')
-      .select(['c.name as channel_name', 'c.kind_id as channel_kind'])
-      .orderBy('l.created_at', 'desc')
-      .orderBy('l.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n'))),
-  ]);
-  return { rows, total: count };
-}
 
 /** What the redirect needs to know about a code. */
 export interface RedirectTarget {
@@ -96,14 +20,16 @@ export interface RedirectTarget {
   clickIdParam: string;
 }
 
-type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & { click_id_param: string };
+export interface LinkListFilters {
+  linkType: string;
+  featureId?: string;
+  organizationId?: string;
+}
 
-/**
- * The redirect lookup, built and compiled once per database (its code parameter filled in per
- * call): building and compiling a Kysely query costs two to four times the lookup itself, and this
- * one runs on every uncached redirect.
- */
-const redirectQueries = new WeakMap<Database, ReturnType<typeof redirectQuery>>();
+/** A link as the affiliate's list shows it: with the name and kind of its channel. */
+export type ListedLink = ShortLinkRow & { channel_name: string; channel_kind: string };
+
+type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & { click_id_param: string };
 
 function redirectQuery(database: Database) {
   return database.db
@@ -114,43 +40,123 @@ function redirectQuery(database: Database) {
     .compile();
 }
 
-export async function findRedirectTarget(database: Database, code: string): Promise<RedirectTarget | undefined> {
-  let compiled = redirectQueries.get(database);
-  if (!compiled) redirectQueries.set(database, (compiled = redirectQuery(database)));
-  const [row] = (await database.db.executeQuery<RedirectRow>({ ...compiled, parameters: [code] })).rows;
-  return (
-    row && {
-      linkId: row.id,
-      destination: row.original_url,
-      active: row.active === 1,
-      affiliateId: row.affiliate_id,
-      channelId: row.channel_id,
-      brandId: row.organization_id,
-      mdasc: row.mdasc,
-      clickIdParam: row.click_id_param,
-    }
-  );
-}
-
 /** More changed links than a cache should delete one by one: it starts afresh instead. */
 const MANY_CHANGES = 10_000;
 
-/**
- * What changed at or after `since` (an ISO time): the codes of links added or changed, or
- * 'everything' when a brand changed (a brand's click-id parameter is part of every redirect to
- * it) or when too many links changed to list.
- */
-export async function redirectChangesSince(database: Database, since: string): Promise<string[] | 'everything'> {
-  const [links, brand] = await Promise.all([
-    database.db.selectFrom('short_links').select('code').where('updated_at', '>=', since).limit(MANY_CHANGES + 1).execute(),
-    database.db.selectFrom('brands').select('id').where('updated_at', '>=', since).limit(1).executeTakeFirst(),
-  ]);
-  if (brand || links.length > MANY_CHANGES) return 'everything';
-  return links.map((l) => l.code);
-}
+export class LinksRepository {
+  /**
+   * The redirect lookup, built and compiled once (its code parameter filled in per call): building
+   * and compiling a Kysely query costs two to four times the lookup itself, and this one runs on
+   * every uncached redirect.
+   */
+  private redirectLookup: ReturnType<typeof redirectQuery> | undefined;
 
-/** Activates or deactivates a link by code; returns false when no such code exists. */
-export async function setLinkActive(database: Database, code: string, active: boolean, now: string): Promise<boolean> {
-  const result = await database.db.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('code', '=', code).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  constructor(private readonly database: Database) {}
+
+  /**
+   * Inserts the link unless the channel already has one for the same request; either way returns
+   * the channel's link for that request. Safe under concurrent identical requests.
+   */
+  async insertOrGet(link: NewLink, now: string): Promise<ShortLinkRow> {
+    await this.database.db
+      .insertInto('short_links')
+      .values({ ...link, active: 1, click_count: 0, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(['channel_id', 'request_key']).doNothing())
+      .execute();
+    return this.database.db
+      .selectFrom('short_links')
+      .selectAll()
+      .where('channel_id', '=', link.channel_id)
+      .where('request_key', '=', link.request_key)
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * The affiliate's plain links (without mdasc) for some brands or features, to show on the
+   * resources they belong to. Links with an mdasc are per-use tracking links: an app may make
+   * thousands, so they are listed by GET /affiliate/shortener/urls only.
+   */
+  async forResources(
+    affiliateId: string,
+    by: { brandIds?: string[]; featureIds?: string[]; linkTypes: string[] },
+  ): Promise<ShortLinkRow[]> {
+    let q = this.database.db
+      .selectFrom('short_links')
+      .selectAll()
+      .where('affiliate_id', '=', affiliateId)
+      .where('link_type', 'in', by.linkTypes)
+      .where('mdasc', 'is', null);
+    if (by.brandIds) {
+      if (by.brandIds.length === 0) return [];
+      q = q.where('organization_id', 'in', by.brandIds);
+    }
+    if (by.featureIds) {
+      if (by.featureIds.length === 0) return [];
+      q = q.where('feature_id', 'in', by.featureIds);
+    }
+    return q.orderBy('created_at').orderBy('id').execute();
+  }
+
+  list(affiliateId: string, f: LinkListFilters, page: PageWindow): Promise<Page<ListedLink>> {
+    let q = this.database.db.selectFrom('short_links as l').where('l.affiliate_id', '=', affiliateId).where('l.link_type', '=', f.linkType);
+    if (f.featureId) q = q.where('l.feature_id', '=', f.featureId);
+    if (f.organizationId) q = q.where('l.organization_id', '=', f.organizationId);
+    return pageWithTotal(
+      this.database,
+      q
+        .innerJoin('affiliate_channels as c', 'c.id', 'l.channel_id')
+        .selectAll('l')
+        .select(['c.name as channel_name', 'c.kind_id as channel_kind'])
+        .orderBy('l.created_at', 'desc')
+        .orderBy('l.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+
+
+  async findRedirectTarget(code: string): Promise<RedirectTarget | undefined> {
+    const compiled = (this.redirectLookup ??= redirectQuery(this.database));
+    const [row] = (await this.database.db.executeQuery<RedirectRow>({ ...compiled, parameters: [code] })).rows;
+    return (
+      row && {
+        linkId: row.id,
+        destination: row.original_url,
+        active: row.active === 1,
+        affiliateId: row.affiliate_id,
+        channelId: row.channel_id,
+        brandId: row.organization_id,
+        mdasc: row.mdasc,
+        clickIdParam: row.click_id_param,
+      }
+    );
+  }
+
+  /**
+   * What changed at or after `since` (an ISO time): the codes of links added or changed, or
+   * 'everything' when a brand changed (a brand's click-id parameter is part of every redirect to
+   * it) or when too many links changed to list.
+   */
+  async changesSince(since: string): Promise<string[] | 'everything'> {
+    const { db } = this.database;
+    const [links, brand] = await Promise.all([
+      db.selectFrom('short_links').select('code').where('updated_at', '>=', since).limit(MANY_CHANGES + 1).execute(),
+      db.selectFrom('brands').select('id').where('updated_at', '>=', since).limit(1).executeTakeFirst(),
+    ]);
+    if (brand || links.length > MANY_CHANGES) return 'everything';
+    return links.map((l) => l.code);
+  }
+
+  /** Activates or deactivates a link by code; returns false when no such code exists. */
+  async setActive(code: string, active: boolean, now: string): Promise<boolean> {
+    const result = await this.database.db.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('code', '=', code).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The code of a link, by its id. */
+  async codeOf(linkId: string): Promise<string | undefined> {
+    return (await this.database.db.selectFrom('short_links').select('code').where('id', '=', linkId).executeTakeFirst())?.code;
+  }
 }

@@ -8,36 +8,40 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/**
- * Makes `token` the brand's only active postback token: in one transaction the active one, if
- * any, is marked revoked and replaced by the new one, and the new one is inserted. Returns the
- * prefix of the token it replaced (null for the brand's first).
- *
- * Two rotations at once: on PostgreSQL the later one may not see the earlier one's new token
- * and is refused by the one-active-token index; it runs again and replaces that token, so the
- * last rotation wins, as it would one after the other.
- */
-export async function replacePostbackToken(database: Database, token: Omit<NewPostbackTokenRow, 'revoked_at' | 'replaced_by'>): Promise<{ replaced: string | null }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await database.db.transaction().execute(async (trx) => {
-        const replaced = await trx
-          .updateTable('postback_tokens')
-          .set({ revoked_at: token.created_at, replaced_by: token.id })
-          .where('brand_id', '=', token.brand_id)
-          .where('revoked_at', 'is', null)
-          .returning('token_prefix')
-          .execute();
-        await trx.insertInto('postback_tokens').values({ ...token, revoked_at: null, replaced_by: null }).execute();
-        return { replaced: replaced[0]?.token_prefix ?? null };
-      });
-    } catch (error) {
-      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+export class PostbackTokensRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * Makes `token` the brand's only active postback token: in one transaction the active one, if
+   * any, is marked revoked and replaced by the new one, and the new one is inserted. Returns the
+   * prefix of the token it replaced (null for the brand's first).
+   *
+   * Two rotations at once: on PostgreSQL the later one may not see the earlier one's new token
+   * and is refused by the one-active-token index; it runs again and replaces that token, so the
+   * last rotation wins, as it would one after the other.
+   */
+  async replace(token: Omit<NewPostbackTokenRow, 'revoked_at' | 'replaced_by'>): Promise<{ replaced: string | null }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.database.db.transaction().execute(async (trx) => {
+          const replaced = await trx
+            .updateTable('postback_tokens')
+            .set({ revoked_at: token.created_at, replaced_by: token.id })
+            .where('brand_id', '=', token.brand_id)
+            .where('revoked_at', 'is', null)
+            .returning('token_prefix')
+            .execute();
+          await trx.insertInto('postback_tokens').values({ ...token, revoked_at: null, replaced_by: null }).execute();
+          return { replaced: replaced[0]?.token_prefix ?? null };
+        });
+      } catch (error) {
+        if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+      }
     }
   }
-}
 
-/** The active (neither rotated nor revoked) token with this hash. */
-export async function findActivePostbackToken(database: Database, tokenHash: string): Promise<PostbackTokenRow | undefined> {
-  return database.db.selectFrom('postback_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+  /** The active (neither rotated nor revoked) token with this hash. */
+  findActive(tokenHash: string): Promise<PostbackTokenRow | undefined> {
+    return this.database.db.selectFrom('postback_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+  }
 }

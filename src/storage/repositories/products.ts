@@ -1,9 +1,13 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+// Products: the visible ones an affiliate lists and searches, and the write of a product (imports,
+// demo data).
+import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
-import type { DB, ProductRow } from '../tables.js';
+import type { DB, ProductRow, ProductsTable } from '../tables.js';
 import { brandIsVisible, type VisibilityCheck } from './visibility.js';
 import { foldText } from '../../lib/text-keys.js';
+import type { Page, PageWindow } from './pages.js';
+import type { WriteOutcome } from './brands.js';
 
 export interface ProductFilters {
   search?: string;
@@ -46,34 +50,49 @@ function searched(database: Database, q: ProductQuery, terms: string[]): { query
   return { query: q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${tsquery})`), order: 'products.seq' };
 }
 
-/**
- * A page of products of visible brands, newest first: in the order they were added to the
- * network (a unique order, so pages never overlap), and the total.
- */
-export async function listProducts(
-  database: Database,
-  affiliateId: string,
-  filters: ProductFilters,
-  page: { limit: number; offset: number },
-): Promise<{ rows: ProductRow[]; total: number }> {
-  // The page stops after a few rows, the count visits them all: each checks visibility its own way.
-  const pageBase = filtered(database, affiliateId, filters, 'per-row');
-  const countBase = filtered(database, affiliateId, filters, 'as-set');
-  const counted = (q: ProductQuery) => countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n')));
-  if (filters.search !== undefined) {
-    const terms = searchTerms(filters.search);
-    // A search with no word in it matches nothing rather than everything.
-    if (terms.length === 0) return { rows: [], total: 0 };
-    const { query, order } = searched(database, pageBase, terms);
+export class ProductsRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * A page of products of visible brands, newest first: in the order they were added to the
+   * network (a unique order, so pages never overlap), and the total.
+   */
+  async list(affiliateId: string, filters: ProductFilters, page: PageWindow): Promise<Page<ProductRow>> {
+    const { database } = this;
+    // The page stops after a few rows, the count visits them all: each checks visibility its own way.
+    const pageBase = filtered(database, affiliateId, filters, 'per-row');
+    const countBase = filtered(database, affiliateId, filters, 'as-set');
+    const counted = (q: ProductQuery) => countOf(database, q.select((eb) => eb.fn.countAll<number>().as('n')));
+    if (filters.search !== undefined) {
+      const terms = searchTerms(filters.search);
+      // A search with no word in it matches nothing rather than everything.
+      if (terms.length === 0) return { rows: [], total: 0 };
+      const { query, order } = searched(database, pageBase, terms);
+      const [rows, total] = await Promise.all([
+        query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
+        counted(searched(database, countBase, terms).query),
+      ]);
+      return { rows, total };
+    }
     const [rows, total] = await Promise.all([
-      query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
-      counted(searched(database, countBase, terms).query),
+      pageBase.selectAll('products').orderBy('products.seq', 'desc').limit(page.limit).offset(page.offset).execute(),
+      counted(countBase),
     ]);
     return { rows, total };
   }
-  const [rows, total] = await Promise.all([
-    pageBase.selectAll('products').orderBy('products.seq', 'desc').limit(page.limit).offset(page.offset).execute(),
-    counted(countBase),
-  ]);
-  return { rows, total };
+
+  /** Inserts or updates a product, in one transaction; an unknown brand is answered and nothing is written. */
+  save(id: string, columns: Omit<Insertable<ProductsTable>, 'id' | 'created_at'>, createdAt: string): Promise<WriteOutcome | 'brand_missing'> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const brand = await trx.selectFrom('brands').select('id').where('id', '=', columns.organization_id).executeTakeFirst();
+      if (!brand) return 'brand_missing';
+      const existing = await trx.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst();
+      if (existing) {
+        await trx.updateTable('products').set(columns).where('id', '=', id).execute();
+        return 'updated';
+      }
+      await trx.insertInto('products').values({ id, ...columns, created_at: createdAt }).execute();
+      return 'inserted';
+    });
+  }
 }

@@ -26,7 +26,7 @@ interface Counts {
 /** Per database, so two databases in one process never share a total. */
 const perDatabase = new WeakMap<Database, Counts>();
 
-type CountQuery = Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> };
+export type CountQuery = Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> };
 
 export async function countOf(
   database: Database,

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Conversion, ConversionInput } from '../../../schemas/conversion.js';
-import { reportConversion } from '../../../domain/orders/conversions.js';
-import { conversionDeps } from './conversion-deps.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 
-export function createConversionRoute(app: App, ctx: AppContext): void {
+export function createConversionRoute(app: App, services: ServingServices): void {
   app.post(
     '/advertiser/conversions',
     {
@@ -24,11 +23,7 @@ export function createConversionRoute(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { created, conversion } = await reportConversion(
-        conversionDeps(ctx),
-        request.brandId,
-        request.body,
-      );
+      const { created, conversion } = await services.conversions.report(request.brandId, request.body);
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Conversion, ConversionUpdate } from '../../../schemas/conversion.js';
-import { updateConversion } from '../../../domain/orders/conversions.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 
-export function updateConversionRoute(app: App, ctx: AppContext): void {
+export function updateConversionRoute(app: App, services: ServingServices): void {
   app.patch(
     '/advertiser/conversions/:orderId',
     {
@@ -19,6 +19,6 @@ export function updateConversionRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({ data: await updateConversion(ctx.database, request.brandId, request.params.orderId, request.body.status) }),
+    async (request) => ({ data: await services.conversions.update(request.brandId, request.params.orderId, request.body.status) }),
   );
 }

@@ -1,6 +1,7 @@
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { createConversionRoute } from './conversion-create.js';
 import { updateConversionRoute } from './conversion-update.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, ctx: AppContext) => void> = [createConversionRoute, updateConversionRoute];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute];

@@ -3,12 +3,11 @@
 // (its API key is still accepted there, see src/http/app.ts).
 import { Type } from '@sinclair/typebox';
 import { Conversion, PostbackQuery } from '../../../schemas/conversion.js';
-import { reportConversion } from '../../../domain/orders/conversions.js';
-import { conversionDeps } from './conversion-deps.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 
-export function registerPostback(app: App, ctx: AppContext): void {
+export function registerPostback(app: App, services: ServingServices): void {
   app.get(
     '/postback',
     {
@@ -30,11 +29,7 @@ export function registerPostback(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { clickId, orderId, value, createdAt } = request.query;
-      const { created, conversion } = await reportConversion(
-        conversionDeps(ctx),
-        request.brandId,
-        { clickId, orderId, value, createdAt, items: [] },
-      );
+      const { created, conversion } = await services.conversions.report(request.brandId, { clickId, orderId, value, createdAt, items: [] });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Currency } from '../../../schemas/common.js';
-import { balanceFor } from '../../../domain/orders/orders.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { OrderRangeQuery } from './orders-list.js';
 import { dayRange } from './query-rules.js';
 
@@ -23,7 +23,7 @@ const Balance = Type.Object(
 
 const Query = Type.Object(OrderRangeQuery, { additionalProperties: false });
 
-export function getBalanceRoute(app: App, ctx: AppContext): void {
+export function getBalanceRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/balance',
     {
@@ -40,7 +40,7 @@ export function getBalanceRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const q = request.query;
       const organizationIds = q.organizationId ? [q.organizationId] : undefined;
-      return { data: await balanceFor(ctx.database, request.affiliateId, { organizationIds, ...dayRange(q) }) };
+      return { data: await services.orders.balance(request.affiliateId, { organizationIds, ...dayRange(q) }) };
     },
   );
 }

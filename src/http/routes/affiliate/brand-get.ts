@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { Brand } from '../../../schemas/brand.js';
 import { Uuid } from '../../../schemas/common.js';
-import { getBrandFor } from '../../../domain/catalog/brands.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 
-export function getBrandRoute(app: App, ctx: AppContext): void {
+export function getBrandRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/brands/:id',
     {
@@ -18,6 +18,6 @@ export function getBrandRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Ref(Brand) }), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await getBrandFor(ctx, request.affiliateId, request.params.id) }),
+    async (request) => ({ data: await services.catalog.getBrand(request.affiliateId, request.params.id) }),
   );
 }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Brand } from '../../../schemas/brand.js';
-import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean } from '../../../schemas/common.js';
-import { listBrandsFor } from '../../../domain/catalog/brands.js';
-import type { App, AppContext } from '../../context.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, pageOf } from '../../../schemas/common.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { checkRange, endOf, startOf } from './query-rules.js';
 
 const Query = Type.Object(
@@ -21,7 +21,7 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-export function listBrandsRoute(app: App, ctx: AppContext): void {
+export function listBrandsRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/brands',
     {
@@ -41,8 +41,7 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
       const createdFrom = q.startAt && startOf('startAt', q.startAt);
       const createdTo = q.endAt && endOf('endAt', q.endAt);
       checkRange('startAt', createdFrom, 'endAt', createdTo);
-      return listBrandsFor(
-        ctx,
+      const { items, total } = await services.catalog.listBrands(
         request.affiliateId,
         {
           search: q.search,
@@ -54,9 +53,9 @@ export function listBrandsRoute(app: App, ctx: AppContext): void {
           createdFrom,
           createdTo,
         },
-        q.page,
-        q.limit,
+        q,
       );
+      return { data: items, pagination: pageOf(total, q.page, q.limit) };
     },
   );
 }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Campaign, CampaignStatuses, CampaignTypes, OfferTypes } from '../../../schemas/campaign.js';
-import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid } from '../../../schemas/common.js';
-import { listCampaignsFor } from '../../../domain/catalog/campaigns.js';
-import type { App, AppContext } from '../../context.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, Uuid, pageOf } from '../../../schemas/common.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { anyOfBrands, checkRange, checkTogether, endOf, startOf } from './query-rules.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -25,7 +25,7 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-export function listCampaignsRoute(app: App, ctx: AppContext): void {
+export function listCampaignsRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/campaigns',
     {
@@ -48,8 +48,7 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
       const periodTo = q.endAt && endOf('endAt', q.endAt);
       checkRange('startAt', periodFrom, 'endAt', periodTo);
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
-      return listCampaignsFor(
-        ctx,
+      const { items, total } = await services.catalog.listCampaigns(
         request.affiliateId,
         {
           types: q.types,
@@ -62,9 +61,9 @@ export function listCampaignsRoute(app: App, ctx: AppContext): void {
           periodFrom,
           periodTo,
         },
-        q.page,
-        q.limit,
+        q,
       );
+      return { data: items, meta: pageOf(total, q.page, q.limit) };
     },
   );
 }

@@ -1,4 +1,5 @@
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { listBrandsRoute } from './brands-list.js';
 import { getBrandRoute } from './brand-get.js';
 import { listProductsRoute } from './products-list.js';
@@ -10,9 +11,10 @@ import { getOrderRoute } from './order-get.js';
 import { getBalanceRoute } from './balance-get.js';
 import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
+import { listChannelsRoute } from './channels-list.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
-export const affiliateRoutes: Array<(app: App, ctx: AppContext) => void> = [
+export const affiliateRoutes: Array<(app: App, services: ServingServices) => void> = [
   listBrandsRoute,
   getBrandRoute,
   listProductsRoute,
@@ -24,4 +26,5 @@ export const affiliateRoutes: Array<(app: App, ctx: AppContext) => void> = [
   getBalanceRoute,
   listPayoutsRoute,
   getPayoutRoute,
+  listChannelsRoute,
 ];

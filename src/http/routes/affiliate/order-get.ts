@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { getOrdersFor } from '../../../domain/orders/orders.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
+import { pageOf } from '../../../schemas/common.js';
 import { errorResponses } from '../../responses.js';
 import { OrderEnvelopes } from './orders-list.js';
 
-export function getOrderRoute(app: App, ctx: AppContext): void {
+export function getOrderRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/orders/:id',
     {
@@ -18,6 +19,11 @@ export function getOrderRoute(app: App, ctx: AppContext): void {
         response: { 200: OrderEnvelopes, ...errorResponses(404) },
       },
     },
-    async (request) => getOrdersFor(ctx.database, request.affiliateId, request.params.id),
+    async (request) => {
+      const orders = await services.orders.get(request.affiliateId, request.params.id);
+      // The list's shape: every element carries the (single) page's metadata.
+      const meta = pageOf(orders.length, 1, orders.length);
+      return orders.map((data) => ({ data, meta }));
+    },
   );
 }

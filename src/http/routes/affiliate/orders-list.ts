@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid } from '../../../schemas/common.js';
+import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid, pageOf } from '../../../schemas/common.js';
 import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
-import { listOrdersFor } from '../../../domain/orders/orders.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { anyOfBrands, dayRange } from './query-rules.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -31,7 +31,7 @@ const Query = Type.Object(
 
 export const OrderEnvelopes = Type.Array(Type.Object({ data: Type.Ref(Order), meta: Type.Ref(Pagination) }));
 
-export function listOrdersRoute(app: App, ctx: AppContext): void {
+export function listOrdersRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/orders',
     {
@@ -51,9 +51,11 @@ export function listOrdersRoute(app: App, ctx: AppContext): void {
       const q = request.query;
       const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
       const filters = { organizationIds, withMdasc: q.mdasc === true, ...dayRange(q), statuses: q.status, commissionStatuses: q.commissionStatus, payoutId: q.payoutId };
-      const { items, total } = await listOrdersFor(ctx.database, request.affiliateId, filters, q.page, q.limit);
+      const { items, total } = await services.orders.list(request.affiliateId, filters, q);
       reply.header('x-total-count', String(total));
-      return items;
+      // The spec's envelope: one { data, meta } element per order, each carrying the page metadata.
+      const meta = pageOf(total, q.page, q.limit);
+      return items.map((data) => ({ data, meta }));
     },
   );
 }

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { LimitQuery, PageQuery, Pagination } from '../../../schemas/common.js';
+import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import { Payout } from '../../../schemas/payout.js';
 import { Order } from '../../../schemas/order.js';
-import { getPayoutFor } from '../../../domain/orders/payouts.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 
 const Query = Type.Object({ page: PageQuery, limit: LimitQuery(100, 100) }, { additionalProperties: false });
 
-export function getPayoutRoute(app: App, ctx: AppContext): void {
+export function getPayoutRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/payouts/:id',
     {
@@ -29,6 +29,10 @@ export function getPayoutRoute(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => getPayoutFor(ctx.database, request.affiliateId, request.params.id, request.query.page, request.query.limit),
+    async (request) => {
+      const { page, limit } = request.query;
+      const { payout, orders } = await services.payouts.get(request.affiliateId, request.params.id, { page, limit });
+      return { data: { ...payout, orders: orders.items }, meta: pageOf(orders.total, page, limit) };
+    },
   );
 }

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { LimitQuery, PageQuery, Pagination } from '../../../schemas/common.js';
+import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import { Payout } from '../../../schemas/payout.js';
-import { listPayoutsFor } from '../../../domain/orders/payouts.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 
 const Query = Type.Object({ page: PageQuery, limit: LimitQuery(20, 100) }, { additionalProperties: false });
 
-export function listPayoutsRoute(app: App, ctx: AppContext): void {
+export function listPayoutsRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/payouts',
     {
@@ -20,6 +20,9 @@ export function listPayoutsRoute(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(Payout)), meta: Type.Ref(Pagination) }) },
       },
     },
-    async (request) => listPayoutsFor(ctx.database, request.affiliateId, request.query.page, request.query.limit),
+    async (request) => {
+      const { items, total } = await services.payouts.list(request.affiliateId, request.query);
+      return { data: items, meta: pageOf(total, request.query.page, request.query.limit) };
+    },
   );
 }

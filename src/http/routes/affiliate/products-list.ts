@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Product } from '../../../schemas/product.js';
 import { CommaList, LimitQuery, PageQuery, QueryBoolean, Uuid } from '../../../schemas/common.js';
-import { listProductsFor } from '../../../domain/catalog/products.js';
 import { invalid } from '../../../domain/errors.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 
 const Query = Type.Object(
   {
@@ -31,7 +31,7 @@ function parsePrice(price: string | undefined): { priceFrom?: number; priceTo?: 
   return { priceFrom: from, priceTo: to };
 }
 
-export function listProductsRoute(app: App, ctx: AppContext): void {
+export function listProductsRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/products',
     {
@@ -51,13 +51,12 @@ export function listProductsRoute(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const q = request.query;
-      return listProductsFor(
-        ctx.database,
+      const { items, total } = await services.catalog.listProducts(
         request.affiliateId,
         { search: q.search, organizationIds: q.organizationIds, isAvailable: q.isAvailable, ...parsePrice(q.price) },
-        q.page,
-        q.limit,
+        q,
       );
+      return { data: items, count: total };
     },
   );
 }

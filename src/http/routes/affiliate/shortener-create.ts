@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from '../../../schemas/channel.js';
 import { Uuid } from '../../../schemas/common.js';
 import { LinkTypeSchema } from '../../../schemas/short-url.js';
-import { createShortLinks } from '../../../domain/links/shortener.js';
 import { MAX_URL_LENGTH } from '../../../domain/links/link-rules.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
 
@@ -31,7 +31,7 @@ function checkFields(body: Static<typeof Body>): void {
   if (body.type !== 'Custom' && body.url !== undefined) throw bad(`url is only accepted when type is Custom, not ${body.type}`);
 }
 
-export function createShortUrlRoute(app: App, ctx: AppContext): void {
+export function createShortUrlRoute(app: App, services: ServingServices): void {
   app.post(
     '/affiliate/shortener/url',
     {
@@ -47,7 +47,7 @@ export function createShortUrlRoute(app: App, ctx: AppContext): void {
     },
     async (request) => {
       checkFields(request.body);
-      return createShortLinks(ctx, request.affiliateId, request.body);
+      return services.links.createShortLinks(request.affiliateId, request.body);
     },
   );
 }

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { LimitQuery, PageQuery, Pagination, Uuid } from '../../../schemas/common.js';
+import { LimitQuery, PageQuery, Pagination, Uuid, pageOf } from '../../../schemas/common.js';
 import { LinkTypeSchema, ShortUrl } from '../../../schemas/short-url.js';
-import { listShortUrlsFor } from '../../../domain/links/short-urls.js';
 import { invalid } from '../../../domain/errors.js';
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
 
 const Query = Type.Object(
   {
@@ -16,7 +16,7 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-export function listShortUrlsRoute(app: App, ctx: AppContext): void {
+export function listShortUrlsRoute(app: App, services: ServingServices): void {
   app.get(
     '/affiliate/shortener/urls',
     {
@@ -37,8 +37,8 @@ export function listShortUrlsRoute(app: App, ctx: AppContext): void {
       if ((q.type === 'Coupon' || q.type === 'Offer') && !q.featureId) {
         throw invalid('invalid_query', `featureId is required when type is ${String(q.type)}`);
       }
-      const page = await listShortUrlsFor(ctx, request.affiliateId, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q.page, q.limit);
-      return [page];
+      const { items, total } = await services.links.listShortUrls(request.affiliateId, { linkType: q.type, featureId: q.featureId, organizationId: q.organizationId }, q);
+      return [{ data: items, meta: pageOf(total, q.page, q.limit) }];
     },
   );
 }

@@ -1,0 +1,29 @@
+// Builds the services over the configured database (migrated to the latest schema) for one
+// command and always closes the database, so a command never leaves the process hanging.
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase } from '../storage/database.js';
+import { migrateToLatest } from '../storage/migrate.js';
+import { systemClock } from '../lib/clock.js';
+import { servicesOver, type Services } from '../services.js';
+import { announcer } from './announce.js';
+
+/** Applies pending migrations to the configured database; the names of those applied. */
+export async function migrateConfiguredDatabase(): Promise<string[]> {
+  const database = openDatabase(loadConfig().databaseUrl, { poolSize: 1 });
+  try {
+    return await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export async function withServices<T>(run: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(database);
+    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config) }), config);
+  } finally {
+    await database.close();
+  }
+}

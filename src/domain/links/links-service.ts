@@ -1,0 +1,145 @@
+// Short links: created one per channel of the calling affiliate, idempotent per request; listed;
+// activated and deactivated by the operator.
+import type { Channel } from '../../schemas/channel.js';
+import type { LinkType, ShortUrl } from '../../schemas/short-url.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
+import type { LinkListFilters, LinksRepository } from '../../storage/repositories/links.js';
+import type { CampaignRow, ShortLinkRow } from '../../storage/tables.js';
+import { invalid, notFound } from '../errors.js';
+import type { InvalidationPublisher } from '../invalidation.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
+import { newId, randomBase62 } from '../random.js';
+import { channelView, shortUrlOf } from './channels-view.js';
+import { LINK_DEACTIVATED, blockReason, checkCustomUrl, destinationOf, requestKey, withMdasc } from './link-rules.js';
+import { shortUrlRecord } from './short-urls.js';
+
+export const CODE_LENGTH = 7;
+
+export interface ShortenRequest {
+  organizationId: string;
+  type: LinkType;
+  featureId?: string;
+  url?: string;
+  mdasc?: string;
+}
+
+/** A channel's link for one request, as linkForChannel makes or finds it. */
+export interface ChannelLinkRequest {
+  affiliateId: string;
+  channelId: string;
+  brandId: string;
+  type: LinkType;
+  featureId: string | null;
+  key: string;
+  destination: string;
+  mdasc: string | null;
+}
+
+export interface LinkRepositories {
+  affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
+  campaigns: CampaignsRepository;
+  links: LinksRepository;
+}
+
+const COUPON_TYPES = new Set(['PersonalCoupon', 'GenericCoupon']);
+
+export class LinksService {
+  constructor(
+    private readonly repositories: LinkRepositories,
+    private readonly clock: Clock,
+    /** Tells every instance's redirect cache about a (de)activated link. */
+    private readonly publisher: InvalidationPublisher,
+    /** Base of short links (PUBLIC_URL). */
+    readonly publicUrl: string,
+  ) {}
+
+  async createShortLinks(affiliateId: string, req: ShortenRequest): Promise<Channel[]> {
+    const { brands, affiliates } = this.repositories;
+    const brand = await brands.find(req.organizationId);
+    if (!brand) throw notFound('Brand not found or not available');
+    const campaign = await this.findFeature(req);
+    const target = req.type === 'Custom' ? checkCustomUrl(req.url!, brand) : destinationOf(req.type, brand, campaign);
+    const destination = withMdasc(target, req.mdasc);
+    const approved = brand.is_public === 1 || (await brands.isApproved(affiliateId, brand.id));
+    const key = requestKey(req.type, target, req.mdasc);
+
+    const channels = await affiliates.channelsOf(affiliateId);
+    const now = this.clock.iso();
+    const result: Channel[] = [];
+    for (const channel of channels) {
+      const reason = blockReason(channel, brand, approved, campaign, now);
+      if (reason) {
+        result.push(channelView(channel, [], reason));
+        continue;
+      }
+      const link = await this.linkForChannel({
+        affiliateId,
+        channelId: channel.id,
+        brandId: brand.id,
+        type: req.type,
+        featureId: req.featureId ?? null,
+        key,
+        destination,
+        mdasc: req.mdasc ?? null,
+      });
+      result.push(link.active === 1 ? channelView(channel, [shortUrlOf(this.publicUrl, link.code)], undefined) : channelView(channel, [], LINK_DEACTIVATED));
+    }
+    return result;
+  }
+
+  /** The caller's links of one type, newest first (then id). */
+  async listShortUrls(affiliateId: string, filters: LinkListFilters, page: PageRequest): Promise<Paged<ShortUrl>> {
+    const { rows, total } = await this.repositories.links.list(affiliateId, filters, offsetOf(page));
+    return { items: rows.map((r) => shortUrlRecord(r, this.publicUrl)), total };
+  }
+
+  /** Gets the channel's link for this request, creating it with a fresh random code if needed. */
+  async linkForChannel(link: ChannelLinkRequest): Promise<ShortLinkRow> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.repositories.links.insertOrGet(
+          {
+            id: newId(),
+            code: randomBase62(CODE_LENGTH),
+            affiliate_id: link.affiliateId,
+            channel_id: link.channelId,
+            organization_id: link.brandId,
+            link_type: link.type,
+            feature_id: link.featureId,
+            request_key: link.key,
+            original_url: link.destination,
+            mdasc: link.mdasc,
+          },
+          this.clock.iso(),
+        );
+      } catch (error) {
+        // A code collision (one in trillions) violates the code's unique index: draw again.
+        if (attempt >= 4) throw error;
+      }
+    }
+  }
+
+  /**
+   * Makes a link redirect again, or stops it (404, nothing counted): at once on every instance
+   * with Redis, within about a second without. not_found when no link has this code.
+   */
+  async setActive(code: string, active: boolean): Promise<void> {
+    if (!(await this.repositories.links.setActive(code, active, this.clock.iso()))) throw notFound(`no short link with code "${code}"`, 'link_not_found');
+    await this.publisher.publish({ kind: 'link', code });
+  }
+
+  private async findFeature(req: ShortenRequest): Promise<CampaignRow | undefined> {
+    if (!req.featureId) return undefined;
+    const campaign = await this.repositories.campaigns.find(req.featureId);
+    const kindMatches = campaign && (req.type === 'Offer' ? campaign.type === 'Offer' : COUPON_TYPES.has(campaign.type));
+    if (!campaign || campaign.organization_id !== req.organizationId || !kindMatches) {
+      const kind = req.type === 'Offer' ? 'an offer' : 'a coupon';
+      throw invalid('feature_not_found', `featureId "${req.featureId}" is not ${kind} of this brand; take it from GET /affiliate/campaigns`);
+    }
+    return campaign;
+  }
+}

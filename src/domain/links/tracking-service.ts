@@ -1,0 +1,57 @@
+// The redirect loop: a code resolved from the in-process cache (or the database), the click
+// recorded in a buffer that is written off the request path, and the Location answered at once.
+import type { ClickRecorder, Visit } from './click-recorder.js';
+import type { CachedTarget, RedirectCache } from './redirect-cache.js';
+import type { NewClickRow } from '../../storage/tables.js';
+
+export class TrackingService {
+  constructor(
+    private readonly redirects: RedirectCache,
+    private readonly clicks: ClickRecorder,
+  ) {}
+
+  /**
+   * Without waiting: the active target (or null: unknown or inactive) when the cache knows the
+   * code, undefined when it must be looked up with resolve(). The redirect's fast path.
+   */
+  cached(code: string): CachedTarget | null | undefined {
+    return this.redirects.cached(code);
+  }
+
+  /** The active target of a code, or undefined when unknown or inactive. */
+  resolve(code: string): Promise<CachedTarget | undefined> {
+    return this.redirects.resolve(code);
+  }
+
+  /** Records a click on the target and answers the Location to redirect to (see ClickRecorder). */
+  clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
+    return this.clicks.clickThrough(target, visit, query);
+  }
+
+  /** A click answered but not yet written, with the flags it will be stored with. */
+  bufferedClick(clickId: string): Promise<NewClickRow | undefined> {
+    return this.clicks.buffered(clickId);
+  }
+
+  /** Writes every buffered click now. */
+  flushClicks(): Promise<void> {
+    return this.clicks.flush();
+  }
+
+  /** Forgets a code, so the next redirect reads it afresh (it changed here or on another instance). */
+  forgetLink(code: string): void {
+    this.redirects.invalidate(code);
+  }
+
+  /** Starts writing clicks on their interval and polling for links changed elsewhere. */
+  start(onPollError: (error: unknown) => void): void {
+    this.clicks.start();
+    this.redirects.watch(onPollError);
+  }
+
+  /** Stops polling and writes every buffered click before resolving (see ClickRecorder.stop). */
+  async stop(): Promise<void> {
+    this.redirects.stop();
+    await this.clicks.stop();
+  }
+}

@@ -1,0 +1,58 @@
+// Builds the services over one database: what the server (src/server.ts) and each command of the
+// CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
+import type { Database } from './storage/database.js';
+import { openRepositories, type Repositories } from './storage/repositories/index.js';
+import type { Clock } from './lib/clock.js';
+import type { InvalidationPublisher } from './domain/invalidation.js';
+import { AccessService } from './domain/access/access-service.js';
+import { CatalogService } from './domain/catalog/catalog-service.js';
+import { CatalogWriter } from './domain/catalog/catalog-writer.js';
+import { LinksService } from './domain/links/links-service.js';
+import { OrdersService } from './domain/orders/orders.js';
+import { PayoutsService } from './domain/orders/payouts.js';
+import type { TrackingService } from './domain/links/tracking-service.js';
+import type { ConversionsService } from './domain/orders/conversions.js';
+import type { HealthService } from './domain/health.js';
+
+export interface Services {
+  access: AccessService;
+  catalog: CatalogService;
+  /** Catalogue writes: NDJSON imports and demo data. */
+  imports: CatalogWriter;
+  links: LinksService;
+  orders: OrdersService;
+  payouts: PayoutsService;
+}
+
+/** Every service, plus those only a running server has: the redirect loop, conversions, readiness. */
+export interface ServingServices extends Services {
+  tracking: TrackingService;
+  conversions: ConversionsService;
+  health: HealthService;
+}
+
+export interface ServiceSettings {
+  clock: Clock;
+  /** Base of short links (PUBLIC_URL). */
+  publicUrl: string;
+  /** Tells every instance's caches about revoked keys and (de)activated links. */
+  publisher: InvalidationPublisher;
+}
+
+export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
+  const { clock, publicUrl, publisher } = settings;
+  const links = new LinksService(repositories, clock, publisher, publicUrl);
+  return {
+    access: new AccessService(repositories, clock, publisher),
+    catalog: new CatalogService(repositories, links, clock),
+    imports: new CatalogWriter(repositories, clock),
+    links,
+    orders: new OrdersService(repositories),
+    payouts: new PayoutsService(repositories, clock),
+  };
+}
+
+/** The services over a database, for work that needs no running server (commands, tests). */
+export function servicesOver(database: Database, settings: ServiceSettings): Services {
+  return createServices(openRepositories(database), settings);
+}

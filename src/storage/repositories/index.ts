@@ -1,0 +1,32 @@
+// Every repository over one database, built once by whoever assembles the service (the server,
+// a CLI command) and handed to the services that need them.
+import type { Database } from '../database.js';
+import { AffiliatesRepository } from './affiliates.js';
+import { ApiKeysRepository } from './api-keys.js';
+import { BrandsRepository } from './brands.js';
+import { CampaignsRepository } from './campaigns.js';
+import { CategoriesRepository } from './categories.js';
+import { ClicksRepository } from './clicks.js';
+import { LinksRepository } from './links.js';
+import { OrdersRepository } from './orders.js';
+import { PayoutsRepository } from './payouts.js';
+import { PostbackTokensRepository } from './postback-tokens.js';
+import { ProductsRepository } from './products.js';
+
+export function openRepositories(database: Database) {
+  return {
+    affiliates: new AffiliatesRepository(database),
+    apiKeys: new ApiKeysRepository(database),
+    brands: new BrandsRepository(database),
+    campaigns: new CampaignsRepository(database),
+    categories: new CategoriesRepository(database),
+    clicks: new ClicksRepository(database),
+    links: new LinksRepository(database),
+    orders: new OrdersRepository(database),
+    payouts: new PayoutsRepository(database),
+    postbackTokens: new PostbackTokensRepository(database),
+    products: new ProductsRepository(database),
+  };
+}
+
+export type Repositories = ReturnType<typeof openRepositories>;

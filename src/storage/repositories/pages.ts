@@ -1,0 +1,26 @@
+// Pages of filtered lists: the rows of one page and the total matching the same filters, asked
+// for together. The total goes through countOf, so a slow count is remembered (see totals.ts).
+import type { Compilable } from 'kysely';
+import type { Database } from '../database.js';
+import { countOf, type CountQuery } from './totals.js';
+
+/** Which rows of a list: `limit` rows after skipping `offset`. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  total: number;
+}
+
+export async function pageWithTotal<Row>(
+  database: Database,
+  rows: Promise<Row[]>,
+  count: CountQuery,
+  options: { rememberAs?: Compilable<unknown> } = {},
+): Promise<Page<Row>> {
+  const [page, total] = await Promise.all([rows, countOf(database, count, options)]);
+  return { rows: page, total };
+}
