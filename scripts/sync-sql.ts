@@ -1,0 +1,309 @@
+// Writes the SQL of every repository query, compiled for SQLite and for PostgreSQL, to
+// src/storage/queries/{sqlite,postgres}/<repository>.sql, so a change to a query shows up in
+// review as SQL. `--check` writes nothing and fails when the committed files differ from what
+// the code compiles to (npm test runs it).
+//
+// Each repository method runs once per dialect against a driver that executes nothing (Kysely's
+// DummyDriver: every query answers no rows) and the statements it sends are recorded. A method
+// whose later statements depend on rows shows the statements up to that point.
+//
+//   npx tsx scripts/sync-sql.ts           # write the files
+//   npx tsx scripts/sync-sql.ts --check   # compare only
+import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+  type Dialect as KyselyDialect,
+} from 'kysely';
+import { format } from 'sql-formatter';
+import type { Database, Dialect } from '../src/storage/database.js';
+import type { DB, NewClickRow, NewOrderRow } from '../src/storage/tables.js';
+import { openRepositories, type Repositories } from '../src/storage/repositories/index.js';
+
+const OUT = 'src/storage/queries';
+const AFF = 'aff-1';
+const BRAND = '11111111-1111-4111-8111-111111111111';
+const NOW = '2026-01-01T00:00:00.000Z';
+const PAGE = { limit: 20, offset: 40 };
+
+const click: NewClickRow = {
+  id: '0190f1c2a3b4c5d6e7f8091a2b3c4d5e',
+  link_id: 'link-1',
+  affiliate_id: AFF,
+  channel_id: 'ch-1',
+  organization_id: BRAND,
+  mdasc: null,
+  created_at: NOW,
+  is_bot: 0,
+  is_head: 0,
+  is_repeat: 0,
+  is_suspicious: 0,
+  counted: 1,
+  visitor_hash: 'v',
+  user_agent: 'Mozilla/5.0',
+};
+
+const order: NewOrderRow = {
+  id: 'order-1',
+  order_id: 'A-1001',
+  organization_id: BRAND,
+  affiliate_id: AFF,
+  link_id: 'link-1',
+  click_id: click.id,
+  channel_id: 'ch-1',
+  mdasc: null,
+  status: 'pending',
+  commission_status: 'pending',
+  commission_reason: null,
+  value: 19990,
+  commission: 1499,
+  currency: 'BRL',
+  items: '[]',
+  click_created_at: NOW,
+  link_code: 'Abc1234',
+  created_at: NOW,
+  updated_at: NOW,
+};
+
+type Example = [label: string, run: (r: Repositories) => Promise<unknown>];
+
+/** Every repository method, with arguments that exercise its optional parts. */
+const EXAMPLES: Record<keyof Repositories, Example[]> = {
+  affiliates: [
+    ['exists', (r) => r.affiliates.exists(AFF)],
+    ['anyExists', (r) => r.affiliates.anyExists()],
+    ['save', (r) => r.affiliates.save({ id: AFF, name: 'Deals', created_at: NOW })],
+    ['channelsOf', (r) => r.affiliates.channelsOf(AFF)],
+    ['saveChannel', (r) => r.affiliates.saveChannel({ id: 'ch-1', affiliate_id: AFF, kind_id: 'site', name: 'Blog', created_at: NOW })],
+    ['saveChannelKinds', (r) => r.affiliates.saveChannelKinds([{ id: 'site', name: 'Site' }])],
+    ['channelKindExists', (r) => r.affiliates.channelKindExists('site')],
+  ],
+  apiKeys: [
+    [
+      'insert',
+      (r) =>
+        r.apiKeys.insert({
+          id: 'key_1',
+          key_hash: 'h',
+          key_prefix: 'afn_abcd',
+          affiliate_id: AFF,
+          brand_id: null,
+          name: '',
+          scopes: 'brands:read',
+          rate_limit: 60,
+          rate_window_seconds: 60,
+          created_at: NOW,
+          revoked_at: null,
+        }),
+    ],
+    ['list', (r) => r.apiKeys.list({ affiliateId: AFF })],
+    ['revoke', (r) => r.apiKeys.revoke('key_1', NOW)],
+    ['findActive', (r) => r.apiKeys.findActive('h')],
+  ],
+  brands: [
+    [
+      'list (every filter)',
+      (r) =>
+        r.brands.list(
+          AFF,
+          { search: 'acme', categories: ['Shoes'], isExclusive: true, isFavorite: false, isHighlight: true, isPublic: true, createdFrom: NOW, createdTo: NOW },
+          PAGE,
+        ),
+    ],
+    ['findVisible', (r) => r.brands.findVisible(AFF, BRAND)],
+    ['find', (r) => r.brands.find(BRAND)],
+    ['exists', (r) => r.brands.exists(BRAND)],
+    ['byIds', (r) => r.brands.byIds([BRAND])],
+    ['currenciesOf', (r) => r.brands.currenciesOf([BRAND])],
+    ['isApproved', (r) => r.brands.isApproved(AFF, BRAND)],
+    ['approve', (r) => r.brands.approve({ affiliate_id: AFF, brand_id: BRAND, created_at: NOW })],
+    ['save', (r) => r.brands.save(BRAND, { name: 'Acme', slug: 'acme', updated_at: NOW }, { created_at: NOW, currency: 'BRL' }, [{ category: 'Shoes', category_key: 'shoes' }])],
+  ],
+  campaigns: [
+    [
+      'list (every filter)',
+      (r) =>
+        r.campaigns.list(
+          AFF,
+          {
+            types: ['Offer'],
+            offerType: 'Url',
+            organizationIds: [BRAND],
+            name: 'sale',
+            isHighlight: true,
+            categories: ['Shoes'],
+            statuses: ['onTime', 'expired', 'scheduled'],
+            periodFrom: NOW,
+            periodTo: NOW,
+          },
+          PAGE,
+          NOW,
+        ),
+    ],
+    ['find', (r) => r.campaigns.find('c-1')],
+  ],
+  categories: [
+    ['ofBrands', (r) => r.categories.ofBrands([BRAND])],
+    ['ofCampaigns', (r) => r.categories.ofCampaigns(['c-1'])],
+  ],
+  clicks: [
+    ['write', (r) => r.clicks.write([click])],
+    ['find', (r) => r.clicks.find(click.id)],
+  ],
+  links: [
+    [
+      'insertOrGet',
+      (r) =>
+        r.links.insertOrGet(
+          {
+            id: 'link-1',
+            code: 'Abc1234',
+            affiliate_id: AFF,
+            channel_id: 'ch-1',
+            organization_id: BRAND,
+            link_type: 'BrandPage',
+            feature_id: null,
+            request_key: '["BrandPage","https://acme.example/",null]',
+            original_url: 'https://acme.example/',
+            mdasc: null,
+          },
+          NOW,
+        ),
+    ],
+    ['forResources (brands)', (r) => r.links.forResources(AFF, { brandIds: [BRAND], linkTypes: ['BrandPage'] })],
+    ['forResources (campaigns)', (r) => r.links.forResources(AFF, { featureIds: ['c-1'], linkTypes: ['Coupon', 'Offer'] })],
+    ['list', (r) => r.links.list(AFF, { linkType: 'Coupon', featureId: 'c-1', organizationId: BRAND }, PAGE)],
+    ['findRedirectTarget', (r) => r.links.findRedirectTarget('Abc1234')],
+    ['changesSince', (r) => r.links.changesSince(NOW)],
+    ['setActive', (r) => r.links.setActive('Abc1234', false, NOW)],
+    ['codeOf', (r) => r.links.codeOf('link-1')],
+  ],
+  orders: [
+    ['commissionTotals', (r) => r.orders.commissionTotals(AFF, { organizationIds: [BRAND], from: NOW, to: NOW })],
+    [
+      'list (every filter)',
+      (r) =>
+        r.orders.list(
+          AFF,
+          { organizationIds: [BRAND], withMdasc: true, from: NOW, to: NOW, statuses: ['pending'], commissionStatuses: ['approved'], payoutId: 'payout-1' },
+          PAGE,
+        ),
+    ],
+    ['findForAffiliate', (r) => r.orders.findForAffiliate(AFF, 'A-1001')],
+    ['insert', (r) => r.orders.insert(order)],
+    ['createOnce', (r) => r.orders.createOnce(order, `brand:${BRAND}`, NOW)],
+    ['findBrandOrder', (r) => r.orders.findBrandOrder(BRAND, 'A-1001')],
+    ['move', (r) => r.orders.move({ id: 'order-1', status: 'pending', commission_status: 'pending' }, { status: 'approved', commission_status: 'approved' }, `brand:${BRAND}`, NOW)],
+    ['existingIds', (r) => r.orders.existingIds(['order-1'])],
+  ],
+  payouts: [
+    ['payable', (r) => r.payouts.payable(AFF, NOW)],
+    ['create', (r) => r.payouts.create(AFF, NOW, 'operator', NOW, () => 'payout-1')],
+    ['list', (r) => r.payouts.list(AFF, PAGE)],
+    ['find', (r) => r.payouts.find(AFF, 'payout-1')],
+  ],
+  postbackTokens: [
+    ['replace', (r) => r.postbackTokens.replace({ id: 'pbt_1', brand_id: BRAND, token_hash: 'h', token_prefix: 'afp_abcd', created_at: NOW })],
+    ['findActive', (r) => r.postbackTokens.findActive('h')],
+  ],
+  products: [
+    ['list (filters)', (r) => r.products.list(AFF, { organizationIds: [BRAND], isAvailable: true, priceFrom: 1000, priceTo: 5000 }, PAGE)],
+    ['list (search)', (r) => r.products.list(AFF, { search: 'running shoes', isAvailable: true }, PAGE)],
+    [
+      'save',
+      (r) =>
+        r.products.save(
+          'p-1',
+          {
+            organization_id: BRAND,
+            integration: null,
+            available: 1,
+            name: 'Shoe',
+            description: '',
+            url: 'https://acme.example/p-1',
+            images: '[]',
+            options: '[]',
+            metadata: '[]',
+            price_cents: 1000,
+            search_text: 'shoe',
+            updated_at: NOW,
+          },
+          NOW,
+        ),
+    ],
+  ],
+};
+
+const KYSELY_DIALECTS: Record<Dialect, KyselyDialect> = {
+  sqlite: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+  postgres: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+};
+
+/** The SQL each example sends, per repository file, for one dialect. */
+async function compileAll(dialect: Dialect): Promise<Map<string, string>> {
+  let recorded: CompiledQuery[] = [];
+  const db = new Kysely<DB>({
+    dialect: KYSELY_DIALECTS[dialect],
+    log: (event) => {
+      if (event.level === 'query') recorded.push(event.query);
+    },
+  });
+  const database: Database = { db, dialect, ping: async () => {}, close: () => db.destroy() };
+  const repositories = openRepositories(database);
+  const files = new Map<string, string>();
+  for (const [name, examples] of Object.entries(EXAMPLES)) {
+    const sections: string[] = [];
+    for (const [label, run] of examples) {
+      recorded = [];
+      // No row ever comes back, so a method that needs one stops with an error after its first statements.
+      await run(repositories).catch(() => undefined);
+      const statements = recorded.map(
+        (q) => `${format(q.sql, { language: dialect === 'sqlite' ? 'sqlite' : 'postgresql', keywordCase: 'lower' })};\n-- parameters: ${JSON.stringify(q.parameters)}`,
+      );
+      sections.push(`-- ${name}.${label}\n${statements.join('\n\n') || '-- (no statement)'}`);
+    }
+    files.set(`${name}.sql`, `-- Generated by scripts/sync-sql.ts from src/storage/repositories: do not edit.\n\n${sections.join('\n\n')}\n`);
+  }
+  await db.destroy();
+  return files;
+}
+
+const check = process.argv.includes('--check');
+const differing: string[] = [];
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  const dir = join(OUT, dialect);
+  const files = await compileAll(dialect);
+  if (!check) mkdirSync(dir, { recursive: true });
+  const stale = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sql') && !files.has(f)) : [];
+  differing.push(...stale.map((f) => `${join(dir, f)} (no such repository any more)`));
+  for (const [file, text] of files) {
+    const path = join(dir, file);
+    const committed = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    if (committed === text) continue;
+    if (check) differing.push(path);
+    else writeFileSync(path, text);
+  }
+}
+if (check && differing.length > 0) {
+  console.error(`The SQL in ${OUT} differs from what the repositories compile to:\n  ${differing.join('\n  ')}\nRun \`npm run sql:sync\` and commit the result.`);
+  process.exit(1);
+}
+console.log(check ? `${OUT}: up to date` : `${OUT}: written`);
