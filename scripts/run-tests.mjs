@@ -19,7 +19,7 @@ const testFiles = (dir) =>
     .map((e) => join(dir, e.name))
     .sort();
 
-const everywhere = [...testFiles('test/api'), ...testFiles('test/cli')];
+const everywhere = [...testFiles('test/api'), ...testFiles('test/cli'), ...testFiles('test/storage')];
 // Unit tests of pure logic need no database: the first run only.
 const unit = testFiles('test/unit');
 const sharedOnly = testFiles('test/scale');

@@ -25,7 +25,7 @@ import {
 } from 'kysely';
 import { format } from 'sql-formatter';
 import type { Database, Dialect } from '../src/storage/database.js';
-import type { DB, NewClickRow, NewOrderRow } from '../src/storage/tables.js';
+import type { DB, NewClickRow, OrderRow } from '../src/storage/tables.js';
 import { openRepositories, type Repositories } from '../src/storage/repositories/index.js';
 
 const OUT = 'src/storage/queries';
@@ -51,7 +51,7 @@ const click: NewClickRow = {
   user_agent: 'Mozilla/5.0',
 };
 
-const order: NewOrderRow = {
+const order: OrderRow = {
   id: 'order-1',
   order_id: 'A-1001',
   organization_id: BRAND,
@@ -65,10 +65,14 @@ const order: NewOrderRow = {
   commission_reason: null,
   value: 19990,
   commission: 1499,
+  commission_transfer: 'cps',
+  commission_value: 750,
   currency: 'BRL',
   items: '[]',
   click_created_at: NOW,
   link_code: 'Abc1234',
+  paid_at: null,
+  payout_id: null,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -199,9 +203,14 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ],
     ['findForAffiliate', (r) => r.orders.findForAffiliate(AFF, 'A-1001')],
     ['insert', (r) => r.orders.insert(order)],
-    ['createOnce', (r) => r.orders.createOnce(order, `brand:${BRAND}`, NOW)],
+    ['createOnce', (r) => r.orders.createOnce(order, { actor: `brand:${BRAND}`, keyId: 'key_1' }, NOW)],
     ['findBrandOrder', (r) => r.orders.findBrandOrder(BRAND, 'A-1001')],
-    ['move', (r) => r.orders.move({ id: 'order-1', status: 'pending', commission_status: 'pending' }, { status: 'approved', commission_status: 'approved' }, `brand:${BRAND}`, NOW)],
+    ['change', (r) => r.orders.change(order, { value: 18000, commission: 1350 }, { actor: `brand:${BRAND}`, keyId: 'key_1' }, NOW)],
+    ['historyOf', (r) => r.orders.historyOf('order-1')],
+    [
+      'listForBrand (every filter)',
+      (r) => r.orders.listForBrand(BRAND, { statuses: ['pending'], commissionStatuses: ['pending'], affiliateId: AFF, orderId: 'A-1001', from: NOW, to: NOW }, PAGE),
+    ],
     ['existingIds', (r) => r.orders.existingIds(['order-1'])],
   ],
   payouts: [

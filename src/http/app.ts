@@ -13,7 +13,7 @@ import { Product, ProductOption } from '../schemas/product.js';
 import { Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
-import { Conversion } from '../schemas/conversion.js';
+import { Conversion, ConversionEvent } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
 import { errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
@@ -30,7 +30,7 @@ import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { applyRouteRules } from './route-rules.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, Payout];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, ConversionEvent, Payout];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -122,7 +122,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Short links' },
         { name: 'Redirect', description: 'What visitors open: a short link redirects to its destination with a click id. No API key.' },
         { name: 'Orders' },
-        { name: 'Advertiser', description: 'For brands: report conversions and move them through their lifecycle. Brand keys only (scope conversions:write).' },
+        { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
         { name: 'Service' },
       ],
     },
@@ -147,6 +147,7 @@ async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (advertiser) => {
     const scoped = advertiser as unknown as App;
     await registerAuthentication(scoped, ctx, { owner: 'brand' });
+    splitCommaLists(scoped);
     for (const route of advertiserRoutes) route(scoped, ctx.services);
   });
 }

@@ -19,6 +19,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/channels': 'channels:read',
   'POST /advertiser/conversions': 'conversions:write',
   'PATCH /advertiser/conversions/:orderId': 'conversions:write',
+  'GET /advertiser/conversions': 'conversions:read',
+  'GET /advertiser/conversions/:orderId': 'conversions:read',
   'GET /postback': 'conversions:write',
 };
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from './common.js';
+import { Currency, DateTime } from './common.js';
 import { CommissionReasonField, OrderItem } from './order.js';
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
@@ -8,12 +8,14 @@ const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The cli
 const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
 const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
 
+const OrderItems = Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' });
+
 export const ConversionInput = Type.Object(
   {
     clickId: ClickId,
     orderId: BrandOrderId,
     value: OrderValue,
-    items: Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' }),
+    items: OrderItems,
     createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the order was placed (default: now); not in the future, not before the click' })),
   },
   { additionalProperties: false },
@@ -39,11 +41,15 @@ export const PostbackQuery = Type.Object(
 
 export const ConversionUpdate = Type.Object(
   {
-    status: Type.Union([Type.Literal('approved'), Type.Literal('canceled')], {
-      description: 'approved: the order is final, the commission becomes payable (unless it was canceled from the start, see commissionReason); canceled: no commission. Only a pending order can move.',
-    }),
+    status: Type.Optional(
+      Type.Union([Type.Literal('approved'), Type.Literal('canceled')], {
+        description: 'approved: the order is final, the commission becomes payable (unless it was canceled from the start, see commissionReason); canceled: no commission. Only a pending order can move.',
+      }),
+    ),
+    value: Type.Optional({ ...OrderValue, description: 'Pending orders only: the corrected order value in integer cents (a partial refund); the commission is recomputed with the rule the order was created under' }),
+    items: Type.Optional({ ...OrderItems, description: 'Pending orders only: the corrected order lines (a returned item); Σ price × quantity must match the value within 1 % or 100 cents' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, minProperties: 1 },
 );
 export type ConversionUpdate = Static<typeof ConversionUpdate>;
 
@@ -55,11 +61,29 @@ export const Conversion = Type.Object(
     status: Type.String(),
     commissionStatus: Type.String(),
     commissionReason: CommissionReasonField,
-    value: Type.Integer({ description: 'Cents' }),
-    commission: Type.Integer({ description: 'Cents' }),
+    value: Type.Integer({ description: 'Order value in integer minor units (cents) of currency' }),
+    commission: Type.Integer({ description: "The affiliate's commission in integer minor units (cents) of currency" }),
+    currency: Currency('ISO 4217 code of value and commission: your currency when the order was reported'),
+    items: Type.Array(Type.Ref(OrderItem), { description: 'The order lines as reported (or last corrected)' }),
+    affiliateId: Type.String({ description: 'The affiliate the order was attributed to' }),
+    linkCode: Type.Optional(Type.String({ description: 'The short link that earned the order; omitted without one' })),
+    mdasc: Type.Optional(Type.String({ description: "The affiliate's tracking id on that link; omitted without one" })),
+    clickedAt: Type.Optional(DateTime),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
   { $id: 'Conversion', description: 'An order as its brand sees it' },
 );
 export type Conversion = Static<typeof Conversion>;
+
+export const ConversionEvent = Type.Object(
+  {
+    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items or commission' }),
+    from: Type.Optional(Type.String({ description: 'The value before (as text; items as JSON); omitted for created' })),
+    to: Type.String({ description: 'The value after (as text; items as JSON)' }),
+    at: DateTime,
+    by: Type.String({ description: 'Who changed it: brand (through the API) or operator (the network)' }),
+    keyId: Type.Optional(Type.String({ description: 'The API key (key_…) or postback token (pbt_…) the brand made the change with' })),
+  },
+  { $id: 'ConversionEvent', description: "One entry of an order's audit trail" },
+);

@@ -549,6 +549,7 @@ function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates:
         commission_status: commissionStatus,
         value,
         commission: commissionFor(commissionRule, value),
+        ...commissionRule,
         currency: 'BRL',
         items: JSON.stringify(items),
         paid_at: commissionStatus === 'paid' ? (settledAt < ORDERS_END ? settledAt : ORDERS_END) : null,

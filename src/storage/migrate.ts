@@ -21,6 +21,7 @@ import * as clickVelocityAndCommissionReason from './migrations/0014-click-veloc
 import * as currenciesPayoutsOrderFacts from './migrations/0015-currencies-payouts-order-facts.js';
 import * as orderLinkCode from './migrations/0016-order-link-code.js';
 import * as channelsReadScope from './migrations/0017-channels-read-scope.js';
+import * as orderCommissionRule from './migrations/0018-order-commission-rule.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '0015-currencies-payouts-order-facts': currenciesPayoutsOrderFacts,
   '0016-order-link-code': orderLinkCode,
   '0017-channels-read-scope': channelsReadScope,
+  '0018-order-commission-rule': orderCommissionRule,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

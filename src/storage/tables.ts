@@ -197,6 +197,10 @@ export interface OrdersTable {
   click_created_at: string | null;
   /** Code of the short link that earned the order (kept here: one read per page, no lookups). */
   link_code: string | null;
+  /** The commission rule the order was created under ('cps' or 'cpa'), kept for corrections. */
+  commission_transfer: string;
+  /** Basis points for cps, cents for cpa: the brand's value when the order was created. */
+  commission_value: number;
   /** Set when the commission was paid, with the payout it was paid in. */
   paid_at: string | null;
   payout_id: string | null;
@@ -243,7 +247,10 @@ export interface OrderEventsTable {
   field: string;
   from_value: string | null;
   to_value: string;
+  /** Who changed it: 'brand:<id>', 'operator'. */
   actor: string;
+  /** The API key (or postback token) the change was made with, when it came through the API. */
+  actor_key_id: string | null;
   created_at: string;
 }
 
@@ -283,6 +290,7 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
+export type OrderEventRow = Selectable<OrderEventsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;

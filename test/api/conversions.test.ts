@@ -9,15 +9,15 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey, startWithKeys, type ErrorBodyShape } from '../helpers/api.js';
 import { affiliateOrder, allAffiliateOrders, backdateClick, BROWSER_UA, brandKey, clickAs, clickLink, conversionOf, createLink, eventsOf, freshClick, hoursAfter, hoursFromNow, item, ordersWithBrandOrderId, patchStatus, postback, report, snapshot, withDatabaseLatency, type Conversion } from '../helpers/tracking.js';
 import type { Database } from '../../src/storage/database.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
+import { servicesFor } from '../helpers/databases.js';
 
 /** Pays like the operator's command and adds the payouts up (these tests use one currency). */
 async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<{ orders: number; total: number }> {
   const { payouts } = await servicesFor(database).payouts.pay(affiliateId, until);
   return { orders: payouts.reduce((n, p) => n + p.orderCount, 0), total: payouts.reduce((n, p) => n + p.total, 0) };
 }
-import { DomainError } from '../../src/domain/errors.js';
-import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
-import { servicesFor } from '../helpers/databases.js';
 
 let h: Harness;
 let aff1: string;

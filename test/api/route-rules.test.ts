@@ -84,6 +84,17 @@ const SAMPLES: Record<string, Sample> = {
       return { method: 'PATCH', url: `/advertiser/conversions/${orderId}`, headers: withKey(key), payload: { status: 'approved' } };
     },
   },
+  'GET /advertiser/conversions': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/conversions', headers: withKey(key) }) },
+  'GET /advertiser/conversions/:orderId': {
+    side: 'brand',
+    foreign: { status: 404, code: 'not_found' },
+    request: async (key) => {
+      const orderId = unique('walk-get');
+      const created = await report(h, keys.brand, { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId, value: 1000, items: [item(1000)] });
+      assert.equal(created.statusCode, 201, created.body);
+      return { method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: withKey(key) };
+    },
+  },
   'GET /postback': {
     side: 'brand',
     foreign: { status: 404, code: 'click_not_found' },

@@ -214,6 +214,8 @@ export async function buildWorld(database: Database): Promise<World> {
       commission_status: 'pending',
       value: 10_000,
       commission: 750,
+      commission_transfer: 'cps',
+      commission_value: 750,
       currency: 'BRL',
       items: JSON.stringify([{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }]),
       created_at: createdAt,

@@ -1,5 +1,5 @@
 // Scopes an API key can carry. Affiliate keys get every affiliate scope unless created with a
-// narrower list; brand (advertiser) keys carry conversions:write only. A scope added here needs a
+// narrower list; brand (advertiser) keys every brand scope likewise. A scope added here needs a
 // migration granting it to the existing keys that hold their kind's full set (see
 // src/storage/migrations/scope-grants.ts).
 export const AFFILIATE_SCOPES = [
@@ -11,7 +11,7 @@ export const AFFILIATE_SCOPES = [
   'orders:read',
   'channels:read',
 ] as const;
-export const BRAND_SCOPES = ['conversions:write'] as const;
+export const BRAND_SCOPES = ['conversions:write', 'conversions:read'] as const;
 
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];

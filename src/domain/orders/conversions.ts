@@ -8,8 +8,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { ClicksRepository } from '../../storage/repositories/clicks.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
-import type { OrdersRepository } from '../../storage/repositories/orders.js';
-import type { ClickRow, NewClickRow, OrderRow } from '../../storage/tables.js';
+import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
+import type { ClickRow, NewClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { conflict, notFound, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
 import { toIso } from '../time.js';
@@ -61,6 +62,12 @@ export function conversionOf(row: OrderRow): Conversion {
     ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
     value: row.value,
     commission: row.commission,
+    currency: row.currency,
+    items: JSON.parse(row.items) as OrderItem[],
+    affiliateId: row.affiliate_id,
+    ...(row.link_code !== null && { linkCode: row.link_code }),
+    ...(row.mdasc !== null && { mdasc: row.mdasc }),
+    ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -111,7 +118,8 @@ export class ConversionsService {
     return click;
   }
 
-  async report(brandId: string, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
+  async report(caller: BrandCaller, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
+    const { brandId } = caller;
     const { brands, orders, links } = this.repositories;
     const brand = await brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
@@ -129,12 +137,7 @@ export class ConversionsService {
     if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
       throw unacceptable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
     }
-    if (input.items.length > 0) {
-      const sum = input.items.reduce((total, item) => total + item.price * item.quantity, 0);
-      if (Math.abs(sum - input.value) > itemsTolerance(input.value)) {
-        throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${input.value} cents (tolerance ${itemsTolerance(input.value)} cents)`);
-      }
-    }
+    checkItems(input.items, input.value);
 
     const reason = commissionReasonOf(click);
     const recordedAt = new Date(now).toISOString();
@@ -155,6 +158,9 @@ export class ConversionsService {
         commission_reason: reason ?? null,
         value: input.value,
         commission: reason ? 0 : commissionFor(brand, input.value),
+        // The rule the commission was computed with, kept for corrections of this order.
+        commission_transfer: brand.commission_transfer,
+        commission_value: brand.commission_value,
         currency: brand.currency,
         items: JSON.stringify(input.items),
         click_created_at: click.created_at,
@@ -162,7 +168,7 @@ export class ConversionsService {
         created_at: orderTime,
         updated_at: recordedAt,
       },
-      `brand:${brandId}`,
+      { actor: `brand:${brandId}`, keyId: caller.keyId },
       recordedAt,
     );
     // A concurrent report of the same order may have won the insert: the same rules then apply.
@@ -170,24 +176,107 @@ export class ConversionsService {
   }
 
   /**
-   * A brand approves or cancels one of its pending orders; the commission follows, unless it was
-   * canceled from the start (its click did not count), which it stays.
+   * A brand changes one of its orders: approves or cancels it (the commission follows, unless it
+   * was canceled from the start, which it stays), and, while it is pending, corrects its value or
+   * items (a partial refund, a returned item). A correction recomputes the commission in cents
+   * with the rule the order was created under. Every change is audited with the key it came with.
    */
-  async update(brandId: string, orderId: string, status: 'approved' | 'canceled'): Promise<Conversion> {
+  async update(caller: BrandCaller, orderId: string, change: ConversionChange): Promise<Conversion> {
     const { orders } = this.repositories;
-    const current = await orders.findBrandOrder(brandId, orderId);
+    const current = await orders.findBrandOrder(caller.brandId, orderId);
     if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
-    if (current.status === status) return conversionOf(current); // a retried request changes nothing
-    checkOrderMove(current.status as OrderStatus, status);
-    const next = { status, commission_status: commissionAfter(current.commission_status as CommissionStatus, status) };
+    const next = planChange(current, change);
+    if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
-    if (!(await orders.move(current, next, `brand:${brandId}`, now))) {
-      // Another request moved the order first: the same rules apply to what it is now.
-      const latest = (await orders.findBrandOrder(brandId, orderId))!;
-      if (latest.status === status) return conversionOf(latest);
-      checkOrderMove(latest.status as OrderStatus, status);
+    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now))) {
+      // Another request changed the order first: the same rules apply to what it is now.
+      const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
+      if (Object.keys(planChange(latest, change)).length === 0) return conversionOf(latest);
       throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
     }
     return conversionOf({ ...current, ...next, updated_at: now });
+  }
+
+  /** The brand's orders, newest first (createdAt, then id). */
+  async list(brandId: string, filters: BrandOrderFilters, page: PageRequest): Promise<Paged<Conversion>> {
+    const { rows, total } = await this.repositories.orders.listForBrand(brandId, filters, offsetOf(page));
+    return { items: rows.map(conversionOf), total };
+  }
+
+  /** One of the brand's orders by its own order id, with its audit trail (oldest first). */
+  async get(brandId: string, orderId: string): Promise<{ conversion: Conversion; history: ConversionEvent[] }> {
+    const row = await this.repositories.orders.findBrandOrder(brandId, orderId);
+    if (!row) throw notFound(`order "${orderId}" not found among your conversions`);
+    const events = await this.repositories.orders.historyOf(row.id);
+    return { conversion: conversionOf(row), history: events.map(eventOf) };
+  }
+}
+
+/** Who calls: the brand, and the key (or postback token) it called with, for the audit trail. */
+export interface BrandCaller {
+  brandId: string;
+  keyId: string;
+}
+
+/** What a brand may change on its order; at least one of them. */
+export interface ConversionChange {
+  status?: 'approved' | 'canceled';
+  value?: number;
+  items?: OrderItem[];
+}
+
+/** One entry of an order's audit trail, as its brand reads it. */
+export interface ConversionEvent {
+  field: string;
+  from?: string;
+  to: string;
+  at: string;
+  /** brand (through the API), operator (the command line) */
+  by: string;
+  keyId?: string;
+}
+
+function eventOf(row: OrderEventRow): ConversionEvent {
+  return {
+    field: row.field,
+    ...(row.from_value !== null && { from: row.from_value }),
+    to: row.to_value,
+    at: row.created_at,
+    by: row.actor.split(':')[0]!,
+    ...(row.actor_key_id !== null && { keyId: row.actor_key_id }),
+  };
+}
+
+/** The columns a change sets (none when it changes nothing), or why it cannot be made. */
+function planChange(current: OrderRow, change: ConversionChange): OrderChange {
+  const next: OrderChange = {};
+  const items = change.items === undefined ? undefined : JSON.stringify(change.items);
+  const corrects = (change.value !== undefined && change.value !== current.value) || (items !== undefined && items !== current.items);
+  if (corrects) {
+    if (current.status !== 'pending') {
+      throw conflict('order_not_pending', `order is ${current.status}: its value and items can no longer be corrected; only a pending order can be`);
+    }
+    const value = change.value ?? current.value;
+    checkItems(change.items ?? (JSON.parse(current.items) as OrderItem[]), value);
+    next.value = value;
+    if (items !== undefined) next.items = items;
+    // A commission canceled from the start (its click did not count) stays 0.
+    const commission = current.commission_reason ? 0 : commissionFor({ commission_transfer: current.commission_transfer, commission_value: current.commission_value }, value);
+    if (commission !== current.commission) next.commission = commission;
+  }
+  if (change.status !== undefined && change.status !== current.status) {
+    checkOrderMove(current.status as OrderStatus, change.status);
+    next.status = change.status;
+    next.commission_status = commissionAfter(current.commission_status as CommissionStatus, change.status);
+  }
+  return next;
+}
+
+/** Items may differ from the order value by rounding, shipping or discounts (see itemsTolerance). */
+function checkItems(items: OrderItem[], value: number): void {
+  if (items.length === 0) return;
+  const sum = items.reduce((total, item) => total + item.price * item.quantity, 0);
+  if (Math.abs(sum - value) > itemsTolerance(value)) {
+    throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${value} cents (tolerance ${itemsTolerance(value)} cents)`);
   }
 }

@@ -18,6 +18,8 @@ declare module 'fastify' {
     readonly affiliateId: string;
     /** The calling brand, on advertiser routes and the postback. */
     readonly brandId: string;
+    /** The calling brand with the key (or postback token) it called with, for audit trails. */
+    readonly brandCaller: { brandId: string; keyId: string };
   }
   interface FastifyContextConfig {
     /** Scope the API key must carry for this route. */
@@ -64,6 +66,11 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     app.decorateRequest('principal', null);
     app.decorateRequest('affiliateId', { getter: callerOf('affiliateId') });
     app.decorateRequest('brandId', { getter: callerOf('brandId') });
+    app.decorateRequest('brandCaller', {
+      getter(this: FastifyRequest) {
+        return { brandId: this.brandId, keyId: this.principal!.keyId };
+      },
+    });
   }
 
   app.addHook('onRequest', async (request: FastifyRequest) => {

@@ -2,7 +2,7 @@
 // and the writes that change an order with its audit trail.
 import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-import type { NewOrderRow, OrderRow } from '../tables.js';
+import type { NewOrderRow, OrderEventRow, OrderRow } from '../tables.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -16,9 +16,36 @@ export interface OrderFilters {
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
 interface OrderEvent {
-  field: 'created' | 'status' | 'commissionStatus';
+  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission';
   from: string | null;
   to: string;
+}
+
+/** What a change may set on an order. */
+export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission'>>;
+
+/** The columns whose changes the audit trail records, with the name it records them by. */
+const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
+  ['status', 'status'],
+  ['commission_status', 'commissionStatus'],
+  ['value', 'value'],
+  ['items', 'items'],
+  ['commission', 'commission'],
+];
+
+/** Who made a change: 'brand:<id>' or 'operator', and the key it came with through the API. */
+export interface Author {
+  actor: string;
+  keyId?: string;
+}
+
+export interface BrandOrderFilters {
+  statuses?: string[];
+  commissionStatuses?: string[];
+  affiliateId?: string;
+  orderId?: string;
+  from?: string;
+  to?: string;
 }
 
 export class OrdersRepository {
@@ -81,7 +108,7 @@ export class OrdersRepository {
    * stored order. The insert and its audit entry are one transaction, and the unique index on
    * (brand, order id) makes concurrent reports of one order produce exactly one row.
    */
-  async createOnce(order: NewOrderRow, actor: string, now: string): Promise<{ created: boolean; row: OrderRow }> {
+  async createOnce(order: NewOrderRow, author: Author, now: string): Promise<{ created: boolean; row: OrderRow }> {
     const created = await this.database.db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto('orders')
@@ -92,7 +119,7 @@ export class OrdersRepository {
       if (!inserted) return false;
       await trx
         .insertInto('order_events')
-        .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor, created_at: now })
+        .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
         .execute();
       return true;
     });
@@ -105,35 +132,58 @@ export class OrdersRepository {
   }
 
   /**
-   * Moves an order's statuses if they are still what the caller read (optimistic concurrency),
-   * recording each change; returns false when another change came first.
+   * Changes an order if it is still what the caller read (optimistic concurrency: its statuses and
+   * value), recording each changed field in its audit trail in the same transaction; returns
+   * false when another change came first.
    */
-  move(
-    current: Pick<OrderRow, 'id' | 'status' | 'commission_status'>,
-    next: { status: string; commission_status: string },
-    actor: string,
-    now: string,
-  ): Promise<boolean> {
+  change(current: OrderRow, next: OrderChange, author: Author, now: string): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('orders')
-        .set({ status: next.status, commission_status: next.commission_status, updated_at: now })
+        .set({ ...next, updated_at: now })
         .where('id', '=', current.id)
         .where('status', '=', current.status)
         .where('commission_status', '=', current.commission_status)
+        .where('value', '=', current.value)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       const events: OrderEvent[] = [];
-      if (next.status !== current.status) events.push({ field: 'status', from: current.status, to: next.status });
-      if (next.commission_status !== current.commission_status) events.push({ field: 'commissionStatus', from: current.commission_status, to: next.commission_status });
+      for (const [column, field] of AUDITED) {
+        const to = next[column];
+        if (to !== undefined && to !== current[column]) events.push({ field, from: String(current[column]), to: String(to) });
+      }
       if (events.length) {
         await trx
           .insertInto('order_events')
-          .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor, created_at: now })))
+          .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })))
           .execute();
       }
       return true;
     });
+  }
+
+  /** The order's audit trail, oldest first. */
+  historyOf(networkId: string): Promise<OrderEventRow[]> {
+    return this.database.db.selectFrom('order_events').selectAll().where('order_id', '=', networkId).orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** A page of the brand's orders, newest first (id breaks ties), and the total. */
+  listForBrand(brandId: string, f: BrandOrderFilters, page: PageWindow): Promise<Page<OrderRow>> {
+    const filtered = () => {
+      let q = this.database.db.selectFrom('orders').where('organization_id', '=', brandId);
+      if (f.statuses?.length) q = q.where('status', 'in', f.statuses);
+      if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
+      if (f.affiliateId) q = q.where('affiliate_id', '=', f.affiliateId);
+      if (f.orderId) q = q.where('order_id', '=', f.orderId);
+      if (f.from) q = q.where('created_at', '>=', f.from);
+      if (f.to) q = q.where('created_at', '<=', f.to);
+      return q;
+    };
+    return pageWithTotal(
+      this.database,
+      filtered().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      filtered().select((eb) => eb.fn.countAll<number>().as('n')),
+    );
   }
 
   /** Which of these network order ids are stored. */

@@ -23,7 +23,7 @@ export function createConversionRoute(app: App, services: ServingServices): void
       },
     },
     async (request, reply) => {
-      const { created, conversion } = await services.conversions.report(request.brandId, request.body);
+      const { created, conversion } = await services.conversions.report(request.brandCaller, request.body);
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

@@ -3,6 +3,7 @@ import { Conversion, ConversionUpdate } from '../../../schemas/conversion.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
+import { OrderIdParams } from './conversion-get.js';
 
 export function updateConversionRoute(app: App, services: ServingServices): void {
   app.patch(
@@ -10,15 +11,17 @@ export function updateConversionRoute(app: App, services: ServingServices): void
     {
       schema: {
         tags: ['Advertiser'],
-        summary: 'Approve or cancel a pending order',
+        summary: 'Approve, cancel or correct an order',
         description:
-          'orderId is your own order id. pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled). A commission canceled from the start (see commissionReason) stays canceled either way. Asking for the status the order already has answers 200 and changes nothing; any other move answers 409.',
+          'orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. ' +
+          'value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). ' +
+          'Every change is recorded in the order\'s history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending.',
         security: [{ apiKey: [] }],
-        params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        params: OrderIdParams,
         body: ConversionUpdate,
-        response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(404, 409) },
+        response: { 200: Type.Object({ data: Type.Ref(Conversion) }), ...errorResponses(404, 409, 422) },
       },
     },
-    async (request) => ({ data: await services.conversions.update(request.brandId, request.params.orderId, request.body.status) }),
+    async (request) => ({ data: await services.conversions.update(request.brandCaller, request.params.orderId, request.body) }),
   );
 }

@@ -29,7 +29,7 @@ export function registerPostback(app: App, services: ServingServices): void {
     },
     async (request, reply) => {
       const { clickId, orderId, value, createdAt } = request.query;
-      const { created, conversion } = await services.conversions.report(request.brandId, { clickId, orderId, value, createdAt, items: [] });
+      const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, orderId, value, createdAt, items: [] });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

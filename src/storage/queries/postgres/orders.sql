@@ -93,10 +93,14 @@ insert into
     "commission_reason",
     "value",
     "commission",
+    "commission_transfer",
+    "commission_value",
     "currency",
     "items",
     "click_created_at",
     "link_code",
+    "paid_at",
+    "payout_id",
     "created_at",
     "updated_at"
   )
@@ -120,9 +124,13 @@ values
     $16,
     $17,
     $18,
-    $19
+    $19,
+    $20,
+    $21,
+    $22,
+    $23
   );
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.createOnce
 insert into
@@ -140,10 +148,14 @@ insert into
     "commission_reason",
     "value",
     "commission",
+    "commission_transfer",
+    "commission_value",
     "currency",
     "items",
     "click_created_at",
     "link_code",
+    "paid_at",
+    "payout_id",
     "created_at",
     "updated_at"
   )
@@ -167,12 +179,16 @@ values
     $16,
     $17,
     $18,
-    $19
+    $19,
+    $20,
+    $21,
+    $22,
+    $23
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -193,17 +209,66 @@ where
   and "order_id" = $2;
 -- parameters: ["11111111-1111-4111-8111-111111111111","A-1001"]
 
--- orders.move
+-- orders.change
 update "orders"
 set
-  "status" = $1,
-  "commission_status" = $2,
+  "value" = $1,
+  "commission" = $2,
   "updated_at" = $3
 where
   "id" = $4
   and "status" = $5
-  and "commission_status" = $6;
--- parameters: ["approved","approved","2026-01-01T00:00:00.000Z","order-1","pending","pending"]
+  and "commission_status" = $6
+  and "value" = $7;
+-- parameters: [18000,1350,"2026-01-01T00:00:00.000Z","order-1","pending","pending",19990]
+
+-- orders.historyOf
+select
+  *
+from
+  "order_events"
+where
+  "order_id" = $1
+order by
+  "created_at",
+  "id";
+-- parameters: ["order-1"]
+
+-- orders.listForBrand (every filter)
+select
+  *
+from
+  "orders"
+where
+  "organization_id" = $1
+  and "status" in ($2)
+  and "commission_status" in ($3)
+  and "affiliate_id" = $4
+  and "order_id" = $5
+  and "created_at" >= $6
+  and "created_at" <= $7
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $8
+offset
+  $9;
+-- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",20,40]
+
+select
+  count(*) as "n"
+from
+  "orders"
+where
+  "organization_id" = $1
+  and "status" in ($2)
+  and "commission_status" in ($3)
+  and "affiliate_id" = $4
+  and "order_id" = $5
+  and "created_at" >= $6
+  and "created_at" <= $7;
+-- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.existingIds
 select

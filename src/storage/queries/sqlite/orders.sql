@@ -93,15 +93,23 @@ insert into
     "commission_reason",
     "value",
     "commission",
+    "commission_transfer",
+    "commission_value",
     "currency",
     "items",
     "click_created_at",
     "link_code",
+    "paid_at",
+    "payout_id",
     "created_at",
     "updated_at"
   )
 values
   (
+    ?,
+    ?,
+    ?,
+    ?,
     ?,
     ?,
     ?,
@@ -122,7 +130,7 @@ values
     ?,
     ?
   );
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.createOnce
 insert into
@@ -140,15 +148,23 @@ insert into
     "commission_reason",
     "value",
     "commission",
+    "commission_transfer",
+    "commission_value",
     "currency",
     "items",
     "click_created_at",
     "link_code",
+    "paid_at",
+    "payout_id",
     "created_at",
     "updated_at"
   )
 values
   (
+    ?,
+    ?,
+    ?,
+    ?,
     ?,
     ?,
     ?,
@@ -172,7 +188,7 @@ values
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -193,17 +209,66 @@ where
   and "order_id" = ?;
 -- parameters: ["11111111-1111-4111-8111-111111111111","A-1001"]
 
--- orders.move
+-- orders.change
 update "orders"
 set
-  "status" = ?,
-  "commission_status" = ?,
+  "value" = ?,
+  "commission" = ?,
   "updated_at" = ?
 where
   "id" = ?
   and "status" = ?
-  and "commission_status" = ?;
--- parameters: ["approved","approved","2026-01-01T00:00:00.000Z","order-1","pending","pending"]
+  and "commission_status" = ?
+  and "value" = ?;
+-- parameters: [18000,1350,"2026-01-01T00:00:00.000Z","order-1","pending","pending",19990]
+
+-- orders.historyOf
+select
+  *
+from
+  "order_events"
+where
+  "order_id" = ?
+order by
+  "created_at",
+  "id";
+-- parameters: ["order-1"]
+
+-- orders.listForBrand (every filter)
+select
+  *
+from
+  "orders"
+where
+  "organization_id" = ?
+  and "status" in (?)
+  and "commission_status" in (?)
+  and "affiliate_id" = ?
+  and "order_id" = ?
+  and "created_at" >= ?
+  and "created_at" <= ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",20,40]
+
+select
+  count(*) as "n"
+from
+  "orders"
+where
+  "organization_id" = ?
+  and "status" in (?)
+  and "commission_status" in (?)
+  and "affiliate_id" = ?
+  and "order_id" = ?
+  and "created_at" >= ?
+  and "created_at" <= ?;
+-- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.existingIds
 select
