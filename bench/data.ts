@@ -1303,6 +1303,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission_status: commissionStatus,
         value,
         commission: commissionFor(brand.row, value),
+        commission_transfer: brand.row.commission_transfer,
+        commission_value: brand.row.commission_value,
         currency: brand.row.currency,
         commission_reason: null,
         items: JSON.stringify(items),
