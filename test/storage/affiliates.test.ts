@@ -1,0 +1,77 @@
+// AffiliatesRepository against a real database: anyExists on an empty and a non-empty network,
+// save (insert, then a rename that keeps the creation time), exists; channel kinds (saved once,
+// never overwritten) and channels (saved, renamed or moved to another kind, listed per affiliate
+// in creation order with the id breaking ties, with their kind's name).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openFixture, type StorageFixture } from './fixture.js';
+
+let f: StorageFixture;
+
+before(async () => {
+  f = await openFixture();
+});
+
+after(async () => {
+  await f?.close();
+});
+
+const at = (day: string) => `2026-${day}T00:00:00.000Z`;
+
+describe('AffiliatesRepository', () => {
+  // First in the file: the database starts without affiliates.
+  test('anyExists is false on an empty network and true once an affiliate is saved', async () => {
+    assert.equal(await f.repos.affiliates.anyExists(), false);
+    await f.repos.affiliates.save({ id: 'aff-1', name: 'One', created_at: at('01-01') });
+    assert.equal(await f.repos.affiliates.anyExists(), true);
+  });
+
+  test('save renames an existing affiliate and keeps its creation time', async () => {
+    await f.repos.affiliates.save({ id: 'aff-1', name: 'One renamed', created_at: at('02-01') });
+    const rows = await f.database.db.selectFrom('affiliates').selectAll().execute();
+    assert.deepEqual(rows, [{ id: 'aff-1', name: 'One renamed', created_at: at('01-01') }]);
+    assert.equal(await f.repos.affiliates.exists('aff-1'), true);
+    assert.equal(await f.repos.affiliates.exists('aff-2'), false);
+  });
+
+  test('channel kinds are saved once: saving a known kind again keeps its name', async () => {
+    assert.equal(await f.repos.affiliates.channelKindExists('site'), false);
+    await f.repos.affiliates.saveChannelKinds([
+      { id: 'site', name: 'Site' },
+      { id: 'instagram', name: 'Instagram' },
+    ]);
+    await f.repos.affiliates.saveChannelKinds([
+      { id: 'site', name: 'Renamed site' },
+      { id: 'whatsapp', name: 'WhatsApp' },
+    ]);
+    assert.equal(await f.repos.affiliates.channelKindExists('whatsapp'), true);
+    assert.equal(await f.repos.affiliates.channelKindExists('fax'), false);
+    const kinds = await f.database.db.selectFrom('channel_kinds').selectAll().orderBy('id').execute();
+    assert.deepEqual(kinds, [
+      { id: 'instagram', name: 'Instagram' },
+      { id: 'site', name: 'Site' },
+      { id: 'whatsapp', name: 'WhatsApp' },
+    ]);
+  });
+
+  test("channelsOf lists the affiliate's channels in creation order, the id breaking ties, with their kind", async () => {
+    await f.repos.affiliates.save({ id: 'aff-2', name: 'Two', created_at: at('01-02') });
+    await f.repos.affiliates.saveChannel({ id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'site', name: 'Blog', created_at: at('01-03') });
+    await f.repos.affiliates.saveChannel({ id: 'ch-b', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@one', created_at: at('01-02') });
+    await f.repos.affiliates.saveChannel({ id: 'ch-a', affiliate_id: 'aff-1', kind_id: 'whatsapp', name: 'Group', created_at: at('01-03') });
+    await f.repos.affiliates.saveChannel({ id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Their blog', created_at: at('01-01') });
+    assert.deepEqual(await f.repos.affiliates.channelsOf('aff-1'), [
+      { id: 'ch-b', name: '@one', kindId: 'instagram', kindName: 'Instagram' },
+      { id: 'ch-a', name: 'Group', kindId: 'whatsapp', kindName: 'WhatsApp' },
+      { id: 'ch-c', name: 'Blog', kindId: 'site', kindName: 'Site' },
+    ]);
+    assert.deepEqual(await f.repos.affiliates.channelsOf('aff-nobody'), []);
+  });
+
+  test('saving a channel again renames it and changes its kind, keeping its creation time', async () => {
+    await f.repos.affiliates.saveChannel({ id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('05-01') });
+    const row = await f.database.db.selectFrom('affiliate_channels').selectAll().where('id', '=', 'ch-c').executeTakeFirstOrThrow();
+    assert.deepEqual(row, { id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('01-03') });
+    assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1')).at(-1), { id: 'ch-c', name: '@blog', kindId: 'instagram', kindName: 'Instagram' });
+  });
+});

@@ -1,0 +1,140 @@
+// ClicksRepository against a real database: write stores a batch and adds its counted clicks (only
+// those) to their links' click_count; batches add up; a batch larger than one statement is stored
+// whole, and a batch that fails, even in a later statement, is stored not at all; find answers a
+// click as written.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NewClickRow } from '../../src/storage/tables.js';
+import { servicesFor } from '../helpers/databases.js';
+import { brandInput } from '../helpers/world.js';
+import { openFixture, type StorageFixture } from './fixture.js';
+
+let f: StorageFixture;
+
+before(async () => {
+  f = await openFixture();
+  const services = servicesFor(f.database);
+  await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
+  await services.access.upsertAffiliate('aff-1', 'One');
+  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
+  for (const id of ['l-a', 'l-b', 'l-big', 'l-fail']) {
+    await f.repos.links.insertOrGet(
+      {
+        id,
+        code: `code-${id}`,
+        affiliate_id: 'aff-1',
+        channel_id: 'ch-site',
+        organization_id: 'b-acme',
+        link_type: 'BrandPage',
+        feature_id: null,
+        request_key: `key-${id}`,
+        original_url: 'https://acme.example.com/',
+        mdasc: null,
+      },
+      '2026-01-01T00:00:00.000Z',
+    );
+  }
+});
+
+after(async () => {
+  await f?.close();
+});
+
+const click = (id: string, linkId: string, counted: boolean, extra: Partial<NewClickRow> = {}): NewClickRow => ({
+  id,
+  link_id: linkId,
+  affiliate_id: 'aff-1',
+  channel_id: 'ch-site',
+  organization_id: 'b-acme',
+  created_at: '2026-01-02T00:00:00.000Z',
+  is_bot: 0,
+  is_head: 0,
+  is_repeat: 0,
+  is_suspicious: 0,
+  counted: counted ? 1 : 0,
+  visitor_hash: `visitor-${id}`,
+  ...extra,
+});
+
+const clickCount = async (linkId: string) =>
+  (await f.database.db.selectFrom('short_links').select('click_count').where('id', '=', linkId).executeTakeFirstOrThrow()).click_count;
+
+const storedClicks = async (linkId: string) =>
+  Number((await f.database.db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).where('link_id', '=', linkId).executeTakeFirstOrThrow()).n);
+
+describe('ClicksRepository.write', () => {
+  test("stores every click of a batch and adds only the counted ones to their links' counts", async () => {
+    await f.repos.clicks.write([
+      click('a1', 'l-a', true),
+      click('a2', 'l-a', true),
+      click('a3', 'l-a', false, { is_bot: 1 }),
+      click('b1', 'l-b', false, { is_repeat: 1 }),
+      click('b2', 'l-b', false, { is_suspicious: 1 }),
+      click('b3', 'l-b', true),
+    ]);
+    assert.equal(await storedClicks('l-a'), 3);
+    assert.equal(await storedClicks('l-b'), 3);
+    assert.equal(await clickCount('l-a'), 2);
+    assert.equal(await clickCount('l-b'), 1);
+  });
+
+  test('a later batch adds to the counts already there', async () => {
+    await f.repos.clicks.write([click('a4', 'l-a', true), click('a5', 'l-a', false, { is_head: 1 })]);
+    assert.equal(await clickCount('l-a'), 3);
+    assert.equal(await clickCount('l-b'), 1);
+    assert.equal(await storedClicks('l-a'), 5);
+  });
+
+  test('an empty batch writes nothing', async () => {
+    await f.repos.clicks.write([]);
+    assert.equal(await clickCount('l-a'), 3);
+    assert.equal(await storedClicks('l-a'), 5);
+  });
+
+  test('a batch larger than one statement is stored whole and counted once per click', async () => {
+    const batch = Array.from({ length: 1_201 }, (_, i) => click(`big-${i}`, 'l-big', i % 3 !== 0));
+    await f.repos.clicks.write(batch);
+    assert.equal(await storedClicks('l-big'), 1_201);
+    assert.equal(await clickCount('l-big'), batch.filter((c) => c.counted === 1).length);
+  });
+
+  test('a batch that fails is stored not at all, even when its first statement went through', async () => {
+    // The duplicate id fails the second INSERT statement (rows 500 on), after the first one ran.
+    const batch = Array.from({ length: 600 }, (_, i) => click(`fail-${i}`, 'l-fail', true));
+    batch[550] = click('a1', 'l-fail', true);
+    await assert.rejects(f.repos.clicks.write(batch));
+    assert.equal(await storedClicks('l-fail'), 0);
+    assert.equal(await clickCount('l-fail'), 0);
+    assert.equal(await f.repos.clicks.find('fail-0'), undefined);
+    assert.equal((await f.repos.clicks.find('a1'))?.link_id, 'l-a', 'the click already stored under that id is untouched');
+    assert.equal(await clickCount('l-a'), 3);
+  });
+});
+
+describe('ClicksRepository.find', () => {
+  test('answers a click with every column as written, optional ones null when not given', async () => {
+    await f.repos.clicks.write([click('full', 'l-b', true, { mdasc: 'camp-x', user_agent: 'Mozilla/5.0', created_at: '2026-01-03T10:00:00.000Z' })]);
+    assert.deepEqual(await f.repos.clicks.find('full'), {
+      id: 'full',
+      link_id: 'l-b',
+      affiliate_id: 'aff-1',
+      channel_id: 'ch-site',
+      organization_id: 'b-acme',
+      mdasc: 'camp-x',
+      created_at: '2026-01-03T10:00:00.000Z',
+      is_bot: 0,
+      is_head: 0,
+      is_repeat: 0,
+      is_suspicious: 0,
+      counted: 1,
+      visitor_hash: 'visitor-full',
+      user_agent: 'Mozilla/5.0',
+    });
+    const bot = await f.repos.clicks.find('a3');
+    assert.equal(bot?.is_bot, 1);
+    assert.equal(bot?.counted, 0);
+    assert.equal(bot?.mdasc, null);
+    assert.equal(bot?.user_agent, null);
+    assert.equal(await f.repos.clicks.find('missing'), undefined);
+  });
+});

@@ -1,0 +1,42 @@
+// What every repository test starts from: a fresh database of the pass's dialect (a SQLite file,
+// or a PostgreSQL database of its own with TEST_POSTGRES_URL), migrated to the latest schema, with
+// every repository over it; close() closes the database and then drops it.
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { openRepositories, type Repositories } from '../../src/storage/repositories/index.js';
+import { freshDatabase } from '../helpers/databases.js';
+
+export interface StorageFixture {
+  database: Database;
+  repos: Repositories;
+  close(): Promise<void>;
+}
+
+export async function openFixture(): Promise<StorageFixture> {
+  const target = await freshDatabase();
+  const database = openDatabase(target.url);
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    await target.drop();
+    throw error;
+  }
+  return {
+    database,
+    repos: openRepositories(database),
+    async close() {
+      try {
+        await database.close();
+      } finally {
+        await target.drop();
+      }
+    },
+  };
+}
+
+/** A page window large enough for every row a test arranges. */
+export const ALL = { limit: 100, offset: 0 } as const;
+
+/** The ids of rows, in the order given: what most list assertions compare. */
+export const idsOf = (rows: ReadonlyArray<{ id: string }>): string[] => rows.map((r) => r.id);
