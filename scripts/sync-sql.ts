@@ -25,7 +25,7 @@ import {
 } from 'kysely';
 import { format } from 'sql-formatter';
 import type { Database, Dialect } from '../src/storage/database.js';
-import type { DB, NewClickRow, OrderRow } from '../src/storage/tables.js';
+import type { DB, NewClickRow, OrderRow, WebhookDeliveryRow, WebhookEndpointRow } from '../src/storage/tables.js';
 import { openRepositories, type Repositories } from '../src/storage/repositories/index.js';
 
 const OUT = 'src/storage/queries';
@@ -49,6 +49,36 @@ const click: NewClickRow = {
   counted: 1,
   visitor_hash: 'v',
   user_agent: 'Mozilla/5.0',
+};
+
+const endpoint: WebhookEndpointRow = {
+  id: 'whe_1',
+  owner_kind: 'affiliate',
+  owner_id: AFF,
+  url: 'https://hooks.example/affnet',
+  description: '',
+  events: ' order.created ',
+  enabled: 1,
+  disabled_reason: null,
+  secret: 'whsec_c2VjcmV0',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+  failing_since: null,
+  created_at: NOW,
+  updated_at: NOW,
+};
+
+const delivery: WebhookDeliveryRow = {
+  id: 'delivery-1',
+  event_id: 'msg_1',
+  endpoint_id: 'whe_1',
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: NOW,
+  lease_owner: 'instance-1',
+  lease_until: NOW,
+  created_at: NOW,
+  updated_at: NOW,
 };
 
 const order: OrderRow = {
@@ -86,6 +116,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['anyExists', (r) => r.affiliates.anyExists()],
     ['save', (r) => r.affiliates.save({ id: AFF, name: 'Deals', created_at: NOW })],
     ['channelsOf', (r) => r.affiliates.channelsOf(AFF)],
+    ['nameOf', (r) => r.affiliates.nameOf(AFF)],
     ['saveChannel', (r) => r.affiliates.saveChannel({ id: 'ch-1', affiliate_id: AFF, kind_id: 'site', name: 'Blog', created_at: NOW })],
     ['saveChannelKinds', (r) => r.affiliates.saveChannelKinds([{ id: 'site', name: 'Site' }])],
     ['channelKindExists', (r) => r.affiliates.channelKindExists('site')],
@@ -111,6 +142,14 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['list', (r) => r.apiKeys.list({ affiliateId: AFF })],
     ['revoke', (r) => r.apiKeys.revoke('key_1', NOW)],
     ['findActive', (r) => r.apiKeys.findActive('h')],
+  ],
+  approvals: [
+    ['findRequest', (r) => r.approvals.findRequest(AFF, BRAND)],
+    ['request', (r) => r.approvals.request({ affiliate_id: AFF, brand_id: BRAND, status: 'pending', message: '', created_at: NOW, updated_at: NOW }, [])],
+    ['approve', (r) => r.approvals.approve(AFF, BRAND, NOW)],
+    ['revoke', (r) => r.approvals.revoke(AFF, BRAND, NOW)],
+    ['promoters (approved, range)', (r) => r.approvals.promoters(BRAND, { from: NOW, to: NOW }, { status: 'approved' }, PAGE)],
+    ['promoters (all)', (r) => r.approvals.promoters(BRAND, {}, {}, PAGE)],
   ],
   brands: [
     [
@@ -223,9 +262,37 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['replace', (r) => r.postbackTokens.replace({ id: 'pbt_1', brand_id: BRAND, token_hash: 'h', token_prefix: 'afp_abcd', created_at: NOW })],
     ['findActive', (r) => r.postbackTokens.findActive('h')],
   ],
+  webhooks: [
+    ['createEndpoint', (r) => r.webhooks.createEndpoint(endpoint)],
+    ['listEndpoints', (r) => r.webhooks.listEndpoints('affiliate', AFF)],
+    ['findEndpoint', (r) => r.webhooks.findEndpoint('affiliate', AFF, 'whe_1')],
+    ['updateEndpoint', (r) => r.webhooks.updateEndpoint('affiliate', AFF, 'whe_1', { enabled: 1, disabled_reason: null, updated_at: NOW })],
+    ['deleteEndpoint', (r) => r.webhooks.deleteEndpoint('affiliate', AFF, 'whe_1')],
+    ['listAttempts', (r) => r.webhooks.listAttempts('whe_1', PAGE)],
+    ['findDelivery', (r) => r.webhooks.findDelivery('whe_1', 'delivery-1')],
+    ['redeliver', (r) => r.webhooks.redeliver(delivery, NOW)],
+    ['claimDue', (r) => r.webhooks.claimDue('instance-1', NOW, NOW, 20)],
+    [
+      'recordAttempt',
+      (r) =>
+        r.webhooks.recordAttempt(
+          delivery,
+          {
+            delivery: { status: 'delivered', next_attempt_at: NOW },
+            log: { delivery_id: 'delivery-1', endpoint_id: 'whe_1', event_id: 'msg_1', event_type: 'order.created', attempt: 1, outcome: 'delivered', response_status: 200, error: null, duration_ms: 12, created_at: NOW },
+            endpoint: { failing_since: null, enabled: 1, disabled_reason: null },
+          },
+          NOW,
+        ),
+    ],
+    ['findEvent', (r) => r.webhooks.findEvent('msg_1')],
+    ['pendingCount', (r) => r.webhooks.pendingCount()],
+  ],
   products: [
     ['list (filters)', (r) => r.products.list(AFF, { organizationIds: [BRAND], isAvailable: true, priceFrom: 1000, priceTo: 5000 }, PAGE)],
     ['list (search)', (r) => r.products.list(AFF, { search: 'running shoes', isAvailable: true }, PAGE)],
+    ['find', (r) => r.products.find(BRAND, 'p-1')],
+    ['delete', (r) => r.products.delete(BRAND, 'p-1')],
     [
       'save',
       (r) =>
@@ -266,6 +333,10 @@ const KYSELY_DIALECTS: Record<Dialect, KyselyDialect> = {
   },
 };
 
+/** The statement's parameters as JSON; ids drawn at random (UUIDs) as <uuid>, so the file is stable. */
+const parametersOf = (q: CompiledQuery): string =>
+  JSON.stringify(q.parameters).replace(/"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"<uuid>"');
+
 /** The SQL each example sends, per repository file, for one dialect. */
 async function compileAll(dialect: Dialect): Promise<Map<string, string>> {
   let recorded: CompiledQuery[] = [];
@@ -285,7 +356,7 @@ async function compileAll(dialect: Dialect): Promise<Map<string, string>> {
       // No row ever comes back, so a method that needs one stops with an error after its first statements.
       await run(repositories).catch(() => undefined);
       const statements = recorded.map(
-        (q) => `${format(q.sql, { language: dialect === 'sqlite' ? 'sqlite' : 'postgresql', keywordCase: 'lower' })};\n-- parameters: ${JSON.stringify(q.parameters)}`,
+        (q) => `${format(q.sql, { language: dialect === 'sqlite' ? 'sqlite' : 'postgresql', keywordCase: 'lower' })};\n-- parameters: ${parametersOf(q)}`,
       );
       sections.push(`-- ${name}.${label}\n${statements.join('\n\n') || '-- (no statement)'}`);
     }

@@ -31,6 +31,13 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** True when the database is the embedded default, which is seeded with demo data on first start. */
   usesDefaultDatabase: boolean;
+  /**
+   * Whether webhook endpoints may be http and reach this machine's and its networks' addresses
+   * (loopback, private, link-local): for tests and development only.
+   */
+  webhookAllowLocalTargets: boolean;
+  /** How often this instance looks for webhook deliveries that are due; 0 delivers none here. */
+  webhookPollMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -43,6 +50,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -75,5 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',
     usesDefaultDatabase: !env.DATABASE_URL,
+    webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
   };
 }

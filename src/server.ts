@@ -18,7 +18,10 @@ import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './dom
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
 import { ConversionsService } from './domain/orders/conversions.js';
 import { HealthService } from './domain/health.js';
-import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus } from './domain/invalidation.js';
+import { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
+import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
+import { randomUUID } from 'node:crypto';
+import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
 import { createServices, type ServingServices } from './services.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
@@ -41,6 +44,8 @@ export interface ServiceOptions {
   logger?: boolean | object;
   /** What time it is; tests move it by hours or days. */
   clock?: Clock;
+  /** How webhook destinations' host names are resolved (tests point names where they want). */
+  resolveHost?: Resolver;
 }
 
 /** Repeat and velocity decisions shared through Redis when it is configured, this instance's own otherwise. */
@@ -78,23 +83,40 @@ export async function createService(config: Config, options: ServiceOptions = {}
     logError('writing clicks failed; will retry'),
   );
   const tracking = new TrackingService(new RedirectCache(repositories.links, clock), clicks);
+  /** What a change announced by any instance (this one included) makes this instance forget. */
+  const forget = (message: Invalidation) => {
+    if (message.kind === 'link') tracking.forgetLink(message.code);
+    else if (message.kind === 'brand') tracking.forgetAllLinks();
+    else services.access.forgetKeys();
+  };
+  // A change made here is forgotten here at once, and announced to the other instances; if the
+  // announcement fails (Redis away), they see the change when their caches poll or expire.
+  const publisher: InvalidationPublisher = {
+    async publish(message) {
+      forget(message);
+      await bus.publish(message).catch(logError('announcing a change to the other instances failed; they will see it within seconds'));
+    },
+  };
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher: bus }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
     // is all there is.
     conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
+    dispatcher: new WebhookDispatcher(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock, {
+      instanceId: randomUUID(),
+      pollMs: config.webhookPollMs,
+      onError: logError('delivering webhooks failed; will retry'),
+    }),
   };
-  await bus.subscribe((message) => {
-    if (message.kind === 'link') tracking.forgetLink(message.code);
-    else services.access.forgetKeys();
-  });
+  await bus.subscribe(forget);
   const context: AppContext = { config, services, redis };
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
   tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
+  services.dispatcher.start();
   let closed: Promise<void> | undefined;
   return {
     app,
@@ -105,6 +127,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     close() {
       closed ??= (async () => {
         await app.close();
+        await services.dispatcher.stop();
         await tracking.stop();
         await redis?.close();
         if (!options.database) await database.close();

@@ -5,23 +5,28 @@ import { openRepositories, type Repositories } from './storage/repositories/inde
 import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
+import { ApprovalsService } from './domain/access/approvals-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
 import { CatalogWriter } from './domain/catalog/catalog-writer.js';
 import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
+import { WebhooksService } from './domain/webhooks/webhooks-service.js';
+import type { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { HealthService } from './domain/health.js';
 
 export interface Services {
   access: AccessService;
+  approvals: ApprovalsService;
   catalog: CatalogService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
+  webhooks: WebhooksService;
 }
 
 /** Every service, plus those only a running server has: the redirect loop, conversions, readiness. */
@@ -29,6 +34,8 @@ export interface ServingServices extends Services {
   tracking: TrackingService;
   conversions: ConversionsService;
   health: HealthService;
+  /** Delivers the webhook outbox (started with the server; tests run its rounds themselves). */
+  dispatcher: WebhookDispatcher;
 }
 
 export interface ServiceSettings {
@@ -37,6 +44,8 @@ export interface ServiceSettings {
   publicUrl: string;
   /** Tells every instance's caches about revoked keys and (de)activated links. */
   publisher: InvalidationPublisher;
+  /** Whether webhook endpoints may be http or local addresses (WEBHOOK_ALLOW_LOCAL_TARGETS). */
+  webhookAllowLocalTargets?: boolean;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -44,11 +53,13 @@ export function createServices(repositories: Repositories, settings: ServiceSett
   const links = new LinksService(repositories, clock, publisher, publicUrl);
   return {
     access: new AccessService(repositories, clock, publisher),
+    approvals: new ApprovalsService(repositories, clock, publisher),
     catalog: new CatalogService(repositories, links, clock),
     imports: new CatalogWriter(repositories, clock),
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
+    webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }
 

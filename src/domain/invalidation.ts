@@ -6,7 +6,8 @@
 /** The name of the channel invalidations travel on between instances. */
 export const INVALIDATION_CHANNEL = 'invalidate';
 
-export type Invalidation = { kind: 'link'; code: string } | { kind: 'keys' };
+/** A link changed; every link of a brand changed (an approval withdrawn); keys changed. */
+export type Invalidation = { kind: 'link'; code: string } | { kind: 'brand'; id: string } | { kind: 'keys' };
 
 /** What a service that changes keys or links needs: a way to tell every instance's caches. */
 export interface InvalidationPublisher {

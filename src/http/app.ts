@@ -15,6 +15,7 @@ import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
+import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
@@ -28,9 +29,10 @@ import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { API_DESCRIPTION } from './api-description.js';
+import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, ConversionEvent, Payout];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -112,6 +114,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
       openapi: '3.1.0',
       info: { title: 'Affiliate Network API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [{ url: publicUrl }],
+      webhooks: webhookDescriptions(),
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       },
@@ -123,6 +126,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Redirect', description: 'What visitors open: a short link redirects to its destination with a click id. No API key.' },
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
+        { name: 'Webhooks', description: 'Events pushed to your receivers as they happen, signed; for affiliates under /affiliate/webhooks, for brands under /advertiser/webhooks (scopes webhooks:read, webhooks:write).' },
         { name: 'Service' },
       ],
     },

@@ -45,13 +45,15 @@ const errorRef = (status: number) => Type.Ref(ErrorBody, { description: ERROR_DE
 
 /**
  * Statuses any API route can answer, beside the ones its own file declares: input errors (400),
- * keys (401, 403), the limit (429), failures (500, 503); 413 and 415 where it takes a body, 414
+ * keys (401, 403), the limit (429), failures (500, 503); 413 and 415 on writes (POST, PUT, PATCH), 414
  * where a path parameter can be too long.
  */
 function commonStatuses(route: RouteOptions): number[] {
   const schema = route.schema ?? {};
   const statuses = [400, 401, 403, 429, 500, 503];
-  if (schema.body) statuses.push(413, 415);
+  // A body is read (and refused when too large or not JSON) on every write, with or without a schema.
+  const writes = [route.method].flat().some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH');
+  if (schema.body || writes) statuses.push(413, 415);
   if (schema.params) statuses.push(414);
   return statuses;
 }

@@ -40,7 +40,7 @@ export const ProductOption = Type.Object(
 
 const productProperties = {
   organizationId: Uuid,
-  id: Type.String({ minLength: 1, maxLength: 200, description: 'Product identifier, unique in the network' }),
+  id: Type.String({ minLength: 1, maxLength: 200, description: 'Product identifier, unique per brand (the brand chooses it)' }),
   available: Type.Boolean(),
   createdAt: DateTime,
   updatedAt: DateTime,
@@ -63,6 +63,26 @@ export const ProductInput = Type.Object(
   { additionalProperties: false },
 );
 export type ProductInput = Static<typeof ProductInput>;
+
+const { organizationId: _organizationId, id: _id, ...brandProductProperties } = ProductInput.properties;
+
+/**
+ * A product as its brand sends it through the API: the brand comes from the key and the id from
+ * the path; either may still be given (the import's shape), and must then agree.
+ */
+export const BrandProductInput = Type.Object(
+  {
+    ...brandProductProperties,
+    organizationId: Type.Optional(Uuid),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type BrandProductInput = Static<typeof BrandProductInput>;
+
+/** The fields of a product a PATCH changes; at least one. */
+export const BrandProductPatch = Type.Partial(Type.Object(brandProductProperties), { additionalProperties: false, minProperties: 1 });
+export type BrandProductPatch = Static<typeof BrandProductPatch>;
 
 export const Product = Type.Object(
   {

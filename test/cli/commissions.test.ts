@@ -44,7 +44,7 @@ async function brandKeyCount(): Promise<number> {
 const pay = (...args: string[]) => runCli(['commissions', 'pay', ...args], env);
 
 describe('affnet keys create --brand', () => {
-  test('prints a brand key that reports conversions and nothing else', async () => {
+  test('prints a brand key with every brand scope (and no affiliate one)', async () => {
     const result = await runCli(['keys', 'create', '--brand', BRANDS.acme, '--name', 'shop backend'], env);
     assert.equal(result.code, 0, result.stderr);
     const key = lastLine(result.stdout);
@@ -52,7 +52,7 @@ describe('affnet keys create --brand', () => {
     const principal = await servicesFor(h.service.database).access.resolveKey(key);
     assert.equal(principal?.brandId, BRANDS.acme);
     assert.equal(principal?.affiliateId, null);
-    assert.deepEqual([...principal.scopes], ['conversions:write']);
+    assert.deepEqual([...principal.scopes].sort(), ['affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write', 'conversions:read', 'conversions:write', 'webhooks:read', 'webhooks:write']);
 
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     const conv = conversionOf(await report(h, key, { clickId, orderId: oid('key'), value: 1999, items: [item(1999)] }), 201);

@@ -2,11 +2,10 @@
 // (injected through the service's request listener: the full pipeline without a socket).
 import type { InjectOptions, Response as LightMyRequestResponse } from 'light-my-request';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createService, type Service } from '../../src/server.js';
+import { createService, type Service, type ServiceOptions } from '../../src/server.js';
 import { buildWorld, type World } from './world.js';
 import { freshDatabase, redisEnv } from './databases.js';
 import { injector } from './inject.js';
-import type { Clock } from '../../src/lib/clock.js';
 
 export const PUBLIC_URL = 'http://go.test';
 
@@ -21,11 +20,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** `clock`: what time the service thinks it is (tests move it by hours or days). */
-export async function startHarness(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<Harness> {
+/**
+ * `clock`: what time the service thinks it is (tests move it by hours or days); `resolveHost`:
+ * where webhook destinations' host names point.
+ */
+export async function startHarness(env: Record<string, string> = {}, options: Pick<ServiceOptions, 'clock' | 'resolveHost'> = {}): Promise<Harness> {
   const database = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', ...redisEnv(), ...env });
-  const service = await createService(config, { clock: options.clock });
+  const service = await createService(config, options);
   const world = await buildWorld(service.database);
   const request = injector(service);
   return {

@@ -51,7 +51,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child,
     output: () => output,
     stop() {
-      if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
       return new Promise((resolve) => {
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');

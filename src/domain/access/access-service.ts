@@ -7,7 +7,7 @@ import type { AffiliatesRepository, AffiliateChannel } from '../../storage/repos
 import type { ApiKeysRepository } from '../../storage/repositories/api-keys.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { PostbackTokensRepository } from '../../storage/repositories/postback-tokens.js';
-import { DomainError, invalid, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import type { InvalidationPublisher } from '../invalidation.js';
 import { newId, randomBase62 } from '../random.js';
 import { KeyResolver } from './key-cache.js';
@@ -203,7 +203,9 @@ export class AccessService {
       throw invalid('invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
     }
     await this.requireAffiliate(affiliateId);
-    await this.repositories.affiliates.saveChannel({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: this.clock.iso() });
+    if (!(await this.repositories.affiliates.saveChannel({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: this.clock.iso() }))) {
+      throw conflict('channel_id_taken', `channel id "${id}" belongs to another affiliate; leave the id out to get a new one`);
+    }
     return id;
   }
 

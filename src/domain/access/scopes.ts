@@ -10,8 +10,11 @@ export const AFFILIATE_SCOPES = [
   'shortener:write',
   'orders:read',
   'channels:read',
+  'webhooks:read',
+  'webhooks:write',
+  'approvals:write',
 ] as const;
-export const BRAND_SCOPES = ['conversions:write', 'conversions:read'] as const;
+export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write'] as const;
 
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];

@@ -12,6 +12,19 @@ import { toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
 import { importNdjson, type ImportHooks, type ImportKind, type ImportSummary } from './ndjson-import.js';
+import type { BrandProductInput, BrandProductPatch, Product } from '../../schemas/product.js';
+import { compileCheck } from '../../schemas/validate.js';
+import { ProductInput as ProductInputSchema } from '../../schemas/product.js';
+import { notFound } from '../errors.js';
+import { productOf } from './products.js';
+
+const checkProduct = compileCheck(ProductInputSchema);
+
+/** Where the body's own brand or id must agree with the caller and the path. */
+function sameOwner(given: { organizationId?: string; id?: string }, brandId: string, id: string): void {
+  if (given.organizationId !== undefined && given.organizationId !== brandId) throw invalid('invalid_body', 'organizationId must be your own brand id, or left out');
+  if (given.id !== undefined && given.id !== id) throw invalid('invalid_body', `id in the body ("${given.id}") differs from the id in the path ("${id}")`);
+}
 
 /** The currency of a brand created without one: the market the network started in. */
 export const DEFAULT_CURRENCY = 'BRL';
@@ -161,6 +174,33 @@ export class CatalogWriter {
     if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
     if (typeof outcome === 'object') throw invalid('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
     return outcome;
+  }
+
+  /** The brand puts a whole product under its own id: created (true) or replaced (false). */
+  async putProduct(brandId: string, id: string, input: BrandProductInput): Promise<{ created: boolean; product: Product }> {
+    sameOwner(input, brandId, id);
+    const outcome = await this.upsertProduct({ ...input, organizationId: brandId, id });
+    return { created: outcome === 'inserted', product: await this.product(brandId, id) };
+  }
+
+  /** The brand changes some fields of one of its products. */
+  async patchProduct(brandId: string, id: string, patch: BrandProductPatch): Promise<Product> {
+    const { createdAt: _createdAt, updatedAt: _updatedAt, currency: _currency, ...stored } = await this.product(brandId, id);
+    const checked = checkProduct({ ...stored, ...patch, organizationId: brandId, id });
+    if (!checked.ok) throw invalid('invalid_body', checked.message);
+    await this.upsertProduct(checked.value);
+    return this.product(brandId, id);
+  }
+
+  async deleteProduct(brandId: string, id: string): Promise<void> {
+    if (!(await this.repositories.products.delete(brandId, id))) throw notFound(`product "${id}" not found among your products`, 'product_not_found');
+  }
+
+  /** One of the brand's products as the API shows it. */
+  async product(brandId: string, id: string): Promise<Product> {
+    const [row, brand] = await Promise.all([this.repositories.products.find(brandId, id), this.repositories.brands.find(brandId)]);
+    if (!row || !brand) throw notFound(`product "${id}" not found among your products`, 'product_not_found');
+    return productOf(row, brand.currency);
   }
 
   /**

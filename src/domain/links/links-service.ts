@@ -15,6 +15,7 @@ import { newId, randomBase62 } from '../random.js';
 import { channelView, shortUrlOf } from './channels-view.js';
 import { LINK_DEACTIVATED, blockReason, checkCustomUrl, destinationOf, requestKey, withMdasc } from './link-rules.js';
 import { shortUrlRecord } from './short-urls.js';
+import { webhookEvent } from '../webhooks/events.js';
 
 export const CODE_LENGTH = 7;
 
@@ -128,8 +129,25 @@ export class LinksService {
    * with Redis, within about a second without. not_found when no link has this code.
    */
   async setActive(code: string, active: boolean): Promise<void> {
-    if (!(await this.repositories.links.setActive(code, active, this.clock.iso()))) throw notFound(`no short link with code "${code}"`, 'link_not_found');
+    const link = await this.repositories.links.setActive(code, active, this.clock.iso(), (was) =>
+      active ? [] : [webhookEvent({ kind: 'affiliate', id: was.affiliate_id }, 'link.deactivated', this.deactivated(was), this.clock)],
+    );
+    if (!link) throw notFound(`no short link with code "${code}"`, 'link_not_found');
     await this.publisher.publish({ kind: 'link', code });
+  }
+
+  /** What a link.deactivated event tells the affiliate: which link, of which brand and channel. */
+  private deactivated(link: ShortLinkRow) {
+    return {
+      urlCode: link.code,
+      shortUrl: shortUrlOf(this.publicUrl, link.code),
+      originalUrl: link.original_url,
+      organizationId: link.organization_id,
+      channelId: link.channel_id,
+      linkType: link.link_type,
+      ...(link.mdasc !== null && { mdasc: link.mdasc }),
+      ...(link.feature_id !== null && { featureId: link.feature_id }),
+    };
   }
 
   private async findFeature(req: ShortenRequest): Promise<CampaignRow | undefined> {

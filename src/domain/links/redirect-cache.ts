@@ -82,6 +82,11 @@ export class RedirectCache {
     this.entries.delete(code);
   }
 
+  /** Forgets every code (many links changed at once). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Starts asking for changes made elsewhere; failures are reported and the cache starts afresh. */
   watch(onError: (error: unknown) => void): void {
     this.timer = setInterval(() => void this.poll().catch(onError), this.options.pollMs ?? 1000);

@@ -43,6 +43,11 @@ export class TrackingService {
     this.redirects.invalidate(code);
   }
 
+  /** Forgets every code (a brand's links changed at once, e.g. an approval was withdrawn). */
+  forgetAllLinks(): void {
+    this.redirects.clear();
+  }
+
   /** Starts writing clicks on their interval and polling for links changed elsewhere. */
   start(onPollError: (error: unknown) => void): void {
     this.clicks.start();

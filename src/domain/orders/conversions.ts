@@ -5,11 +5,14 @@
 import type { Conversion } from '../../schemas/conversion.js';
 import type { CommissionReason, OrderItem } from '../../schemas/order.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { ClicksRepository } from '../../storage/repositories/clicks.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
-import type { ClickRow, NewClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import type { ClickRow, NewClickRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import { webhookEvent } from '../webhooks/events.js';
+import { channelRefsOf, orderOf } from './orders.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { conflict, notFound, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
@@ -18,6 +21,7 @@ import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 
 export interface ConversionRepositories {
+  affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   clicks: ClicksRepository;
   links: LinksRepository;
@@ -141,36 +145,36 @@ export class ConversionsService {
 
     const reason = commissionReasonOf(click);
     const recordedAt = new Date(now).toISOString();
-    const { created, row } = await orders.createOnce(
-      {
-        id: newId(),
-        order_id: input.orderId,
-        organization_id: brandId,
-        affiliate_id: click.affiliate_id,
-        link_id: click.link_id,
-        click_id: click.id,
-        channel_id: click.channel_id,
-        mdasc: click.mdasc,
-        status: 'pending',
-        // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
-        // so sums of commissions reconcile whatever their status.
-        commission_status: reason ? 'canceled' : 'pending',
-        commission_reason: reason ?? null,
-        value: input.value,
-        commission: reason ? 0 : commissionFor(brand, input.value),
-        // The rule the commission was computed with, kept for corrections of this order.
-        commission_transfer: brand.commission_transfer,
-        commission_value: brand.commission_value,
-        currency: brand.currency,
-        items: JSON.stringify(input.items),
-        click_created_at: click.created_at,
-        link_code: (await links.codeOf(click.link_id)) ?? null,
-        created_at: orderTime,
-        updated_at: recordedAt,
-      },
-      { actor: `brand:${brandId}`, keyId: caller.keyId },
-      recordedAt,
-    );
+    const order: OrderRow = {
+      id: newId(),
+      order_id: input.orderId,
+      organization_id: brandId,
+      affiliate_id: click.affiliate_id,
+      link_id: click.link_id,
+      click_id: click.id,
+      channel_id: click.channel_id,
+      mdasc: click.mdasc ?? null,
+      status: 'pending',
+      // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
+      // so sums of commissions reconcile whatever their status.
+      commission_status: reason ? 'canceled' : 'pending',
+      commission_reason: reason ?? null,
+      value: input.value,
+      commission: reason ? 0 : commissionFor(brand, input.value),
+      // The rule the commission was computed with, kept for corrections of this order.
+      commission_transfer: brand.commission_transfer,
+      commission_value: brand.commission_value,
+      currency: brand.currency,
+      items: JSON.stringify(input.items),
+      click_created_at: click.created_at,
+      link_code: (await links.codeOf(click.link_id)) ?? null,
+      paid_at: null,
+      payout_id: null,
+      created_at: orderTime,
+      updated_at: recordedAt,
+    };
+    const events = await this.eventsOf(order, 'created');
+    const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, events);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
   }
@@ -188,13 +192,27 @@ export class ConversionsService {
     const next = planChange(current, change);
     if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
-    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now))) {
+    const changed: OrderRow = { ...current, ...next, updated_at: now };
+    const events = await this.eventsOf(changed, 'updated');
+    if (next.commission_status === 'approved' || next.commission_status === 'canceled') events.push(...(await this.eventsOf(changed, `commission.${next.commission_status}`)));
+    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
       // Another request changed the order first: the same rules apply to what it is now.
       const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
       if (Object.keys(planChange(latest, change)).length === 0) return conversionOf(latest);
       throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
     }
-    return conversionOf({ ...current, ...next, updated_at: now });
+    return conversionOf(changed);
+  }
+
+  /**
+   * The webhook events of an order's creation or change: to the affiliate (its view of the order)
+   * and to the brand (the conversion); or the affiliate's commission event.
+   */
+  private async eventsOf(order: OrderRow, what: 'created' | 'updated' | 'commission.approved' | 'commission.canceled'): Promise<NewWebhookEvent[]> {
+    const affiliate = { kind: 'affiliate' as const, id: order.affiliate_id };
+    const affiliateView = orderOf(order, await channelRefsOf(this.repositories.affiliates, order.affiliate_id));
+    if (what === 'commission.approved' || what === 'commission.canceled') return [webhookEvent(affiliate, what, affiliateView, this.clock)];
+    return [webhookEvent(affiliate, `order.${what}`, affiliateView, this.clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), this.clock)];
   }
 
   /** The brand's orders, newest first (createdAt, then id). */

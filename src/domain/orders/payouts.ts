@@ -11,6 +11,7 @@ import { notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { newId } from '../random.js';
 import { requireAffiliate } from '../access/require.js';
+import { webhookEvent } from '../webhooks/events.js';
 import { channelRefsOf, orderOf } from './orders.js';
 
 export function payoutOf(row: PayoutRow): Payout {
@@ -50,7 +51,9 @@ export class PayoutsService {
    */
   async pay(affiliateId: string, until?: string): Promise<PaymentPlan> {
     const { now, limit } = await this.bounds(affiliateId, until);
-    const rows = await this.repositories.payouts.create(affiliateId, limit, 'operator', now, newId);
+    const rows = await this.repositories.payouts.create(affiliateId, limit, 'operator', now, newId, (payouts) =>
+      payouts.map((payout) => webhookEvent({ kind: 'affiliate', id: affiliateId }, 'payout.created', payoutOf(payout), this.clock)),
+    );
     return { until: limit, payouts: rows.map(payoutOf) };
   }
 

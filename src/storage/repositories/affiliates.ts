@@ -15,6 +15,10 @@ export class AffiliatesRepository {
     return (await this.database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst()) !== undefined;
   }
 
+  async nameOf(affiliateId: string): Promise<string | undefined> {
+    return (await this.database.db.selectFrom('affiliates').select('name').where('id', '=', affiliateId).executeTakeFirst())?.name;
+  }
+
   /** Whether any affiliate exists at all (an empty database is seeded on its first start). */
   async anyExists(): Promise<boolean> {
     return (await this.database.db.selectFrom('affiliates').select('id').limit(1).executeTakeFirst()) !== undefined;
@@ -41,12 +45,19 @@ export class AffiliatesRepository {
     return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name }));
   }
 
-  async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<void> {
-    await this.database.db
+  /**
+   * Adds the channel, or renames an existing one of the same affiliate; false (and nothing
+   * written) when the id belongs to another affiliate's channel.
+   */
+  async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<boolean> {
+    const { db } = this.database;
+    await db
       .insertInto('affiliate_channels')
       .values(row)
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }))
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }).where('affiliate_channels.affiliate_id', '=', row.affiliate_id))
       .execute();
+    const owner = await db.selectFrom('affiliate_channels').select('affiliate_id').where('id', '=', row.id).executeTakeFirst();
+    return owner?.affiliate_id === row.affiliate_id;
   }
 
   async saveChannelKinds(kinds: ReadonlyArray<{ id: string; name: string }>): Promise<void> {

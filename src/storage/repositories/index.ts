@@ -3,6 +3,7 @@
 import type { Database } from '../database.js';
 import { AffiliatesRepository } from './affiliates.js';
 import { ApiKeysRepository } from './api-keys.js';
+import { ApprovalsRepository } from './approvals.js';
 import { BrandsRepository } from './brands.js';
 import { CampaignsRepository } from './campaigns.js';
 import { CategoriesRepository } from './categories.js';
@@ -12,11 +13,13 @@ import { OrdersRepository } from './orders.js';
 import { PayoutsRepository } from './payouts.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
+import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
   return {
     affiliates: new AffiliatesRepository(database),
     apiKeys: new ApiKeysRepository(database),
+    approvals: new ApprovalsRepository(database),
     brands: new BrandsRepository(database),
     campaigns: new CampaignsRepository(database),
     categories: new CategoriesRepository(database),
@@ -26,6 +29,7 @@ export function openRepositories(database: Database) {
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),
+    webhooks: new WebhooksRepository(database),
   };
 }
 

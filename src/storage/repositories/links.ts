@@ -1,8 +1,10 @@
 // Short links: creation (idempotent per channel and request), the lists that show them, the
 // redirect lookup and the changes the redirect cache polls for.
+import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-import type { ShortLinkRow } from '../tables.js';
+import type { NewWebhookEvent, ShortLinkRow } from '../tables.js';
+import { writeOutbox } from './webhooks.js';
 
 /** A link to create: every column but its state (active, count) and times, which the insert sets. */
 export type NewLink = Omit<ShortLinkRow, 'active' | 'click_count' | 'created_at' | 'updated_at'>;
@@ -29,13 +31,27 @@ export interface LinkListFilters {
 /** A link as the affiliate's list shows it: with the name and kind of its channel. */
 export type ListedLink = ShortLinkRow & { channel_name: string; channel_kind: string };
 
-type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & { click_id_param: string };
+type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & {
+  click_id_param: string;
+  is_public: number;
+  /** 1/0 on SQLite, true/false on PostgreSQL. */
+  approved: number | boolean;
+};
 
+/**
+ * A link redirects while it is active and its affiliate may promote its brand: the brand is
+ * public, or the affiliate is approved for it (a withdrawn approval stops its links).
+ */
 function redirectQuery(database: Database) {
   return database.db
     .selectFrom('short_links as l')
     .innerJoin('brands as b', 'b.id', 'l.organization_id')
-    .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param'])
+    .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param', 'b.is_public'])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('brand_approvals as ap').select(sql`1`.as('one')).whereRef('ap.affiliate_id', '=', 'l.affiliate_id').whereRef('ap.brand_id', '=', 'l.organization_id'))
+        .as('approved'),
+    )
     .where('l.code', '=', '')
     .compile();
 }
@@ -124,7 +140,7 @@ export class LinksRepository {
       row && {
         linkId: row.id,
         destination: row.original_url,
-        active: row.active === 1,
+        active: row.active === 1 && (row.is_public === 1 || row.approved === true || row.approved === 1),
         affiliateId: row.affiliate_id,
         channelId: row.channel_id,
         brandId: row.organization_id,
@@ -149,10 +165,18 @@ export class LinksRepository {
     return links.map((l) => l.code);
   }
 
-  /** Activates or deactivates a link by code; returns false when no such code exists. */
-  async setActive(code: string, active: boolean, now: string): Promise<boolean> {
-    const result = await this.database.db.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('code', '=', code).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /**
+   * Activates or deactivates a link by code, with the webhook events of the change in the same
+   * transaction; the link as it was, or undefined when no such code exists.
+   */
+  setActive(code: string, active: boolean, now: string, eventsFor: (link: ShortLinkRow) => NewWebhookEvent[] = () => []): Promise<ShortLinkRow | undefined> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const link = await trx.selectFrom('short_links').selectAll().where('code', '=', code).executeTakeFirst();
+      if (!link) return undefined;
+      await trx.updateTable('short_links').set({ active: active ? 1 : 0, updated_at: now }).where('id', '=', link.id).execute();
+      if ((link.active === 1) !== active) await writeOutbox(trx, eventsFor(link), now);
+      return link;
+    });
   }
 
   /** The code of a link, by its id. */

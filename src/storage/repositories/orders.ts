@@ -2,7 +2,8 @@
 // and the writes that change an order with its audit trail.
 import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-import type { NewOrderRow, OrderEventRow, OrderRow } from '../tables.js';
+import type { NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
+import { writeOutbox } from './webhooks.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -106,9 +107,10 @@ export class OrdersRepository {
   /**
    * Inserts the order unless the brand already reported this order id; either way returns the
    * stored order. The insert and its audit entry are one transaction, and the unique index on
-   * (brand, order id) makes concurrent reports of one order produce exactly one row.
+   * (brand, order id) makes concurrent reports of one order produce exactly one row. `events` go
+   * to the webhook outbox in the same transaction, only when the order is created.
    */
-  async createOnce(order: NewOrderRow, author: Author, now: string): Promise<{ created: boolean; row: OrderRow }> {
+  async createOnce(order: NewOrderRow, author: Author, now: string, events: readonly NewWebhookEvent[] = []): Promise<{ created: boolean; row: OrderRow }> {
     const created = await this.database.db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto('orders')
@@ -121,6 +123,7 @@ export class OrdersRepository {
         .insertInto('order_events')
         .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
         .execute();
+      await writeOutbox(trx, events, now);
       return true;
     });
     const row = await this.findBrandOrder(order.organization_id, order.order_id);
@@ -134,9 +137,10 @@ export class OrdersRepository {
   /**
    * Changes an order if it is still what the caller read (optimistic concurrency: its statuses and
    * value), recording each changed field in its audit trail in the same transaction; returns
-   * false when another change came first.
+   * false when another change came first. `events` go to the webhook outbox in the same
+   * transaction, only when the change is made.
    */
-  change(current: OrderRow, next: OrderChange, author: Author, now: string): Promise<boolean> {
+  change(current: OrderRow, next: OrderChange, author: Author, now: string, outbox: readonly NewWebhookEvent[] = []): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('orders')
@@ -158,6 +162,7 @@ export class OrdersRepository {
           .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })))
           .execute();
       }
+      await writeOutbox(trx, outbox, now);
       return true;
     });
   }

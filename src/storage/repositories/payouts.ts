@@ -1,7 +1,8 @@
 // Payouts: what a payment run would pay, the run itself (orders claimed and paid in one
 // transaction), and the affiliate's payouts.
 import type { Database } from '../database.js';
-import type { PayoutRow } from '../tables.js';
+import type { NewWebhookEvent, PayoutRow } from '../tables.js';
+import { writeOutbox } from './webhooks.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 
 /** Rows per statement when many orders are touched at once (bound-parameter limits). */
@@ -45,6 +46,8 @@ export class PayoutsRepository {
     actor: string,
     now: string,
     newId: () => string,
+    /** Webhook events of the payouts made, written to the outbox in the same transaction. */
+    eventsFor: (payouts: PayoutRow[]) => NewWebhookEvent[] = () => [],
   ): Promise<PayoutRow[]> {
     return this.database.db.transaction().execute(async (trx) => {
       const claimed = await trx
@@ -85,6 +88,7 @@ export class PayoutsRepository {
         }
         payouts.push(payout);
       }
+      await writeOutbox(trx, eventsFor(payouts), now);
       return payouts;
     });
   }

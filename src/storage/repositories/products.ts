@@ -81,14 +81,29 @@ export class ProductsRepository {
     return { rows, total };
   }
 
-  /** Inserts or updates a product, in one transaction; an unknown brand is answered and nothing is written. */
+  /** The brand's product with this id (ids are unique per brand). */
+  find(brandId: string, id: string): Promise<ProductRow | undefined> {
+    return this.database.db.selectFrom('products').selectAll().where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Deletes the brand's product with this id; false when it has none. */
+  async delete(brandId: string, id: string): Promise<boolean> {
+    const result = await this.database.db.deleteFrom('products').where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Inserts or updates the brand's product with this id (ids are unique per brand: another
+   * brand's product with the same id is another product), in one transaction; an unknown brand
+   * is answered and nothing is written.
+   */
   save(id: string, columns: Omit<Insertable<ProductsTable>, 'id' | 'created_at'>, createdAt: string): Promise<WriteOutcome | 'brand_missing'> {
     return this.database.db.transaction().execute(async (trx) => {
       const brand = await trx.selectFrom('brands').select('id').where('id', '=', columns.organization_id).executeTakeFirst();
       if (!brand) return 'brand_missing';
-      const existing = await trx.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst();
+      const existing = await trx.selectFrom('products').select('seq').where('organization_id', '=', columns.organization_id).where('id', '=', id).executeTakeFirst();
       if (existing) {
-        await trx.updateTable('products').set(columns).where('id', '=', id).execute();
+        await trx.updateTable('products').set(columns).where('seq', '=', existing.seq).execute();
         return 'updated';
       }
       await trx.insertInto('products').values({ id, ...columns, created_at: createdAt }).execute();

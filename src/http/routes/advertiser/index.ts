@@ -4,6 +4,12 @@ import { createConversionRoute } from './conversion-create.js';
 import { updateConversionRoute } from './conversion-update.js';
 import { listConversionsRoute } from './conversions-list.js';
 import { getConversionRoute } from './conversion-get.js';
+import { webhookRoutes } from '../webhooks/index.js';
+import { listAffiliatesRoute } from './affiliates-list.js';
+import { approveAffiliateRoute, revokeAffiliateRoute } from './affiliate-approval.js';
+import { putProductRoute } from './product-put.js';
+import { patchProductRoute } from './product-patch.js';
+import { deleteProductRoute } from './product-delete.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, ...webhookRoutes('brand')];

@@ -12,6 +12,8 @@ import { getBalanceRoute } from './balance-get.js';
 import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
 import { listChannelsRoute } from './channels-list.js';
+import { webhookRoutes } from '../webhooks/index.js';
+import { requestApprovalRoute } from './approval-request.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
 export const affiliateRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -27,4 +29,6 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listPayoutsRoute,
   getPayoutRoute,
   listChannelsRoute,
+  requestApprovalRoute,
+  ...webhookRoutes('affiliate'),
 ];

@@ -35,7 +35,7 @@ values
     $13,
     $14
   );
--- parameters: [null,"Mozilla/5.0","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","11111111-1111-4111-8111-111111111111","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
+-- parameters: [null,"Mozilla/5.0","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
 
 update "short_links"
 set

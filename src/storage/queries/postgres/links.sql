@@ -36,7 +36,7 @@ values
     $14
   )
 on conflict ("channel_id", "request_key") do nothing;
--- parameters: ["link-1","Abc1234","aff-1","ch-1","11111111-1111-4111-8111-111111111111","BrandPage",null,"[\"BrandPage\",\"https://acme.example/\",null]","https://acme.example/",null,1,0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["link-1","Abc1234","aff-1","ch-1","<uuid>","BrandPage",null,"[\"BrandPage\",\"https://acme.example/\",null]","https://acme.example/",null,1,0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -60,7 +60,7 @@ where
 order by
   "created_at",
   "id";
--- parameters: ["aff-1","BrandPage","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["aff-1","BrandPage","<uuid>"]
 
 -- links.forResources (campaigns)
 select
@@ -97,7 +97,7 @@ limit
   $5
 offset
   $6;
--- parameters: ["aff-1","Coupon","c-1","11111111-1111-4111-8111-111111111111",20,40]
+-- parameters: ["aff-1","Coupon","c-1","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -108,7 +108,7 @@ where
   and "l"."link_type" = $2
   and "l"."feature_id" = $3
   and "l"."organization_id" = $4;
--- parameters: ["aff-1","Coupon","c-1","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["aff-1","Coupon","c-1","<uuid>"]
 
 -- links.findRedirectTarget
 select
@@ -119,7 +119,17 @@ select
   "l"."channel_id",
   "l"."organization_id",
   "l"."mdasc",
-  "b"."click_id_param"
+  "b"."click_id_param",
+  "b"."is_public",
+  exists (
+    select
+      1 as "one"
+    from
+      "brand_approvals" as "ap"
+    where
+      "ap"."affiliate_id" = "l"."affiliate_id"
+      and "ap"."brand_id" = "l"."organization_id"
+  ) as "approved"
 from
   "short_links" as "l"
   inner join "brands" as "b" on "b"."id" = "l"."organization_id"
@@ -149,13 +159,13 @@ limit
 -- parameters: ["2026-01-01T00:00:00.000Z",1]
 
 -- links.setActive
-update "short_links"
-set
-  "active" = $1,
-  "updated_at" = $2
+select
+  *
+from
+  "short_links"
 where
-  "code" = $3;
--- parameters: [0,"2026-01-01T00:00:00.000Z","Abc1234"]
+  "code" = $1;
+-- parameters: ["Abc1234"]
 
 -- links.codeOf
 select

@@ -34,7 +34,7 @@ limit
   $6
 offset
   $7;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111",1,1000,5000,20,40]
+-- parameters: ["aff-1","<uuid>",1,1000,5000,20,40]
 
 select
   count(*) as "n"
@@ -62,7 +62,7 @@ where
   and "products"."available" = $4
   and "products"."price_cents" >= $5
   and "products"."price_cents" <= $6;
--- parameters: [0,"aff-1","11111111-1111-4111-8111-111111111111",1,1000,5000]
+-- parameters: [0,"aff-1","<uuid>",1,1000,5000]
 
 -- products.list (search)
 select
@@ -124,6 +124,23 @@ where
   and products.search @@ to_tsquery('simple', $4);
 -- parameters: [0,"aff-1",1,"running:* & shoes:*"]
 
+-- products.find
+select
+  *
+from
+  "products"
+where
+  "organization_id" = $1
+  and "id" = $2;
+-- parameters: ["<uuid>","p-1"]
+
+-- products.delete
+delete from "products"
+where
+  "organization_id" = $1
+  and "id" = $2;
+-- parameters: ["<uuid>","p-1"]
+
 -- products.save
 select
   "id"
@@ -131,4 +148,4 @@ from
   "brands"
 where
   "id" = $1;
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]

@@ -44,6 +44,15 @@ order by
   "c"."id";
 -- parameters: ["aff-1"]
 
+-- affiliates.nameOf
+select
+  "name"
+from
+  "affiliates"
+where
+  "id" = ?;
+-- parameters: ["aff-1"]
+
 -- affiliates.saveChannel
 insert into
   "affiliate_channels" (
@@ -58,8 +67,18 @@ values
 on conflict ("id") do update
 set
   "name" = ?,
-  "kind_id" = ?;
--- parameters: ["ch-1","aff-1","site","Blog","2026-01-01T00:00:00.000Z","Blog","site"]
+  "kind_id" = ?
+where
+  "affiliate_channels"."affiliate_id" = ?;
+-- parameters: ["ch-1","aff-1","site","Blog","2026-01-01T00:00:00.000Z","Blog","site","aff-1"]
+
+select
+  "affiliate_id"
+from
+  "affiliate_channels"
+where
+  "id" = ?;
+-- parameters: ["ch-1"]
 
 -- affiliates.saveChannelKinds
 insert into

@@ -111,7 +111,7 @@ where
     where
       "brand_approvals"."affiliate_id" = ?
   );
--- parameters: ["11111111-1111-4111-8111-111111111111",1,"aff-1"]
+-- parameters: ["<uuid>",1,"aff-1"]
 
 -- brands.find
 select
@@ -120,7 +120,7 @@ from
   "brands"
 where
   "id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 -- brands.exists
 select
@@ -129,7 +129,7 @@ from
   "brands"
 where
   "id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 -- brands.byIds
 select
@@ -138,7 +138,7 @@ from
   "brands"
 where
   "id" in (?);
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 -- brands.currenciesOf
 select
@@ -148,7 +148,7 @@ from
   "brands"
 where
   "id" in (?);
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 -- brands.isApproved
 select
@@ -158,7 +158,7 @@ from
 where
   "affiliate_id" = ?
   and "brand_id" = ?;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["aff-1","<uuid>"]
 
 -- brands.approve
 insert into
@@ -166,7 +166,7 @@ insert into
 values
   (?, ?, ?)
 on conflict ("affiliate_id", "brand_id") do nothing;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111","2026-01-01T00:00:00.000Z"]
+-- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z"]
 
 -- brands.save
 select
@@ -175,7 +175,7 @@ from
   "brands"
 where
   "id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 select
   "id"
@@ -196,10 +196,10 @@ insert into
   )
 values
   (?, ?, ?, ?, ?, ?);
--- parameters: ["2026-01-01T00:00:00.000Z","BRL","Acme","acme","2026-01-01T00:00:00.000Z","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["2026-01-01T00:00:00.000Z","BRL","Acme","acme","2026-01-01T00:00:00.000Z","<uuid>"]
 
 insert into
   "brand_categories" ("brand_id", "category", "category_key")
 values
   (?, ?, ?);
--- parameters: ["11111111-1111-4111-8111-111111111111","Shoes","shoes"]
+-- parameters: ["<uuid>","Shoes","shoes"]

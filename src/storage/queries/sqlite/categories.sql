@@ -11,7 +11,7 @@ where
 order by
   "brand_id",
   "category_key";
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]
 
 -- categories.ofCampaigns
 select

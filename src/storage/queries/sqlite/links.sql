@@ -21,7 +21,7 @@ insert into
 values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("channel_id", "request_key") do nothing;
--- parameters: ["link-1","Abc1234","aff-1","ch-1","11111111-1111-4111-8111-111111111111","BrandPage",null,"[\"BrandPage\",\"https://acme.example/\",null]","https://acme.example/",null,1,0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["link-1","Abc1234","aff-1","ch-1","<uuid>","BrandPage",null,"[\"BrandPage\",\"https://acme.example/\",null]","https://acme.example/",null,1,0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -45,7 +45,7 @@ where
 order by
   "created_at",
   "id";
--- parameters: ["aff-1","BrandPage","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["aff-1","BrandPage","<uuid>"]
 
 -- links.forResources (campaigns)
 select
@@ -82,7 +82,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","Coupon","c-1","11111111-1111-4111-8111-111111111111",20,40]
+-- parameters: ["aff-1","Coupon","c-1","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -93,7 +93,7 @@ where
   and "l"."link_type" = ?
   and "l"."feature_id" = ?
   and "l"."organization_id" = ?;
--- parameters: ["aff-1","Coupon","c-1","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["aff-1","Coupon","c-1","<uuid>"]
 
 -- links.findRedirectTarget
 select
@@ -104,7 +104,17 @@ select
   "l"."channel_id",
   "l"."organization_id",
   "l"."mdasc",
-  "b"."click_id_param"
+  "b"."click_id_param",
+  "b"."is_public",
+  exists (
+    select
+      1 as "one"
+    from
+      "brand_approvals" as "ap"
+    where
+      "ap"."affiliate_id" = "l"."affiliate_id"
+      and "ap"."brand_id" = "l"."organization_id"
+  ) as "approved"
 from
   "short_links" as "l"
   inner join "brands" as "b" on "b"."id" = "l"."organization_id"
@@ -134,13 +144,13 @@ limit
 -- parameters: ["2026-01-01T00:00:00.000Z",1]
 
 -- links.setActive
-update "short_links"
-set
-  "active" = ?,
-  "updated_at" = ?
+select
+  *
+from
+  "short_links"
 where
   "code" = ?;
--- parameters: [0,"2026-01-01T00:00:00.000Z","Abc1234"]
+-- parameters: ["Abc1234"]
 
 -- links.codeOf
 select

@@ -19,7 +19,7 @@ group by
 order by
   "currency",
   "commission_status";
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.list (every filter)
 select
@@ -43,7 +43,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1",20,40]
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1",20,40]
 
 select
   count(*) as "n"
@@ -59,7 +59,7 @@ where
   and "status" in (?)
   and "commission_status" in (?)
   and "payout_id" = ?;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1"]
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1"]
 
 -- orders.findForAffiliate
 select
@@ -130,7 +130,7 @@ values
     ?,
     ?
   );
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.createOnce
 insert into
@@ -188,7 +188,7 @@ values
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","11111111-1111-4111-8111-111111111111","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -197,7 +197,7 @@ from
 where
   "organization_id" = ?
   and "order_id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111","A-1001"]
+-- parameters: ["<uuid>","A-1001"]
 
 -- orders.findBrandOrder
 select
@@ -207,7 +207,7 @@ from
 where
   "organization_id" = ?
   and "order_id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111","A-1001"]
+-- parameters: ["<uuid>","A-1001"]
 
 -- orders.change
 update "orders"
@@ -254,7 +254,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",20,40]
+-- parameters: ["<uuid>","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",20,40]
 
 select
   count(*) as "n"
@@ -268,7 +268,7 @@ where
   and "order_id" = ?
   and "created_at" >= ?
   and "created_at" <= ?;
--- parameters: ["11111111-1111-4111-8111-111111111111","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["<uuid>","pending","pending","aff-1","A-1001","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- orders.existingIds
 select

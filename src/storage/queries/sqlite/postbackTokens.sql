@@ -10,7 +10,7 @@ where
   and "revoked_at" is null
 returning
   "token_prefix";
--- parameters: ["2026-01-01T00:00:00.000Z","pbt_1","11111111-1111-4111-8111-111111111111"]
+-- parameters: ["2026-01-01T00:00:00.000Z","pbt_1","<uuid>"]
 
 insert into
   "postback_tokens" (
@@ -24,7 +24,7 @@ insert into
   )
 values
   (?, ?, ?, ?, ?, ?, ?);
--- parameters: ["pbt_1","11111111-1111-4111-8111-111111111111","h","afp_abcd","2026-01-01T00:00:00.000Z",null,null]
+-- parameters: ["pbt_1","<uuid>","h","afp_abcd","2026-01-01T00:00:00.000Z",null,null]
 
 -- postbackTokens.findActive
 select

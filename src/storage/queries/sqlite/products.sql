@@ -34,7 +34,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","11111111-1111-4111-8111-111111111111",1,1000,5000,20,40]
+-- parameters: ["aff-1","<uuid>",1,1000,5000,20,40]
 
 select
   count(*) as "n"
@@ -62,7 +62,7 @@ where
   and "products"."available" = ?
   and "products"."price_cents" >= ?
   and "products"."price_cents" <= ?;
--- parameters: [0,"aff-1","11111111-1111-4111-8111-111111111111",1,1000,5000]
+-- parameters: [0,"aff-1","<uuid>",1,1000,5000]
 
 -- products.list (search)
 select
@@ -126,6 +126,23 @@ where
   and products_fts match ?;
 -- parameters: [0,"aff-1",1,"\"running\"* \"shoes\"*"]
 
+-- products.find
+select
+  *
+from
+  "products"
+where
+  "organization_id" = ?
+  and "id" = ?;
+-- parameters: ["<uuid>","p-1"]
+
+-- products.delete
+delete from "products"
+where
+  "organization_id" = ?
+  and "id" = ?;
+-- parameters: ["<uuid>","p-1"]
+
 -- products.save
 select
   "id"
@@ -133,4 +150,4 @@ from
   "brands"
 where
   "id" = ?;
--- parameters: ["11111111-1111-4111-8111-111111111111"]
+-- parameters: ["<uuid>"]

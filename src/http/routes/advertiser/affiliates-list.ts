@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import { DateOrDateTime, DateTime, LimitQuery, PageQuery, Pagination, TimeZoneQuery, pageOf } from '../../../schemas/common.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
+import { dayRange } from '../affiliate/query-rules.js';
+
+const Promoter = Type.Object({
+  affiliateId: Type.String(),
+  name: Type.String(),
+  approval: Type.Union([Type.Literal('approved'), Type.Literal('pending'), Type.Literal('declined'), Type.Literal('none')], {
+    description: 'approved; pending (asked, not answered); declined; none (has links to your brand, which is or was public, without an approval)',
+  }),
+  approvedAt: Type.Optional(DateTime),
+  requestedAt: Type.Optional(DateTime),
+  clicks: Type.Integer({ description: 'Counted clicks on its links to your brand, all time' }),
+  orders: Type.Integer({ description: 'Its orders created in the range, canceled ones left out' }),
+  sales: Type.Integer({ description: 'Their value, in integer cents of your currency' }),
+  commission: Type.Integer({ description: 'Their commission, in integer cents of your currency' }),
+});
+
+const Query = Type.Object(
+  {
+    page: PageQuery,
+    limit: LimitQuery(20, 100),
+    status: Type.Optional(Type.Union([Type.Literal('approved'), Type.Literal('pending')], { description: 'Only approved affiliates, or only those asking' })),
+    from: Type.Optional(DateOrDateTime('Orders created at or after this time')),
+    to: Type.Optional(DateOrDateTime('Orders created at or before this time')),
+    timezone: Type.Optional(TimeZoneQuery),
+  },
+  { additionalProperties: false },
+);
+
+export function listAffiliatesRoute(app: App, services: ServingServices): void {
+  app.get(
+    '/advertiser/affiliates',
+    {
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'The affiliates that promote your brand',
+        description:
+          'Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks.',
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: { 200: Type.Object({ data: Type.Array(Promoter), meta: Type.Ref(Pagination) }) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { items, total } = await services.approvals.promoters(request.brandId, dayRange(q), { status: q.status }, q);
+      return { data: items, meta: pageOf(total, q.page, q.limit) };
+    },
+  );
+}

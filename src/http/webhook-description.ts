@@ -1,0 +1,89 @@
+// The OpenAPI document's `webhooks` section: every event the service sends, the headers that sign
+// it and the body, so a receiver can be generated and checked like a client.
+import { AFFILIATE_EVENTS, BRAND_EVENTS, PAYLOAD_VERSION, type WebhookEventType } from '../domain/webhooks/events.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const LINK_DEACTIVATED = {
+  type: 'object',
+  required: ['urlCode', 'shortUrl', 'originalUrl', 'organizationId', 'channelId', 'linkType'],
+  properties: {
+    urlCode: { type: 'string' },
+    shortUrl: { type: 'string' },
+    originalUrl: { type: 'string' },
+    organizationId: { type: 'string' },
+    channelId: { type: 'string' },
+    linkType: { type: 'string' },
+    mdasc: { type: 'string' },
+    featureId: { type: 'string' },
+  },
+};
+
+const APPROVAL_REQUESTED = {
+  type: 'object',
+  required: ['affiliateId', 'affiliateName', 'requestedAt'],
+  properties: { affiliateId: { type: 'string' }, affiliateName: { type: 'string' }, requestedAt: { type: 'string', format: 'date-time' } },
+};
+
+const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
+  'order.created': { summary: 'An order was attributed to one of your links (its commission pending, or canceled when the click did not count)', data: ref('Order') },
+  'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ref('Order') },
+  'commission.approved': { summary: 'The brand approved the order: its commission will be paid', data: ref('Order') },
+  'commission.canceled': { summary: 'The brand canceled the order: no commission', data: ref('Order') },
+  'payout.created': { summary: 'Approved commissions were paid to you (one payout per currency)', data: ref('Payout') },
+  'link.deactivated': { summary: 'The network stopped one of your short links: it answers 404 from now on', data: LINK_DEACTIVATED },
+  'conversion.created': { summary: 'An order you reported was recorded', data: ref('Conversion') },
+  'conversion.updated': { summary: 'One of your orders changed (by you, through the API)', data: ref('Conversion') },
+  'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },
+};
+
+const HEADERS = [
+  { name: 'webhook-id', in: 'header', required: true, description: 'The event id (msg_…): the same on every attempt and redelivery; deduplicate by it', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches.',
+    schema: { type: 'string' },
+  },
+];
+
+export function webhookDescriptions(): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [side, types] of [
+    ['affiliates', AFFILIATE_EVENTS],
+    ['brands', BRAND_EVENTS],
+  ] as const) {
+    for (const type of types) {
+      const event = EVENTS[type];
+      out[type] = {
+        post: {
+          summary: event.summary,
+          description: `Sent to ${side}' endpoints subscribed to ${type}. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.`,
+          parameters: HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'version', 'timestamp', 'data'],
+                  properties: {
+                    type: { type: 'string', const: type },
+                    version: { type: 'integer', const: PAYLOAD_VERSION, description: 'The payload shape; fields may be added within a version' },
+                    timestamp: { type: 'string', format: 'date-time', description: 'When the event happened' },
+                    data: event.data,
+                  },
+                },
+              },
+            },
+          },
+          responses: { '2XX': { description: 'Received' } },
+        },
+      };
+    }
+  }
+  return out;
+}

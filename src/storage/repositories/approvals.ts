@@ -1,0 +1,130 @@
+// Which affiliates may promote which private brands: their requests, the brand's answer, and the
+// brand's view of the affiliates that promote it with what they earned.
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+import type { ApprovalRequestRow, NewWebhookEvent } from '../tables.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import { writeOutbox } from './webhooks.js';
+
+/** An affiliate as its brand sees it, with its figures over a range. */
+export interface PromotingAffiliate {
+  affiliate_id: string;
+  name: string;
+  approved_at: string | null;
+  request_status: string | null;
+  requested_at: string | null;
+  request_message: string | null;
+  /** Counted clicks on the affiliate's links to the brand, all time. */
+  clicks: number;
+  orders: number;
+  sales: number;
+  commission: number;
+}
+
+export class ApprovalsRepository {
+  constructor(private readonly database: Database) {}
+
+  findRequest(affiliateId: string, brandId: string): Promise<ApprovalRequestRow | undefined> {
+    return this.database.db.selectFrom('approval_requests').selectAll().where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).executeTakeFirst();
+  }
+
+  /**
+   * Records a pending request (again pending when it was declined), with its webhook events in the
+   * same transaction; the request as stored, and whether it is new or renewed.
+   */
+  request(row: ApprovalRequestRow, events: readonly NewWebhookEvent[]): Promise<ApprovalRequestRow> {
+    return this.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('approval_requests')
+        .values(row)
+        .onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doUpdateSet({ status: 'pending', message: row.message, updated_at: row.updated_at }))
+        .execute();
+      await writeOutbox(trx, events, row.updated_at);
+      return (await trx.selectFrom('approval_requests').selectAll().where('affiliate_id', '=', row.affiliate_id).where('brand_id', '=', row.brand_id).executeTakeFirst())!;
+    });
+  }
+
+  /**
+   * Approves the affiliate for the brand (its pending request, if any, is answered), and marks
+   * the brand changed so every instance's redirect cache reads its links afresh.
+   */
+  async approve(affiliateId: string, brandId: string, now: string): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('brand_approvals').values({ affiliate_id: affiliateId, brand_id: brandId, created_at: now }).onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing()).execute();
+      await trx.deleteFrom('approval_requests').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).execute();
+      await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
+    });
+  }
+
+  /**
+   * Withdraws the approval (or declines the pending request); false when there was neither. The
+   * brand is marked changed, so redirects of the affiliate's links stop on every instance.
+   */
+  async revoke(affiliateId: string, brandId: string, now: string): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const approval = await trx.deleteFrom('brand_approvals').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).executeTakeFirst();
+      const request = await trx.updateTable('approval_requests').set({ status: 'declined', updated_at: now }).where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).where('status', '=', 'pending').executeTakeFirst();
+      const changed = Number(approval.numDeletedRows) + Number(request.numUpdatedRows) > 0;
+      if (changed) await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
+      return changed;
+    });
+  }
+
+  /**
+   * The affiliates of the brand: approved, asking, or with links to it; each with its orders,
+   * sales and commission of orders created in [from, to] and its counted clicks. Ordered by
+   * affiliate id.
+   */
+  promoters(brandId: string, range: { from?: string; to?: string }, filter: { status?: 'approved' | 'pending' }, page: PageWindow): Promise<Page<PromotingAffiliate>> {
+    const { db } = this.database;
+    const ids = () => {
+      const approved = db.selectFrom('brand_approvals').select('affiliate_id').where('brand_id', '=', brandId);
+      const requested = db.selectFrom('approval_requests').select('affiliate_id').where('brand_id', '=', brandId).where('status', '=', 'pending');
+      if (filter.status === 'approved') return approved;
+      if (filter.status === 'pending') return requested;
+      return approved.union(requested).union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId));
+    };
+    // The affiliate's orders of the brand created in the range, canceled ones left out.
+    const inRange = sql.join(
+      [
+        sql`o.affiliate_id = a.id`,
+        sql`o.organization_id = ${brandId}`,
+        sql`o.status <> 'canceled'`,
+        ...(range.from !== undefined ? [sql`o.created_at >= ${range.from}`] : []),
+        ...(range.to !== undefined ? [sql`o.created_at <= ${range.to}`] : []),
+      ],
+      sql` and `,
+    );
+    const orderFigure = (figure: string) => sql<number>`(select ${sql.raw(figure)} from orders o where ${inRange})`;
+    const rows = db
+      .selectFrom('affiliates as a')
+      .where('a.id', 'in', ids())
+      .leftJoin('brand_approvals as ap', (join) => join.onRef('ap.affiliate_id', '=', 'a.id').on('ap.brand_id', '=', brandId))
+      .leftJoin('approval_requests as r', (join) => join.onRef('r.affiliate_id', '=', 'a.id').on('r.brand_id', '=', brandId))
+      .select((eb) => [
+        'a.id as affiliate_id',
+        'a.name',
+        'ap.created_at as approved_at',
+        'r.status as request_status',
+        'r.created_at as requested_at',
+        'r.message as request_message',
+        eb
+          .selectFrom('short_links as l')
+          .select((inner) => inner.fn.coalesce(inner.fn.sum<number>('l.click_count'), sql<number>`0`).as('n'))
+          .whereRef('l.affiliate_id', '=', 'a.id')
+          .where('l.organization_id', '=', brandId)
+          .as('clicks'),
+        orderFigure('count(*)').as('orders'),
+        orderFigure('coalesce(sum(o.value), 0)').as('sales'),
+        orderFigure('coalesce(sum(o.commission), 0)').as('commission'),
+      ])
+      .orderBy('a.id')
+      .limit(page.limit)
+      .offset(page.offset);
+    return pageWithTotal(
+      this.database,
+      rows.execute().then((list) => list.map((r) => ({ ...r, clicks: Number(r.clicks), orders: Number(r.orders), sales: Number(r.sales), commission: Number(r.commission) }))),
+      db.selectFrom('affiliates as a').where('a.id', 'in', ids()).select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+}

@@ -1,0 +1,181 @@
+// Webhooks: endpoints of affiliates and brands, the outbox of events with a delivery per
+// subscribed endpoint, the leased claim of due deliveries (one instance delivers a delivery), and
+// the delivery log.
+import { randomUUID } from 'node:crypto';
+import type { Transaction, Updateable } from 'kysely';
+import type { Database } from '../database.js';
+import type {
+  DB,
+  NewWebhookEvent,
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+  WebhookEndpointsTable,
+  WebhookEventRow,
+} from '../tables.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+
+export type OwnerKind = 'affiliate' | 'brand';
+
+/** A due delivery claimed by this instance, with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  event: WebhookEventRow;
+  endpoint: WebhookEndpointRow;
+}
+
+/** What an attempt changed: the delivery's next state, its log entry, the endpoint's health. */
+export interface AttemptRecord {
+  delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at'>;
+  log: Omit<WebhookAttemptRow, 'id'>;
+  endpoint: Pick<WebhookEndpointRow, 'failing_since' | 'enabled' | 'disabled_reason'>;
+  /** A second log entry telling the owner the endpoint was switched off, when it was. */
+  disabledLog?: Omit<WebhookAttemptRow, 'id'>;
+}
+
+/**
+ * Writes events into the outbox inside the caller's transaction, with one pending delivery per
+ * enabled endpoint of the event's owner subscribed to its type: the change and its events are
+ * stored together or not at all.
+ */
+export async function writeOutbox(trx: Transaction<DB>, events: readonly NewWebhookEvent[], now: string): Promise<void> {
+  for (const event of events) {
+    await trx.insertInto('webhook_events').values({ ...event, created_at: now }).execute();
+    const endpoints = await trx
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('owner_kind', '=', event.owner_kind)
+      .where('owner_id', '=', event.owner_id)
+      .where('enabled', '=', 1)
+      .where('events', 'like', `% ${event.type} %`)
+      .execute();
+    if (endpoints.length === 0) continue;
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(endpoints.map((e) => ({ id: randomUUID(), event_id: event.id, endpoint_id: e.id, status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now })))
+      .execute();
+  }
+}
+
+export class WebhooksRepository {
+  constructor(private readonly database: Database) {}
+
+  async createEndpoint(row: WebhookEndpointRow): Promise<void> {
+    await this.database.db.insertInto('webhook_endpoints').values(row).execute();
+  }
+
+  /** The owner's endpoints, oldest first. */
+  listEndpoints(ownerKind: OwnerKind, ownerId: string): Promise<WebhookEndpointRow[]> {
+    return this.database.db.selectFrom('webhook_endpoints').selectAll().where('owner_kind', '=', ownerKind).where('owner_id', '=', ownerId).orderBy('created_at').orderBy('id').execute();
+  }
+
+  findEndpoint(ownerKind: OwnerKind, ownerId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+    return this.database.db.selectFrom('webhook_endpoints').selectAll().where('owner_kind', '=', ownerKind).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Changes one of the owner's endpoints; false when it has none with this id. */
+  async updateEndpoint(ownerKind: OwnerKind, ownerId: string, id: string, changes: Updateable<WebhookEndpointsTable>): Promise<boolean> {
+    const result = await this.database.db.updateTable('webhook_endpoints').set(changes).where('owner_kind', '=', ownerKind).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes one of the owner's endpoints with its deliveries and log; false when it has none with this id. */
+  async deleteEndpoint(ownerKind: OwnerKind, ownerId: string, id: string): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const endpoint = await trx.selectFrom('webhook_endpoints').select('id').where('owner_kind', '=', ownerKind).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+      if (!endpoint) return false;
+      await trx.deleteFrom('webhook_attempts').where('endpoint_id', '=', id).execute();
+      await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+      await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+      return true;
+    });
+  }
+
+  /** The endpoint's delivery log, newest first (id breaks ties), and the total. */
+  listAttempts(endpointId: string, page: PageWindow): Promise<Page<WebhookAttemptRow>> {
+    const mine = () => this.database.db.selectFrom('webhook_attempts').where('endpoint_id', '=', endpointId);
+    return pageWithTotal(
+      this.database,
+      mine().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      mine().select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+
+  findDelivery(endpointId: string, deliveryId: string): Promise<WebhookDeliveryRow | undefined> {
+    return this.database.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', deliveryId).executeTakeFirst();
+  }
+
+  /** Sends the delivery's event again: a new pending delivery, due now; the old one keeps its log. */
+  async redeliver(delivery: WebhookDeliveryRow, now: string): Promise<WebhookDeliveryRow> {
+    const row: WebhookDeliveryRow = { ...delivery, id: randomUUID(), status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now };
+    await this.database.db.insertInto('webhook_deliveries').values(row).execute();
+    return row;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints for `owner` until `leaseUntil`: a
+   * delivery whose lease ran out (its instance died) is due again. One statement, so two
+   * instances never claim the same delivery (PostgreSQL skips rows another claim has locked;
+   * SQLite has one writer at a time).
+   */
+  async claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    const { db, dialect } = this.database;
+    let due = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const deliveries = await db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: owner, lease_until: leaseUntil, updated_at: now })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+    if (deliveries.length === 0) return [];
+    const [events, endpoints] = await Promise.all([
+      db.selectFrom('webhook_events').selectAll().where('id', 'in', [...new Set(deliveries.map((d) => d.event_id))]).execute(),
+      db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', [...new Set(deliveries.map((d) => d.endpoint_id))]).execute(),
+    ]);
+    const eventById = new Map(events.map((e) => [e.id, e]));
+    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+    return deliveries.map((delivery) => ({ delivery, event: eventById.get(delivery.event_id)!, endpoint: endpointById.get(delivery.endpoint_id)! }));
+  }
+
+  /**
+   * Records an attempt of a claimed delivery, in one transaction: its next state (the lease
+   * released), its log entry and the endpoint's health. Nothing is recorded when the lease was
+   * lost meanwhile (another instance then owns the delivery); false then.
+   */
+  async recordAttempt(claimed: WebhookDeliveryRow, record: AttemptRecord, now: string): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('webhook_deliveries')
+        .set({ ...record.delivery, attempts: claimed.attempts + 1, lease_owner: null, lease_until: null, updated_at: now })
+        .where('id', '=', claimed.id)
+        .where('lease_owner', '=', claimed.lease_owner)
+        .where('lease_until', '=', claimed.lease_until)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx.insertInto('webhook_attempts').values(record.log).execute();
+      if (record.disabledLog) await trx.insertInto('webhook_attempts').values(record.disabledLog).execute();
+      await trx.updateTable('webhook_endpoints').set({ ...record.endpoint, updated_at: now }).where('id', '=', claimed.endpoint_id).execute();
+      return true;
+    });
+  }
+
+  /** The event behind a delivery (its creation time bounds the retries). */
+  findEvent(id: string): Promise<WebhookEventRow | undefined> {
+    return this.database.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Pending deliveries: what is still to be sent (an operator's measure of the backlog). */
+  async pendingCount(): Promise<number> {
+    const row = await this.database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

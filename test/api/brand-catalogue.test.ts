@@ -1,0 +1,107 @@
+// Brands manage their own products through the API (PUT, PATCH, DELETE /advertiser/products/{id}):
+// ids are unique per brand, so another brand using the same id has another product, and no brand
+// can read or change another's.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { BRANDS, productInput } from '../helpers/world.js';
+import { assertError, newKey } from '../helpers/api.js';
+import { brandKey } from '../helpers/tracking.js';
+import { servicesFor } from '../helpers/databases.js';
+
+type Product = { id: string; organizationId: string; name: string; available: boolean; currency: string };
+
+let h: Harness;
+let aff1: string;
+let acme: string;
+let globex: string;
+
+before(async () => {
+  h = await startHarness();
+  aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
+  acme = await brandKey(h, BRANDS.acme);
+  globex = await brandKey(h, BRANDS.globex);
+});
+after(async () => {
+  await h.close();
+});
+
+/** A product body as a brand sends it: without organizationId and id. */
+function body(name: string, price = 12_900): Record<string, unknown> {
+  const { organizationId: _o, id: _i, ...rest } = productInput('x', BRANDS.acme, name, price);
+  return rest;
+}
+
+const put = (key: string, id: string, payload: object) => h.request({ method: 'PUT', url: `/advertiser/products/${id}`, headers: { 'x-api-key': key }, payload });
+const patch = (key: string, id: string, payload: object) => h.request({ method: 'PATCH', url: `/advertiser/products/${id}`, headers: { 'x-api-key': key }, payload });
+const remove = (key: string, id: string) => h.request({ method: 'DELETE', url: `/advertiser/products/${id}`, headers: { 'x-api-key': key } });
+const seen = async (brandId: string) => {
+  const res = await h.get(`/affiliate/products?organizationIds=${brandId}&limit=100`, aff1);
+  return res.json<{ data: Product[] }>().data;
+};
+
+describe('PUT /advertiser/products/{id}', () => {
+  test('creates (201) then replaces (200) the brand\'s product, which affiliates then find', async () => {
+    const created = await put(acme, 'sku-api-1', body('Trail runner'));
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(
+      (({ id, organizationId, name, currency }) => ({ id, organizationId, name, currency }))(created.json<{ data: Product }>().data),
+      { id: 'sku-api-1', organizationId: BRANDS.acme, name: 'Trail runner', currency: 'BRL' },
+    );
+    const replaced = await put(acme, 'sku-api-1', body('Trail runner 2'));
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal((await seen(BRANDS.acme)).filter((p) => p.id === 'sku-api-1').map((p) => p.name).join(), 'Trail runner 2');
+  });
+
+  test("the same id at another brand is that brand's own product: neither overwrites the other", async () => {
+    assert.equal((await put(acme, 'shared-sku', body('Acme shoe'))).statusCode, 201);
+    const theirs = await put(globex, 'shared-sku', body('Globex shoe'));
+    assert.equal(theirs.statusCode, 201, 'a new product, not a conflict naming the other brand');
+    assert.deepEqual((await seen(BRANDS.acme)).filter((p) => p.id === 'shared-sku').map((p) => p.name), ['Acme shoe']);
+    assert.deepEqual((await seen(BRANDS.globex)).filter((p) => p.id === 'shared-sku').map((p) => p.name), ['Globex shoe']);
+  });
+
+  test('the import follows the same rule: one id, two brands, two products', async () => {
+    const { imports } = servicesFor(h.service.database);
+    assert.equal(await imports.upsertProduct(productInput('imported-sku', BRANDS.acme, 'Imported A', 1_000)), 'inserted');
+    assert.equal(await imports.upsertProduct(productInput('imported-sku', BRANDS.umbrella, 'Imported U', 1_000)), 'inserted');
+    const rows = await h.service.database.db.selectFrom('products').select(['organization_id', 'name']).where('id', '=', 'imported-sku').orderBy('name').execute();
+    assert.deepEqual(rows, [
+      { organization_id: BRANDS.acme, name: 'Imported A' },
+      { organization_id: BRANDS.umbrella, name: 'Imported U' },
+    ]);
+  });
+
+  test("a body naming another brand or another id is refused; an affiliate key is forbidden", async () => {
+    assertError(await put(acme, 'sku-x', { ...body('X'), organizationId: BRANDS.globex }), 400, 'invalid_body');
+    assertError(await put(acme, 'sku-x', { ...body('X'), id: 'sku-y' }), 400, 'invalid_body');
+    assertError(await put(acme, 'sku-x', { ...body('X'), available: 'yes' }), 400, 'invalid_body');
+    assertError(await put(aff1, 'sku-x', body('X')), 403, 'forbidden');
+  });
+});
+
+describe('PATCH and DELETE /advertiser/products/{id}', () => {
+  test('PATCH changes the fields given and keeps the others', async () => {
+    await put(acme, 'sku-patch', body('Before', 5_000));
+    const res = await patch(acme, 'sku-patch', { name: 'After', available: false });
+    assert.equal(res.statusCode, 200, res.body);
+    const product = res.json<{ data: Product & { options: Array<{ pricing: Array<{ price: number }> }> } }>().data;
+    assert.deepEqual([product.name, product.available, product.options[0]!.pricing[0]!.price], ['After', false, 5_000]);
+    assertError(await patch(acme, 'sku-patch', { name: '' }), 400, 'invalid_body');
+    assertError(await patch(acme, 'sku-patch', {}), 400, 'invalid_body');
+  });
+
+  test("another brand's product is out of reach: its id answers 404 product_not_found", async () => {
+    await put(acme, 'sku-mine', body('Mine'));
+    assertError(await patch(globex, 'sku-mine', { name: 'Theirs now' }), 404, 'product_not_found');
+    assertError(await remove(globex, 'sku-mine'), 404, 'product_not_found');
+    assert.deepEqual((await seen(BRANDS.acme)).filter((p) => p.id === 'sku-mine').map((p) => p.name), ['Mine']);
+  });
+
+  test('DELETE removes the product from what affiliates find', async () => {
+    await put(acme, 'sku-gone', body('Gone soon'));
+    assert.equal((await remove(acme, 'sku-gone')).statusCode, 204);
+    assert.ok((await seen(BRANDS.acme)).every((p) => p.id !== 'sku-gone'));
+    assertError(await remove(acme, 'sku-gone'), 404, 'product_not_found');
+  });
+});

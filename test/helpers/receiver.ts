@@ -1,0 +1,55 @@
+// A webhook receiver on loopback for tests: records every request it gets and answers with the
+// statuses it is told to (then 200), as a customer's endpoint would.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createHmac } from 'node:crypto';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Statuses to answer the next requests with, in order; 200 after them. */
+  answers: number[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const answers: number[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answers,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * What a receiver does with a request, following the Standard Webhooks convention (written here
+ * from the convention, not taken from the service): the timestamp within 5 minutes of `now`, and
+ * one of the v1 signatures equal to base64(HMAC-SHA256(secret bytes, "id.timestamp.body")).
+ */
+export function verify(received: Received, secret: string, nowSeconds: number): boolean {
+  const id = String(received.headers['webhook-id']);
+  const timestamp = Number(received.headers['webhook-timestamp']);
+  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 5 * 60) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${received.body}`).digest('base64');
+  return String(received.headers['webhook-signature'])
+    .split(' ')
+    .some((candidate) => candidate === `v1,${expected}`);
+}
