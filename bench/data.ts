@@ -1005,7 +1005,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const campaignRnd = new SeededRandom(seedAt(STREAM.campaigns, 0));
   const campaignStats: Record<string, number> = {};
   let campaignColumns: Extract<keyof CampaignRow, string>[] | undefined;
-  const campaignCategoryColumns = columnsOf<CampaignCategoriesTable>({ campaign_id: '', category: '', category_key: '' });
+  const campaignCategoryColumns = columnsOf<CampaignCategoriesTable>({ organization_id: '', campaign_id: '', category: '', category_key: '' });
   await loadChunks(target, 'campaigns', C, CHUNK, (from, to) => {
     const rows: Value[][] = [];
     const categoryRowsOut: Value[][] = [];
@@ -1054,7 +1054,7 @@ async function load(target: Target): Promise<ManifestDraft> {
       campaignColumns ??= columnsOf(row);
       rows.push(valuesOf(row, campaignColumns));
       const categories = categoryRows(rnd.chance(0.7) ? brand.categories.map((x) => x.category) : [brand.categories[0]!.category]);
-      for (const cat of categories) categoryRowsOut.push(valuesOf({ campaign_id: id, ...cat }, campaignCategoryColumns));
+      for (const cat of categories) categoryRowsOut.push(valuesOf({ organization_id: brand.row.id, campaign_id: id, ...cat }, campaignCategoryColumns));
       campaignIndex.brand[c] = b;
       campaignIndex.kind[c] = kindIndex;
       campaignIndex.createdMs[c] = createdMs;

@@ -191,11 +191,12 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
           NOW,
         ),
     ],
-    ['find', (r) => r.campaigns.find('c-1')],
+    ['find', (r) => r.campaigns.find(BRAND, 'c-1')],
+    ['delete', (r) => r.campaigns.delete(BRAND, 'c-1')],
   ],
   categories: [
     ['ofBrands', (r) => r.categories.ofBrands([BRAND])],
-    ['ofCampaigns', (r) => r.categories.ofCampaigns(['c-1'])],
+    ['ofCampaigns', (r) => r.categories.ofCampaigns([{ organization_id: BRAND, id: 'c-1' }])],
   ],
   clicks: [
     ['write', (r) => r.clicks.write([click])],

@@ -10,7 +10,7 @@ import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
 import { Brand, Commission } from '../schemas/brand.js';
 import { Product, ProductOption } from '../schemas/product.js';
-import { Campaign } from '../schemas/campaign.js';
+import { BrandCampaign, Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
@@ -32,7 +32,7 @@ import { API_DESCRIPTION } from './api-description.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

@@ -48,6 +48,22 @@ export const CampaignInput = Type.Object(
 );
 export type CampaignInput = Static<typeof CampaignInput>;
 
+const { organizationId: _organizationId, id: _id, ...brandCampaignProperties } = CampaignInput.properties;
+
+/**
+ * A campaign as its brand sends it through the API: the brand comes from the key and the id from
+ * the path; either may still be given (the import's shape), and must then agree.
+ */
+export const BrandCampaignInput = Type.Object(
+  { ...brandCampaignProperties, organizationId: Type.Optional(Uuid), id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { additionalProperties: false },
+);
+export type BrandCampaignInput = Static<typeof BrandCampaignInput>;
+
+/** The fields of a campaign a PATCH changes; at least one. */
+export const BrandCampaignPatch = Type.Partial(Type.Object(brandCampaignProperties), { additionalProperties: false, minProperties: 1 });
+export type BrandCampaignPatch = Static<typeof BrandCampaignPatch>;
+
 export const Campaign = Type.Object(
   {
     id: Type.String({ description: 'Campaign id; pass it as featureId when shortening' }),
@@ -71,3 +87,8 @@ export const Campaign = Type.Object(
   { $id: 'Campaign' },
 );
 export type Campaign = Static<typeof Campaign>;
+
+const { channels: _channels, ...brandCampaignViewProperties } = Campaign.properties;
+
+/** A campaign as its brand reads it back: what affiliates see, without their channels. */
+export const BrandCampaign = Type.Object(brandCampaignViewProperties, { $id: 'BrandCampaign', description: 'One of your campaigns, as affiliates see it (without their channels)' });

@@ -25,6 +25,7 @@ import * as orderCommissionRule from './migrations/0018-order-commission-rule.js
 import * as webhooks from './migrations/0019-webhooks.js';
 import * as approvalRequests from './migrations/0020-approval-requests.js';
 import * as cataloguePerBrand from './migrations/0021-catalogue-per-brand.js';
+import * as campaignsPerBrand from './migrations/0022-campaigns-per-brand.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -51,6 +52,7 @@ const migrations: Record<string, DialectMigration> = {
   '0019-webhooks': webhooks,
   '0020-approval-requests': approvalRequests,
   '0021-catalogue-per-brand': cataloguePerBrand,
+  '0022-campaigns-per-brand': campaignsPerBrand,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -148,6 +148,7 @@ export interface CampaignsTable {
 }
 
 export interface CampaignCategoriesTable {
+  organization_id: string;
   campaign_id: string;
   category: string;
   category_key: string;

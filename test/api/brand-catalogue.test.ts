@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { BRANDS, productInput } from '../helpers/world.js';
+import { BRANDS, campaignInput, productInput } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey } from '../helpers/tracking.js';
 import { servicesFor } from '../helpers/databases.js';
@@ -103,5 +103,57 @@ describe('PATCH and DELETE /advertiser/products/{id}', () => {
     assert.equal((await remove(acme, 'sku-gone')).statusCode, 204);
     assert.ok((await seen(BRANDS.acme)).every((p) => p.id !== 'sku-gone'));
     assertError(await remove(acme, 'sku-gone'), 404, 'product_not_found');
+  });
+});
+
+type BrandCampaign = { id: string; organizationId: string; name: string; url: string; status: string; categories: string[] };
+
+/** A campaign body as a brand sends it: without organizationId and id. */
+function campaignBody(name: string, url = 'https://www.acme.com/promo/x'): Record<string, unknown> {
+  const { organizationId: _o, id: _i, ...rest } = campaignInput({ id: 'x', organizationId: BRANDS.acme, type: 'GenericCoupon', name, url });
+  return rest;
+}
+const campaignRequest = (method: 'PUT' | 'PATCH' | 'DELETE', key: string, id: string, payload?: object) =>
+  h.request({ method, url: `/advertiser/campaigns/${id}`, headers: { 'x-api-key': key }, ...(payload && { payload }) });
+const campaignsSeen = async (brandId: string) => {
+  const res = await h.get(`/affiliate/campaigns?organizationIds=${brandId}&limit=20`, aff1);
+  return res.json<{ data: BrandCampaign[] }>().data;
+};
+
+describe('PUT, PATCH and DELETE /advertiser/campaigns/{id}', () => {
+  test('creates, replaces, changes and deletes the brand\'s campaign, as affiliates then see it', async () => {
+    const created = await campaignRequest('PUT', acme, 'camp-api', campaignBody('Black week'));
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual((({ id, organizationId, status }) => ({ id, organizationId, status }))(created.json<{ data: BrandCampaign }>().data), { id: 'camp-api', organizationId: BRANDS.acme, status: 'onTime' });
+    assert.equal((await campaignRequest('PUT', acme, 'camp-api', campaignBody('Black week 2'))).statusCode, 200);
+    const patched = await campaignRequest('PATCH', acme, 'camp-api', { name: 'Cyber week', categories: ['Deals'] });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.deepEqual((({ name, categories }) => ({ name, categories }))(patched.json<{ data: BrandCampaign }>().data), { name: 'Cyber week', categories: ['Deals'] });
+    assert.deepEqual((await campaignsSeen(BRANDS.acme)).filter((c) => c.id === 'camp-api').map((c) => c.name), ['Cyber week']);
+    assert.equal((await campaignRequest('DELETE', acme, 'camp-api')).statusCode, 204);
+    assert.ok((await campaignsSeen(BRANDS.acme)).every((c) => c.id !== 'camp-api'));
+    assertError(await campaignRequest('DELETE', acme, 'camp-api'), 404, 'campaign_not_found');
+  });
+
+  test("a url off the brand's domain is refused, through the API and through the import", async () => {
+    assertError(await campaignRequest('PUT', acme, 'camp-off', campaignBody('Off', 'https://evil.example/promo')), 400, 'invalid_domain');
+    assertError(await campaignRequest('PUT', acme, 'camp-off', campaignBody('Off', 'https://acme.com.evil.example/promo')), 400, 'invalid_domain');
+    const { imports } = servicesFor(h.service.database);
+    await assert.rejects(imports.upsertCampaign(campaignInput({ id: 'camp-off', organizationId: BRANDS.acme, type: 'GenericCoupon', url: 'https://globex.com/deal' })), /brand domain acme\.com/);
+    assert.equal((await campaignRequest('PUT', acme, 'camp-sub', campaignBody('Sub', 'https://shop.acme.com/promo'))).statusCode, 201, 'a subdomain is the brand\'s');
+  });
+
+  test("the same id at another brand is that brand's campaign, and another brand's campaign is out of reach", async () => {
+    assert.equal((await campaignRequest('PUT', acme, 'camp-shared', campaignBody('Acme deal'))).statusCode, 201);
+    const theirs = await campaignRequest('PUT', globex, 'camp-shared', campaignBody('Globex deal', 'https://globex.com/deal'));
+    assert.equal(theirs.statusCode, 201, theirs.body);
+    assert.deepEqual((await campaignsSeen(BRANDS.acme)).filter((c) => c.id === 'camp-shared').map((c) => c.name), ['Acme deal']);
+    assert.deepEqual((await campaignsSeen(BRANDS.globex)).filter((c) => c.id === 'camp-shared').map((c) => c.name), ['Globex deal']);
+    assertError(await campaignRequest('PATCH', globex, 'camp-api-none', { name: 'x' }), 404, 'campaign_not_found');
+    const link = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.globex, type: 'Coupon', featureId: 'camp-shared' }, aff1);
+    assert.equal(link.statusCode, 200, link.body);
+    const links = await h.get('/affiliate/shortener/urls?type=Coupon&featureId=camp-shared&limit=100', aff1);
+    const [page] = links.json<Array<{ data: Array<{ organizationId: string; originalUrl: string }> }>>();
+    assert.ok(page!.data.length > 0 && page!.data.every((l) => l.organizationId === BRANDS.globex && l.originalUrl.startsWith('https://globex.com/')), links.body);
   });
 });

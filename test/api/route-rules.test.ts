@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'light-my-request';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { BRANDS, productInput } from '../helpers/world.js';
+import { BRANDS, campaignInput, productInput } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
 import { contractChecker } from '../helpers/contract.js';
@@ -48,6 +48,12 @@ const withKey = (key: string | undefined): Record<string, string> => (key === un
 /** A product as a brand puts it: the test world's shape without organizationId and id. */
 function walkProduct() {
   const { organizationId: _o, id: _i, ...rest } = productInput('walk-sku', BRANDS.acme, 'Walk shoe', 1_000);
+  return rest;
+}
+
+/** A campaign as a brand puts it: the test world's shape without organizationId and id. */
+function walkCampaign() {
+  const { organizationId: _o, id: _i, ...rest } = campaignInput({ id: 'walk-camp', organizationId: BRANDS.acme, type: 'GenericCoupon' });
   return rest;
 }
 
@@ -139,6 +145,27 @@ const SAMPLES: Record<string, Sample> = {
     request: async (key) => {
       await h.service.services.imports.putProduct(BRANDS.acme, 'walk-sku', walkProduct());
       return { method: 'DELETE', url: '/advertiser/products/walk-sku', headers: withKey(key) };
+    },
+  },
+  'PUT /advertiser/campaigns/:id': {
+    side: 'brand',
+    foreign: { reason: "puts the caller's own campaign: another brand's id is its own (brand-catalogue.test.ts)" },
+    request: (key) => ({ method: 'PUT', url: '/advertiser/campaigns/walk-camp', headers: withKey(key), payload: walkCampaign() }),
+  },
+  'PATCH /advertiser/campaigns/:id': {
+    side: 'brand',
+    foreign: { status: 404, code: 'campaign_not_found' },
+    request: async (key) => {
+      await h.service.services.imports.putCampaign(BRANDS.acme, 'walk-camp', walkCampaign());
+      return { method: 'PATCH', url: '/advertiser/campaigns/walk-camp', headers: withKey(key), payload: { name: 'Walked' } };
+    },
+  },
+  'DELETE /advertiser/campaigns/:id': {
+    side: 'brand',
+    foreign: { status: 404, code: 'campaign_not_found' },
+    request: async (key) => {
+      await h.service.services.imports.putCampaign(BRANDS.acme, 'walk-camp', walkCampaign());
+      return { method: 'DELETE', url: '/advertiser/campaigns/walk-camp', headers: withKey(key) };
     },
   },
   'GET /postback': {

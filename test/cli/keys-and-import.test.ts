@@ -21,7 +21,7 @@ before(async () => {
   env = { DATABASE_URL: testDb.url };
   const migrated = await runCli(['migrate'], env);
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /Applied 22 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand/);
+  assert.match(migrated.stdout, /Applied 23 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand, 0022-campaigns-per-brand/);
   database = openDatabase(env.DATABASE_URL!);
   await servicesFor(database).access.upsertAffiliate('aff-cli', 'CLI affiliate');
 });
@@ -119,7 +119,7 @@ describe('affnet import', () => {
     assert.match(p.stderr, /line 2: organizationId 99999999-9999-4999-8999-999999999999 is not a known brand/);
 
     const campaigns = join(dir, 'campaigns.ndjson');
-    writeFileSync(campaigns, JSON.stringify(campaignInput({ id: 'imp-c-1', organizationId: brand.id, type: 'GenericCoupon' })) + '\n');
+    writeFileSync(campaigns, JSON.stringify(campaignInput({ id: 'imp-c-1', organizationId: brand.id, type: 'GenericCoupon', url: 'https://imported.example/promo' })) + '\n');
     const c = await runCli(['import', 'campaigns', campaigns], env);
     assert.equal(c.code, 0, c.stderr);
     assert.match(c.stdout, /campaigns: 1 inserted, 0 updated, 0 rejected/);

@@ -31,7 +31,7 @@ before(async () => {
   for (const id of ['aff-1', 'aff-2']) await services.access.upsertAffiliate(id, id);
   await services.access.approveForBrand('aff-1', 'b-globex');
   const period = (startAt: string, endAt: string) => ({ startAt: `2025-${startAt}T00:00:00.000Z`, endAt: `2025-${endAt}T00:00:00.000Z` });
-  const campaign = (input: Parameters<typeof campaignInput>[0]) => services.imports.upsertCampaign(campaignInput(input));
+  const campaign = (input: Parameters<typeof campaignInput>[0]) => services.imports.upsertCampaign(campaignInput({ url: `https://${input.organizationId}.example.com/promo`, ...input }));
   await campaign({ id: 'c-past', organizationId: 'b-acme', type: 'GenericCoupon', period: period('01-01', '01-10'), isHighlight: true, categories: ['Shoes'], createdAt: '2024-12-01T00:00:00.000Z' });
   await campaign({ id: 'c-future', organizationId: 'b-acme', type: 'PersonalCoupon', period: period('03-01', '03-10'), categories: [], createdAt: '2024-12-02T00:00:00.000Z' });
   await campaign({
@@ -100,11 +100,12 @@ describe('CampaignsRepository.list', () => {
     assert.deepEqual(await list('aff-1', { periodTo: '2025-01-31T00:00:00.000Z' }), { ids: ['c-past'], total: 1 });
   });
 
-  test('find answers any campaign by id, visible or not', async () => {
-    const found = await f.repos.campaigns.find('c-globex');
+  test("find answers the brand's campaign by id, visible or not, and nothing of another brand", async () => {
+    const found = await f.repos.campaigns.find('b-globex', 'c-globex');
     assert.equal(found?.organization_id, 'b-globex');
     assert.equal(found?.start_at, '2025-02-05T00:00:00.000Z');
-    assert.equal(await f.repos.campaigns.find('c-missing'), undefined);
+    assert.equal(await f.repos.campaigns.find('b-acme', 'c-globex'), undefined);
+    assert.equal(await f.repos.campaigns.find('b-globex', 'c-missing'), undefined);
   });
 });
 
@@ -117,7 +118,7 @@ describe('CampaignsRepository.save', () => {
     offer_type: null,
     description: 'A campaign',
     code: 'SAVE10',
-    url: 'https://example.com/promo',
+    url: `https://${organizationId}.example.com/promo`,
     is_highlight: 0,
     start_at: '2026-01-01T00:00:00.000Z',
     end_at: '2026-02-01T00:00:00.000Z',
@@ -126,14 +127,14 @@ describe('CampaignsRepository.save', () => {
     updated_at: updatedAt,
   });
   const cat = (category: string) => ({ category, category_key: category.toLowerCase() });
-  const categoriesOf = async (campaignId: string) =>
-    (await f.database.db.selectFrom('campaign_categories').select('category').where('campaign_id', '=', campaignId).orderBy('category_key').execute()).map((r) => r.category);
+  const categoriesOf = async (campaignId: string, brandId = 'b-writes') =>
+    (await f.database.db.selectFrom('campaign_categories').select('category').where('organization_id', '=', brandId).where('campaign_id', '=', campaignId).orderBy('category_key').execute()).map((r) => r.category);
 
   test('inserts a campaign, then updates it keeping its creation time and replacing its categories', async () => {
     assert.equal(await f.repos.campaigns.save('c-write', columns('b-writes', 'First name'), '2025-12-01T00:00:00.000Z', [cat('Garden'), cat('Tools')]), 'inserted');
     assert.deepEqual(await categoriesOf('c-write'), ['Garden', 'Tools']);
     assert.equal(await f.repos.campaigns.save('c-write', columns('b-writes', 'Second name', '2026-03-01T00:00:00.000Z'), '2026-03-01T00:00:00.000Z', [cat('Kitchen')]), 'updated');
-    const row = await f.repos.campaigns.find('c-write');
+    const row = await f.repos.campaigns.find('b-writes', 'c-write');
     assert.equal(row?.name, 'Second name');
     assert.equal(row?.updated_at, '2026-03-01T00:00:00.000Z');
     assert.equal(row?.created_at, '2025-12-01T00:00:00.000Z');
@@ -142,15 +143,21 @@ describe('CampaignsRepository.save', () => {
 
   test("a campaign of an unknown brand is answered 'brand_missing' and nothing is written", async () => {
     assert.equal(await f.repos.campaigns.save('c-orphan', columns('b-missing', 'Orphan'), '2026-01-01T00:00:00.000Z', [cat('Lost')]), 'brand_missing');
-    assert.equal(await f.repos.campaigns.find('c-orphan'), undefined);
-    assert.deepEqual(await categoriesOf('c-orphan'), []);
+    assert.equal(await f.repos.campaigns.find('b-missing', 'c-orphan'), undefined);
+    assert.deepEqual(await categoriesOf('c-orphan', 'b-missing'), []);
   });
 
-  test('a campaign id held by another brand is answered with its owner, and the campaign is untouched', async () => {
-    const before = await f.repos.campaigns.find('c-now');
-    const outcome = await f.repos.campaigns.save('c-now', columns('b-writes', 'Hijacked'), '2026-01-01T00:00:00.000Z', [cat('Stolen')]);
-    assert.deepEqual(outcome, { ownedBy: 'b-acme' });
-    assert.deepEqual(await f.repos.campaigns.find('c-now'), before);
-    assert.deepEqual(await categoriesOf('c-now'), ['shoes', 'Summer']);
+  test("a campaign id another brand uses is this brand's own campaign: the other brand's is untouched", async () => {
+    const before = await f.repos.campaigns.find('b-acme', 'c-now');
+    const outcome = await f.repos.campaigns.save('c-now', columns('b-writes', 'Its own'), '2026-01-01T00:00:00.000Z', [cat('Own')]);
+    assert.equal(outcome, 'inserted');
+    assert.deepEqual(await f.repos.campaigns.find('b-acme', 'c-now'), before);
+    assert.deepEqual(await categoriesOf('c-now', 'b-acme'), ['shoes', 'Summer']);
+    assert.equal((await f.repos.campaigns.find('b-writes', 'c-now'))?.name, 'Its own');
+    assert.deepEqual(await categoriesOf('c-now', 'b-writes'), ['Own']);
+    assert.equal(await f.repos.campaigns.delete('b-writes', 'c-now'), true);
+    assert.equal(await f.repos.campaigns.delete('b-writes', 'c-now'), false);
+    assert.deepEqual(await categoriesOf('c-now', 'b-writes'), [], 'its categories went with it');
+    assert.ok(await f.repos.campaigns.find('b-acme', 'c-now'));
   });
 });

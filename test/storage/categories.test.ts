@@ -16,7 +16,7 @@ before(async () => {
   await brand('b-one', ['shoes', 'Accessories', 'Bags', 'apparel']);
   await brand('b-two', ['Zoo', 'alpha']);
   await brand('b-none', []);
-  const campaign = (id: string, categories: string[]) => services.imports.upsertCampaign(campaignInput({ id, organizationId: 'b-one', type: 'GenericCoupon', categories }));
+  const campaign = (id: string, categories: string[]) => services.imports.upsertCampaign(campaignInput({ id, organizationId: 'b-one', type: 'GenericCoupon', categories, url: 'https://b-one.example.com/promo' }));
   await campaign('c-one', ['beta', 'Alpha', 'Gamma', 'delta']);
   await campaign('c-two', ['Solo']);
   await campaign('c-none', []);
@@ -40,12 +40,13 @@ describe('CategoriesRepository', () => {
   });
 
   test('ofCampaigns lists each campaign’s categories in the order of their lower-cased names', async () => {
-    const categories = await f.repos.categories.ofCampaigns(['c-one', 'c-two', 'c-none', 'b-one']);
+    const of = (id: string) => ({ organization_id: 'b-one', id });
+    const categories = await f.repos.categories.ofCampaigns([of('c-one'), of('c-two'), of('c-none'), { organization_id: 'b-two', id: 'c-one' }]);
     assert.deepEqual(
       categories,
       new Map([
-        ['c-one', ['Alpha', 'beta', 'delta', 'Gamma']],
-        ['c-two', ['Solo']],
+        ['b-one|c-one', ['Alpha', 'beta', 'delta', 'Gamma']],
+        ['b-one|c-two', ['Solo']],
       ]),
     );
   });

@@ -21,6 +21,7 @@ import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { brandWithoutChannels } from './brands.js';
 import { campaignWithoutChannels } from './campaigns.js';
 import { productOf } from './products.js';
+import { campaignKey } from '../../lib/catalog-keys.js';
 
 export interface CatalogReadRepositories {
   affiliates: AffiliatesRepository;
@@ -67,20 +68,21 @@ export class CatalogService {
     const { rows, total } = await campaigns.list(affiliateId, filters, offsetOf(page), now);
     const ids = rows.map((r) => r.id);
     const [categoryMap, channels, linkRows, brandRows] = await Promise.all([
-      categories.ofCampaigns(ids),
+      categories.ofCampaigns(rows),
       affiliates.channelsOf(affiliateId),
       links.forResources(affiliateId, { featureIds: ids, linkTypes: ['Coupon', 'Offer'] }),
       brands.byIds([...new Set(rows.map((r) => r.organization_id))]),
     ]);
     const brandById = new Map(brandRows.map((b) => [b.id, b]));
-    const urls = shortUrlsByChannel(linkRows, this.links.publicUrl, (l) => l.feature_id ?? '');
+    // A campaign id is unique per brand only: links and categories are matched by both.
+    const urls = shortUrlsByChannel(linkRows, this.links.publicUrl, (l) => campaignKey(l.organization_id, l.feature_id ?? ''));
     const items: Campaign[] = [];
     for (const row of rows) {
       const brand = brandById.get(row.organization_id)!;
       const views = [];
       for (const ch of channels) {
         const reason = blockReason(ch, brand, true, row, now);
-        let shortUrls = urls.get(`${row.id}|${ch.id}`) ?? [];
+        let shortUrls = urls.get(`${campaignKey(row.organization_id, row.id)}|${ch.id}`) ?? [];
         if (!reason && shortUrls.length === 0 && row.type === 'Offer' && row.offer_type === 'Url') {
           const link = await this.links.linkForChannel({
             affiliateId,
@@ -96,7 +98,7 @@ export class CatalogService {
         }
         views.push(channelView(ch, shortUrls, reason));
       }
-      items.push({ ...campaignWithoutChannels(row, categoryMap.get(row.id) ?? [], now), channels: views });
+      items.push({ ...campaignWithoutChannels(row, categoryMap.get(campaignKey(row.organization_id, row.id)) ?? [], now), channels: views });
     }
     return { items, total };
   }

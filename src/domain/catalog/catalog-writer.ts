@@ -17,8 +17,17 @@ import { compileCheck } from '../../schemas/validate.js';
 import { ProductInput as ProductInputSchema } from '../../schemas/product.js';
 import { notFound } from '../errors.js';
 import { productOf } from './products.js';
+import { campaignWithoutChannels } from './campaigns.js';
+import { campaignKey } from '../../lib/catalog-keys.js';
+import { brandDomain, isOnBrandDomain } from '../links/link-rules.js';
+import { CampaignInput as CampaignInputSchema, type BrandCampaignInput, type BrandCampaignPatch, type Campaign } from '../../schemas/campaign.js';
+import type { CategoriesRepository } from '../../storage/repositories/categories.js';
 
 const checkProduct = compileCheck(ProductInputSchema);
+const checkCampaign = compileCheck(CampaignInputSchema);
+
+/** A campaign as its brand reads it back. */
+export type CampaignView = Omit<Campaign, 'channels'>;
 
 /** Where the body's own brand or id must agree with the caller and the path. */
 function sameOwner(given: { organizationId?: string; id?: string }, brandId: string, id: string): void {
@@ -86,6 +95,7 @@ export function productColumns(input: ProductInput, now: string) {
 
 export interface CatalogRepositories {
   brands: BrandsRepository;
+  categories: CategoriesRepository;
   products: ProductsRepository;
   campaigns: CampaignsRepository;
 }
@@ -170,10 +180,42 @@ export class CatalogWriter {
       email_marketing: input.mediaKit?.emailMarketing ?? null,
       updated_at: now,
     };
+    const brand = await this.repositories.brands.find(input.organizationId);
+    if (!brand) throw unknownBrand(input.organizationId);
+    if (!isOnBrandDomain(input.url, brand)) {
+      throw invalid('invalid_domain', `url must be on the brand domain ${brandDomain(brand)} or one of its subdomains (got ${new URL(input.url).hostname})`);
+    }
     const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
     if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
-    if (typeof outcome === 'object') throw invalid('campaign_conflict', `campaign ${input.id} belongs to another brand (${outcome.ownedBy})`);
     return outcome;
+  }
+
+  /** The brand puts a whole campaign under its own id: created (true) or replaced (false). */
+  async putCampaign(brandId: string, id: string, input: BrandCampaignInput): Promise<{ created: boolean; campaign: CampaignView }> {
+    sameOwner(input, brandId, id);
+    const outcome = await this.upsertCampaign({ ...input, organizationId: brandId, id });
+    return { created: outcome === 'inserted', campaign: await this.campaign(brandId, id) };
+  }
+
+  /** The brand changes some fields of one of its campaigns. */
+  async patchCampaign(brandId: string, id: string, patch: BrandCampaignPatch): Promise<CampaignView> {
+    const { status: _status, createdAt: _createdAt, mediaKit, ...stored } = await this.campaign(brandId, id);
+    const checked = checkCampaign({ ...stored, mediaKit: { emailMarketing: null, ...mediaKit }, ...patch, organizationId: brandId, id });
+    if (!checked.ok) throw invalid('invalid_body', checked.message);
+    await this.upsertCampaign(checked.value);
+    return this.campaign(brandId, id);
+  }
+
+  async deleteCampaign(brandId: string, id: string): Promise<void> {
+    if (!(await this.repositories.campaigns.delete(brandId, id))) throw notFound(`campaign "${id}" not found among your campaigns`, 'campaign_not_found');
+  }
+
+  /** One of the brand's campaigns as the API shows it (without an affiliate's channels). */
+  async campaign(brandId: string, id: string): Promise<CampaignView> {
+    const row = await this.repositories.campaigns.find(brandId, id);
+    if (!row) throw notFound(`campaign "${id}" not found among your campaigns`, 'campaign_not_found');
+    const categories = await this.repositories.categories.ofCampaigns([row]);
+    return campaignWithoutChannels(row, categories.get(campaignKey(brandId, id)) ?? [], this.clock.iso());
   }
 
   /** The brand puts a whole product under its own id: created (true) or replaced (false). */

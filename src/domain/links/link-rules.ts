@@ -36,6 +36,19 @@ export function brandDomain(brand: BrandRow): string {
   return new URL(brand.site).hostname.toLowerCase().replace(/^www\./, '');
 }
 
+/** Whether a URL is http(s) on the brand domain or one of its subdomains. */
+export function isOnBrandDomain(url: string, brand: BrandRow): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const domain = brandDomain(brand);
+  const host = parsed.hostname.toLowerCase();
+  return /^https?:$/.test(parsed.protocol) && (host === domain || host.endsWith(`.${domain}`));
+}
+
 /** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
 export function checkCustomUrl(url: string, brand: BrandRow): string {
   if (url.length > MAX_URL_LENGTH) throw invalid('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);

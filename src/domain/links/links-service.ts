@@ -152,7 +152,7 @@ export class LinksService {
 
   private async findFeature(req: ShortenRequest): Promise<CampaignRow | undefined> {
     if (!req.featureId) return undefined;
-    const campaign = await this.repositories.campaigns.find(req.featureId);
+    const campaign = await this.repositories.campaigns.find(req.organizationId, req.featureId);
     const kindMatches = campaign && (req.type === 'Offer' ? campaign.type === 'Offer' : COUPON_TYPES.has(campaign.type));
     if (!campaign || campaign.organization_id !== req.organizationId || !kindMatches) {
       const kind = req.type === 'Offer' ? 'an offer' : 'a coupon';

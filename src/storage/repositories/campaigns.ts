@@ -38,7 +38,7 @@ export class CampaignsRepository {
       const keys = f.categories.map((c) => c.toLowerCase());
       q = q.where((eb) =>
         eb.exists(
-          eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').where('cc.category_key', 'in', keys),
+          eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').whereRef('cc.organization_id', '=', 'campaigns.organization_id').where('cc.category_key', 'in', keys),
         ),
       );
     }
@@ -78,32 +78,40 @@ export class CampaignsRepository {
     );
   }
 
-  find(id: string): Promise<CampaignRow | undefined> {
-    return this.database.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The brand's campaign with this id (ids are unique per brand). */
+  find(brandId: string, id: string): Promise<CampaignRow | undefined> {
+    return this.database.db.selectFrom('campaigns').selectAll().where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Deletes the brand's campaign with this id (its categories with it); false when it has none. */
+  async delete(brandId: string, id: string): Promise<boolean> {
+    const result = await this.database.db.deleteFrom('campaigns').where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /**
-   * Inserts or updates a campaign and replaces its categories, in one transaction. An unknown
-   * brand, or a campaign id another brand holds, is answered, not thrown, and nothing is written.
+   * Inserts or updates the brand's campaign with this id and replaces its categories, in one
+   * transaction (another brand's campaign with the same id is another campaign). An unknown brand
+   * is answered, not thrown, and nothing is written.
    */
   save(
     id: string,
     columns: Omit<Insertable<CampaignsTable>, 'id' | 'created_at'>,
     createdAt: string,
     categories: CategoryRows,
-  ): Promise<WriteOutcome | 'brand_missing' | { ownedBy: string }> {
+  ): Promise<WriteOutcome | 'brand_missing'> {
+    const brandId = columns.organization_id;
     return this.database.db.transaction().execute(async (trx) => {
-      const brand = await trx.selectFrom('brands').select('id').where('id', '=', columns.organization_id).executeTakeFirst();
+      const brand = await trx.selectFrom('brands').select('id').where('id', '=', brandId).executeTakeFirst();
       if (!brand) return 'brand_missing';
-      const existing = await trx.selectFrom('campaigns').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
-      if (existing && existing.organization_id !== columns.organization_id) return { ownedBy: existing.organization_id };
+      const existing = await trx.selectFrom('campaigns').select('id').where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
       if (existing) {
-        await trx.updateTable('campaigns').set(columns).where('id', '=', id).execute();
-        await trx.deleteFrom('campaign_categories').where('campaign_id', '=', id).execute();
+        await trx.updateTable('campaigns').set(columns).where('organization_id', '=', brandId).where('id', '=', id).execute();
+        await trx.deleteFrom('campaign_categories').where('organization_id', '=', brandId).where('campaign_id', '=', id).execute();
       } else {
         await trx.insertInto('campaigns').values({ id, ...columns, created_at: createdAt }).execute();
       }
-      if (categories.length) await trx.insertInto('campaign_categories').values(categories.map((c) => ({ campaign_id: id, ...c }))).execute();
+      if (categories.length) await trx.insertInto('campaign_categories').values(categories.map((c) => ({ organization_id: brandId, campaign_id: id, ...c }))).execute();
       return existing ? 'updated' : 'inserted';
     });
   }

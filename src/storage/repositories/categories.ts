@@ -1,5 +1,6 @@
 // Categories of brands and of campaigns: the same shape in two tables, read the same way.
 import type { Database } from '../database.js';
+import { campaignKey } from '../../lib/catalog-keys.js';
 
 /** Categories per owner id, each list in the order of its lower-cased names. */
 function byOwner(rows: Array<{ owner: string; category: string }>): Map<string, string[]> {
@@ -21,9 +22,19 @@ export class CategoriesRepository {
     return byOwner(await db.selectFrom('brand_categories').select(['brand_id as owner', 'category']).where('brand_id', 'in', brandIds).orderBy('brand_id').orderBy('category_key').execute());
   }
 
-  async ofCampaigns(campaignIds: string[]): Promise<Map<string, string[]>> {
-    if (campaignIds.length === 0) return new Map();
+  /** Keyed by campaignKey(brand, id): a campaign's id is unique per brand only. */
+  async ofCampaigns(campaigns: ReadonlyArray<{ organization_id: string; id: string }>): Promise<Map<string, string[]>> {
+    if (campaigns.length === 0) return new Map();
     const { db } = this.database;
-    return byOwner(await db.selectFrom('campaign_categories').select(['campaign_id as owner', 'category']).where('campaign_id', 'in', campaignIds).orderBy('campaign_id').orderBy('category_key').execute());
+    const rows = await db
+      .selectFrom('campaign_categories')
+      .select(['organization_id', 'campaign_id', 'category'])
+      .where('campaign_id', 'in', [...new Set(campaigns.map((c) => c.id))])
+      .where('organization_id', 'in', [...new Set(campaigns.map((c) => c.organization_id))])
+      .orderBy('organization_id')
+      .orderBy('campaign_id')
+      .orderBy('category_key')
+      .execute();
+    return byOwner(rows.map((r) => ({ owner: campaignKey(r.organization_id, r.campaign_id), category: r.category })));
   }
 }

@@ -10,6 +10,9 @@ import { approveAffiliateRoute, revokeAffiliateRoute } from './affiliate-approva
 import { putProductRoute } from './product-put.js';
 import { patchProductRoute } from './product-patch.js';
 import { deleteProductRoute } from './product-delete.js';
+import { putCampaignRoute } from './campaign-put.js';
+import { patchCampaignRoute } from './campaign-patch.js';
+import { deleteCampaignRoute } from './campaign-delete.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, ...webhookRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, ...webhookRoutes('brand')];

@@ -36,6 +36,7 @@ where
       "campaign_categories" as "cc"
     where
       "cc"."campaign_id" = "campaigns"."id"
+      and "cc"."organization_id" = "campaigns"."organization_id"
       and "cc"."category_key" in ($7)
   )
   and (
@@ -91,6 +92,7 @@ where
       "campaign_categories" as "cc"
     where
       "cc"."campaign_id" = "campaigns"."id"
+      and "cc"."organization_id" = "campaigns"."organization_id"
       and "cc"."category_key" in ($8)
   )
   and (
@@ -111,5 +113,13 @@ select
 from
   "campaigns"
 where
-  "id" = $1;
--- parameters: ["c-1"]
+  "organization_id" = $1
+  and "id" = $2;
+-- parameters: ["<uuid>","c-1"]
+
+-- campaigns.delete
+delete from "campaigns"
+where
+  "organization_id" = $1
+  and "id" = $2;
+-- parameters: ["<uuid>","c-1"]

@@ -36,6 +36,7 @@ where
       "campaign_categories" as "cc"
     where
       "cc"."campaign_id" = "campaigns"."id"
+      and "cc"."organization_id" = "campaigns"."organization_id"
       and "cc"."category_key" in (?)
   )
   and (
@@ -91,6 +92,7 @@ where
       "campaign_categories" as "cc"
     where
       "cc"."campaign_id" = "campaigns"."id"
+      and "cc"."organization_id" = "campaigns"."organization_id"
       and "cc"."category_key" in (?)
   )
   and (
@@ -111,5 +113,13 @@ select
 from
   "campaigns"
 where
-  "id" = ?;
--- parameters: ["c-1"]
+  "organization_id" = ?
+  and "id" = ?;
+-- parameters: ["<uuid>","c-1"]
+
+-- campaigns.delete
+delete from "campaigns"
+where
+  "organization_id" = ?
+  and "id" = ?;
+-- parameters: ["<uuid>","c-1"]

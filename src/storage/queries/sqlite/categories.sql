@@ -15,13 +15,16 @@ order by
 
 -- categories.ofCampaigns
 select
-  "campaign_id" as "owner",
+  "organization_id",
+  "campaign_id",
   "category"
 from
   "campaign_categories"
 where
   "campaign_id" in (?)
+  and "organization_id" in (?)
 order by
+  "organization_id",
   "campaign_id",
   "category_key";
--- parameters: ["c-1"]
+-- parameters: ["c-1","<uuid>"]
