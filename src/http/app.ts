@@ -28,6 +28,7 @@ import { registerHealth } from './routes/health.js';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
+import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
@@ -152,6 +153,8 @@ async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
     const scoped = advertiser as unknown as App;
     await registerAuthentication(scoped, ctx, { owner: 'brand' });
     splitCommaLists(scoped);
+    // NDJSON uploads reach their route as the stream itself, read line by line (never buffered).
+    scoped.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
     for (const route of advertiserRoutes) route(scoped, ctx.services);
   });
 }

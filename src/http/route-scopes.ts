@@ -27,6 +27,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'PUT /advertiser/products/:id': 'catalog:write',
   'PATCH /advertiser/products/:id': 'catalog:write',
   'DELETE /advertiser/products/:id': 'catalog:write',
+  'POST /advertiser/products/bulk': 'catalog:write',
   'PUT /advertiser/campaigns/:id': 'catalog:write',
   'PATCH /advertiser/campaigns/:id': 'catalog:write',
   'DELETE /advertiser/campaigns/:id': 'catalog:write',

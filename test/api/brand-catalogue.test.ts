@@ -157,3 +157,47 @@ describe('PUT, PATCH and DELETE /advertiser/campaigns/{id}', () => {
     assert.ok(page!.data.length > 0 && page!.data.every((l) => l.organizationId === BRANDS.globex && l.originalUrl.startsWith('https://globex.com/')), links.body);
   });
 });
+
+describe('POST /advertiser/products/bulk', () => {
+  const bulk = (key: string, payload: string, contentType = 'application/x-ndjson') =>
+    h.request({ method: 'POST', url: '/advertiser/products/bulk', headers: { 'x-api-key': key, 'content-type': contentType }, payload });
+  type Outcome = { lines: number; inserted: number; updated: number; rejected: number; truncated: boolean; results: Array<{ line: number; status: string; id?: string; reason?: string }> };
+
+  test('applies each line on its own and answers a result per line; a bad line never stops the rest', async () => {
+    const line = (id: string, name: string, extra: object = {}) => JSON.stringify({ ...body(name), id, ...extra });
+    const payload = [line('bulk-1', 'One'), '{not json', '', line('bulk-2', 'Two', { organizationId: BRANDS.globex }), line('bulk-3', 'Three'), line('bulk-1', 'One again'), JSON.stringify({ name: 'no id' })].join('\n');
+    const res = await bulk(acme, payload);
+    assert.equal(res.statusCode, 200, res.body);
+    const outcome = res.json<{ data: Outcome }>().data;
+    assert.deepEqual(
+      outcome.results.map((r) => [r.line, r.status, r.id]),
+      [
+        [1, 'inserted', 'bulk-1'],
+        [2, 'rejected', undefined],
+        [4, 'rejected', undefined],
+        [5, 'inserted', 'bulk-3'],
+        [6, 'updated', 'bulk-1'],
+        [7, 'rejected', undefined],
+      ],
+    );
+    assert.match(outcome.results[1]!.reason!, /not valid JSON/);
+    assert.match(outcome.results[2]!.reason!, /organizationId/);
+    assert.deepEqual([outcome.lines, outcome.inserted, outcome.updated, outcome.rejected, outcome.truncated], [7, 2, 1, 3, false]);
+    const names = (await seen(BRANDS.acme)).filter((p) => p.id.startsWith('bulk-')).map((p) => `${p.id}:${p.name}`).sort();
+    assert.deepEqual(names, ['bulk-1:One again', 'bulk-3:Three']);
+  });
+
+  test('past 10,000 lines the rest is not read, and the last result says so', async () => {
+    const payload = Array.from({ length: 10_001 }, () => '{}').join('\n');
+    const outcome = (await bulk(acme, payload)).json<{ data: Outcome }>().data;
+    assert.equal(outcome.truncated, true);
+    assert.equal(outcome.results.length, 10_001);
+    assert.deepEqual([outcome.results.at(-1)!.line, outcome.results.at(-1)!.status], [10_001, 'rejected']);
+    assert.match(outcome.results.at(-1)!.reason!, /10000 lines/);
+  });
+
+  test('a body over 10 MB is refused with 413; JSON instead of NDJSON with 415', async () => {
+    assertError(await bulk(acme, 'x'.repeat(10 * 1024 * 1024 + 10)), 413, 'payload_too_large');
+    assertError(await bulk(acme, JSON.stringify({ ...body('json'), id: 'j' }), 'application/json'), 415, 'unsupported_media_type');
+  });
+});

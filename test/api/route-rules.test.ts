@@ -147,6 +147,16 @@ const SAMPLES: Record<string, Sample> = {
       return { method: 'DELETE', url: '/advertiser/products/walk-sku', headers: withKey(key) };
     },
   },
+  'POST /advertiser/products/bulk': {
+    side: 'brand',
+    foreign: { reason: "puts the caller's own products (brand-catalogue.test.ts)" },
+    request: (key) => ({
+      method: 'POST',
+      url: '/advertiser/products/bulk',
+      headers: { ...withKey(key), 'content-type': 'application/x-ndjson' },
+      payload: JSON.stringify({ ...walkProduct(), id: 'walk-bulk' }),
+    }),
+  },
   'PUT /advertiser/campaigns/:id': {
     side: 'brand',
     foreign: { reason: "puts the caller's own campaign: another brand's id is its own (brand-catalogue.test.ts)" },

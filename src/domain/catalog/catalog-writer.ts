@@ -11,10 +11,11 @@ import { invalid } from '../errors.js';
 import { toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
-import { importNdjson, type ImportHooks, type ImportKind, type ImportSummary } from './ndjson-import.js';
+import { applyLines, importNdjson, type ImportHooks, type ImportKind, type ImportSummary, type Importer, type LineResult } from './ndjson-import.js';
 import type { BrandProductInput, BrandProductPatch, Product } from '../../schemas/product.js';
 import { compileCheck } from '../../schemas/validate.js';
-import { ProductInput as ProductInputSchema } from '../../schemas/product.js';
+import { BrandProductInput as BrandProductInputSchema, ProductInput as ProductInputSchema } from '../../schemas/product.js';
+import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
 import { productOf } from './products.js';
 import { campaignWithoutChannels } from './campaigns.js';
@@ -24,6 +25,8 @@ import { CampaignInput as CampaignInputSchema, type BrandCampaignInput, type Bra
 import type { CategoriesRepository } from '../../storage/repositories/categories.js';
 
 const checkProduct = compileCheck(ProductInputSchema);
+/** A line of a brand's bulk upload: its product, with its id (organizationId may be left out). */
+const checkBrandProductLine = compileCheck(Type.Intersect([BrandProductInputSchema, Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })]));
 const checkCampaign = compileCheck(CampaignInputSchema);
 
 /** A campaign as its brand reads it back. */
@@ -216,6 +219,24 @@ export class CatalogWriter {
     if (!row) throw notFound(`campaign "${id}" not found among your campaigns`, 'campaign_not_found');
     const categories = await this.repositories.categories.ofCampaigns([row]);
     return campaignWithoutChannels(row, categories.get(campaignKey(brandId, id)) ?? [], this.clock.iso());
+  }
+
+  /**
+   * The brand's products from NDJSON lines (the import's shape, organizationId optional), each
+   * applied on its own: a result per line, at most `maxLines` lines read.
+   */
+  async bulkProducts(brandId: string, lines: AsyncIterable<string>, maxLines: number): Promise<ImportSummary & { truncated: boolean; results: LineResult[] }> {
+    const results: LineResult[] = [];
+    const importer: Importer = {
+      check: checkBrandProductLine,
+      write: async (value) => {
+        const line = value as BrandProductInput & { id: string };
+        sameOwner(line, brandId, line.id);
+        return this.upsertProduct({ ...line, organizationId: brandId });
+      },
+    };
+    const summary = await applyLines(lines, importer, (result) => results.push(result), { maxLines });
+    return { ...summary, results };
   }
 
   /** The brand puts a whole product under its own id: created (true) or replaced (false). */

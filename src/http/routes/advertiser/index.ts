@@ -13,6 +13,7 @@ import { deleteProductRoute } from './product-delete.js';
 import { putCampaignRoute } from './campaign-put.js';
 import { patchCampaignRoute } from './campaign-patch.js';
 import { deleteCampaignRoute } from './campaign-delete.js';
+import { bulkProductsRoute } from './products-bulk.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, ...webhookRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, ...webhookRoutes('brand')];
