@@ -275,6 +275,8 @@ function buildBrands(count: number): Brand[] {
         click_id_param: rnd.chance(0.9) ? 'clickId' : rnd.pick(['click_id', 'utm_id', 'aff_click']),
         attribution_window_days: rnd.chance(0.7) ? 30 : rnd.pick([7, 14, 45, 60, 90]),
         currency: 'BRL',
+        home_url: null,
+        domains: '[]',
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },

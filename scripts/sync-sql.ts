@@ -167,6 +167,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['byIds', (r) => r.brands.byIds([BRAND])],
     ['currenciesOf', (r) => r.brands.currenciesOf([BRAND])],
     ['isApproved', (r) => r.brands.isApproved(AFF, BRAND)],
+    ['updateProfile', (r) => r.brands.updateProfile(BRAND, { home_url: 'https://acme.example/', domains: '["acme-shop.example"]', updated_at: NOW })],
     ['approve', (r) => r.brands.approve({ affiliate_id: AFF, brand_id: BRAND, created_at: NOW })],
     ['save', (r) => r.brands.save(BRAND, { name: 'Acme', slug: 'acme', updated_at: NOW }, { created_at: NOW, currency: 'BRL' }, [{ category: 'Shoes', category_key: 'shoes' }])],
   ],

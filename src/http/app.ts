@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
-import { Brand, Commission } from '../schemas/brand.js';
+import { Brand, BrandProfile, Commission } from '../schemas/brand.js';
 import { Product, ProductOption } from '../schemas/product.js';
 import { BrandCampaign, Campaign } from '../schemas/campaign.js';
 import { ShortUrl } from '../schemas/short-url.js';
@@ -33,7 +33,7 @@ import { API_DESCRIPTION } from './api-description.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

@@ -28,6 +28,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'PATCH /advertiser/products/:id': 'catalog:write',
   'DELETE /advertiser/products/:id': 'catalog:write',
   'POST /advertiser/products/bulk': 'catalog:write',
+  'GET /advertiser/brand': 'catalog:read',
+  'PATCH /advertiser/brand': 'catalog:write',
   'PUT /advertiser/campaigns/:id': 'catalog:write',
   'PATCH /advertiser/campaigns/:id': 'catalog:write',
   'DELETE /advertiser/campaigns/:id': 'catalog:write',

@@ -85,3 +85,38 @@ export const Brand = Type.Object(
   { $id: 'Brand' },
 );
 export type Brand = Static<typeof Brand>;
+
+export const BrandProfile = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    site: Type.String({ description: 'Your website; its host (without www.) is your first domain' }),
+    homeUrl: Type.String({ description: 'Where Home links go (your site’s origin unless you set another)' }),
+    domains: Type.Array(Type.String(), { description: 'Every domain campaign and Custom link URLs may be on (with their subdomains): your site’s first' }),
+    clickIdParam: Type.String({ description: 'The query parameter that carries the click id to your site' }),
+    allowedChannels: Type.Optional(Type.Array(Type.String(), { description: 'Channel kinds you accept links from; omitted: every kind' })),
+    commission: Type.Ref(Commission),
+    attributionWindowDays: Type.Integer(),
+    currency: Currency('ISO 4217 code of your amounts'),
+    isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
+    active: Type.Boolean(),
+    updatedAt: DateTime,
+  },
+  { $id: 'BrandProfile', description: 'Your brand as the network keeps it' },
+);
+export type BrandProfile = Static<typeof BrandProfile>;
+
+const Hostname = Type.String({ minLength: 3, maxLength: 253, pattern: '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$', description: 'A domain name, lowercase, e.g. shop-brand.com' });
+
+export const BrandProfilePatch = Type.Object(
+  {
+    site: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+    homeUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()], { description: 'null: back to your site’s origin' })),
+    domains: Type.Optional(Type.Array(Hostname, { maxItems: 20, uniqueItems: true, description: 'Your domains beside your site’s (replaces the list)' })),
+    clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
+    allowedChannels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), Type.Null()], { description: 'null: every kind' })),
+    commission: Type.Optional(Commission),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type BrandProfilePatch = Static<typeof BrandProfilePatch>;

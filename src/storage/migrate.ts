@@ -26,6 +26,7 @@ import * as webhooks from './migrations/0019-webhooks.js';
 import * as approvalRequests from './migrations/0020-approval-requests.js';
 import * as cataloguePerBrand from './migrations/0021-catalogue-per-brand.js';
 import * as campaignsPerBrand from './migrations/0022-campaigns-per-brand.js';
+import * as brandProfile from './migrations/0023-brand-profile.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -53,6 +54,7 @@ const migrations: Record<string, DialectMigration> = {
   '0020-approval-requests': approvalRequests,
   '0021-catalogue-per-brand': cataloguePerBrand,
   '0022-campaigns-per-brand': campaignsPerBrand,
+  '0023-brand-profile': brandProfile,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -40,6 +40,10 @@ export interface BrandsTable {
   attribution_window_days: number;
   /** ISO 4217 code of every amount of the brand (prices, order values, cpa commissions). */
   currency: string;
+  /** Where Home links go; null: the site's origin. */
+  home_url: string | null;
+  /** JSON array of further domains (beside the site's) campaign and Custom link URLs may use. */
+  domains: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -201,3 +201,48 @@ describe('POST /advertiser/products/bulk', () => {
     assertError(await bulk(acme, JSON.stringify({ ...body('json'), id: 'j' }), 'application/json'), 415, 'unsupported_media_type');
   });
 });
+
+describe('GET and PATCH /advertiser/brand', () => {
+  type Profile = { id: string; site: string; homeUrl: string; domains: string[]; clickIdParam: string; allowedChannels?: string[]; commission: { transfer: string; value: number } };
+  const profile = async (key: string) => {
+    const res = await h.get('/advertiser/brand', key);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<{ data: Profile }>().data;
+  };
+  const change = (key: string, payload: object) => h.request({ method: 'PATCH', url: '/advertiser/brand', headers: { 'x-api-key': key }, payload });
+
+  test("answers the caller's brand, never another's", async () => {
+    const mine = await profile(globex);
+    assert.deepEqual([mine.id, mine.site, mine.homeUrl, mine.domains], [BRANDS.globex, 'https://globex.com', 'https://globex.com/', ['globex.com']]);
+    assert.equal((await profile(acme)).id, BRANDS.acme);
+  });
+
+  test('domains widen where campaign and Custom link URLs may point; the home page moves Home links', async () => {
+    assertError(await campaignRequest('PUT', globex, 'camp-other-domain', campaignBody('Other', 'https://globex-shop.net/deal')), 400, 'invalid_domain');
+    const changed = await change(globex, { domains: ['globex-shop.net'], homeUrl: 'https://globex-shop.net/welcome' });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.deepEqual(changed.json<{ data: Profile }>().data.domains, ['globex.com', 'globex-shop.net']);
+    assert.equal((await campaignRequest('PUT', globex, 'camp-other-domain', campaignBody('Other', 'https://www.globex-shop.net/deal'))).statusCode, 201);
+    const custom = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.globex, type: 'Custom', url: 'https://globex-shop.net/p/1' }, aff1);
+    assert.equal(custom.statusCode, 200, custom.body);
+    const home = await h.post('/affiliate/shortener/url', { organizationId: BRANDS.globex, type: 'Home' }, aff1);
+    const code = home.json<Array<{ shortUrls: string[] }>>().find((c) => c.shortUrls.length)!.shortUrls[0]!.split('/').pop()!;
+    const followed = await h.request({ method: 'GET', url: `/${code}`, headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' } });
+    assert.match(String(followed.headers.location), /^https:\/\/globex-shop\.net\/welcome\?clickId=/);
+    assertError(await change(globex, { homeUrl: 'https://elsewhere.example/' }), 400, 'invalid_domain');
+    assertError(await change(globex, { domains: ['Not A Domain'] }), 400, 'invalid_body');
+  });
+
+  test('a new commission rule applies to later orders only; bad rules and kinds are refused', async () => {
+    const changed = await change(globex, { commission: { transfer: 'cpa', value: 2_500 }, allowedChannels: ['site'], clickIdParam: 'gclid_aff' });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const now = changed.json<{ data: Profile }>().data;
+    assert.deepEqual([now.commission, now.allowedChannels, now.clickIdParam], [{ transfer: 'cpa', value: 2_500 }, ['site'], 'gclid_aff']);
+    assertError(await change(globex, { commission: { transfer: 'cps', value: 250 } }), 400, 'invalid_commission');
+    assertError(await change(globex, { allowedChannels: ['carrier-pigeon'] }), 400, 'invalid_channel_kind');
+    assertError(await change(globex, {}), 400, 'invalid_body');
+    assertError(await change(aff1, { clickIdParam: 'x' }), 403, 'forbidden');
+    assert.equal((await change(globex, { allowedChannels: null, clickIdParam: 'clickId', commission: { transfer: 'cps', value: 7.5 } })).statusCode, 200);
+    assert.equal((await profile(globex)).allowedChannels, undefined);
+  });
+});

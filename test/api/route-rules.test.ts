@@ -157,6 +157,12 @@ const SAMPLES: Record<string, Sample> = {
       payload: JSON.stringify({ ...walkProduct(), id: 'walk-bulk' }),
     }),
   },
+  'GET /advertiser/brand': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/brand', headers: withKey(key) }) },
+  'PATCH /advertiser/brand': {
+    side: 'brand',
+    foreign: { reason: "changes the caller's own brand (brand-catalogue.test.ts)" },
+    request: (key) => ({ method: 'PATCH', url: '/advertiser/brand', headers: withKey(key), payload: { clickIdParam: 'clickId' } }),
+  },
   'PUT /advertiser/campaigns/:id': {
     side: 'brand',
     foreign: { reason: "puts the caller's own campaign: another brand's id is its own (brand-catalogue.test.ts)" },

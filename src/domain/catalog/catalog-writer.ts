@@ -20,7 +20,10 @@ import { notFound } from '../errors.js';
 import { productOf } from './products.js';
 import { campaignWithoutChannels } from './campaigns.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
-import { brandDomain, isOnBrandDomain } from '../links/link-rules.js';
+import { brandDomains, destinationOf, isOnBrandDomain } from '../links/link-rules.js';
+import type { BrandProfile, BrandProfilePatch } from '../../schemas/brand.js';
+import { commissionOf } from './brands.js';
+import { CHANNEL_KINDS } from '../access/access-service.js';
 import { CampaignInput as CampaignInputSchema, type BrandCampaignInput, type BrandCampaignPatch, type Campaign } from '../../schemas/campaign.js';
 import type { CategoriesRepository } from '../../storage/repositories/categories.js';
 
@@ -52,7 +55,7 @@ export function percentToBasisPoints(percent: number): number {
   return bp;
 }
 
-function commissionColumns(input: BrandInput) {
+function commissionColumns(input: Pick<BrandInput, 'commission'>) {
   const { transfer, value } = input.commission;
   if (value < 0) throw invalid('invalid_commission', 'commission.value must not be negative');
   if (transfer === 'cps') {
@@ -186,11 +189,60 @@ export class CatalogWriter {
     const brand = await this.repositories.brands.find(input.organizationId);
     if (!brand) throw unknownBrand(input.organizationId);
     if (!isOnBrandDomain(input.url, brand)) {
-      throw invalid('invalid_domain', `url must be on the brand domain ${brandDomain(brand)} or one of its subdomains (got ${new URL(input.url).hostname})`);
+      throw invalid('invalid_domain', `url must be on the brand domain ${brandDomains(brand).join(' or ')} or one of its subdomains (got ${new URL(input.url).hostname})`);
     }
     const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
     if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
     return outcome;
+  }
+
+  /** The brand's profile. */
+  async brandProfile(brandId: string): Promise<BrandProfile> {
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+    return {
+      id: brand.id,
+      name: brand.name,
+      site: brand.site,
+      homeUrl: destinationOf('Home', brand),
+      domains: brandDomains(brand),
+      clickIdParam: brand.click_id_param,
+      ...(brand.allowed_channel_kinds !== null && { allowedChannels: JSON.parse(brand.allowed_channel_kinds) as string[] }),
+      commission: commissionOf(brand),
+      attributionWindowDays: brand.attribution_window_days,
+      currency: brand.currency,
+      isPublic: brand.is_public === 1,
+      active: brand.active === 1,
+      updatedAt: brand.updated_at,
+    };
+  }
+
+  /**
+   * The brand changes its profile. A new commission rule applies to orders reported from now on
+   * (each order keeps the rule it was created under); every instance's redirects follow a new
+   * site, home page or click id parameter within a second.
+   */
+  async updateBrandProfile(brandId: string, patch: BrandProfilePatch): Promise<BrandProfile> {
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+    if (patch.site !== undefined && !/^https?:$/.test(new URL(patch.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
+    const next = { ...brand, ...(patch.site !== undefined && { site: patch.site }), ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }) };
+    const homeUrl = patch.homeUrl === undefined ? brand.home_url : patch.homeUrl;
+    if (homeUrl !== null && !isOnBrandDomain(homeUrl, next)) throw invalid('invalid_domain', `homeUrl must be on one of your domains: ${brandDomains(next).join(', ')}`);
+    if (patch.allowedChannels) {
+      const unknown = patch.allowedChannels.filter((k) => !CHANNEL_KINDS.some((kind) => kind.id === k));
+      if (unknown.length > 0) throw invalid('invalid_channel_kind', `unknown channel kind ${unknown.join(', ')}; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
+    }
+    await this.repositories.brands.updateProfile(brandId, {
+      ...(patch.site !== undefined && { site: patch.site }),
+      ...(patch.homeUrl !== undefined && { home_url: patch.homeUrl }),
+      ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }),
+      ...(patch.clickIdParam !== undefined && { click_id_param: patch.clickIdParam }),
+      ...(patch.allowedChannels !== undefined && { allowed_channel_kinds: patch.allowedChannels === null ? null : JSON.stringify(patch.allowedChannels) }),
+      ...(patch.commission !== undefined && commissionColumns({ commission: patch.commission })),
+      updated_at: this.clock.iso(),
+    });
+    return this.brandProfile(brandId);
   }
 
   /** The brand puts a whole campaign under its own id: created (true) or replaced (false). */

@@ -32,9 +32,17 @@ export function blockReason(
 }
 
 /** The brand domain: the site's host without a leading "www.". */
-export function brandDomain(brand: BrandRow): string {
+export function brandDomain(brand: Pick<BrandRow, 'site'>): string {
   return new URL(brand.site).hostname.toLowerCase().replace(/^www\./, '');
 }
+
+/** Every domain of the brand: its site's, then the ones it added. */
+export function brandDomains(brand: Pick<BrandRow, 'site' | 'domains'>): string[] {
+  return [brandDomain(brand), ...(JSON.parse(brand.domains) as string[])];
+}
+
+/** Whether a host is one of the brand's domains or a subdomain of one. */
+const onDomains = (host: string, domains: readonly string[]) => domains.some((d) => host === d || host.endsWith(`.${d}`));
 
 /** Whether a URL is http(s) on the brand domain or one of its subdomains. */
 export function isOnBrandDomain(url: string, brand: BrandRow): boolean {
@@ -44,9 +52,7 @@ export function isOnBrandDomain(url: string, brand: BrandRow): boolean {
   } catch {
     return false;
   }
-  const domain = brandDomain(brand);
-  const host = parsed.hostname.toLowerCase();
-  return /^https?:$/.test(parsed.protocol) && (host === domain || host.endsWith(`.${domain}`));
+  return /^https?:$/.test(parsed.protocol) && onDomains(parsed.hostname.toLowerCase(), brandDomains(brand));
 }
 
 /** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
@@ -60,10 +66,10 @@ export function checkCustomUrl(url: string, brand: BrandRow): string {
   }
   if (parsed.protocol !== 'https:') throw invalid('invalid_url', 'url must use https');
   if (parsed.username || parsed.password) throw invalid('invalid_url', 'url must not carry a user name or password');
-  const domain = brandDomain(brand);
+  const domains = brandDomains(brand);
   const host = parsed.hostname.toLowerCase();
-  if (host !== domain && !host.endsWith(`.${domain}`)) {
-    throw invalid('invalid_domain', `url must be on the brand domain ${domain} or one of its subdomains (got ${host})`);
+  if (!onDomains(host, domains)) {
+    throw invalid('invalid_domain', `url must be on the brand domain ${domains.join(' or ')} or one of its subdomains (got ${host})`);
   }
   return parsed.toString();
 }
@@ -74,7 +80,7 @@ export function destinationOf(type: LinkType, brand: BrandRow, campaign?: Campai
     case 'BrandPage':
       return brand.site;
     case 'Home':
-      return `${new URL(brand.site).origin}/`;
+      return brand.home_url ?? `${new URL(brand.site).origin}/`;
     case 'Coupon':
     case 'Offer':
       return campaign!.url;

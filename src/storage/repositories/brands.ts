@@ -77,6 +77,11 @@ export class BrandsRepository {
     return new Map(rows.map((r) => [r.id, r.currency]));
   }
 
+  /** Changes the brand's own settings; the new updated_at tells every redirect cache. */
+  async updateProfile(id: string, columns: Updateable<BrandsTable>): Promise<void> {
+    await this.database.db.updateTable('brands').set(columns).where('id', '=', id).execute();
+  }
+
   async isApproved(affiliateId: string, brandId: string): Promise<boolean> {
     const row = await this.database.db
       .selectFrom('brand_approvals')

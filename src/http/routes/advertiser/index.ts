@@ -14,6 +14,7 @@ import { putCampaignRoute } from './campaign-put.js';
 import { patchCampaignRoute } from './campaign-patch.js';
 import { deleteCampaignRoute } from './campaign-delete.js';
 import { bulkProductsRoute } from './products-bulk.js';
+import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, ...webhookRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, ...webhookRoutes('brand')];

@@ -160,6 +160,16 @@ where
   and "brand_id" = ?;
 -- parameters: ["aff-1","<uuid>"]
 
+-- brands.updateProfile
+update "brands"
+set
+  "home_url" = ?,
+  "domains" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+-- parameters: ["https://acme.example/","[\"acme-shop.example\"]","2026-01-01T00:00:00.000Z","<uuid>"]
+
 -- brands.approve
 insert into
   "brand_approvals" ("affiliate_id", "brand_id", "created_at")
