@@ -116,6 +116,25 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     }
   });
 
+  test("a brand's withdrawal through one instance stops the affiliate's links on the other within a second", async () => {
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-2', rateLimit: 10_000 });
+    const brandKey = (await servicesFor(database).access.createApiKey({ brandId: BRANDS.globex, rateLimit: 10_000 })).key;
+    const approve = await fetch(`${a.url}/advertiser/affiliates/aff-2/approval`, { method: 'POST', headers: { 'x-api-key': brandKey } });
+    assert.equal(approve.status, 200, await approve.clone().text());
+    const created = await fetch(`${a.url}/affiliate/shortener/url`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationId: BRANDS.globex, type: 'Home' }),
+    });
+    const code = ((await created.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length)!.shortUrls[0]!.split('/').pop()!;
+    const follow = () => get(b, `/${code}`, undefined, { 'user-agent': BROWSER_UA });
+    assert.equal((await follow()).status, 302, 'the other instance redirects while approved');
+    const withdrawn = await fetch(`${a.url}/advertiser/affiliates/aff-2/approval`, { method: 'DELETE', headers: { 'x-api-key': brandKey } });
+    assert.equal(withdrawn.status, 204);
+    const status = await pollUntil(async () => (await follow()).status, (s) => s === 404, { timeoutMs: 1000 });
+    assert.equal(status, 404, 'the other instance stops the link within a second');
+  });
+
   test('a key revoked with the CLI is refused by both instances within a second', async () => {
     const { id, key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     for (const server of [a, b]) assert.equal((await get(server, '/affiliate/brands', key)).status, 200);
