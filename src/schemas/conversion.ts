@@ -26,7 +26,9 @@ export const PostbackQuery = Type.Object(
   {
     clickId: ClickId,
     orderId: BrandOrderId,
-    value: OrderValue,
+    // Digits only: a query string is text, and a lenient number reading takes 0x10 for 16 or 1e3
+    // for 1000, amounts nobody meant.
+    value: Type.String({ pattern: '^[0-9]{1,11}$', description: 'Order value in integer cents, digits only (no sign, decimal point, exponent or hex), at least 1' }),
     token: Type.String({
       minLength: 1,
       maxLength: 100,

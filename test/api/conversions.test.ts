@@ -284,6 +284,18 @@ describe('GET /postback', () => {
     assert.deepEqual(await eventSummary(first.id), [{ field: 'created', from: null, to: 'pending', actor: `brand:${BRANDS.acme}` }]);
   });
 
+  test('value is digits only: hex, exponents, signs, decimals and zero are refused with 400 and write nothing', async () => {
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    const before = await snapshot(h);
+    for (const value of ['0x10', '1e3', '+16', '-5', '16.0', ' 16', '0', '']) {
+      const error = assertError(await postback(h, { clickId, orderId: oid('pb-strict'), value, token: acme }), 400, 'invalid_query');
+      assert.match(error.message, /value/, `value=${JSON.stringify(value)}: ${error.message}`);
+    }
+    assert.deepEqual(await snapshot(h), before);
+    const ok = conversionOf(await postback(h, { clickId, orderId: oid('pb-strict'), value: '0016', token: acme }), 201);
+    assert.equal(ok.value, 16);
+  });
+
   test('the same order through POST and then through the postback is one order', async () => {
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     const conv = await acmeOrder(2500, { clickId });

@@ -2,7 +2,8 @@
 // server-to-server callback). The brand's postback token travels as the token query parameter
 // (its API key is still accepted there, see src/http/app.ts).
 import { Type } from '@sinclair/typebox';
-import { Conversion, PostbackQuery } from '../../../schemas/conversion.js';
+import { Conversion, MAX_ORDER_VALUE, PostbackQuery } from '../../../schemas/conversion.js';
+import { HttpError } from '../../errors.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
@@ -28,7 +29,9 @@ export function registerPostback(app: App, services: ServingServices): void {
       },
     },
     async (request, reply) => {
-      const { clickId, orderId, value, createdAt } = request.query;
+      const { clickId, orderId, createdAt } = request.query;
+      const value = Number(request.query.value);
+      if (value < 1 || value > MAX_ORDER_VALUE) throw new HttpError(400, 'invalid_query', `value must be between 1 and ${MAX_ORDER_VALUE} cents, got ${request.query.value}`);
       const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, orderId, value, createdAt, items: [] });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
