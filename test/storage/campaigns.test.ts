@@ -7,24 +7,17 @@ import assert from 'node:assert/strict';
 import type { CampaignFilters } from '../../src/storage/repositories/campaigns.js';
 import { foldText } from '../../src/lib/text-keys.js';
 import { servicesFor } from '../helpers/databases.js';
-import { brandInput, campaignInput } from '../helpers/world.js';
-import { ALL, idsOf, openFixture, type StorageFixture } from './fixture.js';
+import { campaignInput } from '../helpers/world.js';
+import { ALL, idsOf, openFixture, saveBrand, type StorageFixture } from './fixture.js';
 
 let f: StorageFixture;
-
-const network = (isPublic: boolean) => ({
-  active: true,
-  isPublic,
-  trait: { isExclusive: false, isHighlight: false, isFavorite: false },
-  rating: { approval: 1, commission: 1, conversion: 1, popularity: 1, validation: 1 },
-});
 
 // Periods: c-past in early January 2025, c-now Feb 1–10, c-globex Feb 5–Mar 5, c-future Mar 1–10.
 // The save tests write to b-writes, a private brand nobody is approved for.
 before(async () => {
   f = await openFixture();
   const services = servicesFor(f.database);
-  const brand = (id: string, isPublic: boolean) => services.imports.upsertBrand(brandInput({ id, name: id, slug: id, site: `https://${id}.example.com`, network: network(isPublic) }));
+  const brand = (id: string, isPublic: boolean) => saveBrand(f.database, id, isPublic);
   await brand('b-acme', true);
   await brand('b-globex', false);
   await brand('b-writes', false);

@@ -4,7 +4,8 @@
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { openRepositories, type Repositories } from '../../src/storage/repositories/index.js';
-import { freshDatabase } from '../helpers/databases.js';
+import { freshDatabase, servicesFor } from '../helpers/databases.js';
+import { brandInput } from '../helpers/world.js';
 
 export interface StorageFixture {
   database: Database;
@@ -40,3 +41,9 @@ export const ALL = { limit: 100, offset: 0 } as const;
 
 /** The ids of rows, in the order given: what most list assertions compare. */
 export const idsOf = (rows: ReadonlyArray<{ id: string }>): string[] => rows.map((r) => r.id);
+
+/** A brand of the test's own, public or private, on https://<id>.example.com. */
+export function saveBrand(database: Database, id: string, isPublic: boolean): Promise<unknown> {
+  const network = { active: true, isPublic, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 1, commission: 1, conversion: 1, popularity: 1, validation: 1 } };
+  return servicesFor(database).imports.upsertBrand(brandInput({ id, name: id, slug: id, site: `https://${id}.example.com`, network }));
+}

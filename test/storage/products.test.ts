@@ -7,24 +7,17 @@ import assert from 'node:assert/strict';
 import type { ProductFilters } from '../../src/storage/repositories/products.js';
 import { productColumns } from '../../src/domain/catalog/catalog-writer.js';
 import { servicesFor } from '../helpers/databases.js';
-import { brandInput, productInput } from '../helpers/world.js';
-import { ALL, idsOf, openFixture, type StorageFixture } from './fixture.js';
+import { productInput } from '../helpers/world.js';
+import { ALL, idsOf, openFixture, saveBrand, type StorageFixture } from './fixture.js';
 
 let f: StorageFixture;
-
-const network = (isPublic: boolean) => ({
-  active: true,
-  isPublic,
-  trait: { isExclusive: false, isHighlight: false, isFavorite: false },
-  rating: { approval: 1, commission: 1, conversion: 1, popularity: 1, validation: 1 },
-});
 
 // Products in the order they are added; creation times deliberately in another order. The save
 // tests write to b-writes, a private brand only aff-w is approved for.
 before(async () => {
   f = await openFixture();
   const services = servicesFor(f.database);
-  const brand = (id: string, isPublic: boolean) => services.imports.upsertBrand(brandInput({ id, name: id, slug: id, site: `https://${id}.example.com`, network: network(isPublic) }));
+  const brand = (id: string, isPublic: boolean) => saveBrand(f.database, id, isPublic);
   await brand('b-acme', true);
   await brand('b-umbrella', true);
   await brand('b-globex', false);
