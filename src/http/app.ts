@@ -21,6 +21,7 @@ import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
+import { refuseControlCharacters } from './plugins/control-characters.js';
 import { registerRedirect } from './routes/redirect.js';
 import { redirectFront } from './redirect-front.js';
 import { trustFunction } from './client-address.js';
@@ -103,6 +104,7 @@ function registerRequestHandling(app: App): void {
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
+  refuseControlCharacters(app);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference`)),
   );

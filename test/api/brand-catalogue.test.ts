@@ -187,6 +187,13 @@ describe('POST /advertiser/products/bulk', () => {
     assert.deepEqual(names, ['bulk-1:One again', 'bulk-3:Three']);
   });
 
+  test('a line with a control character in any field is rejected, naming the field', async () => {
+    const payload = [JSON.stringify({ ...body('Ok'), id: 'bulk-ok' }), JSON.stringify({ ...body('Bad\u0000name'), id: 'bulk-nul' })].join('\n');
+    const outcome = (await bulk(acme, payload)).json<{ data: Outcome }>().data;
+    assert.deepEqual(outcome.results.map((r) => r.status), ['inserted', 'rejected']);
+    assert.match(outcome.results[1]!.reason!, /^name must not contain control characters \(found U\+0000\)/);
+  });
+
   test('past 10,000 lines the rest is not read, and the last result says so', async () => {
     const payload = Array.from({ length: 10_001 }, () => '{}').join('\n');
     const outcome = (await bulk(acme, payload)).json<{ data: Outcome }>().data;

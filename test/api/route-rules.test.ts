@@ -270,6 +270,13 @@ function withParam(options: InjectOptions, param: string): InjectOptions {
   return { ...options, url: `${url}${url.includes('?') ? '&' : '?'}${param}` };
 }
 
+/** The request with query parameter `name` set to `value` (already percent-encoded), replacing any it had. */
+function withQueryValue(options: InjectOptions, name: string, value: string): InjectOptions {
+  const [path, query = ''] = urlOf(options).split('?');
+  const kept = query.split('&').filter((p) => p !== '' && p.split('=')[0] !== name);
+  return { ...options, url: `${path}?${[...kept, `${name}=${value}`].join('&')}` };
+}
+
 /** The request with its (one) path parameter replaced by `value`. */
 function withPathParam(route: RegisteredRoute, options: InjectOptions, value: string): InjectOptions {
   const template = route.url.split('/');
@@ -410,6 +417,23 @@ describe('the rules, on every API route', () => {
         const scope = String(route().options.config?.scope);
         const error = assertError(await send(await keyWithout(sample.side, scope)), 403, 'forbidden');
         assert.ok(error.message.includes(scope), error.message);
+      });
+
+      test('a control character in any query parameter, path parameter or body field → 400 naming it', async () => {
+        const schema = (route().options.schema ?? {}) as { querystring?: { properties?: object }; body?: { properties?: object } };
+        const options = await sample.request(keys[sample.side]);
+        // The postback's token is read before anything else: a broken one is an unknown token (401).
+        for (const param of Object.keys(schema.querystring?.properties ?? {}).filter((p) => p !== 'token')) {
+          const error = assertError(await h.request(withQueryValue(options, param, 'a%00b')), 400, 'invalid_query');
+          assert.match(error.message, new RegExp(`^${param} must not contain control characters`), error.message);
+        }
+        if (name.includes('/:')) assertError(await h.request(withPathParam(route(), options, 'a%1Fb')), 400, 'invalid_params');
+        if (options.payload !== undefined && typeof options.payload === 'object') {
+          for (const field of Object.keys(schema.body?.properties ?? {})) {
+            const error = assertError(await h.request({ ...options, payload: { ...(options.payload as object), [field]: 'a\u0000b' } }), 400, 'invalid_body');
+            assert.match(error.message, new RegExp(`^${field} must not contain control characters`), error.message);
+          }
+        }
       });
 
       if (name.includes('/:')) test('an overlong path parameter → 414', async () => {

@@ -7,6 +7,7 @@ import { BrandInput } from '../../schemas/brand.js';
 import { CampaignInput } from '../../schemas/campaign.js';
 import { ProductInput } from '../../schemas/product.js';
 import { compileCheck, type Check } from '../../schemas/validate.js';
+import { controlCharacterMessage, findControlCharacter } from '../../lib/control-characters.js';
 import { DomainError } from '../errors.js';
 import type { WriteOutcome } from '../../storage/repositories/brands.js';
 import type { CatalogWriter } from './catalog-writer.js';
@@ -78,6 +79,11 @@ export async function applyLines(
       value = JSON.parse(text);
     } catch (error) {
       reject(summary.lines, `not valid JSON (${(error as Error).message})`);
+      continue;
+    }
+    const control = findControlCharacter(value, { allowWhitespace: true });
+    if (control) {
+      reject(summary.lines, controlCharacterMessage(control));
       continue;
     }
     const checked = importer.check(value);
