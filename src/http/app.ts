@@ -16,7 +16,7 @@ import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
-import { errorBody, handleError, HttpError } from './errors.js';
+import { answerClientError, errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
       handler = redirectFront(ctx, reserved, fastifyHandler);
-      return createServer(handler);
+      return createServer(handler).on('clientError', answerClientError);
     },
     logger: options.logger ?? false,
     // Per-request logging halves throughput; errors are still logged by the error handler.

@@ -1,5 +1,6 @@
 // One error shape for every failure, carrying the fields of both shapes clients of this API
 // know: { statusCode, error, message } and { success: false, message, code }.
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../schemas/common.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
@@ -18,6 +19,7 @@ const STATUS_NAMES: Record<number, string> = {
   415: 'UnsupportedMediaType',
   422: 'UnprocessableEntity',
   429: 'TooManyRequests',
+  431: 'RequestHeaderFieldsTooLarge',
   500: 'InternalServerError',
   503: 'ServiceUnavailable',
 };
@@ -102,8 +104,35 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   if (thrown && thrown.statusCode === 429 && thrown.code === 'TOO_MANY_REQUESTS') {
     return reply.status(429).send(thrown);
   }
-  const body = toErrorBody(error);
+  let body: ErrorBody;
+  try {
+    body = toErrorBody(error);
+  } catch (failure) {
+    // Describing the error failed (a body too strange to describe): still the service's shape.
+    request.log.error({ err: failure, cause: error }, 'describing a failed request failed');
+    body = errorBody(500, 'internal_error', 'Internal server error');
+  }
   if (body.statusCode === 503) reply.header('retry-after', '5');
   else if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   return reply.status(body.statusCode).send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (bad characters in the path,
+ * Content-Length with Transfer-Encoding, headers over the size limit) get the service's error
+ * shape too, then the connection is closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? errorBody(431, 'headers_too_large', 'Request headers are too large: send fewer or shorter headers')
+      : errorBody(400, 'bad_request', 'The request is malformed HTTP (bad characters in the request line or headers, or conflicting Content-Length and Transfer-Encoding)');
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${body.statusCode} ${body.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
 }

@@ -1,4 +1,4 @@
-// Control characters have no place in what clients send: PostgreSQL refuses NUL in text outright
+// Control characters (and absurd nesting) have no place in what clients send: PostgreSQL refuses NUL in text outright
 // (a 500 if it got that far), and the others only hide in logs and lookups. Tab, line feed and
 // carriage return are text where text allows them (bodies, imported lines); nowhere else.
 
@@ -6,6 +6,21 @@
 const IN_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 // eslint-disable-next-line no-control-regex -- as above
 const ANYWHERE = /[\u0000-\u001F\u007F]/;
+
+/** How deep objects and arrays may nest in what a client sends. */
+export const MAX_DEPTH = 64;
+
+/** Whether a value nests objects or arrays deeper than `limit`, found without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 export interface ControlCharacter {
   /** Where it is, as a client names the field: `name`, `items[0].name`. */

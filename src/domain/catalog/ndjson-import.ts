@@ -7,7 +7,7 @@ import { BrandInput } from '../../schemas/brand.js';
 import { CampaignInput } from '../../schemas/campaign.js';
 import { ProductInput } from '../../schemas/product.js';
 import { compileCheck, type Check } from '../../schemas/validate.js';
-import { controlCharacterMessage, findControlCharacter } from '../../lib/control-characters.js';
+import { controlCharacterMessage, findControlCharacter, MAX_DEPTH, nestsDeeperThan } from '../../lib/control-characters.js';
 import { DomainError } from '../errors.js';
 import type { WriteOutcome } from '../../storage/repositories/brands.js';
 import type { CatalogWriter } from './catalog-writer.js';
@@ -79,6 +79,10 @@ export async function applyLines(
       value = JSON.parse(text);
     } catch (error) {
       reject(summary.lines, `not valid JSON (${(error as Error).message})`);
+      continue;
+    }
+    if (nestsDeeperThan(value, MAX_DEPTH)) {
+      reject(summary.lines, `nests objects or arrays more than ${MAX_DEPTH} levels deep`);
       continue;
     }
     const control = findControlCharacter(value, { allowWhitespace: true });

@@ -2,7 +2,7 @@
 // parameters may hold no control character at all, bodies none but tab, line feed and carriage
 // return. Checked before validation, so the answer names the field whatever else is wrong.
 import type { FastifyRequest } from 'fastify';
-import { controlCharacterMessage, findControlCharacter } from '../../lib/control-characters.js';
+import { controlCharacterMessage, findControlCharacter, MAX_DEPTH, nestsDeeperThan } from '../../lib/control-characters.js';
 import { HttpError } from '../errors.js';
 import { isApiRoute } from '../route-rules.js';
 import type { App } from '../context.js';
@@ -18,6 +18,9 @@ export function refuseControlCharacters(app: App): void {
     for (const [code, value, allowWhitespace] of parts) {
       // A body that is a stream (an NDJSON upload) is checked line by line where it is read.
       if (value === null || typeof value !== 'object' || typeof (value as { pipe?: unknown }).pipe === 'function') continue;
+      // Checked first and without recursion: describing or walking a body nested thousands deep
+      // would overflow the stack.
+      if (nestsDeeperThan(value, MAX_DEPTH)) throw new HttpError(400, 'invalid_json', `Request body nests objects or arrays more than ${MAX_DEPTH} levels deep`);
       const found = findControlCharacter(value, { allowWhitespace });
       if (found) throw new HttpError(400, code, controlCharacterMessage(found));
     }
