@@ -4,14 +4,13 @@ import type { AffiliateChannel } from '../../storage/repositories/affiliates.js'
 import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';
 import { invalid } from '../errors.js';
+import { checkedHttpsUrl } from '../urls.js';
 
 export const APPROVAL_REQUIRED = 'Organization approval is required to generate links';
 export const BRAND_INACTIVE = 'This brand is not accepting new links at the moment';
 export const CAMPAIGN_EXPIRED = 'This campaign has expired; links can no longer be generated';
 export const LINK_DEACTIVATED = 'The link for this request has been deactivated by the network';
 export const channelKindNotAllowed = (kindName: string) => `This brand does not accept links from ${kindName} channels`;
-
-export const MAX_URL_LENGTH = 2048;
 
 /** Why links cannot be generated for this channel, or undefined when they can. */
 export function blockReason(
@@ -57,15 +56,7 @@ export function isOnBrandDomain(url: string, brand: BrandRow): boolean {
 
 /** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
 export function checkCustomUrl(url: string, brand: BrandRow): string {
-  if (url.length > MAX_URL_LENGTH) throw invalid('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalid('invalid_url', 'url must be an absolute https URL such as https://shop.example.com/page');
-  }
-  if (parsed.protocol !== 'https:') throw invalid('invalid_url', 'url must use https');
-  if (parsed.username || parsed.password) throw invalid('invalid_url', 'url must not carry a user name or password');
+  const parsed = checkedHttpsUrl(url, { example: 'https://shop.example.com/page' });
   const domains = brandDomains(brand);
   const host = parsed.hostname.toLowerCase();
   if (!onDomains(host, domains)) {

@@ -10,13 +10,13 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { randomBase62 } from '../random.js';
 import { EVENTS_OF } from './events.js';
+import { checkedHttpsUrl } from '../urls.js';
 import { newSecret } from './signing.js';
 
 /** How long a rotated-out secret still signs deliveries, so receivers can switch without a gap. */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3_600_000;
 /** Endpoints per affiliate or brand. */
 export const MAX_ENDPOINTS = 20;
-const MAX_URL_LENGTH = 2048;
 
 export interface Owner {
   kind: OwnerKind;
@@ -194,15 +194,7 @@ export class WebhooksService {
   }
 
   private checkUrl(text: string): string {
-    if (text.length > MAX_URL_LENGTH) throw invalid('invalid_url', `url must be at most ${MAX_URL_LENGTH} characters long`);
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      throw invalid('invalid_url', 'url must be an absolute https URL such as https://hooks.example.com/affnet');
-    }
-    if (url.protocol !== 'https:' && !(this.allowLocalTargets && url.protocol === 'http:')) throw invalid('invalid_url', 'url must use https');
-    if (url.username || url.password) throw invalid('invalid_url', 'url must not carry a user name or password');
+    const url = checkedHttpsUrl(text, { example: 'https://hooks.example.com/affnet', allowHttp: this.allowLocalTargets });
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const reserved = this.allowLocalTargets ? undefined : reservedAddress(host);
     if (reserved && reserved !== 'not an IP address') throw invalid('invalid_url', `url must reach a public address; ${host} is a ${reserved} address`);

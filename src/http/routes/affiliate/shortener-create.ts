@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from '../../../schemas/channel.js';
 import { Uuid } from '../../../schemas/common.js';
 import { LinkTypeSchema } from '../../../schemas/short-url.js';
-import { MAX_URL_LENGTH } from '../../../domain/links/link-rules.js';
+import { MAX_URL_LENGTH } from '../../../domain/urls.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
