@@ -193,8 +193,8 @@ export class ConversionsService {
     if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
     const changed: OrderRow = { ...current, ...next, updated_at: now };
-    const events = await this.eventsOf(changed, 'updated');
-    if (next.commission_status === 'approved' || next.commission_status === 'canceled') events.push(...(await this.eventsOf(changed, `commission.${next.commission_status}`)));
+    const settled = next.commission_status === 'approved' || next.commission_status === 'canceled' ? next.commission_status : undefined;
+    const events = await this.eventsOf(changed, 'updated', settled);
     if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
       // Another request changed the order first: the same rules apply to what it is now.
       const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
@@ -206,13 +206,15 @@ export class ConversionsService {
 
   /**
    * The webhook events of an order's creation or change: to the affiliate (its view of the order)
-   * and to the brand (the conversion); or the affiliate's commission event.
+   * and to the brand (the conversion), and, when its commission was just settled, the affiliate's
+   * commission event.
    */
-  private async eventsOf(order: OrderRow, what: 'created' | 'updated' | 'commission.approved' | 'commission.canceled'): Promise<NewWebhookEvent[]> {
+  private async eventsOf(order: OrderRow, what: 'created' | 'updated', settled?: 'approved' | 'canceled'): Promise<NewWebhookEvent[]> {
     const affiliate = { kind: 'affiliate' as const, id: order.affiliate_id };
     const affiliateView = orderOf(order, await channelRefsOf(this.repositories.affiliates, order.affiliate_id));
-    if (what === 'commission.approved' || what === 'commission.canceled') return [webhookEvent(affiliate, what, affiliateView, this.clock)];
-    return [webhookEvent(affiliate, `order.${what}`, affiliateView, this.clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), this.clock)];
+    const events = [webhookEvent(affiliate, `order.${what}`, affiliateView, this.clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), this.clock)];
+    if (settled) events.push(webhookEvent(affiliate, `commission.${settled}`, affiliateView, this.clock));
+    return events;
   }
 
   /** The brand's orders, newest first (createdAt, then id). */
