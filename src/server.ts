@@ -89,14 +89,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     else if (message.kind === 'brand') tracking.forgetAllLinks();
     else services.access.forgetKeys();
   };
-  // A change made here is forgotten here at once, and announced to the other instances; if the
+  // Alone, the local bus tells this instance at once. With Redis, a change made here is forgotten
+  // here at once (not after the round trip), then announced to the other instances; if the
   // announcement fails (Redis away), they see the change when their caches poll or expire.
-  const publisher: InvalidationPublisher = {
-    async publish(message) {
-      forget(message);
-      await bus.publish(message).catch(logError('announcing a change to the other instances failed; they will see it within seconds'));
-    },
-  };
+  const publisher: InvalidationPublisher = redis
+    ? {
+        async publish(message) {
+          forget(message);
+          await bus.publish(message).catch(logError('announcing a change to the other instances failed; they will see it within seconds'));
+        },
+      }
+    : bus;
   const services: ServingServices = {
     ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets }),
     tracking,
