@@ -17,7 +17,8 @@ let globex: string;
 let initech: string;
 
 before(async () => {
-  h = await startHarness();
+  // No delivery is attempted here: the brand's endpoint (hooks.example.com) only makes the event kept.
+  h = await startHarness({ WEBHOOK_POLL_MS: '0' });
   aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   aff2 = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
   globex = await brandKey(h, BRANDS.globex);
@@ -37,6 +38,7 @@ const approval = (method: 'POST' | 'DELETE', key: string, affiliateId: string) =
 
 describe('approval requests and answers', () => {
   test('an affiliate asks a private brand; the brand hears of it and sees it pending', async () => {
+    await h.service.services.webhooks.create({ kind: 'brand', id: BRANDS.globex }, { url: 'https://hooks.example.com/globex', events: ['affiliate.approval.requested'] });
     const first = await ask(aff2, BRANDS.globex);
     assert.equal(first.statusCode, 201, first.body);
     assert.equal(first.json<{ data: { status: string } }>().data.status, 'pending');

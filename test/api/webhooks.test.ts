@@ -109,6 +109,20 @@ describe('webhook endpoints', () => {
   });
 });
 
+describe('the outbox', () => {
+  test('keeps an event only when an endpoint is subscribed to it', async () => {
+    const count = async () => Number((await h.service.database.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    await conversion(aff1);
+    assert.equal(await count(), before, 'no endpoint of aff-1 or Acme: nothing kept');
+    const hook = await endpoint('affiliate', aff1, ['order.created']);
+    await conversion(aff1);
+    assert.equal(await count(), before + 1, "the affiliate's order.created only: nobody wants conversion.created");
+    await deliver();
+    await remove('affiliate', aff1, hook.id);
+  });
+});
+
 describe('delivery', () => {
   test('an order reported by a brand reaches the affiliate (order.created) and the brand (conversion.created), signed', async () => {
     const affHook = await endpoint('affiliate', aff1, ['order.created']);

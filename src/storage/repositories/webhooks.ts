@@ -36,11 +36,11 @@ export interface AttemptRecord {
 /**
  * Writes events into the outbox inside the caller's transaction, with one pending delivery per
  * enabled endpoint of the event's owner subscribed to its type: the change and its events are
- * stored together or not at all.
+ * stored together or not at all. An event no endpoint is subscribed to is not kept: nobody would
+ * ever receive it (an endpoint added later gets the events from then on).
  */
 export async function writeOutbox(trx: Transaction<DB>, events: readonly NewWebhookEvent[], now: string): Promise<void> {
   for (const event of events) {
-    await trx.insertInto('webhook_events').values({ ...event, created_at: now }).execute();
     const endpoints = await trx
       .selectFrom('webhook_endpoints')
       .select('id')
@@ -50,6 +50,7 @@ export async function writeOutbox(trx: Transaction<DB>, events: readonly NewWebh
       .where('events', 'like', `% ${event.type} %`)
       .execute();
     if (endpoints.length === 0) continue;
+    await trx.insertInto('webhook_events').values({ ...event, created_at: now }).execute();
     await trx
       .insertInto('webhook_deliveries')
       .values(endpoints.map((e) => ({ id: randomUUID(), event_id: event.id, endpoint_id: e.id, status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now })))
