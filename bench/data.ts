@@ -1311,6 +1311,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission_reason: null,
         items: JSON.stringify(items),
         click_created_at: null,
+        click_country: null,
         link_code: link >= 0 ? linkCode[link]! : null,
         // Paid before payouts were records: paid, without a payout.
         paid_at: commissionStatus === 'paid' ? iso(Math.min(ANCHOR, createdMs + settledDays * DAY)) : null,

@@ -100,6 +100,7 @@ const order: OrderRow = {
   currency: 'BRL',
   items: '[]',
   click_created_at: NOW,
+  click_country: null,
   link_code: 'Abc1234',
   paid_at: null,
   payout_id: null,

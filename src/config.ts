@@ -1,6 +1,8 @@
 // Service configuration, read once from the environment. Every entry point (server, CLI, tests)
 // goes through loadConfig so they all agree on defaults.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { bundledIpDatabasePath } from './lib/ip-country.js';
 
 export interface Config {
   port: number;
@@ -38,6 +40,11 @@ export interface Config {
   webhookAllowLocalTargets: boolean;
   /** How often this instance looks for webhook deliveries that are due; 0 delivers none here. */
   webhookPollMs: number;
+  /**
+   * The IP database (MMDB) click countries are found in: the one shipped with the service unless
+   * IP_DATABASE names another file; null (IP_DATABASE=off) records every country as ZZ.
+   */
+  ipDatabase: string | null;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -57,6 +64,14 @@ function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function ipDatabase(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return bundledIpDatabasePath();
+  if (raw === 'off') return null;
+  const path = resolve(raw);
+  if (!existsSync(path)) throw new Error(`IP_DATABASE names ${path}, which does not exist: give the path of an MMDB file, or off`);
+  return path;
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -91,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usesDefaultDatabase: !env.DATABASE_URL,
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
+    ipDatabase: ipDatabase(env.IP_DATABASE),
   };
 }

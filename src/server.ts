@@ -75,7 +75,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Small, frequent click batches keep each flush's pause on the serving thread short; link counts
   // (a random-page update per link) are added up less often.
   const clicks = new ClickRecorder(
-    openClickSink(database, { countEveryMs: 25 * config.clickFlushMs }),
+    openClickSink(database, { countEveryMs: 25 * config.clickFlushMs, ipDatabase: config.ipDatabase }),
     repeats,
     velocity,
     { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt },

@@ -27,7 +27,7 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
       response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
       return;
     }
-    const location = tracking.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'] }, query);
+    const location = tracking.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'], referer: request.headers.referer }, query);
     response.writeHead(302, { location, 'content-length': 0 }).end();
   };
 

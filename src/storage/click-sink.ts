@@ -1,19 +1,22 @@
-// Where buffered clicks are written. On a SQLite file: a worker thread with its own connection,
-// so the serving thread never blocks on the write. Otherwise (PostgreSQL, in-memory SQLite): the
-// shared Kysely connection, which for PostgreSQL is asynchronous anyway.
+// Where buffered clicks are written: a worker thread with a connection of its own (a SQLite file,
+// or PostgreSQL), which enriches each click (country, device, browser, OS, referrer) and stores
+// it with its link count and rollups, so the serving thread neither blocks on a write nor spends
+// time on enrichment. An in-memory SQLite database (tests, tools) has no second connection: its
+// clicks are enriched and written on the serving thread.
 import type { Database } from './database.js';
-import type { NewClickRow } from './tables.js';
 import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
+import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
 import { startWorkerRpc } from './worker-rpc.js';
 import { PartialWriteError } from '../lib/partial-write.js';
 
+export type { ClickWrite } from './click-enrichment.js';
+
 export interface ClickSink {
-  /** Writes the clicks; resolves with how many were committed (all, unless it throws). */
-  write(clicks: NewClickRow[]): Promise<void>;
+  /** Writes the clicks; throws PartialWriteError saying how many were committed when not all were. */
+  write(clicks: ClickWrite[]): Promise<void>;
   close(): Promise<void>;
 }
-
 
 function workerSink(options: ClickWriterOptions): ClickSink {
   const rpc = startWorkerRpc('click-writer-worker', options);
@@ -28,19 +31,28 @@ function workerSink(options: ClickWriterOptions): ClickSink {
       // Counts include every stored click before the service stops (the next start would add
       // them anyway, from the stored progress).
       await call({ countNow: true });
+      await call({ stop: true });
       await rpc.close();
     },
   };
 }
 
-/**
- * On a SQLite file, link counts follow the stored clicks within `countEveryMs`; elsewhere they
- * are updated with each batch.
- */
-export function openClickSink(database: Database, options: { countEveryMs: number }): ClickSink {
+export interface ClickSinkOptions {
+  /** SQLite: how often stored clicks are added to link counts and rollups (elsewhere: with each batch). */
+  countEveryMs: number;
+  /** The IP database (MMDB) countries are found in; null: none (every country ZZ). */
+  ipDatabase: string | null;
+}
+
+export function openClickSink(database: Database, options: ClickSinkOptions): ClickSink {
+  const { countEveryMs, ipDatabase } = options;
+  if (database.dialect === 'postgres' && database.postgresUrl) {
+    return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase });
+  }
   if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
-    return workerSink({ path: database.sqlitePath, countEveryMs: options.countEveryMs });
+    return workerSink({ database: { sqlitePath: database.sqlitePath }, countEveryMs, ipDatabase });
   }
   const repository = new ClicksRepository(database);
-  return { write: (clicks) => repository.write(clicks), close: async () => {} };
+  const countries = countryLookupAt(ipDatabase);
+  return { write: (clicks) => repository.write(clicks.map((c) => enrichClick(c, countries))), close: async () => {} };
 }

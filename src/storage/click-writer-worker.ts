@@ -1,29 +1,39 @@
-// Writes clicks to SQLite on a thread of its own, with its own connection: better-sqlite3 blocks
-// the thread it runs on, and the redirect thread must never wait for a disk. WAL mode lets the
-// service keep reading while this thread writes.
+// Writes clicks on a thread of its own, so the redirect thread never waits for a disk or spends
+// time on enrichment: here each click gets its country (from the client address, then dropped),
+// device, browser, OS and referrer host, and is stored with its link count and rollups.
 //
-// Clicks are only appended (cheap: the end of the table). Link counts are added up from them
-// every few seconds: a counter update rewrites a random page of short_links, so doing it once per
-// link per interval instead of once per link per batch is most of the saving. How far clicks have
-// been counted is stored with the counts (click_count_progress), so a crash neither loses nor
-// double-counts.
+// SQLite (its own connection; WAL lets the service keep reading): clicks are only appended
+// (cheap: the end of the table). Link counts and rollups are added up from them every few
+// seconds: a counter update rewrites a random page, so doing it once per key per interval
+// instead of once per click is most of the saving. How far clicks have been counted and rolled
+// up is stored with the sums (click_count_progress, rollup_progress), so a crash neither loses
+// nor double-counts.
+//
+// PostgreSQL (a small pool of its own): each batch is stored with its counts and rollups in one
+// transaction.
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
-import type { NewClickRow } from './tables.js';
 import { serveCalls } from './worker-rpc.js';
-import { CLICK_INSERT_SQL, clickInsert } from './repositories/clicks.js';
+import { CLICK_INSERT_SQL, ClicksRepository, clickInsert } from './repositories/clicks.js';
+import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
+import { sqliteRollUpSql } from './rollup-rows.js';
+import { openDatabase } from './database.js';
+import type { NewClickRow } from './tables.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
 
 export interface ClickWriterOptions {
-  path: string;
-  /** How often stored clicks are added to their links' counts. */
+  /** A SQLite file, or a PostgreSQL URL. */
+  database: { sqlitePath: string } | { postgresUrl: string };
+  /** SQLite: how often stored clicks are added to their links' counts and the rollups. */
   countEveryMs: number;
+  /** The IP database (MMDB) to find countries in; null: none, every country ZZ. */
+  ipDatabase: string | null;
 }
 
-/** Store these clicks, or add every stored click to the counts now (before stopping). */
-export type ClickWriterCall = { clicks: NewClickRow[] } | { countNow: true };
+/** Store these clicks, add every stored click to the sums now (before stopping), or close the connection. */
+export type ClickWriterCall = { clicks: ClickWrite[] } | { countNow: true } | { stop: true };
 
 export interface WriteResult {
   /** Clicks committed, in order, before any error. */
@@ -32,61 +42,104 @@ export interface WriteResult {
 }
 
 const options = workerData as ClickWriterOptions;
-const driver = new SqliteDriver(options.path);
-driver.pragma('journal_mode = WAL');
-driver.pragma('synchronous = NORMAL');
-driver.pragma('busy_timeout = 5000');
+const countries = countryLookupAt(options.ipDatabase);
 
-const insert = driver.prepare(CLICK_INSERT_SQL);
-const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
-  for (const click of clicks) insert.run(clickInsert(click));
-});
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-const progress = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');
-const lastStored = driver.prepare<[], { last: number | null }>('select max(rowid) as last from clicks');
-const countsSince = driver.prepare<[number, number], { link_id: string; n: number }>(
-  'select link_id, count(*) as n from clicks where rowid > ? and rowid <= ? and counted = 1 group by link_id',
-);
-const addCount = driver.prepare('update short_links set click_count = click_count + ? where id = ?');
-const setProgress = driver.prepare('update click_count_progress set last_counted_rowid = ? where id = 1');
+/** Stores one chunk of enriched clicks (with their sums, or leaving those to countNow). */
+type ChunkWriter = (clicks: NewClickRow[]) => Promise<void> | void;
 
-const countUp = driver.transaction(() => {
-  const from = progress.get()?.last ?? 0;
-  const to = lastStored.get()?.last ?? 0;
-  if (to <= from) return;
-  for (const { link_id, n } of countsSince.all(from, to)) addCount.run(n, link_id);
-  setProgress.run(to);
-});
-
-function countClicks(): string | undefined {
-  try {
-    countUp();
-    return undefined;
-  } catch (error) {
-    // Nothing is lost: the progress row did not move, so the next attempt counts these clicks.
-    return error instanceof Error ? error.message : String(error);
-  }
+interface Writer {
+  writeChunk: ChunkWriter;
+  countNow(): string | undefined;
+  stop(): Promise<void> | void;
 }
 
-countClicks();
-setInterval(countClicks, options.countEveryMs).unref();
+function sqliteWriter(path: string): Writer {
+  const driver = new SqliteDriver(path);
+  driver.pragma('journal_mode = WAL');
+  driver.pragma('synchronous = NORMAL');
+  driver.pragma('busy_timeout = 5000');
 
-serveCalls((payload) => {
+  const insert = driver.prepare(CLICK_INSERT_SQL);
+  const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
+    for (const click of clicks) insert.run(clickInsert(click));
+  });
+
+  const counted = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');
+  const rolled = driver.prepare<[], { last: number }>('select last_rolled_rowid as last from rollup_progress where id = 1');
+  const lastStored = driver.prepare<[], { last: number | null }>('select max(rowid) as last from clicks');
+  const countsSince = driver.prepare<[number, number], { link_id: string; n: number }>(
+    'select link_id, count(*) as n from clicks where rowid > ? and rowid <= ? and counted = 1 group by link_id',
+  );
+  const addCount = driver.prepare('update short_links set click_count = click_count + ? where id = ?');
+  const setCounted = driver.prepare('update click_count_progress set last_counted_rowid = ? where id = 1');
+  const setRolled = driver.prepare('update rollup_progress set last_rolled_rowid = ? where id = 1');
+
+  const countUp = driver.transaction(() => {
+    const to = lastStored.get()?.last ?? 0;
+    const countedTo = counted.get()?.last ?? 0;
+    if (to > countedTo) {
+      for (const { link_id, n } of countsSince.all(countedTo, to)) addCount.run(n, link_id);
+      setCounted.run(to);
+    }
+    const rolledTo = rolled.get()?.last ?? 0;
+    if (to > rolledTo) {
+      driver.prepare(sqliteRollUpSql(rolledTo, to)).run();
+      setRolled.run(to);
+    }
+  });
+
+  const countNow = () => {
+    try {
+      countUp();
+      return undefined;
+    } catch (error) {
+      // Nothing is lost: the progress rows did not move, so the next attempt adds these clicks.
+      return message(error);
+    }
+  };
+  countNow();
+  const timer = setInterval(countNow, options.countEveryMs);
+  timer.unref();
+  return {
+    writeChunk,
+    countNow,
+    stop() {
+      clearInterval(timer);
+      driver.close();
+    },
+  };
+}
+
+function postgresWriter(url: string): Writer {
+  const database = openDatabase(url, { poolSize: 2 });
+  const repository = new ClicksRepository(database);
+  return { writeChunk: (clicks) => repository.write(clicks), countNow: () => undefined, stop: () => database.close() };
+}
+
+const writer = 'sqlitePath' in options.database ? sqliteWriter(options.database.sqlitePath) : postgresWriter(options.database.postgresUrl);
+
+serveCalls(async (payload) => {
   const call = payload as ClickWriterCall;
+  if ('stop' in call) {
+    await writer.stop();
+    return { written: 0 } satisfies WriteResult;
+  }
   if ('countNow' in call) {
-    const error = countClicks();
+    const error = writer.countNow();
     return { written: 0, ...(error === undefined ? {} : { error }) } satisfies WriteResult;
   }
-  const { clicks } = call;
+  const clicks = call.clicks.map((write) => enrichClick(write, countries));
   let written = 0;
   try {
     for (let i = 0; i < clicks.length; i += CLICKS_PER_TRANSACTION) {
       const chunk = clicks.slice(i, i + CLICKS_PER_TRANSACTION);
-      writeChunk(chunk);
+      await writer.writeChunk(chunk);
       written += chunk.length;
     }
     return { written } satisfies WriteResult;
   } catch (error) {
-    return { written, error: error instanceof Error ? error.message : String(error) } satisfies WriteResult;
+    return { written, error: message(error) } satisfies WriteResult;
   }
 });

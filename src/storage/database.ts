@@ -17,6 +17,8 @@ export interface Database {
   dialect: Dialect;
   /** The SQLite file (or ':memory:'), for work done on a connection of its own (click writes). */
   sqlitePath?: string;
+  /** The PostgreSQL URL, likewise. */
+  postgresUrl?: string;
   /**
    * SQLite file only: runs a read on a worker thread's own connection, for queries slow enough to
    * stall the serving thread (better-sqlite3 blocks the thread it runs on). PostgreSQL queries are
@@ -113,6 +115,7 @@ function openPostgres(url: string, poolSize: number): Database {
   return {
     db,
     dialect: 'postgres',
+    postgresUrl: url,
     async ping() {
       await sql`select 1`.execute(db);
     },

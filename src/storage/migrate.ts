@@ -27,6 +27,7 @@ import * as approvalRequests from './migrations/0020-approval-requests.js';
 import * as cataloguePerBrand from './migrations/0021-catalogue-per-brand.js';
 import * as campaignsPerBrand from './migrations/0022-campaigns-per-brand.js';
 import * as brandProfile from './migrations/0023-brand-profile.js';
+import * as analytics from './migrations/0024-analytics.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -55,6 +56,7 @@ const migrations: Record<string, DialectMigration> = {
   '0021-catalogue-per-brand': cataloguePerBrand,
   '0022-campaigns-per-brand': campaignsPerBrand,
   '0023-brand-profile': brandProfile,
+  '0024-analytics': analytics,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

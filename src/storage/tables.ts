@@ -200,6 +200,8 @@ export interface OrdersTable {
   items: string;
   /** When the click that earned the order happened (kept here: clicks may be deleted). */
   click_created_at: string | null;
+  /** Country of that click (ZZ: unknown), for the analytics by country. */
+  click_country: string | null;
   /** Code of the short link that earned the order (kept here: one read per page, no lookups). */
   link_code: string | null;
   /** The commission rule the order was created under ('cps' or 'cpa'), kept for corrections. */
@@ -244,6 +246,16 @@ export interface ClicksTable {
   /** Hash of IP and user agent; the raw IP is never stored. */
   visitor_hash: string;
   user_agent: string | null;
+  /** ISO 3166 alpha-2 of the client address (ZZ: unknown), found by the click writer. */
+  country: string | null;
+  /** desktop, mobile, tablet or other, from the user agent. */
+  device: string | null;
+  /** Browser family from the user agent (Chrome, Safari, …; Other when unknown). */
+  browser: string | null;
+  /** Operating system family from the user agent (iOS, Android, Windows, …; Other when unknown). */
+  os: string | null;
+  /** Host of the Referer, lowercased; (direct) without one. */
+  referer_host: string | null;
 }
 
 export interface OrderEventsTable {
@@ -338,7 +350,53 @@ export interface ClickCountProgressTable {
   last_counted_rowid: number;
 }
 
+/**
+ * Per-hour sums of clicks. The key says what a row is about: an affiliate (organization_id and
+ * link_id ''), an affiliate at one brand (link_id ''), one link of an affiliate (organization_id
+ * ''), or a brand (affiliate_id ''); then a dimension ('all' with value '', 'country', 'device',
+ * …) and the UTC hour. Uncounted clicks are summed by their first reason.
+ */
+export interface ClickRollupsTable {
+  affiliate_id: string;
+  organization_id: string;
+  link_id: string;
+  dimension: string;
+  hour: string;
+  value: string;
+  counted: number;
+  bots: number;
+  heads: number;
+  repeats: number;
+  suspicious: number;
+}
+
+/** Per-hour sums of orders, keyed like click_rollups and by currency (money is never summed across currencies). */
+export interface OrderRollupsTable {
+  affiliate_id: string;
+  organization_id: string;
+  link_id: string;
+  dimension: string;
+  hour: string;
+  value: string;
+  currency: string;
+  /** Orders not canceled. */
+  orders: number;
+  /** Their value, in minor units. */
+  sales: number;
+  /** Commission of orders whose commission is not canceled, in minor units. */
+  commission: number;
+}
+
+/** SQLite: the rowid of the last click added to click_rollups by the click writer. */
+export interface RollupProgressTable {
+  id: number;
+  last_rolled_rowid: number;
+}
+
 export interface DB {
+  click_rollups: ClickRollupsTable;
+  order_rollups: OrderRollupsTable;
+  rollup_progress: RollupProgressTable;
   click_count_progress: ClickCountProgressTable;
   channel_kinds: ChannelKindsTable;
   brands: BrandsTable;
@@ -365,6 +423,8 @@ export interface DB {
 }
 
 export type ClickRow = Selectable<ClicksTable>;
+export type ClickRollupRow = Selectable<ClickRollupsTable>;
+export type OrderRollupRow = Selectable<OrderRollupsTable>;
 export type NewClickRow = Insertable<ClicksTable>;
 
 export type BrandRow = Selectable<BrandsTable>;

@@ -66,13 +66,20 @@ export function startWorkerRpc(name: string, workerData: unknown): WorkerRpc {
   };
 }
 
-/** Inside a worker: answers each call with what `handle` returns (or the error it throws). */
+/** Inside a worker: answers each call with what `handle` returns or resolves to (or the error it throws). */
 export function serveCalls(handle: (payload: unknown) => unknown): void {
   parentPort!.on('message', ({ id, payload }: Request) => {
+    const answer = (reply: Reply) => parentPort!.postMessage(reply);
     try {
-      parentPort!.postMessage({ id, result: handle(payload) } satisfies Reply);
+      const result = handle(payload);
+      if (result instanceof Promise) {
+        result.then(
+          (value) => answer({ id, result: value }),
+          (error: unknown) => answer({ id, error: error instanceof Error ? error.message : String(error) }),
+        );
+      } else answer({ id, result });
     } catch (error) {
-      parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
+      answer({ id, error: error instanceof Error ? error.message : String(error) });
     }
   });
 }

@@ -113,7 +113,18 @@ describe('ClicksRepository.write', () => {
 
 describe('ClicksRepository.find', () => {
   test('answers a click with every column as written, optional ones null when not given', async () => {
-    await f.repos.clicks.write([click('full', 'l-b', true, { mdasc: 'camp-x', user_agent: 'Mozilla/5.0', created_at: '2026-01-03T10:00:00.000Z' })]);
+    await f.repos.clicks.write([
+      click('full', 'l-b', true, {
+        mdasc: 'camp-x',
+        user_agent: 'Mozilla/5.0',
+        created_at: '2026-01-03T10:00:00.000Z',
+        country: 'DE',
+        device: 'mobile',
+        browser: 'Safari',
+        os: 'iOS',
+        referer_host: 'news.example',
+      }),
+    ]);
     assert.deepEqual(await f.repos.clicks.find('full'), {
       id: 'full',
       link_id: 'l-b',
@@ -129,12 +140,18 @@ describe('ClicksRepository.find', () => {
       counted: 1,
       visitor_hash: 'visitor-full',
       user_agent: 'Mozilla/5.0',
+      country: 'DE',
+      device: 'mobile',
+      browser: 'Safari',
+      os: 'iOS',
+      referer_host: 'news.example',
     });
     const bot = await f.repos.clicks.find('a3');
     assert.equal(bot?.is_bot, 1);
     assert.equal(bot?.counted, 0);
     assert.equal(bot?.mdasc, null);
     assert.equal(bot?.user_agent, null);
+    assert.equal(bot?.country, null);
     assert.equal(await f.repos.clicks.find('missing'), undefined);
   });
 });

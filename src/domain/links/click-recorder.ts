@@ -3,7 +3,7 @@
 // flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk.
 import type { NewClickRow } from '../../storage/tables.js';
 import type { RedirectTarget } from '../../storage/repositories/links.js';
-import type { ClickSink } from '../../storage/click-sink.js';
+import type { ClickSink, ClickWrite } from '../../storage/click-sink.js';
 import { PartialWriteError } from '../../lib/partial-write.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
@@ -13,11 +13,15 @@ import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
 import type { Clock } from '../../lib/clock.js';
 
-/** The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity). */
+/**
+ * The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity) and
+ * enriched with (country of the address, device, browser and OS, referrer).
+ */
 export interface Visit {
   method: string;
   ip: string;
   userAgent: string | undefined;
+  referer?: string | undefined;
 }
 
 interface ClickRequest extends Visit {
@@ -36,6 +40,7 @@ interface PendingClick {
   ip: string;
   userAgent: string | undefined;
   method: string;
+  referer: string | undefined;
 }
 
 /**
@@ -46,7 +51,7 @@ interface PendingClick {
 export class ClickRecorder {
   private undecided: PendingClick[] = [];
   /** Flagged clicks of a batch that failed to write, retried first. */
-  private unwritten: NewClickRow[] = [];
+  private unwritten: ClickWrite[] = [];
   /** Clicks not yet written, by id, so a conversion can find a click before it is written. */
   private readonly pendingById = new Map<string, NewClickRow>();
   private readonly botAgents = new Map<string, boolean>();
@@ -96,22 +101,24 @@ export class ClickRecorder {
       visitor_hash: '',
       user_agent: null,
     };
-    this.undecided.push({ row, ip: request.ip, userAgent: request.userAgent, method: request.method });
+    this.undecided.push({ row, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
     this.pendingById.set(row.id, row);
   }
 
   /**
-   * A click not yet written, with its flags. A click whose batch has not been decided yet (its
-   * flags are only set when the batch is written) is decided now: the buffer is flushed first, so
-   * whoever asks (a conversion) sees the same flags the stored click will have.
+   * A click this instance answered and has not written, with its flags: undefined when it is not
+   * buffered here, or once it is written (read it from storage then: the writer added its
+   * country, device and referrer). A buffered click is written first, so whoever asks (a
+   * conversion) sees what the stored click will be; only if that write fails is the buffered row
+   * (flags decided, not yet enriched) returned.
    */
   async buffered(clickId: string): Promise<NewClickRow | undefined> {
-    const row = this.pendingById.get(clickId);
-    if (row === undefined || isDecided(row)) return row;
+    if (!this.pendingById.has(clickId)) return undefined;
     await this.flush();
+    const row = this.pendingById.get(clickId);
     // The flush decides every buffered click unless deciding failed (it then keeps them for the
     // next attempt); say so rather than answer for a click whose flags are not known.
-    if (!isDecided(row)) throw new Error(`click ${clickId} is not decided yet`);
+    if (row !== undefined && !isDecided(row)) throw new Error(`click ${clickId} is not decided yet`);
     return row;
   }
 
@@ -121,7 +128,7 @@ export class ClickRecorder {
       if (this.undecided.length === 0 && this.unwritten.length === 0) return;
       const fresh = this.undecided;
       this.undecided = [];
-      let decided: NewClickRow[];
+      let decided: ClickWrite[];
       try {
         decided = await this.decide(fresh);
       } catch (error) {
@@ -145,16 +152,17 @@ export class ClickRecorder {
     return this.flushing;
   }
 
-  private forget(clicks: NewClickRow[]): void {
-    for (const click of clicks) this.pendingById.delete(click.id);
+  private forget(writes: ClickWrite[]): void {
+    for (const { click } of writes) this.pendingById.delete(click.id);
   }
 
   /**
    * Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat
    * slot, and only a click that is not a repeat uses up its address's velocity budget. The rows
-   * are changed only once every flag is known, the visitor hash last (see isDecided).
+   * are changed only once every flag is known, the visitor hash last (see isDecided). The address
+   * and referrer go on to the writer, which enriches the click with them and keeps neither.
    */
-  private async decide(clicks: PendingClick[]): Promise<NewClickRow[]> {
+  private async decide(clicks: PendingClick[]): Promise<ClickWrite[]> {
     const { visitorSalt } = this.options;
     const judged = clicks.map(({ row, ip, userAgent, method }) => ({
       row,
@@ -182,7 +190,7 @@ export class ClickRecorder {
       row.user_agent = c.userAgent ? c.userAgent.slice(0, 512) : null;
       row.visitor_hash = c.visitor;
     }
-    return clicks.map((c) => c.row);
+    return clicks.map((c) => ({ click: c.row, address: c.ip, referer: c.referer ?? null }));
   }
 
   /** The bot list is a large regular expression; most traffic repeats a few user agents. */

@@ -167,6 +167,7 @@ export class ConversionsService {
       currency: brand.currency,
       items: JSON.stringify(input.items),
       click_created_at: click.created_at,
+      click_country: click.country ?? null,
       link_code: (await links.codeOf(click.link_id)) ?? null,
       paid_at: null,
       payout_id: null,

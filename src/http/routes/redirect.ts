@@ -45,7 +45,7 @@ export function registerRedirect(app: App, services: ServingServices): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, target: CachedTarget | undefined) => {
     if (!target) return reply.status(404).send(LINK_NOT_FOUND);
     const queryAt = request.url.indexOf('?');
-    const visit = { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] };
+    const visit = { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'], referer: request.headers.referer };
     return reply.redirect(services.tracking.clickThrough(target, visit, queryAt === -1 ? undefined : request.url.slice(queryAt + 1)), 302);
   };
   const follow = (request: FastifyRequest<{ Params: { code: string } }>, reply: FastifyReply) =>

@@ -1,6 +1,9 @@
 // Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
+import { sql } from 'kysely';
 import type { ClickRow, NewClickRow } from '../tables.js';
+import { addClicksToRollups } from './rollups.js';
+import { sqliteRollUpSql } from '../rollup-rows.js';
 
 /**
  * Every column a click is written with, in order: the one list both click writers insert (this
@@ -21,6 +24,11 @@ export const CLICK_COLUMNS = [
   'counted',
   'visitor_hash',
   'user_agent',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referer_host',
 ] as const satisfies ReadonlyArray<keyof NewClickRow>;
 
 /** A click as written: every column of CLICK_COLUMNS, optional ones included. */
@@ -32,18 +40,20 @@ export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}
 
 /** The click as CLICK_COLUMNS orders it, optional columns null when absent. */
 export function clickInsert(click: NewClickRow): ClickInsert {
-  return { mdasc: null, user_agent: null, ...click };
+  return { mdasc: null, user_agent: null, country: null, device: null, browser: null, os: null, referer_host: null, ...click };
 }
 
-// Rows per INSERT statement: 14 columns × 500 stays far below SQLite's bound-parameter limit.
+// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
 export class ClicksRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Appends a batch of clicks and adds the counted ones to their links' totals, in one
-   * transaction: the batch is stored whole or not at all.
+   * Appends a batch of clicks, adds the counted ones to their links' totals and every one to the
+   * rollups, in one transaction: the batch is stored whole or not at all. On SQLite the rollups
+   * are summed from the stored clicks after rollup_progress (as the click writer thread does), so
+   * every click is added exactly once whichever path wrote it.
    */
   async write(clicks: NewClickRow[]): Promise<void> {
     if (clicks.length === 0) return;
@@ -59,6 +69,13 @@ export class ClicksRepository {
           .set((eb) => ({ click_count: eb('click_count', '+', n) }))
           .where('id', '=', linkId)
           .execute();
+      }
+      if (this.database.dialect === 'postgres') {
+        await addClicksToRollups(trx, clicks);
+      } else {
+        const { from, to } = (await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx)).rows[0]!;
+        await sql.raw(sqliteRollUpSql(Number(from), Number(to))).execute(trx);
+        await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
       }
     });
   }

@@ -13,6 +13,7 @@ import { OrdersRepository } from './orders.js';
 import { PayoutsRepository } from './payouts.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
+import { RollupsRepository } from './rollups.js';
 import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
@@ -29,6 +30,7 @@ export function openRepositories(database: Database) {
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),
+    rollups: new RollupsRepository(database),
     webhooks: new WebhooksRepository(database),
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
 import { writeOutbox } from './webhooks.js';
+import { addOrderToRollups } from './rollups.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -100,8 +101,12 @@ export class OrdersRepository {
       .execute();
   }
 
+  /** Stores an order as it is (with its rollups), in one transaction. */
   async insert(order: NewOrderRow): Promise<void> {
-    await this.database.db.insertInto('orders').values(order).execute();
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('orders').values(order).execute();
+      await addOrderToRollups(trx, undefined, order);
+    });
   }
 
   /**
@@ -119,6 +124,7 @@ export class OrdersRepository {
         .returning('id')
         .executeTakeFirst();
       if (!inserted) return false;
+      await addOrderToRollups(trx, undefined, order);
       await trx
         .insertInto('order_events')
         .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
@@ -151,6 +157,7 @@ export class OrdersRepository {
         .where('value', '=', current.value)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
+      await addOrderToRollups(trx, current, { ...current, ...next });
       const events: OrderEvent[] = [];
       for (const [column, field] of AUDITED) {
         const to = next[column];

@@ -1,0 +1,221 @@
+// How clicks and orders become rollup rows, in both forms storage needs: SQL that sums stored
+// clicks or orders (the SQLite click writer, and every rebuild), and the same sums computed from
+// rows in memory (a batch being written, an order being changed). Both follow the one layout in
+// src/lib/rollup-layout.ts; a test proves they agree.
+import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, hourOf, type Dimension, type RollupScope } from '../lib/rollup-layout.js';
+import type { ClickRollupRow, NewClickRow, NewOrderRow, OrderRollupRow } from './tables.js';
+
+type KeyColumns = readonly [affiliate: string, organization: string, link: string];
+
+export const CLICK_ROLLUP_KEY = ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value'] as const;
+export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
+export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
+export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
+
+// ---- SQL over stored rows -------------------------------------------------------------------
+
+/** The key columns of each scope, as SQL over clicks or orders ('' where the scope has none). */
+const SCOPE_SQL: Record<RollupScope, KeyColumns> = {
+  affiliate: ['affiliate_id', "''", "''"],
+  affiliate_brand: ['affiliate_id', 'organization_id', "''"],
+  link: ['affiliate_id', "''", 'link_id'],
+  brand: ["''", 'organization_id', "''"],
+};
+
+const CLICK_VALUE_SQL: Record<Dimension, string> = {
+  all: "''",
+  country: `coalesce(country, '${UNKNOWN_FACT.country}')`,
+  device: `coalesce(device, '${UNKNOWN_FACT.device}')`,
+  browser: `coalesce(browser, '${UNKNOWN_FACT.browser}')`,
+  os: `coalesce(os, '${UNKNOWN_FACT.os}')`,
+  referer: `coalesce(referer_host, '${UNKNOWN_FACT.referer}')`,
+  channel: 'channel_id',
+  brand: 'organization_id',
+  affiliate: 'affiliate_id',
+  link: 'link_id',
+  device_country: `coalesce(device, '${UNKNOWN_FACT.device}') || '${PAIR_SEPARATOR}' || coalesce(country, '${UNKNOWN_FACT.country}')`,
+};
+
+const ORDER_VALUE_SQL: Partial<Record<Dimension, string>> = {
+  all: "''",
+  country: `coalesce(click_country, '${UNKNOWN_FACT.country}')`,
+  channel: "coalesce(channel_id, '')",
+  brand: 'organization_id',
+  affiliate: 'affiliate_id',
+  link: "coalesce(link_id, '')",
+};
+
+const HOUR_SQL = "substr(created_at, 1, 13) || ':00:00.000Z'";
+
+/** A click's reason not to count, first one only: bot, then HEAD, then repeat, then suspicious. */
+const CLICK_COUNT_SQL = [
+  'sum(counted)',
+  'sum(is_bot)',
+  'sum(case when is_bot = 0 then is_head else 0 end)',
+  'sum(case when is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
+  'sum(case when is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
+];
+
+const ORDER_SUM_SQL = [
+  "sum(case when status <> 'canceled' then 1 else 0 end)",
+  "sum(case when status <> 'canceled' then value else 0 end)",
+  "sum(case when commission_status <> 'canceled' then commission else 0 end)",
+];
+
+function upsertSql(table: string, key: readonly string[], sums: readonly string[], selects: string[]): string {
+  const columns = [...key, ...sums].join(', ');
+  const add = sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+  // "where true": SQLite needs it to tell the upsert clause from a join constraint.
+  return `insert into ${table} (${columns}) select * from (${selects.join(' union all ')}) as summed where true on conflict (${key.join(', ')}) do update set ${add}`;
+}
+
+function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, extraKey: string[], sums: string[], from: string, where: string): string {
+  const keys = [...SCOPE_SQL[scope], `'${dimension}'`, HOUR_SQL, value, ...extraKey];
+  // Literals are left out of GROUP BY (PostgreSQL refuses to group by a constant position).
+  const grouped = keys.filter((k) => !k.startsWith("'"));
+  return `select ${keys.join(', ')}, ${sums.join(', ')} from ${from} where ${where} group by ${grouped.join(', ')}`;
+}
+
+/** Adds the stored clicks matching `where` (SQL over clicks) to click_rollups. */
+export function clickRollupSql(where: string): string {
+  const selects: string[] = [];
+  for (const [scope, dimensions] of Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, CLICK_VALUE_SQL[dimension], [], CLICK_COUNT_SQL, 'clicks', where));
+  }
+  return upsertSql('click_rollups', CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
+}
+
+/**
+ * SQLite: adds the clicks stored after rowid `from` up to `to` to click_rollups (the click
+ * writer's incremental step; rollup_progress remembers `to`).
+ */
+export function sqliteRollUpSql(from: number, to: number): string {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new Error('rowids must be integers');
+  return clickRollupSql(`rowid > ${from} and rowid <= ${to}`);
+}
+
+/** Adds the stored orders matching `where` (SQL over orders) to order_rollups. */
+export function orderRollupSql(where: string): string {
+  const selects: string[] = [];
+  for (const [scope, dimensions] of Object.entries(ORDER_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+    const scoped = scope === 'link' ? `(${where}) and link_id is not null` : where;
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, ORDER_VALUE_SQL[dimension]!, ['currency'], ORDER_SUM_SQL, 'orders', scoped));
+  }
+  return upsertSql('order_rollups', ORDER_ROLLUP_KEY, ORDER_SUMS, selects);
+}
+
+// ---- The same sums in memory ----------------------------------------------------------------
+
+const scopeKeys = (scope: RollupScope, affiliate: string, organization: string, link: string): KeyColumns =>
+  scope === 'affiliate' ? [affiliate, '', ''] : scope === 'affiliate_brand' ? [affiliate, organization, ''] : scope === 'link' ? [affiliate, '', link] : ['', organization, ''];
+
+function clickValue(click: NewClickRow, dimension: Dimension): string {
+  const device = click.device ?? UNKNOWN_FACT.device;
+  const country = click.country ?? UNKNOWN_FACT.country;
+  switch (dimension) {
+    case 'all':
+      return '';
+    case 'country':
+      return country;
+    case 'device':
+      return device;
+    case 'browser':
+      return click.browser ?? UNKNOWN_FACT.browser;
+    case 'os':
+      return click.os ?? UNKNOWN_FACT.os;
+    case 'referer':
+      return click.referer_host ?? UNKNOWN_FACT.referer;
+    case 'channel':
+      return click.channel_id;
+    case 'brand':
+      return click.organization_id;
+    case 'affiliate':
+      return click.affiliate_id;
+    case 'link':
+      return click.link_id;
+    case 'device_country':
+      return `${device}${PAIR_SEPARATOR}${country}`;
+  }
+}
+
+/** Which count a click adds to (see CLICK_COUNT_SQL for the order of reasons). */
+function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
+  if (click.counted) return 'counted';
+  if (click.is_bot) return 'bots';
+  if (click.is_head) return 'heads';
+  if (click.is_repeat) return 'repeats';
+  return 'suspicious';
+}
+
+const keyText = (parts: readonly string[]) => parts.join('\u0000');
+
+/** The rollup rows a batch of clicks adds, summed per key and in key order (concurrent writers lock rows in one order). */
+export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
+  const rows = new Map<string, ClickRollupRow>();
+  for (const click of clicks) {
+    const hour = hourOf(click.created_at);
+    const count = countOf(click);
+    for (const [scope, dimensions] of Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+      const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
+      for (const dimension of dimensions) {
+        const value = clickValue(click, dimension);
+        const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
+        let row = rows.get(key);
+        if (!row) {
+          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+          rows.set(key, row);
+        }
+        row[count] += 1;
+      }
+    }
+  }
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+export type OrderFacts = Pick<NewOrderRow, 'affiliate_id' | 'organization_id' | 'link_id' | 'channel_id' | 'click_country' | 'currency' | 'created_at' | 'status' | 'commission_status' | 'value' | 'commission'>;
+
+/** What an order adds to the sums as it is now (see ORDER_SUM_SQL). */
+function contribution(order: OrderFacts): [number, number, number] {
+  const live = order.status !== 'canceled';
+  return [live ? 1 : 0, live ? Number(order.value) : 0, order.commission_status !== 'canceled' ? Number(order.commission) : 0];
+}
+
+function orderValue(order: OrderFacts, dimension: Dimension): string {
+  switch (dimension) {
+    case 'country':
+      return order.click_country ?? UNKNOWN_FACT.country;
+    case 'channel':
+      return order.channel_id ?? '';
+    case 'brand':
+      return order.organization_id;
+    case 'affiliate':
+      return order.affiliate_id;
+    case 'link':
+      return order.link_id ?? '';
+    default:
+      return '';
+  }
+}
+
+/**
+ * The rows an order's creation (`before` undefined) or change adds to order_rollups: its
+ * contribution now less what it contributed before. An order's keys (affiliate, brand, link,
+ * channel, country, currency, creation time) never change, only its status and amounts. None
+ * for a change that moves no sum; a new order always gets its rows, zero or not, as a rebuild does.
+ */
+export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFacts): OrderRollupRow[] {
+  const [ordersNow, salesNow, commissionNow] = contribution(after);
+  const [ordersThen, salesThen, commissionThen] = before ? contribution(before) : [0, 0, 0];
+  const [orders, sales, commission] = [ordersNow - ordersThen, salesNow - salesThen, commissionNow - commissionThen];
+  if (before && orders === 0 && sales === 0 && commission === 0) return [];
+  const hour = hourOf(after.created_at);
+  const rows: OrderRollupRow[] = [];
+  for (const [scope, dimensions] of Object.entries(ORDER_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+    if (scope === 'link' && after.link_id === null) continue;
+    const [affiliate_id, organization_id, link_id] = scopeKeys(scope, after.affiliate_id, after.organization_id, after.link_id ?? '');
+    for (const dimension of dimensions) {
+      rows.push({ affiliate_id, organization_id, link_id, dimension, hour, value: orderValue(after, dimension), currency: after.currency, orders, sales, commission });
+    }
+  }
+  return rows;
+}
