@@ -12,6 +12,7 @@ import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
+import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import type { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
@@ -19,6 +20,7 @@ import type { HealthService } from './domain/health.js';
 
 export interface Services {
   access: AccessService;
+  analytics: AnalyticsService;
   approvals: ApprovalsService;
   catalog: CatalogService;
   /** Catalogue writes: NDJSON imports and demo data. */
@@ -53,6 +55,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
   const links = new LinksService(repositories, clock, publisher, publicUrl);
   return {
     access: new AccessService(repositories, clock, publisher),
+    analytics: new AnalyticsService(repositories, clock),
     approvals: new ApprovalsService(repositories, clock, publisher),
     catalog: new CatalogService(repositories, links, clock),
     imports: new CatalogWriter(repositories, clock),

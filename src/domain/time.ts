@@ -43,7 +43,7 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
-function zoneOffsetMs(timeZone: string, instantMs: number): number {
+export function zoneOffsetMs(timeZone: string, instantMs: number): number {
   const parts: Record<string, number> = {};
   for (const p of zoneFormat(timeZone).formatToParts(new Date(instantMs))) parts[p.type] = Number(p.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
@@ -81,4 +81,14 @@ export function rangeEnd(value: string, timeZone?: string): string | undefined {
   if (day === undefined) return undefined;
   const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
   return new Date((timeZone ? zonedDayStartMs(next, timeZone) : Date.parse(`${next}T00:00:00.000Z`)) - 1).toISOString();
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant on the wall clocks of a time zone. */
+export function zonedDate(instantMs: number, timeZone: string): string {
+  return new Date(instantMs + zoneOffsetMs(timeZone, instantMs)).toISOString().slice(0, 10);
+}
+
+/** The calendar date `days` after (or before, when negative) a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }

@@ -51,6 +51,10 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /advertiser/webhooks/:id/rotate-secret': 'webhooks:write',
   'GET /advertiser/webhooks/:id/deliveries': 'webhooks:read',
   'POST /advertiser/webhooks/:id/deliveries/:deliveryId/redeliver': 'webhooks:write',
+  'GET /affiliate/analytics': 'analytics:read',
+  'GET /affiliate/analytics/export': 'analytics:read',
+  'GET /advertiser/analytics': 'analytics:read',
+  'GET /advertiser/analytics/export': 'analytics:read',
 };
 
 /** The scope of a route; HEAD routes answer like their GET. */

@@ -13,8 +13,9 @@ export const AFFILIATE_SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'approvals:write',
+  'analytics:read',
 ] as const;
-export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write'] as const;
+export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write', 'analytics:read'] as const;
 
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];

@@ -9,10 +9,12 @@
 //   of that key, never a scan of clicks or orders;
 // - rollup_progress (SQLite): the rowid of the last click in the rollups, so the click writer
 //   adds each stored click exactly once across restarts. Clicks and orders stored before this
-//   migration reach the rollups with `affnet analytics rebuild`.
+//   migration reach the rollups with `affnet analytics rebuild`;
+// - analytics:read, granted to every affiliate and brand key that held its kind's whole set.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import { textType } from './column-types.js';
+import { grantToFullKeys } from './scope-grants.js';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const text = textType(dialect);
@@ -60,4 +62,14 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
   const last = dialect === 'sqlite' ? sql`(select coalesce(max(rowid), 0) from clicks)` : sql`0`;
   await sql`insert into rollup_progress (id, last_rolled_rowid) values (1, ${last})`.execute(db);
+  await grantToFullKeys(db, {
+    owner: 'affiliate',
+    fullSet: ['brands:read', 'products:read', 'campaigns:read', 'shortener:read', 'shortener:write', 'orders:read', 'channels:read', 'webhooks:read', 'webhooks:write', 'approvals:write'],
+    scope: 'analytics:read',
+  });
+  await grantToFullKeys(db, {
+    owner: 'brand',
+    fullSet: ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write'],
+    scope: 'analytics:read',
+  });
 }

@@ -15,6 +15,13 @@ export class AffiliatesRepository {
     return (await this.database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst()) !== undefined;
   }
 
+  /** The names of these affiliates, by id. */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.database.db.selectFrom('affiliates').select(['id', 'name']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   async nameOf(affiliateId: string): Promise<string | undefined> {
     return (await this.database.db.selectFrom('affiliates').select('name').where('id', '=', affiliateId).executeTakeFirst())?.name;
   }

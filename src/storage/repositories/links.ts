@@ -183,4 +183,16 @@ export class LinksRepository {
   async codeOf(linkId: string): Promise<string | undefined> {
     return (await this.database.db.selectFrom('short_links').select('code').where('id', '=', linkId).executeTakeFirst())?.code;
   }
+
+  /** The link with this code, whoever owns it (callers check ownership). */
+  findByCode(code: string): Promise<Pick<ShortLinkRow, 'id' | 'code' | 'affiliate_id' | 'organization_id' | 'channel_id'> | undefined> {
+    return this.database.db.selectFrom('short_links').select(['id', 'code', 'affiliate_id', 'organization_id', 'channel_id']).where('code', '=', code).executeTakeFirst();
+  }
+
+  /** The codes of these links, by id. */
+  async codesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.database.db.selectFrom('short_links').select(['id', 'code']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, r.code]));
+  }
 }

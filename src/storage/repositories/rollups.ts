@@ -105,11 +105,15 @@ export class RollupsRepository {
     return rows.map((r) => ({ hour: r.hour, ...numbers(r, CLICK_COUNTS) }));
   }
 
-  /** Click counts per value over the range, most counted clicks first (value breaks ties), at most `limit`. */
-  async clicksByValue(range: RollupRange, limit: number): Promise<Array<ClickCounts & { value: string }>> {
+  /**
+   * Click counts per value over the range, most counted clicks first (value breaks ties), at most
+   * `limit`; values without a counted click only with `uncounted`.
+   */
+  async clicksByValue(range: RollupRange, limit: number, uncounted = false): Promise<Array<ClickCounts & { value: string }>> {
     const rows = await this.keyed('click_rollups', range)
       .select((eb) => ['value', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy('value')
+      .$if(!uncounted, (q) => q.having((eb) => eb.fn.sum('counted'), '>', 0))
       .orderBy((eb) => eb.fn.sum('counted'), 'desc')
       .orderBy('value')
       .limit(limit)
@@ -136,11 +140,15 @@ export class RollupsRepository {
     return rows.map((r) => ({ hour: r.hour, currency: r.currency, ...numbers(r, ORDER_SUMS) }));
   }
 
-  /** Order sums per value and currency, largest `orderBy` first (value, currency break ties), at most `limit`. */
+  /**
+   * Order sums per value and currency, largest `orderBy` first (value, currency break ties), at
+   * most `limit`; groups whose orders were all canceled are left out.
+   */
   async ordersByValue(range: RollupRange, orderBy: (typeof ORDER_SUMS)[number], limit: number): Promise<Array<OrderSums & { value: string; currency: string }>> {
     const rows = await this.orderRows(range)
       .select((eb) => ['value', 'currency', ...ORDER_SUMS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy(['value', 'currency'])
+      .having((eb) => eb.or(ORDER_SUMS.map((c) => eb(eb.fn.sum(c), '<>', 0))))
       .orderBy((eb) => eb.fn.sum(orderBy), 'desc')
       .orderBy('value')
       .orderBy('currency')

@@ -14,6 +14,7 @@ import { getPayoutRoute } from './payout-get.js';
 import { listChannelsRoute } from './channels-list.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { requestApprovalRoute } from './approval-request.js';
+import { analyticsRoutes } from '../analytics/index.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
 export const affiliateRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -31,4 +32,5 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listChannelsRoute,
   requestApprovalRoute,
   ...webhookRoutes('affiliate'),
+  ...analyticsRoutes('affiliate'),
 ];

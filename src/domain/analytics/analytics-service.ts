@@ -1,0 +1,224 @@
+// Click and earnings analytics for affiliates (their links, by channel and brand) and brands
+// (their affiliates' links to them, by affiliate), read from the hourly rollups only.
+import type { RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
+import type { LinksRepository } from '../../storage/repositories/links.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { Clock } from '../../lib/clock.js';
+import { PAIR_SEPARATOR } from '../../lib/rollup-layout.js';
+import { invalid, notFound } from '../errors.js';
+import { resolveRange, type AnalyticsRange, type RangeRequest } from './ranges.js';
+import { planRead, type AnalyticsEvent, type Filters, type Grouping, type ReadPlan, type ScopeKey } from './plan.js';
+
+export interface AnalyticsRepositories {
+  rollups: RollupsRepository;
+  links: LinksRepository;
+  brands: BrandsRepository;
+  affiliates: AffiliatesRepository;
+}
+
+export type AnalyticsCaller = { affiliateId: string } | { brandId: string };
+
+export interface AnalyticsRequest extends RangeRequest, Filters {
+  event: AnalyticsEvent;
+  groupBy: Grouping;
+  /** Affiliates: one brand. */
+  organizationId?: string;
+  /** Brands: one affiliate. */
+  affiliateId?: string;
+  linkCode?: string;
+  /** Orders, sales and commission: one currency. */
+  currency?: string;
+  /** Clicks: also the clicks that did not count, by reason. */
+  includeUncounted?: boolean;
+  /** Groupings other than timeseries: the top this many. */
+  limit?: number;
+}
+
+export interface Uncounted {
+  bot: number;
+  head: number;
+  repeat: number;
+  suspicious: number;
+}
+
+/** One row of an answer: the group (or bucket), then the figure; money rows carry their currency. */
+export type AnalyticsRow = Record<string, string | number | Uncounted>;
+
+export interface AnalyticsAnswer {
+  rows: AnalyticsRow[];
+  range: AnalyticsRange;
+}
+
+const MONEY_COLUMN = { orders: 'orders', sales: 'sales', commission: 'commission' } as const;
+const DEFAULT_LIMIT = 100;
+
+/** The field(s) a group's value is answered in. */
+const LABEL_FIELD: Record<Exclude<Grouping, 'timeseries'>, string> = {
+  countries: 'country',
+  devices: 'device',
+  browsers: 'browser',
+  os: 'os',
+  referers: 'referer',
+  links: 'linkId',
+  channels: 'channelId',
+  brands: 'organizationId',
+  affiliates: 'affiliateId',
+};
+
+export class AnalyticsService {
+  constructor(
+    private readonly repositories: AnalyticsRepositories,
+    private readonly clock: Clock,
+  ) {}
+
+  async query(caller: AnalyticsCaller, request: AnalyticsRequest): Promise<AnalyticsAnswer> {
+    const { event } = request;
+    if (request.includeUncounted && event !== 'clicks') throw invalid('invalid_query', 'include=uncounted explains clicks: use it with event=clicks');
+    if (request.currency !== undefined && event === 'clicks') throw invalid('invalid_query', 'currency applies to orders, sales and commission, not to clicks: leave it out');
+    const key = await this.scopeOf(caller, request);
+    const plan = planRead(event, request.groupBy, key, request);
+    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(key));
+    const read: RollupRange = {
+      affiliateId: key.affiliateId,
+      organizationId: key.organizationId,
+      linkId: key.linkId,
+      dimension: plan.dimension,
+      from: range.from,
+      to: range.to,
+      ...(plan.match ? { match: plan.match } : {}),
+      ...(request.currency !== undefined ? { currency: request.currency } : {}),
+    };
+    const rows = request.groupBy === 'timeseries' ? await this.series(request, read, range) : await this.groups(caller, request, read, plan);
+    return { rows, range };
+  }
+
+  /** The rows' key: whose data, narrowed to a link or a brand (affiliates) or an affiliate (brands). */
+  private async scopeOf(caller: AnalyticsCaller, request: AnalyticsRequest): Promise<ScopeKey> {
+    const own = 'affiliateId' in caller ? { affiliate: caller.affiliateId } : { brand: caller.brandId };
+    if (request.linkCode !== undefined) {
+      const link = await this.repositories.links.findByCode(request.linkCode);
+      const mine = link && (own.affiliate !== undefined ? link.affiliate_id === own.affiliate : link.organization_id === own.brand);
+      if (!link || !mine) throw notFound(`linkCode "${request.linkCode}" is not one of ${own.affiliate !== undefined ? 'your links' : 'the links to your brand'}`, 'link_not_found');
+      if (own.affiliate !== undefined && request.organizationId !== undefined && request.organizationId !== link.organization_id) {
+        throw invalid('invalid_query', `organizationId ${request.organizationId} does not match linkCode ${request.linkCode} (a link to ${link.organization_id}): leave organizationId out`);
+      }
+      if (own.brand !== undefined && request.affiliateId !== undefined && request.affiliateId !== link.affiliate_id) {
+        throw invalid('invalid_query', `affiliateId ${request.affiliateId} does not match linkCode ${request.linkCode}: leave affiliateId out`);
+      }
+      return {
+        scope: 'link',
+        affiliateId: link.affiliate_id,
+        organizationId: '',
+        linkId: link.id,
+        fixed: { link: link.id, channel: link.channel_id, brand: link.organization_id, affiliate: link.affiliate_id },
+      };
+    }
+    if (own.affiliate !== undefined) {
+      if (request.organizationId !== undefined) {
+        return { scope: 'affiliate_brand', affiliateId: own.affiliate, organizationId: request.organizationId, linkId: '', fixed: { brand: request.organizationId } };
+      }
+      return { scope: 'affiliate', affiliateId: own.affiliate, organizationId: '', linkId: '', fixed: {} };
+    }
+    const brand = own.brand!;
+    if (request.affiliateId !== undefined) {
+      return { scope: 'affiliate_brand', affiliateId: request.affiliateId, organizationId: brand, linkId: '', fixed: { brand, affiliate: request.affiliateId } };
+    }
+    return { scope: 'brand', affiliateId: '', organizationId: brand, linkId: '', fixed: { brand } };
+  }
+
+  /** Every bucket of the range, zeros included; money per currency (each in every bucket). */
+  private async series(request: AnalyticsRequest, read: RollupRange, range: AnalyticsRange): Promise<AnalyticsRow[]> {
+    const { rollups } = this.repositories;
+    const starts = range.buckets.map((b) => Date.parse(b.start));
+    const bucketOf = (hour: string) => {
+      const ms = Date.parse(hour);
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= ms) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    if (request.event === 'clicks') {
+      const sums = range.buckets.map(() => ({ counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 }));
+      for (const row of await rollups.clicksByHour(read)) {
+        const sum = sums[bucketOf(row.hour)]!;
+        sum.counted += row.counted;
+        sum.bots += row.bots;
+        sum.heads += row.heads;
+        sum.repeats += row.repeats;
+        sum.suspicious += row.suspicious;
+      }
+      return range.buckets.map((bucket, i) => ({ ...bucket, ...clickFigures(sums[i]!, request.includeUncounted) }));
+    }
+    const column = MONEY_COLUMN[request.event];
+    const byCurrency = new Map<string, number[]>();
+    const seriesOf = (currency: string) => {
+      let series = byCurrency.get(currency);
+      if (!series) byCurrency.set(currency, (series = range.buckets.map(() => 0)));
+      return series;
+    };
+    if (request.currency !== undefined) seriesOf(request.currency);
+    for (const row of await rollups.ordersByHour(read)) seriesOf(row.currency)[bucketOf(row.hour)]! += row[column];
+    const currencies = [...byCurrency.keys()].sort();
+    // No order in any currency: every bucket is zero, in no currency (the field is left out).
+    if (currencies.length === 0) return range.buckets.map((bucket) => ({ ...bucket, [column]: 0 }));
+    return range.buckets.flatMap((bucket, i) => currencies.map((currency) => ({ ...bucket, currency, [column]: byCurrency.get(currency)![i]! })));
+  }
+
+  /** The top groups of the range, largest figure first. */
+  private async groups(caller: AnalyticsCaller, request: AnalyticsRequest, read: RollupRange, plan: ReadPlan): Promise<AnalyticsRow[]> {
+    const grouping = request.groupBy as Exclude<Grouping, 'timeseries'>;
+    const { rollups } = this.repositories;
+    const limit = request.limit ?? DEFAULT_LIMIT;
+    const valueOf = (value: string) => {
+      if (plan.fixedValue !== undefined) return plan.fixedValue;
+      if (plan.part === undefined) return value;
+      const [device, country] = value.split(PAIR_SEPARATOR);
+      return (plan.part === 'device' ? device : country) ?? value;
+    };
+    let rows: Array<{ value: string; figures: AnalyticsRow }>;
+    if (request.event === 'clicks') {
+      rows = (await rollups.clicksByValue(read, limit, request.includeUncounted)).map((r) => ({ value: valueOf(r.value), figures: clickFigures(r, request.includeUncounted) }));
+    } else {
+      const column = MONEY_COLUMN[request.event];
+      rows = (await rollups.ordersByValue(read, column, limit)).map((r) => ({ value: valueOf(r.value), figures: { currency: r.currency, [column]: r[column] } }));
+    }
+    const labels = await this.labels(caller, grouping, rows.map((r) => r.value));
+    return rows.map(({ value, figures }) => ({ ...labels(value), ...figures }));
+  }
+
+  /** The fields that name a group: its value, and a code or name where the value is an id. */
+  private async labels(caller: AnalyticsCaller, grouping: Exclude<Grouping, 'timeseries'>, values: string[]): Promise<(value: string) => AnalyticsRow> {
+    const field = LABEL_FIELD[grouping];
+    const ids = values.filter((v) => v !== '');
+    const { links, brands, affiliates } = this.repositories;
+    let names: Map<string, string> | undefined;
+    let nameField = 'name';
+    if (grouping === 'links') {
+      names = await links.codesOf(ids);
+      nameField = 'code';
+    } else if (grouping === 'brands') {
+      names = new Map((await brands.byIds(ids)).map((b) => [b.id, b.name]));
+    } else if (grouping === 'affiliates') {
+      names = await affiliates.namesOf(ids);
+    } else if (grouping === 'channels' && 'affiliateId' in caller) {
+      names = new Map((await affiliates.channelsOf(caller.affiliateId)).map((c) => [c.id, c.name]));
+    }
+    if (names === undefined) return (value) => ({ [field]: value });
+    const known = names;
+    // An order without a link or channel is summed under '': its group has no id and no name.
+    return (value) => {
+      const name = known.get(value);
+      return { ...(value === '' ? {} : { [field]: value }), ...(name === undefined ? {} : { [nameField]: name }) };
+    };
+  }
+}
+
+function clickFigures(counts: { counted: number; bots: number; heads: number; repeats: number; suspicious: number }, includeUncounted?: boolean): AnalyticsRow {
+  if (!includeUncounted) return { clicks: counts.counted };
+  return { clicks: counts.counted, uncounted: { bot: counts.bots, head: counts.heads, repeat: counts.repeats, suspicious: counts.suspicious } };
+}

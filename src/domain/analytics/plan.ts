@@ -1,0 +1,117 @@
+// Which rollup rows answer an analytics request, or why none do. The rule: the scope comes from
+// the caller and its key filters (a link, a brand for an affiliate, an affiliate for a brand);
+// the dimension is what the request breaks down by plus what it filters by (country, device,
+// channel): one of them, or device and country together. A request is answered when the rollups
+// keep that dimension for that scope (src/lib/rollup-layout.ts), and refused otherwise: nothing
+// is ever computed from raw clicks or orders.
+import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type RollupScope } from '../../lib/rollup-layout.js';
+import { invalid } from '../errors.js';
+
+export const EVENTS = ['clicks', 'orders', 'sales', 'commission'] as const;
+export type AnalyticsEvent = (typeof EVENTS)[number];
+
+export const AFFILIATE_GROUPINGS = ['timeseries', 'countries', 'devices', 'browsers', 'os', 'referers', 'links', 'channels', 'brands'] as const;
+export const BRAND_GROUPINGS = ['timeseries', 'countries', 'devices', 'browsers', 'os', 'referers', 'links', 'affiliates'] as const;
+export type Grouping = (typeof AFFILIATE_GROUPINGS)[number] | (typeof BRAND_GROUPINGS)[number];
+
+/** The dimension each grouping breaks down by (a timeseries breaks down by hour, no dimension). */
+export const GROUPING_DIMENSION: Record<Exclude<Grouping, 'timeseries'>, Dimension> = {
+  countries: 'country',
+  devices: 'device',
+  browsers: 'browser',
+  os: 'os',
+  referers: 'referer',
+  links: 'link',
+  channels: 'channel',
+  brands: 'brand',
+  affiliates: 'affiliate',
+};
+
+/** The key of the rows read ('' where the scope has none), with the values its scope fixes. */
+export interface ScopeKey {
+  scope: RollupScope;
+  affiliateId: string;
+  organizationId: string;
+  linkId: string;
+  /** Dimensions whose value the scope fixes (a link's channel, brand and affiliate). */
+  fixed: Partial<Record<Dimension, string>>;
+}
+
+export interface Filters {
+  country?: string;
+  device?: string;
+  channelId?: string;
+}
+
+export interface ReadPlan {
+  dimension: Dimension;
+  match?: { equals: string } | { prefix: string } | { suffix: string };
+  /** Rows are grouped by value (or by hour, for a timeseries); `part` picks from a pair value. */
+  part?: 'device' | 'country';
+  /** The grouping is answered by one row fixed by the scope (groupBy=links for one link). */
+  fixedValue?: string;
+}
+
+const FILTER_DIMENSIONS: Array<[keyof Filters, Dimension]> = [
+  ['country', 'country'],
+  ['device', 'device'],
+  ['channelId', 'channel'],
+];
+
+/** What the rollups keep, for the OpenAPI description and the refusal messages. */
+export function keptDescription(event: AnalyticsEvent, scope: RollupScope): string {
+  const kept = (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope].filter((d) => d !== 'all');
+  return kept.map((d) => (d === 'device_country' ? 'device with country' : d)).join(', ');
+}
+
+const SCOPE_NAMES: Record<RollupScope, string> = {
+  affiliate: 'all your links',
+  affiliate_brand: 'one brand or one affiliate',
+  link: 'one link (linkCode)',
+  brand: 'all your affiliates',
+};
+
+export function planRead(event: AnalyticsEvent, grouping: Grouping, key: ScopeKey, filters: Filters): ReadPlan {
+  const groupDimension = grouping === 'timeseries' ? undefined : GROUPING_DIMENSION[grouping];
+  const fixed = groupDimension === undefined ? undefined : key.fixed[groupDimension];
+  const wanted = new Map<Dimension, string | undefined>();
+  if (groupDimension !== undefined && fixed === undefined) wanted.set(groupDimension, undefined);
+  for (const [name, dimension] of FILTER_DIMENSIONS) {
+    const value = filters[name];
+    if (value === undefined) continue;
+    // A filter on what the scope fixes either keeps everything or nothing.
+    const scopeValue = key.fixed[dimension];
+    if (scopeValue !== undefined) {
+      if (scopeValue !== value) throw invalid('invalid_query', `${name} ${value} does not match the link (its ${dimension} is ${scopeValue}): leave ${name} out`);
+      continue;
+    }
+    wanted.set(dimension, value);
+  }
+  const dimensions = [...wanted.keys()];
+  let dimension: Dimension | undefined;
+  if (dimensions.length === 0) dimension = 'all';
+  else if (dimensions.length === 1) dimension = dimensions[0];
+  else if (dimensions.length === 2 && wanted.has('country') && wanted.has('device')) dimension = 'device_country';
+  const kept = (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[key.scope];
+  if (dimension === undefined || !kept.includes(dimension)) {
+    const asked = [groupDimension !== undefined && fixed === undefined ? `groupBy=${grouping}` : undefined, ...FILTER_DIMENSIONS.filter(([n]) => filters[n] !== undefined).map(([n]) => n)].filter(Boolean);
+    throw invalid(
+      'unsupported_combination',
+      `${event} by ${asked.join(' with ')} is not kept for ${SCOPE_NAMES[key.scope]}: the analytics keep ${event} by ${keptDescription(event, key.scope)} (one at a time, or device with country), and filter by one of them`,
+    );
+  }
+  const plan: ReadPlan = { dimension };
+  if (fixed !== undefined) plan.fixedValue = fixed;
+  if (dimension === 'device_country') {
+    const device = wanted.get('device');
+    const country = wanted.get('country');
+    if (device !== undefined && country !== undefined) plan.match = { equals: `${device}${PAIR_SEPARATOR}${country}` };
+    else if (device !== undefined) plan.match = { prefix: `${device}${PAIR_SEPARATOR}` };
+    else if (country !== undefined) plan.match = { suffix: `${PAIR_SEPARATOR}${country}` };
+    if (groupDimension === 'country' || groupDimension === 'device') plan.part = groupDimension;
+  } else {
+    const value = wanted.get(dimension);
+    if (value !== undefined) plan.match = { equals: value };
+  }
+  return plan;
+}
