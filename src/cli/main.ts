@@ -11,6 +11,7 @@ import { importCommand } from './commands/import.js';
 import { affiliatesCommand } from './commands/affiliates.js';
 import { linksCommand } from './commands/links.js';
 import { commissionsCommand } from './commands/commissions.js';
+import { analyticsCommand } from './commands/analytics.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -27,6 +28,7 @@ program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());
 program.addCommand(linksCommand());
 program.addCommand(commissionsCommand());
+program.addCommand(analyticsCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,12 +1,13 @@
 // Click and earnings analytics for affiliates (their links, by channel and brand) and brands
 // (their affiliates' links to them, by affiliate), read from the hourly rollups only.
-import type { RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
+import type { RebuildResult, RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { Clock } from '../../lib/clock.js';
 import { PAIR_SEPARATOR } from '../../lib/rollup-layout.js';
 import { invalid, notFound } from '../errors.js';
+import { rangeStart } from '../time.js';
 import { resolveRange, type AnalyticsRange, type RangeRequest } from './ranges.js';
 import { planRead, type AnalyticsEvent, type Filters, type Grouping, type ReadPlan, type ScopeKey } from './plan.js';
 
@@ -91,6 +92,17 @@ export class AnalyticsService {
     };
     const rows = request.groupBy === 'timeseries' ? await this.series(request, read, range) : await this.groups(caller, request, read, plan);
     return { rows, range };
+  }
+
+  /**
+   * Recomputes the rollups from the stored clicks and orders, from `since` (a date, UTC, or a
+   * date-time; default: everything). Hours before the oldest stored click keep their click
+   * figures, so deleting old clicks never erases them.
+   */
+  async rebuild(since?: string): Promise<RebuildResult> {
+    const from = since === undefined ? undefined : rangeStart(since);
+    if (since !== undefined && from === undefined) throw invalid('invalid_date', `since must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got "${since}"`);
+    return this.repositories.rollups.rebuild(from);
   }
 
   /** The rows' key: whose data, narrowed to a link or a brand (affiliates) or an affiliate (brands). */
