@@ -108,6 +108,8 @@ const order: OrderRow = {
   updated_at: NOW,
 };
 
+const ROLLUP_RANGE = { affiliateId: AFF, organizationId: '', linkId: '', dimension: 'country', from: NOW, to: '2026-01-31T00:00:00.000Z' };
+
 type Example = [label: string, run: (r: Repositories) => Promise<unknown>];
 
 /** Every repository method, with arguments that exercise its optional parts. */
@@ -118,6 +120,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['save', (r) => r.affiliates.save({ id: AFF, name: 'Deals', created_at: NOW })],
     ['channelsOf', (r) => r.affiliates.channelsOf(AFF)],
     ['nameOf', (r) => r.affiliates.nameOf(AFF)],
+    ['namesOf', (r) => r.affiliates.namesOf([AFF, 'aff-2'])],
     ['saveChannel', (r) => r.affiliates.saveChannel({ id: 'ch-1', affiliate_id: AFF, kind_id: 'site', name: 'Blog', created_at: NOW })],
     ['saveChannelKinds', (r) => r.affiliates.saveChannelKinds([{ id: 'site', name: 'Site' }])],
     ['channelKindExists', (r) => r.affiliates.channelKindExists('site')],
@@ -204,7 +207,20 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['write', (r) => r.clicks.write([click])],
     ['find', (r) => r.clicks.find(click.id)],
   ],
+  rollups: [
+    ['clicksByHour', (r) => r.rollups.clicksByHour({ ...ROLLUP_RANGE, match: { equals: 'US' } })],
+    ['clicksByHour (device of a pair)', (r) => r.rollups.clicksByHour({ ...ROLLUP_RANGE, dimension: 'device_country', match: { prefix: 'mobile|' } })],
+    ['clicksByValue', (r) => r.rollups.clicksByValue(ROLLUP_RANGE, 100)],
+    ['clicksByValue (uncounted, country of a pair)', (r) => r.rollups.clicksByValue({ ...ROLLUP_RANGE, dimension: 'device_country', match: { suffix: '|US' } }, 100, true)],
+    ['ordersByHour', (r) => r.rollups.ordersByHour({ ...ROLLUP_RANGE, currency: 'BRL' })],
+    ['ordersByValue', (r) => r.rollups.ordersByValue(ROLLUP_RANGE, 'sales', 100)],
+    ['firstHour', (r) => r.rollups.firstHour(ROLLUP_RANGE)],
+    ['rebuild', (r) => r.rollups.rebuild(NOW)],
+    ['everything', (r) => r.rollups.everything()],
+  ],
   links: [
+    ['findByCode', (r) => r.links.findByCode('Abc1234')],
+    ['codesOf', (r) => r.links.codesOf(['link-1', 'link-2'])],
     [
       'insertOrGet',
       (r) =>

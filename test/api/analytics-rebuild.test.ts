@@ -63,7 +63,7 @@ test('rollups kept as clicks and conversions arrive equal a rebuild, which chang
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const aff1 = (await newKey(h, 'aff-1', { rateLimit: 1_000_000 })).key;
   const aff2 = (await newKey(h, 'aff-2', { rateLimit: 1_000_000 })).key;
-  const brands = { [BRANDS.acme]: await brandKey(h, BRANDS.acme), [BRANDS.globex]: await brandKey(h, BRANDS.globex), [BRANDS.initech]: await brandKey(h, BRANDS.initech) };
+  const brands: Record<string, string> = { [BRANDS.acme]: await brandKey(h, BRANDS.acme), [BRANDS.globex]: await brandKey(h, BRANDS.globex), [BRANDS.initech]: await brandKey(h, BRANDS.initech) };
   const links = [
     { code: (await createLink(h, aff1, BRANDS.acme, { channelId: 'ch-aff1-site' })).code, brand: BRANDS.acme },
     { code: (await createLink(h, aff1, BRANDS.acme, { channelId: 'ch-aff1-insta' })).code, brand: BRANDS.acme },

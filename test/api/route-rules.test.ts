@@ -76,6 +76,10 @@ const SAMPLES: Record<string, Sample> = {
   'GET /affiliate/payouts': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
   'GET /affiliate/payouts/:id': { side: 'affiliate', foreign: { status: 404, code: 'payout_not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
   'GET /affiliate/channels': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/channels', headers: withKey(key) }) },
+  'GET /affiliate/analytics': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics?groupBy=countries&interval=all', headers: withKey(key) }) },
+  'GET /affiliate/analytics/export': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics/export?groupBy=links', headers: withKey(key) }) },
+  'GET /advertiser/analytics': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/analytics?groupBy=affiliates&interval=all', headers: withKey(key) }) },
+  'GET /advertiser/analytics/export': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/analytics/export?interval=7d', headers: withKey(key) }) },
   'POST /advertiser/conversions': {
     side: 'brand',
     foreign: { status: 404, code: 'click_not_found' },

@@ -132,7 +132,7 @@ export class AnalyticsService {
       }
       return { scope: 'affiliate', affiliateId: own.affiliate, organizationId: '', linkId: '', fixed: {} };
     }
-    const brand = own.brand!;
+    const brand = own.brand;
     if (request.affiliateId !== undefined) {
       return { scope: 'affiliate_brand', affiliateId: request.affiliateId, organizationId: brand, linkId: '', fixed: { brand, affiliate: request.affiliateId } };
     }

@@ -73,8 +73,10 @@ export class ClicksRepository {
       if (this.database.dialect === 'postgres') {
         await addClicksToRollups(trx, clicks);
       } else {
-        const { from, to } = (await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx)).rows[0]!;
-        await sql.raw(sqliteRollUpSql(Number(from), Number(to))).execute(trx);
+        const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
+        const from = Number(rows[0]?.from ?? 0);
+        const to = Number(rows[0]?.to ?? 0);
+        await sql.raw(sqliteRollUpSql(from, to)).execute(trx);
         await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
       }
     });

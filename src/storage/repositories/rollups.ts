@@ -216,10 +216,11 @@ export class RollupsRepository {
 
   /** Every row of both tables in key order (tests compare rollups with a rebuild). */
   async everything(): Promise<{ clicks: ClickRollupRow[]; orders: OrderRollupRow[] }> {
-    const [clicks, orders] = await Promise.all([
-      this.database.db.selectFrom('click_rollups').selectAll().orderBy(CLICK_ROLLUP_KEY.map((c) => sql.ref(c))).execute(),
-      this.database.db.selectFrom('order_rollups').selectAll().orderBy(ORDER_ROLLUP_KEY.map((c) => sql.ref(c))).execute(),
-    ]);
+    let clickRows = this.database.db.selectFrom('click_rollups').selectAll();
+    for (const column of CLICK_ROLLUP_KEY) clickRows = clickRows.orderBy(column);
+    let orderRows = this.database.db.selectFrom('order_rollups').selectAll();
+    for (const column of ORDER_ROLLUP_KEY) orderRows = orderRows.orderBy(column);
+    const [clicks, orders] = await Promise.all([clickRows.execute(), orderRows.execute()]);
     return { clicks: clicks.map((r) => ({ ...r, ...numbers(r, CLICK_COUNTS) })), orders: orders.map((r) => ({ ...r, ...numbers(r, ORDER_SUMS) })) };
   }
 }

@@ -4,7 +4,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import type { AnalyticsRequest, AnalyticsRow, Uncounted } from '../../../domain/analytics/analytics-service.js';
 import { errorResponses } from '../../responses.js';
-import { analyticsQuery, requestOf, servedDescription, type AnalyticsQuery, type Side } from './query.js';
+import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 
 const LABELS: Record<string, string[]> = {
@@ -30,9 +30,9 @@ function columnsOf(request: AnalyticsRequest, granularity: 'hour' | 'day'): stri
 
 function cellOf(row: AnalyticsRow, column: string): string {
   const value = column.startsWith('uncounted_') ? (row.uncounted as Uncounted | undefined)?.[column.slice(10) as keyof Uncounted] : row[column];
-  if (value === null || value === undefined) return '';
+  if (value === undefined || typeof value === 'object') return '';
   if (typeof value === 'number') return String(value);
-  let text = String(value);
+  let text = value;
   // A name starting with = + - @ would run as a formula in a spreadsheet: keep it text.
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -62,7 +62,7 @@ export const exportAnalyticsRoute = (side: Side) =>
         },
       },
       async (request, reply) => {
-        const query = requestOf(request.query as AnalyticsQuery);
+        const query = requestOf(request.query);
         const answer = await services.analytics.query(callerOf(side, request), query);
         const name = `analytics-${query.event}-${query.groupBy}.csv`;
         reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
-import { AnalyticsMeta, AnalyticsRowSchema, analyticsQuery, metaOf, requestOf, servedDescription, type AnalyticsQuery, type Side } from './query.js';
+import { AnalyticsMeta, AnalyticsRowSchema, analyticsQuery, metaOf, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 
 export const getAnalyticsRoute = (side: Side) =>
@@ -23,7 +23,7 @@ export const getAnalyticsRoute = (side: Side) =>
         },
       },
       async (request) => {
-        const query = requestOf(request.query as AnalyticsQuery);
+        const query = requestOf(request.query);
         const answer = await services.analytics.query(callerOf(side, request), query);
         return { data: answer.rows, meta: metaOf(query, answer) };
       },

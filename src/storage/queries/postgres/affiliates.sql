@@ -53,6 +53,16 @@ where
   "id" = $1;
 -- parameters: ["aff-1"]
 
+-- affiliates.namesOf
+select
+  "id",
+  "name"
+from
+  "affiliates"
+where
+  "id" in ($1, $2);
+-- parameters: ["aff-1","aff-2"]
+
 -- affiliates.saveChannel
 insert into
   "affiliate_channels" (

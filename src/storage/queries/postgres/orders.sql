@@ -98,6 +98,7 @@ insert into
     "currency",
     "items",
     "click_created_at",
+    "click_country",
     "link_code",
     "paid_at",
     "payout_id",
@@ -128,9 +129,109 @@ values
     $20,
     $21,
     $22,
-    $23
+    $23,
+    $24
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
+insert into
+  "order_rollups" (
+    "affiliate_id",
+    "organization_id",
+    "link_id",
+    "dimension",
+    "hour",
+    "value",
+    "currency",
+    "orders",
+    "sales",
+    "commission"
+  )
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
+  ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20),
+  ($21, $22, $23, $24, $25, $26, $27, $28, $29, $30),
+  ($31, $32, $33, $34, $35, $36, $37, $38, $39, $40),
+  ($41, $42, $43, $44, $45, $46, $47, $48, $49, $50),
+  ($51, $52, $53, $54, $55, $56, $57, $58, $59, $60),
+  ($61, $62, $63, $64, $65, $66, $67, $68, $69, $70),
+  ($71, $72, $73, $74, $75, $76, $77, $78, $79, $80),
+  ($81, $82, $83, $84, $85, $86, $87, $88, $89, $90),
+  ($91, $92, $93, $94, $95, $96, $97, $98, $99, $100),
+  (
+    $101,
+    $102,
+    $103,
+    $104,
+    $105,
+    $106,
+    $107,
+    $108,
+    $109,
+    $110
+  ),
+  (
+    $111,
+    $112,
+    $113,
+    $114,
+    $115,
+    $116,
+    $117,
+    $118,
+    $119,
+    $120
+  ),
+  (
+    $121,
+    $122,
+    $123,
+    $124,
+    $125,
+    $126,
+    $127,
+    $128,
+    $129,
+    $130
+  ),
+  (
+    $131,
+    $132,
+    $133,
+    $134,
+    $135,
+    $136,
+    $137,
+    $138,
+    $139,
+    $140
+  ),
+  (
+    $141,
+    $142,
+    $143,
+    $144,
+    $145,
+    $146,
+    $147,
+    $148,
+    $149,
+    $150
+  )
+on conflict (
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value",
+  "currency"
+) do update
+set
+  "orders" = "order_rollups"."orders" + "excluded"."orders",
+  "sales" = "order_rollups"."sales" + "excluded"."sales",
+  "commission" = "order_rollups"."commission" + "excluded"."commission";
+-- parameters: ["aff-1","","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"aff-1","","","channel","2026-01-01T00:00:00.000Z","ch-1","BRL",1,19990,1499,"aff-1","","","brand","2026-01-01T00:00:00.000Z","<uuid>","BRL",1,19990,1499,"aff-1","","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499,"aff-1","<uuid>","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","<uuid>","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"aff-1","<uuid>","","channel","2026-01-01T00:00:00.000Z","ch-1","BRL",1,19990,1499,"aff-1","<uuid>","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499,"aff-1","","link-1","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","","link-1","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"","<uuid>","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"","<uuid>","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"","<uuid>","","affiliate","2026-01-01T00:00:00.000Z","aff-1","BRL",1,19990,1499,"","<uuid>","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499]
 
 -- orders.createOnce
 insert into
@@ -153,6 +254,7 @@ insert into
     "currency",
     "items",
     "click_created_at",
+    "click_country",
     "link_code",
     "paid_at",
     "payout_id",
@@ -183,12 +285,13 @@ values
     $20,
     $21,
     $22,
-    $23
+    $23,
+    $24
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *

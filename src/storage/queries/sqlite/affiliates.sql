@@ -53,6 +53,16 @@ where
   "id" = ?;
 -- parameters: ["aff-1"]
 
+-- affiliates.namesOf
+select
+  "id",
+  "name"
+from
+  "affiliates"
+where
+  "id" in (?, ?);
+-- parameters: ["aff-1","aff-2"]
+
 -- affiliates.saveChannel
 insert into
   "affiliate_channels" (

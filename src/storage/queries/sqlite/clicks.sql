@@ -5,6 +5,11 @@ insert into
   "clicks" (
     "mdasc",
     "user_agent",
+    "country",
+    "device",
+    "browser",
+    "os",
+    "referer_host",
     "id",
     "link_id",
     "affiliate_id",
@@ -19,8 +24,28 @@ insert into
     "visitor_hash"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- parameters: [null,"Mozilla/5.0","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
+  (
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?
+  );
+-- parameters: [null,"Mozilla/5.0",null,null,null,null,null,"0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
 
 update "short_links"
 set
@@ -28,6 +53,1478 @@ set
 where
   "id" = ?;
 -- parameters: [1,"link-1"]
+
+select
+  (
+    select
+      last_rolled_rowid
+    from
+      rollup_progress
+    where
+      id = 1
+  ) as "from",
+  (
+    select
+      coalesce(max(rowid), 0)
+    from
+      clicks
+  ) as "to";
+-- parameters: []
+
+insert into
+  click_rollups (
+    affiliate_id,
+    organization_id,
+    link_id,
+    dimension,
+    hour,
+    value,
+    counted,
+    bots,
+    heads,
+    repeats,
+    suspicious
+  )
+select
+  *
+from
+  (
+    select
+      affiliate_id,
+      '',
+      '',
+      'all',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'device',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'browser',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'os',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'referer',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'channel',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      channel_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      channel_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'brand',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      organization_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      organization_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'link',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'device_country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'all',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'device',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'browser',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'os',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'referer',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'channel',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      channel_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      channel_id
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'link',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'device_country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'all',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'device',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'browser',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'os',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'referer',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'device_country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'all',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z'
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'device',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'browser',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'os',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'referer',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'affiliate',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      affiliate_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      affiliate_id
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'link',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      link_id
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'device_country',
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 13) || ':00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+  ) as summed
+where
+  true
+on conflict (
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  hour,
+  value
+) do update
+set
+  counted = click_rollups.counted + excluded.counted,
+  bots = click_rollups.bots + excluded.bots,
+  heads = click_rollups.heads + excluded.heads,
+  repeats = click_rollups.repeats + excluded.repeats,
+  suspicious = click_rollups.suspicious + excluded.suspicious;
+-- parameters: []
+
+update "rollup_progress"
+set
+  "last_rolled_rowid" = ?
+where
+  "id" = ?;
+-- parameters: [0,1]
 
 -- clicks.find
 select

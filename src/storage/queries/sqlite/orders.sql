@@ -98,6 +98,7 @@ insert into
     "currency",
     "items",
     "click_created_at",
+    "click_country",
     "link_code",
     "paid_at",
     "payout_id",
@@ -106,6 +107,7 @@ insert into
   )
 values
   (
+    ?,
     ?,
     ?,
     ?,
@@ -130,7 +132,51 @@ values
     ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
+insert into
+  "order_rollups" (
+    "affiliate_id",
+    "organization_id",
+    "link_id",
+    "dimension",
+    "hour",
+    "value",
+    "currency",
+    "orders",
+    "sales",
+    "commission"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+on conflict (
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value",
+  "currency"
+) do update
+set
+  "orders" = "order_rollups"."orders" + "excluded"."orders",
+  "sales" = "order_rollups"."sales" + "excluded"."sales",
+  "commission" = "order_rollups"."commission" + "excluded"."commission";
+-- parameters: ["aff-1","","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"aff-1","","","channel","2026-01-01T00:00:00.000Z","ch-1","BRL",1,19990,1499,"aff-1","","","brand","2026-01-01T00:00:00.000Z","<uuid>","BRL",1,19990,1499,"aff-1","","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499,"aff-1","<uuid>","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","<uuid>","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"aff-1","<uuid>","","channel","2026-01-01T00:00:00.000Z","ch-1","BRL",1,19990,1499,"aff-1","<uuid>","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499,"aff-1","","link-1","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"aff-1","","link-1","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"","<uuid>","","all","2026-01-01T00:00:00.000Z","","BRL",1,19990,1499,"","<uuid>","","country","2026-01-01T00:00:00.000Z","ZZ","BRL",1,19990,1499,"","<uuid>","","affiliate","2026-01-01T00:00:00.000Z","aff-1","BRL",1,19990,1499,"","<uuid>","","link","2026-01-01T00:00:00.000Z","link-1","BRL",1,19990,1499]
 
 -- orders.createOnce
 insert into
@@ -153,6 +199,7 @@ insert into
     "currency",
     "items",
     "click_created_at",
+    "click_country",
     "link_code",
     "paid_at",
     "payout_id",
@@ -161,6 +208,7 @@ insert into
   )
 values
   (
+    ?,
     ?,
     ?,
     ?,
@@ -188,7 +236,7 @@ values
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z","Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
