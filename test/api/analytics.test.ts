@@ -307,3 +307,23 @@ describe('export', () => {
   });
 });
 
+
+describe("a brand's affiliates list", () => {
+  test('counts the clicks of the range, not of all time', async () => {
+    const res = await h.get(`/advertiser/affiliates${qs({ from: '2026-03-08', to: '2026-03-08' })}`, acme);
+    assert.equal(res.statusCode, 200, res.body);
+    const clicks = res.json<{ data: Array<{ affiliateId: string; clicks: number }> }>().data.map((a) => [a.affiliateId, a.clicks]);
+    assert.deepEqual(clicks, [
+      ['aff-1', 2],
+      ['aff-2', 0],
+    ]);
+    const all = await h.get('/advertiser/affiliates', acme);
+    assert.deepEqual(
+      all.json<{ data: Array<{ affiliateId: string; clicks: number }> }>().data.map((a) => [a.affiliateId, a.clicks]),
+      [
+        ['aff-1', 4],
+        ['aff-2', 1],
+      ],
+    );
+  });
+});

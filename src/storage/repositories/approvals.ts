@@ -2,6 +2,7 @@
 // brand's view of the affiliates that promote it with what they earned.
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { hourOf } from '../../lib/rollup-layout.js';
 import type { ApprovalRequestRow, NewWebhookEvent } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { writeOutbox } from './webhooks.js';
@@ -14,7 +15,7 @@ export interface PromotingAffiliate {
   request_status: string | null;
   requested_at: string | null;
   request_message: string | null;
-  /** Counted clicks on the affiliate's links to the brand, all time. */
+  /** Counted clicks on the affiliate's links to the brand, in the hours the range covers. */
   clicks: number;
   orders: number;
   sales: number;
@@ -72,8 +73,9 @@ export class ApprovalsRepository {
 
   /**
    * The affiliates of the brand: approved, asking, or with links to it; each with its orders,
-   * sales and commission of orders created in [from, to] and its counted clicks. Ordered by
-   * affiliate id.
+   * sales and commission of orders created in [from, to] and its counted clicks in the hours
+   * of that range (from the hourly rollups, so a bound inside an hour takes that whole hour).
+   * Ordered by affiliate id.
    */
   promoters(brandId: string, range: { from?: string; to?: string }, filter: { status?: 'approved' | 'pending' }, page: PageWindow): Promise<Page<PromotingAffiliate>> {
     const { db } = this.database;
@@ -109,10 +111,14 @@ export class ApprovalsRepository {
         'r.created_at as requested_at',
         'r.message as request_message',
         eb
-          .selectFrom('short_links as l')
-          .select((inner) => inner.fn.coalesce(inner.fn.sum<number>('l.click_count'), sql<number>`0`).as('n'))
-          .whereRef('l.affiliate_id', '=', 'a.id')
-          .where('l.organization_id', '=', brandId)
+          .selectFrom('click_rollups as r')
+          .select((inner) => inner.fn.coalesce(inner.fn.sum<number>('r.counted'), sql<number>`0`).as('n'))
+          .whereRef('r.affiliate_id', '=', 'a.id')
+          .where('r.organization_id', '=', brandId)
+          .where('r.link_id', '=', '')
+          .where('r.dimension', '=', 'all')
+          .$if(range.from !== undefined, (q) => q.where('r.hour', '>=', hourOf(range.from!)))
+          .$if(range.to !== undefined, (q) => q.where('r.hour', '<=', hourOf(range.to!)))
           .as('clicks'),
         orderFigure('count(*)').as('orders'),
         orderFigure('coalesce(sum(o.value), 0)').as('sales'),

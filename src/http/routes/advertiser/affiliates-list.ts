@@ -12,7 +12,7 @@ const Promoter = Type.Object({
   }),
   approvedAt: Type.Optional(DateTime),
   requestedAt: Type.Optional(DateTime),
-  clicks: Type.Integer({ description: 'Counted clicks on its links to your brand, all time' }),
+  clicks: Type.Integer({ description: 'Counted clicks on its links to your brand in the hours of the range (all time without one)' }),
   orders: Type.Integer({ description: 'Its orders created in the range, canceled ones left out' }),
   sales: Type.Integer({ description: 'Their value, in integer cents of your currency' }),
   commission: Type.Integer({ description: 'Their commission, in integer cents of your currency' }),
@@ -38,7 +38,7 @@ export function listAffiliatesRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'The affiliates that promote your brand',
         description:
-          'Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks.',
+          'Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour).',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Array(Promoter), meta: Type.Ref(Pagination) }) },
