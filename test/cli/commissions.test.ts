@@ -52,7 +52,7 @@ describe('affnet keys create --brand', () => {
     const principal = await servicesFor(h.service.database).access.resolveKey(key);
     assert.equal(principal?.brandId, BRANDS.acme);
     assert.equal(principal?.affiliateId, null);
-    assert.deepEqual([...principal.scopes].sort(), ['affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write', 'conversions:read', 'conversions:write', 'webhooks:read', 'webhooks:write']);
+    assert.deepEqual([...principal.scopes].sort(), ['affiliates:read', 'affiliates:write', 'analytics:read', 'catalog:read', 'catalog:write', 'conversions:read', 'conversions:write', 'webhooks:read', 'webhooks:write']);
 
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     const conv = conversionOf(await report(h, key, { clickId, orderId: oid('key'), value: 1999, items: [item(1999)] }), 201);
