@@ -9,7 +9,10 @@
 //   100,000 campaigns (coupons and offers of both offer types; expired, running and scheduled),
 //   5 affiliates (bench-aff-1..5) with 2-4 channels each and approvals for some private brands,
 //   1,000,000 short links (BrandPage, Home, Coupon, Offer, Custom; random 7-character codes),
-//   1,000,000 orders (over two years, mostly attributed to a link, commission by the brand's rule).
+//   1,000,000 orders (over two years, mostly attributed to a link, commission by the brand's rule),
+//   10,000,000 clicks over the 90 days before the anchor (Zipf over links, a few countries
+//   dominant, mostly mobile; bots, HEADs, repeats and suspicious ones among them), and the
+//   analytics rollups of clicks and orders, computed by the service's own rebuild SQL.
 // --scale 100k (or 10k, 250k, 2m …) divides or multiplies every count by the same factor.
 //
 // Columns are filled exactly as the service's writers fill them (derived search_text, name_key and
@@ -34,7 +37,7 @@ import { sql } from 'kysely';
 import { Presets, SingleBar } from 'cli-progress';
 import { dialectOf, openDatabase, type Dialect } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import type { BrandCategoriesTable, BrandRow, CampaignCategoriesTable, CampaignRow, OrderRow, ProductRow, ShortLinkRow } from '../src/storage/tables.js';
+import type { BrandCategoriesTable, BrandRow, CampaignCategoriesTable, CampaignRow, ClickRow, OrderRow, ProductRow, ShortLinkRow } from '../src/storage/tables.js';
 import type { ProductInput, ProductOption } from '../src/schemas/product.js';
 import type { OrderItem } from '../src/schemas/order.js';
 import type { CampaignType } from '../src/schemas/campaign.js';
@@ -48,6 +51,7 @@ import { CHANNEL_KINDS } from '../src/domain/access/access-service.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
 import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
+import { clickRollupSql, orderRollupSql } from '../src/storage/rollup-rows.js';
 import { slugOf, tagOf } from '../src/seed/names.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,6 +81,8 @@ const COUNTS = {
   campaigns: Math.round(N / 10),
   links: N,
   orders: N,
+  /** Ten clicks per link, over the 90 days before the anchor. */
+  clicks: 10 * N,
 };
 const databaseUrl = process.env.DATABASE_URL && process.env.DATABASE_URL !== '' ? process.env.DATABASE_URL : `sqlite:./data/bench-${SCALE_LABEL}.sqlite`;
 const dialect: Dialect = dialectOf(databaseUrl);
@@ -134,6 +140,31 @@ class Weighted {
 
 const zipf = (n: number, s: number) => new Weighted(Float64Array.from({ length: n }, (_, i) => 1 / (i + 1) ** s));
 
+/** A multiplier coprime with n: i → i × stride mod n shuffles 0…n-1 without repeats. */
+function findStride(n: number): number {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  let stride = 7919;
+  while (gcd(stride, n) !== 1) stride += 2;
+  return stride;
+}
+
+// Click facts: a few countries dominant, mostly mobile, the browsers and systems of each device.
+const CLICK_COUNTRIES: ReadonlyArray<[string, number]> = [
+  ['BR', 30], ['US', 22], ['PT', 8], ['DE', 6], ['GB', 5], ['MX', 4], ['AR', 3], ['FR', 3], ['ES', 3], ['IT', 2],
+  ['CA', 2], ['IN', 2], ['CO', 1.5], ['CL', 1.5], ['NL', 1], ['JP', 1], ['AU', 1], ['PL', 0.8], ['SE', 0.6], ['ZZ', 2],
+];
+const CLICK_DEVICES: ReadonlyArray<[string, number]> = [['mobile', 62], ['desktop', 32], ['tablet', 5], ['other', 1]];
+const CLICK_AGENTS: Readonly<Record<string, ReadonlyArray<[string, string, number]>>> = {
+  mobile: [['Safari', 'iOS', 45], ['Chrome', 'Android', 45], ['Samsung Internet for Android', 'Android', 10]],
+  desktop: [['Chrome', 'Windows', 50], ['Chrome', 'macOS', 15], ['Safari', 'macOS', 10], ['Microsoft Edge', 'Windows', 15], ['Firefox', 'Windows', 7], ['Firefox', 'Linux', 3]],
+  tablet: [['Safari', 'iOS', 70], ['Chrome', 'Android', 30]],
+  other: [['Other', 'Other', 1]],
+};
+/** '(blog)' stands for a long tail of small sites. */
+const CLICK_REFERERS: ReadonlyArray<[string, number]> = [
+  ['(direct)', 40], ['instagram.com', 15], ['www.google.com', 12], ['l.facebook.com', 8], ['t.co', 4], ['www.youtube.com', 5], ['web.whatsapp.com', 6], ['(blog)', 10],
+];
+
 const hex = (n: number, width: number) => (n >>> 0).toString(16).padStart(8, '0').slice(8 - width);
 
 /** A random-looking, version-4-shaped UUID for item i of a stream; never the same for two i. */
@@ -147,7 +178,7 @@ function uuidAt(stream: number, i: number): string {
 }
 
 // One stream per kind of record, so a change to one kind does not reshuffle the others.
-const STREAM = { brands: 1, brandIds: 2, products: 3, campaigns: 4, campaignIds: 5, affiliates: 6, links: 7, linkIds: 8, codes: 9, orders: 10, orderIds: 11, sample: 12 } as const;
+const STREAM = { brands: 1, brandIds: 2, products: 3, campaigns: 4, campaignIds: 5, affiliates: 6, links: 7, linkIds: 8, codes: 9, orders: 10, orderIds: 11, sample: 12, clicks: 13 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Fixed points in time
@@ -865,6 +896,7 @@ async function main(): Promise<void> {
     const deferred = args['keep-indexes'] ? { indexes: [] } : await dropSecondaryIndexes(target);
     const manifest = await load(target);
     if (deferred.indexes.length || deferred.ftsTrigger) await recreateSecondaryIndexes(target, deferred);
+    await rollUp(target);
 
     const analyzeStart = performance.now();
     log('ANALYZE…');
@@ -898,7 +930,26 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * The analytics rollups of every loaded click and order, with the service's rebuild SQL; the
+ * progress rows then say every stored click is counted and rolled up, so the service's click
+ * writer starts after them (link counts of the generated clicks are left at 0).
+ */
+async function rollUp(target: Target): Promise<void> {
+  const started = performance.now();
+  log('Rollups of clicks and orders…');
+  await target.exec(clickRollupSql('true'));
+  await target.exec(orderRollupSql('true'));
+  if (target.dialect === 'sqlite') {
+    await target.exec('update rollup_progress set last_rolled_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');
+    await target.exec('update click_count_progress set last_counted_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');
+  }
+  const [counted] = await target.all<{ n: number }>('select (select count(*) from click_rollups) + (select count(*) from order_rollups) as n');
+  steps.push({ name: 'rollups (rows written)', rows: Number(counted?.n ?? 0), seconds: (performance.now() - started) / 1000 });
+}
+
 interface ManifestDraft {
+  clicks: Record<string, unknown>;
   counts: Record<string, number>;
   affiliates: { id: string; name: string; channels: { id: string; kind: string }[]; approvedPrivateBrands: number; visibleBrands: number; links: number; orders: number }[];
   linkCodes: string[];
@@ -1330,6 +1381,62 @@ async function load(target: Target): Promise<ManifestDraft> {
     return [{ table: 'orders', columns: orderColumns!, rows }];
   });
 
+  // --- clicks and rollups -------------------------------------------------------------------
+  // Time runs forward through the rows (clicks are appended as they come); the link of each click
+  // follows Zipf over a fixed shuffle of the links, so popular links are spread over affiliates,
+  // brands and channels.
+  const K = COUNTS.clicks;
+  const clickRnd = new SeededRandom(seedAt(STREAM.clicks, 0));
+  const linkZipf = zipf(L, 1.0);
+  const stride = findStride(L);
+  const clicksFrom = ANCHOR - 90 * DAY;
+  const step = (90 * DAY) / K;
+  const countryPicker = new Weighted(CLICK_COUNTRIES.map(([, w]) => w));
+  const devicePicker = new Weighted(CLICK_DEVICES.map(([, w]) => w));
+  const agentPickers = Object.fromEntries(Object.entries(CLICK_AGENTS).map(([device, list]) => [device, new Weighted(list.map(([, , w]) => w))]));
+  const refererPicker = new Weighted(CLICK_REFERERS.map(([, w]) => w));
+  const clickStats = { counted: 0, bot: 0, head: 0, repeat: 0, suspicious: 0 };
+  let clickColumns: Extract<keyof ClickRow, string>[] | undefined;
+  await loadChunks(target, 'clicks', K, CHUNK, (from, to) => {
+    const rows: Value[][] = [];
+    const rnd = clickRnd;
+    for (let k = from; k < to; k++) {
+      const link = (linkZipf.draw(rnd) * stride) % L;
+      const createdMs = clicksFrom + (k + rnd.float()) * step;
+      let device = CLICK_DEVICES[devicePicker.draw(rnd)]![0];
+      const roll = rnd.float();
+      const flag = roll < 0.03 ? 'bot' : roll < 0.04 ? 'head' : roll < 0.12 ? 'repeat' : roll < 0.13 ? 'suspicious' : 'counted';
+      if (flag === 'bot') device = 'other';
+      const [browser, os] = CLICK_AGENTS[device]![agentPickers[device]!.draw(rnd)]!;
+      const referer = CLICK_REFERERS[refererPicker.draw(rnd)]![0];
+      clickStats[flag]++;
+      const row: ClickRow = {
+        id: `${Math.floor(createdMs).toString(16).padStart(12, '0')}${hex(seedAt(STREAM.clicks, k + 1), 8)}${hex(rnd.int(0, 2 ** 31), 8).slice(0, 4)}`,
+        link_id: uuidAt(STREAM.linkIds, link),
+        affiliate_id: affiliates[linkAffiliate[link]!]!.id,
+        channel_id: channels[linkChannel[link]!]!.id,
+        organization_id: brands[linkBrand[link]!]!.row.id,
+        mdasc: null,
+        created_at: iso(createdMs),
+        is_bot: flag === 'bot' ? 1 : 0,
+        is_head: flag === 'head' ? 1 : 0,
+        is_repeat: flag === 'repeat' ? 1 : 0,
+        is_suspicious: flag === 'suspicious' ? 1 : 0,
+        counted: flag === 'counted' ? 1 : 0,
+        visitor_hash: hex(seedAt(STREAM.clicks, K + k), 8),
+        user_agent: null,
+        country: CLICK_COUNTRIES[countryPicker.draw(rnd)]![0],
+        device,
+        browser,
+        os,
+        referer_host: referer === '(blog)' ? `blog-${rnd.int(1, 2000)}.example` : referer,
+      };
+      clickColumns ??= columnsOf(row);
+      rows.push(valuesOf(row, clickColumns));
+    }
+    return [{ table: 'clicks', columns: clickColumns!, rows }];
+  });
+
   // --- manifest material ------------------------------------------------------------------------
   sampled.sort((x, y) => x.rank - y.rank);
   const sortedPrices = Float64Array.from(prices.filter((p) => !Number.isNaN(p))).sort();
@@ -1417,6 +1524,7 @@ async function load(target: Target): Promise<ManifestDraft> {
       to: iso(lastOrder),
       ...orderStats,
     },
+    clicks: { total: K, from: iso(clicksFrom), to: iso(ANCHOR), ...clickStats },
     products: {
       createdFrom: iso(WINDOW_START),
       createdTo: iso(ANCHOR),

@@ -112,9 +112,23 @@ interface Scenario {
   method?: string;
   body?: string;
   headers?: string;
+  /** Connections for this scenario (default: --connections). */
+  connections?: number;
 }
 
-async function scenarios(database: Database, key: string, _affiliateId: string): Promise<Scenario[]> {
+/** Analytics over the data set's clicks (the 90 days before its anchor), at one connection: latency, not throughput. */
+function analyticsScenarios(auth: string, brandAuth: string, anchor: string): Scenario[] {
+  const day = (daysBefore: number) => new Date(Date.parse(anchor) - daysBefore * 86_400_000).toISOString().slice(0, 10);
+  const range = (days: number) => `start=${day(days)}&end=${day(1)}`;
+  return [
+    { name: 'analytics: timeseries 30 d, one affiliate', paths: [`/affiliate/analytics?${range(30)}`], baseline: 'json', headers: auth, connections: 1 },
+    { name: 'analytics: top countries 90 d', paths: [`/affiliate/analytics?groupBy=countries&${range(90)}`], baseline: 'json', headers: auth, connections: 1 },
+    { name: 'analytics: top links 7 d', paths: [`/affiliate/analytics?groupBy=links&limit=10&${range(7)}`], baseline: 'json', headers: auth, connections: 1 },
+    { name: "analytics: a brand's affiliates 30 d", paths: [`/advertiser/analytics?groupBy=affiliates&${range(30)}`], baseline: 'json', headers: brandAuth, connections: 1 },
+  ];
+}
+
+async function scenarios(database: Database, key: string, brandKey: string): Promise<Scenario[]> {
   const { db } = database;
   const random = database.dialect === 'postgres' ? sql`random()` : sql`random()`;
   const uniformCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);
@@ -186,6 +200,7 @@ async function scenarios(database: Database, key: string, _affiliateId: string):
       body: JSON.stringify({ organizationId: someBrand, type: 'BrandPage', mdasc: 'bench-{rand}' }),
       headers: `${auth}|content-type: application/json`,
     },
+    ...analyticsScenarios(auth, `x-api-key: ${brandKey}`, typeof manifest.anchor === 'string' ? manifest.anchor : '2026-11-01T00:00:00.000Z'),
   ].map((s) => ({ ...s, headers: s.headers })) as Scenario[];
 }
 
@@ -206,10 +221,10 @@ function toMs(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
-function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' | 'headers'>, seconds: number): Result {
+function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' | 'headers' | 'connections'>, seconds: number): Result {
   const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
-  const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
+  const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${scenario.connections ?? connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
   const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
@@ -227,7 +242,10 @@ async function main(): Promise<void> {
   const affiliate = (await database.db.selectFrom('affiliates').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   // A real operator feature raises the benchmark key's limit; limiting stays on.
   const key = run('node', ['dist/src/cli/main.js', 'keys', 'create', '--affiliate', affiliate, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
-  const all = await scenarios(database, key, affiliate);
+  // The brand with the most clicks of the first affiliate's links, for the brand's analytics.
+  const brand = (await database.db.selectFrom('click_rollups').select('value').where('affiliate_id', '=', affiliate).where('organization_id', '=', '').where('link_id', '=', '').where('dimension', '=', 'brand').groupBy('value').orderBy((eb) => eb.fn.sum('counted'), 'desc').limit(1).executeTakeFirst())?.value;
+  const brandKey = brand ? run('node', ['dist/src/cli/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
+  const all = await scenarios(database, key, brandKey);
   await database.close();
   const selected = args.only ? all.filter((s) => s.name.includes(args.only!)) : all;
 
@@ -273,7 +291,7 @@ async function main(): Promise<void> {
       `# Benchmark, scale ${scale}, ${new Date().toISOString().slice(0, 10)}`,
       '',
       `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
-      `wrk: 1 thread, ${connections} connections, ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
+      `wrk: 1 thread, ${connections} connections (analytics: 1, for latency), ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
       '',
       '| scenario | req/s | p50 ms | p99 ms | errors | timeouts (> 2 s) | ratio to bare | service peak RSS so far, MB |',
       '|---|---|---|---|---|---|---|---|',
