@@ -351,18 +351,21 @@ export interface ClickCountProgressTable {
 }
 
 /**
- * Per-hour sums of clicks. The key says what a row is about: an affiliate (organization_id and
- * link_id ''), an affiliate at one brand (link_id ''), one link of an affiliate (organization_id
- * ''), or a brand (affiliate_id ''); then a dimension ('all' with value '', 'country', 'device',
- * …) and the UTC hour. Uncounted clicks are summed by their first reason.
+ * The key of a rollup row: what it is about (an affiliate: organization_id and link_id ''; an
+ * affiliate at one brand: link_id ''; one link of an affiliate: organization_id ''; a brand:
+ * affiliate_id ''), a dimension ('all' with value '', 'country', 'device', …) and the UTC hour.
  */
-export interface ClickRollupsTable {
+interface RollupKey {
   affiliate_id: string;
   organization_id: string;
   link_id: string;
   dimension: string;
   hour: string;
   value: string;
+}
+
+/** Per-hour sums of clicks; uncounted clicks are summed by their first reason. */
+export interface ClickRollupsTable extends RollupKey {
   counted: number;
   bots: number;
   heads: number;
@@ -371,13 +374,7 @@ export interface ClickRollupsTable {
 }
 
 /** Per-hour sums of orders, keyed like click_rollups and by currency (money is never summed across currencies). */
-export interface OrderRollupsTable {
-  affiliate_id: string;
-  organization_id: string;
-  link_id: string;
-  dimension: string;
-  hour: string;
-  value: string;
+export interface OrderRollupsTable extends RollupKey {
   currency: string;
   /** Orders not canceled. */
   orders: number;

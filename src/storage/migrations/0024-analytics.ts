@@ -11,7 +11,7 @@
 //   adds each stored click exactly once across restarts. Clicks and orders stored before this
 //   migration reach the rollups with `affnet analytics rebuild`;
 // - analytics:read, granted to every affiliate and brand key that held its kind's whole set.
-import { sql, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import { textType } from './column-types.js';
 import { grantToFullKeys } from './scope-grants.js';
@@ -24,36 +24,15 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   }
   await db.schema.alterTable('orders').addColumn('click_country', text).execute();
 
-  await db.schema
-    .createTable('click_rollups')
-    .addColumn('affiliate_id', text, (c) => c.notNull())
-    .addColumn('organization_id', text, (c) => c.notNull())
-    .addColumn('link_id', text, (c) => c.notNull())
-    .addColumn('dimension', text, (c) => c.notNull())
-    .addColumn('hour', text, (c) => c.notNull())
-    .addColumn('value', text, (c) => c.notNull())
-    .addColumn('counted', bigint, (c) => c.notNull())
-    .addColumn('bots', bigint, (c) => c.notNull())
-    .addColumn('heads', bigint, (c) => c.notNull())
-    .addColumn('repeats', bigint, (c) => c.notNull())
-    .addColumn('suspicious', bigint, (c) => c.notNull())
-    .addPrimaryKeyConstraint('click_rollups_pk', ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value'])
-    .execute();
-
-  await db.schema
-    .createTable('order_rollups')
-    .addColumn('affiliate_id', text, (c) => c.notNull())
-    .addColumn('organization_id', text, (c) => c.notNull())
-    .addColumn('link_id', text, (c) => c.notNull())
-    .addColumn('dimension', text, (c) => c.notNull())
-    .addColumn('hour', text, (c) => c.notNull())
-    .addColumn('value', text, (c) => c.notNull())
-    .addColumn('currency', text, (c) => c.notNull())
-    .addColumn('orders', bigint, (c) => c.notNull())
-    .addColumn('sales', bigint, (c) => c.notNull())
-    .addColumn('commission', bigint, (c) => c.notNull())
-    .addPrimaryKeyConstraint('order_rollups_pk', ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', 'currency'])
-    .execute();
+  // Both rollup tables: the key, then their sums (bigint on PostgreSQL: sales add up).
+  const rollupTable = (name: string, extraKey: string[], sums: string[]) => {
+    let table = db.schema.createTable(name) as CreateTableBuilder<string, string>;
+    for (const column of ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', ...extraKey]) table = table.addColumn(column, text, (c) => c.notNull());
+    for (const column of sums) table = table.addColumn(column, bigint, (c) => c.notNull());
+    return table.addPrimaryKeyConstraint(`${name}_pk`, ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', ...extraKey]);
+  };
+  await rollupTable('click_rollups', [], ['counted', 'bots', 'heads', 'repeats', 'suspicious']).execute();
+  await rollupTable('order_rollups', ['currency'], ['orders', 'sales', 'commission']).execute();
 
   await db.schema
     .createTable('rollup_progress')
