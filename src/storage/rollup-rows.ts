@@ -211,7 +211,7 @@ export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFac
   const hour = hourOf(after.created_at);
   const rows: OrderRollupRow[] = [];
   for (const [scope, dimensions] of Object.entries(ORDER_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
-    if (scope === 'link' && after.link_id === null) continue;
+    if (scope === 'link' && !after.link_id) continue; // an order without a link has no link rows
     const [affiliate_id, organization_id, link_id] = scopeKeys(scope, after.affiliate_id, after.organization_id, after.link_id ?? '');
     for (const dimension of dimensions) {
       rows.push({ affiliate_id, organization_id, link_id, dimension, hour, value: orderValue(after, dimension), currency: after.currency, orders, sales, commission });
