@@ -1396,6 +1396,8 @@ async function load(target: Target): Promise<ManifestDraft> {
   const agentPickers = Object.fromEntries(Object.entries(CLICK_AGENTS).map(([device, list]) => [device, new Weighted(list.map(([, , w]) => w))]));
   const refererPicker = new Weighted(CLICK_REFERERS.map(([, w]) => w));
   const clickStats = { counted: 0, bot: 0, head: 0, repeat: 0, suspicious: 0 };
+  // Each link's id once, not once per click.
+  const linkIds = Array.from({ length: L }, (_, i) => uuidAt(STREAM.linkIds, i));
   let clickColumns: Extract<keyof ClickRow, string>[] | undefined;
   await loadChunks(target, 'clicks', K, CHUNK, (from, to) => {
     const rows: Value[][] = [];
@@ -1412,7 +1414,7 @@ async function load(target: Target): Promise<ManifestDraft> {
       clickStats[flag]++;
       const row: ClickRow = {
         id: `${Math.floor(createdMs).toString(16).padStart(12, '0')}${hex(seedAt(STREAM.clicks, k + 1), 8)}${hex(rnd.int(0, 2 ** 31), 8).slice(0, 4)}`,
-        link_id: uuidAt(STREAM.linkIds, link),
+        link_id: linkIds[link]!,
         affiliate_id: affiliates[linkAffiliate[link]!]!.id,
         channel_id: channels[linkChannel[link]!]!.id,
         organization_id: brands[linkBrand[link]!]!.row.id,

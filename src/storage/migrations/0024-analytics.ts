@@ -29,7 +29,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     let table = db.schema.createTable(name) as CreateTableBuilder<string, string>;
     for (const column of ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', ...extraKey]) table = table.addColumn(column, text, (c) => c.notNull());
     for (const column of sums) table = table.addColumn(column, bigint, (c) => c.notNull());
-    return table.addPrimaryKeyConstraint(`${name}_pk`, ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', ...extraKey]);
+    table = table.addPrimaryKeyConstraint(`${name}_pk`, ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value', ...extraKey]);
+    // SQLite: rows stored in key order (no rowid beside the key), so a read is one contiguous
+    // range and the key is not kept twice.
+    return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
   };
   await rollupTable('click_rollups', [], ['counted', 'bots', 'heads', 'repeats', 'suspicious']).execute();
   await rollupTable('order_rollups', ['currency'], ['orders', 'sales', 'commission']).execute();
