@@ -3,11 +3,11 @@
 // device, browser, OS and referrer host, and is stored with its link count and rollups.
 //
 // SQLite (its own connection; WAL lets the service keep reading): clicks are only appended
-// (cheap: the end of the table). Link counts and rollups are added up from them every few
-// seconds: a counter update rewrites a random page, so doing it once per key per interval
-// instead of once per click is most of the saving. How far clicks have been counted and rolled
-// up is stored with the sums (click_count_progress, rollup_progress), so a crash neither loses
-// nor double-counts.
+// (cheap: the end of the table). Link counts are added up from them every few seconds: a counter
+// update rewrites a random page, so doing it once per link per interval instead of once per click
+// is most of the saving. Rollups follow the stored clicks in short steps that take a bounded share
+// of the time (see rollUp below). How far clicks have been counted and rolled up is stored with
+// the sums (click_count_progress, rollup_progress), so a crash neither loses nor double-counts.
 //
 // PostgreSQL (a small pool of its own): each batch is stored with its counts and rollups in one
 // transaction.
@@ -55,6 +55,12 @@ interface Writer {
   stop(): Promise<void> | void;
 }
 
+/** Clicks rolled up per transaction at first; adjusted so a transaction takes about STEP_TARGET_MS. */
+const FIRST_STEP_CLICKS = 200;
+const STEP_TARGET_MS = 50;
+/** Share of the time the rollup steps may take while clicks keep coming (the rest is the service's). */
+const ROLLUP_DUTY = 0.1;
+
 function sqliteWriter(path: string): Writer {
   const driver = new SqliteDriver(path);
   driver.pragma('journal_mode = WAL');
@@ -77,17 +83,21 @@ function sqliteWriter(path: string): Writer {
   const setRolled = driver.prepare('update rollup_progress set last_rolled_rowid = ? where id = 1');
 
   const countUp = driver.transaction(() => {
+    const from = counted.get()?.last ?? 0;
     const to = lastStored.get()?.last ?? 0;
-    const countedTo = counted.get()?.last ?? 0;
-    if (to > countedTo) {
-      for (const { link_id, n } of countsSince.all(countedTo, to)) addCount.run(n, link_id);
-      setCounted.run(to);
-    }
-    const rolledTo = rolled.get()?.last ?? 0;
-    if (to > rolledTo) {
-      driver.prepare(sqliteRollUpSql(rolledTo, to)).run();
-      setRolled.run(to);
-    }
+    if (to <= from) return;
+    for (const { link_id, n } of countsSince.all(from, to)) addCount.run(n, link_id);
+    setCounted.run(to);
+  });
+
+  /** Adds the next stored clicks after the progress (at most `limit`) to the rollups; how many. */
+  const rollUpStep = driver.transaction((limit: number) => {
+    const from = rolled.get()?.last ?? 0;
+    const to = Math.min(lastStored.get()?.last ?? 0, from + limit);
+    if (to <= from) return 0;
+    driver.prepare(sqliteRollUpSql(from, to)).run();
+    setRolled.run(to);
+    return to - from;
   });
 
   const countNow = () => {
@@ -95,18 +105,47 @@ function sqliteWriter(path: string): Writer {
       countUp();
       return undefined;
     } catch (error) {
-      // Nothing is lost: the progress rows did not move, so the next attempt adds these clicks.
+      // Nothing is lost: the progress row did not move, so the next attempt counts these clicks.
       return message(error);
     }
   };
+
+  // Rollups follow the stored clicks in short transactions (each adds one rowid range with its
+  // progress), so the write lock is never held long: the serving thread's own writes wait on it
+  // synchronously. While clicks keep coming, steps take at most ROLLUP_DUTY of the time, so a
+  // burst of redirects is answered at full speed and the figures catch up after it.
+  let stepClicks = FIRST_STEP_CLICKS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const rollUpLater = (ms: number) => {
+    if (!stopped) (timer = setTimeout(rollUp, ms)).unref();
+  };
+  const rollUp = () => {
+    let added: number;
+    const started = performance.now();
+    try {
+      added = rollUpStep(stepClicks);
+    } catch {
+      // The progress did not move: these clicks are rolled up by a later step.
+      return rollUpLater(options.countEveryMs);
+    }
+    const took = performance.now() - started;
+    if (added === 0) return rollUpLater(options.countEveryMs);
+    if (added === stepClicks) stepClicks = Math.max(10, Math.min(20_000, Math.round((stepClicks * STEP_TARGET_MS) / Math.max(took, 1))));
+    rollUpLater((took * (1 - ROLLUP_DUTY)) / ROLLUP_DUTY);
+  };
+
   countNow();
-  const timer = setInterval(countNow, options.countEveryMs);
-  timer.unref();
+  const countTimer = setInterval(countNow, options.countEveryMs);
+  countTimer.unref();
+  rollUp();
   return {
     writeChunk,
     countNow,
     stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearInterval(countTimer);
+      clearTimeout(timer);
       driver.close();
     },
   };

@@ -149,27 +149,42 @@ function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
 
 const keyText = (parts: readonly string[]) => parts.join('\u0000');
 
-/** The rollup rows a batch of clicks adds, summed per key and in key order (concurrent writers lock rows in one order). */
-export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
-  const rows = new Map<string, ClickRollupRow>();
-  for (const click of clicks) {
-    const hour = hourOf(click.created_at);
-    const count = countOf(click);
-    for (const [scope, dimensions] of Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
-      const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
-      for (const dimension of dimensions) {
-        const value = clickValue(click, dimension);
-        const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
-        let row = rows.get(key);
-        if (!row) {
-          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
-          rows.set(key, row);
+/** Click rollup rows summed in memory, as batches of clicks are added. */
+class ClickRollupSums {
+  private readonly rows = new Map<string, ClickRollupRow>();
+
+  add(clicks: readonly NewClickRow[]): this {
+    for (const click of clicks) {
+      const hour = hourOf(click.created_at);
+      const count = countOf(click);
+      for (const [scope, dimensions] of SCOPES_AND_DIMENSIONS) {
+        const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
+        for (const dimension of dimensions) {
+          const value = clickValue(click, dimension);
+          const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
+          let row = this.rows.get(key);
+          if (!row) {
+            row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+            this.rows.set(key, row);
+          }
+          row[count] += 1;
         }
-        row[count] += 1;
       }
     }
+    return this;
   }
-  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+
+  /** The sums in key order (concurrent writers then lock rows in one order). */
+  sorted(): ClickRollupRow[] {
+    return [...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  }
+}
+
+const SCOPES_AND_DIMENSIONS = Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>;
+
+/** The rollup rows a batch of clicks adds, summed per key, in key order. */
+export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
+  return new ClickRollupSums().add(clicks).sorted();
 }
 
 export type OrderFacts = Pick<NewOrderRow, 'affiliate_id' | 'organization_id' | 'link_id' | 'channel_id' | 'click_country' | 'currency' | 'created_at' | 'status' | 'commission_status' | 'value' | 'commission'>;
