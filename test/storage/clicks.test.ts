@@ -5,18 +5,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewClickRow } from '../../src/storage/tables.js';
-import { servicesFor } from '../helpers/databases.js';
-import { brandInput } from '../helpers/world.js';
-import { openFixture, type StorageFixture } from './fixture.js';
+import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
 
 let f: StorageFixture;
 
 before(async () => {
   f = await openFixture();
-  const services = servicesFor(f.database);
-  await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
-  await services.access.upsertAffiliate('aff-1', 'One');
-  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
+  await saveAcmeWithAffiliate(f.database);
   for (const id of ['l-a', 'l-b', 'l-big', 'l-fail']) {
     await f.repos.links.insertOrGet(
       {

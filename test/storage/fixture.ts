@@ -47,3 +47,11 @@ export function saveBrand(database: Database, id: string, isPublic: boolean): Pr
   const network = { active: true, isPublic, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 1, commission: 1, conversion: 1, popularity: 1, validation: 1 } };
   return servicesFor(database).imports.upsertBrand(brandInput({ id, name: id, slug: id, site: `https://${id}.example.com`, network }));
 }
+
+/** The brand b-acme and the affiliate aff-1 with its site channel ch-site: what click and rollup tests write against. */
+export async function saveAcmeWithAffiliate(database: Database): Promise<void> {
+  const services = servicesFor(database);
+  await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
+  await services.access.upsertAffiliate('aff-1', 'One');
+  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
+}

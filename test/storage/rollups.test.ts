@@ -4,18 +4,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewClickRow, NewOrderRow } from '../../src/storage/tables.js';
-import { servicesFor } from '../helpers/databases.js';
-import { brandInput } from '../helpers/world.js';
-import { openFixture, type StorageFixture } from './fixture.js';
+import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
 
 let f: StorageFixture;
 
 before(async () => {
   f = await openFixture();
-  const services = servicesFor(f.database);
-  await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
-  await services.access.upsertAffiliate('aff-1', 'One');
-  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
+  await saveAcmeWithAffiliate(f.database);
 });
 
 after(async () => {
