@@ -86,12 +86,16 @@ select
   "r"."message" as "request_message",
   (
     select
-      coalesce(sum("l"."click_count"), 0) as "n"
+      coalesce(sum("r"."counted"), 0) as "n"
     from
-      "short_links" as "l"
+      "click_rollups" as "r"
     where
-      "l"."affiliate_id" = "a"."id"
-      and "l"."organization_id" = $1
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = $1
+      and "r"."link_id" = $2
+      and "r"."dimension" = $3
+      and "r"."hour" >= $4
+      and "r"."hour" <= $5
   ) as "clicks",
   (
     select
@@ -100,10 +104,10 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $2
+      and o.organization_id = $6
       and o.status <> 'canceled'
-      and o.created_at >= $3
-      and o.created_at <= $4
+      and o.created_at >= $7
+      and o.created_at <= $8
   ) as "orders",
   (
     select
@@ -112,10 +116,10 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $5
+      and o.organization_id = $9
       and o.status <> 'canceled'
-      and o.created_at >= $6
-      and o.created_at <= $7
+      and o.created_at >= $10
+      and o.created_at <= $11
   ) as "sales",
   (
     select
@@ -124,17 +128,17 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $8
+      and o.organization_id = $12
       and o.status <> 'canceled'
-      and o.created_at >= $9
-      and o.created_at <= $10
+      and o.created_at >= $13
+      and o.created_at <= $14
   ) as "commission"
 from
   "affiliates" as "a"
   left join "brand_approvals" as "ap" on "ap"."affiliate_id" = "a"."id"
-  and "ap"."brand_id" = $11
+  and "ap"."brand_id" = $15
   left join "approval_requests" as "r" on "r"."affiliate_id" = "a"."id"
-  and "r"."brand_id" = $12
+  and "r"."brand_id" = $16
 where
   "a"."id" in (
     select
@@ -142,15 +146,15 @@ where
     from
       "brand_approvals"
     where
-      "brand_id" = $13
+      "brand_id" = $17
   )
 order by
   "a"."id"
 limit
-  $14
+  $18
 offset
-  $15;
--- parameters: ["<uuid>","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","<uuid>","<uuid>",20,40]
+  $19;
+-- parameters: ["<uuid>","","all","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","<uuid>","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -177,12 +181,14 @@ select
   "r"."message" as "request_message",
   (
     select
-      coalesce(sum("l"."click_count"), 0) as "n"
+      coalesce(sum("r"."counted"), 0) as "n"
     from
-      "short_links" as "l"
+      "click_rollups" as "r"
     where
-      "l"."affiliate_id" = "a"."id"
-      and "l"."organization_id" = $1
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = $1
+      and "r"."link_id" = $2
+      and "r"."dimension" = $3
   ) as "clicks",
   (
     select
@@ -191,7 +197,7 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $2
+      and o.organization_id = $4
       and o.status <> 'canceled'
   ) as "orders",
   (
@@ -201,7 +207,7 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $3
+      and o.organization_id = $5
       and o.status <> 'canceled'
   ) as "sales",
   (
@@ -211,15 +217,15 @@ select
       orders o
     where
       o.affiliate_id = a.id
-      and o.organization_id = $4
+      and o.organization_id = $6
       and o.status <> 'canceled'
   ) as "commission"
 from
   "affiliates" as "a"
   left join "brand_approvals" as "ap" on "ap"."affiliate_id" = "a"."id"
-  and "ap"."brand_id" = $5
+  and "ap"."brand_id" = $7
   left join "approval_requests" as "r" on "r"."affiliate_id" = "a"."id"
-  and "r"."brand_id" = $6
+  and "r"."brand_id" = $8
 where
   "a"."id" in (
     select
@@ -227,30 +233,30 @@ where
     from
       "brand_approvals"
     where
-      "brand_id" = $7
+      "brand_id" = $9
     union
     select
       "affiliate_id"
     from
       "approval_requests"
     where
-      "brand_id" = $8
-      and "status" = $9
+      "brand_id" = $10
+      and "status" = $11
     union
     select
       "affiliate_id"
     from
       "short_links"
     where
-      "organization_id" = $10
+      "organization_id" = $12
   )
 order by
   "a"."id"
 limit
-  $11
+  $13
 offset
-  $12;
--- parameters: ["<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
+  $14;
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
 
 select
   count(*) as "n"

@@ -86,12 +86,16 @@ select
   "r"."message" as "request_message",
   (
     select
-      coalesce(sum("l"."click_count"), 0) as "n"
+      coalesce(sum("r"."counted"), 0) as "n"
     from
-      "short_links" as "l"
+      "click_rollups" as "r"
     where
-      "l"."affiliate_id" = "a"."id"
-      and "l"."organization_id" = ?
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = ?
+      and "r"."link_id" = ?
+      and "r"."dimension" = ?
+      and "r"."hour" >= ?
+      and "r"."hour" <= ?
   ) as "clicks",
   (
     select
@@ -150,7 +154,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["<uuid>","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","<uuid>","<uuid>",20,40]
+-- parameters: ["<uuid>","","all","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","<uuid>","<uuid>","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -177,12 +181,14 @@ select
   "r"."message" as "request_message",
   (
     select
-      coalesce(sum("l"."click_count"), 0) as "n"
+      coalesce(sum("r"."counted"), 0) as "n"
     from
-      "short_links" as "l"
+      "click_rollups" as "r"
     where
-      "l"."affiliate_id" = "a"."id"
-      and "l"."organization_id" = ?
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = ?
+      and "r"."link_id" = ?
+      and "r"."dimension" = ?
   ) as "clicks",
   (
     select
@@ -250,7 +256,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
 
 select
   count(*) as "n"
