@@ -279,6 +279,20 @@ describe('POST /affiliate/shortener/url: blocked channels', () => {
     assert.deepEqual(await listed('BrandPage', { organizationId: BRANDS.globex }, aff2), [], 'no link may be created');
   });
 
+  test("an unapproved affiliate learns nothing of a private brand's domains or campaigns: the same approval message whatever it asks", async () => {
+    const asks = [
+      { organizationId: BRANDS.globex, type: 'Custom', url: 'https://elsewhere.example/x' },
+      { organizationId: BRANDS.globex, type: 'Custom', url: 'https://globex.com/deals' },
+      { organizationId: BRANDS.globex, type: 'Offer', featureId: 'no-such-offer' },
+    ];
+    for (const body of asks) {
+      const res = await h.post('/affiliate/shortener/url', body, aff2);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.doesNotMatch(res.body, /globex\.com/);
+      assertBlocked(res.json<ChannelView[]>(), APPROVAL_REQUIRED);
+    }
+  });
+
   test('aff-1 is not approved for initech: approval required on both channels', async () => {
     const channels = await shorten({ organizationId: BRANDS.initech, type: 'Home' });
     assert.equal(channels.length, 2);

@@ -13,7 +13,7 @@ import type { InvalidationPublisher } from '../invalidation.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { newId, randomBase62 } from '../random.js';
 import { channelView, shortUrlOf } from './channels-view.js';
-import { LINK_DEACTIVATED, blockReason, checkCustomUrl, destinationOf, requestKey, withMdasc } from './link-rules.js';
+import { APPROVAL_REQUIRED, LINK_DEACTIVATED, blockReason, checkCustomUrl, destinationOf, requestKey, withMdasc } from './link-rules.js';
 import { shortUrlRecord } from './short-urls.js';
 import { webhookEvent } from '../webhooks/events.js';
 
@@ -62,13 +62,16 @@ export class LinksService {
     const { brands, affiliates } = this.repositories;
     const brand = await brands.find(req.organizationId);
     if (!brand) throw notFound('Brand not found or not available');
+    const channels = await affiliates.channelsOf(affiliateId);
+    // Approval first: an affiliate a private brand has not approved learns nothing more about it
+    // (its domains from a refused URL, its campaigns from a refused featureId), only the message.
+    const approved = brand.is_public === 1 || (await brands.isApproved(affiliateId, brand.id));
+    if (!approved) return channels.map((channel) => channelView(channel, [], APPROVAL_REQUIRED));
     const campaign = await this.findFeature(req);
     const target = req.type === 'Custom' ? checkCustomUrl(req.url!, brand) : destinationOf(req.type, brand, campaign);
     const destination = withMdasc(target, req.mdasc);
-    const approved = brand.is_public === 1 || (await brands.isApproved(affiliateId, brand.id));
     const key = requestKey(req.type, target, req.mdasc);
 
-    const channels = await affiliates.channelsOf(affiliateId);
     const now = this.clock.iso();
     const result: Channel[] = [];
     for (const channel of channels) {
