@@ -218,6 +218,11 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['rebuild', (r) => r.rollups.rebuild(NOW)],
     ['everything', (r) => r.rollups.everything()],
   ],
+  settings: [
+    ['get', (r) => r.settings.get('visitor_salt')],
+    ['getOrCreate', (r) => r.settings.getOrCreate('visitor_salt', 'salt', NOW)],
+    ['set', (r) => r.settings.set('visitor_salt', 'salt', NOW)],
+  ],
   links: [
     ['findByCode', (r) => r.links.findByCode('Abc1234')],
     ['codesOf', (r) => r.links.codesOf(['link-1', 'link-2'])],

@@ -24,8 +24,11 @@ export interface Config {
    * suspicious and do not count, whatever user agents they claim; 0 turns the rule off.
    */
   clickVelocityLimit: number;
-  /** Salt of the visitor hash (IP + user agent); the same on every instance. */
-  visitorSalt: string;
+  /**
+   * Salt of the visitor hash (IP + user agent) and address hash, when VISITOR_SALT sets it;
+   * otherwise the installation's own random salt, kept in the database.
+   */
+  visitorSalt: string | undefined;
   /**
    * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy):
    * false (default: the socket address), true, a hop count, or a comma list of addresses/CIDRs.
@@ -102,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : 'affnet-visitor',
+    visitorSalt: env.VISITOR_SALT && env.VISITOR_SALT !== '' ? env.VISITOR_SALT : undefined,
     usesDefaultDatabase: !env.DATABASE_URL,
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),

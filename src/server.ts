@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { openRedis, type RedisConnection } from './storage/redis.js';
 import { openClickSink } from './storage/click-sink.js';
+import { InstallationService } from './domain/installation.js';
 import { openRepositories } from './storage/repositories/index.js';
 import { countUp, markSeen } from './storage/redis-windows.js';
 import { redisChannel } from './storage/redis-messages.js';
@@ -78,7 +79,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     openClickSink(database, { countEveryMs: 25 * config.clickFlushMs, ipDatabase: config.ipDatabase }),
     repeats,
     velocity,
-    { flushMs: config.clickFlushMs, visitorSalt: config.visitorSalt },
+    { flushMs: config.clickFlushMs, visitorSalt: await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt) },
     clock,
     logError('writing clicks failed; will retry'),
   );

@@ -13,6 +13,7 @@ import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
+import { InstallationService } from './domain/installation.js';
 import type { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
@@ -25,6 +26,7 @@ export interface Services {
   catalog: CatalogService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
+  installation: InstallationService;
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
@@ -59,6 +61,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     approvals: new ApprovalsService(repositories, clock, publisher),
     catalog: new CatalogService(repositories, links, clock),
     imports: new CatalogWriter(repositories, clock),
+    installation: new InstallationService(repositories.settings, clock),
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),

@@ -12,6 +12,7 @@ import { affiliatesCommand } from './commands/affiliates.js';
 import { linksCommand } from './commands/links.js';
 import { commissionsCommand } from './commands/commissions.js';
 import { analyticsCommand } from './commands/analytics.js';
+import { visitorSaltCommand } from './commands/visitor-salt.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -29,6 +30,7 @@ program.addCommand(affiliatesCommand());
 program.addCommand(linksCommand());
 program.addCommand(commissionsCommand());
 program.addCommand(analyticsCommand());
+program.addCommand(visitorSaltCommand());
 
 try {
   await program.parseAsync(process.argv);

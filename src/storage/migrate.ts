@@ -28,6 +28,7 @@ import * as cataloguePerBrand from './migrations/0021-catalogue-per-brand.js';
 import * as campaignsPerBrand from './migrations/0022-campaigns-per-brand.js';
 import * as brandProfile from './migrations/0023-brand-profile.js';
 import * as analytics from './migrations/0024-analytics.js';
+import * as installationSettings from './migrations/0025-installation-settings.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -57,6 +58,7 @@ const migrations: Record<string, DialectMigration> = {
   '0022-campaigns-per-brand': campaignsPerBrand,
   '0023-brand-profile': brandProfile,
   '0024-analytics': analytics,
+  '0025-installation-settings': installationSettings,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -390,7 +390,15 @@ export interface RollupProgressTable {
   last_rolled_rowid: number;
 }
 
+/** A setting of this installation, by name (visitor_salt). */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface DB {
+  settings: SettingsTable;
   click_rollups: ClickRollupsTable;
   order_rollups: OrderRollupsTable;
   rollup_progress: RollupProgressTable;

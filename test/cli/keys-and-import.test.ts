@@ -21,7 +21,7 @@ before(async () => {
   env = { DATABASE_URL: testDb.url };
   const migrated = await runCli(['migrate'], env);
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /Applied 25 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand, 0022-campaigns-per-brand, 0023-brand-profile, 0024-analytics/);
+  assert.match(migrated.stdout, /Applied 26 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand, 0022-campaigns-per-brand, 0023-brand-profile, 0024-analytics, 0025-installation-settings/);
   database = openDatabase(env.DATABASE_URL!);
   await servicesFor(database).access.upsertAffiliate('aff-cli', 'CLI affiliate');
 });

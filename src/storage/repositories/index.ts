@@ -14,6 +14,7 @@ import { PayoutsRepository } from './payouts.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
+import { SettingsRepository } from './settings.js';
 import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
@@ -31,6 +32,7 @@ export function openRepositories(database: Database) {
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),
     rollups: new RollupsRepository(database),
+    settings: new SettingsRepository(database),
     webhooks: new WebhooksRepository(database),
   };
 }

@@ -1,0 +1,33 @@
+// What belongs to one installation rather than to a caller: the salt of the visitor and address
+// hashes. A constant salt would let anyone holding the clicks table brute-force an IPv4 address
+// back from its hash (2^32 tries per user agent); a random salt per installation, kept with the
+// data and shared by every instance on it, does not. VISITOR_SALT, when set, is used instead.
+import { randomBytes } from 'node:crypto';
+import type { SettingsRepository } from '../storage/repositories/settings.js';
+import type { Clock } from '../lib/clock.js';
+
+const VISITOR_SALT = 'visitor_salt';
+
+const freshSalt = () => randomBytes(32).toString('base64url');
+
+export class InstallationService {
+  constructor(
+    private readonly settings: SettingsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The configured salt, or the installation's own (made at the first start that asks). */
+  async visitorSalt(configured?: string): Promise<string> {
+    if (configured !== undefined) return configured;
+    return this.settings.getOrCreate(VISITOR_SALT, freshSalt(), this.clock.iso());
+  }
+
+  /**
+   * Replaces the installation's salt; instances use it from their next start. Visitors are new
+   * again from then on: repeat clicks and address velocity are counted afresh, and hashes stored
+   * before cannot be linked with those after.
+   */
+  async rotateVisitorSalt(): Promise<void> {
+    await this.settings.set(VISITOR_SALT, freshSalt(), this.clock.iso());
+  }
+}
