@@ -48,6 +48,8 @@ export interface Config {
    * IP_DATABASE names another file; null (IP_DATABASE=off) records every country as ZZ.
    */
   ipDatabase: string | null;
+  /** Origins browsers may call the API from (CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -67,6 +69,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function corsOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) throw new Error(`CORS_ORIGINS must list origins such as https://portal.example.com (scheme, host, port; no path), got "${origin}"`);
+  }
+  return origins;
 }
 
 function ipDatabase(raw: string | undefined): string | null {
@@ -110,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     ipDatabase: ipDatabase(env.IP_DATABASE),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }

@@ -20,6 +20,7 @@ import { answerClientError, errorBody, handleError, HttpError } from './errors.j
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
 import { refuseControlCharacters } from './plugins/control-characters.js';
 import { registerRedirect } from './routes/redirect.js';
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, options: route });
   });
   registerRequestHandling(app);
+  await registerSecurityHeaders(app, { publicUrl: ctx.config.publicUrl, corsOrigins: ctx.config.corsOrigins });
   await registerDocumentation(app, ctx.config.publicUrl);
   registerHealth(app, ctx.services);
   registerRedirect(app, ctx.services);

@@ -19,6 +19,7 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '/readyz': 'readiness check for load balancers, no input',
   '/openapi.json': 'the API description itself',
   '/docs': 'static pages of the API reference',
+  '*': 'CORS preflight (OPTIONS), answered by @fastify/cors for the origins CORS_ORIGINS names',
 };
 
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));

@@ -51,7 +51,8 @@ export function registerRedirect(app: App, services: ServingServices): void {
   const follow = (request: FastifyRequest<{ Params: { code: string } }>, reply: FastifyReply) =>
     services.tracking.resolve(request.params.code).then((target) => answer(request, reply, target));
 
-  app.get('/:code', { schema: SCHEMA }, follow);
+  // No security headers on redirects (as on the redirect front): the visitor's referrer is the brand's to see.
+  app.get('/:code', { schema: SCHEMA, helmet: false }, follow);
   // The same with a trailing slash, left out of the document: one route, two spellings.
-  app.get('/:code/', { schema: { hide: true } }, follow);
+  app.get('/:code/', { schema: { hide: true }, helmet: false }, follow);
 }

@@ -1,0 +1,44 @@
+// The headers a browser-facing service is expected to send, from @fastify/helmet and
+// @fastify/cors, and who may cache what:
+// - every answer but a redirect: nosniff, no framing (CSP frame-ancestors 'none' and
+//   X-Frame-Options DENY), Referrer-Policy no-referrer, HSTS when PUBLIC_URL is https. Redirects
+//   (answered by the redirect front, and by the Fastify route behind it) carry none of them: the
+//   referrer a visitor brings is the brand's to see;
+// - catalogue reads (brands, products, campaigns) may be kept by the client for 60 s (a key has
+//   60 requests a minute); every other authenticated answer, errors included, no-store; the
+//   reference page's static files a day;
+// - CORS only for the origins CORS_ORIGINS names (none by default): an API key is a secret, and a
+//   page on another origin that holds one has already leaked it.
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import type { App } from '../context.js';
+
+const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
+const AUTHENTICATED = /^\/(affiliate|advertiser|postback)(\/|$)/;
+
+export async function registerSecurityHeaders(app: App, options: { publicUrl: string; corsOrigins: readonly string[] }): Promise<void> {
+  const https = options.publicUrl.startsWith('https:');
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { directives: { frameAncestors: ["'none'"], upgradeInsecureRequests: https ? [] : null } },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  await app.register(cors, {
+    origin: options.corsOrigins.length > 0 ? [...options.corsOrigins] : false,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['x-api-key', 'content-type'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'x-total-count', 'content-disposition'],
+    maxAge: 600,
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.routeOptions.url ?? '';
+    if (url.startsWith('/docs/static/')) reply.header('cache-control', 'public, max-age=86400');
+    else if (AUTHENTICATED.test(request.url)) {
+      const catalogue = request.method === 'GET' && reply.statusCode === 200 && CATALOGUE_READS.has(url);
+      reply.header('cache-control', catalogue ? 'private, max-age=60' : 'no-store');
+    }
+    return payload;
+  });
+}
