@@ -115,10 +115,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
       onError: logError('delivering webhooks failed; will retry'),
     }),
   };
-  await bus.subscribe(forget);
+  const subscribed = bus.subscribe(forget);
   const context: AppContext = { config, services, redis };
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
+  if (redis) {
+    // Redis may be away at start: serve anyway (caches poll the database for changes, the limiter
+    // and repeat window do without it) and take other instances' messages once it is back; the
+    // subscription is replayed by the client on every reconnect.
+    subscribed.catch(logError('subscribing to other instances’ changes failed'));
+    await redis.ping().catch(() => app?.log.warn('Redis is not reachable: serving without it until it comes back (see /readyz)'));
+  } else {
+    await subscribed;
+  }
   tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
   services.dispatcher.start();
   let closed: Promise<void> | undefined;

@@ -117,6 +117,30 @@ describe('Redis goes away and comes back', () => {
   });
 });
 
+describe('Redis is away when an instance starts', () => {
+  test('it starts and serves, /readyz says Redis is down, and it connects when Redis comes back', async () => {
+    await stopRedis();
+    // Bounded only so a regression fails instead of hanging the suite: starting used to wait forever.
+    const starting = createService(loadConfig({ DATABASE_URL: testDb.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, PUBLIC_URL: 'http://go.test', CLICK_FLUSH_MS: '50' }));
+    const second = await Promise.race([starting, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the instance did not start without Redis')), 20_000).unref())]);
+    try {
+      const ask = injector(second);
+      const down = await ask({ method: 'GET', url: '/readyz' });
+      assert.equal(down.statusCode, 503);
+      assert.equal(down.json<{ code: string }>().code, 'redis_unavailable');
+      assert.equal((await ask({ method: 'GET', url: '/affiliate/brands', headers: { 'x-api-key': world.keys.aff1 } })).statusCode, 200);
+      const code = await linkCode(world.keys.aff1, 'started-without-redis');
+      assert.equal((await ask({ method: 'GET', url: `/${code}`, headers: { 'user-agent': BROWSER_UA } })).statusCode, 302);
+
+      redis = await startRedis();
+      const up = await pollUntil(() => ask({ method: 'GET', url: '/readyz' }), (r) => r.statusCode === 200, { timeoutMs: 10_000 });
+      assert.equal(up.statusCode, 200);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('PostgreSQL goes away and comes back', () => {
   test('requests that need it answer 503 with a clear body, /readyz says not ready, buffered clicks survive, and service resumes', async () => {
     const key = (await servicesFor(service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 })).key;
