@@ -81,7 +81,7 @@ async function linkCode(key: string, mdasc: string): Promise<string> {
 }
 
 describe('Redis goes away and comes back', () => {
-  test('requests keep being served (rate limit fails open), /readyz says not ready, clicks are kept, and it all recovers', async () => {
+  test('requests keep being served (each instance limits keys alone), /readyz says not ready, clicks are kept, and it all recovers', async () => {
     const key = world.keys.aff1;
     const code = await linkCode(key, 'redis-outage');
     assert.equal((await inject('/readyz')).statusCode, 200);
@@ -91,8 +91,21 @@ describe('Redis goes away and comes back', () => {
     assert.equal(down.statusCode, 503);
     assert.equal(down.json<{ code: string }>().code, 'redis_unavailable');
 
-    // Affiliates are still served: the limiter fails open while it cannot count.
+    // Affiliates are still served, and a key keeps its limit: this instance counts it alone, and
+    // its headers say so.
     for (let i = 0; i < 5; i++) assert.equal((await inject('/affiliate/brands', { 'x-api-key': key })).statusCode, 200);
+    const limited = (await servicesFor(service.database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 3 })).key;
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await inject('/affiliate/brands', { 'x-api-key': limited }));
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, r.headers['x-ratelimit-remaining']]),
+      [
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+        [429, '0'],
+      ],
+    );
     // Redirects keep working and their clicks reach the database (the local repeat window decides).
     const redirects = 5;
     for (let i = 0; i < redirects; i++) {

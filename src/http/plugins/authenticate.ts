@@ -4,6 +4,7 @@
 // (403) before the body is read or validated. A brand's postback token is resolved only where
 // the routes ask for it (GET /postback's token parameter); anywhere else it is an unknown key.
 import rateLimit from '@fastify/rate-limit';
+import { failoverRateStore } from './failover-rate-store.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Scope } from '../../domain/access/scopes.js';
@@ -100,9 +101,9 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
   await app.register(rateLimit, {
     global: true,
     cache: 100_000,
-    // With Redis every instance counts against one shared window per key. While Redis is away
-    // the limiter fails open (see docs/decisions.md): serving affiliates beats refusing them all.
-    ...(ctx.redis ? { redis: ctx.redis.client, nameSpace: `${ctx.redis.prefix}rate:`, skipOnError: true } : {}),
+    // With Redis every instance counts against one shared window per key; while Redis cannot
+    // answer, each instance counts alone (see docs/decisions.md), so no key goes unlimited.
+    ...(ctx.redis ? { store: failoverRateStore(ctx.redis.client, `${ctx.redis.prefix}rate:`) } : {}),
     keyGenerator: (request: FastifyRequest) => request.principal!.keyId,
     max: async (request: FastifyRequest) => request.principal!.rateLimit,
     timeWindow: async (request: FastifyRequest) => request.principal!.rateWindowMs,
