@@ -50,6 +50,11 @@ export interface Config {
   ipDatabase: string | null;
   /** Origins browsers may call the API from (CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
+  /** How long a client may take to send a request's headers, and the whole request, before 408. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -69,6 +74,13 @@ function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) throw new Error(`REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request`);
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000) };
 }
 
 function corsOrigins(raw: string | undefined): string[] {
@@ -127,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     ipDatabase: ipDatabase(env.IP_DATABASE),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    ...timeouts(env),
   };
 }

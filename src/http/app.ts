@@ -59,7 +59,15 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
       handler = redirectFront(ctx, reserved, fastifyHandler);
-      return createServer(handler).on('clientError', answerClientError);
+      // The service builds its own server, so Fastify's timeouts do not apply: set them here, and
+      // look for late clients often enough that a timeout is kept to within half of itself.
+      const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = ctx.config;
+      const server = createServer(
+        { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)) },
+        handler,
+      );
+      server.keepAliveTimeout = keepAliveTimeoutMs;
+      return server.on('clientError', answerClientError);
     },
     logger: options.logger ?? false,
     // Per-request logging halves throughput; errors are still logged by the error handler.

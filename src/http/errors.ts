@@ -13,6 +13,7 @@ const STATUS_NAMES: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   406: 'NotAcceptable',
+  408: 'RequestTimeout',
   409: 'Conflict',
   413: 'PayloadTooLarge',
   414: 'URITooLong',
@@ -130,7 +131,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? errorBody(431, 'headers_too_large', 'Request headers are too large: send fewer or shorter headers')
-      : errorBody(400, 'bad_request', 'The request is malformed HTTP (bad characters in the request line or headers, or conflicting Content-Length and Transfer-Encoding)');
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errorBody(408, 'request_timeout', 'The request took too long to arrive: send its headers and body without pausing')
+        : errorBody(400, 'bad_request', 'The request is malformed HTTP (bad characters in the request line or headers, or conflicting Content-Length and Transfer-Encoding)');
   const json = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${body.statusCode} ${body.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
