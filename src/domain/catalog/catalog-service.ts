@@ -81,7 +81,7 @@ export class CatalogService {
       const brand = brandById.get(row.organization_id)!;
       const views = [];
       for (const ch of channels) {
-        const reason = blockReason(ch, brand, true, row, now);
+        const reason = blockReason(ch, brand, row, now);
         let shortUrls = urls.get(`${campaignKey(row.organization_id, row.id)}|${ch.id}`) ?? [];
         if (!reason && shortUrls.length === 0 && row.type === 'Offer' && row.offer_type === 'Url') {
           const link = await this.links.linkForChannel({
@@ -115,7 +115,7 @@ export class CatalogService {
     // Every brand listed here is visible, which for an affiliate means approved or public.
     return rows.map((row) => ({
       ...brandWithoutChannels(row, categories.get(row.id) ?? []),
-      channels: channels.map((ch) => channelView(ch, urls.get(`${row.id}|${ch.id}`) ?? [], blockReason(ch, row, true, undefined, now))),
+      channels: channels.map((ch) => channelView(ch, urls.get(`${row.id}|${ch.id}`) ?? [], blockReason(ch, row, undefined, now))),
     }));
   }
 }

@@ -12,15 +12,11 @@ export const CAMPAIGN_EXPIRED = 'This campaign has expired; links can no longer 
 export const LINK_DEACTIVATED = 'The link for this request has been deactivated by the network';
 export const channelKindNotAllowed = (kindName: string) => `This brand does not accept links from ${kindName} channels`;
 
-/** Why links cannot be generated for this channel, or undefined when they can. */
-export function blockReason(
-  channel: AffiliateChannel,
-  brand: BrandRow,
-  approved: boolean,
-  campaign: CampaignRow | undefined,
-  now: string,
-): string | undefined {
-  if (!approved) return APPROVAL_REQUIRED;
+/**
+ * Why links cannot be generated for this channel of an affiliate the brand accepts (public, or
+ * approved: checked before anything else, see LinksService), or undefined when they can.
+ */
+export function blockReason(channel: AffiliateChannel, brand: BrandRow, campaign: CampaignRow | undefined, now: string): string | undefined {
   if (brand.active !== 1) return BRAND_INACTIVE;
   if (brand.allowed_channel_kinds !== null) {
     const allowed = JSON.parse(brand.allowed_channel_kinds) as string[];

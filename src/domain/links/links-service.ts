@@ -75,7 +75,7 @@ export class LinksService {
     const now = this.clock.iso();
     const result: Channel[] = [];
     for (const channel of channels) {
-      const reason = blockReason(channel, brand, approved, campaign, now);
+      const reason = blockReason(channel, brand, campaign, now);
       if (reason) {
         result.push(channelView(channel, [], reason));
         continue;
