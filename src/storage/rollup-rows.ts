@@ -12,6 +12,11 @@ export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
 export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
 export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
 
+/** Each scope with the dimensions it keeps, as pairs to loop over. */
+const layoutOf = (layout: Readonly<Record<RollupScope, readonly Dimension[]>>) => Object.entries(layout) as Array<[RollupScope, readonly Dimension[]]>;
+const CLICK_LAYOUT = layoutOf(CLICK_DIMENSIONS);
+const ORDER_LAYOUT = layoutOf(ORDER_DIMENSIONS);
+
 // ---- SQL over stored rows -------------------------------------------------------------------
 
 /** The key columns of each scope, as SQL over clicks or orders ('' where the scope has none). */
@@ -79,7 +84,7 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
 /** Adds the stored clicks matching `where` (SQL over clicks) to click_rollups. */
 export function clickRollupSql(where: string): string {
   const selects: string[] = [];
-  for (const [scope, dimensions] of Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+  for (const [scope, dimensions] of CLICK_LAYOUT) {
     for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, CLICK_VALUE_SQL[dimension], [], CLICK_COUNT_SQL, 'clicks', where));
   }
   return upsertSql('click_rollups', CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
@@ -97,7 +102,7 @@ export function sqliteRollUpSql(from: number, to: number): string {
 /** Adds the stored orders matching `where` (SQL over orders) to order_rollups. */
 export function orderRollupSql(where: string): string {
   const selects: string[] = [];
-  for (const [scope, dimensions] of Object.entries(ORDER_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+  for (const [scope, dimensions] of ORDER_LAYOUT) {
     const scoped = scope === 'link' ? `(${where}) and link_id is not null` : where;
     for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, ORDER_VALUE_SQL[dimension]!, ['currency'], ORDER_SUM_SQL, 'orders', scoped));
   }
@@ -149,42 +154,27 @@ function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
 
 const keyText = (parts: readonly string[]) => parts.join('\u0000');
 
-/** Click rollup rows summed in memory, as batches of clicks are added. */
-class ClickRollupSums {
-  private readonly rows = new Map<string, ClickRollupRow>();
-
-  add(clicks: readonly NewClickRow[]): this {
-    for (const click of clicks) {
-      const hour = hourOf(click.created_at);
-      const count = countOf(click);
-      for (const [scope, dimensions] of SCOPES_AND_DIMENSIONS) {
-        const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
-        for (const dimension of dimensions) {
-          const value = clickValue(click, dimension);
-          const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
-          let row = this.rows.get(key);
-          if (!row) {
-            row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
-            this.rows.set(key, row);
-          }
-          row[count] += 1;
+/** The rollup rows a batch of clicks adds, summed per key, in key order (concurrent writers then lock rows in one order). */
+export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
+  const rows = new Map<string, ClickRollupRow>();
+  for (const click of clicks) {
+    const hour = hourOf(click.created_at);
+    const count = countOf(click);
+    for (const [scope, dimensions] of CLICK_LAYOUT) {
+      const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
+      for (const dimension of dimensions) {
+        const value = clickValue(click, dimension);
+        const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
+        let row = rows.get(key);
+        if (!row) {
+          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+          rows.set(key, row);
         }
+        row[count] += 1;
       }
     }
-    return this;
   }
-
-  /** The sums in key order (concurrent writers then lock rows in one order). */
-  sorted(): ClickRollupRow[] {
-    return [...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  }
-}
-
-const SCOPES_AND_DIMENSIONS = Object.entries(CLICK_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>;
-
-/** The rollup rows a batch of clicks adds, summed per key, in key order. */
-export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
-  return new ClickRollupSums().add(clicks).sorted();
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 export type OrderFacts = Pick<NewOrderRow, 'affiliate_id' | 'organization_id' | 'link_id' | 'channel_id' | 'click_country' | 'currency' | 'created_at' | 'status' | 'commission_status' | 'value' | 'commission'>;
@@ -225,7 +215,7 @@ export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFac
   if (before && orders === 0 && sales === 0 && commission === 0) return [];
   const hour = hourOf(after.created_at);
   const rows: OrderRollupRow[] = [];
-  for (const [scope, dimensions] of Object.entries(ORDER_DIMENSIONS) as Array<[RollupScope, readonly Dimension[]]>) {
+  for (const [scope, dimensions] of ORDER_LAYOUT) {
     if (scope === 'link' && !after.link_id) continue; // an order without a link has no link rows
     const [affiliate_id, organization_id, link_id] = scopeKeys(scope, after.affiliate_id, after.organization_id, after.link_id ?? '');
     for (const dimension of dimensions) {
