@@ -54,17 +54,17 @@ export interface AnalyticsAnswer {
 const MONEY_COLUMN = { orders: 'orders', sales: 'sales', commission: 'commission' } as const;
 const DEFAULT_LIMIT = 100;
 
-/** The field(s) a group's value is answered in. */
-const LABEL_FIELD: Record<Exclude<Grouping, 'timeseries'>, string> = {
-  countries: 'country',
-  devices: 'device',
-  browsers: 'browser',
-  os: 'os',
-  referers: 'referer',
-  links: 'linkId',
-  channels: 'channelId',
-  brands: 'organizationId',
-  affiliates: 'affiliateId',
+/** The fields that name a group of each grouping: its value, then the code or name of an id. */
+export const GROUP_FIELDS: Readonly<Record<Exclude<Grouping, 'timeseries'>, readonly [value: string, name?: string]>> = {
+  countries: ['country'],
+  devices: ['device'],
+  browsers: ['browser'],
+  os: ['os'],
+  referers: ['referer'],
+  links: ['linkId', 'code'],
+  channels: ['channelId', 'name'],
+  brands: ['organizationId', 'name'],
+  affiliates: ['affiliateId', 'name'],
 };
 
 export class AnalyticsService {
@@ -205,14 +205,12 @@ export class AnalyticsService {
 
   /** The fields that name a group: its value, and a code or name where the value is an id. */
   private async labels(caller: AnalyticsCaller, grouping: Exclude<Grouping, 'timeseries'>, values: string[]): Promise<(value: string) => AnalyticsRow> {
-    const field = LABEL_FIELD[grouping];
+    const [field, nameField] = GROUP_FIELDS[grouping];
     const ids = values.filter((v) => v !== '');
     const { links, brands, affiliates } = this.repositories;
     let names: Map<string, string> | undefined;
-    let nameField = 'name';
     if (grouping === 'links') {
       names = await links.codesOf(ids);
-      nameField = 'code';
     } else if (grouping === 'brands') {
       names = new Map((await brands.byIds(ids)).map((b) => [b.id, b.name]));
     } else if (grouping === 'affiliates') {
@@ -220,7 +218,7 @@ export class AnalyticsService {
     } else if (grouping === 'channels' && 'affiliateId' in caller) {
       names = new Map((await affiliates.channelsOf(caller.affiliateId)).map((c) => [c.id, c.name]));
     }
-    if (names === undefined) return (value) => ({ [field]: value });
+    if (names === undefined || nameField === undefined) return (value) => ({ [field]: value });
     const known = names;
     // An order without a link or channel is summed under '': its group has no id and no name.
     return (value) => {

@@ -2,28 +2,16 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
-import type { AnalyticsRequest, AnalyticsRow, Uncounted } from '../../../domain/analytics/analytics-service.js';
+import { GROUP_FIELDS, type AnalyticsRequest, type AnalyticsRow, type Uncounted } from '../../../domain/analytics/analytics-service.js';
 import { errorResponses } from '../../responses.js';
 import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
-
-const LABELS: Record<string, string[]> = {
-  countries: ['country'],
-  devices: ['device'],
-  browsers: ['browser'],
-  os: ['os'],
-  referers: ['referer'],
-  links: ['linkId', 'code'],
-  channels: ['channelId', 'name'],
-  brands: ['organizationId', 'name'],
-  affiliates: ['affiliateId', 'name'],
-};
 
 const UNCOUNTED: Array<keyof Uncounted> = ['bot', 'head', 'repeat', 'suspicious'];
 
 /** The CSV columns of an answer: known before any row, so an empty answer still has its header. */
 function columnsOf(request: AnalyticsRequest, granularity: 'hour' | 'day'): string[] {
-  const labels = request.groupBy === 'timeseries' ? ['start', ...(granularity === 'day' ? ['date'] : [])] : LABELS[request.groupBy]!;
+  const labels = request.groupBy === 'timeseries' ? ['start', ...(granularity === 'day' ? ['date'] : [])] : GROUP_FIELDS[request.groupBy].filter((f) => f !== undefined);
   const figures = request.event === 'clicks' ? ['clicks', ...(request.includeUncounted ? UNCOUNTED.map((r) => `uncounted_${r}`) : [])] : ['currency', request.event];
   return [...labels, ...figures];
 }
