@@ -1,7 +1,7 @@
 // Analytics rollups: the per-hour sums of clicks and orders (see src/lib/rollup-layout.ts), added
 // to as clicks are written and orders change, rebuilt from stored clicks and orders on demand,
 // and read by ranges of their key. No read here touches clicks or orders.
-import { sql, type Transaction } from 'kysely';
+import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import type { ClickRollupRow, DB, NewClickRow, OrderRollupRow } from '../tables.js';
 import { CLICK_COUNTS, CLICK_ROLLUP_KEY, ORDER_ROLLUP_KEY, ORDER_SUMS, clickRollupRows, clickRollupSql, orderRollupDelta, orderRollupSql, type OrderFacts } from '../rollup-rows.js';
@@ -76,24 +76,27 @@ export interface RebuildResult {
 export class RollupsRepository {
   constructor(private readonly database: Database) {}
 
+  /** The rows of one table a read covers (both tables share the key columns). */
   private keyed<T extends 'click_rollups' | 'order_rollups'>(table: T, range: RollupRange) {
-    let q = this.database.db
-      .selectFrom(table as 'click_rollups')
-      .where('affiliate_id', '=', range.affiliateId)
-      .where('organization_id', '=', range.organizationId)
-      .where('link_id', '=', range.linkId)
-      .where('dimension', '=', range.dimension)
-      .where('hour', '>=', range.from)
-      .where('hour', '<', range.to);
-    const { match } = range;
-    if (match && 'equals' in match) q = q.where('value', '=', match.equals);
-    // A prefix is a range of the key (values compare byte by byte in both databases).
-    else if (match && 'prefix' in match) q = q.where('value', '>=', match.prefix).where('value', '<', afterPrefix(match.prefix));
-    else if (match && 'suffix' in match) {
-      const { suffix } = match;
-      q = q.where((eb) => eb(eb.fn('substr', ['value', eb(eb.fn('length', ['value']), '-', suffix.length - 1)]), '=', suffix));
-    }
-    return q;
+    const either: 'click_rollups' | 'order_rollups' = table;
+    return this.database.db.selectFrom(either).where((eb) => {
+      const conditions = [
+        eb('affiliate_id', '=', range.affiliateId),
+        eb('organization_id', '=', range.organizationId),
+        eb('link_id', '=', range.linkId),
+        eb('dimension', '=', range.dimension),
+        eb('hour', '>=', range.from),
+        eb('hour', '<', range.to),
+      ];
+      const { match } = range;
+      if (match && 'equals' in match) conditions.push(eb('value', '=', match.equals));
+      // A prefix is a range of the key (values compare byte by byte in both databases).
+      else if (match && 'prefix' in match) conditions.push(eb('value', '>=', match.prefix), eb('value', '<', afterPrefix(match.prefix)));
+      else if (match && 'suffix' in match) {
+        conditions.push(eb(eb.fn('substr', ['value', eb(eb.fn('length', ['value']), '-', match.suffix.length - 1)]), '=', match.suffix));
+      }
+      return eb.and(conditions);
+    }) as unknown as SelectQueryBuilder<DB, T, object>;
   }
 
   /** Click counts per hour of the range (hours without clicks left out). */
@@ -122,13 +125,8 @@ export class RollupsRepository {
   }
 
   private orderRows(range: RollupRange) {
-    let q = this.keyed('order_rollups', range) as unknown as ReturnType<RollupsRepository['orderBase']>;
-    if (range.currency !== undefined) q = q.where('currency', '=', range.currency);
-    return q;
-  }
-
-  private orderBase() {
-    return this.database.db.selectFrom('order_rollups');
+    const q = this.keyed('order_rollups', range);
+    return range.currency === undefined ? q : q.where('currency', '=', range.currency);
   }
 
   /** Order sums per hour and currency. */

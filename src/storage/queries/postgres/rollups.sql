@@ -11,13 +11,15 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
-  and "value" = $7
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+    and "value" = $7
+  )
 group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
@@ -33,14 +35,16 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
-  and "value" >= $7
-  and "value" < $8
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+    and "value" >= $7
+    and "value" < $8
+  )
 group by
   "hour";
 -- parameters: ["aff-1","","","device_country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","mobile|","mobile}"]
@@ -56,12 +60,14 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+  )
 group by
   "value"
 having
@@ -84,13 +90,15 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
-  and substr("value", length("value") - $7) = $8
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+    and substr("value", length("value") - $7) = $8
+  )
 group by
   "value"
 order by
@@ -110,12 +118,14 @@ select
 from
   "order_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+  )
   and "currency" = $7
 group by
   "hour",
@@ -132,12 +142,14 @@ select
 from
   "order_rollups"
 where
-  "affiliate_id" = $1
-  and "organization_id" = $2
-  and "link_id" = $3
-  and "dimension" = $4
-  and "hour" >= $5
-  and "hour" < $6
+  (
+    "affiliate_id" = $1
+    and "organization_id" = $2
+    and "link_id" = $3
+    and "dimension" = $4
+    and "hour" >= $5
+    and "hour" < $6
+  )
 group by
   "value",
   "currency"

@@ -11,13 +11,15 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
-  and "value" = ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+    and "value" = ?
+  )
 group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
@@ -33,14 +35,16 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
-  and "value" >= ?
-  and "value" < ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+    and "value" >= ?
+    and "value" < ?
+  )
 group by
   "hour";
 -- parameters: ["aff-1","","","device_country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","mobile|","mobile}"]
@@ -56,12 +60,14 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+  )
 group by
   "value"
 having
@@ -84,13 +90,15 @@ select
 from
   "click_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
-  and substr("value", length("value") - ?) = ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+    and substr("value", length("value") - ?) = ?
+  )
 group by
   "value"
 order by
@@ -110,12 +118,14 @@ select
 from
   "order_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+  )
   and "currency" = ?
 group by
   "hour",
@@ -132,12 +142,14 @@ select
 from
   "order_rollups"
 where
-  "affiliate_id" = ?
-  and "organization_id" = ?
-  and "link_id" = ?
-  and "dimension" = ?
-  and "hour" >= ?
-  and "hour" < ?
+  (
+    "affiliate_id" = ?
+    and "organization_id" = ?
+    and "link_id" = ?
+    and "dimension" = ?
+    and "hour" >= ?
+    and "hour" < ?
+  )
 group by
   "value",
   "currency"
