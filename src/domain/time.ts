@@ -12,7 +12,8 @@ export function toIso(value: string | Date): string {
   return date.toISOString();
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** A date alone (YYYY-MM-DD), which a range reads as a whole day. */
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** An ISO 8601 text as a UTC instant, or undefined when it is no instant this runtime can represent. */
 export function instantOf(text: string): string | undefined {
@@ -77,9 +78,8 @@ export function rangeStart(value: string, timeZone?: string): string | undefined
 /** End of a range: a bare date includes that whole day in `timeZone` (default UTC). */
 export function rangeEnd(value: string, timeZone?: string): string | undefined {
   if (!DATE_ONLY.test(value)) return instantOf(value);
-  const day = instantOf(`${value}T00:00:00.000Z`);
-  if (day === undefined) return undefined;
-  const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+  if (instantOf(`${value}T00:00:00.000Z`) === undefined) return undefined;
+  const next = addDays(value, 1);
   return new Date((timeZone ? zonedDayStartMs(next, timeZone) : Date.parse(`${next}T00:00:00.000Z`)) - 1).toISOString();
 }
 
