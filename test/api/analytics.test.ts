@@ -289,6 +289,10 @@ describe('bad requests', () => {
     await bad({ interval: '7d', start: '2026-03-01' }, 'invalid_query', /either interval or start/);
     await bad({ start: '2026-03-05', end: '2026-03-01' }, 'invalid_query', /must be after start/);
     await bad({ event: 'sales', include: 'uncounted' }, 'invalid_query', /event=clicks/);
+    await bad({ currency: 'EUR' }, 'invalid_query', /currency applies to orders, sales and commission/);
+    await bad({ currency: 'eur', event: 'sales' }, 'invalid_query', /currency/);
+    await bad({ start: '2010-01-01', end: '2026-01-01' }, 'invalid_query', /longer than 3660 days/);
+    await bad({ groupBy: 'countries', limit: '1001' }, 'invalid_query', /limit/);
     await bad({ groupBy: 'affiliates' }, 'invalid_query', /groupBy/);
     const brandBody = assertError(await h.get(`/advertiser/analytics${qs({ groupBy: 'brands' })}`, acme), 400, 'invalid_query');
     assert.match(brandBody.message, /groupBy/);
