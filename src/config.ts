@@ -55,6 +55,14 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection is kept open. */
   keepAliveTimeoutMs: number;
+  /**
+   * Requests with an invalid API key or postback token one client address may send within the
+   * window before such requests answer 429 (requests with a valid key are never refused by it).
+   */
+  failedKeyLimit: number;
+  failedKeyWindowMs: number;
+  /** How long a stopping server waits for requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -139,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     ipDatabase: ipDatabase(env.IP_DATABASE),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 20, 1, 1_000_000_000),
+    failedKeyWindowMs: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     ...timeouts(env),
   };
 }

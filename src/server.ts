@@ -9,7 +9,8 @@ import { openRedis, type RedisConnection } from './storage/redis.js';
 import { openClickSink } from './storage/click-sink.js';
 import { InstallationService } from './domain/installation.js';
 import { openRepositories } from './storage/repositories/index.js';
-import { countUp, markSeen } from './storage/redis-windows.js';
+import { countInWindow, countUp, markSeen } from './storage/redis-windows.js';
+import { failedKeyThrottle, failoverWindowCounter, memoryWindowCounter } from './domain/access/failed-key-throttle.js';
 import { redisChannel } from './storage/redis-messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { ClickRecorder } from './domain/links/click-recorder.js';
@@ -114,6 +115,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pollMs: config.webhookPollMs,
       onError: logError('delivering webhooks failed; will retry'),
     }),
+    failedKeys: failedKeyThrottle(
+      config.failedKeyLimit,
+      config.failedKeyWindowMs,
+      redis ? failoverWindowCounter((key, windowMs) => countInWindow(redis, key, windowMs), logError('Redis unavailable for counting invalid keys; counting here alone')) : memoryWindowCounter(),
+    ),
   };
   const subscribed = bus.subscribe(forget);
   const context: AppContext = { config, services, redis };

@@ -1,5 +1,6 @@
 // Builds the services over one database: what the server (src/server.ts) and each command of the
 // CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
+import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -40,6 +41,8 @@ export interface ServingServices extends Services {
   health: HealthService;
   /** Delivers the webhook outbox (started with the server; tests run its rounds themselves). */
   dispatcher: WebhookDispatcher;
+  /** Counts requests with invalid keys per client address, and says when one must wait. */
+  failedKeys: FailedKeyThrottle;
 }
 
 export interface ServiceSettings {

@@ -14,6 +14,9 @@ endpoint (an operator may change it per key). Every response carries \`X-RateLim
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets); a 429 also
 carries \`Retry-After\` in whole seconds. Brands: retry a conversion answered 429 or 503 after
 \`Retry-After\`; conversions are idempotent per \`orderId\`, so a retry never records an order twice.
+Guessing is throttled per client address: past 20 requests a minute (by default) with an invalid key or postback
+token, such requests answer 429 with \`Retry-After\` until the minute has passed; requests with a
+valid key from the same address are served as usual.
 
 **Errors.** Every error has the body
 \`{ "statusCode": 400, "error": "BadRequest", "message": "...", "success": false, "code": "invalid_query" }\`,

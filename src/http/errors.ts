@@ -38,6 +38,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** Headers the answer carries (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -102,7 +104,7 @@ export function toErrorBody(error: unknown): ErrorBody {
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // The rate limiter throws the body it built (already in our shape).
   const thrown = error as Partial<ErrorBody>;
-  if (thrown && thrown.statusCode === 429 && thrown.code === 'TOO_MANY_REQUESTS') {
+  if (thrown && !(error instanceof HttpError) && thrown.statusCode === 429 && thrown.code === 'TOO_MANY_REQUESTS') {
     return reply.status(429).send(thrown);
   }
   let body: ErrorBody;
@@ -113,6 +115,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     request.log.error({ err: failure, cause: error }, 'describing a failed request failed');
     body = errorBody(500, 'internal_error', 'Internal server error');
   }
+  if (error instanceof HttpError) reply.headers(error.headers);
   if (body.statusCode === 503) reply.header('retry-after', '5');
   else if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   return reply.status(body.statusCode).send(body);

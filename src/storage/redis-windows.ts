@@ -26,3 +26,12 @@ export async function countUp(redis: RedisConnection, keys: string[], windowMs: 
   for (const [error] of results) if (error) throw error;
   return keys.map((_, i) => Number(results[2 * i]![1]));
 }
+
+/** Adds one to a counter whose window starts with its first count: the count and the time left, in ms. */
+export async function countInWindow(redis: RedisConnection, key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+  const name = `${redis.prefix}${key}`;
+  const results = (await redis.client.pipeline().incr(name).pexpire(name, windowMs, 'NX').pttl(name).exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  const ttl = Number(results[2]?.[1]);
+  return { count: Number(results[0]?.[1]), resetInMs: ttl > 0 ? ttl : windowMs };
+}

@@ -1,32 +1,62 @@
 // Resolving a key costs a hash and a query; a short-lived cache keeps that off most requests
 // while a revocation still takes effect within the TTL, even when it was made by another process.
 // API keys and postback tokens are cached apart: a postback token never resolves as an API key,
-// whatever was cached before. The TTL is a cache lifetime, measured on the event loop's time.
+// whatever was cached before. Unknown secrets are cached apart from known ones, so a client
+// spraying made-up keys fills (and empties) only its own part and never evicts a working key.
+// The TTL is a cache lifetime, measured on the event loop's time.
 import type { Principal } from './principal.js';
 
 type Lookup = (secret: string) => Promise<Principal | undefined>;
+type Entry<T> = { value: T; expires: number };
 
-class TtlCache {
-  private readonly entries = new Map<string, { principal: Principal | undefined; expires: number }>();
+/** At most `maxEntries` entries; when full it starts again empty (entries live a second anyway). */
+class Expiring<T> {
+  private readonly entries = new Map<string, Entry<T>>();
 
-  constructor(
-    private readonly lookup: Lookup,
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+  constructor(private readonly maxEntries: number) {}
 
-  async resolve(secret: string): Promise<Principal | undefined> {
-    const now = performance.now();
+  get(secret: string, now: number): Entry<T> | undefined {
     const hit = this.entries.get(secret);
-    if (hit && hit.expires > now) return hit.principal;
-    const principal = await this.lookup(secret);
+    return hit && hit.expires > now ? hit : undefined;
+  }
+
+  set(secret: string, value: T, expires: number): void {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(secret, { principal, expires: now + this.ttlMs });
-    return principal;
+    this.entries.set(secret, { value, expires });
   }
 
   clear(): void {
     this.entries.clear();
+  }
+}
+
+class TtlCache {
+  private readonly known: Expiring<Principal>;
+  private readonly unknown: Expiring<true>;
+
+  constructor(
+    private readonly lookup: Lookup,
+    private readonly ttlMs: number,
+    maxEntries: number,
+  ) {
+    this.known = new Expiring(maxEntries);
+    this.unknown = new Expiring(maxEntries);
+  }
+
+  async resolve(secret: string): Promise<Principal | undefined> {
+    const now = performance.now();
+    const hit = this.known.get(secret, now);
+    if (hit) return hit.value;
+    if (this.unknown.get(secret, now)) return undefined;
+    const principal = await this.lookup(secret);
+    if (principal) this.known.set(secret, principal, now + this.ttlMs);
+    else this.unknown.set(secret, true, now + this.ttlMs);
+    return principal;
+  }
+
+  clear(): void {
+    this.known.clear();
+    this.unknown.clear();
   }
 }
 

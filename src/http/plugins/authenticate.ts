@@ -74,6 +74,19 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     });
   }
 
+  /** Counts an invalid key or token against the client address; 429 once the address is past the limit. */
+  const refuseGuessing = async (request: FastifyRequest) => {
+    const waitMs = await ctx.services.failedKeys.failed(request.ip);
+    if (waitMs === 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new HttpError(
+      429,
+      'TOO_MANY_REQUESTS',
+      `Too many requests with an invalid API key from this address; retry in ${seconds} s with a valid key (requests with a valid key are served meanwhile)`,
+      { 'retry-after': String(seconds) },
+    );
+  };
+
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = postbackTokenFrom?.(request);
     let principal = token && looksLikePostbackToken(token) ? await ctx.services.access.resolvePostbackToken(token) : undefined;
@@ -82,6 +95,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
       if (!key) throw new HttpError(401, 'unauthorized', missingKeyMessage);
       principal = await ctx.services.access.resolveKey(key);
       if (!principal) {
+        await refuseGuessing(request);
         if (looksLikePostbackToken(key)) throw new HttpError(401, 'unauthorized', key === token ? UNKNOWN_POSTBACK_TOKEN : POSTBACK_TOKEN_ELSEWHERE);
         throw new HttpError(401, 'unauthorized', 'API key is invalid or has been revoked');
       }

@@ -1,0 +1,56 @@
+// Guessing keys: every request that presents an API key or postback token that resolves to nothing
+// counts against its client address, in a fixed window that starts with the first failure; past
+// the limit, such requests answer 429 until the window ends. A working key is never refused by
+// this rule, so people behind one shared address keep working while someone there guesses, and a
+// request without any key does not count (it guesses nothing). The count is shared through Redis
+// when it is configured, so spreading guesses over instances gains nothing; while Redis is away
+// each instance counts alone.
+import { RecentMap } from '../../lib/recent-map.js';
+
+export interface WindowCount {
+  /** Failures counted in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  resetInMs: number;
+}
+
+/** Adds one to `key`'s counter, whose window of `windowMs` starts with its first count. */
+export type WindowCounter = (key: string, windowMs: number) => Promise<WindowCount>;
+
+export interface FailedKeyThrottle {
+  /** Counts a failed attempt from `address`: the milliseconds it must wait when past the limit, else 0. */
+  failed(address: string): Promise<number>;
+}
+
+/** Addresses whose counts one instance keeps at most (the most recently seen). */
+const LOCAL_ADDRESSES = 100_000;
+
+export function memoryWindowCounter(now: () => number = Date.now): WindowCounter {
+  const windows = new RecentMap<string, { count: number; endsAt: number }>(LOCAL_ADDRESSES);
+  return async (key, windowMs) => {
+    const at = now();
+    let window = windows.get(key);
+    if (!window || window.endsAt <= at) windows.set(key, (window = { count: 0, endsAt: at + windowMs }));
+    window.count++;
+    return { count: window.count, resetInMs: window.endsAt - at };
+  };
+}
+
+export function failedKeyThrottle(limit: number, windowMs: number, counter: WindowCounter): FailedKeyThrottle {
+  return {
+    async failed(address) {
+      const { count, resetInMs } = await counter(`failed-key:${address}`, windowMs);
+      return count > limit ? Math.max(1, resetInMs) : 0;
+    },
+  };
+}
+
+/** The shared counter while it answers; this instance's own while it does not. */
+export function failoverWindowCounter(shared: WindowCounter, onError: (error: unknown) => void): WindowCounter {
+  const local = memoryWindowCounter();
+  return (key, windowMs) =>
+    shared(key, windowMs).catch((error: unknown) => {
+      onError(error);
+      return local(key, windowMs);
+    });
+}
