@@ -37,6 +37,11 @@ export interface Service {
   services: ServingServices;
   /** The database the service runs on (tests read and arrange rows through it). */
   database: Database;
+  /**
+   * Stops serving the way SIGTERM asks: the listening server stops accepting and lets requests in
+   * flight finish (for SHUTDOWN_TIMEOUT_MS at most), then close() writes buffered clicks.
+   */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +67,9 @@ function clickFilters(config: Config, redis: RedisConnection | undefined, logErr
     ),
   };
 }
+
+/** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
+const IDLE_GRACE_MS = 1000;
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl);
@@ -137,21 +145,27 @@ export async function createService(config: Config, options: ServiceOptions = {}
   tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
   services.dispatcher.start();
   let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      await app.close();
+      await services.dispatcher.stop();
+      await tracking.stop();
+      await redis?.close();
+      if (!options.database) await database.close();
+    })();
+    return closed;
+  };
   return {
     app,
     routes: built.routes,
     handler: built.handler,
     services,
     database,
-    close() {
-      closed ??= (async () => {
-        await app.close();
-        await services.dispatcher.stop();
-        await tracking.stop();
-        await redis?.close();
-        if (!options.database) await database.close();
-      })();
-      return closed;
+    async stop() {
+      const { forced } = await built.drain({ idleGraceMs: IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });
+      if (forced > 0) app.log.warn({ connections: forced }, `requests still unfinished after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms): their connections were closed`);
+      await close();
     },
+    close,
   };
 }

@@ -1,7 +1,7 @@
 // Assembles the HTTP service: shared schemas, error handling, documentation, the redirect hot
 // path, health checks and the API (authenticated, rate-limited, scoped), each registered by a
 // function of its own below.
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -34,6 +34,7 @@ import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
+import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
 const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
 
@@ -49,6 +50,8 @@ export interface BuiltApp {
   routes: RegisteredRoute[];
   /** What the HTTP server runs: the redirect front, then Fastify for everything else. */
   handler: RequestListener;
+  /** Stops the listening server without dropping a request (see drain.ts); nothing when not listening. */
+  drain(options: DrainOptions): Promise<DrainResult>;
 }
 
 export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<BuiltApp> {
@@ -56,13 +59,15 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   const reserved = new Set<string>();
   const routes: RegisteredRoute[] = [];
   let handler: RequestListener | undefined;
+  const connections = new ConnectionDrain();
+  let server: Server | undefined;
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
-      handler = redirectFront(ctx, reserved, fastifyHandler);
+      handler = connections.listener(redirectFront(ctx, reserved, fastifyHandler));
       // The service builds its own server, so Fastify's timeouts do not apply: set them here, and
       // look for late clients often enough that a timeout is kept to within half of itself.
       const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = ctx.config;
-      const server = createServer(
+      server = createServer(
         { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeoutMs / 2)) },
         handler,
       );
@@ -104,7 +109,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);
   await registerPostbackApi(app, ctx);
-  return { app, routes, handler: handler! };
+  return { app, routes, handler: handler!, drain: async (drainOptions) => (server ? connections.drain(server, drainOptions) : { forced: 0 }) };
 }
 
 /** Shared schemas, validation, the error shape for every failure and for unknown routes. */

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import SqliteDriver from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { once } from 'node:events';
+import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,7 +170,7 @@ interface RunningServer {
 }
 
 /** `affnet serve` as a child process on a free port; resolves once /healthz answers. */
-async function startServer(databaseUrl: string): Promise<RunningServer> {
+async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
@@ -176,7 +178,7 @@ async function startServer(databaseUrl: string): Promise<RunningServer> {
     // Flushing at most every minute (the maximum): clicks stay buffered until the stop. The
     // visitors here are distinct user agents from one address, so the velocity limit (which
     // would count five of them) is off: every answered click must count.
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL, CLICK_FLUSH_MS: '60000', CLICK_VELOCITY_LIMIT: '0', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL, CLICK_FLUSH_MS: '60000', CLICK_VELOCITY_LIMIT: '0', LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -227,6 +229,22 @@ async function click(base: string, code: string, visitor: number): Promise<{ cli
     if (error instanceof assert.AssertionError) throw error;
     return { other: (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message };
   }
+}
+
+/** A redirect over a kept-alive connection: its click id and whether the answer closes the connection, or the error. */
+function keptAliveClick(agent: Agent, base: string, code: string, visitor: number): Promise<{ clickId: string; closing: boolean } | { error: string }> {
+  return new Promise((resolve) => {
+    const request = httpGet(`${base}/${code}`, { agent, headers: { 'user-agent': `${CHROME} visitor/${visitor}` } }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        const id = /[?&]clickId=([0-9a-f]{32})$/.exec(response.headers.location ?? '')?.[1];
+        if (response.statusCode !== 302 || !id) return resolve({ error: `HTTP ${response.statusCode}` });
+        resolve({ clickId: id, closing: response.headers.connection === 'close' });
+      });
+      response.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+  });
 }
 
 async function storedClicks(databaseUrl: string, code: string): Promise<{ ids: string[]; counted: number; linkCount: number }> {
@@ -290,6 +308,84 @@ describe('SIGTERM under a stream of clicks', () => {
       assert.deepEqual(stored.ids.filter((id) => !clickIds.has(id)), [], 'every stored click is one that was handed out');
       assert.equal(stored.counted, redirected, `each visitor was distinct and human: all count. ${diagnostics}`);
       assert.equal(stored.linkCount, redirected, `the link’s count includes the flushed clicks. ${diagnostics}`);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  test('under a keep-alive load no connection is reset: answers carry Connection: close, then new connections are refused', { timeout: 90_000 }, async (t) => {
+    const { url, code } = await databaseWithOneLink('shutdown-keepalive');
+    const server = await startServer(url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    try {
+      // 16 clients on kept-alive connections, each sending its next redirect as soon as the last
+      // one is answered, from a second before SIGTERM until the server is no longer there.
+      const clickIds = new Set<string>();
+      const failures = new Map<string, number>();
+      let closingAnswers = 0;
+      let visitor = 0;
+      let stopped = false;
+      const client = async () => {
+        while (!stopped) {
+          const outcome = await keptAliveClick(agent, server.base, code, visitor++);
+          if ('clickId' in outcome) {
+            clickIds.add(outcome.clickId);
+            if (outcome.closing) closingAnswers++;
+          } else if (outcome.error === 'ECONNREFUSED') {
+            return; // the listener is closed: a client (or its load balancer) goes elsewhere
+          } else failures.set(outcome.error, (failures.get(outcome.error) ?? 0) + 1);
+        }
+      };
+      const clients = Array.from({ length: 16 }, client);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.ok(server.child.kill('SIGTERM'));
+      const exit = await server.exit(30_000);
+      stopped = true;
+      await Promise.all(clients);
+
+      const summary = `302 answered: ${clickIds.size}, of them with Connection: close: ${closingAnswers}, failures: ${JSON.stringify([...failures])}`;
+      t.diagnostic(summary);
+      assert.equal(exit.code, 0, `exit code ${exit.code}: ${server.output()}`);
+      assert.deepEqual([...failures], [], `requests failed other than by a refused new connection. ${summary}`);
+      assert.ok(closingAnswers > 0, `no answer told its client to close the connection. ${summary}`);
+      const stored = await storedClicks(url, code);
+      assert.equal(stored.ids.length, clickIds.size, `every answered redirect is a stored click. ${summary}`);
+    } finally {
+      agent.destroy();
+      await server.dispose();
+    }
+  });
+
+  test('a request in flight at SIGTERM is answered; one unfinished at SHUTDOWN_TIMEOUT_MS is cut, said in the log, and the server exits', { timeout: 60_000 }, async () => {
+    const { url } = await databaseWithOneLink('shutdown-in-flight');
+    const server = await startServer(url, { SHUTDOWN_TIMEOUT_MS: '2000' });
+    const { port } = new URL(server.base);
+    const open = async () => {
+      const socket = connect(Number(port), '127.0.0.1');
+      await once(socket, 'connect');
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString()));
+      socket.on('error', () => {});
+      return { socket, received: () => received };
+    };
+    try {
+      // Both have begun a request (its first header line) when the stop begins.
+      const finishing = await open();
+      const stalled = await open();
+      for (const { socket } of [finishing, stalled]) socket.write('GET /healthz HTTP/1.1\r\nHost: go.test\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.ok(server.child.kill('SIGTERM'));
+      await new Promise((resolve) => setTimeout(resolve, 1200)); // past the idle connections' grace
+      finishing.socket.write('\r\n');
+      await once(finishing.socket, 'close');
+      assert.match(finishing.received(), /^HTTP\/1\.1 200 /, finishing.received());
+      assert.match(finishing.received(), /\r\nconnection: close\r\n/i, 'the answer tells the client the connection closes');
+
+      const exit = await server.exit(10_000);
+      assert.equal(exit.code, 0, `exit code ${exit.code}: ${server.output()}`);
+      assert.equal(stalled.received(), '', 'the stalled request got no answer: its connection was closed');
+      assert.ok(stalled.socket.destroyed || stalled.socket.readableEnded, 'the stalled connection is closed');
+      assert.match(server.output(), /unfinished after SHUTDOWN_TIMEOUT_MS \(2000 ms\)/, server.output());
     } finally {
       await server.dispose();
     }

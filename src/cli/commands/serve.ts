@@ -28,7 +28,7 @@ export function serveCommand(): Command {
       stopping = true;
       app.log.info({ signal }, 'stopping: finishing requests and writing buffered clicks');
       try {
-        await service.close();
+        await service.stop();
         process.exit(0);
       } catch (error) {
         app.log.error({ err: error }, 'shutdown failed');
