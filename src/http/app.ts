@@ -34,6 +34,8 @@ import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
+import { logsRequests } from './logging.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
 const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
@@ -75,8 +77,10 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
       return server.on('clientError', answerClientError);
     },
     logger: options.logger ?? false,
-    // Per-request logging halves throughput; errors are still logged by the error handler.
-    logController: new LogController({ disableRequestLogging: true }),
+    // Per-request logging halves throughput: debug level only; errors are always logged.
+    logController: new LogController({ disableRequestLogging: !logsRequests(ctx.config.logLevel) }),
+    genReqId: requestIdFor(trustFunction(ctx.config.trustProxy)),
+    requestIdLogLabel: 'requestId',
     bodyLimit: 1024 * 1024,
     // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
     // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.
@@ -87,7 +91,8 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     // Ids and codes up to 200 characters reach their routes (and their own validation).
     routerOptions: { maxParamLength: 500 },
     // Router-level failures (malformed percent-encoding, overlong paths) get the same error body.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      void reply.header(REQUEST_ID_HEADER, request.id);
       const body = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? errorBody(414, 'uri_too_long', 'Request path is too long')
         : errorBody(400, 'invalid_url', 'Request path is malformed: check its percent-encoding');
@@ -114,6 +119,9 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
 
 /** Shared schemas, validation, the error shape for every failure and for unknown routes. */
 function registerRequestHandling(app: App): void {
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler());
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.

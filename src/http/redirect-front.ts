@@ -7,6 +7,7 @@ import { isCodeShaped, type CachedTarget } from '../domain/links/redirect-cache.
 import type { AppContext } from './context.js';
 import { clientAddress, trustFunction } from './client-address.js';
 import { errorBody } from './errors.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 
 export const LINK_NOT_FOUND = errorBody(404, 'link_not_found', 'Short link not found or no longer active');
 const NOT_FOUND_JSON = JSON.stringify(LINK_NOT_FOUND);
@@ -19,16 +20,17 @@ const NOT_FOUND_HEADERS = { 'content-type': 'application/json; charset=utf-8', '
  */
 export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, next: RequestListener): RequestListener {
   const trust = trustFunction(ctx.config.trustProxy);
+  const requestId = requestIdFor(trust);
   const { tracking } = ctx.services;
 
   /** `query`: the visitor's query string (after '?'), undefined without one. */
   const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined, query: string | undefined) => {
     if (!target) {
-      response.writeHead(404, NOT_FOUND_HEADERS).end(NOT_FOUND_JSON);
+      response.writeHead(404, { ...NOT_FOUND_HEADERS, [REQUEST_ID_HEADER]: requestId(request) }).end(NOT_FOUND_JSON);
       return;
     }
     const location = tracking.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'], referer: request.headers.referer }, query);
-    response.writeHead(302, { location, 'content-length': 0 }).end();
+    response.writeHead(302, { location, 'content-length': 0, [REQUEST_ID_HEADER]: requestId(request) }).end();
   };
 
   return (request, response) => {

@@ -2,13 +2,14 @@ import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createService } from '../../server.js';
 import { seedDemo } from '../../seed/demo.js';
+import { loggerOptions } from '../../http/logging.js';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
 export function serveCommand(): Command {
   return new Command('serve').description('Serve the API and the short-link redirects (what npm start runs)').action(async () => {
     const config = loadConfig();
-    const service = await createService(config, { logger: { level: config.logLevel } });
+    const service = await createService(config, { logger: loggerOptions(config.logLevel) });
     const { app, services } = service;
 
     // First start on the embedded default database: load demo data and hand out a key, so that
