@@ -2,6 +2,7 @@
 // goes through loadConfig so they all agree on defaults.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { bundledIpDatabasePath } from './lib/ip-country.js';
 
 export interface Config {
@@ -70,7 +71,8 @@ export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
+  // Digits only: Number() would also read "1e3", "0x10" and " 12 ".
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
@@ -117,26 +119,56 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
+  try {
+    proxyAddr.compile(raw.split(',').map((part) => part.trim()));
+  } catch {
+    throw new Error(`TRUST_PROXY must be true, false, a number of hops, or comma-separated proxy addresses or CIDRs such as 10.0.0.0/8, got "${raw}"`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+/** A database URL (postgres://, sqlite:) or a plain SQLite file path; another scheme is a typo. */
+function databaseUrl(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return `sqlite:${resolve(DEFAULT_SQLITE_PATH)}`;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    if (!URL.canParse(raw)) throw new Error(`DATABASE_URL is not a valid URL: use postgres://user:password@host:5432/database`);
+    return raw;
+  }
+  if (scheme !== undefined && scheme !== 'sqlite' && scheme !== 'file') {
+    throw new Error(`DATABASE_URL must be postgres://user:password@host:5432/database, sqlite:path/to/file.sqlite or a file path; "${scheme}://" is not one of them`);
+  }
+  return raw;
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//i.test(raw) || !URL.canParse(raw)) throw new Error('REDIS_URL must be a URL such as redis://host:6379 (or rediss:// for TLS)');
   return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : `sqlite:${resolve(DEFAULT_SQLITE_PATH)}`;
   const publicUrl = (env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://localhost:${port}`).replace(/\/+$/, '');
-  try {
-    new URL(publicUrl);
-  } catch {
-    throw new Error(`PUBLIC_URL must be an absolute URL such as https://go.example.com, got "${publicUrl}"`);
+  if (!/^https?:\/\//i.test(publicUrl) || !URL.canParse(publicUrl)) {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://go.example.com, got "${publicUrl}"`);
   }
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
-    databaseUrl,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     publicUrl,
-    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : undefined,
+    redisUrl: redisUrl(env.REDIS_URL),
     redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
-    logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 200, 10, 60_000),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
@@ -152,4 +184,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     ...timeouts(env),
   };
+}
+
+/**
+ * The variable each setting comes from (null: derived, not set directly). Typed over every key of
+ * Config, so a setting added without its variable does not compile.
+ */
+export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
+  port: 'PORT',
+  host: 'HOST',
+  databaseUrl: 'DATABASE_URL',
+  publicUrl: 'PUBLIC_URL',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  logLevel: 'LOG_LEVEL',
+  clickFlushMs: 'CLICK_FLUSH_MS',
+  repeatClickWindowMs: 'REPEAT_CLICK_WINDOW_SECONDS',
+  clickVelocityLimit: 'CLICK_VELOCITY_LIMIT',
+  visitorSalt: 'VISITOR_SALT',
+  trustProxy: 'TRUST_PROXY',
+  usesDefaultDatabase: null,
+  webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
+  webhookPollMs: 'WEBHOOK_POLL_MS',
+  ipDatabase: 'IP_DATABASE',
+  corsOrigins: 'CORS_ORIGINS',
+  headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
+  failedKeyLimit: 'FAILED_KEY_LIMIT',
+  failedKeyWindowMs: 'FAILED_KEY_WINDOW_SECONDS',
+  shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
+};
+
+/** Settings kept in seconds in their variable and in milliseconds in Config. */
+const IN_SECONDS = new Set<keyof Config>(['repeatClickWindowMs', 'failedKeyWindowMs']);
+
+const MASK = '********';
+
+/** A URL with its password masked. */
+function withoutPassword(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = MASK;
+  return parsed.toString();
+}
+
+/**
+ * The effective configuration as variable=value lines (what `affnet config` prints): every
+ * variable with the value in force, defaults included; passwords and the visitor salt masked.
+ */
+export function describeConfig(config: Config): Array<{ variable: string; value: string }> {
+  const lines: Array<{ variable: string; value: string }> = [];
+  for (const [key, variable] of Object.entries(CONFIG_VARIABLES) as Array<[keyof Config, string | null]>) {
+    if (!variable) continue;
+    const raw = config[key];
+    let value: string;
+    if (key === 'visitorSalt') value = raw === undefined ? '(the installation’s own, kept in the database)' : MASK;
+    else if (key === 'databaseUrl' || key === 'redisUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
+    else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
+    else if (Array.isArray(raw)) value = raw.join(',');
+    else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);
+    else value = raw === undefined ? '' : String(raw);
+    lines.push({ variable, value });
+  }
+  return lines;
 }

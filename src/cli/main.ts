@@ -13,6 +13,7 @@ import { linksCommand } from './commands/links.js';
 import { commissionsCommand } from './commands/commissions.js';
 import { analyticsCommand } from './commands/analytics.js';
 import { visitorSaltCommand } from './commands/visitor-salt.js';
+import { configCommand } from './commands/config.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -31,6 +32,7 @@ program.addCommand(linksCommand());
 program.addCommand(commissionsCommand());
 program.addCommand(analyticsCommand());
 program.addCommand(visitorSaltCommand());
+program.addCommand(configCommand());
 
 try {
   await program.parseAsync(process.argv);
