@@ -310,7 +310,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
         ),
     ],
     ['findEvent', (r) => r.webhooks.findEvent('msg_1')],
-    ['pendingCount', (r) => r.webhooks.pendingCount()],
+    ['backlog', (r) => r.webhooks.backlog()],
   ],
   products: [
     ['list (filters)', (r) => r.products.list(AFF, { organizationIds: [BRAND], isAvailable: true, priceFrom: 1000, priceTo: 5000 }, PAGE)],
@@ -370,7 +370,7 @@ async function compileAll(dialect: Dialect): Promise<Map<string, string>> {
       if (event.level === 'query') recorded.push(event.query);
     },
   });
-  const database: Database = { db, dialect, ping: async () => {}, close: () => db.destroy() };
+  const database: Database = { db, dialect, ping: async () => {}, stats: () => ({ queryErrors: 0 }), close: () => db.destroy() };
   const repositories = openRepositories(database);
   const files = new Map<string, string>();
   for (const [name, examples] of Object.entries(EXAMPLES)) {

@@ -64,6 +64,8 @@ export interface Config {
   failedKeyWindowMs: number;
   /** How long a stopping server waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number;
+  /** The port GET /metrics (Prometheus) is served on; undefined: not served. */
+  metricsPort: number | undefined;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 20, 1, 1_000_000_000),
     failedKeyWindowMs: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
     ...timeouts(env),
   };
 }
@@ -214,6 +217,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   failedKeyLimit: 'FAILED_KEY_LIMIT',
   failedKeyWindowMs: 'FAILED_KEY_WINDOW_SECONDS',
   shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
+  metricsPort: 'METRICS_PORT',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */

@@ -25,6 +25,7 @@ import { webhookTransport, type Resolver } from './outbound/webhook-transport.js
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
 import { createServices, type ServingServices } from './services.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
 
@@ -35,6 +36,8 @@ export interface Service {
   /** The HTTP request listener (redirect front, then Fastify); tests inject requests through it. */
   handler: RequestListener;
   services: ServingServices;
+  /** What GET /metrics answers (on METRICS_PORT). */
+  metrics: ServiceMetrics;
   /** The database the service runs on (tests read and arrange rows through it). */
   database: Database;
   /**
@@ -88,11 +91,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     openClickSink(database, { countEveryMs: 25 * config.clickFlushMs, ipDatabase: config.ipDatabase }),
     repeats,
     velocity,
-    { flushMs: config.clickFlushMs, visitorSalt: await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt) },
+    {
+      flushMs: config.clickFlushMs,
+      visitorSalt: await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt),
+      onWrite: (seconds) => metrics.clickWrite(seconds),
+    },
     clock,
     logError('writing clicks failed; will retry'),
   );
-  const tracking = new TrackingService(new RedirectCache(repositories.links, clock), clicks);
+  const redirectCache = new RedirectCache(repositories.links, clock);
+  const tracking = new TrackingService(redirectCache, clicks);
   /** What a change announced by any instance (this one included) makes this instance forget. */
   const forget = (message: Invalidation) => {
     if (message.kind === 'link') tracking.forgetLink(message.code);
@@ -130,7 +138,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ),
   };
   const subscribed = bus.subscribe(forget);
-  const context: AppContext = { config, services, redis };
+  const metrics = new ServiceMetrics({
+    clicks,
+    redirectCache,
+    database: () => database.stats(),
+    ...(redis && { redisReady: () => redis.client.status === 'ready' }),
+    webhooks: { attempts: services.dispatcher.attempts, backlog: () => repositories.webhooks.backlog() },
+    now: () => clock.now(),
+  });
+  const context: AppContext = { config, services, redis, metrics };
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
   if (redis) {
@@ -160,6 +176,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     routes: built.routes,
     handler: built.handler,
     services,
+    metrics,
     database,
     async stop() {
       const { forced } = await built.drain({ idleGraceMs: IDLE_GRACE_MS, timeoutMs: config.shutdownTimeoutMs });

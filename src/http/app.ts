@@ -106,11 +106,11 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     applyRouteRules(route);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, options: route });
   });
-  registerRequestHandling(app);
+  registerRequestHandling(app, ctx);
   await registerSecurityHeaders(app, { publicUrl: ctx.config.publicUrl, corsOrigins: ctx.config.corsOrigins });
   await registerDocumentation(app, ctx.config.publicUrl);
   registerHealth(app, ctx.services);
-  registerRedirect(app, ctx.services);
+  registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);
   await registerPostbackApi(app, ctx);
@@ -118,9 +118,12 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
 }
 
 /** Shared schemas, validation, the error shape for every failure and for unknown routes. */
-function registerRequestHandling(app: App): void {
+function registerRequestHandling(app: App, ctx: AppContext): void {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(validatorCompiler());

@@ -23,14 +23,18 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
   const requestId = requestIdFor(trust);
   const { tracking } = ctx.services;
 
-  /** `query`: the visitor's query string (after '?'), undefined without one. */
-  const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined, query: string | undefined) => {
+  const { metrics } = ctx;
+  /** `query`: the visitor's query string (after '?'), undefined without one; `startedAt`: performance.now() on arrival. */
+  const answer = (request: IncomingMessage, response: ServerResponse, target: CachedTarget | null | undefined, query: string | undefined, startedAt: number) => {
     if (!target) {
       response.writeHead(404, { ...NOT_FOUND_HEADERS, [REQUEST_ID_HEADER]: requestId(request) }).end(NOT_FOUND_JSON);
+      metrics.redirectNotFound();
+      metrics.redirectAnswers[request.method as 'GET' | 'HEAD'].notFound.observe((performance.now() - startedAt) / 1000);
       return;
     }
     const location = tracking.clickThrough(target, { method: request.method!, ip: clientAddress(request, trust), userAgent: request.headers['user-agent'], referer: request.headers.referer }, query);
     response.writeHead(302, { location, 'content-length': 0, [REQUEST_ID_HEADER]: requestId(request) }).end();
+    metrics.redirectAnswers[request.method as 'GET' | 'HEAD'].found.observe((performance.now() - startedAt) / 1000);
   };
 
   return (request, response) => {
@@ -39,11 +43,12 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
     const queryAt = url.indexOf('?');
     const code = codeOf(url, queryAt);
     if (code === undefined || reserved.has(code)) return next(request, response);
+    const startedAt = performance.now();
     const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
     const cached = tracking.cached(code);
-    if (cached !== undefined) return answer(request, response, cached, query);
+    if (cached !== undefined) return answer(request, response, cached, query, startedAt);
     tracking.resolve(code).then(
-      (target) => answer(request, response, target, query),
+      (target) => answer(request, response, target, query, startedAt),
       () => next(request, response),
     );
   };

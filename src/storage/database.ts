@@ -5,12 +5,28 @@ import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseStats {
+  queryErrors: number;
+  pool?: { size: number; max: number; idle: number; waiting: number };
+}
+
+/** Kysely's log hook, counting the queries that failed (the error itself reaches the caller). */
+function errorCounter(): { log: (event: LogEvent) => void; count: () => number } {
+  let errors = 0;
+  return {
+    log: (event) => {
+      if (event.level === 'error') errors++;
+    },
+    count: () => errors,
+  };
+}
 
 export interface Database {
   db: Kysely<DB>;
@@ -27,6 +43,8 @@ export interface Database {
   readAside?(sql: string, parameters: readonly unknown[]): Promise<ReadResult>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
+  /** Failed queries so far, and PostgreSQL's connection pool as it is now (for the metrics). */
+  stats(): DatabaseStats;
   close(): Promise<void>;
 }
 
@@ -51,7 +69,8 @@ function openSqlite(path: string): Database {
   driver.pragma('synchronous = NORMAL');
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }) });
+  const errors = errorCounter();
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: errors.log });
   let reader: WorkerRpc | undefined;
   return {
     db,
@@ -68,6 +87,7 @@ function openSqlite(path: string): Database {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    stats: () => ({ queryErrors: errors.count() }),
     async close() {
       await reader?.close();
       await db.destroy();
@@ -111,7 +131,8 @@ function openPostgres(url: string, poolSize: number): Database {
   // release, and the next query opens a new connection.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const errors = errorCounter();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: errors.log });
   return {
     db,
     dialect: 'postgres',
@@ -119,6 +140,7 @@ function openPostgres(url: string, poolSize: number): Database {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    stats: () => ({ queryErrors: errors.count(), pool: { size: pool.totalCount, max: poolSize, idle: pool.idleCount, waiting: pool.waitingCount } }),
     async close() {
       await db.destroy();
     },

@@ -3,6 +3,8 @@ import { loadConfig } from '../../config.js';
 import { createService } from '../../server.js';
 import { seedDemo } from '../../seed/demo.js';
 import { loggerOptions } from '../../http/logging.js';
+import { startMetricsServer } from '../../http/metrics-server.js';
+import type { Server } from 'node:http';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
@@ -23,12 +25,14 @@ export function serveCommand(): Command {
       }
     }
 
+    let metricsServer: Server | undefined;
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'stopping: finishing requests and writing buffered clicks');
       try {
+        metricsServer?.close();
         await service.stop();
         process.exit(0);
       } catch (error) {
@@ -40,5 +44,9 @@ export function serveCommand(): Command {
     process.on('SIGINT', () => void stop('SIGINT'));
 
     await app.listen({ port: config.port, host: config.host });
+    if (config.metricsPort) {
+      metricsServer = await startMetricsServer(service.metrics, config.metricsPort, config.host);
+      app.log.info(`Prometheus metrics at http://${config.host}:${config.metricsPort}/metrics`);
+    }
   });
 }

@@ -57,12 +57,20 @@ export class ClickRecorder {
   private readonly botAgents = new Map<string, boolean>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Clicks written, by what became of them, and clicks whose write failed (each attempt), for the metrics. */
+  readonly written: Record<ClickOutcome, number> = { counted: 0, bot: 0, head: 0, repeat: 0, suspicious: 0 };
+  failedWrites = 0;
 
   constructor(
     private readonly sink: ClickSink,
     private readonly repeats: RepeatFilter,
     private readonly velocity: VelocityFilter,
-    private readonly options: { flushMs: number; visitorSalt: string },
+    private readonly options: {
+      flushMs: number;
+      visitorSalt: string;
+      /** Told how long each write of a batch took, in seconds. */
+      onWrite?: (seconds: number) => void;
+    },
     private readonly clock: Clock,
     private readonly onError: (error: unknown) => void,
   ) {}
@@ -138,6 +146,7 @@ export class ClickRecorder {
       }
       const batch = this.unwritten.concat(decided);
       this.unwritten = [];
+      const startedAt = performance.now();
       try {
         await this.sink.write(batch);
         this.forget(batch);
@@ -146,14 +155,20 @@ export class ClickRecorder {
         const written = error instanceof PartialWriteError ? error.written : 0;
         this.forget(batch.slice(0, written));
         this.unwritten = batch.slice(written);
+        this.failedWrites += batch.length - written;
         this.onError(error);
+      } finally {
+        this.options.onWrite?.((performance.now() - startedAt) / 1000);
       }
     });
     return this.flushing;
   }
 
   private forget(writes: ClickWrite[]): void {
-    for (const { click } of writes) this.pendingById.delete(click.id);
+    for (const { click } of writes) {
+      this.pendingById.delete(click.id);
+      this.written[outcomeOf(click)]++;
+    }
   }
 
   /**
@@ -225,4 +240,15 @@ export class ClickRecorder {
     await this.sink.close();
     if (this.backlog > 0) throw new Error(`${this.backlog} click(s) could not be written before stopping`);
   }
+}
+
+/** What became of a click: counted, or the first reason it does not count. */
+export type ClickOutcome = 'counted' | 'bot' | 'head' | 'repeat' | 'suspicious';
+
+function outcomeOf(click: NewClickRow): ClickOutcome {
+  if (click.is_bot) return 'bot';
+  if (click.is_head) return 'head';
+  if (click.is_repeat) return 'repeat';
+  if (click.is_suspicious) return 'suspicious';
+  return 'counted';
 }

@@ -45,6 +45,8 @@ export class RedirectCache {
   /** Changes are asked for from this time on (ISO); see poll(). */
   private since: string;
   private timer: NodeJS.Timeout | undefined;
+  /** Codes answered from the cache, and codes that had to be looked up (for the metrics). */
+  readonly lookups = { hits: 0, misses: 0 };
 
   constructor(
     private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince'>,
@@ -62,14 +64,17 @@ export class RedirectCache {
    */
   cached(code: string): CachedTarget | null | undefined {
     const hit = this.entries.get(code);
-    if (hit === undefined) return undefined;
+    if (hit === undefined) return undefined; // resolve() follows, and counts the miss
+    this.lookups.hits++;
     return hit && hit.active ? hit : null;
   }
 
   /** The active target of a code, or undefined when unknown or inactive. */
   async resolve(code: string): Promise<CachedTarget | undefined> {
     let target = this.entries.get(code);
-    if (target === undefined) {
+    if (target !== undefined) this.lookups.hits++;
+    else {
+      this.lookups.misses++;
       if (!CODE_PATTERN.test(code)) return undefined;
       const found = await this.links.findRedirectTarget(code);
       target = found ? prepare(found) : null;

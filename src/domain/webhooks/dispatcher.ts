@@ -38,7 +38,12 @@ export interface DispatcherOptions {
   onError: (error: unknown) => void;
 }
 
+/** What an attempt came to: delivered, to be retried, or failed for good. */
+type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
+
 export class WebhookDispatcher {
+  /** Attempts this instance made, by outcome (for the metrics). */
+  readonly attempts: Record<DeliveryOutcome, number> = { delivered: 0, retrying: 0, failed: 0 };
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private stopped = false;
@@ -102,7 +107,8 @@ export class WebhookDispatcher {
       },
     });
     const now = this.clock.now();
-    await this.webhooks.recordAttempt(delivery, this.outcome(claimed, response, now), iso(now));
+    const record = this.outcome(claimed, response, now);
+    if (await this.webhooks.recordAttempt(delivery, record, iso(now))) this.attempts[record.log.outcome as DeliveryOutcome]++;
   }
 
   /** What an answer means for the delivery, its log and its endpoint. */

@@ -78,6 +78,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
   const refuseGuessing = async (request: FastifyRequest) => {
     const waitMs = await ctx.services.failedKeys.failed(request.ip);
     if (waitMs === 0) return;
+    ctx.metrics.refused('invalid_keys');
     const seconds = Math.ceil(waitMs / 1000);
     throw new HttpError(
       429,
@@ -121,12 +122,14 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     keyGenerator: (request: FastifyRequest) => request.principal!.keyId,
     max: async (request: FastifyRequest) => request.principal!.rateLimit,
     timeWindow: async (request: FastifyRequest) => request.principal!.rateWindowMs,
-    errorResponseBuilder: (_request: FastifyRequest, context: { max: number; after: string; ttl: number }) =>
-      errorBody(
+    errorResponseBuilder: (_request: FastifyRequest, context: { max: number; after: string; ttl: number }) => {
+      ctx.metrics.refused('key_rate_limit');
+      return errorBody(
         429,
         'TOO_MANY_REQUESTS',
         `Rate limit of ${context.max} requests per window exceeded for this API key; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
-      ),
+      );
+    },
   });
 
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {

@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../context.js';
 import type { ServingServices } from '../../services.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { LINK_NOT_FOUND } from '../redirect-front.js';
 import type { CachedTarget } from '../../domain/links/redirect-cache.js';
 import { ErrorBody } from '../../schemas/common.js';
@@ -41,9 +42,12 @@ const SCHEMA = {
   },
 };
 
-export function registerRedirect(app: App, services: ServingServices): void {
+export function registerRedirect(app: App, services: ServingServices, metrics: ServiceMetrics): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, target: CachedTarget | undefined) => {
-    if (!target) return reply.status(404).send(LINK_NOT_FOUND);
+    if (!target) {
+      metrics.redirectNotFound();
+      return reply.status(404).send(LINK_NOT_FOUND);
+    }
     const queryAt = request.url.indexOf('?');
     const visit = { method: request.method, ip: request.ip, userAgent: request.headers['user-agent'], referer: request.headers.referer };
     return reply.redirect(services.tracking.clickThrough(target, visit, queryAt === -1 ? undefined : request.url.slice(queryAt + 1)), 302);

@@ -174,9 +174,13 @@ export class WebhooksRepository {
     return this.database.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Pending deliveries: what is still to be sent (an operator's measure of the backlog). */
-  async pendingCount(): Promise<number> {
-    const row = await this.database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
-    return Number(row.n);
+  /** The outbox as an operator watches it: deliveries still to be sent, and the earliest time one was due. */
+  async backlog(): Promise<{ pending: number; earliestDueAt: string | null }> {
+    const row = await this.database.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('next_attempt_at').as('earliest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return { pending: Number(row.n), earliestDueAt: row.earliest ?? null };
   }
 }

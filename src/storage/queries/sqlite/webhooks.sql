@@ -181,9 +181,10 @@ where
   "id" = ?;
 -- parameters: ["msg_1"]
 
--- webhooks.pendingCount
+-- webhooks.backlog
 select
-  count(*) as "n"
+  count(*) as "n",
+  min("next_attempt_at") as "earliest"
 from
   "webhook_deliveries"
 where
