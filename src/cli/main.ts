@@ -14,6 +14,7 @@ import { commissionsCommand } from './commands/commissions.js';
 import { analyticsCommand } from './commands/analytics.js';
 import { visitorSaltCommand } from './commands/visitor-salt.js';
 import { configCommand } from './commands/config.js';
+import { backupCommand, restoreCommand } from './commands/backup.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -33,6 +34,8 @@ program.addCommand(commissionsCommand());
 program.addCommand(analyticsCommand());
 program.addCommand(visitorSaltCommand());
 program.addCommand(configCommand());
+program.addCommand(backupCommand());
+program.addCommand(restoreCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -52,7 +52,7 @@ export function dialectOf(url: string): Dialect {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
 }
 
-function sqlitePath(url: string): string {
+export function sqlitePath(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
 }
 
