@@ -206,6 +206,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   clicks: [
     ['write', (r) => r.clicks.write([click])],
     ['find', (r) => r.clicks.find(click.id)],
+    ['pruneOlderThan', (r) => r.clicks.pruneOlderThan('0190000000000000', 1000)],
   ],
   rollups: [
     ['clicksByHour', (r) => r.rollups.clicksByHour({ ...ROLLUP_RANGE, match: { equals: 'US' } })],

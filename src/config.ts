@@ -66,6 +66,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The port GET /metrics (Prometheus) is served on; undefined: not served. */
   metricsPort: number | undefined;
+  /** Raw clicks older than this many days are deleted (counts, rollups and orders keep their figures); 0 keeps them. */
+  clickRetentionDays: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     failedKeyWindowMs: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
+    clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 400, 0, 36_500),
     ...timeouts(env),
   };
 }
@@ -218,6 +221,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   failedKeyWindowMs: 'FAILED_KEY_WINDOW_SECONDS',
   shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
   metricsPort: 'METRICS_PORT',
+  clickRetentionDays: 'CLICK_RETENTION_DAYS',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */

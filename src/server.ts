@@ -19,6 +19,7 @@ import { TrackingService } from './domain/links/tracking-service.js';
 import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './domain/links/repeat-filter.js';
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
 import { ConversionsService } from './domain/orders/conversions.js';
+import { ClickRetention } from './domain/links/click-retention.js';
 import { HealthService } from './domain/health.js';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
@@ -131,6 +132,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pollMs: config.webhookPollMs,
       onError: logError('delivering webhooks failed; will retry'),
     }),
+    retention: new ClickRetention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
     failedKeys: failedKeyThrottle(
       config.failedKeyLimit,
       config.failedKeyWindowMs,
@@ -144,6 +146,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     database: () => database.stats(),
     ...(redis && { redisReady: () => redis.client.status === 'ready' }),
     webhooks: { attempts: services.dispatcher.attempts, backlog: () => repositories.webhooks.backlog() },
+    retention: services.retention,
     now: () => clock.now(),
   });
   const context: AppContext = { config, services, redis, metrics };
@@ -160,11 +163,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   }
   tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
   services.dispatcher.start();
+  services.retention.start(logError('deleting clicks past CLICK_RETENTION_DAYS failed; will retry within the hour'));
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
       await app.close();
       await services.dispatcher.stop();
+      await services.retention.stop();
       await tracking.stop();
       await redis?.close();
       if (!options.database) await database.close();

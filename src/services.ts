@@ -1,6 +1,7 @@
 // Builds the services over one database: what the server (src/server.ts) and each command of the
 // CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
 import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
+import type { ClickRetention } from './domain/links/click-retention.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -43,6 +44,8 @@ export interface ServingServices extends Services {
   dispatcher: WebhookDispatcher;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS in the background. */
+  retention: ClickRetention;
 }
 
 export interface ServiceSettings {

@@ -78,9 +78,8 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     },
     logger: options.logger ?? false,
     // Per-request logging halves throughput: debug level only; errors are always logged.
-    logController: new LogController({ disableRequestLogging: !logsRequests(ctx.config.logLevel) }),
+    logController: new LogController({ disableRequestLogging: !logsRequests(ctx.config.logLevel), requestIdLogLabel: 'requestId' }),
     genReqId: requestIdFor(trustFunction(ctx.config.trustProxy)),
-    requestIdLogLabel: 'requestId',
     bodyLimit: 1024 * 1024,
     // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
     // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.

@@ -18,6 +18,7 @@ export interface MetricSources {
     readonly attempts: Readonly<Record<string, number>>;
     backlog(): Promise<{ pending: number; earliestDueAt: string | null }>;
   };
+  retention: { readonly deleted: number };
   now: () => number;
 }
 
@@ -73,6 +74,7 @@ export class ServiceMetrics {
         this.inc(Object.values(sources.clicks.written).reduce((a, b) => a + b, 0));
       },
     });
+    new Counter({ name: 'affnet_clicks_pruned_total', help: 'Clicks this instance deleted past CLICK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.deleted); } });
     new Counter({ name: 'affnet_click_write_failures_total', help: 'Clicks in writes that failed (kept and retried; one click counts once per failed attempt)', registers, collect() { this.reset(); this.inc(sources.clicks.failedWrites); } });
     new Counter({
       name: 'affnet_redirect_cache_lookups_total',

@@ -4,6 +4,7 @@
 // click as written.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import type { NewClickRow } from '../../src/storage/tables.js';
 import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
 
@@ -148,5 +149,54 @@ describe('ClicksRepository.find', () => {
     assert.equal(bot?.user_agent, null);
     assert.equal(bot?.country, null);
     assert.equal(await f.repos.clicks.find('missing'), undefined);
+  });
+});
+
+describe('ClicksRepository.pruneOlderThan', () => {
+  const idAt = (iso: string, n: number) => Date.parse(iso).toString(16).padStart(12, '0') + n.toString(16).padStart(20, '0');
+  const bound = (iso: string) => Date.parse(iso).toString(16).padStart(12, '0');
+  const prunedLink = 'l-prune';
+  const stored = async () => (await f.database.db.selectFrom('clicks').select('id').where('link_id', '=', prunedLink).orderBy('id').execute()).map((r) => r.id);
+  /** Marks every stored click as added to its link's count and to the rollups (as the SQLite writer does). */
+  const countedUpToNow = async () => {
+    if (f.database.dialect !== 'sqlite') return;
+    const { rows } = await sql<{ last: number }>`select max(rowid) as last from clicks`.execute(f.database.db);
+    await f.database.db.updateTable('click_count_progress').set({ last_counted_rowid: rows[0]!.last }).execute();
+    await f.database.db.updateTable('rollup_progress').set({ last_rolled_rowid: rows[0]!.last }).execute();
+  };
+
+  before(async () => {
+    await f.repos.links.insertOrGet(
+      { id: prunedLink, code: 'code-l-prune', affiliate_id: 'aff-1', channel_id: 'ch-site', organization_id: 'b-acme', link_type: 'BrandPage', feature_id: null, request_key: 'key-l-prune', original_url: 'https://acme.example.com/', mdasc: null },
+      '2026-01-01T00:00:00.000Z',
+    );
+  });
+
+  test('deletes the clicks older than the bound, oldest first and at most `limit` at a time, never a newer one', async () => {
+    const old = [1, 2, 3].map((n) => idAt('2026-01-01T00:00:00.000Z', n));
+    const recent = [4, 5].map((n) => idAt('2026-03-01T00:00:00.000Z', n));
+    await f.repos.clicks.write([...old, ...recent].map((id) => click(id, prunedLink, true)));
+    await countedUpToNow();
+    assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-02-01T00:00:00.000Z'), 2), 2);
+    assert.deepEqual(await stored(), [old[2], ...recent]);
+    assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-02-01T00:00:00.000Z'), 2), 1);
+    assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-02-01T00:00:00.000Z'), 2), 0);
+    assert.deepEqual(await stored(), recent);
+    assert.equal(await clickCount(prunedLink), 5, "the link's count keeps the deleted clicks");
+  });
+
+  test('on SQLite, clicks not yet counted stay, and so does the newest row, so rowids never go back', async (t) => {
+    if (f.database.dialect !== 'sqlite') return t.diagnostic('not applicable: PostgreSQL counts clicks in the transaction that stores them and has no rowids');
+    const before = await stored();
+    const ids = [1, 2, 3].map((n) => idAt('2026-01-05T00:00:00.000Z', n));
+    await f.repos.clicks.write(ids.map((id) => click(id, prunedLink, true)));
+    assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-01-10T00:00:00.000Z'), 100), 0, 'none is counted yet: none goes');
+    await countedUpToNow();
+    assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-01-10T00:00:00.000Z'), 100), 2, 'all three are old, but the newest row stays');
+    assert.deepEqual(await stored(), [ids[2], ...before]);
+    const { rows } = await sql<{ counted: number }>`select last_counted_rowid as counted from click_count_progress`.execute(f.database.db);
+    await f.repos.clicks.write([click(idAt('2026-01-06T00:00:00.000Z', 9), prunedLink, true)]);
+    const { rows: next } = await sql<{ rowid: number }>`select rowid from clicks where id = ${idAt('2026-01-06T00:00:00.000Z', 9)}`.execute(f.database.db);
+    assert.ok(next[0]!.rowid > rows[0]!.counted, 'a new click gets a rowid past the counted ones, so it will be counted');
   });
 });

@@ -63,7 +63,9 @@ export class ClicksRepository {
       for (let i = 0; i < clicks.length; i += CHUNK) {
         await trx.insertInto('clicks').values(clicks.slice(i, i + CHUNK).map(clickInsert)).execute();
       }
-      for (const [linkId, n] of counts) {
+      // Links in one order (by id) for every writer: two instances' batches that update the same
+      // links in different orders deadlock on PostgreSQL (as the rollups below, which are sorted).
+      for (const [linkId, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         await trx
           .updateTable('short_links')
           .set((eb) => ({ click_count: eb('click_count', '+', n) }))
@@ -80,6 +82,24 @@ export class ClicksRepository {
         await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
       }
     });
+  }
+
+  /**
+   * Deletes up to `limit` of the oldest clicks whose id is below `bound` (click ids begin with
+   * their time, so this is "older than"); how many it deleted. On SQLite only clicks already added
+   * to their links' counts and to the rollups go (those follow rowids), and never the newest row:
+   * an emptied table would hand out its rowids again from 1, below where the counting stands.
+   */
+  async pruneOlderThan(bound: string, limit: number): Promise<number> {
+    const oldest = this.database.db.selectFrom('clicks').select('id').where('id', '<', bound).orderBy('id').limit(limit);
+    let prune = this.database.db.deleteFrom('clicks').where('id', 'in', oldest);
+    if (this.database.dialect === 'sqlite') {
+      prune = prune
+        .where(sql<number>`rowid`, '<=', sql<number>`(select min(c.last_counted_rowid, r.last_rolled_rowid) from click_count_progress c, rollup_progress r where c.id = 1 and r.id = 1)`)
+        .where(sql<number>`rowid`, '<', sql<number>`(select max(rowid) from clicks)`);
+    }
+    const result = await prune.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   find(id: string): Promise<ClickRow | undefined> {

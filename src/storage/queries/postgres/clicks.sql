@@ -536,3 +536,20 @@ from
 where
   "id" = $1;
 -- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"]
+
+-- clicks.pruneOlderThan
+delete from "clicks"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "clicks"
+    where
+      "id" < $1
+    order by
+      "id"
+    limit
+      $2
+  );
+-- parameters: ["0190000000000000",1000]

@@ -1534,3 +1534,36 @@ from
 where
   "id" = ?;
 -- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"]
+
+-- clicks.pruneOlderThan
+delete from "clicks"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "clicks"
+    where
+      "id" < ?
+    order by
+      "id"
+    limit
+      ?
+  )
+  and rowid <= (
+    select
+      min(c.last_counted_rowid, r.last_rolled_rowid)
+    from
+      click_count_progress c,
+      rollup_progress r
+    where
+      c.id = 1
+      and r.id = 1
+  )
+  and rowid < (
+    select
+      max(rowid)
+    from
+      clicks
+  );
+-- parameters: ["0190000000000000",1000]
