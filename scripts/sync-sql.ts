@@ -206,7 +206,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   clicks: [
     ['write', (r) => r.clicks.write([click])],
     ['find', (r) => r.clicks.find(click.id)],
-    ['pruneOlderThan', (r) => r.clicks.pruneOlderThan('0190000000000000', 1000)],
+    ['pruneOlderThan', (r) => r.clicks.pruneOlderThan(Date.parse('2026-01-01T00:00:00.000Z'), 1000)],
   ],
   rollups: [
     ['clicksByHour', (r) => r.rollups.clicksByHour({ ...ROLLUP_RANGE, match: { equals: 'US' } })],

@@ -29,6 +29,7 @@ import * as campaignsPerBrand from './migrations/0022-campaigns-per-brand.js';
 import * as brandProfile from './migrations/0023-brand-profile.js';
 import * as analytics from './migrations/0024-analytics.js';
 import * as installationSettings from './migrations/0025-installation-settings.js';
+import * as partitionedClicks from './migrations/0026-partitioned-clicks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -59,6 +60,7 @@ const migrations: Record<string, DialectMigration> = {
   '0023-brand-profile': brandProfile,
   '0024-analytics': analytics,
   '0025-installation-settings': installationSettings,
+  '0026-partitioned-clicks': partitionedClicks,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -154,7 +154,7 @@ describe('ClicksRepository.find', () => {
 
 describe('ClicksRepository.pruneOlderThan', () => {
   const idAt = (iso: string, n: number) => Date.parse(iso).toString(16).padStart(12, '0') + n.toString(16).padStart(20, '0');
-  const bound = (iso: string) => Date.parse(iso).toString(16).padStart(12, '0');
+  const bound = (iso: string) => Date.parse(iso);
   const prunedLink = 'l-prune';
   const stored = async () => (await f.database.db.selectFrom('clicks').select('id').where('link_id', '=', prunedLink).orderBy('id').execute()).map((r) => r.id);
   /** Marks every stored click as added to its link's count and to the rollups (as the SQLite writer does). */
@@ -198,5 +198,32 @@ describe('ClicksRepository.pruneOlderThan', () => {
     await f.repos.clicks.write([click(idAt('2026-01-06T00:00:00.000Z', 9), prunedLink, true)]);
     const { rows: next } = await sql<{ rowid: number }>`select rowid from clicks where id = ${idAt('2026-01-06T00:00:00.000Z', 9)}`.execute(f.database.db);
     assert.ok(next[0]!.rowid > rows[0]!.counted, 'a new click gets a rowid past the counted ones, so it will be counted');
+  });
+});
+
+describe('PostgreSQL: clicks partitioned by month', () => {
+  const idAt = (iso: string, n: number) => Date.parse(iso).toString(16).padStart(12, '0') + n.toString(16).padStart(20, '0');
+  const partitionOf = async (id: string) => {
+    const { rows } = await sql<{ partition: string }>`select tableoid::regclass::text as partition from clicks where id = ${id}`.execute(f.database.db);
+    return rows[0]?.partition;
+  };
+
+  test('months get partitions ahead; a month made late takes its clicks from the default partition; a month past retention is dropped whole', async (t) => {
+    if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite keeps clicks in one table');
+    const thisMonth = new Date();
+    const expected = [0, 1, 2, 3].map((i) => `clicks_p${new Date(Date.UTC(thisMonth.getUTCFullYear(), thisMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7).replace('-', '')}`);
+    for (const name of expected) assert.ok(await f.database.db.selectFrom(sql<{ n: number }>`(select to_regclass(${name}) as n)`.as('r')).selectAll().executeTakeFirst(), name);
+
+    const early = [1, 2, 3].map((n) => idAt('2025-07-10T00:00:00.000Z', n));
+    await f.repos.clicks.write(early.map((id) => click(id, 'l-a', true)));
+    assert.equal(await partitionOf(early[0]!), 'clicks_default', 'no partition for July 2025 yet');
+    await f.repos.clicks.prepareMonths(Date.parse('2025-07-20T00:00:00.000Z'), 0);
+    for (const id of early) assert.equal(await partitionOf(id), 'clicks_p202507', 'moved into the month made for them');
+    const countBefore = await clickCount('l-a');
+
+    assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-07-31T00:00:00.000Z')), 0, 'July has not ended by the 31st');
+    assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-08-01T00:00:00.000Z')), 3, 'July dropped whole: its three clicks');
+    for (const id of early) assert.equal(await f.repos.clicks.find(id), undefined);
+    assert.equal(await clickCount('l-a'), countBefore, "the link's count keeps them");
   });
 });

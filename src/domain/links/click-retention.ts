@@ -27,41 +27,43 @@ export class ClickRetention {
   deleted = 0;
 
   constructor(
-    private readonly clicks: Pick<ClicksRepository, 'pruneOlderThan'>,
+    private readonly clicks: Pick<ClicksRepository, 'pruneOlderThan' | 'dropMonthsEndedBy' | 'prepareMonths'>,
     private readonly clock: Clock,
     private readonly options: RetentionOptions,
   ) {}
 
-  /** The first click id that is kept: the one of a click made exactly at the cutoff. */
-  boundary(): string {
-    const cutoff = this.clock.now() - this.options.retentionDays * DAY_MS;
-    return Math.max(0, cutoff).toString(16).padStart(12, '0');
+  /** The instant before which clicks go. */
+  cutoff(): number {
+    return this.clock.now() - this.options.retentionDays * DAY_MS;
   }
 
-  /** Deletes every click past the retention, batch by batch; how many it deleted. */
+  /**
+   * Deletes every click past the retention (whole months at once where the database keeps them
+   * apart, then batch by batch), after making sure the coming months have room; how many went.
+   */
   prune(): Promise<number> {
     this.running ??= this.pruneAll().finally(() => (this.running = undefined));
     return this.running;
   }
 
   private async pruneAll(): Promise<number> {
+    await this.clicks.prepareMonths(this.clock.now());
     if (this.options.retentionDays === 0) return 0;
     const batch = this.options.batch ?? 1000;
-    const bound = this.boundary();
-    let total = 0;
+    const cutoff = this.cutoff();
+    let total = await this.clicks.dropMonthsEndedBy(cutoff);
     while (!this.stopped) {
-      const deleted = await this.clicks.pruneOlderThan(bound, batch);
+      const deleted = await this.clicks.pruneOlderThan(cutoff, batch);
       total += deleted;
-      this.deleted += deleted;
       if (deleted < batch) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs ?? 50));
     }
+    this.deleted += total;
     return total;
   }
 
-  /** Prunes now and then every `everyMs` (an hour by default); failures are reported and retried next time. */
+  /** Prunes (and prepares months) now and then every `everyMs` (an hour by default); failures are reported and retried next time. */
   start(onError: (error: unknown) => void): void {
-    if (this.options.retentionDays === 0) return;
     const run = () => void this.prune().catch(onError);
     this.timer = setInterval(run, this.options.everyMs ?? 3_600_000);
     this.timer.unref();

@@ -1,6 +1,7 @@
 // Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dropMonthPartitionsBefore, ensureMonthPartition, idBound, monthStart } from '../click-partitions.js';
 import type { ClickRow, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
 import { sqliteRollUpSql } from '../rollup-rows.js';
@@ -85,14 +86,18 @@ export class ClicksRepository {
   }
 
   /**
-   * Deletes up to `limit` of the oldest clicks whose id is below `bound` (click ids begin with
-   * their time, so this is "older than"); how many it deleted. On SQLite only clicks already added
-   * to their links' counts and to the rollups go (those follow rowids), and never the newest row:
-   * an emptied table would hand out its rowids again from 1, below where the counting stands.
+   * Deletes up to `limit` of the oldest clicks made before `cutoff` (epoch ms; click ids begin
+   * with their time, so this is a range of the primary key); how many it deleted. On PostgreSQL
+   * only the default partition is pruned row by row: whole months go with dropMonthsEndedBy.
+   * On SQLite only clicks already added to their links' counts and to the rollups go (those
+   * follow rowids), and never the newest row: an emptied table would hand out its rowids again
+   * from 1, below where the counting stands.
    */
-  async pruneOlderThan(bound: string, limit: number): Promise<number> {
-    const oldest = this.database.db.selectFrom('clicks').select('id').where('id', '<', bound).orderBy('id').limit(limit);
-    let prune = this.database.db.deleteFrom('clicks').where('id', 'in', oldest);
+  async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
+    // The default partition has the columns of clicks (it is one of its partitions).
+    const table = (this.database.dialect === 'postgres' ? 'clicks_default' : 'clicks') as 'clicks';
+    const oldest = this.database.db.selectFrom(table).select('id').where('id', '<', idBound(cutoff)).orderBy('id').limit(limit);
+    let prune = this.database.db.deleteFrom(table).where('id', 'in', oldest);
     if (this.database.dialect === 'sqlite') {
       prune = prune
         .where(sql<number>`rowid`, '<=', sql<number>`(select min(c.last_counted_rowid, r.last_rolled_rowid) from click_count_progress c, rollup_progress r where c.id = 1 and r.id = 1)`)
@@ -100,6 +105,17 @@ export class ClicksRepository {
     }
     const result = await prune.executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** PostgreSQL: drops the monthly partitions of months that ended by `cutoff`; the clicks they held. */
+  async dropMonthsEndedBy(cutoff: number): Promise<number> {
+    return this.database.dialect === 'postgres' ? dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, cutoff) : 0;
+  }
+
+  /** PostgreSQL: makes sure this month and the next `ahead` have partitions of their own. */
+  async prepareMonths(now: number, ahead = 3): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
+    for (let i = 0; i <= ahead; i++) await ensureMonthPartition(this.database.db as Kysely<unknown>, monthStart(now, i));
   }
 
   find(id: string): Promise<ClickRow | undefined> {

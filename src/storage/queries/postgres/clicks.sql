@@ -538,13 +538,13 @@ where
 -- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"]
 
 -- clicks.pruneOlderThan
-delete from "clicks"
+delete from "clicks_default"
 where
   "id" in (
     select
       "id"
     from
-      "clicks"
+      "clicks_default"
     where
       "id" < $1
     order by
@@ -552,4 +552,4 @@ where
     limit
       $2
   );
--- parameters: ["0190000000000000",1000]
+-- parameters: ["019b76daa800",1000]

@@ -1566,4 +1566,4 @@ where
     from
       clicks
   );
--- parameters: ["0190000000000000",1000]
+-- parameters: ["019b76daa800",1000]
