@@ -5,7 +5,7 @@ const Image = Type.Object({ url: Type.String({ maxLength: 2048 }) });
 
 /** Free-form extra data: each element is a { key, value } pair or any JSON value the brand sends. */
 const Metadata = Type.Array(Type.Unknown(), {
-  description: 'Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs',
+  description: 'Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body',
 });
 
 const Cents = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: `${description}, in integer cents` });

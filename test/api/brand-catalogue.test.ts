@@ -81,6 +81,17 @@ describe('PUT /advertiser/products/{id}', () => {
 });
 
 describe('PATCH and DELETE /advertiser/products/{id}', () => {
+  test('metadata holding a null anywhere (or a number JSON cannot carry) is refused, naming where; nothing is stored', async () => {
+    const withOption = body('Metadata shoe') as { options: Array<{ pricing: Array<{ metadata: unknown[] }> }> };
+    withOption.options[0]!.pricing[0]!.metadata = [{ key: 'size', value: null }];
+    const nested = assertError(await put(acme, 'sku-null-meta', withOption), 400, 'invalid_body');
+    assert.match(nested.message, /^options\[0\]\.pricing\[0\]\.metadata\[0\]\.value is null or a number too large to represent: leave the entry out/);
+    const huge = await h.request({ method: 'PUT', url: '/advertiser/products/sku-null-meta', headers: { 'x-api-key': acme, 'content-type': 'application/json' }, payload: JSON.stringify({ ...body('Metadata shoe'), metadata: ['__HUGE__'] }).replace('"__HUGE__"', '1e400') });
+    assert.match(assertError(huge, 400, 'invalid_body').message, /^metadata\[0\] is null or a number too large/);
+    assertError(await patch(acme, 'sku-null-meta', { metadata: [null] }), 404, 'product_not_found');
+    assert.equal((await seen(BRANDS.acme)).some((p) => p.id === 'sku-null-meta'), false);
+  });
+
   test('PATCH changes the fields given and keeps the others', async () => {
     await put(acme, 'sku-patch', body('Before', 5_000));
     const res = await patch(acme, 'sku-patch', { name: 'After', available: false });

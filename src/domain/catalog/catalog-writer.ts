@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { invalid } from '../errors.js';
 import { toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
+import { findNull } from '../../lib/json-nulls.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
 import { applyLines, importNdjson, type ImportHooks, type ImportKind, type ImportSummary, type Importer, type LineResult } from './ndjson-import.js';
 import type { BrandProductInput, BrandProductPatch, Product } from '../../schemas/product.js';
@@ -81,8 +82,23 @@ export function lowestPrice(input: ProductInput): number | null {
   return prices.length ? Math.min(...prices) : null;
 }
 
+/** Free-form metadata is stored as sent and answered back as stored: it must not hold null. */
+function checkMetadata(input: ProductInput): void {
+  const places: Array<[unknown, string]> = [[input.metadata, 'metadata']];
+  input.options.forEach((option, i) => {
+    places.push([option.metadata, `options[${i}].metadata`]);
+    option.pricing.forEach((pricing, j) => places.push([pricing.metadata, `options[${i}].pricing[${j}].metadata`]));
+    option.stocks.forEach((stock, j) => places.push([stock.metadata, `options[${i}].stocks[${j}].metadata`]));
+  });
+  for (const [value, field] of places) {
+    const found = findNull(value, field);
+    if (found) throw invalid('invalid_body', `${found} is null or a number too large to represent: leave the entry out (values are never null)`);
+  }
+}
+
 /** The stored columns of a product (all but seq, id and created_at), as every writer stores them. */
 export function productColumns(input: ProductInput, now: string) {
+  checkMetadata(input);
   return {
     organization_id: input.organizationId,
     integration: input.integration ?? null,
