@@ -19,7 +19,8 @@ const testFiles = (dir) =>
     .map((e) => join(dir, e.name))
     .sort();
 
-const everywhere = [...testFiles('test/api'), ...testFiles('test/cli'), ...testFiles('test/storage')];
+// The typed client's own tests run against a live server on each database.
+const everywhere = [...testFiles('test/api'), ...testFiles('test/cli'), ...testFiles('test/storage'), ...testFiles('packages/client')];
 // Unit tests of pure logic need no database: the first run only.
 const unit = testFiles('test/unit');
 const sharedOnly = testFiles('test/scale');

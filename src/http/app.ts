@@ -32,6 +32,7 @@ import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
+import { polishDocument } from './openapi-document.js';
 import { webhookDescriptions } from './webhook-description.js';
 import { applyRouteRules } from './route-rules.js';
 import { logsRequests } from './logging.js';
@@ -158,6 +159,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Service' },
       ],
     },
+    transformObject: (document) => ('openapiObject' in document ? polishDocument(document.openapiObject) : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -127,6 +127,18 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('GET /openapi.json: what generated clients and viewers read', () => {
+  test('a query parameter with a default is optional; a choice among words is an enum', async () => {
+    const doc = (await openapi()) as unknown as { paths: Record<string, Record<string, { parameters: Array<{ name: string; required?: boolean; schema: Record<string, unknown> }> }>> };
+    const parameter = (path: string, name: string) => doc.paths[path]!.get!.parameters.find((p) => p.name === name)!;
+    for (const name of ['page', 'limit']) assert.equal(parameter('/affiliate/brands', name).required, false, `${name} has a default`);
+    const type = parameter('/affiliate/shortener/urls', 'type').schema;
+    assert.equal(type.anyOf, undefined);
+    assert.equal(type.type, 'string');
+    assert.ok(Array.isArray(type.enum) && type.enum.includes('BrandPage') && type.enum.length > 1, JSON.stringify(type));
+  });
+});
+
 describe('GET /docs', () => {
   test('answers an HTML page (after a redirect, if any)', async () => {
     let res = await h.request({ method: 'GET', url: '/docs' });
