@@ -109,7 +109,7 @@ describe('Redis goes away and comes back', () => {
     // Guessing keys is still throttled: this instance counts the address's failures alone.
     const guesses = [];
     for (let i = 0; i < 21; i++) guesses.push((await inject('/affiliate/brands', { 'x-api-key': `afn_guess${String(i).padStart(27, '0')}` })).statusCode);
-    assert.deepEqual(guesses, [...Array(20).fill(401), 429]);
+    assert.deepEqual(guesses, [...Array.from({ length: 20 }, () => 401), 429]);
     assert.equal((await inject('/affiliate/brands', { 'x-api-key': key })).statusCode, 200, 'a valid key from that address is served');
 
     // Redirects keep working and their clicks reach the database (the local repeat window decides).
