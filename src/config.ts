@@ -68,6 +68,10 @@ export interface Config {
   metricsPort: number | undefined;
   /** Raw clicks older than this many days are deleted (counts, rollups and orders keep their figures); 0 keeps them. */
   clickRetentionDays: number;
+  /** A portal session ends after this long without a request. */
+  sessionIdleMs: number;
+  /** Requests per minute one signed-in user may make (a page makes several). */
+  userRateLimit: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -188,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
     clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 400, 0, 36_500),
+    sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
+    userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     ...timeouts(env),
   };
 }
@@ -222,10 +228,13 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
   metricsPort: 'METRICS_PORT',
   clickRetentionDays: 'CLICK_RETENTION_DAYS',
+  sessionIdleMs: 'SESSION_IDLE_MINUTES',
+  userRateLimit: 'USER_RATE_LIMIT',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */
 const IN_SECONDS = new Set<keyof Config>(['repeatClickWindowMs', 'failedKeyWindowMs']);
+const IN_MINUTES = new Set<keyof Config>(['sessionIdleMs']);
 
 const MASK = '********';
 
@@ -252,6 +261,7 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');
     else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);
+    else if (IN_MINUTES.has(key)) value = String(Number(raw) / 60_000);
     else value = raw === undefined ? '' : String(raw);
     lines.push({ variable, value });
   }

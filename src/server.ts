@@ -72,6 +72,9 @@ function clickFilters(config: Config, redis: RedisConnection | undefined, logErr
   };
 }
 
+/** Sign-in attempts allowed in a quarter of an hour, for one account and from one address. */
+const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 };
+
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
 
@@ -119,8 +122,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
         },
       }
     : bus;
+  // Counters of failed keys and sign-in attempts: shared through Redis, this instance's own while it is away.
+  const windowCounter = redis ? failoverWindowCounter((key, windowMs) => countInWindow(redis, key, windowMs), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone')) : memoryWindowCounter();
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -133,11 +138,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
       onError: logError('delivering webhooks failed; will retry'),
     }),
     retention: new ClickRetention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
-    failedKeys: failedKeyThrottle(
-      config.failedKeyLimit,
-      config.failedKeyWindowMs,
-      redis ? failoverWindowCounter((key, windowMs) => countInWindow(redis, key, windowMs), logError('Redis unavailable for counting invalid keys; counting here alone')) : memoryWindowCounter(),
-    ),
+    failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
+    signInAttempts: {
+      account: failedKeyThrottle(SIGN_IN_LIMITS.perAccount, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-account'),
+      address: failedKeyThrottle(SIGN_IN_LIMITS.perAddress, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-address'),
+    },
   };
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({

@@ -7,6 +7,7 @@ import { openRepositories, type Repositories } from './storage/repositories/inde
 import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
+import { UsersService } from './domain/access/users-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
 import { CatalogWriter } from './domain/catalog/catalog-writer.js';
@@ -32,6 +33,7 @@ export interface Services {
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
+  users: UsersService;
   webhooks: WebhooksService;
 }
 
@@ -44,6 +46,8 @@ export interface ServingServices extends Services {
   dispatcher: WebhookDispatcher;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
+  /** Counts sign-in attempts per account and per client address. */
+  signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Deletes raw clicks past CLICK_RETENTION_DAYS in the background. */
   retention: ClickRetention;
 }
@@ -56,6 +60,8 @@ export interface ServiceSettings {
   publisher: InvalidationPublisher;
   /** Whether webhook endpoints may be http or local addresses (WEBHOOK_ALLOW_LOCAL_TARGETS). */
   webhookAllowLocalTargets?: boolean;
+  /** How long a portal session lasts without use (SESSION_IDLE_MINUTES). */
+  sessionIdleMs?: number;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -71,6 +77,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
+    users: new UsersService(repositories, clock, { publicUrl, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

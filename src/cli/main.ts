@@ -15,6 +15,7 @@ import { analyticsCommand } from './commands/analytics.js';
 import { visitorSaltCommand } from './commands/visitor-salt.js';
 import { configCommand } from './commands/config.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
+import { usersCommand } from './commands/users.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -26,6 +27,7 @@ program.addCommand(serveCommand());
 program.addCommand(migrateCommand());
 program.addCommand(seedCommand());
 program.addCommand(keysCommand());
+program.addCommand(usersCommand());
 program.addCommand(brandsCommand());
 program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());

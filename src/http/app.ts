@@ -16,6 +16,7 @@ import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
+import { Session, User } from '../schemas/session.js';
 import { answerClientError, errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
@@ -27,6 +28,8 @@ import { registerRedirect } from './routes/redirect.js';
 import { redirectFront } from './redirect-front.js';
 import { trustFunction } from './client-address.js';
 import { registerHealth } from './routes/health.js';
+import { registerSessionRoutes } from './routes/session/index.js';
+import cookie from '@fastify/cookie';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
@@ -39,7 +42,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt, User, Session];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -109,7 +112,9 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   registerRequestHandling(app, ctx);
   await registerSecurityHeaders(app, { publicUrl: ctx.config.publicUrl, corsOrigins: ctx.config.corsOrigins });
   await registerDocumentation(app, ctx.config.publicUrl);
+  await app.register(cookie);
   registerHealth(app, ctx.services);
+  registerSessionRoutes(app, ctx);
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);
@@ -156,6 +161,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
         { name: 'Webhooks', description: 'Events pushed to your receivers as they happen, signed; for affiliates under /affiliate/webhooks, for brands under /advertiser/webhooks (scopes webhooks:read, webhooks:write).' },
+        { name: 'Session', description: 'For the portal: sign in with an e-mail and password; the session cookie is then accepted by every API route (same scopes by role), with the x-csrf-token header on requests that change something.' },
         { name: 'Service' },
       ],
     },

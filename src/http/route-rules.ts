@@ -20,9 +20,13 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '/openapi.json': 'the API description itself',
   '/docs': 'static pages of the API reference',
   '*': 'CORS preflight (OPTIONS), answered by @fastify/cors for the origins CORS_ORIGINS names',
+  '/session': 'the portal’s sign-in: no key (a password, then a session cookie), attempts limited per account and address, CSRF checked',
 };
 
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
+
+/** Routes that read what a client sends (the API and the portal's sign-in): the boundary checks apply. */
+export const takesClientInput = (url: string): boolean => isApiRoute(url) || url === '/session' || url.startsWith('/session/');
 
 /** Whether a route is exempt from the API rules: listed above, or under a listed path. */
 export const isExempt = (url: string): boolean => Object.keys(API_EXEMPTIONS).some((path) => url === path || url.startsWith(`${path}/`));

@@ -30,6 +30,7 @@ import * as brandProfile from './migrations/0023-brand-profile.js';
 import * as analytics from './migrations/0024-analytics.js';
 import * as installationSettings from './migrations/0025-installation-settings.js';
 import * as partitionedClicks from './migrations/0026-partitioned-clicks.js';
+import * as usersAndSessions from './migrations/0027-users-and-sessions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -61,6 +62,7 @@ const migrations: Record<string, DialectMigration> = {
   '0024-analytics': analytics,
   '0025-installation-settings': installationSettings,
   '0026-partitioned-clicks': partitionedClicks,
+  '0027-users-and-sessions': usersAndSessions,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -397,7 +397,44 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+/** A person who signs in to the portal, on behalf of one affiliate or one brand. */
+export interface UsersTable {
+  id: string;
+  email: string;
+  affiliate_id: string | null;
+  brand_id: string | null;
+  role: 'owner' | 'member';
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type UserRow = Selectable<UsersTable>;
+
+/** A one-time link (sign-up or password reset), by the hash of its token. */
+export interface UserLinksTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'sign_up' | 'reset';
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A signed-in browser, by the hash of its cookie. */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+}
+export type SessionRow = Selectable<SessionsTable>;
+
 export interface DB {
+  users: UsersTable;
+  user_links: UserLinksTable;
+  sessions: SessionsTable;
   settings: SettingsTable;
   click_rollups: ClickRollupsTable;
   order_rollups: OrderRollupsTable;

@@ -271,17 +271,32 @@ const stats = { requests: 0, deepFields: 0, operations: 0, documented: 0, fields
 function starterOf(method: string, route: string): (() => Promise<InjectOptions> | InjectOptions) | undefined {
   const sample = routeSamples.samples[`${method} ${route}`];
   if (sample) return () => sample.request(routeSamples.keys[sample.side]);
-  const outside: Record<string, () => InjectOptions> = {
+  const outside: Record<string, () => InjectOptions | Promise<InjectOptions>> = {
     'GET /:code': () => ({ method: 'GET', url: `/${linkCode}`, headers: { 'user-agent': BROWSER_UA } }),
     'GET /healthz': () => ({ method: 'GET', url: '/healthz' }),
     'GET /readyz': () => ({ method: 'GET', url: '/readyz' }),
+    'POST /session': () => ({ method: 'POST', url: '/session', payload: { email: PORTAL_USER, password: PORTAL_PASSWORD } }),
+    'POST /session/password': async () => ({ method: 'POST', url: '/session/password', payload: { token: new URL(await h.service.services.users.resetLink(PORTAL_USER)).searchParams.get('token'), password: PORTAL_PASSWORD } }),
+    'GET /session': () => withFreshSession({ method: 'GET', url: '/session' }),
+    'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
   };
   return outside[`${method} ${route}`];
+}
+
+/** The portal's sign-in: a user of aff-1, and a session of theirs for each request that needs one. */
+const PORTAL_USER = 'fuzz@example.com';
+const PORTAL_PASSWORD = 'fuzzing all the fields';
+async function withFreshSession(options: InjectOptions): Promise<InjectOptions> {
+  const session = await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD);
+  assert.ok(session, 'the portal user signs in');
+  return { ...options, headers: { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken } };
 }
 
 before(async () => {
   // Webhook endpoints made here point at hooks.example.com: nothing is to be delivered.
   h = await startHarness({ WEBHOOK_POLL_MS: '0' });
+  const { link } = await h.service.services.users.create({ affiliateId: 'aff-1' }, PORTAL_USER);
+  await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, PORTAL_PASSWORD);
   await routeSamples.start(h);
   linkCode = (await createLink(h, routeSamples.keys.affiliate, BRANDS.acme)).code;
   check = contractChecker(h.service);

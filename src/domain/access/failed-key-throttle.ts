@@ -36,10 +36,11 @@ export function memoryWindowCounter(now: () => number = Date.now): WindowCounter
   };
 }
 
-export function failedKeyThrottle(limit: number, windowMs: number, counter: WindowCounter): FailedKeyThrottle {
+/** `name` keeps each rule's counters apart (invalid keys, sign-ins per account, per address). */
+export function failedKeyThrottle(limit: number, windowMs: number, counter: WindowCounter, name = 'failed-key'): FailedKeyThrottle {
   return {
     async failed(address) {
-      const { count, resetInMs } = await counter(`failed-key:${address}`, windowMs);
+      const { count, resetInMs } = await counter(`${name}:${address}`, windowMs);
       return count > limit ? Math.max(1, resetInMs) : 0;
     },
   };

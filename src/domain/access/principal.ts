@@ -2,13 +2,13 @@ import type { Scope } from './scopes.js';
 
 /** Who is calling: resolved from the API key (or postback token) on every authenticated request. */
 export interface Principal {
-  /** The API key's id (key_…) or the postback token's id (pbt_…): what the rate limit counts against. */
+  /** The API key's id (key_…), the postback token's id (pbt_…) or user:<id> for a portal session: what the rate limit counts against. */
   keyId: string;
   /**
    * What the caller presented: an API key, or a brand's postback token, which is accepted by
    * GET /postback only.
    */
-  credential: 'api_key' | 'postback_token';
+  credential: 'api_key' | 'postback_token' | 'session';
   /** Set for affiliate keys: every affiliate endpoint is scoped to this affiliate. */
   affiliateId: string | null;
   /** Set for brand (advertiser) keys. */

@@ -17,9 +17,16 @@ export const AFFILIATE_SCOPES = [
 ] as const;
 export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write', 'analytics:read'] as const;
 
+/**
+ * Managing the account itself (its team, its API keys): for the portal's signed-in owners only
+ * (members read the team), never for an API key, so a leaked key cannot mint others.
+ */
+export const ACCOUNT_SCOPES = ['team:read', 'team:write', 'keys:read', 'keys:write'] as const;
+
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];
-export type Scope = AffiliateScope | BrandScope;
+export type AccountScope = (typeof ACCOUNT_SCOPES)[number];
+export type Scope = AffiliateScope | BrandScope | AccountScope;
 
 export function parseScopes(text: string, allowed: readonly string[]): Scope[] {
   const names = [...new Set(text.split(/[\s,]+/).filter(Boolean))];

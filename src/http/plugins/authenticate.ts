@@ -10,6 +10,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError } from '../errors.js';
+import { checkCsrf, sessionOf } from '../session-cookie.js';
 import type { App, AppContext } from '../context.js';
 
 declare module 'fastify' {
@@ -88,11 +89,30 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     );
   };
 
+  /** The signed-in user's principal (same scopes by role as keys have by scope), CSRF checked; undefined without a cookie. */
+  const sessionPrincipal = async (request: FastifyRequest): Promise<Principal | undefined> => {
+    const session = await sessionOf(request, ctx.services.users);
+    if (!session) return undefined;
+    checkCsrf(request, session, allowedOrigins);
+    return {
+      keyId: `user:${session.user.id}`,
+      credential: 'session',
+      affiliateId: session.user.affiliateId ?? null,
+      brandId: session.user.brandId ?? null,
+      scopes: session.scopes,
+      rateLimit: ctx.config.userRateLimit,
+      rateWindowMs: 60_000,
+    };
+  };
+  const allowedOrigins = [new URL(ctx.config.publicUrl).origin, ...ctx.config.corsOrigins];
+
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = postbackTokenFrom?.(request);
     let principal = token && looksLikePostbackToken(token) ? await ctx.services.access.resolvePostbackToken(token) : undefined;
+    const key = principal ? undefined : keyFrom(request);
+    // Without a key, the portal's session cookie (if any) is the credential; never for the postback.
+    if (!principal && !key && !postbackTokenFrom) principal = await sessionPrincipal(request);
     if (!principal) {
-      const key = keyFrom(request);
       if (!key) throw new HttpError(401, 'unauthorized', missingKeyMessage);
       principal = await ctx.services.access.resolveKey(key);
       if (!principal) {
@@ -135,7 +155,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
     const scope = request.routeOptions.config.scope;
     if (scope && !request.principal!.scopes.has(scope)) {
-      throw new HttpError(403, 'forbidden', `This API key lacks the scope ${scope} required by this endpoint`);
+      throw new HttpError(403, 'forbidden', request.principal!.credential === 'session' ? `Your role does not allow this (it needs the scope ${scope}): ask an owner of your account` : `This API key lacks the scope ${scope} required by this endpoint`);
     }
     return payload;
   });

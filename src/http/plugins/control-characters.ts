@@ -1,15 +1,15 @@
-// One rule at the boundary for every string an API route accepts: path parameters and query
+// One rule at the boundary for every string an API route (or the sign-in) accepts: path parameters and query
 // parameters may hold no control character at all, bodies none but tab, line feed and carriage
 // return. Checked before validation, so the answer names the field whatever else is wrong.
 import type { FastifyRequest } from 'fastify';
 import { controlCharacterMessage, findControlCharacter, MAX_DEPTH, nestsDeeperThan } from '../../lib/control-characters.js';
 import { HttpError } from '../errors.js';
-import { isApiRoute } from '../route-rules.js';
+import { takesClientInput } from '../route-rules.js';
 import type { App } from '../context.js';
 
 export function refuseControlCharacters(app: App): void {
   app.addHook('preValidation', async (request: FastifyRequest) => {
-    if (!isApiRoute(request.routeOptions.url ?? '')) return;
+    if (!takesClientInput(request.routeOptions.url ?? '')) return;
     const parts = [
       ['invalid_params', request.params, false],
       ['invalid_query', request.query, false],

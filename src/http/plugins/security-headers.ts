@@ -14,7 +14,7 @@ import cors from '@fastify/cors';
 import type { App } from '../context.js';
 
 const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
-const AUTHENTICATED = /^\/(affiliate|advertiser|postback)(\/|$)/;
+const AUTHENTICATED = /^\/(affiliate|advertiser|postback|session)(\/|$)/;
 
 export async function registerSecurityHeaders(app: App, options: { publicUrl: string; corsOrigins: readonly string[] }): Promise<void> {
   const https = options.publicUrl.startsWith('https:');

@@ -15,6 +15,7 @@ import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
+import { UsersRepository } from './users.js';
 import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
@@ -33,6 +34,7 @@ export function openRepositories(database: Database) {
     products: new ProductsRepository(database),
     rollups: new RollupsRepository(database),
     settings: new SettingsRepository(database),
+    users: new UsersRepository(database),
     webhooks: new WebhooksRepository(database),
   };
 }

@@ -1,0 +1,191 @@
+// People who use the portal: each belongs to one affiliate or one brand, as owner or member. An
+// operator (CLI) or an owner (portal) creates a user and hands over a one-time link where the user
+// sets a password; signing in opens a server-side session, which ends after a period without
+// use, at sign-out, or when its user's password changes or the user is removed.
+import type { UserOwner, UsersRepository } from '../../storage/repositories/users.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { UserRow } from '../../storage/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { randomBase62 } from '../random.js';
+import { hashKey } from './access-service.js';
+import { requireAffiliate, requireBrand } from './require.js';
+import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
+
+export type Role = 'owner' | 'member';
+export const ROLES: readonly Role[] = ['owner', 'member'];
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** How long a link stays usable: a sign-up link a week (it may wait in an inbox), a reset an hour. */
+const LINK_LIFETIME = { sign_up: 7 * DAY, reset: 60 * MINUTE } as const;
+/** A session's last use is written at most this often (not on every request). */
+const TOUCH_EVERY_MS = MINUTE;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface UserView {
+  id: string;
+  email: string;
+  role: Role;
+  affiliateId?: string;
+  brandId?: string;
+  /** False until the user has set a password with their link. */
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SignedIn {
+  user: UserView;
+  /** The cookie's value: shown once, stored only as a hash. */
+  sessionToken: string;
+  csrfToken: string;
+}
+
+export interface ActiveSession {
+  user: UserView;
+  csrfToken: string;
+  /** When the session ends unless used again. */
+  expiresAt: string;
+  /** What the session may do, from the user's side and role. */
+  scopes: ReadonlySet<Scope>;
+}
+
+export interface UsersRepositories {
+  users: UsersRepository;
+  affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
+}
+
+const viewOf = (row: UserRow): UserView => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  ...(row.affiliate_id ? { affiliateId: row.affiliate_id } : {}),
+  ...(row.brand_id ? { brandId: row.brand_id } : {}),
+  active: row.password_hash !== null,
+  createdAt: row.created_at,
+});
+
+/** What a user may do: everything of their side; owners also manage the team and API keys. */
+export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): ReadonlySet<Scope> {
+  const side: readonly Scope[] = user.affiliate_id ? AFFILIATE_SCOPES : BRAND_SCOPES;
+  return new Set<Scope>([...side, ...(user.role === 'owner' ? ACCOUNT_SCOPES : (['team:read'] as const))]);
+}
+
+function checkPassword(password: string): void {
+  if (password.length < 10) throw invalid('invalid_password', 'password must be at least 10 characters long');
+  if (password.length > 200) throw invalid('invalid_password', 'password must be at most 200 characters long');
+}
+
+export class UsersService {
+  constructor(
+    private readonly repositories: UsersRepositories,
+    private readonly clock: Clock,
+    private readonly settings: { publicUrl: string; sessionIdleMs: number },
+  ) {}
+
+  /** A new user of an affiliate or a brand, and the one-time link where they set their password. */
+  async create(owner: UserOwner, email: string, role: Role = 'member'): Promise<{ user: UserView; link: string }> {
+    if (Boolean(owner.affiliateId) === Boolean(owner.brandId)) throw invalid('invalid_owner', 'a user belongs to exactly one affiliate or one brand');
+    if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
+    else await requireBrand(this.repositories.brands, owner.brandId!);
+    if (!ROLES.includes(role)) throw invalid('invalid_role', `role must be one of ${ROLES.join(', ')}`);
+    const address = email.trim().toLowerCase();
+    if (!EMAIL.test(address) || address.length > 254) throw invalid('invalid_email', `${email} is not an e-mail address`);
+    if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
+    const now = this.clock.iso();
+    const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: null, created_at: now, updated_at: now };
+    await this.repositories.users.insert(row);
+    return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
+  }
+
+  /** A one-time link to set a new password (the old one keeps working until then). */
+  async resetLink(email: string): Promise<string> {
+    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
+    if (!user) throw notFound(`no user has the e-mail ${email}`, 'user_not_found');
+    return this.newLink(user.id, user.password_hash ? 'reset' : 'sign_up');
+  }
+
+  /** Sets the password through a one-time link and signs in; every other session of the user ends. */
+  async setPassword(token: string, password: string): Promise<SignedIn> {
+    checkPassword(password);
+    const now = this.clock.iso();
+    const taken = await this.repositories.users.takeLink(hashKey(token), now);
+    if (!taken) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: ask for a new one');
+    await this.repositories.users.setPassword(taken.user.id, await hashPassword(password), now);
+    await this.repositories.users.revokeSessionsOf(taken.user.id, now);
+    return this.openSession({ ...taken.user, password_hash: 'set' });
+  }
+
+  /** Signs in; undefined when the e-mail or the password is wrong (never saying which). */
+  async signIn(email: string, password: string): Promise<SignedIn | undefined> {
+    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
+    // The same work whether the user exists or not, so timing tells nothing either.
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    return user?.password_hash && ok ? this.openSession(user) : undefined;
+  }
+
+  /** The session a cookie names, while it lasts; its last use moves forward. */
+  async resolveSession(sessionToken: string): Promise<ActiveSession | undefined> {
+    if (sessionToken.length > 100) return undefined;
+    const tokenHash = hashKey(sessionToken);
+    const found = await this.repositories.users.findSession(tokenHash);
+    if (!found) return undefined;
+    const now = this.clock.now();
+    const lastSeen = Date.parse(found.session.last_seen_at);
+    if (now - lastSeen >= this.settings.sessionIdleMs) return undefined;
+    if (now - lastSeen >= TOUCH_EVERY_MS) await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
+    const seen = now - lastSeen >= TOUCH_EVERY_MS ? now : lastSeen;
+    return { user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
+  }
+
+  async signOut(sessionToken: string): Promise<void> {
+    await this.repositories.users.revokeSession(hashKey(sessionToken), this.clock.iso());
+  }
+
+  team(owner: UserOwner): Promise<UserView[]> {
+    return this.repositories.users.listOf(owner).then((rows) => rows.map(viewOf));
+  }
+
+  /** A new password link for a user of the team. */
+  async teamResetLink(owner: UserOwner, userId: string): Promise<string> {
+    const user = await this.memberOf(owner, userId);
+    return this.newLink(user.id, user.password_hash ? 'reset' : 'sign_up');
+  }
+
+  /** Removes a user of the team (their sessions end with them); the last owner stays. */
+  async remove(owner: UserOwner, userId: string, by: string): Promise<void> {
+    const user = await this.memberOf(owner, userId);
+    if (user.id === by) throw conflict('cannot_remove_self', 'you cannot remove yourself: another owner can');
+    if (user.role === 'owner' && (await this.repositories.users.listOf(owner)).filter((u) => u.role === 'owner').length === 1) {
+      throw conflict('last_owner', 'the last owner cannot be removed');
+    }
+    await this.repositories.users.remove(user.id);
+  }
+
+  private async memberOf(owner: UserOwner, userId: string): Promise<UserRow> {
+    const user = await this.repositories.users.findOf(owner, userId);
+    if (!user) throw notFound(`no user ${userId} in your team`, 'user_not_found');
+    return user;
+  }
+
+  private async newLink(userId: string, purpose: 'sign_up' | 'reset'): Promise<string> {
+    const token = randomBase62(40);
+    const now = this.clock.now();
+    await this.repositories.users.insertLink({ token_hash: hashKey(token), user_id: userId, purpose, expires_at: new Date(now + LINK_LIFETIME[purpose]).toISOString(), created_at: new Date(now).toISOString() });
+    return `${this.settings.publicUrl}/app/set-password?token=${token}`;
+  }
+
+  private async openSession(user: UserRow): Promise<SignedIn> {
+    const sessionToken = randomBase62(43);
+    const csrfToken = randomBase62(32);
+    const now = this.clock.iso();
+    await this.repositories.users.insertSession({ token_hash: hashKey(sessionToken), user_id: user.id, csrf_token: csrfToken, created_at: now, last_seen_at: now });
+    return { user: viewOf(user), sessionToken, csrfToken };
+  }
+}
+
+/** A hash no password matches, verified when the e-mail is unknown so both cases take as long. */
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

@@ -1,0 +1,114 @@
+// The portal's session, for people rather than programs: sign in with an e-mail and password
+// (a cookie comes back), read who is signed in, sign out, and set a password through a one-time
+// link. Attempts are limited per account and per address. Everything else the portal does goes
+// through the same API routes as keys, with the session as credential.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext, App } from '../../context.js';
+import type { SignedIn } from '../../../domain/access/users-service.js';
+import { Session, SetPassword, SignIn } from '../../../schemas/session.js';
+import { errorResponses } from '../../responses.js';
+import { HttpError } from '../../errors.js';
+import { checkCsrf, clearSessionCookie, sessionOf, setSessionCookie } from '../../session-cookie.js';
+
+const TAG = 'Session';
+const NoQuery = Type.Object({}, { additionalProperties: false });
+/** What any of these routes may answer besides its own (they are outside the API's route rules, which add these there). */
+const READ_ERRORS = [400, 500, 503];
+const WRITE_ERRORS = [...READ_ERRORS, 413, 415];
+
+export function registerSessionRoutes(app: App, ctx: AppContext): void {
+  const { users, signInAttempts } = ctx.services;
+  const { publicUrl } = ctx.config;
+  const allowedOrigins = [new URL(publicUrl).origin, ...ctx.config.corsOrigins];
+
+  const signedIn = (reply: FastifyReply, result: SignedIn) => {
+    setSessionCookie(reply, result.sessionToken, publicUrl);
+    return { data: { user: result.user, csrfToken: result.csrfToken } };
+  };
+
+  /** 429 once the account or the address has tried too often. */
+  const limitAttempts = async (request: FastifyRequest, email: string) => {
+    const waitMs = Math.max(await signInAttempts.address.failed(request.ip), await signInAttempts.account.failed(email.trim().toLowerCase()));
+    if (waitMs === 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new HttpError(429, 'too_many_sign_ins', `Too many sign-in attempts for this account or from this address: try again in ${Math.ceil(seconds / 60)} min, or ask for a password reset link`, { 'retry-after': String(seconds) });
+  };
+
+  app.post(
+    '/session',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Sign in',
+        description: 'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
+        querystring: NoQuery,
+        body: SignIn,
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...WRITE_ERRORS, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      await limitAttempts(request, request.body.email);
+      const result = await users.signIn(request.body.email, request.body.password);
+      if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
+      return signedIn(reply, result);
+    },
+  );
+
+  app.post(
+    '/session/password',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Set a password with a one-time link, and sign in',
+        description: 'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end.',
+        querystring: NoQuery,
+        body: SetPassword,
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...WRITE_ERRORS, 429) },
+      },
+    },
+    async (request, reply) => {
+      await limitAttempts(request, `link:${request.body.token.slice(0, 8)}`);
+      return signedIn(reply, await users.setPassword(request.body.token, request.body.password));
+    },
+  );
+
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Who is signed in',
+        description: 'The signed-in user, the CSRF token and when the session ends unless used. 401 without a session.',
+        querystring: NoQuery,
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...READ_ERRORS, 401) },
+      },
+    },
+    async (request) => {
+      const session = await sessionOf(request, users);
+      if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
+      return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
+    },
+  );
+
+  app.delete(
+    '/session',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Sign out',
+        description: 'Ends the session (on the server: the cookie stops working everywhere) and clears the cookie. Needs the x-csrf-token header.',
+        querystring: NoQuery,
+        response: { 204: Type.Null(), ...errorResponses(...READ_ERRORS, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const session = await sessionOf(request, users);
+      if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in');
+      checkCsrf(request, session, allowedOrigins);
+      await users.signOut(request.cookies.affnet_session!);
+      clearSessionCookie(reply, publicUrl);
+      return reply.status(204).send(null);
+    },
+  );
+}

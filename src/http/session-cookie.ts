@@ -1,0 +1,47 @@
+// The portal's credential: a server-side session named by an HttpOnly cookie (SameSite=Lax,
+// Secure whenever PUBLIC_URL is https). Because a browser sends the cookie by itself, every
+// request that changes something must also prove it comes from the portal: an Origin of this
+// service (or of CORS_ORIGINS) when the browser sends one, and always the session's CSRF token in
+// x-csrf-token, which only a page that read the sign-in answer (or GET /session) knows.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {} from '@fastify/cookie';
+import type { ActiveSession, UsersService } from '../domain/access/users-service.js';
+import { HttpError } from './errors.js';
+
+export const SESSION_COOKIE = 'affnet_session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function setSessionCookie(reply: FastifyReply, token: string, publicUrl: string): void {
+  void reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });
+}
+
+export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {
+  void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });
+}
+
+/** The session the request's cookie names, while it lasts; undefined without a cookie. */
+export async function sessionOf(request: FastifyRequest, users: UsersService): Promise<ActiveSession | undefined> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return undefined;
+  const session = await users.resolveSession(token);
+  if (!session) throw new HttpError(401, 'session_expired', 'Your session has ended (signed out, or unused for too long): sign in again');
+  return session;
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Refuses a state-changing request that may come from another site (403 csrf_failed). */
+export function checkCsrf(request: FastifyRequest, session: ActiveSession, allowedOrigins: readonly string[]): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin !== undefined && !allowedOrigins.includes(origin)) {
+    throw new HttpError(403, 'csrf_failed', `Requests from ${origin} are refused: use the portal at this service's address`);
+  }
+  const sent = request.headers[CSRF_HEADER];
+  if (typeof sent !== 'string' || !sameText(sent, session.csrfToken)) {
+    throw new HttpError(403, 'csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header (the sign-in answer and GET /session carry it)`);
+  }
+}

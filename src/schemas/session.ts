@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const User = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String({ format: 'email' }),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('member')], { description: 'owner: manages the team and API keys as well; member: everything else of the account' }),
+    affiliateId: Type.Optional(Type.String({ description: 'The affiliate the user works for (or brandId)' })),
+    brandId: Type.Optional(Type.String({ description: 'The brand the user works for (or affiliateId)' })),
+    active: Type.Boolean({ description: 'False until the user has set a password with their one-time link' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'User', description: 'A person who signs in to the portal, for one affiliate or one brand' },
+);
+
+export const Session = Type.Object(
+  {
+    user: Type.Ref(User),
+    csrfToken: Type.String({ description: 'Send it in the x-csrf-token header with every request that changes something' }),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the session ends unless used again' })),
+  },
+  { $id: 'Session', description: 'The signed-in user' },
+);
+
+export const SignIn = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type SignIn = Static<typeof SignIn>;
+
+export const SetPassword = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 100, description: 'The token of the one-time link (sign-up or password reset)' }),
+    password: Type.String({ minLength: 10, maxLength: 200, description: 'At least 10 characters' }),
+  },
+  { additionalProperties: false },
+);
+export type SetPassword = Static<typeof SetPassword>;

@@ -1,0 +1,142 @@
+// Signing in to the portal: a user created with a one-time link sets a password, signs in, and the
+// session cookie then works on the API routes of their side (with the CSRF token on writes), until
+// sign-out or inactivity. Wrong passwords, guessing, other sites and stale sessions are refused.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { InjectOptions } from 'light-my-request';
+import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertError } from '../helpers/api.js';
+import { ManualClock } from '../../src/lib/clock.js';
+
+const PASSWORD = 'correct horse battery';
+const clock = new ManualClock(Date.now());
+let h: Harness;
+
+before(async () => {
+  h = await startHarness({ SESSION_IDLE_MINUTES: '30' }, { clock });
+});
+after(async () => {
+  await h.close();
+});
+
+const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+const cookieOf = (res: { headers: Record<string, unknown> }) => {
+  const header = [res.headers['set-cookie'] as string | string[] | undefined].flat().find((c) => c?.startsWith('affnet_session='));
+  return header?.split(';')[0];
+};
+
+/** A user of aff-1 (or of a brand) who has set their password; their cookie and CSRF token. */
+async function signedUp(email: string, owner: { affiliateId?: string; brandId?: string } = { affiliateId: 'aff-1' }, role: 'owner' | 'member' = 'member') {
+  const { link } = await h.service.services.users.create(owner, email, role);
+  const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: PASSWORD } });
+  assert.equal(res.statusCode, 200, res.body);
+  return { cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, setCookie: String([res.headers['set-cookie']].flat()[0]) };
+}
+
+const withSession = (options: InjectOptions, session: { cookie: string; csrf?: string }, extra: Record<string, string> = {}): InjectOptions => ({
+  ...options,
+  headers: { ...(options.headers as Record<string, string>), cookie: session.cookie, ...(session.csrf ? { 'x-csrf-token': session.csrf } : {}), ...extra },
+});
+
+describe('sign-up and sign-in', () => {
+  test('the one-time link sets the password and signs in: an HttpOnly, SameSite=Lax cookie; the link works once', async () => {
+    const { link } = await h.service.services.users.create({ affiliateId: 'aff-1' }, 'Ana@Example.com', 'owner');
+    assert.match(link, new RegExp(`^${PUBLIC_URL}/app/set-password\\?token=[0-9A-Za-z]{40}$`));
+    const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: PASSWORD } });
+    assert.equal(res.statusCode, 200, res.body);
+    const setCookie = String([res.headers['set-cookie']].flat()[0]);
+    assert.match(setCookie, /^affnet_session=[0-9A-Za-z]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const session = res.json<{ data: { user: { email: string; role: string; affiliateId: string; active: boolean }; csrfToken: string } }>().data;
+    assert.deepEqual([session.user.email, session.user.role, session.user.affiliateId, session.user.active], ['ana@example.com', 'owner', 'aff-1', true]);
+    assertError(await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: 'another password' } }), 400, 'invalid_link');
+  });
+
+  test('sign in with the e-mail (any case) and password; a wrong password or unknown e-mail answers the same 401', async () => {
+    await signedUp('bruno@example.com');
+    const ok = await h.request({ method: 'POST', url: '/session', payload: { email: 'BRUNO@example.com', password: PASSWORD } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.ok(cookieOf(ok));
+    const wrong = assertError(await h.request({ method: 'POST', url: '/session', payload: { email: 'bruno@example.com', password: 'not the password' } }), 401, 'invalid_credentials');
+    const unknown = assertError(await h.request({ method: 'POST', url: '/session', payload: { email: 'nobody@example.com', password: PASSWORD } }), 401, 'invalid_credentials');
+    assert.equal(wrong.message, unknown.message);
+  });
+
+  test('a password shorter than 10 characters is refused, saying so', async () => {
+    const { link } = await h.service.services.users.create({ affiliateId: 'aff-1' }, 'short@example.com');
+    const error = assertError(await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: 'short' } }), 400, 'invalid_body');
+    assert.match(error.message, /password/);
+  });
+
+  test('sign-in attempts are limited per account: past 10 in 15 minutes, 429 with Retry-After, even with the right password', async () => {
+    await signedUp('carla@example.com');
+    for (let i = 0; i < 10; i++) {
+      const res = await h.request({ method: 'POST', url: '/session', remoteAddress: `192.0.2.${i + 1}`, payload: { email: 'carla@example.com', password: `guess number ${i}` } });
+      assert.equal(res.statusCode, 401);
+    }
+    const limited = await h.request({ method: 'POST', url: '/session', remoteAddress: '192.0.2.99', payload: { email: 'carla@example.com', password: PASSWORD } });
+    const error = assertError(limited, 429, 'too_many_sign_ins');
+    assert.match(error.message, /Too many sign-in attempts for this account or from this address: try again in \d+ min/);
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+  });
+});
+
+describe('the session as credential', () => {
+  test('reads the API of its side; writes need the CSRF token and an Origin of this service', async () => {
+    const session = await signedUp('dora@example.com');
+    const brands = await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, { cookie: session.cookie }));
+    assert.equal(brands.statusCode, 200, brands.body);
+    assert.equal(brands.headers['x-ratelimit-limit'], '600', 'the per-user limit');
+
+    const create = { method: 'POST' as const, url: '/affiliate/shortener/url', payload: { organizationId: BRANDS.acme, type: 'Home' } };
+    const noToken = assertError(await h.request(withSession(create, { cookie: session.cookie })), 403, 'csrf_failed');
+    assert.match(noToken.message, /x-csrf-token/);
+    assertError(await h.request(withSession(create, { cookie: session.cookie, csrf: 'wrong-token-wrong-token-wrong-tok' })), 403, 'csrf_failed');
+    assertError(await h.request(withSession(create, session, { origin: 'https://evil.example' })), 403, 'csrf_failed');
+    const made = await h.request(withSession(create, session, { origin: PUBLIC_URL }));
+    assert.equal(made.statusCode, 200, made.body);
+  });
+
+  test("an affiliate's session sees only its own data, and not the brand side", async () => {
+    const other = await signedUp('eve@example.com', { affiliateId: 'aff-2' });
+    const orders = await h.request(withSession({ method: 'GET', url: '/affiliate/orders/o-aff1-1' }, other));
+    assertError(orders, 404);
+    assertError(await h.request(withSession({ method: 'GET', url: '/advertiser/conversions' }, other)), 403, 'forbidden');
+  });
+
+  test("a brand user's session works on the brand's routes", async () => {
+    const brand = await signedUp('fabio@acme.example', { brandId: BRANDS.acme });
+    const res = await h.request(withSession({ method: 'GET', url: '/advertiser/brand' }, brand));
+    assert.equal(res.statusCode, 200, res.body);
+    assertError(await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, brand)), 403, 'forbidden');
+  });
+
+  test('GET /session says who is signed in; sign-out ends the session everywhere', async () => {
+    const session = await signedUp('gil@example.com');
+    const me = await h.request(withSession({ method: 'GET', url: '/session' }, { cookie: session.cookie }));
+    assert.equal(me.statusCode, 200, me.body);
+    assert.equal(me.json<{ data: { user: { email: string }; csrfToken: string } }>().data.csrfToken, session.csrf);
+    assert.equal(me.headers['cache-control'], 'no-store', 'a session (its CSRF token) is never cached');
+    assertError(await h.request(withSession({ method: 'DELETE', url: '/session' }, { cookie: session.cookie })), 403, 'csrf_failed');
+    const out = await h.request(withSession({ method: 'DELETE', url: '/session' }, session));
+    assert.equal(out.statusCode, 204);
+    assert.match(String([out.headers['set-cookie']].flat()[0]), /^affnet_session=; .*Expires=Thu, 01 Jan 1970/);
+    const after = assertError(await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, { cookie: session.cookie })), 401, 'session_expired');
+    assert.match(after.message, /sign in again/);
+  });
+
+  test('a session unused for SESSION_IDLE_MINUTES ends; one in use goes on', async () => {
+    const session = await signedUp('hana@example.com');
+    clock.advance(20 * 60_000);
+    assert.equal((await h.request(withSession({ method: 'GET', url: '/session' }, session))).statusCode, 200, 'used after 20 minutes');
+    clock.advance(20 * 60_000);
+    assert.equal((await h.request(withSession({ method: 'GET', url: '/session' }, session))).statusCode, 200, '20 minutes after the last use');
+    clock.advance(31 * 60_000);
+    assertError(await h.request(withSession({ method: 'GET', url: '/session' }, session)), 401, 'session_expired');
+  });
+
+  test('without a cookie GET /session answers 401; a made-up cookie too', async () => {
+    assertError(await h.request({ method: 'GET', url: '/session' }), 401, 'unauthorized');
+    assertError(await h.request({ method: 'GET', url: '/affiliate/brands', headers: { cookie: 'affnet_session=made-up' } }), 401, 'session_expired');
+  });
+});

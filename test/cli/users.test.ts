@@ -1,0 +1,66 @@
+// `affnet users create` and `affnet users reset-link`: an operator makes a portal user and hands
+// over the one-time link the command prints; the link signs the user in once their password is set.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../helpers/cli.js';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+let testDb: TestDatabase;
+let database: Database;
+const env = () => ({ DATABASE_URL: testDb.url, REDIS_URL: '', PUBLIC_URL: 'https://go.example.com' });
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+});
+after(async () => {
+  await database.close();
+  await testDb.drop();
+});
+
+const LINK = /^https:\/\/go\.example\.com\/app\/set-password\?token=([0-9A-Za-z]{40})$/;
+const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!;
+
+test('users create prints a one-time link; the user sets a password with it and can sign in', async () => {
+  const created = await runCli(['users', 'create', '--affiliate', 'aff-1', '--email', 'Owner@Aff.example', '--role', 'owner'], env());
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /Created owner owner@aff\.example \(usr_\w+\) for affiliate aff-1/);
+  const token = LINK.exec(lastLine(created.stdout))?.[1];
+  assert.ok(token, created.stdout);
+  const users = servicesFor(database).users;
+  await users.setPassword(token, 'a long enough password');
+  assert.ok(await users.signIn('owner@aff.example', 'a long enough password'));
+
+  const reset = await runCli(['users', 'reset-link', '--email', 'owner@aff.example'], env());
+  assert.equal(reset.code, 0, reset.stderr);
+  const resetToken = LINK.exec(lastLine(reset.stdout))?.[1];
+  assert.ok(resetToken);
+  await users.setPassword(resetToken, 'a brand new password');
+  assert.equal(await users.signIn('owner@aff.example', 'a long enough password'), undefined, 'the old password no longer works');
+  assert.ok(await users.signIn('owner@aff.example', 'a brand new password'));
+});
+
+test('a brand user; refusals name what to fix', async () => {
+  const brand = await runCli(['users', 'create', '--brand', BRANDS.acme, '--email', 'ops@acme.example'], env());
+  assert.equal(brand.code, 0, brand.stderr);
+  assert.match(brand.stdout, new RegExp(`Created member ops@acme\\.example \\(usr_\\w+\\) for brand ${BRANDS.acme}`));
+
+  const cases: Array<[string[], RegExp]> = [
+    [['users', 'create', '--email', 'x@y.example'], /pass --affiliate ID or --brand ID/],
+    [['users', 'create', '--affiliate', 'aff-1', '--email', 'ops@acme.example'], /a user with the e-mail ops@acme\.example exists already/],
+    [['users', 'create', '--affiliate', 'aff-404', '--email', 'new@aff.example'], /aff-404/],
+    [['users', 'create', '--affiliate', 'aff-1', '--email', 'not-an-address'], /not-an-address is not an e-mail address/],
+    [['users', 'create', '--affiliate', 'aff-1', '--email', 'r@aff.example', '--role', 'admin'], /Allowed choices are owner, member/],
+    [['users', 'reset-link', '--email', 'nobody@aff.example'], /no user has the e-mail nobody@aff\.example/],
+  ];
+  for (const [args, message] of cases) {
+    const result = await runCli(args, env());
+    assert.notEqual(result.code, 0, args.join(' '));
+    assert.match(result.stderr, message, args.join(' '));
+  }
+});
