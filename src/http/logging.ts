@@ -22,7 +22,7 @@ export function loggerOptions(level: string, output: NodeJS.WritableStream = pro
   return {
     level,
     redact: {
-      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.secret', '*.token', '*.key'],
+      paths: ['req.headers["x-api-key"]', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.secret', '*.token', '*.key', '*.csrfToken', '*.sessionToken'],
       censor: REDACTED,
     },
     stream: { write: (line: string) => output.write(scrubSecrets(line)) },

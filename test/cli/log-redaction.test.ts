@@ -1,7 +1,7 @@
 // No secret reaches the log: a server at debug level (a line per request) is taken through the
 // secrets it knows — API keys in x-api-key and in Authorization, a made-up key, a postback token in
-// the URL, webhook signing secrets created and rotated, a session cookie — and its whole output is
-// searched for each of them.
+// the URL, webhook signing secrets created and rotated, a sign-up link, a password, a sign-in's
+// session cookie and CSRF token — and its whole output is searched for each of them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
@@ -24,6 +24,9 @@ before(async () => {
     secrets.set('affiliate key', world.keys.aff1);
     secrets.set('brand key', (await servicesFor(database).access.createApiKey({ brandId: BRANDS.acme })).key);
     secrets.set('postback token', (await servicesFor(database).access.rotatePostbackToken(BRANDS.acme)).token);
+    const { link } = await servicesFor(database).users.create({ affiliateId: 'aff-1' }, 'logs@aff.example', 'owner');
+    secrets.set('sign-up link token', new URL(link).searchParams.get('token')!);
+    secrets.set('password', 'never-in-the-log-9');
   } finally {
     await database.close();
   }
@@ -50,6 +53,17 @@ test('a server at debug level logs requests but none of the secrets they carried
   assert.ok(postback.status < 500, postback.body);
   secrets.set('session cookie', 'sid=Qm9yaW5nU2Vzc2lvbklkZW50aWZpZXI');
   await call('/affiliate/brands', { headers: { ...affiliate, cookie: secrets.get('session cookie')! } });
+
+  // The portal: a password set through the link, a sign-in, the session cookie and CSRF token in use.
+  const setPassword = await call('/session/password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: secrets.get('sign-up link token'), password: secrets.get('password') }) });
+  assert.equal(setPassword.status, 200, setPassword.body);
+  const signIn = await fetch(`${server.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'logs@aff.example', password: secrets.get('password') }) });
+  assert.equal(signIn.status, 200);
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  secrets.set('session cookie of the sign-in', cookie.split('=')[1]!);
+  secrets.set('CSRF token', ((await signIn.json()) as { data: { csrfToken: string } }).data.csrfToken);
+  assert.equal((await call('/affiliate/shortener/url', { method: 'POST', headers: { cookie, 'x-csrf-token': secrets.get('CSRF token')!, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) })).status, 200);
+  assert.equal((await call('/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'logs@aff.example', password: 'wrong-password-123' }) })).status, 401);
 
   const json = { ...affiliate, 'content-type': 'application/json' };
   const created = await call('/affiliate/webhooks', { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://hooks.example.com/in', events: ['order.created'] }) });
