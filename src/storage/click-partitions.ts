@@ -63,20 +63,33 @@ export async function ensureMonthPartition(db: Kysely<unknown>, month: number): 
   });
 }
 
-/** Drops the partitions of months that ended at or before `before`; the clicks they held. */
+/**
+ * Drops the partitions of months that ended at or before `before`; the clicks they held. Dropping
+ * takes an exclusive lock on clicks, which waits for every open transaction that read it (a
+ * pg_dump, a long report) while click writes queue behind it: so it waits at most
+ * DROP_LOCK_TIMEOUT, and a month that could not be dropped is tried again at the next prune.
+ */
 export async function dropMonthPartitionsBefore(db: Kysely<unknown>, before: number): Promise<number> {
   let dropped = 0;
   for (const month of await partitionedMonths(db)) {
     if (monthStart(month, 1) > before) break;
     const name = partitionName(month);
-    dropped += await inTransaction(db, async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext('affnet:click-partitions'))`.execute(trx);
-      const { rows: exists } = await sql<{ found: string | null }>`select to_regclass(${name}) as found`.execute(trx);
-      if (!exists[0]?.found) return 0;
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(name)}`.execute(trx);
-      await sql`drop table ${sql.id(name)}`.execute(trx);
-      return rows[0]?.n ?? 0;
-    });
+    // Counted before the lock is asked for: the count only reads.
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(name)}`.execute(db);
+    try {
+      await inTransaction(db, async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext('affnet:click-partitions'))`.execute(trx);
+        await sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`).execute(trx);
+        await sql`drop table if exists ${sql.id(name)}`.execute(trx);
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) break;
+      throw error;
+    }
+    dropped += rows[0]?.n ?? 0;
   }
   return dropped;
 }
+
+const DROP_LOCK_TIMEOUT = '2s';
+const LOCK_NOT_AVAILABLE = '55P03';

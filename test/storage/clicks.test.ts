@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { NewClickRow } from '../../src/storage/tables.js';
 import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
 
@@ -225,5 +226,25 @@ describe('PostgreSQL: clicks partitioned by month', () => {
     assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-08-01T00:00:00.000Z')), 3, 'July dropped whole: its three clicks');
     for (const id of early) assert.equal(await f.repos.clicks.find(id), undefined);
     assert.equal(await clickCount('l-a'), countBefore, "the link's count keeps them");
+  });
+
+  test('a drop waits at most two seconds behind a long reader of clicks, and happens at the next prune', async (t) => {
+    if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite keeps clicks in one table');
+    const ids = [1, 2].map((n) => idAt('2025-05-10T00:00:00.000Z', n));
+    await f.repos.clicks.write(ids.map((id) => click(id, 'l-a', true)));
+    await f.repos.clicks.prepareMonths(Date.parse('2025-05-20T00:00:00.000Z'), 0);
+    const reader = new pg.Client({ connectionString: f.database.postgresUrl });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query('select count(*) from clicks'); // a report (or pg_dump) reading clicks, still open
+      const started = performance.now();
+      assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-06-01T00:00:00.000Z')), 0, 'not dropped while the reader holds clicks');
+      assert.ok(performance.now() - started < 5_000, 'gave up after the lock timeout');
+      await reader.query('commit');
+    } finally {
+      await reader.end();
+    }
+    assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-06-01T00:00:00.000Z')), 2, 'dropped at the next prune');
   });
 });

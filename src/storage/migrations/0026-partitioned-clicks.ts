@@ -1,7 +1,7 @@
 // PostgreSQL: clicks move into a table partitioned by month (see src/storage/click-partitions.ts),
 // with a default partition, and partitions for every month that has clicks (as far back as ten
 // years) up to three months ahead. The existing rows are copied over in this migration, so on a
-// large table it takes a while (about a minute per ten million clicks): run it before starting
+// large table it takes a while (about two minutes per ten million clicks): run it before starting
 // the new version. SQLite has no partitions; nothing changes there.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
