@@ -463,7 +463,8 @@ describe('a server that stopped without counting (killed after storing clicks)',
 
     const started = await createService(loadConfig({ DATABASE_URL: url, PUBLIC_URL, REDIS_URL: '', CLICK_FLUSH_MS: '50' }), { database });
     try {
-      const counted = await pollUntil(() => linkCount(database, site), (n) => n >= 2);
+      // The writer thread counts them once it has started, which a busy machine can take seconds for.
+      const counted = await pollUntil(() => linkCount(database, site), (n) => n >= 2, { timeoutMs: 15_000 });
       assert.equal(counted, 2, 'the two human clicks count; the bot does not');
     } finally {
       await started.close();
