@@ -96,15 +96,24 @@ describe('ClicksRepository.write', () => {
   });
 
   test('a batch that fails is stored not at all, even when its first statement went through', async () => {
-    // The duplicate id fails the second INSERT statement (rows 500 on), after the first one ran.
+    // A click without a visitor hash (NOT NULL) fails the second INSERT statement (rows 500 on), after the first one ran.
     const batch = Array.from({ length: 600 }, (_, i) => click(`fail-${i}`, 'l-fail', true));
-    batch[550] = click('a1', 'l-fail', true);
+    batch[550] = click('fail-550', 'l-fail', true, { visitor_hash: null as unknown as string });
     await assert.rejects(f.repos.clicks.write(batch));
     assert.equal(await storedClicks('l-fail'), 0);
     assert.equal(await clickCount('l-fail'), 0);
     assert.equal(await f.repos.clicks.find('fail-0'), undefined);
+  });
+
+  test('a batch written again (its commit went through, its answer was lost) stores and counts each click once, and the new ones', async () => {
+    const first = [click('again-1', 'l-b', true), click('again-2', 'l-b', true)];
+    await f.repos.clicks.write(first);
+    const before = await clickCount('l-b');
+    // The retry: the same clicks, with the next ones appended (as the click recorder retries).
+    await f.repos.clicks.write([...first, click('again-3', 'l-b', true), click('a1', 'l-b', true)]);
+    assert.equal(await clickCount('l-b'), before + 1, 'only again-3 is new: again-1, again-2 and a1 (an older click) are not counted again');
+    assert.equal((await f.repos.clicks.find('again-3'))?.link_id, 'l-b');
     assert.equal((await f.repos.clicks.find('a1'))?.link_id, 'l-a', 'the click already stored under that id is untouched');
-    assert.equal(await clickCount('l-a'), 3);
   });
 });
 

@@ -56,14 +56,20 @@ export class ClicksRepository {
    * are summed from the stored clicks after rollup_progress (as the click writer thread does), so
    * every click is added exactly once whichever path wrote it.
    */
-  async write(clicks: NewClickRow[]): Promise<void> {
-    if (clicks.length === 0) return;
-    const counts = new Map<string, number>();
-    for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
+  async write(batch: NewClickRow[]): Promise<void> {
+    if (batch.length === 0) return;
     await this.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < clicks.length; i += CHUNK) {
-        await trx.insertInto('clicks').values(clicks.slice(i, i + CHUNK).map(clickInsert)).execute();
+      // A click already stored is skipped, not an error: a batch whose commit went through but
+      // whose answer was lost (the connection broke) is written again by the retry, and only the
+      // clicks that were not stored yet are added to counts and rollups.
+      const inserted = new Set<string>();
+      for (let i = 0; i < batch.length; i += CHUNK) {
+        const rows = await trx.insertInto('clicks').values(batch.slice(i, i + CHUNK).map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
+        for (const { id } of rows) inserted.add(id);
       }
+      const clicks = inserted.size === batch.length ? batch : batch.filter((click) => inserted.has(click.id));
+      const counts = new Map<string, number>();
+      for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
       // Links in one order (by id) for every writer: two instances' batches that update the same
       // links in different orders deadlock on PostgreSQL (as the rollups below, which are sorted).
       for (const [linkId, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

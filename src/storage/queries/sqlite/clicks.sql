@@ -44,15 +44,11 @@ values
     ?,
     ?,
     ?
-  );
+  )
+on conflict ("id") do nothing
+returning
+  "id";
 -- parameters: [null,"Mozilla/5.0",null,null,null,null,null,"0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
-
-update "short_links"
-set
-  "click_count" = "click_count" + ?
-where
-  "id" = ?;
--- parameters: [1,"link-1"]
 
 select
   (

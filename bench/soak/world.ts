@@ -1,0 +1,63 @@
+// The data a soak phase runs against, written before any server starts: the demo catalogue (brands,
+// products, campaigns, two affiliates with channels and approvals, older orders), an affiliate key
+// and a key per brand with limits high enough never to answer 429, and a first set of short links
+// for redirects to follow from the first second.
+import { openDatabase } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { servicesOver } from '../../src/services.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { buildDemoData, seedDemo } from '../../src/seed/demo.js';
+
+/** The demo affiliate the load acts as: approved for some private brands, four channels. */
+export const SOAK_AFFILIATE = 'aff-demo-1';
+/** Base of the short URLs the servers hand out; codes are read from its path. */
+export const SOAK_PUBLIC_URL = 'http://go.soak.test';
+const HIGH_LIMIT = 1_000_000_000;
+const BRANDS_USED = 6;
+const FIRST_LINKS_PER_BRAND = 20;
+
+export interface SoakLink {
+  code: string;
+  brandId: string;
+}
+
+export interface SoakWorld {
+  affiliateKey: string;
+  /** Brands the affiliate can link to, each with its own key (for conversions). */
+  brands: Array<{ id: string; key: string }>;
+  links: SoakLink[];
+  /** Words of product names, for search queries. */
+  searchWords: string[];
+}
+
+export const codeOfShortUrl = (shortUrl: string): string => shortUrl.slice(SOAK_PUBLIC_URL.length + 1);
+
+export async function prepareWorld(databaseUrl: string): Promise<SoakWorld> {
+  const database = openDatabase(databaseUrl);
+  try {
+    await migrateToLatest(database);
+    const services = servicesOver(database, { clock: systemClock, publicUrl: SOAK_PUBLIC_URL, publisher: { publish: async () => {} } });
+    await seedDemo(services);
+    const data = buildDemoData();
+    const affiliate = data.affiliates.find((a) => a.id === SOAK_AFFILIATE)!;
+    const reachable = data.brands.filter((b) => b.network.active && (b.network.isPublic || affiliate.approvedBrandIds.includes(b.id)));
+
+    const brands: SoakWorld['brands'] = [];
+    const links: SoakLink[] = [];
+    for (const brand of reachable) {
+      if (brands.length === BRANDS_USED) break;
+      for (let i = 0; i < FIRST_LINKS_PER_BRAND; i++) {
+        const channels = await services.links.createShortLinks(SOAK_AFFILIATE, { organizationId: brand.id, type: 'BrandPage', mdasc: `soak-first-${i}` });
+        for (const channel of channels) for (const url of channel.shortUrls) links.push({ code: codeOfShortUrl(url), brandId: brand.id });
+      }
+      if (links.some((l) => l.brandId === brand.id)) {
+        brands.push({ id: brand.id, key: (await services.access.createApiKey({ brandId: brand.id, rateLimit: HIGH_LIMIT, name: 'soak' })).key });
+      }
+    }
+    const affiliateKey = (await services.access.createApiKey({ affiliateId: SOAK_AFFILIATE, rateLimit: HIGH_LIMIT, name: 'soak' })).key;
+    const searchWords = [...new Set(data.products.flatMap((p) => p.name.toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 5))].slice(0, 12);
+    return { affiliateKey, brands, links, searchWords };
+  } finally {
+    await database.close();
+  }
+}
