@@ -44,6 +44,8 @@ export class RedirectCache {
   private readonly entries: RecentMap<string, CachedTarget | null>;
   /** Changes are asked for from this time on (ISO); see poll(). */
   private since: string;
+  /** When the last poll that succeeded started (the cache is vouched for up to then). */
+  private checkedAt: number;
   private timer: NodeJS.Timeout | undefined;
   /** Codes answered from the cache, and codes that had to be looked up (for the metrics). */
   readonly lookups = { hits: 0, misses: 0 };
@@ -56,6 +58,7 @@ export class RedirectCache {
   ) {
     this.entries = new RecentMap(options.maxEntries ?? 50_000);
     this.since = sinceFor(clock.now());
+    this.checkedAt = clock.now();
   }
 
   /**
@@ -109,13 +112,16 @@ export class RedirectCache {
     try {
       changed = await this.links.changesSince(this.since);
     } catch (error) {
-      // Without knowing what changed, nothing cached can be trusted.
-      this.entries.clear();
+      // The database is away: cached links keep redirecting (their clicks wait in the buffer), and
+      // `since` stays where it was, so the first poll that succeeds reports every change made
+      // meanwhile. Past MAX_UNCHECKED_MS without a successful poll, nothing cached is vouched for.
+      if (startedAt - this.checkedAt > MAX_UNCHECKED_MS) this.entries.clear();
       throw error;
     }
     if (changed === 'everything') this.entries.clear();
     else for (const code of changed) this.entries.delete(code);
     this.since = sinceFor(startedAt);
+    this.checkedAt = startedAt;
   }
 }
 
@@ -125,4 +131,10 @@ export class RedirectCache {
  * clock difference between processes can leave a stale entry behind for long.
  */
 const CHANGE_SLACK_MS = 2000;
+/**
+ * How long cached links are served while the database cannot be asked what changed: a link
+ * changed meanwhile (only possible through an instance that still reaches the database) redirects
+ * as before for at most this long.
+ */
+const MAX_UNCHECKED_MS = 60_000;
 const sinceFor = (time: number) => new Date(time - CHANGE_SLACK_MS).toISOString();
