@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type LogEvent } from 'kysely';
 import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
@@ -70,7 +70,7 @@ function openSqlite(path: string): Database {
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
   const errors = errorCounter();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: errors.log });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(driver) }), log: errors.log });
   let reader: WorkerRpc | undefined;
   return {
     db,
@@ -93,6 +93,22 @@ function openSqlite(path: string): Database {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Transactions that take the write lock when they begin (BEGIN IMMEDIATE). A deferred transaction
+ * that reads, then writes after the click writer thread committed meanwhile, fails at once with
+ * SQLITE_BUSY (its snapshot is stale; the busy timeout does not apply); one that begins with the
+ * lock waits its turn instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /**
