@@ -23,7 +23,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { migrateTo, migrateToLatest } from '../src/storage/migrate.js';
 import { CLICK_COLUMNS, ClicksRepository } from '../src/storage/repositories/clicks.js';
-import { idBound, monthStart } from '../src/storage/click-partitions.js';
+import { monthStart } from '../src/storage/click-partitions.js';
+import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import { newClickId } from '../src/domain/links/click-ids.js';
 import { SeededRandom } from '../src/seed/seeded-random.js';
 
@@ -141,7 +142,7 @@ class ClickRows {
 
   /** The id of a click at `time`: newClickId's format (12 hex of ms, 20 random hex), seeded. */
   id(time: number): string {
-    return time.toString(16).padStart(12, '0') + hex8(this.rnd) + hex8(this.rnd) + hex8(this.rnd).slice(0, 4);
+    return clickIdTimePrefix(time) + hex8(this.rnd) + hex8(this.rnd) + hex8(this.rnd).slice(0, 4);
   }
 
   /** Clicks `from` to `to` (exclusive) of the evenly spread history, flattened for one INSERT. */
@@ -251,7 +252,7 @@ async function withWriter<T>(database: Database, rows: ClickRows, work: () => Pr
 
 /** Retention on A, as pruneOlderThan does it on SQLite: 1,000 oldest rows per statement, no pause. */
 async function deleteInBatches(database: Database, before: number, keepGoing: () => boolean = () => true): Promise<{ rows: number; statementsMs: number[] }> {
-  const statement = CompiledQuery.raw('delete from clicks where id in (select id from clicks where id < $1 order by id limit $2)', [idBound(before), RETENTION_BATCH]);
+  const statement = CompiledQuery.raw('delete from clicks where id in (select id from clicks where id < $1 order by id limit $2)', [clickIdTimePrefix(before), RETENTION_BATCH]);
   const statementsMs: number[] = [];
   let rows = 0;
   while (keepGoing()) {
@@ -422,7 +423,7 @@ async function run(): Promise<string> {
   const [monthA, monthB] = await alternately(
     MONTH_COUNT_REPETITIONS,
     async (database) => {
-      const { rows: counted } = await sql<{ n: number }>`select count(*)::int as n from clicks where id >= ${idBound(countedMonth)} and id < ${idBound(monthStart(countedMonth, 1))}`.execute(database.db);
+      const { rows: counted } = await sql<{ n: number }>`select count(*)::int as n from clicks where id >= ${clickIdTimePrefix(countedMonth)} and id < ${clickIdTimePrefix(monthStart(countedMonth, 1))}`.execute(database.db);
       monthClicks = counted[0]!.n;
     },
     a,

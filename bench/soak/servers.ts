@@ -3,9 +3,9 @@
 // sources through tsx. Stopped with SIGTERM, so its graceful shutdown writes the buffered clicks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/helpers/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT_MAIN = join(ROOT, 'dist/src/cli/main.js');
@@ -28,17 +28,6 @@ export function serverLaunch(prefer: 'build' | 'newest' = 'newest'): { args: str
   const fresh = () => statSync(BUILT_MAIN).mtimeMs >= newestSourceChange(join(ROOT, 'src'));
   if (existsSync(BUILT_MAIN) && (prefer === 'build' || fresh())) return { args: [BUILT_MAIN, 'serve'], from: 'build' };
   return { args: ['--import', 'tsx', SOURCE_MAIN, 'serve'], from: 'sources' };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface OutputLine {

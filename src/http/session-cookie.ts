@@ -8,11 +8,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { ActiveSession, UsersService } from '../domain/access/users-service.js';
 import { HttpError } from './errors.js';
+import type { Config } from '../config.js';
 
 export const SESSION_COOKIE = 'affnet_session';
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The origins a state-changing request with the session may come from: this service's, and CORS_ORIGINS. */
+export const portalOrigins = (config: Pick<Config, 'publicUrl' | 'corsOrigins'>): string[] => [new URL(config.publicUrl).origin, ...config.corsOrigins];
 
 export function setSessionCookie(reply: FastifyReply, token: string, publicUrl: string): void {
   void reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });

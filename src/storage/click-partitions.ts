@@ -4,6 +4,7 @@
 // partition takes clicks whose month has no partition yet (or ids of another shape); making that
 // month's partition moves them over. Partitions are made ahead by the service, months in advance.
 import { sql, type Kysely } from 'kysely';
+import { clickIdTimePrefix } from '../lib/click-id-time.js';
 
 const PARTITION_NAME = /^clicks_p(\d{4})(\d{2})$/;
 
@@ -13,8 +14,6 @@ export function monthStart(time: number, offset = 0): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1);
 }
 
-/** A click id bound: the hex time prefix every click id made at or after `time` sorts from. */
-export const idBound = (time: number): string => Math.max(0, time).toString(16).padStart(12, '0');
 
 /** Runs `work` in a transaction: the caller's (a migration's), or a new one. */
 const inTransaction = <T>(db: Kysely<unknown>, work: (trx: Kysely<unknown>) => Promise<T>): Promise<T> =>
@@ -46,8 +45,8 @@ export async function partitionedMonths(db: Kysely<unknown>): Promise<number[]> 
  */
 export async function ensureMonthPartition(db: Kysely<unknown>, month: number): Promise<boolean> {
   const name = partitionName(month);
-  const from = idBound(month);
-  const to = idBound(monthStart(month, 1));
+  const from = clickIdTimePrefix(month);
+  const to = clickIdTimePrefix(monthStart(month, 1));
   return inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('affnet:click-partitions'))`.execute(trx);
     const { rows } = await sql<{ found: string | null }>`select to_regclass(${name}) as found`.execute(trx);

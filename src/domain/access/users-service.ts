@@ -134,10 +134,12 @@ export class UsersService {
     const found = await this.repositories.users.findSession(tokenHash);
     if (!found) return undefined;
     const now = this.clock.now();
-    const lastSeen = Date.parse(found.session.last_seen_at);
-    if (now - lastSeen >= this.settings.sessionIdleMs) return undefined;
-    if (now - lastSeen >= TOUCH_EVERY_MS) await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
-    const seen = now - lastSeen >= TOUCH_EVERY_MS ? now : lastSeen;
+    let seen = Date.parse(found.session.last_seen_at);
+    if (now - seen >= this.settings.sessionIdleMs) return undefined;
+    if (now - seen >= TOUCH_EVERY_MS) {
+      await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
+      seen = now;
+    }
     return { user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
   }
 

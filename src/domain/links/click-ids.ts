@@ -1,5 +1,6 @@
 // Click ids: unguessable, and increasing over time so stored clicks are appended, not scattered.
 import { randomBytes } from 'node:crypto';
+import { clickIdTimePrefix } from '../../lib/click-id-time.js';
 
 let entropy = Buffer.alloc(0);
 let entropyOffset = 0;
@@ -16,5 +17,5 @@ export function newClickId(now: number): string {
   }
   const random = entropy.toString('hex', entropyOffset, entropyOffset + 10);
   entropyOffset += 10;
-  return now.toString(16).padStart(12, '0') + random;
+  return clickIdTimePrefix(now) + random;
 }

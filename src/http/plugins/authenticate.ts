@@ -10,7 +10,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError } from '../errors.js';
-import { checkCsrf, sessionOf } from '../session-cookie.js';
+import { checkCsrf, portalOrigins, sessionOf } from '../session-cookie.js';
 import type { App, AppContext } from '../context.js';
 
 declare module 'fastify' {
@@ -104,7 +104,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
       rateWindowMs: 60_000,
     };
   };
-  const allowedOrigins = [new URL(ctx.config.publicUrl).origin, ...ctx.config.corsOrigins];
+  const allowedOrigins = portalOrigins(ctx.config);
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = postbackTokenFrom?.(request);

@@ -1,7 +1,8 @@
 // Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
 import { sql, type Kysely } from 'kysely';
-import { dropMonthPartitionsBefore, ensureMonthPartition, idBound, monthStart } from '../click-partitions.js';
+import { dropMonthPartitionsBefore, ensureMonthPartition, monthStart } from '../click-partitions.js';
+import { clickIdTimePrefix } from '../../lib/click-id-time.js';
 import type { ClickRow, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
 import { sqliteRollUpSql } from '../rollup-rows.js';
@@ -102,7 +103,7 @@ export class ClicksRepository {
   async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
     // The default partition has the columns of clicks (it is one of its partitions).
     const table = (this.database.dialect === 'postgres' ? 'clicks_default' : 'clicks') as 'clicks';
-    const oldest = this.database.db.selectFrom(table).select('id').where('id', '<', idBound(cutoff)).orderBy('id').limit(limit);
+    const oldest = this.database.db.selectFrom(table).select('id').where('id', '<', clickIdTimePrefix(cutoff)).orderBy('id').limit(limit);
     let prune = this.database.db.deleteFrom(table).where('id', 'in', oldest);
     if (this.database.dialect === 'sqlite') {
       prune = prune

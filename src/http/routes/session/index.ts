@@ -9,7 +9,7 @@ import type { SignedIn } from '../../../domain/access/users-service.js';
 import { Session, SetPassword, SignIn } from '../../../schemas/session.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
-import { checkCsrf, clearSessionCookie, sessionOf, setSessionCookie } from '../../session-cookie.js';
+import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
 
 const TAG = 'Session';
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -20,7 +20,7 @@ const WRITE_ERRORS = [...READ_ERRORS, 413, 415];
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
   const { users, signInAttempts } = ctx.services;
   const { publicUrl } = ctx.config;
-  const allowedOrigins = [new URL(publicUrl).origin, ...ctx.config.corsOrigins];
+  const allowedOrigins = portalOrigins(ctx.config);
 
   const signedIn = (reply: FastifyReply, result: SignedIn) => {
     setSessionCookie(reply, result.sessionToken, publicUrl);
@@ -106,7 +106,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       const session = await sessionOf(request, users);
       if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in');
       checkCsrf(request, session, allowedOrigins);
-      await users.signOut(request.cookies.affnet_session!);
+      await users.signOut(request.cookies[SESSION_COOKIE]!);
       clearSessionCookie(reply, publicUrl);
       return reply.status(204).send(null);
     },
