@@ -101,14 +101,16 @@ describe('the session as credential', () => {
     const other = await signedUp('eve@example.com', { affiliateId: 'aff-2' });
     const orders = await h.request(withSession({ method: 'GET', url: '/affiliate/orders/o-aff1-1' }, other));
     assertError(orders, 404);
-    assertError(await h.request(withSession({ method: 'GET', url: '/advertiser/conversions' }, other)), 403, 'forbidden');
+    const wrongSide = assertError(await h.request(withSession({ method: 'GET', url: '/advertiser/conversions' }, other)), 403, 'forbidden');
+    assert.equal(wrongSide.message, 'You are signed in for an affiliate; advertiser endpoints need a brand account');
   });
 
   test("a brand user's session works on the brand's routes", async () => {
     const brand = await signedUp('fabio@acme.example', { brandId: BRANDS.acme });
     const res = await h.request(withSession({ method: 'GET', url: '/advertiser/brand' }, brand));
     assert.equal(res.statusCode, 200, res.body);
-    assertError(await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, brand)), 403, 'forbidden');
+    const wrongSide = assertError(await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, brand)), 403, 'forbidden');
+    assert.equal(wrongSide.message, 'You are signed in for a brand; affiliate endpoints need an affiliate account');
   });
 
   test('GET /session says who is signed in; sign-out ends the session everywhere', async () => {

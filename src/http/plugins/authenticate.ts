@@ -124,11 +124,13 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     if (principal.credential === 'postback_token' && !postbackTokenFrom) {
       throw new HttpError(401, 'unauthorized', POSTBACK_TOKEN_ELSEWHERE);
     }
+    // A signed-in user is told about their account, a program about its key.
+    const session = principal.credential === 'session';
     if (owner === 'affiliate' && !principal.affiliateId) {
-      throw new HttpError(403, 'forbidden', 'This API key belongs to a brand; affiliate endpoints need an affiliate key');
+      throw new HttpError(403, 'forbidden', session ? 'You are signed in for a brand; affiliate endpoints need an affiliate account' : 'This API key belongs to a brand; affiliate endpoints need an affiliate key');
     }
     if (owner === 'brand' && !principal.brandId) {
-      throw new HttpError(403, 'forbidden', 'This API key belongs to an affiliate; advertiser endpoints need a brand key');
+      throw new HttpError(403, 'forbidden', session ? 'You are signed in for an affiliate; advertiser endpoints need a brand account' : 'This API key belongs to an affiliate; advertiser endpoints need a brand key');
     }
     request.principal = principal;
   });
