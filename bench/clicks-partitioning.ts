@@ -23,7 +23,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { migrateTo, migrateToLatest } from '../src/storage/migrate.js';
 import { CLICK_COLUMNS, ClicksRepository } from '../src/storage/repositories/clicks.js';
-import { monthStart } from '../src/storage/click-partitions.js';
+import { monthStart } from '../src/storage/month-partitions.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import { newClickId } from '../src/domain/links/click-ids.js';
 import { SeededRandom } from '../src/seed/seeded-random.js';

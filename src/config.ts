@@ -68,6 +68,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** Raw clicks older than this many days are deleted (counts, rollups and orders keep their figures); 0 keeps them. */
   clickRetentionDays: number;
+  /** Webhook events, deliveries and the delivery log older than this many days are deleted; 0 keeps them. */
+  webhookRetentionDays: number;
   /** A portal session ends after this long without a request. */
   sessionIdleMs: number;
   /** Requests per minute one signed-in user may make (a page makes several). */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
     clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 400, 0, 36_500),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     ...timeouts(env),
@@ -228,6 +231,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
   metricsPort: 'METRICS_PORT',
   clickRetentionDays: 'CLICK_RETENTION_DAYS',
+  webhookRetentionDays: 'WEBHOOK_RETENTION_DAYS',
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   userRateLimit: 'USER_RATE_LIMIT',
 };

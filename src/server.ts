@@ -19,7 +19,7 @@ import { TrackingService } from './domain/links/tracking-service.js';
 import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './domain/links/repeat-filter.js';
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
 import { ConversionsService } from './domain/orders/conversions.js';
-import { ClickRetention } from './domain/links/click-retention.js';
+import { Retention } from './domain/retention.js';
 import { HealthService } from './domain/health.js';
 import { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
@@ -137,7 +137,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       pollMs: config.webhookPollMs,
       onError: logError('delivering webhooks failed; will retry'),
     }),
-    retention: new ClickRetention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
+    retention: {
+      clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
+      webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
+    },
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
     signInAttempts: {
       account: failedKeyThrottle(SIGN_IN_LIMITS.perAccount, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-account'),
@@ -168,13 +171,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   }
   tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
   services.dispatcher.start();
-  services.retention.start(logError('deleting clicks past CLICK_RETENTION_DAYS failed; will retry within the hour'));
+  services.retention.clicks.start(logError('deleting clicks past CLICK_RETENTION_DAYS failed; will retry within the hour'));
+  services.retention.webhooks.start(logError('deleting webhook deliveries past WEBHOOK_RETENTION_DAYS failed; will retry within the hour'));
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
       await app.close();
       await services.dispatcher.stop();
-      await services.retention.stop();
+      await Promise.all([services.retention.clicks.stop(), services.retention.webhooks.stop()]);
       await tracking.stop();
       await redis?.close();
       if (!options.database) await database.close();

@@ -1,7 +1,7 @@
 // Builds the services over one database: what the server (src/server.ts) and each command of the
 // CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
 import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
-import type { ClickRetention } from './domain/links/click-retention.js';
+import type { Retention } from './domain/retention.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -48,8 +48,8 @@ export interface ServingServices extends Services {
   failedKeys: FailedKeyThrottle;
   /** Counts sign-in attempts per account and per client address. */
   signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Deletes raw clicks past CLICK_RETENTION_DAYS in the background. */
-  retention: ClickRetention;
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS, and the webhook outbox and log past WEBHOOK_RETENTION_DAYS, in the background. */
+  retention: { clicks: Retention; webhooks: Retention };
 }
 
 export interface ServiceSettings {

@@ -3663,7 +3663,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Sends the delivery's event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery's id. Scope: webhooks:write.
+         * @description Sends the delivery's event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery's id. Deliveries are kept for WEBHOOK_RETENTION_DAYS (30 by default): an older one is not found. Scope: webhooks:write.
          */
         post: {
             parameters: {
@@ -8179,7 +8179,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Sends the delivery's event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery's id. Scope: webhooks:write.
+         * @description Sends the delivery's event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery's id. Deliveries are kept for WEBHOOK_RETENTION_DAYS (30 by default): an older one is not found. Scope: webhooks:write.
          */
         post: {
             parameters: {

@@ -18,7 +18,7 @@ export interface MetricSources {
     readonly attempts: Readonly<Record<string, number>>;
     backlog(): Promise<{ pending: number; earliestDueAt: string | null }>;
   };
-  retention: { readonly deleted: number };
+  retention: { clicks: { readonly deleted: number }; webhooks: { readonly deleted: number } };
   now: () => number;
 }
 
@@ -74,7 +74,8 @@ export class ServiceMetrics {
         this.inc(Object.values(sources.clicks.written).reduce((a, b) => a + b, 0));
       },
     });
-    new Counter({ name: 'affnet_clicks_pruned_total', help: 'Clicks this instance deleted past CLICK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.deleted); } });
+    new Counter({ name: 'affnet_clicks_pruned_total', help: 'Clicks this instance deleted past CLICK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.clicks.deleted); } });
+    new Counter({ name: 'affnet_webhook_outbox_pruned_total', help: 'Webhook events, deliveries and log entries this instance deleted past WEBHOOK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.webhooks.deleted); } });
     new Counter({ name: 'affnet_click_write_failures_total', help: 'Clicks in writes that failed (kept and retried; one click counts once per failed attempt)', registers, collect() { this.reset(); this.inc(sources.clicks.failedWrites); } });
     new Counter({
       name: 'affnet_redirect_cache_lookups_total',

@@ -31,6 +31,7 @@ import * as analytics from './migrations/0024-analytics.js';
 import * as installationSettings from './migrations/0025-installation-settings.js';
 import * as partitionedClicks from './migrations/0026-partitioned-clicks.js';
 import * as usersAndSessions from './migrations/0027-users-and-sessions.js';
+import * as partitionedWebhookOutbox from './migrations/0028-partitioned-webhook-outbox.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -63,6 +64,7 @@ const migrations: Record<string, DialectMigration> = {
   '0025-installation-settings': installationSettings,
   '0026-partitioned-clicks': partitionedClicks,
   '0027-users-and-sessions': usersAndSessions,
+  '0028-partitioned-webhook-outbox': partitionedWebhookOutbox,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

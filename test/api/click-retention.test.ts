@@ -49,7 +49,7 @@ test('a prune deletes the clicks past the retention and changes no count, no ana
   assert.match(JSON.stringify(before.commissionByDay), /"date":"2025-12-05","currency":"[A-Z]{3}","commission":[1-9]/);
   assert.deepEqual(await storedClickIds(), [...old, ...recent].sort());
 
-  assert.equal(await h.service.services.retention.prune(), 5);
+  assert.equal(await h.service.services.retention.clicks.prune(), 5);
   assert.deepEqual(await storedClickIds(), recent.sort(), 'only the clicks of the last 30 days are left');
   assert.deepEqual(await figures(), before, 'the link count, the analytics and the order are as they were');
 });

@@ -1,11 +1,11 @@
-// PostgreSQL: clicks move into a table partitioned by month (see src/storage/click-partitions.ts),
+// PostgreSQL: clicks move into a table partitioned by month (see src/storage/month-partitions.ts),
 // with a default partition, and partitions for every month that has clicks (as far back as ten
 // years) up to three months ahead. The existing rows are copied over in this migration, so on a
 // large table it takes a while (about two minutes per ten million clicks): run it before starting
 // the new version. SQLite has no partitions; nothing changes there.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
-import { ensureMonthPartition, monthStart } from '../click-partitions.js';
+import { CLICK_PARTITIONS, ensureMonthPartition, monthStart } from '../month-partitions.js';
 
 const MONTHS_AHEAD = 3;
 const MONTHS_BACK_AT_MOST = 120;
@@ -23,7 +23,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const earliest = monthStart(now, -MONTHS_BACK_AT_MOST);
   const oldest = rows[0]?.oldest ? Number.parseInt(rows[0].oldest.slice(0, 12), 16) : now;
   for (let month = monthStart(Math.max(earliest, Math.min(oldest, now))); month <= monthStart(now, MONTHS_AHEAD); month = monthStart(month, 1)) {
-    await ensureMonthPartition(db, month);
+    await ensureMonthPartition(db, CLICK_PARTITIONS, month);
   }
   await sql`insert into clicks select * from clicks_unpartitioned`.execute(db);
   await sql`drop table clicks_unpartitioned`.execute(db);

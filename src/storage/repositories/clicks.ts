@@ -1,7 +1,7 @@
 // Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
 import { sql, type Kysely } from 'kysely';
-import { dropMonthPartitionsBefore, ensureMonthPartition, monthStart } from '../click-partitions.js';
+import { CLICK_PARTITIONS, dropMonthPartitionsBefore, prepareMonthPartitions } from '../month-partitions.js';
 import { clickIdTimePrefix } from '../../lib/click-id-time.js';
 import type { ClickRow, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
@@ -116,13 +116,13 @@ export class ClicksRepository {
 
   /** PostgreSQL: drops the monthly partitions of months that ended by `cutoff`; the clicks they held. */
   async dropMonthsEndedBy(cutoff: number): Promise<number> {
-    return this.database.dialect === 'postgres' ? dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, cutoff) : 0;
+    return this.database.dialect === 'postgres' ? dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, CLICK_PARTITIONS, cutoff) : 0;
   }
 
   /** PostgreSQL: makes sure this month and the next `ahead` have partitions of their own. */
   async prepareMonths(now: number, ahead = 3): Promise<void> {
     if (this.database.dialect !== 'postgres') return;
-    for (let i = 0; i <= ahead; i++) await ensureMonthPartition(this.database.db as Kysely<unknown>, monthStart(now, i));
+    await prepareMonthPartitions(this.database.db as Kysely<unknown>, CLICK_PARTITIONS, now, ahead);
   }
 
   find(id: string): Promise<ClickRow | undefined> {

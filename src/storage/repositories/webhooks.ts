@@ -2,7 +2,7 @@
 // subscribed endpoint, the leased claim of due deliveries (one instance delivers a delivery), and
 // the delivery log.
 import { randomUUID } from 'node:crypto';
-import type { Transaction, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type {
   DB,
@@ -14,6 +14,7 @@ import type {
   WebhookEventRow,
 } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import { dropMonthPartitionsBefore, prepareMonthPartitions, WEBHOOK_PARTITIONS } from '../month-partitions.js';
 
 export type OwnerKind = 'affiliate' | 'brand';
 
@@ -144,7 +145,13 @@ export class WebhooksRepository {
     ]);
     const eventById = new Map(events.map((e) => [e.id, e]));
     const endpointById = new Map(endpoints.map((e) => [e.id, e]));
-    return deliveries.map((delivery) => ({ delivery, event: eventById.get(delivery.event_id)!, endpoint: endpointById.get(delivery.endpoint_id)! }));
+    // A redelivery can outlive its event on PostgreSQL, where the outbox goes by whole months: it
+    // is over, as every delivery of an event past the retention would be.
+    const orphans = deliveries.filter((d) => !eventById.has(d.event_id)).map((d) => d.id);
+    if (orphans.length > 0) await db.updateTable('webhook_deliveries').set({ status: 'failed', lease_owner: null, lease_until: null, updated_at: now }).where('id', 'in', orphans).execute();
+    return deliveries
+      .filter((delivery) => eventById.has(delivery.event_id))
+      .map((delivery) => ({ delivery, event: eventById.get(delivery.event_id)!, endpoint: endpointById.get(delivery.endpoint_id)! }));
   }
 
   /**
@@ -172,6 +179,54 @@ export class WebhooksRepository {
   /** The event behind a delivery (its creation time bounds the retries). */
   findEvent(id: string): Promise<WebhookEventRow | undefined> {
     return this.database.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** PostgreSQL: makes sure this month and the next `ahead` have partitions of their own, in the outbox and its log. */
+  async prepareMonths(now: number, ahead = 3): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
+    for (const spec of WEBHOOK_PARTITIONS) await prepareMonthPartitions(this.database.db as Kysely<unknown>, spec, now, ahead);
+  }
+
+  /** PostgreSQL: drops the outbox's and the log's months that ended by `cutoff`; how many rows went. */
+  async dropMonthsEndedBy(cutoff: number): Promise<number> {
+    if (this.database.dialect !== 'postgres') return 0;
+    let dropped = 0;
+    for (const spec of WEBHOOK_PARTITIONS) dropped += await dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, spec, cutoff);
+    return dropped;
+  }
+
+  /**
+   * Deletes up to `limit` log entries, deliveries and events each, created before `cutoff`,
+   * oldest first; how many rows went. An event goes once no delivery refers to it (a recent
+   * redelivery keeps it). Every delivery that old is over: retries end a day after the event. On
+   * PostgreSQL only the default partitions are pruned row by row: months go whole.
+   */
+  async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
+    const { db, dialect } = this.database;
+    const before = new Date(cutoff).toISOString();
+    // The default partitions have the columns of their tables (they are partitions of them).
+    const table = <T extends 'webhook_attempts' | 'webhook_deliveries' | 'webhook_events'>(name: T) => (dialect === 'postgres' ? `${name}_default` : name) as T;
+    const attempts = await db
+      .deleteFrom(table('webhook_attempts'))
+      .where('id', 'in', db.selectFrom(table('webhook_attempts')).select('id').where('created_at', '<', before).orderBy('created_at').limit(limit))
+      .executeTakeFirst();
+    const deliveries = await db
+      .deleteFrom(table('webhook_deliveries'))
+      .where('id', 'in', db.selectFrom(table('webhook_deliveries')).select('id').where('created_at', '<', before).orderBy('created_at').limit(limit))
+      .executeTakeFirst();
+    const events = await db
+      .deleteFrom(table('webhook_events'))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom(`${table('webhook_events')} as e` as 'webhook_events as e')
+          .select('e.id')
+          .where('e.created_at', '<', before)
+          .where((w) => w.not(w.exists(w.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))))
+          .orderBy('e.created_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(attempts.numDeletedRows) + Number(deliveries.numDeletedRows) + Number(events.numDeletedRows);
   }
 
   /** The outbox as an operator watches it: deliveries still to be sent, and the earliest time one was due. */

@@ -19,7 +19,7 @@ export const redeliverWebhookRoute = (side: OwnerKind) =>
           tags: [TAG],
           summary: 'Send a delivery again',
           description:
-            'Sends the delivery\'s event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery\'s id.',
+            'Sends the delivery\'s event to the endpoint again, whatever became of it (delivered, failed): a new delivery, due at once, with the same event id (webhook-id), so a receiver that deduplicates by it sees a repeat. Answers 202 with the new delivery\'s id. Deliveries are kept for WEBHOOK_RETENTION_DAYS (30 by default): an older one is not found.',
           security: [{ apiKey: [] }],
           params: Params,
           response: { 202: Type.Object({ data: Type.Object({ deliveryId: Type.String() }) }), ...errorResponses(404) },

@@ -196,10 +196,14 @@ order_rollups in exclusive mode;
 -- parameters: []
 
 select
-  min("created_at") as "at"
+  "created_at" as "at"
 from
-  "clicks";
--- parameters: []
+  "clicks"
+order by
+  "id"
+limit
+  $1;
+-- parameters: [1]
 
 delete from "order_rollups"
 where

@@ -199,10 +199,14 @@ where
 -- parameters: [1]
 
 select
-  min("created_at") as "at"
+  "created_at" as "at"
 from
-  "clicks";
--- parameters: []
+  "clicks"
+order by
+  "id"
+limit
+  ?;
+-- parameters: [1]
 
 update rollup_progress
 set

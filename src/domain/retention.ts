@@ -1,17 +1,27 @@
-// Raw clicks are kept for CLICK_RETENTION_DAYS, then deleted in the background: in small batches
-// with pauses between them, so the click writer never waits long for the table. What clicks add
-// up to outlives them: links keep their counts, the analytics rollups their hours, and orders the
-// facts of their click (copied onto the order when it is reported), so attribution and every
-// figure stay as they were. The batches go oldest first (click ids begin with their time).
-import type { ClicksRepository } from '../../storage/repositories/clicks.js';
-import type { Clock } from '../../lib/clock.js';
+// Rows that only pile up (raw clicks, the webhook outbox and its log) are kept for a configured
+// number of days, then deleted in the background: whole months at once where the database keeps
+// them apart (PostgreSQL partitions), the rest in small batches with pauses between them, so the
+// writers never wait long for the table. What the rows add up to outlives them: links keep their
+// counts, the analytics rollups their hours, and orders the facts of their click (copied onto the
+// order when it is reported), so attribution and every figure stay as they were.
+import type { Clock } from '../lib/clock.js';
 
 const DAY_MS = 86_400_000;
 
+/** Where aged rows are deleted: a store that may keep them in months. */
+export interface AgedRows {
+  /** Makes sure the coming months have room (partitions) before rows arrive in them. */
+  prepareMonths(now: number): Promise<void>;
+  /** Deletes the months that ended by `cutoff` whole, where rows are kept by month; how many rows went. */
+  dropMonthsEndedBy(cutoff: number): Promise<number>;
+  /** Deletes at most `limit` rows older than `cutoff`, oldest first; how many went. */
+  pruneOlderThan(cutoff: number, limit: number): Promise<number>;
+}
+
 export interface RetentionOptions {
-  /** Clicks older than this many days are deleted; 0 keeps them all. */
+  /** Rows older than this many days are deleted; 0 keeps them all. */
   retentionDays: number;
-  /** Clicks deleted per statement. */
+  /** Rows deleted per statement. */
   batch?: number;
   /** Pause between two batches, so other writers get the table in between. */
   pauseMs?: number;
@@ -19,26 +29,26 @@ export interface RetentionOptions {
   everyMs?: number;
 }
 
-export class ClickRetention {
+export class Retention {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private stopped = false;
-  /** Clicks this instance deleted so far (for the metrics). */
+  /** Rows this instance deleted so far (for the metrics). */
   deleted = 0;
 
   constructor(
-    private readonly clicks: Pick<ClicksRepository, 'pruneOlderThan' | 'dropMonthsEndedBy' | 'prepareMonths'>,
+    private readonly rows: AgedRows,
     private readonly clock: Clock,
     private readonly options: RetentionOptions,
   ) {}
 
-  /** The instant before which clicks go. */
+  /** The instant before which rows go. */
   cutoff(): number {
     return this.clock.now() - this.options.retentionDays * DAY_MS;
   }
 
   /**
-   * Deletes every click past the retention (whole months at once where the database keeps them
+   * Deletes every row past the retention (whole months at once where the database keeps them
    * apart, then batch by batch), after making sure the coming months have room; how many went.
    */
   prune(): Promise<number> {
@@ -47,13 +57,13 @@ export class ClickRetention {
   }
 
   private async pruneAll(): Promise<number> {
-    await this.clicks.prepareMonths(this.clock.now());
+    await this.rows.prepareMonths(this.clock.now());
     if (this.options.retentionDays === 0) return 0;
     const batch = this.options.batch ?? 1000;
     const cutoff = this.cutoff();
-    let total = await this.clicks.dropMonthsEndedBy(cutoff);
+    let total = await this.rows.dropMonthsEndedBy(cutoff);
     while (!this.stopped) {
-      const deleted = await this.clicks.pruneOlderThan(cutoff, batch);
+      const deleted = await this.rows.pruneOlderThan(cutoff, batch);
       total += deleted;
       if (deleted < batch) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs ?? 50));
