@@ -17,6 +17,7 @@ import { Conversion, ConversionEvent } from '../schemas/conversion.js';
 import { Payout } from '../schemas/payout.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { Session, User } from '../schemas/session.js';
+import { ApiKey } from '../schemas/account.js';
 import { answerClientError, errorBody, handleError, HttpError } from './errors.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
@@ -42,7 +43,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt, User, Session];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt, User, Session, ApiKey];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -150,7 +151,10 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
       servers: [{ url: publicUrl }],
       webhooks: webhookDescriptions(),
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          session: { type: 'apiKey', in: 'cookie', name: 'affnet_session', description: 'The portal\'s session (POST /session); requests that change something also send the x-csrf-token header' },
+        },
       },
       tags: [
         { name: 'Brands' },
@@ -162,6 +166,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
         { name: 'Webhooks', description: 'Events pushed to your receivers as they happen, signed; for affiliates under /affiliate/webhooks, for brands under /advertiser/webhooks (scopes webhooks:read, webhooks:write).' },
         { name: 'Session', description: 'For the portal: sign in with an e-mail and password; the session cookie is then accepted by every API route (same scopes by role), with the x-csrf-token header on requests that change something.' },
+        { name: 'Account', description: 'Your team and API keys, managed by a signed-in owner (session cookie only: no API key may manage keys or people).' },
         { name: 'Service' },
       ],
     },

@@ -55,6 +55,20 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/analytics/export': 'analytics:read',
   'GET /advertiser/analytics': 'analytics:read',
   'GET /advertiser/analytics/export': 'analytics:read',
+  'GET /affiliate/team': 'team:read',
+  'POST /affiliate/team': 'team:write',
+  'DELETE /affiliate/team/:id': 'team:write',
+  'POST /affiliate/team/:id/password-link': 'team:write',
+  'GET /affiliate/keys': 'keys:read',
+  'POST /affiliate/keys': 'keys:write',
+  'DELETE /affiliate/keys/:id': 'keys:write',
+  'GET /advertiser/team': 'team:read',
+  'POST /advertiser/team': 'team:write',
+  'DELETE /advertiser/team/:id': 'team:write',
+  'POST /advertiser/team/:id/password-link': 'team:write',
+  'GET /advertiser/keys': 'keys:read',
+  'POST /advertiser/keys': 'keys:write',
+  'DELETE /advertiser/keys/:id': 'keys:write',
 };
 
 /** The scope of a route; HEAD routes answer like their GET. */

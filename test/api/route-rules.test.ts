@@ -11,7 +11,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey } from '../helpers/tracking.js';
-import { createRouteSamples, unique, type Side } from '../helpers/route-samples.js';
+import { createRouteSamples, credentialHeaders, ownerSession, unique, type Sample, type Side } from '../helpers/route-samples.js';
 import { contractChecker } from '../helpers/contract.js';
 import { urlOf } from '../helpers/inject.js';
 import Fastify from 'fastify';
@@ -21,11 +21,13 @@ import { AFFILIATE_SCOPES, BRAND_SCOPES } from '../../src/domain/access/scopes.j
 import type { RegisteredRoute } from '../../src/http/app.js';
 import { servicesFor } from '../helpers/databases.js';
 
-const { samples: SAMPLES, keys, start: startSamples } = createRouteSamples();
+const { samples: SAMPLES, credentialOf, start: startSamples } = createRouteSamples();
 
 let h: Harness;
-/** Keys of another affiliate (aff-2) and another brand (Globex), for the isolation rule. */
+/** Keys and owners' sessions of another affiliate (aff-2) and another brand (Globex), for the isolation rule. */
 const otherKeys: Record<Side, string> = { affiliate: '', brand: '' };
+const otherSessions: Record<Side, string> = { affiliate: '', brand: '' };
+const otherCredentialOf = (sample: Sample) => (sample.credential === 'session' ? otherSessions : otherKeys)[sample.side];
 
 const nameOf = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
 const apiRoutes = () => (h.service.routes).filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
@@ -75,10 +77,13 @@ async function keyWithout(side: Side, scope: string): Promise<string> {
 
 before(async () => {
   // Webhook endpoints made here point at hooks.example.com: nothing is to be delivered.
-  h = await startHarness({ WEBHOOK_POLL_MS: '0' });
+  // Walking sends each sample many times: a portal user's own limit would stop it.
+  h = await startHarness({ WEBHOOK_POLL_MS: '0', USER_RATE_LIMIT: '1000000' });
   await startSamples(h);
   otherKeys.affiliate = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
   otherKeys.brand = await brandKey(h, BRANDS.globex);
+  otherSessions.affiliate = await ownerSession(h, { affiliateId: 'aff-2' });
+  otherSessions.brand = await ownerSession(h, { brandId: BRANDS.globex });
 });
 after(async () => {
   await h.close();
@@ -127,13 +132,13 @@ describe('the rules, on every API route', () => {
       });
 
       test('the sample succeeds with a key of its side, with the rate-limit headers', async () => {
-        const res = await send(keys[sample.side]);
+        const res = await send(credentialOf(sample));
         assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode}: ${res.body}`);
         for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.match(String(res.headers[header]), /^\d+$/, header);
       });
 
       test('an unknown query parameter → 400 invalid_query naming it', async () => {
-        const error = assertError(await send(keys[sample.side], (o) => withParam(o, 'zzUnknown=1')), 400, 'invalid_query');
+        const error = assertError(await send(credentialOf(sample), (o) => withParam(o, 'zzUnknown=1')), 400, 'invalid_query');
         assert.match(error.message, /zzUnknown/);
       });
 
@@ -149,11 +154,18 @@ describe('the rules, on every API route', () => {
 
       test('a valid key elsewhere (Authorization header) does not authenticate', async () => {
         const options = await sample.request(undefined);
-        const headers = { ...(options.headers as Record<string, string>), authorization: `Bearer ${keys[sample.side]}` };
+        const headers = { ...(options.headers as Record<string, string>), authorization: `Bearer ${credentialOf(sample)}` };
         assertError(await h.request({ ...options, headers }), 401, 'unauthorized');
       });
 
-      test('a revoked key → 401', async () => {
+      test('a revoked key (or ended session) → 401', async () => {
+        if (sample.credential === 'session') {
+          const session = await ownerSession(h, sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme });
+          assert.ok((await send(session)).statusCode < 300, 'the session works before it ends');
+          assert.equal((await h.request({ method: 'DELETE', url: '/session', headers: credentialHeaders(session) })).statusCode, 204);
+          assertError(await send(session), 401, 'session_expired');
+          return;
+        }
         const owner = sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme };
         const { id, key } = await servicesFor(h.service.database).access.createApiKey({ ...owner, rateLimit: 100_000 });
         assert.ok((await send(key)).statusCode < 300, 'the key works before it is revoked');
@@ -164,15 +176,15 @@ describe('the rules, on every API route', () => {
 
       test("another affiliate's or brand's key cannot reach the caller's resource", async (t) => {
         if ('reason' in sample.foreign) return t.diagnostic(`not applicable: ${sample.foreign.reason}`);
-        const request = await sample.request(keys[sample.side]);
-        const headers = { ...(request.headers as Record<string, string>) };
-        const other = otherKeys[sample.side];
-        const foreign = 'x-api-key' in headers ? { ...request, headers: { ...headers, 'x-api-key': other } } : { ...request, url: urlOf(request).replace(/token=[^&]+/, `token=${encodeURIComponent(other)}`) };
+        const request = await sample.request(credentialOf(sample));
+        const { 'x-api-key': key, cookie: _cookie, 'x-csrf-token': _csrf, ...headers } = (request.headers ?? {}) as Record<string, string>;
+        const other = otherCredentialOf(sample);
+        const foreign = key !== undefined || sample.credential === 'session' ? { ...request, headers: { ...headers, ...credentialHeaders(other) } } : { ...request, url: urlOf(request).replace(/token=[^&]+/, `token=${encodeURIComponent(other)}`) };
         assertError(await h.request(foreign), sample.foreign.status, sample.foreign.code);
       });
 
       test('a key of the other side → 403', async () => {
-        assertError(await send(keys[sample.side === 'affiliate' ? 'brand' : 'affiliate']), 403, 'forbidden');
+        assertError(await send(credentialOf(sample, sample.side === 'affiliate' ? 'brand' : 'affiliate')), 403, 'forbidden');
       });
 
       test('a key without the route’s scope → 403 naming the scope', async () => {
@@ -183,7 +195,7 @@ describe('the rules, on every API route', () => {
 
       test('a control character in any query parameter, path parameter or body field → 400 naming it', async () => {
         const schema = (route().options.schema ?? {}) as { querystring?: { properties?: object }; body?: { properties?: object } };
-        const options = await sample.request(keys[sample.side]);
+        const options = await sample.request(credentialOf(sample));
         // The postback's token is read before anything else: a broken one is an unknown token (401).
         for (const param of Object.keys(schema.querystring?.properties ?? {}).filter((p) => p !== 'token')) {
           const error = assertError(await h.request(withQueryValue(options, param, 'a%00b')), 400, 'invalid_query');
@@ -199,12 +211,12 @@ describe('the rules, on every API route', () => {
       });
 
       if (name.includes('/:')) test('an overlong path parameter → 414', async () => {
-        const options = await sample.request(keys[sample.side]);
+        const options = await sample.request(credentialOf(sample));
         assertError(await h.request(withPathParam(route(), options, 'x'.repeat(600))), 414, 'uri_too_long');
       });
 
       if (/^(POST|PUT|PATCH) /.test(name)) test('a body that is not JSON → 415, one over 1 MiB → 413', async () => {
-        const options = await sample.request(keys[sample.side]);
+        const options = await sample.request(credentialOf(sample));
         const headers = { ...(options.headers as Record<string, string>) };
         assertError(await h.request({ ...options, headers: { ...headers, 'content-type': 'text/plain' }, payload: 'hello' }), 415, 'unsupported_media_type');
         const big = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });

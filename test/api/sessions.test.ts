@@ -3,13 +3,12 @@
 // sign-out or inactivity. Wrong passwords, guessing, other sites and stale sessions are refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InjectOptions } from 'light-my-request';
 import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError } from '../helpers/api.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { cookieOf, PASSWORD, signedUp as signedUpAs, tokenOf, withSession } from '../helpers/sessions.js';
 
-const PASSWORD = 'correct horse battery';
 const clock = new ManualClock(Date.now());
 let h: Harness;
 
@@ -20,24 +19,7 @@ after(async () => {
   await h.close();
 });
 
-const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
-const cookieOf = (res: { headers: Record<string, unknown> }) => {
-  const header = [res.headers['set-cookie'] as string | string[] | undefined].flat().find((c) => c?.startsWith('affnet_session='));
-  return header?.split(';')[0];
-};
-
-/** A user of aff-1 (or of a brand) who has set their password; their cookie and CSRF token. */
-async function signedUp(email: string, owner: { affiliateId?: string; brandId?: string } = { affiliateId: 'aff-1' }, role: 'owner' | 'member' = 'member') {
-  const { link } = await h.service.services.users.create(owner, email, role);
-  const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: PASSWORD } });
-  assert.equal(res.statusCode, 200, res.body);
-  return { cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, setCookie: String([res.headers['set-cookie']].flat()[0]) };
-}
-
-const withSession = (options: InjectOptions, session: { cookie: string; csrf?: string }, extra: Record<string, string> = {}): InjectOptions => ({
-  ...options,
-  headers: { ...(options.headers as Record<string, string>), cookie: session.cookie, ...(session.csrf ? { 'x-csrf-token': session.csrf } : {}), ...extra },
-});
+const signedUp = (email: string, owner?: { affiliateId?: string; brandId?: string }, role?: 'owner' | 'member') => signedUpAs(h, email, owner, role);
 
 describe('sign-up and sign-in', () => {
   test('the one-time link sets the password and signs in: an HttpOnly, SameSite=Lax cookie; the link works once', async () => {

@@ -14,7 +14,9 @@ export type Side = 'affiliate' | 'brand';
 
 export interface Sample {
   side: Side;
-  /** A request that succeeds with `key`; `key` undefined sends no credential at all. */
+  /** What the route takes: an API key of its side (the default), or only an owner's portal session. */
+  credential?: 'session';
+  /** A request that succeeds with `key` (a credential: see credentialHeaders); `key` undefined sends no credential at all. */
   request(key: string | undefined): Promise<InjectOptions> | InjectOptions;
   /**
    * Isolation: the same request with another affiliate's (or brand's) key. `status` where the
@@ -30,7 +32,17 @@ const CATALOGUE = { reason: 'the catalogue: the same public brands for every aff
 let seq = 0;
 /** An id no earlier call returned. */
 export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
-const withKey = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'x-api-key': key });
+/** A portal session as a credential string, so samples take keys and sessions alike. */
+export const sessionCredential = (session: { sessionToken: string; csrfToken: string }): string => `session:${session.sessionToken}:${session.csrfToken}`;
+
+/** The headers that present a credential: a session's cookie and CSRF token, or an API key (any other string). */
+export function credentialHeaders(credential: string | undefined): Record<string, string> {
+  if (credential === undefined) return {};
+  const [kind, token, csrf] = credential.split(':');
+  if (kind === 'session') return { cookie: `affnet_session=${token}`, 'x-csrf-token': csrf! };
+  return { 'x-api-key': credential };
+}
+const withKey = credentialHeaders;
 
 /** A product as a brand puts it: the test world's shape without organizationId and id. */
 function walkProduct() {
@@ -49,14 +61,28 @@ export interface RouteSamples {
   samples: Record<string, Sample>;
   /** What the samples succeed with once `start` ran: aff-1's key and the Acme brand's, both limited to 100,000 requests a minute. */
   keys: Record<Side, string>;
+  /** Sessions of an owner of aff-1 and of Acme (the harness must raise USER_RATE_LIMIT for walks). */
+  sessions: Record<Side, string>;
+  /** What a sample succeeds with: its side's key or session. */
+  credentialOf: (sample: Sample, side?: Side) => string;
   /** Makes the keys, a link of aff-1 on Acme for the brand's clicks, and a payout of aff-1 to read. */
   start: (h: Harness) => Promise<void>;
+}
+
+/** The side's account in the test world, as users belong to it: aff-1, or the Acme brand. */
+const ownerAccount = (side: Side) => (side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme });
+
+/** A session (as a credential string) of a new owner of the account. */
+export async function ownerSession(h: Harness, account: { affiliateId?: string; brandId?: string }): Promise<string> {
+  const { link } = await h.service.services.users.create(account, `${unique('owner')}@walk.example`, 'owner');
+  return sessionCredential(await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, 'walking every route'));
 }
 
 export function createRouteSamples(): RouteSamples {
   let h: Harness;
   let payoutId = '';
   const keys: Record<Side, string> = { affiliate: '', brand: '' };
+  const sessions: Record<Side, string> = { affiliate: '', brand: '' };
 
   /** The side's own id in the test world: aff-1, or the Acme brand. */
   const ownerOf = (side: Side) => ({ kind: side, id: side === 'affiliate' ? 'aff-1' : BRANDS.acme });
@@ -264,15 +290,57 @@ export function createRouteSamples(): RouteSamples {
         },
       },
     } satisfies Record<string, Sample>);
+
+    // The account routes: an owner's session only.
+    const account = ownerAccount(side);
+    const freshUser = async () => (await h.service.services.users.create(account, `${unique('walk')}@walk.example`)).user.id;
+    const freshKey = async () => (await h.service.services.access.createApiKey(account)).id;
+    Object.assign(samples, {
+      [`GET ${prefix}/team`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/team`, headers: withKey(key) }) },
+      [`POST ${prefix}/team`]: {
+        side,
+        credential: 'session',
+        foreign: { reason: "adds to the caller's own team (account.test.ts)" },
+        request: (key: string | undefined) => ({ method: 'POST', url: `${prefix}/team`, headers: withKey(key), payload: { email: `${unique('walk')}@walk.example` } }),
+      },
+      [`DELETE ${prefix}/team/:id`]: {
+        side,
+        credential: 'session',
+        foreign: { status: 404, code: 'user_not_found' },
+        request: async (key: string | undefined) => ({ method: 'DELETE', url: `${prefix}/team/${await freshUser()}`, headers: withKey(key) }),
+      },
+      [`POST ${prefix}/team/:id/password-link`]: {
+        side,
+        credential: 'session',
+        foreign: { status: 404, code: 'user_not_found' },
+        request: async (key: string | undefined) => ({ method: 'POST', url: `${prefix}/team/${await freshUser()}/password-link`, headers: withKey(key) }),
+      },
+      [`GET ${prefix}/keys`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/keys`, headers: withKey(key) }) },
+      [`POST ${prefix}/keys`]: {
+        side,
+        credential: 'session',
+        foreign: { reason: "creates the caller's own key (account.test.ts)" },
+        request: (key: string | undefined) => ({ method: 'POST', url: `${prefix}/keys`, headers: withKey(key), payload: { name: 'walk' } }),
+      },
+      [`DELETE ${prefix}/keys/:id`]: {
+        side,
+        credential: 'session',
+        foreign: { status: 404, code: 'key_not_found' },
+        request: async (key: string | undefined) => ({ method: 'DELETE', url: `${prefix}/keys/${await freshKey()}`, headers: withKey(key) }),
+      },
+    } satisfies Record<string, Sample>);
   }
 
   return {
     samples,
     keys,
+    sessions,
+    credentialOf: (sample, side = sample.side) => (sample.credential === 'session' ? sessions : keys)[side],
     async start(harness) {
       h = harness;
       keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
       keys.brand = await brandKey(h, BRANDS.acme);
+      for (const side of ['affiliate', 'brand'] as const) sessions[side] = await ownerSession(h, ownerAccount(side));
       await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
       // The world's o-aff1-2 is approved: paying it gives aff-1 a payout to read.
       payoutId = (await servicesFor(h.service.database).payouts.pay('aff-1')).payouts[0]!.id!;

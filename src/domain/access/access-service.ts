@@ -155,6 +155,13 @@ export class AccessService {
     }));
   }
 
+  /** Revokes one of the owner's keys; another owner's key answers not_found, like an unknown one. */
+  async revokeOwnApiKey(owner: { affiliateId?: string; brandId?: string }, keyId: string): Promise<void> {
+    const own = (await this.repositories.apiKeys.list(owner)).some((k) => k.id === keyId);
+    if (!own) throw notFound(`no key with id "${keyId}" among yours`, 'key_not_found');
+    await this.revokeApiKey(keyId);
+  }
+
   /**
    * Revokes a key (refused everywhere at once with Redis, within the key cache's second without);
    * not_found when no such key exists. Revoking twice keeps the first time.

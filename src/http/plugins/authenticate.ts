@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { failoverRateStore } from './failover-rate-store.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
-import type { Scope } from '../../domain/access/scopes.js';
+import { ACCOUNT_SCOPES, type Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError } from '../errors.js';
 import { checkCsrf, portalOrigins, sessionOf } from '../session-cookie.js';
@@ -157,8 +157,15 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
     const scope = request.routeOptions.config.scope;
     if (scope && !request.principal!.scopes.has(scope)) {
-      throw new HttpError(403, 'forbidden', request.principal!.credential === 'session' ? `Your role does not allow this (it needs the scope ${scope}): ask an owner of your account` : `This API key lacks the scope ${scope} required by this endpoint`);
+      throw new HttpError(403, 'forbidden', refusal(request.principal!, scope));
     }
     return payload;
   });
+}
+
+/** Why a caller lacks a route's scope, in the caller's terms. */
+function refusal(principal: Principal, scope: Scope): string {
+  if (principal.credential === 'session') return `Your role does not allow this (it needs the scope ${scope}): ask an owner of your account`;
+  if ((ACCOUNT_SCOPES as readonly string[]).includes(scope)) return `This endpoint needs the scope ${scope}, which only a signed-in owner's session holds: team and API keys are never managed with an API key`;
+  return `This API key lacks the scope ${scope} required by this endpoint`;
 }

@@ -5,6 +5,7 @@ import { updateConversionRoute } from './conversion-update.js';
 import { listConversionsRoute } from './conversions-list.js';
 import { getConversionRoute } from './conversion-get.js';
 import { webhookRoutes } from '../webhooks/index.js';
+import { accountRoutes } from '../account/index.js';
 import { analyticsRoutes } from '../analytics/index.js';
 import { listAffiliatesRoute } from './affiliates-list.js';
 import { approveAffiliateRoute, revokeAffiliateRoute } from './affiliate-approval.js';
@@ -18,4 +19,4 @@ import { bulkProductsRoute } from './products-bulk.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, ...webhookRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];

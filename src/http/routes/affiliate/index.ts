@@ -13,6 +13,7 @@ import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
 import { listChannelsRoute } from './channels-list.js';
 import { webhookRoutes } from '../webhooks/index.js';
+import { accountRoutes } from '../account/index.js';
 import { requestApprovalRoute } from './approval-request.js';
 import { analyticsRoutes } from '../analytics/index.js';
 
@@ -32,5 +33,6 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listChannelsRoute,
   requestApprovalRoute,
   ...webhookRoutes('affiliate'),
+  ...accountRoutes('affiliate'),
   ...analyticsRoutes('affiliate'),
 ];
