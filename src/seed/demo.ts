@@ -3,8 +3,20 @@
 // skips what exists, so running it again changes nothing and never fails.
 import type { Services } from '../services.js';
 import { buildDemoData } from './demo-data.js';
+import { randomBase62 } from '../domain/random.js';
 
 export { buildDemoData, demoBrandId, DEMO_STATUSES_STABLE_UNTIL } from './demo-data.js';
+
+/** The demo's people: an owner of aff-demo-1 and an owner of the brand it sells most for. */
+export const DEMO_AFFILIATE_USER = 'demo@aff-demo-1.example';
+export const DEMO_BRAND_USER = 'demo@brand.example';
+
+/** A password for the demo users, printed once where they are made. */
+export const newDemoPassword = (): string => randomBase62(16);
+
+/** What tells a person how to sign in as the demo users. */
+export const demoUsersNotice = (users: readonly string[], password: string, portalUrl: string): string =>
+  users.length === 0 ? '' : `Portal: ${portalUrl}\nSign in as ${users.join(' or ')} with the password (shown once):\n${password}\n`;
 
 export interface DemoSummary {
   brands: number;
@@ -12,13 +24,15 @@ export interface DemoSummary {
   campaigns: number;
   affiliates: number;
   orders: number;
+  /** The demo users made by this run (none when they existed), who sign in with the password given. */
+  users: string[];
 }
 
 const PROGRESS_EVERY = 100;
 
 /** Loads the demo data set; returns how many records of each kind it holds (the same on every run). */
-export async function seedDemo(services: Pick<Services, 'access' | 'imports' | 'orders'>, log: (line: string) => void = () => {}): Promise<DemoSummary> {
-  const { access, imports, orders } = services;
+export async function seedDemo(services: Pick<Services, 'access' | 'imports' | 'orders' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
+  const { access, imports, orders, users } = services;
   const data = buildDemoData();
   await access.ensureChannelKinds();
 
@@ -48,11 +62,29 @@ export async function seedDemo(services: Pick<Services, 'access' | 'imports' | '
   const { inserted, existing } = await orders.loadMissing(data.orders);
   log(`Orders: ${inserted} written (${existing} already present)`);
 
+  const made: string[] = [];
+  if (options.userPassword) {
+    const brandId = topBrandOf(data, DEMO_AFFILIATE_ID);
+    if (await users.createWithPassword({ affiliateId: DEMO_AFFILIATE_ID }, DEMO_AFFILIATE_USER, 'owner', options.userPassword)) made.push(DEMO_AFFILIATE_USER);
+    if (await users.createWithPassword({ brandId }, DEMO_BRAND_USER, 'owner', options.userPassword)) made.push(DEMO_BRAND_USER);
+    log(`Users: ${made.length > 0 ? made.join(', ') : 'present already'}`);
+  }
+
   return {
     brands: data.brands.length,
     products: data.products.length,
     campaigns: data.campaigns.length,
     affiliates: data.affiliates.length,
     orders: data.orders.length,
+    users: made,
   };
+}
+
+const DEMO_AFFILIATE_ID = 'aff-demo-1';
+
+/** The brand with the most demo orders of the affiliate (the first in the data on a tie). */
+function topBrandOf(data: ReturnType<typeof buildDemoData>, affiliateId: string): string {
+  const counts = new Map<string, number>();
+  for (const order of data.orders) if (order.affiliate_id === affiliateId) counts.set(order.organization_id, (counts.get(order.organization_id) ?? 0) + 1);
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }

@@ -15,7 +15,10 @@ import { CampaignInput, CampaignStatuses, CampaignTypes, OfferTypes } from '../.
 import type { OrderItem } from '../../src/schemas/order.js';
 import { ProductInput, type ProductOption } from '../../src/schemas/product.js';
 import { compileCheck } from '../../src/schemas/validate.js';
-import { buildDemoData, demoBrandId, seedDemo, type DemoSummary } from '../../src/seed/demo.js';
+import { buildDemoData, DEMO_AFFILIATE_USER, DEMO_BRAND_USER, demoBrandId, seedDemo, type DemoSummary } from '../../src/seed/demo.js';
+
+const DEMO_PASSWORD = 'demo password 1';
+type Counted = Omit<DemoSummary, 'users'>;
 import { runCli } from '../helpers/cli.js';
 
 const TABLES = [
@@ -64,10 +67,10 @@ before(async () => {
   databaseUrl = testDb.url;
   database = openDatabase(databaseUrl);
   await migrateToLatest(database);
-  first = await seedDemo(servicesFor(database), (line) => logLines.push(line));
+  first = await seedDemo(servicesFor(database), (line) => logLines.push(line), { userPassword: DEMO_PASSWORD });
   countsAfterFirst = await counts();
   snapshotAfterFirst = await snapshot();
-  second = await seedDemo(servicesFor(database));
+  second = await seedDemo(servicesFor(database), () => {}, { userPassword: 'another password' });
   countsAfterSecond = await counts();
 });
 
@@ -78,18 +81,32 @@ after(async () => {
 
 describe('seedDemo', () => {
   test('meets the minimums of the operator contract, in its summary and in the database', () => {
-    const minimums: DemoSummary = { brands: 30, products: 500, campaigns: 40, affiliates: 2, orders: 60 };
-    const stored: DemoSummary = {
+    const minimums: Counted = { brands: 30, products: 500, campaigns: 40, affiliates: 2, orders: 60 };
+    const stored: Counted = {
       brands: countsAfterFirst.brands!,
       products: countsAfterFirst.products!,
       campaigns: countsAfterFirst.campaigns!,
       affiliates: countsAfterFirst.affiliates!,
       orders: countsAfterFirst.orders!,
     };
-    for (const [kind, minimum] of Object.entries(minimums) as [keyof DemoSummary, number][]) {
+    for (const [kind, minimum] of Object.entries(minimums) as [keyof Counted, number][]) {
       assert.ok(first[kind] >= minimum, `summary: at least ${minimum} ${kind}`);
     }
-    assert.deepEqual(stored, first, 'on an empty database the summary is exactly what was written');
+    const { users: _users, ...counted } = first;
+    assert.deepEqual(stored, counted, 'on an empty database the summary is exactly what was written');
+  });
+
+  test('makes the demo users once: an owner of aff-demo-1 and one of a brand it has orders with, signing in with the password given', async () => {
+    assert.deepEqual(first.users, [DEMO_AFFILIATE_USER, DEMO_BRAND_USER]);
+    assert.deepEqual(second.users, [], 'a second run keeps them (and their password)');
+    const services = servicesFor(database);
+    const affiliate = await services.users.signIn(DEMO_AFFILIATE_USER, DEMO_PASSWORD);
+    assert.deepEqual([affiliate?.user.affiliateId, affiliate?.user.role], ['aff-demo-1', 'owner']);
+    const brand = await services.users.signIn(DEMO_BRAND_USER, DEMO_PASSWORD);
+    assert.equal(brand?.user.role, 'owner');
+    const orders = await database.db.selectFrom('orders').select('id').where('affiliate_id', '=', 'aff-demo-1').where('organization_id', '=', brand.user.brandId!).execute();
+    assert.ok(orders.length > 0, 'the brand has orders of aff-demo-1 to approve');
+    assert.equal(await services.users.signIn(DEMO_BRAND_USER, 'another password'), undefined);
   });
 
   test('reports progress through log', () => {
@@ -99,7 +116,7 @@ describe('seedDemo', () => {
   });
 
   test('a second run duplicates nothing and rewrites the same data', async () => {
-    assert.deepEqual(second, first);
+    assert.deepEqual(second, { ...first, users: [] });
     assert.deepEqual(countsAfterSecond, countsAfterFirst);
     assert.deepEqual(await snapshot(), snapshotAfterFirst);
   });

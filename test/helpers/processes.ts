@@ -25,9 +25,12 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** Starts `affnet serve` with `env` on a free port; `cwd` is where its default database goes (data/). */
+export async function startServerProcess(env: Record<string, string>, options: { cwd?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  // tsx by its full address, so the server can run from any directory.
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, 'serve'], {
+    ...(options.cwd && { cwd: options.cwd }),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { seedDemo } from '../../seed/demo.js';
+import { demoUsersNotice, newDemoPassword, seedDemo } from '../../seed/demo.js';
+import { loadConfig } from '../../config.js';
 import { CliError } from '../cli-error.js';
 import { withServices } from '../with-services.js';
 
@@ -10,10 +11,13 @@ export function seedCommand(): Command {
     .action(async (options: { demo?: boolean }) => {
       if (!options.demo) throw new CliError('nothing to seed: pass --demo');
       await withServices(async (services) => {
-        const summary = await seedDemo(services, (line) => console.log(line));
+        const password = newDemoPassword();
+        const summary = await seedDemo(services, (line) => console.log(line), { userPassword: password });
         console.log(
           `Demo data ready: ${summary.brands} brands, ${summary.products} products, ${summary.campaigns} campaigns, ${summary.affiliates} affiliates, ${summary.orders} orders.`,
         );
+        const notice = demoUsersNotice(summary.users, password, `${loadConfig().publicUrl}/app`);
+        if (notice) console.log(notice);
       });
     });
 }

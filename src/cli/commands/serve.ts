@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createService } from '../../server.js';
-import { seedDemo } from '../../seed/demo.js';
+import { demoUsersNotice, newDemoPassword, seedDemo } from '../../seed/demo.js';
 import { loggerOptions } from '../../http/logging.js';
 import { startMetricsServer } from '../../http/metrics-server.js';
 import type { Server } from 'node:http';
@@ -18,10 +18,12 @@ export function serveCommand(): Command {
     // `curl` works at once.
     if (config.usesDefaultDatabase) {
       if (await services.access.isEmpty()) {
-        await seedDemo(services);
+        const password = newDemoPassword();
+        const { users } = await seedDemo(services, () => {}, { userPassword: password });
         const { key } = await services.access.createApiKey({ affiliateId: DEMO_AFFILIATE, name: 'demo' });
         app.log.info('Loaded demo data into the embedded database');
         process.stdout.write(`\nDemo API key for ${DEMO_AFFILIATE} (shown once):\n${key}\n\nTry: curl -H 'x-api-key: ${key}' ${config.publicUrl}/affiliate/brands\n\n`);
+        process.stdout.write(`${demoUsersNotice(users, password, `${config.publicUrl}/app`)}\n`);
       }
     }
 

@@ -88,6 +88,18 @@ export class UsersService {
 
   /** A new user of an affiliate or a brand, and the one-time link where they set their password. */
   async create(owner: UserOwner, email: string, role: Role = 'member'): Promise<{ user: UserView; link: string }> {
+    const row = await this.insertUser(owner, email, role, null);
+    return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
+  }
+
+  /** A user who signs in with `password` at once, without a link (the demo's users); undefined when the e-mail has a user already. */
+  async createWithPassword(owner: UserOwner, email: string, role: Role, password: string): Promise<UserView | undefined> {
+    checkPassword(password);
+    if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
+    return viewOf(await this.insertUser(owner, email, role, await hashPassword(password)));
+  }
+
+  private async insertUser(owner: UserOwner, email: string, role: Role, passwordHash: string | null): Promise<UserRow> {
     if (Boolean(owner.affiliateId) === Boolean(owner.brandId)) throw invalid('invalid_owner', 'a user belongs to exactly one affiliate or one brand');
     if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
     else await requireBrand(this.repositories.brands, owner.brandId!);
@@ -96,9 +108,9 @@ export class UsersService {
     if (!EMAIL.test(address) || address.length > 254) throw invalid('invalid_email', `${email} is not an e-mail address`);
     if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
     const now = this.clock.iso();
-    const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: null, created_at: now, updated_at: now };
+    const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: passwordHash, created_at: now, updated_at: now };
     await this.repositories.users.insert(row);
-    return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
+    return row;
   }
 
   /** A one-time link to set a new password (the old one keeps working until then). */
