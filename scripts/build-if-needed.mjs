@@ -16,7 +16,10 @@ function newestMtime(dir) {
   return newest;
 }
 
-if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime('src')) {
-  console.error('Building (dist/ is missing or older than src/)...');
+const portal = 'dist/portal/index.html';
+const stale = (built, sources) => !existsSync(built) || statSync(built).mtimeMs < newestMtime(sources);
+
+if (stale(entry, 'src') || stale(portal, 'portal/src')) {
+  console.error('Building (dist/ is missing or older than src/ or portal/src/)...');
   execSync('npm run build', { stdio: 'inherit' });
 }

@@ -21,8 +21,10 @@ const testFiles = (dir) =>
 
 // The typed client's own tests run against a live server on each database.
 const everywhere = [...testFiles('test/api'), ...testFiles('test/cli'), ...testFiles('test/storage'), ...testFiles('packages/client')];
-// Unit tests of pure logic need no database: the first run only.
+// Unit tests of pure logic need no database, and the portal's browser tests look at pages, not
+// storage: the first run only.
 const unit = testFiles('test/unit');
+const browser = testFiles('test/browser');
 const sharedOnly = testFiles('test/scale');
 
 function reachable(url, defaultPort) {
@@ -59,7 +61,7 @@ function run(label, files, env) {
   });
 }
 
-const results = [await run('SQLite', [...unit, ...everywhere], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
+const results = [await run('SQLite', [...unit, ...everywhere, ...browser], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
 const skippedSuites = [];
 
 const [pgUp, redisUp] = await Promise.all([reachable(postgresUrl, 5432), reachable(redisUrl, 6379)]);

@@ -5,6 +5,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { registerPortal } from './portal.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   await app.register(cookie);
   registerHealth(app, ctx.services);
   registerSessionRoutes(app, ctx);
+  await registerPortal(app);
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);

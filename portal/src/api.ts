@@ -1,0 +1,33 @@
+// The portal talks to the service through the same public API as any client, with the typed
+// client generated from the OpenAPI document. The session cookie goes along by itself; requests
+// that change something carry the session's CSRF token.
+import { createAffnetClient, type ApiError } from '../../packages/client/index.js';
+
+let csrfToken = '';
+export const setCsrfToken = (token: string): void => {
+  csrfToken = token;
+};
+
+export const api = createAffnetClient({ baseUrl: window.location.origin, credentials: 'same-origin' });
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && csrfToken) request.headers.set('x-csrf-token', csrfToken);
+    return request;
+  },
+});
+
+/** An answer that is not a success, as the page shows it. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError | undefined,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+  }
+}
+
+/** The data of a success; throws ApiFailure otherwise (TanStack Query shows it). */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || result.data === undefined) throw new ApiFailure(result.response.status, result.error as ApiError | undefined);
+  return result.data;
+}

@@ -1,0 +1,86 @@
+// The portal: affiliates and brands sign in and work through the public API, in English or
+// Brazilian Portuguese. Routes live in the browser under /app; the service answers the same page
+// for all of them.
+import { render } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import { QueryClient, QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
+import { Route, Router, Switch } from 'wouter-preact';
+import { initialLocale, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
+import { isSignedOut, SESSION_KEY, useSession } from './session.js';
+import { Layout } from './components/layout.js';
+import { SignIn } from './pages/sign-in.js';
+import { SetPassword } from './pages/set-password.js';
+import { AffiliateOverview } from './pages/affiliate/overview.js';
+import { Brands } from './pages/affiliate/brands.js';
+import { Links } from './pages/affiliate/links.js';
+import { Orders } from './pages/affiliate/orders.js';
+import { BrandOverview } from './pages/brand/overview.js';
+import { Conversions } from './pages/brand/conversions.js';
+import './styles.css';
+
+let sessionEnded = false;
+// Any 401 means the session ended: forget everything and ask who is there again.
+const onError = (error: unknown) => {
+  if (!isSignedOut(error)) return;
+  sessionEnded = true;
+  queries.setQueryData(SESSION_KEY, null);
+};
+const queries = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
+  defaultOptions: { queries: { retry: (count, error) => !isSignedOut(error) && count < 2, refetchOnWindowFocus: false } },
+});
+
+function App() {
+  const [locale, setLocale] = useState<Locale>(initialLocale);
+  const messages = useMemo(() => messagesFor(locale), [locale]);
+  const changeLocale = (next: Locale) => {
+    rememberLocale(next);
+    setLocale(next);
+  };
+  return (
+    <MessagesContext.Provider value={messages}>
+      <Router base="/app">
+        <Switch>
+          <Route path="/set-password" component={SetPassword} />
+          <Route>
+            <Pages onLocale={changeLocale} />
+          </Route>
+        </Switch>
+      </Router>
+    </MessagesContext.Provider>
+  );
+}
+
+function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
+  const session = useSession();
+  const { t } = useMessages();
+  if (session.isPending) return <p role="status">{t('common.loading')}</p>;
+  const user = session.data?.user;
+  if (!user) return <SignIn expired={sessionEnded} />;
+  return (
+    <Layout user={user} onLocale={onLocale}>
+      {user.affiliateId ? (
+        <Switch>
+          <Route path="/" component={AffiliateOverview} />
+          <Route path="/brands" component={Brands} />
+          <Route path="/links" component={Links} />
+          <Route path="/orders" component={Orders} />
+        </Switch>
+      ) : (
+        <Switch>
+          <Route path="/" component={BrandOverview} />
+          <Route path="/conversions" component={Conversions} />
+        </Switch>
+      )}
+    </Layout>
+  );
+}
+
+document.documentElement.lang = initialLocale();
+render(
+  <QueryClientProvider client={queries}>
+    <App />
+  </QueryClientProvider>,
+  document.getElementById('app')!,
+);

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { DailyChart } from '../../components/daily-chart.js';
+
+/** Clicks, orders and commission of the last 30 days, clicks per day, and the balance by status. */
+export function AffiliateOverview() {
+  const { t, money, number } = useMessages();
+  const clicks = useQuery({
+    queryKey: ['analytics', 'clicks', '30d'],
+    queryFn: async () => ok(await api.GET('/affiliate/analytics', { params: { query: { event: 'clicks', groupBy: 'timeseries', interval: '30d' } } })).data,
+  });
+  const commission = useQuery({
+    queryKey: ['analytics', 'commission', '30d'],
+    queryFn: async () => ok(await api.GET('/affiliate/analytics', { params: { query: { event: 'commission', groupBy: 'brands', interval: '30d' } } })).data,
+  });
+  const balance = useQuery({ queryKey: ['balance'], queryFn: async () => ok(await api.GET('/affiliate/balance')).data });
+  return (
+    <>
+      <h1>{t('overview.title')}</h1>
+      <QueryState query={clicks}>
+        {(days) => {
+          const total = days.reduce((sum, d) => sum + (d.clicks ?? 0), 0);
+          return (
+            <>
+              <div class="tiles">
+                <div class="tile">
+                  <span>{t('overview.clicks')}</span>
+                  <strong data-testid="clicks-30d">{number(total)}</strong>
+                </div>
+                <QueryState query={commission}>
+                  {(rows) => (
+                    <>
+                      <div class="tile">
+                        <span>{t('overview.orders')}</span>
+                        <strong>{number(rows.reduce((sum, r) => sum + (r.orders ?? 0), 0))}</strong>
+                      </div>
+                      {totalsByCurrency(rows).map(([currency, cents]) => (
+                        <div class="tile" key={currency}>
+                          <span>{t('overview.commission')}</span>
+                          <strong>{money(cents, currency)}</strong>
+                        </div>
+                      ))}
+                    </>
+                  )}
+                </QueryState>
+              </div>
+              <DailyChart days={days.map((d) => Date.parse(d.start ?? d.date ?? '') / 1000)} values={days.map((d) => d.clicks ?? 0)} label={t('overview.chart')} />
+            </>
+          );
+        }}
+      </QueryState>
+      <h2>{t('overview.balance')}</h2>
+      <QueryState query={balance}>
+        {(currencies) =>
+          currencies.length === 0 ? (
+            <p>{t('common.empty')}</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('balance.currency')}</th>
+                  <th scope="col">{t('balance.pending')}</th>
+                  <th scope="col">{t('balance.approved')}</th>
+                  <th scope="col">{t('balance.paid')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {currencies.map((b) => (
+                  <tr key={b.currency}>
+                    <th scope="row">{b.currency}</th>
+                    <td>{money(b.pending.commission, b.currency)}</td>
+                    <td>{money(b.approved.commission, b.currency)}</td>
+                    <td>{money(b.paid.commission, b.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryState>
+    </>
+  );
+}
+
+/** Commission per currency, summed over the rows (integer cents). */
+function totalsByCurrency(rows: Array<{ currency?: string; commission?: number }>): Array<[string, number]> {
+  const totals = new Map<string, number>();
+  for (const row of rows) if (row.currency) totals.set(row.currency, (totals.get(row.currency) ?? 0) + (row.commission ?? 0));
+  return [...totals];
+}

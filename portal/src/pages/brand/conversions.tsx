@@ -1,0 +1,72 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/en.js';
+import { QueryState } from '../../components/query-state.js';
+
+const STATUS: Record<string, MessageKey> = { pending: 'status.pending', approved: 'status.approved', canceled: 'status.declined' };
+
+/** The brand's conversions, newest first; pending ones are approved or declined here. */
+export function Conversions() {
+  const { t, money, date } = useMessages();
+  const queries = useQueryClient();
+  const conversions = useQuery({ queryKey: ['conversions'], queryFn: async () => ok(await api.GET('/advertiser/conversions', { params: { query: { limit: 100 } } })).data });
+  const settle = useMutation({
+    mutationFn: async ({ orderId, status }: { orderId: string; status: 'approved' | 'canceled' }) =>
+      ok(await api.PATCH('/advertiser/conversions/{orderId}', { params: { path: { orderId } }, body: { status } })),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['conversions'] }),
+  });
+  return (
+    <>
+      <h1>{t('conversions.title')}</h1>
+      {settle.isError && <p role="alert" class="error">{t('common.error', { message: settle.error.message })}</p>}
+      <QueryState query={conversions}>
+        {(list) =>
+          list.length === 0 ? (
+            <p>{t('common.empty')}</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('orders.order')}</th>
+                  <th scope="col">{t('conversions.affiliate')}</th>
+                  <th scope="col">{t('orders.date')}</th>
+                  <th scope="col">{t('orders.value')}</th>
+                  <th scope="col">{t('orders.commission')}</th>
+                  <th scope="col">{t('orders.status')}</th>
+                  <th scope="col"><span class="visually-hidden">{t('conversions.approve')}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={c.id} data-testid={`conversion-${c.orderId}`}>
+                    <th scope="row">{c.orderId}</th>
+                    <td>{c.affiliateId}</td>
+                    <td>{date(c.createdAt)}</td>
+                    <td>{money(c.value, c.currency)}</td>
+                    <td>{money(c.commission, c.currency)}</td>
+                    <td>
+                      <span class={`badge ${c.status}`}>{t(STATUS[c.status] ?? 'status.pending')}</span>
+                    </td>
+                    <td class="actions">
+                      {c.status === 'pending' && (
+                        <>
+                          <button type="button" aria-label={t('conversions.approveOrder', { order: c.orderId })} onClick={() => settle.mutate({ orderId: c.orderId, status: 'approved' })}>
+                            {t('conversions.approve')}
+                          </button>
+                          <button type="button" aria-label={t('conversions.declineOrder', { order: c.orderId })} onClick={() => settle.mutate({ orderId: c.orderId, status: 'canceled' })}>
+                            {t('conversions.decline')}
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryState>
+    </>
+  );
+}

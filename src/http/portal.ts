@@ -1,0 +1,41 @@
+// The portal: a single-page app built by Vite into dist/portal (npm run build), served at /app by
+// the service itself. Hashed assets are cached for a year (a new build has new names); the HTML
+// shell is never cached, so a deploy is picked up on the next load. Every path under /app that is
+// not a file is the shell: the app routes in the browser.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import staticFiles from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from './context.js';
+import { errorBody } from './errors.js';
+
+export const PORTAL_PATH = '/app';
+
+/** The built portal: dist/portal, whether this file runs from src/ (tests) or dist/src/ (npm start). */
+function builtPortal(): string | undefined {
+  const candidates = ['../../dist/portal', '../../portal'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+  // The built shell names hashed assets; portal/index.html (the source) names /src/main.tsx.
+  return candidates.find((dir) => existsSync(`${dir}/index.html`) && existsSync(`${dir}/assets`));
+}
+
+export async function registerPortal(app: App): Promise<void> {
+  const root = builtPortal();
+  if (!root) {
+    const notBuilt = errorBody(503, 'portal_not_built', 'The portal is not built: run npm run build (npm ci does it)');
+    app.get(PORTAL_PATH, async (_request, reply) => reply.status(503).send(notBuilt));
+    app.get(`${PORTAL_PATH}/*`, async (_request, reply) => reply.status(503).send(notBuilt));
+    return;
+  }
+  await app.register(staticFiles, {
+    root,
+    prefix: `${PORTAL_PATH}/`,
+    wildcard: false,
+    index: false,
+    setHeaders(reply, path) {
+      void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const shell = async (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  app.get(PORTAL_PATH, shell);
+  app.get(`${PORTAL_PATH}/*`, shell);
+}

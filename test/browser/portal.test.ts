@@ -1,0 +1,224 @@
+/// <reference lib="dom" />
+// The portal as a person uses it, in headless Chromium against a real server: an affiliate signs
+// up from the link, finds a brand, makes a link, sees its click after it is followed, sees the
+// order a brand reported; the brand approves it; the affiliate sees it approved. Wrong passwords,
+// ended sessions and requests without the CSRF token are refused, and an affiliate never sees
+// another's data. Every page passes the accessibility check.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
+import { BROWSER_UA } from '../helpers/tracking.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+const PASSWORD = 'a long enough password';
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+let brandKey = '';
+let signUpLink = '';
+let shots = '';
+/** Uncaught errors in any page: there must be none. */
+const pageErrors: string[] = [];
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  const services = servicesFor(database);
+  brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
+  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+  await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'someone@aff2.example', 'owner', PASSWORD);
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', CLICK_FLUSH_MS: '100' }, { publicUrlIsOwn: true });
+  // The sign-up link names PUBLIC_URL, which is the server's own address now.
+  signUpLink = (await services.users.create({ affiliateId: 'aff-1' }, 'ana@aff1.example', 'owner')).link.replace(/^https?:\/\/[^/]+/, server.url);
+  browser = await launchBrowser();
+  shots = await mkdtemp(join(tmpdir(), 'affnet-portal-'));
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  if (process.env.DEBUG_PORTAL) page.on('response', (r) => console.log('#', r.status(), r.request().method(), r.url()));
+  return { context, page };
+};
+
+async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name }).click();
+
+test('sign up, find a brand, make a link, see its click and its order; the brand approves it; the affiliate sees it approved', async () => {
+  const { context, page } = await newPage();
+  try {
+    await page.goto(signUpLink.slice(server.url.length));
+    await assertAccessible(page, 'set password');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await assertAccessible(page, 'affiliate overview');
+    await page.screenshot({ path: join(shots, 'overview.png'), fullPage: true });
+
+    await nav(page, 'Brands');
+    const acme = page.getByRole('row', { name: /Acme/ });
+    await acme.waitFor();
+    await assertAccessible(page, 'brands');
+    await acme.getByRole('link', { name: 'Make a link' }).click();
+    await page.getByRole('heading', { name: 'Make a link' }).waitFor();
+    assert.equal(await page.getByLabel('Brand', { exact: true }).inputValue(), BRANDS.acme, 'the brand chosen on the list');
+    await page.getByRole('button', { name: 'Make links for my channels' }).click();
+    const shortUrl = (await page.getByTestId('short-url').first().textContent())!;
+    assert.match(shortUrl, new RegExp(`^${server.url}/\\w+`));
+    await assertAccessible(page, 'link builder');
+    await page.screenshot({ path: join(shots, 'links.png'), fullPage: true });
+
+    // A visitor follows the link.
+    const visit = await context.request.get(shortUrl, { maxRedirects: 0, headers: { 'user-agent': BROWSER_UA } });
+    assert.equal(visit.status(), 302);
+    const clickId = new URL(visit.headers().location!).searchParams.get('clickId')!;
+    const code = new URL(shortUrl).pathname.slice(1);
+    await pollPage(page, async () => (await page.getByTestId(`clicks-${code}`).textContent({ timeout: 2000 }).catch(() => '')) === '1');
+
+    // The brand reports the sale with its key.
+    const orderId = 'portal-order-1';
+    const reported = await fetch(`${server.url}/advertiser/conversions`, {
+      method: 'POST',
+      headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ clickId, orderId, value: 12_345, items: [{ id: 'sku-1', name: 'Shoe', quantity: 1, price: 12_345, categories: 1 }] }),
+    });
+    assert.equal(reported.status, 201, await reported.text());
+    await nav(page, 'Orders');
+    const row = page.getByTestId(`order-${orderId}`);
+    await row.waitFor();
+    assert.match((await row.textContent())!, /\$123\.45.*Pending/);
+    await assertAccessible(page, 'orders');
+    await signOut(page);
+
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Conversions');
+    await page.getByRole('button', { name: `Approve order ${orderId}` }).click();
+    await page.getByTestId(`conversion-${orderId}`).getByText('Approved').waitFor();
+    await assertAccessible(page, 'conversions');
+    await nav(page, 'Overview');
+    await page.getByRole('img', { name: 'Clicks per day, last 30 days' }).waitFor();
+    await assertAccessible(page, 'brand overview');
+    await signOut(page);
+
+    await signIn(page, 'ana@aff1.example');
+    await nav(page, 'Orders');
+    await page.getByTestId(`order-${orderId}`).getByText('Approved').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a wrong password is refused with a message; a request without the CSRF token is refused', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example', 'not the password');
+    await page.getByRole('alert').getByText(/e-mail or the password is wrong/).waitFor();
+    await assertAccessible(page, 'sign-in');
+    await signIn(page, 'owner@acme.example');
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    const status = await page.evaluate(async () => (await fetch('/advertiser/brand', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"clickIdParam":"x"}' })).status);
+    assert.equal(status, 403, 'a change with the cookie alone is refused');
+  } finally {
+    await context.close();
+  }
+});
+
+test('an ended session leads back to the sign-in page, saying so', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await page.getByTestId('clicks-30d').waitFor(); // the page's figures came with the session
+    await database.db.deleteFrom('sessions').execute();
+    await nav(page, 'Orders');
+    await page.getByText('Your session has ended: sign in again.').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test("an affiliate never sees another's orders or links", async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Orders');
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')!));
+    assert.ok(shown.length > 0, 'aff-2 sees its own orders');
+    const aff1Orders = (await database.db.selectFrom('orders').select('id').where('affiliate_id', '=', 'aff-1').execute()).map((o) => o.id);
+    assert.deepEqual(shown.filter((id) => aff1Orders.includes(id)), [], "aff-1's orders shown to aff-2");
+    await nav(page, 'Links');
+    await page.waitForLoadState('networkidle');
+    const links = await page.getByRole('table').textContent().catch(() => '');
+    const aff1Codes = (await database.db.selectFrom('short_links').select('code').where('affiliate_id', '=', 'aff-1').execute()).map((l) => l.code);
+    assert.ok(aff1Codes.length > 0);
+    for (const code of aff1Codes) assert.ok(!links!.includes(code), `aff-1's link ${code} shown to aff-2`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('in Portuguese on a 375 px screen: the menu and figures fit, money in the Brazilian format', async () => {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width: 375, height: 740 } });
+  const page = await context.newPage();
+  try {
+    await page.goto('/app/');
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await page.getByLabel('E-mail').fill('ana@aff1.example');
+    await page.getByLabel('Senha').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Últimos 30 dias' }).waitFor();
+    await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Pedidos' }).click();
+    await page.getByTestId('order-portal-order-1').waitFor();
+    assert.match((await page.getByTestId('order-portal-order-1').textContent())!, /R\$\s?123,45/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+    await page.screenshot({ path: join(shots, 'orders-375-pt-BR.png'), fullPage: true });
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+/** Reloads the page until `check` holds (figures written in the background), for up to 10 s. */
+async function pollPage(page: Page, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    assert.ok(Date.now() < deadline, 'gave up waiting');
+    await page.reload();
+  }
+}
+
+test('no page threw an uncaught error along the way', () => {
+  assert.deepEqual(pageErrors, []);
+});
