@@ -175,7 +175,13 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
     transformObject: (document) => ('openapiObject' in document ? polishDocument(document.openapiObject) : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // The product's own name in the header, leading back to the portal.
+    logo: { type: 'image/svg+xml', content: WORDMARK, href: '/app/', target: '_self' },
+    theme: { title: 'affnet API reference' },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
@@ -220,3 +226,6 @@ async function registerPostbackApi(app: App, ctx: AppContext): Promise<void> {
     registerPostback(scoped, ctx.services);
   });
 }
+
+/** "affnet · API reference" in white, for the reference's dark header bar. */
+const WORDMARK = `<svg xmlns="http://www.w3.org/2000/svg" width="260" height="40" viewBox="0 0 260 40"><text x="0" y="28" font-family="system-ui, sans-serif" font-size="26" font-weight="700" fill="#ffffff">affnet</text><text x="92" y="28" font-family="system-ui, sans-serif" font-size="18" fill="#e5e7eb">API reference · portal</text></svg>`;

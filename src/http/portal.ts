@@ -10,6 +10,8 @@ import type { App } from './context.js';
 import { errorBody } from './errors.js';
 
 export const PORTAL_PATH = '/app';
+/** Pages, not API operations: left out of the OpenAPI document. */
+const HIDDEN = { schema: { hide: true } };
 
 /** The built portal: dist/portal, whether this file runs from src/ (tests) or dist/src/ (npm start). */
 function builtPortal(): string | undefined {
@@ -22,8 +24,8 @@ export async function registerPortal(app: App): Promise<void> {
   const root = builtPortal();
   if (!root) {
     const notBuilt = errorBody(503, 'portal_not_built', 'The portal is not built: run npm run build (npm ci does it)');
-    app.get(PORTAL_PATH, async (_request, reply) => reply.status(503).send(notBuilt));
-    app.get(`${PORTAL_PATH}/*`, async (_request, reply) => reply.status(503).send(notBuilt));
+    app.get(PORTAL_PATH, HIDDEN, async (_request, reply) => reply.status(503).send(notBuilt));
+    app.get(`${PORTAL_PATH}/*`, HIDDEN, async (_request, reply) => reply.status(503).send(notBuilt));
     return;
   }
   await app.register(staticFiles, {
@@ -36,6 +38,6 @@ export async function registerPortal(app: App): Promise<void> {
     },
   });
   const shell = async (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
-  app.get(PORTAL_PATH, shell);
-  app.get(`${PORTAL_PATH}/*`, shell);
+  app.get(PORTAL_PATH, HIDDEN, shell);
+  app.get(`${PORTAL_PATH}/*`, HIDDEN, shell);
 }
