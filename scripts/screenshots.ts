@@ -1,0 +1,87 @@
+// npm run screenshots: every page of the portal, signed in as the demo affiliate and the demo
+// brand, at desktop width and at 375 px, into docs/screenshots/. Runs the built service on a
+// fresh demo database of its own (nothing else is touched).
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from '../test/helpers/browser.js';
+
+const OUT = 'docs/screenshots';
+const WIDTHS = { desktop: 1280, mobile: 375 } as const;
+const MAIN = 'dist/src/cli/main.js';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const dir = await mkdtemp(join(tmpdir(), 'affnet-shots-'));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'demo.sqlite')}`, PUBLIC_URL: base, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '' };
+execFileSync(process.execPath, [MAIN, 'migrate'], { env, stdio: 'ignore' });
+const seeded = execFileSync(process.execPath, [MAIN, 'seed', '--demo'], { env, encoding: 'utf8' });
+const password = /with the password \(shown once\):\n(\S+)/.exec(seeded)?.[1];
+if (!password) throw new Error(`no demo password in:\n${seeded}`);
+const server = spawn(process.execPath, [MAIN, 'serve'], { env, stdio: 'inherit' });
+for (let i = 0; i < 100; i++) {
+  if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const browser = await launchBrowser();
+await mkdir(OUT, { recursive: true });
+try {
+  for (const [size, width] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ baseURL: base, locale: 'en-US', viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    const shot = async (name: string, ready: () => Promise<unknown>) => {
+      await ready();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: join(OUT, `${name}-${size}.png`), fullPage: true });
+      console.log(`${OUT}/${name}-${size}.png`);
+    };
+    const signIn = async (email: string) => {
+      await page.goto('/app/');
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const open = (path: string) => page.goto(`/app${path}`);
+    await page.goto('/app/');
+    await shot('sign-in', () => page.getByRole('heading', { name: 'Sign in' }).waitFor());
+
+    await signIn('demo@aff-demo-1.example');
+    await shot('affiliate-overview', () => page.getByTestId('clicks-30d').waitFor());
+    await open('/brands');
+    await shot('affiliate-brands', () => page.getByRole('table').waitFor());
+    await open('/links');
+    await page.getByLabel('Brand', { exact: true }).selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Make links for my channels' }).click();
+    await shot('affiliate-links', () => page.locator('.card').first().waitFor());
+    await open('/orders');
+    await shot('affiliate-orders', () => page.getByRole('table').waitFor());
+    await signOut(page);
+
+    await signIn('demo@brand.example');
+    await shot('brand-overview', () => page.getByRole('img').first().waitFor());
+    await open('/conversions');
+    await shot('brand-conversions', () => page.getByRole('table').waitFor());
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
