@@ -26,8 +26,8 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The data of a success; throws ApiFailure otherwise (TanStack Query shows it). */
+/** The data of a success (undefined for a 204); throws ApiFailure otherwise (TanStack Query shows it). */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.error !== undefined || result.data === undefined) throw new ApiFailure(result.response.status, result.error as ApiError | undefined);
-  return result.data;
+  if (result.error !== undefined || !result.response.ok) throw new ApiFailure(result.response.status, result.error as ApiError | undefined);
+  return result.data as T;
 }

@@ -16,6 +16,8 @@ import { Links } from './pages/affiliate/links.js';
 import { Orders } from './pages/affiliate/orders.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
+import { Team } from './pages/account/team.js';
+import { ApiKeys } from './pages/account/keys.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -66,11 +68,15 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/brands" component={Brands} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
+          <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
+          <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
         </Switch>
       ) : (
         <Switch>
           <Route path="/" component={BrandOverview} />
           <Route path="/conversions" component={Conversions} />
+          <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
+          <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
         </Switch>
       )}
     </Layout>

@@ -156,7 +156,9 @@ test('an ended session leads back to the sign-in page, saying so', async () => {
   const { context, page } = await newPage();
   try {
     await signIn(page, 'someone@aff2.example');
-    await page.getByTestId('clicks-30d').waitFor(); // the page's figures came with the session
+    // Every figure of the page came with the live session before it ends.
+    await page.getByTestId('clicks-30d').waitFor();
+    await page.waitForLoadState('networkidle');
     await database.db.deleteFrom('sessions').execute();
     await nav(page, 'Orders');
     await page.getByText('Your session has ended: sign in again.').waitFor();
@@ -218,6 +220,37 @@ async function pollPage(page: Page, check: () => Promise<boolean>): Promise<void
     await page.reload();
   }
 }
+
+test('an owner creates an API key (shown once, working), revokes it, and adds a person who signs up from the link', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'API keys');
+    await page.getByLabel('Name').fill('shop integration');
+    await page.getByRole('checkbox', { name: 'catalog:write' }).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').textContent())!;
+    await assertAccessible(page, 'API keys');
+    assert.equal((await fetch(`${server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 200, 'the new key works');
+    await page.getByRole('button', { name: 'Revoke key shop integration' }).click();
+    await page.getByText(/Revoked on/).waitFor();
+    assert.equal((await fetch(`${server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 401, 'revoked');
+
+    await nav(page, 'Team');
+    await page.getByLabel('E-mail').fill('new.colleague@acme.example');
+    await page.getByRole('button', { name: 'Add person' }).click();
+    const link = (await page.getByTestId('password-link').textContent())!;
+    await assertAccessible(page, 'team');
+    await signOut(page);
+    await page.goto(new URL(link).pathname + new URL(link).search);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'API keys' }).count(), 0, 'a member has no keys page');
+  } finally {
+    await context.close();
+  }
+});
 
 test('no page threw an uncaught error along the way', () => {
   assert.deepEqual(pageErrors, []);

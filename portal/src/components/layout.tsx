@@ -11,10 +11,12 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/brands', 'nav.brands'],
   ['/links', 'nav.links'],
   ['/orders', 'nav.orders'],
+  ['/team', 'nav.team'],
 ];
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
+  ['/team', 'nav.team'],
 ];
 
 /** The frame of every signed-in page: the menu of the user's side, the language, sign-out. */
@@ -22,7 +24,8 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
   const { t, locale } = useMessages();
   const [location] = useLocation();
   const queries = useQueryClient();
-  const pages = user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES;
+  // Keys are an owner's to manage; members do not see the page.
+  const pages = [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ...(user.role === 'owner' ? ([['/keys', 'nav.keys']] as Array<[string, MessageKey]>) : [])];
   const signOut = async () => {
     await api.DELETE('/session');
     // Nothing of this user stays in memory for the next one.
