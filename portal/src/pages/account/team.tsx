@@ -41,7 +41,7 @@ export function Team({ side, me }: { side: Side; me: User }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            const form = e.currentTarget as HTMLFormElement;
+            const form = e.currentTarget;
             invite.mutate({ email: fieldText(form, 'email'), role: fieldText(form, 'role') === 'owner' ? 'owner' : 'member' });
           }}
         >
