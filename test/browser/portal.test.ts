@@ -252,6 +252,35 @@ test('an owner creates an API key (shown once, working), revokes it, and adds a 
   }
 });
 
+test('keyboard only: sign in and reach a page with Tab and Enter, focus always visible', async () => {
+  const { context, page } = await newPage();
+  try {
+    await page.goto('/app/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'email');
+    await page.keyboard.type('someone@aff2.example');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    // Tab to the menu's Orders link, checking that every stop shows where the focus is.
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement;
+        return { text: element.textContent, outline: getComputedStyle(element).outlineStyle };
+      });
+      assert.notEqual(focused.outline, 'none', `focus on "${focused.text}" is not visible`);
+      if (focused.text === 'Orders') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
 test('no page threw an uncaught error along the way', () => {
   assert.deepEqual(pageErrors, []);
 });
