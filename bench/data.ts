@@ -47,7 +47,7 @@ import { percentToBasisPoints, productColumns } from '../src/domain/catalog/cata
 import { commissionFor } from '../src/domain/orders/commission.js';
 import { checkCustomUrl, requestKey, withMdasc } from '../src/domain/links/link-rules.js';
 import { CODE_LENGTH } from '../src/domain/links/links-service.js';
-import { CHANNEL_KINDS } from '../src/domain/access/access-service.js';
+import { CHANNEL_KINDS } from '../src/domain/access/channels-service.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
 import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
@@ -985,7 +985,7 @@ async function load(target: Target): Promise<ManifestDraft> {
   const affiliatesStart = performance.now();
   const affiliateCreated = (a: number) => iso(WINDOW_START - (60 - a * 7) * DAY);
   queueTransaction(target, [
-    // What ensureChannelKinds writes.
+    // What ChannelsService.ensureKinds writes.
     { table: 'channel_kinds', columns: ['id', 'name'], rows: CHANNEL_KINDS.map((k) => [k.id, k.name]) },
     { table: 'affiliates', columns: ['id', 'name', 'created_at'], rows: affiliates.map((a, i) => [a.id, a.name, affiliateCreated(i)]) },
     {

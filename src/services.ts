@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
+import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
 import { CatalogWriter } from './domain/catalog/catalog-writer.js';
@@ -27,6 +28,8 @@ export interface Services {
   analytics: AnalyticsService;
   approvals: ApprovalsService;
   catalog: CatalogService;
+  /** Affiliates' channels. */
+  channels: ChannelsService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -72,6 +75,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     analytics: new AnalyticsService(repositories, clock),
     approvals: new ApprovalsService(repositories, clock, publisher),
     catalog: new CatalogService(repositories, links, clock),
+    channels: new ChannelsService(repositories, clock),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     links,

@@ -14,6 +14,7 @@ import { AffiliateOverview } from './pages/affiliate/overview.js';
 import { Brands } from './pages/affiliate/brands.js';
 import { Links } from './pages/affiliate/links.js';
 import { Orders } from './pages/affiliate/orders.js';
+import { Channels } from './pages/affiliate/channels.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { Team } from './pages/account/team.js';
@@ -68,6 +69,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/brands" component={Brands} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
+          <Route path="/channels" component={Channels} />
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
         </Switch>

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { registerPortal } from './portal.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, Pagination } from '../schemas/common.js';
-import { AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
+import { AffiliateChannel, AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
 import { Brand, BrandProfile, Commission } from '../schemas/brand.js';
 import { Product, ProductOption } from '../schemas/product.js';
 import { BrandCampaign, Campaign } from '../schemas/campaign.js';
@@ -44,7 +44,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt, User, Session, ApiKey];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, WebhookEndpoint, DeliveryAttempt, User, Session, ApiKey];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -163,6 +163,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Products' },
         { name: 'Campaigns' },
         { name: 'Short links' },
+        { name: 'Channels', description: 'Where an affiliate publishes (a site, a profile, a group): links are made per channel and orders name theirs. Scopes channels:read, channels:write.' },
         { name: 'Redirect', description: 'What visitors open: a short link redirects to its destination with a click id. No API key.' },
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },

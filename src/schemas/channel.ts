@@ -33,3 +33,13 @@ export const ChannelRef = Type.Object(
   { $id: 'ChannelRef', description: "One of the affiliate's channels" },
 );
 export type ChannelRef = Static<typeof ChannelRef>;
+
+/** One of the caller's channels, as GET /affiliate/channels lists it and the channel routes answer. */
+export const AffiliateChannel = Type.Object(
+  {
+    id: Type.String({ description: 'Id of the channel: the id every Channel, short link and order names it by' }),
+    name: Type.String({ description: 'Name the affiliate gave the channel, e.g. @dealsblog' }),
+    availableChannel: Type.Ref(AvailableChannel),
+  },
+  { $id: 'AffiliateChannel', description: "One of the caller's channels" },
+);

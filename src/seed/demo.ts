@@ -31,10 +31,10 @@ export interface DemoSummary {
 const PROGRESS_EVERY = 100;
 
 /** Loads the demo data set; returns how many records of each kind it holds (the same on every run). */
-export async function seedDemo(services: Pick<Services, 'access' | 'imports' | 'orders' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
-  const { access, imports, orders, users } = services;
+export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'orders' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
+  const { access, channels, imports, orders, users } = services;
   const data = buildDemoData();
-  await access.ensureChannelKinds();
+  await channels.ensureKinds();
 
   // The catalogue writers run one transaction per resource (they cannot nest in an outer one);
   // on SQLite in WAL mode that is a few hundred microseconds each, so the whole set takes ~1 s.
@@ -53,7 +53,7 @@ export async function seedDemo(services: Pick<Services, 'access' | 'imports' | '
   log(`Affiliates: writing ${data.affiliates.map((a) => a.id).join(', ')} with their channels and approvals`);
   for (const affiliate of data.affiliates) {
     await access.upsertAffiliate(affiliate.id, affiliate.name);
-    for (const channel of affiliate.channels) await access.addChannel(affiliate.id, channel.kind, channel.name, channel.id);
+    for (const channel of affiliate.channels) await channels.add(affiliate.id, channel.kind, channel.name, channel.id);
     for (const brandId of affiliate.approvedBrandIds) await access.approveForBrand(affiliate.id, brandId);
   }
 

@@ -32,6 +32,7 @@ import * as installationSettings from './migrations/0025-installation-settings.j
 import * as partitionedClicks from './migrations/0026-partitioned-clicks.js';
 import * as usersAndSessions from './migrations/0027-users-and-sessions.js';
 import * as partitionedWebhookOutbox from './migrations/0028-partitioned-webhook-outbox.js';
+import * as channelManagement from './migrations/0029-channel-management.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -65,6 +66,7 @@ const migrations: Record<string, DialectMigration> = {
   '0026-partitioned-clicks': partitionedClicks,
   '0027-users-and-sessions': usersAndSessions,
   '0028-partitioned-webhook-outbox': partitionedWebhookOutbox,
+  '0029-channel-management': channelManagement,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

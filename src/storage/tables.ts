@@ -67,6 +67,8 @@ export interface AffiliateChannelsTable {
   kind_id: string;
   name: string;
   created_at: string;
+  /** Set when the affiliate removed the channel: its links keep working, it takes no new ones. */
+  removed_at: string | null;
 }
 
 export interface BrandApprovalsTable {

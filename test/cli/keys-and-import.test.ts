@@ -21,7 +21,7 @@ before(async () => {
   env = { DATABASE_URL: testDb.url };
   const migrated = await runCli(['migrate'], env);
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /Applied 29 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand, 0022-campaigns-per-brand, 0023-brand-profile, 0024-analytics, 0025-installation-settings, 0026-partitioned-clicks, 0027-users-and-sessions, 0028-partitioned-webhook-outbox/);
+  assert.match(migrated.stdout, /Applied 30 migration\(s\): 0001-initial, 0002-tracking, 0003-plain-links-index, 0004-products-in-added-order, 0005-clicks-append-only, 0006-products-brand-availability-index, 0007-products-price-covering-index, 0008-click-count-progress, 0009-brands-visibility-index, 0010-campaigns-type-order-index, 0011-changed-links-index, 0012-search-prefix-indexes, 0013-brand-key-limits, 0013-postback-tokens, 0014-click-velocity-and-commission-reason, 0015-currencies-payouts-order-facts, 0016-order-link-code, 0017-channels-read-scope, 0018-order-commission-rule, 0019-webhooks, 0020-approval-requests, 0021-catalogue-per-brand, 0022-campaigns-per-brand, 0023-brand-profile, 0024-analytics, 0025-installation-settings, 0026-partitioned-clicks, 0027-users-and-sessions, 0028-partitioned-webhook-outbox, 0029-channel-management/);
   database = openDatabase(env.DATABASE_URL!);
   await servicesFor(database).access.upsertAffiliate('aff-cli', 'CLI affiliate');
 });
@@ -47,7 +47,7 @@ describe('affnet keys', () => {
     assert.match(key, /^afn_[0-9A-Za-z]{32}$/);
     const principal = await servicesFor(database).access.resolveKey(key);
     assert.equal(principal?.affiliateId, 'aff-cli');
-    assert.deepEqual([...principal.scopes].sort(), ['analytics:read', 'approvals:write', 'brands:read', 'campaigns:read', 'channels:read', 'orders:read', 'products:read', 'shortener:read', 'shortener:write', 'webhooks:read', 'webhooks:write'], 'a key created without --scopes gets every affiliate scope');
+    assert.deepEqual([...principal.scopes].sort(), ['analytics:read', 'approvals:write', 'brands:read', 'campaigns:read', 'channels:read', 'channels:write', 'orders:read', 'products:read', 'shortener:read', 'shortener:write', 'webhooks:read', 'webhooks:write'], 'a key created without --scopes gets every affiliate scope');
     const stored = await database.db.selectFrom('api_keys').selectAll().where('id', '=', principal.keyId).executeTakeFirstOrThrow();
     assert.equal(stored.key_hash, hashKey(key));
     assert.ok(!JSON.stringify(stored).includes(key), 'the key itself is never stored');

@@ -94,7 +94,7 @@ export interface World {
 }
 
 export async function buildWorld(database: Database): Promise<World> {
-  await servicesFor(database).access.ensureChannelKinds();
+  await servicesFor(database).channels.ensureKinds();
   await servicesFor(database).imports.upsertBrand(
     brandInput({
       id: BRANDS.acme,
@@ -174,9 +174,9 @@ export async function buildWorld(database: Database): Promise<World> {
   await servicesFor(database).access.upsertAffiliate('aff-1', 'Affiliate One');
   await servicesFor(database).access.upsertAffiliate('aff-2', 'Affiliate Two');
   await servicesFor(database).access.upsertAffiliate('aff-3', 'Affiliate Three');
-  const aff1Site = await servicesFor(database).access.addChannel('aff-1', 'site', 'My blog', 'ch-aff1-site');
-  const aff1Instagram = await servicesFor(database).access.addChannel('aff-1', 'instagram', '@aff1', 'ch-aff1-insta');
-  const aff2Whatsapp = await servicesFor(database).access.addChannel('aff-2', 'whatsapp', 'Deals group', 'ch-aff2-wa');
+  const aff1Site = await servicesFor(database).channels.add('aff-1', 'site', 'My blog', 'ch-aff1-site');
+  const aff1Instagram = await servicesFor(database).channels.add('aff-1', 'instagram', '@aff1', 'ch-aff1-insta');
+  const aff2Whatsapp = await servicesFor(database).channels.add('aff-2', 'whatsapp', 'Deals group', 'ch-aff2-wa');
   await servicesFor(database).access.approveForBrand('aff-1', BRANDS.globex);
   await servicesFor(database).access.approveForBrand('aff-2', BRANDS.initech);
 

@@ -53,5 +53,5 @@ export async function saveAcmeWithAffiliate(database: Database): Promise<void> {
   const services = servicesFor(database);
   await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
   await services.access.upsertAffiliate('aff-1', 'One');
-  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
+  await services.channels.add('aff-1', 'site', 'My blog', 'ch-site');
 }

@@ -40,9 +40,9 @@ before(async () => {
   await services.imports.upsertBrand(brandInput({ id: 'b-globex', name: 'Globex', slug: 'globex', site: 'https://globex.example.com', clickIdParam: 'utm_click' }));
   await services.access.upsertAffiliate('aff-1', 'One');
   await services.access.upsertAffiliate('aff-2', 'Two');
-  await services.access.addChannel('aff-1', 'site', 'My blog', 'ch-site');
-  await services.access.addChannel('aff-1', 'instagram', '@aff1', 'ch-insta');
-  await services.access.addChannel('aff-2', 'whatsapp', 'Deals', 'ch-wa');
+  await services.channels.add('aff-1', 'site', 'My blog', 'ch-site');
+  await services.channels.add('aff-1', 'instagram', '@aff1', 'ch-insta');
+  await services.channels.add('aff-2', 'whatsapp', 'Deals', 'ch-wa');
   const { links } = f.repos;
   await links.insertOrGet(link('l1', 'ch-site'), at('01-01'));
   await links.insertOrGet(link('l2', 'ch-insta', { organization_id: 'b-globex', original_url: 'https://globex.example.com/' }), at('01-02'));

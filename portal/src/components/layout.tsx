@@ -11,6 +11,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/brands', 'nav.brands'],
   ['/links', 'nav.links'],
   ['/orders', 'nav.orders'],
+  ['/channels', 'nav.channels'],
   ['/team', 'nav.team'],
 ];
 const BRAND_PAGES: Array<[string, MessageKey]> = [

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CHANNEL_KINDS } from '../../domain/access/access-service.js';
+import { CHANNEL_KINDS } from '../../domain/access/channels-service.js';
 import { withServices } from '../with-services.js';
 
 export function affiliatesCommand(): Command {
@@ -24,8 +24,8 @@ export function affiliatesCommand(): Command {
     .requiredOption('--kind <kind>', 'channel kind')
     .requiredOption('--name <name>', 'channel name, e.g. the blog or profile name')
     .action(async (options: { affiliate: string; kind: string; name: string }) => {
-      await withServices(async ({ access }) => {
-        const id = await access.addChannel(options.affiliate, options.kind, options.name);
+      await withServices(async ({ channels }) => {
+        const { id } = await channels.create(options.affiliate, options.kind, options.name);
         console.log(`Channel ${id} added.`);
       });
     });
@@ -35,8 +35,8 @@ export function affiliatesCommand(): Command {
     .description("List an affiliate's channels")
     .requiredOption('--affiliate <id>', 'affiliate id')
     .action(async (options: { affiliate: string }) => {
-      await withServices(async ({ access }) => {
-        for (const ch of await access.channelsOf(options.affiliate)) console.log(`${ch.id}\t${ch.kindName}\t${ch.name}`);
+      await withServices(async ({ channels }) => {
+        for (const ch of await channels.list(options.affiliate)) console.log(`${ch.id}\t${ch.kindName}\t${ch.name}`);
       });
     });
 

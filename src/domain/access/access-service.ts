@@ -1,9 +1,9 @@
 // Who may call, and as whom: API keys and postback tokens (created, listed, revoked, resolved on
-// every request), affiliates with their channels, and their approvals for private brands. Keys
+// every request), affiliates, and their approvals for private brands. Keys
 // carry 190 bits of randomness, so an unsalted fast hash is safe and lets a lookup use an index.
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
-import type { AffiliatesRepository, AffiliateChannel } from '../../storage/repositories/affiliates.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { ApiKeysRepository } from '../../storage/repositories/api-keys.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { PostbackTokensRepository } from '../../storage/repositories/postback-tokens.js';
@@ -31,17 +31,6 @@ export const DEFAULT_RATE_WINDOW_SECONDS = 60;
  * where the brand's API key would open every advertiser endpoint.
  */
 const POSTBACK_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['conversions:write']);
-
-/** The network-wide kinds of channel an affiliate may publish on. */
-export const CHANNEL_KINDS = [
-  { id: 'site', name: 'Site' },
-  { id: 'instagram', name: 'Instagram' },
-  { id: 'whatsapp', name: 'WhatsApp' },
-  { id: 'youtube', name: 'YouTube' },
-  { id: 'email', name: 'Email' },
-  { id: 'tiktok', name: 'TikTok' },
-  { id: 'telegram', name: 'Telegram' },
-] as const;
 
 const AFFILIATE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -196,28 +185,6 @@ export class AccessService {
   async upsertAffiliate(id: string, name: string): Promise<void> {
     if (!AFFILIATE_ID.test(id)) throw invalid('invalid_affiliate_id', 'affiliate id must be 1-64 letters, digits, dots, dashes or underscores');
     await this.repositories.affiliates.save({ id, name, created_at: this.clock.iso() });
-  }
-
-  /** Makes sure every channel kind exists (a fresh database, demo data). */
-  async ensureChannelKinds(): Promise<void> {
-    await this.repositories.affiliates.saveChannelKinds(CHANNEL_KINDS);
-  }
-
-  /** Adds (or, with an existing id, renames) a channel of the affiliate; returns its id. */
-  async addChannel(affiliateId: string, kindId: string, name: string, id: string = newId()): Promise<string> {
-    await this.ensureChannelKinds();
-    if (!(await this.repositories.affiliates.channelKindExists(kindId))) {
-      throw invalid('invalid_channel_kind', `unknown channel kind "${kindId}"; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
-    }
-    await this.requireAffiliate(affiliateId);
-    if (!(await this.repositories.affiliates.saveChannel({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: this.clock.iso() }))) {
-      throw conflict('channel_id_taken', `channel id "${id}" belongs to another affiliate; leave the id out to get a new one`);
-    }
-    return id;
-  }
-
-  channelsOf(affiliateId: string): Promise<AffiliateChannel[]> {
-    return this.repositories.affiliates.channelsOf(affiliateId);
   }
 
   /** Lets the affiliate promote a (private) brand; approving again changes nothing. */

@@ -10,6 +10,7 @@ export const AFFILIATE_SCOPES = [
   'shortener:write',
   'orders:read',
   'channels:read',
+  'channels:write',
   'webhooks:read',
   'webhooks:write',
   'approvals:write',

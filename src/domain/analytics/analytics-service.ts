@@ -216,7 +216,7 @@ export class AnalyticsService {
     } else if (grouping === 'affiliates') {
       names = await affiliates.namesOf(ids);
     } else if (grouping === 'channels' && 'affiliateId' in caller) {
-      names = new Map((await affiliates.channelsOf(caller.affiliateId)).map((c) => [c.id, c.name]));
+      names = new Map((await affiliates.channelsOf(caller.affiliateId, { includeRemoved: true })).map((c) => [c.id, c.name]));
     }
     if (names === undefined || nameField === undefined) return (value) => ({ [field]: value });
     const known = names;

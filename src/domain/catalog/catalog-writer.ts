@@ -24,7 +24,7 @@ import { campaignKey } from '../../lib/catalog-keys.js';
 import { brandDomains, destinationOf, isOnBrandDomain } from '../links/link-rules.js';
 import type { BrandProfile, BrandProfilePatch } from '../../schemas/brand.js';
 import { commissionOf } from './brands.js';
-import { CHANNEL_KINDS } from '../access/access-service.js';
+import { CHANNEL_KINDS } from '../access/channels-service.js';
 import { CampaignInput as CampaignInputSchema, type BrandCampaignInput, type BrandCampaignPatch, type Campaign } from '../../schemas/campaign.js';
 import type { CategoriesRepository } from '../../storage/repositories/categories.js';
 

@@ -12,7 +12,7 @@ import type { CommissionStatus } from './lifecycle.js';
 
 /** The affiliate's channels by id (a handful), for the channel of each order. */
 export async function channelRefsOf(affiliates: AffiliatesRepository, affiliateId: string): Promise<Map<string, ChannelRef>> {
-  return new Map((await affiliates.channelsOf(affiliateId)).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
+  return new Map((await affiliates.channelsOf(affiliateId, { includeRemoved: true })).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
 }
 
 export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>): Order {

@@ -39,17 +39,45 @@ export class AffiliatesRepository {
       .execute();
   }
 
-  /** The affiliate's channels in a stable order (creation, then id). */
-  async channelsOf(affiliateId: string): Promise<AffiliateChannel[]> {
+  /**
+   * The affiliate's channels in a stable order (creation, then id): those in use, or with
+   * `includeRemoved` also the removed ones (their links and orders still name them).
+   */
+  async channelsOf(affiliateId: string, options: { includeRemoved?: boolean } = {}): Promise<AffiliateChannel[]> {
     const rows = await this.database.db
       .selectFrom('affiliate_channels as c')
       .innerJoin('channel_kinds as k', 'k.id', 'c.kind_id')
       .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name'])
       .where('c.affiliate_id', '=', affiliateId)
+      .$if(!options.includeRemoved, (q) => q.where('c.removed_at', 'is', null))
       .orderBy('c.created_at')
       .orderBy('c.id')
       .execute();
     return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name }));
+  }
+
+  /** Renames a channel in use of the affiliate; false when it has none by that id. */
+  async renameChannel(affiliateId: string, id: string, name: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('affiliate_channels')
+      .set({ name })
+      .where('id', '=', id)
+      .where('affiliate_id', '=', affiliateId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Marks a channel in use of the affiliate removed; false when it has none by that id. */
+  async removeChannel(affiliateId: string, id: string, at: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('affiliate_channels')
+      .set({ removed_at: at })
+      .where('id', '=', id)
+      .where('affiliate_id', '=', affiliateId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /**
@@ -60,7 +88,7 @@ export class AffiliatesRepository {
     const { db } = this.database;
     await db
       .insertInto('affiliate_channels')
-      .values(row)
+      .values({ ...row, removed_at: null })
       .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }).where('affiliate_channels.affiliate_id', '=', row.affiliate_id))
       .execute();
     const owner = await db.selectFrom('affiliate_channels').select('affiliate_id').where('id', '=', row.id).executeTakeFirst();

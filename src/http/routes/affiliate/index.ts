@@ -12,6 +12,9 @@ import { getBalanceRoute } from './balance-get.js';
 import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
 import { listChannelsRoute } from './channels-list.js';
+import { createChannelRoute } from './channel-create.js';
+import { updateChannelRoute } from './channel-update.js';
+import { deleteChannelRoute } from './channel-delete.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { accountRoutes } from '../account/index.js';
 import { requestApprovalRoute } from './approval-request.js';
@@ -31,6 +34,9 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listPayoutsRoute,
   getPayoutRoute,
   listChannelsRoute,
+  createChannelRoute,
+  updateChannelRoute,
+  deleteChannelRoute,
   requestApprovalRoute,
   ...webhookRoutes('affiliate'),
   ...accountRoutes('affiliate'),

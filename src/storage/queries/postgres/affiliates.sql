@@ -39,6 +39,7 @@ from
   inner join "channel_kinds" as "k" on "k"."id" = "c"."kind_id"
 where
   "c"."affiliate_id" = $1
+  and "c"."removed_at" is null
 order by
   "c"."created_at",
   "c"."id";
@@ -70,17 +71,18 @@ insert into
     "affiliate_id",
     "kind_id",
     "name",
-    "created_at"
+    "created_at",
+    "removed_at"
   )
 values
-  ($1, $2, $3, $4, $5)
+  ($1, $2, $3, $4, $5, $6)
 on conflict ("id") do update
 set
-  "name" = $6,
-  "kind_id" = $7
+  "name" = $7,
+  "kind_id" = $8
 where
-  "affiliate_channels"."affiliate_id" = $8;
--- parameters: ["ch-1","aff-1","site","Blog","2026-01-01T00:00:00.000Z","Blog","site","aff-1"]
+  "affiliate_channels"."affiliate_id" = $9;
+-- parameters: ["ch-1","aff-1","site","Blog","2026-01-01T00:00:00.000Z",null,"Blog","site","aff-1"]
 
 select
   "affiliate_id"
