@@ -7,9 +7,9 @@ import type { AffiliatesRepository } from '../../storage/repositories/affiliates
 import type { ApiKeysRepository } from '../../storage/repositories/api-keys.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { PostbackTokensRepository } from '../../storage/repositories/postback-tokens.js';
-import { conflict, DomainError, invalid, notFound } from '../errors.js';
+import { DomainError, invalid, notFound } from '../errors.js';
 import type { InvalidationPublisher } from '../invalidation.js';
-import { newId, randomBase62 } from '../random.js';
+import { randomBase62 } from '../random.js';
 import { KeyResolver } from './key-cache.js';
 import { requireAffiliate, requireBrand } from './require.js';
 import type { Principal } from './principal.js';
