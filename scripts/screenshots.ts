@@ -61,12 +61,22 @@ try {
     await shot('affiliate-overview', () => page.getByTestId('clicks-30d').waitFor());
     await open('/brands');
     await shot('affiliate-brands', () => page.getByRole('table').waitFor());
+    await open('/products');
+    await shot('affiliate-products', () => page.getByRole('table').waitFor());
+    await open('/campaigns');
+    await shot('affiliate-campaigns', () => page.locator('.card').first().waitFor());
     await open('/links');
     await page.getByLabel('Brand', { exact: true }).selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Make links for my channels' }).click();
     await shot('affiliate-links', () => page.locator('.card').first().waitFor());
     await open('/orders');
-    await shot('affiliate-orders', () => page.getByRole('table').waitFor());
+    await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
+    await open('/channels');
+    await shot('affiliate-channels', () => page.getByRole('table').waitFor());
+    await open('/team');
+    await shot('affiliate-team', () => page.getByRole('table').waitFor());
+    await open('/keys');
+    await shot('affiliate-keys', () => page.getByRole('table').waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');

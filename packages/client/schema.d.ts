@@ -1751,6 +1751,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's orders as CSV
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d */
+                    organizationId?: string;
+                    /** @description Orders created at or after this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    from?: string;
+                    /** @description Orders created at or before this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    to?: string;
+                    /** @description IANA time zone name (e.g. America/Sao_Paulo) in which a date alone (YYYY-MM-DD) in from/to is a whole day; default UTC */
+                    timezone?: string;
+                    /** @description Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them. Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    organizationIds?: string[];
+                    /** @description true: only orders that carry mdasc; false: no filter (true or false) */
+                    mdasc?: boolean;
+                    /** @description Addition to the spec: orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    status?: ("pending" | "approved" | "canceled")[];
+                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "approved" | "paid" | "canceled")[];
+                    /** @description Addition to the spec: the orders paid in this payout */
+                    payoutId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8 */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/balance": {
         parameters: {
             query?: never;

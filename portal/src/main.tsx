@@ -15,6 +15,8 @@ import { Brands } from './pages/affiliate/brands.js';
 import { Links } from './pages/affiliate/links.js';
 import { Orders } from './pages/affiliate/orders.js';
 import { Channels } from './pages/affiliate/channels.js';
+import { Products } from './pages/affiliate/products.js';
+import { Campaigns } from './pages/affiliate/campaigns.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { Team } from './pages/account/team.js';
@@ -67,6 +69,8 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
         <Switch>
           <Route path="/" component={AffiliateOverview} />
           <Route path="/brands" component={Brands} />
+          <Route path="/products" component={Products} />
+          <Route path="/campaigns" component={Campaigns} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
           <Route path="/channels" component={Channels} />

@@ -13,6 +13,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/shortener/urls': 'shortener:read',
   'GET /affiliate/orders': 'orders:read',
   'GET /affiliate/orders/:id': 'orders:read',
+  'GET /affiliate/orders.csv': 'orders:read',
   'GET /affiliate/balance': 'orders:read',
   'GET /affiliate/payouts': 'orders:read',
   'GET /affiliate/payouts/:id': 'orders:read',

@@ -6,7 +6,7 @@
 // another's data. Every page passes the accessibility check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -247,6 +247,114 @@ test('an owner creates an API key (shown once, working), revokes it, and adds a 
     await page.getByRole('button', { name: 'Save and sign in' }).click();
     await page.getByRole('heading', { name: 'Acme' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'API keys' }).count(), 0, 'a member has no keys page');
+  } finally {
+    await context.close();
+  }
+});
+
+test('an affiliate adds a channel, renames it, gets a link for it, and removes it (asked first)', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Channels');
+    await page.getByRole('row', { name: /Deals group/ }).waitFor();
+    await page.getByLabel('Kind').selectOption({ label: 'Instagram' });
+    await page.getByLabel('Name', { exact: true }).fill('@deals2');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('row', { name: /@deals2/ }).waitFor();
+    await assertAccessible(page, 'channels');
+
+    await page.getByRole('button', { name: 'Rename @deals2' }).click();
+    await page.getByLabel('New name for @deals2').fill('@deals.two');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Rename @deals.two' }).waitFor();
+    assert.equal(await page.getByRole('row', { name: /@deals2/ }).count(), 0, 'renamed, not added');
+
+    await nav(page, 'Links');
+    await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Acme' });
+    await page.getByRole('button', { name: 'Make links for my channels' }).click();
+    await page.getByRole('heading', { name: '@deals.two' }).waitFor();
+
+    await nav(page, 'Channels');
+    // Dismissed first: nothing is removed.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Remove @deals.two' }).click();
+    await page.getByRole('row', { name: /@deals\.two/ }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove @deals.two' }).click();
+    await page.getByRole('row', { name: /@deals\.two/ }).waitFor({ state: 'detached' });
+    const stored = await database.db.selectFrom('affiliate_channels').select(['name', 'removed_at']).where('affiliate_id', '=', 'aff-2').orderBy('created_at').execute();
+    assert.deepEqual(stored.map((c) => [c.name, c.removed_at !== null]), [['Deals group', false], ['@deals.two', true]]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('products by price in money; a coupon with its code; a coupon link with a tracking id that reaches the destination', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Products');
+    await page.getByRole('row', { name: /Red running sneakers/ }).waitFor();
+    assert.equal(await page.getByRole('row', { name: /Blue leather boots/ }).count(), 0, 'unavailable products hidden by default');
+    await assertAccessible(page, 'products');
+    await page.getByLabel('Price from').fill('10');
+    await page.getByLabel('Price up to').fill('60.00');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('row', { name: /Red stapler/ }).waitFor({ state: 'detached' });
+    assert.deepEqual(await page.getByTestId('product-price').allTextContents(), ['R$50.00'], 'only the 50.00 product, shown in money');
+    await page.getByLabel('Price from').fill('ten');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Write prices as amounts' }).waitFor();
+
+    await nav(page, 'Campaigns');
+    const coupon = page.getByTestId('campaign-c-acme-coupon');
+    await coupon.getByText('SAVE10').waitFor();
+    assert.ok(await coupon.getByRole('button', { name: 'Copy: coupon code of Campaign c-acme-coupon' }).isVisible());
+    assert.equal(await page.getByTestId('campaign-c-acme-expired').locator('.badge.canceled').textContent(), 'Expired');
+    assert.match((await page.getByTestId('campaign-c-acme-offer-url').getByTestId('short-url').first().textContent())!, new RegExp(`^${server.url}/\\w+$`), 'an Url offer shows its links');
+    await assertAccessible(page, 'campaigns');
+
+    await coupon.getByRole('link', { name: 'Make a link' }).click();
+    await page.getByRole('heading', { name: 'Make a link' }).waitFor();
+    assert.equal(await page.getByLabel('Link to', { exact: true }).inputValue(), 'Coupon');
+    await page.getByLabel('Campaign').selectOption('c-acme-coupon');
+    await page.getByLabel('Your tracking id (mdasc)').fill('spring-post');
+    await page.getByRole('button', { name: 'Make links for my channels' }).click();
+    const shortUrl = (await page.getByTestId('short-url').first().textContent())!;
+    await assertAccessible(page, 'link builder with a coupon');
+    const visit = await context.request.get(shortUrl, { maxRedirects: 0, headers: { 'user-agent': BROWSER_UA } });
+    assert.equal(visit.status(), 302);
+    assert.equal(new URL(visit.headers().location!).searchParams.get('mdasc'), 'spring-post');
+  } finally {
+    await context.close();
+  }
+});
+
+test('orders filtered by commission status, with totals per status, downloaded as CSV', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'ana@aff1.example');
+    await nav(page, 'Orders');
+    await page.getByTestId('order-brand-o-aff1-1').waitFor();
+    // The world's approved order and the one approved in the first test, added up in BRL.
+    const approved = await database.db.selectFrom('orders').select('commission').where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'approved').execute();
+    const cents = approved.reduce((sum, o) => sum + o.commission, 0);
+    assert.equal(approved.length, 2);
+    assert.ok((await page.getByTestId('totals-BRL').textContent())!.includes(`R$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`));
+    await page.getByLabel('Commission status').selectOption({ label: 'Approved' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('order-brand-o-aff1-1').waitFor({ state: 'detached' });
+    const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
+    assert.deepEqual(shown.sort(), ['order-brand-o-aff1-2', 'order-portal-order-1']);
+    await assertAccessible(page, 'orders');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    assert.equal(download.suggestedFilename(), 'orders.csv');
+    const csv = await readFile(await download.path(), 'utf8');
+    const lines = csv.trim().split('\r\n');
+    assert.match(lines[0]!, /^id,orderId,createdAt,/);
+    assert.deepEqual(lines.slice(1).map((l) => l.split(',')[1]).sort(), ['brand-o-aff1-2', 'portal-order-1'], 'the CSV has the filtered orders');
   } finally {
     await context.close();
   }

@@ -9,6 +9,8 @@ import { SESSION_KEY, type User } from '../session.js';
 const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/brands', 'nav.brands'],
+  ['/products', 'nav.products'],
+  ['/campaigns', 'nav.campaigns'],
   ['/links', 'nav.links'],
   ['/orders', 'nav.orders'],
   ['/channels', 'nav.channels'],

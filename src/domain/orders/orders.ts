@@ -60,6 +60,18 @@ export class OrdersService {
     return { items: rows.map((row) => orderOf(row, channels)), total };
   }
 
+  /** Every order of the affiliate the filters match, in list order, read in batches (an export). */
+  async *all(affiliateId: string, filters: OrderFilters, batchSize = 500): AsyncGenerator<Order> {
+    const channels = await channelRefsOf(this.repositories.affiliates, affiliateId);
+    let after: OrderRow | undefined;
+    for (;;) {
+      const rows = await this.repositories.orders.listAfter(affiliateId, filters, after, batchSize);
+      for (const row of rows) yield orderOf(row, channels);
+      if (rows.length < batchSize) return;
+      after = rows.at(-1);
+    }
+  }
+
   /** The affiliate's orders whose network id or brand order id is `id` (not_found when none). */
   async get(affiliateId: string, id: string): Promise<Order[]> {
     const [rows, channels] = await Promise.all([this.repositories.orders.findForAffiliate(affiliateId, id), channelRefsOf(this.repositories.affiliates, affiliateId)]);

@@ -89,6 +89,17 @@ export class OrdersRepository {
     );
   }
 
+  /**
+   * The next `limit` of the affiliate's orders in list order (newest first, then id), after the
+   * order `after` when given: an export reads them all this way, batch by batch, and an order
+   * arriving meanwhile shifts nothing (offsets would repeat or skip rows).
+   */
+  listAfter(affiliateId: string, filters: OrderFilters, after: { created_at: string; id: string } | undefined, limit: number): Promise<OrderRow[]> {
+    let q = this.filtered(affiliateId, filters);
+    if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
+    return q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
   /** The affiliate's orders whose network id or brand order id is `id`. */
   findForAffiliate(affiliateId: string, id: string): Promise<OrderRow[]> {
     return this.database.db

@@ -2,17 +2,43 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { QrCode } from '../../components/qr-code.js';
+import { fieldText } from '../../forms.js';
+import type { paths } from '../../../../packages/client/index.js';
 
-/** The link builder: a brand page link for every channel of the affiliate, and the links made so far. */
+type LinkType = paths['/affiliate/shortener/url']['post']['requestBody']['content']['application/json']['type'];
+const TYPES: Record<LinkType, MessageKey> = {
+  BrandPage: 'links.type.BrandPage',
+  Home: 'links.type.Home',
+  Coupon: 'links.type.Coupon',
+  Offer: 'links.type.Offer',
+  Custom: 'links.type.Custom',
+};
+/** The campaign types each link type is made for. */
+const CAMPAIGN_TYPES = { Coupon: ['PersonalCoupon', 'GenericCoupon'], Offer: ['Offer'] } as const;
+const isLinkType = (value: string | null): value is LinkType => value !== null && value in TYPES;
+
+/** What the page was opened with: /links?brand=…&type=Coupon&campaign=… or &url=… (a product page). */
+function initial() {
+  const params = new URLSearchParams(window.location.search);
+  const url = params.get('url') ?? '';
+  const type = params.get('type');
+  return { brandId: params.get('brand') ?? '', type: isLinkType(type) ? type : url ? 'Custom' : 'BrandPage', featureId: params.get('campaign') ?? '', url };
+}
+
+/** The link builder: a link of the chosen kind for every channel of the affiliate, and the links made so far. */
 export function Links() {
-  const { t, number } = useMessages();
+  const { t } = useMessages();
   const queries = useQueryClient();
-  const [brandId, setBrandId] = useState(new URLSearchParams(window.location.search).get('brand') ?? '');
+  const [start] = useState(initial);
+  const [brandId, setBrandId] = useState(start.brandId);
+  const [type, setType] = useState<LinkType>(start.type);
+  const [featureId, setFeatureId] = useState(start.featureId);
   const [search, setSearch] = useState('');
-  // The brands to choose from: the first page of a search, and the one chosen on the brands page.
+  // The brands to choose from: the first page of a search, and the one the page was opened with.
   const brands = useQuery({
     queryKey: ['brands', 'choice', search, brandId],
     queryFn: async () => {
@@ -23,9 +49,14 @@ export function Links() {
     },
     placeholderData: (previous) => previous,
   });
-  const mine = useQuery({ queryKey: ['links', 'BrandPage'], queryFn: async () => ok(await api.GET('/affiliate/shortener/urls', { params: { query: { type: 'BrandPage' } } })) });
+  const campaignTypes = type === 'Coupon' || type === 'Offer' ? CAMPAIGN_TYPES[type] : undefined;
+  const campaigns = useQuery({
+    queryKey: ['campaigns', 'choice', brandId, type],
+    enabled: Boolean(brandId && campaignTypes),
+    queryFn: async () => ok(await api.GET('/affiliate/campaigns', { params: { query: { organizationId: brandId, types: [...campaignTypes!], limit: 20 } } })).data,
+  });
   const make = useMutation({
-    mutationFn: async (organizationId: string) => ok(await api.POST('/affiliate/shortener/url', { body: { organizationId, type: 'BrandPage' } })),
+    mutationFn: async (body: paths['/affiliate/shortener/url']['post']['requestBody']['content']['application/json']) => ok(await api.POST('/affiliate/shortener/url', { body })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['links'] }),
   });
   return (
@@ -36,16 +67,24 @@ export function Links() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              if (brandId) make.mutate(brandId);
+              const form = e.currentTarget;
+              const text = (name: string) => fieldText(form, name).trim();
+              make.mutate({
+                organizationId: brandId,
+                type,
+                ...(campaignTypes && { featureId }),
+                ...(type === 'Custom' && { url: text('url') }),
+                ...(text('mdasc') && { mdasc: text('mdasc') }),
+              });
             }}
           >
             <label>
               {t('links.findBrand')}
-              <input type="search" value={search} onInput={(e) => setSearch((e.currentTarget).value)} />
+              <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
             </label>
             <div class="field">
               <label for="link-brand">{t('links.brand')}</label>
-              <select id="link-brand" value={brandId} required onChange={(e) => setBrandId((e.currentTarget).value)}>
+              <select id="link-brand" value={brandId} required onChange={(e) => setBrandId(e.currentTarget.value)}>
                 <option value="">{t('links.chooseBrand')}</option>
                 {list.map((brand) => (
                   <option key={brand.id} value={brand.id}>
@@ -54,36 +93,106 @@ export function Links() {
                 ))}
               </select>
             </div>
-            <button type="submit" disabled={make.isPending}>
+            <div class="field">
+              <label for="link-type">{t('links.type')}</label>
+              <select id="link-type" value={type} onChange={(e) => setType(e.currentTarget.value as LinkType)}>
+                {Object.entries(TYPES).map(([value, key]) => (
+                  <option key={value} value={value}>
+                    {t(key)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {campaignTypes && (
+              <div class="field">
+                <label for="link-campaign">{t('links.campaign')}</label>
+                <select id="link-campaign" value={featureId} required onChange={(e) => setFeatureId(e.currentTarget.value)}>
+                  <option value="">{t(brandId ? 'links.chooseCampaign' : 'links.chooseBrandFirst')}</option>
+                  {(campaigns.data ?? []).map((campaign) => (
+                    <option key={campaign.id} value={campaign.id}>
+                      {campaign.code ? `${campaign.name} (${campaign.code})` : campaign.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            {type === 'Custom' && (
+              <label>
+                {t('links.url')}
+                <input name="url" type="url" required defaultValue={start.url} placeholder="https://" aria-describedby="link-url-hint" />
+                <span id="link-url-hint" class="hint">
+                  {t('links.urlHint')}
+                </span>
+              </label>
+            )}
+            <label>
+              {t('links.mdasc')}
+              <input name="mdasc" maxLength={100} aria-describedby="link-mdasc-hint" />
+              <span id="link-mdasc-hint" class="hint">
+                {t('links.mdascHint')}
+              </span>
+            </label>
+            <button type="submit" disabled={make.isPending || !brandId}>
               {t('links.create')}
             </button>
           </form>
         )}
       </QueryState>
+      {campaigns.isError && <p role="alert" class="error">{t('common.error', { message: campaigns.error.message })}</p>}
       {make.isError && <p role="alert" class="error">{t('common.error', { message: make.error.message })}</p>}
-      {make.data && (
-        <ul class="cards">
-          {make.data.map((channel) => (
-            <li key={channel.id} class="card">
-              <h2>{channel.name}</h2>
-              {channel.message ? (
-                <p class="blocked">{t('links.channelBlocked', { message: channel.message })}</p>
-              ) : (
-                channel.shortUrls.map((url) => (
-                  <div key={url} class="link">
-                    <a href={url} target="_blank" rel="noreferrer" data-testid="short-url">
-                      {url}
-                    </a>
-                    <CopyButton text={url} label={channel.name} />
-                    <QrCode text={url} label={t('links.qr', { channel: channel.name })} />
-                  </div>
-                ))
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      {make.data && <ChannelCards channels={make.data} />}
+      <MyLinks />
+    </>
+  );
+}
+
+/** One card per channel: its link with copy button and QR code, or why it has none. */
+export function ChannelCards({ channels }: { channels: Array<{ id: string; name: string; shortUrls: string[]; message?: string }> }) {
+  const { t } = useMessages();
+  return (
+    <ul class="cards">
+      {channels.map((channel) => (
+        <li key={channel.id} class="card">
+          <h2>{channel.name}</h2>
+          {channel.message ? (
+            <p class="blocked">{t('links.channelBlocked', { message: channel.message })}</p>
+          ) : (
+            channel.shortUrls.map((url) => (
+              <div key={url} class="link">
+                <a href={url} target="_blank" rel="noreferrer" data-testid="short-url">
+                  {url}
+                </a>
+                <CopyButton text={url} label={channel.name} />
+                <QrCode text={url} label={t('links.qr', { channel: channel.name })} />
+              </div>
+            ))
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const LISTED_TYPES = ['BrandPage', 'Home', 'Custom'] as const;
+
+/** The affiliate's links of one kind, newest first, with their channel, clicks and state. */
+function MyLinks() {
+  const { t, number, date } = useMessages();
+  const [type, setType] = useState<(typeof LISTED_TYPES)[number]>('BrandPage');
+  const mine = useQuery({ queryKey: ['links', type], queryFn: async () => ok(await api.GET('/affiliate/shortener/urls', { params: { query: { type, limit: 100 } } })) });
+  return (
+    <>
       <h2>{t('links.mine')}</h2>
+      <div class="field">
+        <label for="mine-type">{t('links.showType')}</label>
+        <select id="mine-type" value={type} onChange={(e) => setType(e.currentTarget.value as (typeof LISTED_TYPES)[number])}>
+          {LISTED_TYPES.map((value) => (
+            <option key={value} value={value}>
+              {t(TYPES[value])}
+            </option>
+          ))}
+        </select>
+      </div>
       <QueryState query={mine}>
         {(groups) => {
           const links = groups.flatMap((g) => g.data);
@@ -94,14 +203,26 @@ export function Links() {
               <thead>
                 <tr>
                   <th scope="col">URL</th>
+                  <th scope="col">{t('links.channel')}</th>
+                  <th scope="col">{t('links.mdasc')}</th>
                   <th scope="col">{t('links.clicks')}</th>
+                  <th scope="col">{t('links.state')}</th>
+                  <th scope="col">{t('orders.date')}</th>
                 </tr>
               </thead>
               <tbody>
                 {links.map((link) => (
                   <tr key={link.urlCode}>
-                    <td>{link.shortUrl}</td>
+                    <td>
+                      {link.shortUrl} <CopyButton text={link.shortUrl} label={link.shortUrl} />
+                    </td>
+                    <td>{link.channel.name}</td>
+                    <td>{link.mdasc ?? '—'}</td>
                     <td data-testid={`clicks-${link.urlCode}`}>{number(link.count)}</td>
+                    <td>
+                      <span class={`badge ${link.active ? 'approved' : 'canceled'}`}>{t(link.active ? 'links.active' : 'links.inactive')}</span>
+                    </td>
+                    <td>{date(link.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -8,6 +8,7 @@ import { createShortUrlRoute } from './shortener-create.js';
 import { listShortUrlsRoute } from './shortener-list.js';
 import { listOrdersRoute } from './orders-list.js';
 import { getOrderRoute } from './order-get.js';
+import { exportOrdersRoute } from './orders-export.js';
 import { getBalanceRoute } from './balance-get.js';
 import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
@@ -30,6 +31,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listShortUrlsRoute,
   listOrdersRoute,
   getOrderRoute,
+  exportOrdersRoute,
   getBalanceRoute,
   listPayoutsRoute,
   getPayoutRoute,

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid, pageOf } from '../../../schemas/common.js';
 import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
 import type { App } from '../../context.js';
@@ -15,19 +15,31 @@ export const OrderRangeQuery = {
   timezone: Type.Optional(TimeZoneQuery),
 };
 
-const Query = Type.Object(
-  {
-    page: PageQuery,
-    limit: LimitQuery(20, 100),
-    ...OrderRangeQuery,
-    organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
-    mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
-    status: Type.Optional(CommaList('Addition to the spec: orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
-    commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled)', oneOf(CommissionStatuses))),
-    payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
-  },
-  { additionalProperties: false },
-);
+/** Every filter of the orders list: the list pages them, the CSV export gives them all. */
+export const OrderFilterQuery = {
+  ...OrderRangeQuery,
+  organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
+  mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
+  status: Type.Optional(CommaList('Addition to the spec: orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
+  commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled)', oneOf(CommissionStatuses))),
+  payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
+};
+/** The export's query: the list's filters without pages. */
+export const OrderExportQuery = Type.Object(OrderFilterQuery, { additionalProperties: false });
+
+/** The repository's filters for a query of the orders list or export. */
+export function orderFiltersOf(q: Static<typeof OrderExportQuery>) {
+  return {
+    organizationIds: anyOfBrands(q.organizationId, q.organizationIds),
+    withMdasc: q.mdasc === true,
+    ...dayRange(q),
+    statuses: q.status,
+    commissionStatuses: q.commissionStatus,
+    payoutId: q.payoutId,
+  };
+}
+
+const Query = Type.Object({ page: PageQuery, limit: LimitQuery(20, 100), ...OrderFilterQuery }, { additionalProperties: false });
 
 export const OrderEnvelopes = Type.Array(Type.Object({ data: Type.Ref(Order), meta: Type.Ref(Pagination) }));
 
@@ -49,9 +61,7 @@ export function listOrdersRoute(app: App, services: ServingServices): void {
     },
     async (request, reply) => {
       const q = request.query;
-      const organizationIds = anyOfBrands(q.organizationId, q.organizationIds);
-      const filters = { organizationIds, withMdasc: q.mdasc === true, ...dayRange(q), statuses: q.status, commissionStatuses: q.commissionStatus, payoutId: q.payoutId };
-      const { items, total } = await services.orders.list(request.affiliateId, filters, q);
+      const { items, total } = await services.orders.list(request.affiliateId, orderFiltersOf(q), q);
       reply.header('x-total-count', String(total));
       // The spec's envelope: one { data, meta } element per order, each carrying the page metadata.
       const meta = pageOf(total, q.page, q.limit);

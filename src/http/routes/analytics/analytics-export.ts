@@ -4,6 +4,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { GROUP_FIELDS, type AnalyticsRequest, type AnalyticsRow, type Uncounted } from '../../../domain/analytics/analytics-service.js';
 import { errorResponses } from '../../responses.js';
+import { csvLine } from '../../csv.js';
 import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 
@@ -16,19 +17,14 @@ function columnsOf(request: AnalyticsRequest, granularity: 'hour' | 'day'): stri
   return [...labels, ...figures];
 }
 
-function cellOf(row: AnalyticsRow, column: string): string {
+function cellOf(row: AnalyticsRow, column: string): string | number | undefined {
   const value = column.startsWith('uncounted_') ? (row.uncounted as Uncounted | undefined)?.[column.slice(10) as keyof Uncounted] : row[column];
-  if (value === undefined || typeof value === 'object') return '';
-  if (typeof value === 'number') return String(value);
-  let text = value;
-  // A name starting with = + - @ would run as a formula in a spreadsheet: keep it text.
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return typeof value === 'object' ? undefined : value;
 }
 
 function* csvLines(columns: string[], rows: AnalyticsRow[]): Generator<string> {
-  yield `${columns.join(',')}\r\n`;
-  for (const row of rows) yield `${columns.map((c) => cellOf(row, c)).join(',')}\r\n`;
+  yield csvLine(columns);
+  for (const row of rows) yield csvLine(columns.map((c) => cellOf(row, c)));
 }
 
 export const exportAnalyticsRoute = (side: Side) =>

@@ -1,0 +1,135 @@
+import { useState } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { Pager } from '../../components/pager.js';
+import { fieldText } from '../../forms.js';
+import { centsOf } from '../../money-input.js';
+import type { Product } from '../../../../packages/client/index.js';
+
+const PAGE_SIZE = 20;
+
+interface Filters {
+  search: string;
+  /** from:to in cents, as the API takes it; '' for any price. */
+  price: string;
+  availableOnly: boolean;
+}
+
+/** The lowest price of the product's options, in cents (what the price filter matches). */
+const lowestPrice = (product: Product): number | undefined => {
+  const prices = product.options.flatMap((o) => o.pricing.map((p) => p.price));
+  return prices.length > 0 ? Math.min(...prices) : undefined;
+};
+
+/** The products of the brands the affiliate can work with: search, price range in money, availability. */
+export function Products() {
+  const { t, money, locale } = useMessages();
+  const [filters, setFilters] = useState<Filters>({ search: '', price: '', availableOnly: true });
+  const [page, setPage] = useState(1);
+  const [priceError, setPriceError] = useState(false);
+  const products = useQuery({
+    queryKey: ['products', filters, page],
+    queryFn: async () =>
+      ok(
+        await api.GET('/affiliate/products', {
+          params: {
+            query: {
+              page,
+              limit: PAGE_SIZE,
+              ...(filters.search && { search: filters.search }),
+              ...(filters.price && { price: filters.price }),
+              ...(filters.availableOnly && { isAvailable: true }),
+            },
+          },
+        }),
+      ),
+    placeholderData: (previous) => previous,
+  });
+  return (
+    <>
+      <h1>{t('products.title')}</h1>
+      <form
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const from = centsOf(fieldText(form, 'from'), locale);
+          const to = centsOf(fieldText(form, 'to'), locale);
+          const invalid = from === undefined || to === undefined || (from !== '' && to !== '' && from > to);
+          setPriceError(invalid);
+          if (invalid) return;
+          const price = from === '' && to === '' ? '' : `${from === '' ? 0 : from}:${to === '' ? Number.MAX_SAFE_INTEGER : to}`;
+          setFilters({ search: fieldText(form, 'search'), price, availableOnly: fieldText(form, 'available') === 'on' });
+          setPage(1);
+        }}
+      >
+        <label>
+          {t('common.search')}
+          <input name="search" type="search" defaultValue={filters.search} />
+        </label>
+        <label>
+          {t('products.priceFrom')}
+          <input name="from" inputMode="decimal" size={8} aria-invalid={priceError} aria-describedby="price-hint" />
+        </label>
+        <label>
+          {t('products.priceTo')}
+          <input name="to" inputMode="decimal" size={8} aria-invalid={priceError} aria-describedby="price-hint" />
+        </label>
+        <label class="check">
+          <input name="available" type="checkbox" defaultChecked={filters.availableOnly} />
+          {t('products.availableOnly')}
+        </label>
+        <button type="submit">{t('common.search')}</button>
+        <p id="price-hint" class={priceError ? 'error' : 'hint'} role={priceError ? 'alert' : undefined}>
+          {t(priceError ? 'products.priceInvalid' : 'products.priceHint')}
+        </p>
+      </form>
+      <QueryState query={products}>
+        {({ data, count }) =>
+          data.length === 0 ? (
+            <p>{t('common.empty')}</p>
+          ) : (
+            <>
+              <p class="hint">{t('products.count', { count })}</p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('products.product')}</th>
+                    <th scope="col">{t('products.price')}</th>
+                    <th scope="col">{t('products.availability')}</th>
+                    <th scope="col"><span class="visually-hidden">{t('brands.makeLink')}</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((product) => {
+                    const price = lowestPrice(product);
+                    return (
+                      <tr key={`${product.organizationId}/${product.id}`}>
+                        <th scope="row">
+                          <a href={product.url} target="_blank" rel="noreferrer">
+                            {product.name}
+                          </a>
+                        </th>
+                        <td data-testid="product-price">{price === undefined ? '—' : money(price, product.currency)}</td>
+                        <td>
+                          <span class={`badge ${product.available ? 'approved' : 'canceled'}`}>{t(product.available ? 'products.available' : 'products.unavailable')}</span>
+                        </td>
+                        <td>
+                          <Link href={`/links?brand=${encodeURIComponent(product.organizationId)}&url=${encodeURIComponent(product.url)}`}>{t('brands.makeLink')}</Link>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+              <Pager page={page} pages={Math.max(1, Math.ceil(count / PAGE_SIZE))} onPage={setPage} />
+            </>
+          )
+        }
+      </QueryState>
+    </>
+  );
+}
