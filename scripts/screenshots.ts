@@ -83,6 +83,10 @@ try {
     await shot('brand-overview', () => page.getByRole('img').first().waitFor());
     await open('/conversions');
     await shot('brand-conversions', () => page.getByRole('table').waitFor());
+    await page.getByRole('table').getByRole('link').first().click();
+    await shot('brand-conversion', () => page.getByRole('heading', { name: 'History' }).waitFor());
+    await open('/affiliates');
+    await shot('brand-affiliates', () => page.getByRole('heading', { name: 'Affiliates' }).waitFor());
     await context.close();
   }
 } finally {

@@ -19,6 +19,8 @@ import { Products } from './pages/affiliate/products.js';
 import { Campaigns } from './pages/affiliate/campaigns.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
+import { ConversionDetail } from './pages/brand/conversion.js';
+import { Affiliates } from './pages/brand/affiliates.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import './styles.css';
@@ -81,6 +83,8 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
         <Switch>
           <Route path="/" component={BrandOverview} />
           <Route path="/conversions" component={Conversions} />
+          <Route path="/affiliates" component={Affiliates} />
+          <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
         </Switch>

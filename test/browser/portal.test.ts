@@ -24,6 +24,7 @@ let database: Database;
 let server: ServerProcess;
 let browser: Browser;
 let brandKey = '';
+let aff1Key = '';
 let signUpLink = '';
 let shots = '';
 /** Uncaught errors in any page: there must be none. */
@@ -38,6 +39,10 @@ before(async () => {
   brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
   await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
   await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'someone@aff2.example', 'owner', PASSWORD);
+  // A private brand, asked for approval by aff-2 (aff-1 is approved in the world).
+  await services.users.createWithPassword({ brandId: BRANDS.globex }, 'owner@globex.example', 'owner', PASSWORD);
+  await services.approvals.request('aff-2', BRANDS.globex);
+  aff1Key = (await services.access.createApiKey({ affiliateId: 'aff-1' })).key;
   server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', CLICK_FLUSH_MS: '100' }, { publicUrlIsOwn: true });
   // The sign-up link names PUBLIC_URL, which is the server's own address now.
   signUpLink = (await services.users.create({ affiliateId: 'aff-1' }, 'ana@aff1.example', 'owner')).link.replace(/^https?:\/\/[^/]+/, server.url);
@@ -355,6 +360,52 @@ test('orders filtered by commission status, with totals per status, downloaded a
     const lines = csv.trim().split('\r\n');
     assert.match(lines[0]!, /^id,orderId,createdAt,/);
     assert.deepEqual(lines.slice(1).map((l) => l.split(',')[1]).sort(), ['brand-o-aff1-2', 'portal-order-1'], 'the CSV has the filtered orders');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a brand corrects a pending order (an item returned), sees the change in its history, and approves it', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Conversions');
+    await page.getByRole('link', { name: 'brand-o-aff1-1' }).click();
+    await page.getByRole('heading', { name: 'Order brand-o-aff1-1' }).waitFor();
+    assert.match((await page.getByTestId('conversion-value').textContent())!, /^R\$100\.00$/);
+    await page.getByLabel('Quantity of Sneakers').fill('1');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    await page.getByTestId('conversion-value').filter({ hasText: 'R$50.00' }).waitFor();
+    await page.getByRole('cell', { name: 'Value: R$100.00 → R$50.00' }).waitFor();
+    await assertAccessible(page, 'conversion detail');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByTestId('conversion-status').filter({ hasText: 'Approved' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save correction' }).count(), 0, 'an approved order is no longer corrected');
+    const stored = await database.db.selectFrom('orders').select(['value', 'status']).where('order_id', '=', 'brand-o-aff1-1').where('affiliate_id', '=', 'aff-1').executeTakeFirstOrThrow();
+    assert.deepEqual(stored, { value: 5000, status: 'approved' });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a private brand approves the affiliate asking, and withdraws an approval: that affiliate no longer sees it', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@globex.example');
+    await nav(page, 'Affiliates');
+    await page.getByTestId('affiliate-aff-1').getByText('Approved').waitFor();
+    await page.getByLabel('Only those asking for approval').check();
+    await page.getByTestId('affiliate-aff-1').waitFor({ state: 'detached' });
+    await page.getByTestId('affiliate-aff-2').getByText('Asking').waitFor();
+    await assertAccessible(page, 'affiliates');
+    await page.getByRole('button', { name: 'Approve Affiliate Two' }).click();
+    await page.getByTestId('affiliate-aff-2').waitFor({ state: 'detached' });
+    await page.getByLabel('Only those asking for approval').uncheck();
+    await page.getByTestId('affiliate-aff-2').getByText('Approved').waitFor();
+    assert.equal((await fetch(`${server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 200);
+    await page.getByRole('button', { name: 'Withdraw the approval of Affiliate One' }).click();
+    await page.getByRole('button', { name: 'Withdraw the approval of Affiliate One' }).waitFor({ state: 'detached' });
+    assert.equal((await fetch(`${server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 404, 'aff-1 no longer sees the brand');
   } finally {
     await context.close();
   }

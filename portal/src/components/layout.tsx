@@ -19,6 +19,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
+  ['/affiliates', 'nav.affiliates'],
   ['/team', 'nav.team'],
 ];
 

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 
-const STATUS: Record<string, MessageKey> = { pending: 'status.pending', approved: 'status.approved', canceled: 'status.declined' };
+import { CONVERSION_STATUS as STATUS } from './conversion.js';
 
 /** The brand's conversions, newest first; pending ones are approved or declined here. */
 export function Conversions() {
@@ -40,7 +40,9 @@ export function Conversions() {
               <tbody>
                 {list.map((c) => (
                   <tr key={c.id} data-testid={`conversion-${c.orderId}`}>
-                    <th scope="row">{c.orderId}</th>
+                    <th scope="row">
+                      <Link href={`/conversions/${encodeURIComponent(c.orderId)}`}>{c.orderId}</Link>
+                    </th>
                     <td>{c.affiliateId}</td>
                     <td>{date(c.createdAt)}</td>
                     <td>{money(c.value, c.currency)}</td>

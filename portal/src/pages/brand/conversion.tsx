@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/en.js';
+import { QueryState } from '../../components/query-state.js';
+import { centsOf } from '../../money-input.js';
+import type { paths } from '../../../../packages/client/index.js';
+
+type Detail = paths['/advertiser/conversions/{orderId}']['get']['responses'][200]['content']['application/json']['data'];
+type Change = NonNullable<paths['/advertiser/conversions/{orderId}']['patch']['requestBody']>['content']['application/json'];
+
+export const CONVERSION_STATUS: Record<string, MessageKey> = { pending: 'status.pending', approved: 'status.approved', canceled: 'status.declined', paid: 'status.paid' };
+const FIELDS: Record<string, MessageKey> = {
+  status: 'conversion.field.status',
+  commissionStatus: 'conversion.field.commissionStatus',
+  value: 'orders.value',
+  items: 'conversion.field.items',
+  commission: 'orders.commission',
+};
+
+/** One conversion: its facts, its history, and for a pending one approve, decline or correct (a refund, a returned item). */
+export function ConversionDetail({ orderId }: { orderId: string }) {
+  const { t, money, date } = useMessages();
+  const queries = useQueryClient();
+  const detail = useQuery({
+    queryKey: ['conversion', orderId],
+    queryFn: async () => ok(await api.GET('/advertiser/conversions/{orderId}', { params: { path: { orderId } } })).data,
+  });
+  const change = useMutation({
+    mutationFn: async (body: Change) => ok(await api.PATCH('/advertiser/conversions/{orderId}', { params: { path: { orderId } }, body })),
+    onSuccess: () => void queries.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'conversion' || q.queryKey[0] === 'conversions' }),
+  });
+  return (
+    <>
+      <p>
+        <Link href="/conversions">{t('conversion.back')}</Link>
+      </p>
+      <h1>{t('conversion.title', { order: orderId })}</h1>
+      {change.isError && <p role="alert" class="error">{t('common.error', { message: change.error.message })}</p>}
+      <QueryState query={detail}>
+        {(c) => (
+          <>
+            <dl class="facts">
+              <dt>{t('orders.status')}</dt>
+              <dd>
+                <span class={`badge ${c.status}`} data-testid="conversion-status">
+                  {t(CONVERSION_STATUS[c.status] ?? 'status.pending')}
+                </span>
+              </dd>
+              <dt>{t('conversions.affiliate')}</dt>
+              <dd>{c.affiliateId}</dd>
+              <dt>{t('orders.date')}</dt>
+              <dd>{date(c.createdAt)}</dd>
+              <dt>{t('orders.value')}</dt>
+              <dd data-testid="conversion-value">{money(c.value, c.currency)}</dd>
+              <dt>{t('orders.commission')}</dt>
+              <dd data-testid="conversion-commission">
+                {money(c.commission, c.currency)} <span class={`badge ${c.commissionStatus}`}>{t(CONVERSION_STATUS[c.commissionStatus] ?? 'status.pending')}</span>
+              </dd>
+              {c.linkCode && (
+                <>
+                  <dt>{t('conversion.link')}</dt>
+                  <dd>{c.linkCode}</dd>
+                </>
+              )}
+            </dl>
+            {c.status === 'pending' && (
+              <div class="actions">
+                <button type="button" onClick={() => change.mutate({ status: 'approved' })}>
+                  {t('conversions.approve')}
+                </button>
+                <button type="button" class="danger" onClick={() => change.mutate({ status: 'canceled' })}>
+                  {t('conversions.decline')}
+                </button>
+              </div>
+            )}
+            {c.status === 'pending' && <Correction conversion={c} onCorrect={(body) => change.mutate(body)} pending={change.isPending} />}
+            <h2>{t('conversion.history')}</h2>
+            {c.history.length === 0 ? (
+              <p>{t('conversion.noHistory')}</p>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('orders.date')}</th>
+                    <th scope="col">{t('conversion.change')}</th>
+                    <th scope="col">{t('conversion.by')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {c.history.map((event, i) => (
+                    <tr key={i}>
+                      <td>{date(event.at)}</td>
+                      <td>{t('conversion.changed', { field: FIELDS[event.field] ? t(FIELDS[event.field]!) : event.field, from: shown(event.field, event.from, c), to: shown(event.field, event.to, c) })}</td>
+                      <td>{event.by}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+
+  /** A history value as a person reads it: money in money, statuses in words. */
+  function shown(field: string, value: string | undefined, c: Detail): string {
+    if (value === undefined) return '—';
+    if (field === 'value' || field === 'commission') return money(Number(value), c.currency);
+    if (field === 'status' || field === 'commissionStatus') return CONVERSION_STATUS[value] ? t(CONVERSION_STATUS[value]) : value;
+    if (field === 'items') return t('conversion.itemsCount', { count: (JSON.parse(value) as unknown[]).length });
+    return value;
+  }
+}
+
+/** Correcting a pending order: fewer of an item (returned), and the value that goes with it. */
+function Correction({ conversion, onCorrect, pending }: { conversion: Detail; onCorrect: (body: Change) => void; pending: boolean }) {
+  const { t, money, locale } = useMessages();
+  const [quantities, setQuantities] = useState(() => conversion.items.map((item) => item.quantity));
+  const [valueText, setValueText] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const itemsSum = conversion.items.reduce((sum, item, i) => sum + item.price * (quantities[i] ?? 0), 0);
+  return (
+    <form
+      class="stacked"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const typed = centsOf(valueText, locale);
+        if (typed === undefined) {
+          setInvalid(true);
+          return;
+        }
+        setInvalid(false);
+        const items = conversion.items.map((item, i) => ({ ...item, quantity: quantities[i] ?? 0 })).filter((item) => item.quantity > 0);
+        onCorrect({ value: typed === '' ? itemsSum : typed, items });
+      }}
+    >
+      <h2>{t('conversion.correct')}</h2>
+      <p class="hint">{t('conversion.correctHint')}</p>
+      {conversion.items.map((item, i) => (
+        <label key={item.id} class="check">
+          <input
+            type="number"
+            min={0}
+            max={item.quantity}
+            value={quantities[i]}
+            onInput={(e) => setQuantities(quantities.map((q, j) => (j === i ? Number(e.currentTarget.value) : q)))}
+            aria-label={t('conversion.quantityOf', { item: item.name })}
+          />
+          {t('conversion.itemLine', { item: item.name, price: money(item.price, conversion.currency), quantity: item.quantity })}
+        </label>
+      ))}
+      <label>
+        {t('conversion.newValue')}
+        <input inputMode="decimal" value={valueText} placeholder={money(itemsSum, conversion.currency)} aria-invalid={invalid} onInput={(e) => setValueText(e.currentTarget.value)} />
+      </label>
+      {invalid && (
+        <p role="alert" class="error">
+          {t('conversion.valueInvalid')}
+        </p>
+      )}
+      <button type="submit" disabled={pending}>
+        {t('conversion.saveCorrection')}
+      </button>
+    </form>
+  );
+}
