@@ -73,6 +73,8 @@ try {
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
     await open('/channels');
     await shot('affiliate-channels', () => page.getByRole('table').waitFor());
+    await open('/webhooks');
+    await shot('affiliate-webhooks', () => page.getByRole('heading', { name: 'Webhooks' }).waitFor());
     await open('/team');
     await shot('affiliate-team', () => page.getByRole('table').waitFor());
     await open('/keys');

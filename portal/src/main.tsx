@@ -23,6 +23,7 @@ import { ConversionDetail } from './pages/brand/conversion.js';
 import { Affiliates } from './pages/brand/affiliates.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
+import { Webhooks } from './pages/account/webhooks.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -78,6 +79,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/channels" component={Channels} />
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
+          <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
         </Switch>
       ) : (
         <Switch>
@@ -87,6 +89,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
+          <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
         </Switch>
       )}
     </Layout>

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
@@ -25,6 +27,8 @@ let server: ServerProcess;
 let browser: Browser;
 let brandKey = '';
 let aff1Key = '';
+let aff2Key = '';
+let receiver: Receiver;
 let signUpLink = '';
 let shots = '';
 /** Uncaught errors in any page: there must be none. */
@@ -43,7 +47,13 @@ before(async () => {
   await services.users.createWithPassword({ brandId: BRANDS.globex }, 'owner@globex.example', 'owner', PASSWORD);
   await services.approvals.request('aff-2', BRANDS.globex);
   aff1Key = (await services.access.createApiKey({ affiliateId: 'aff-1' })).key;
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', CLICK_FLUSH_MS: '100' }, { publicUrlIsOwn: true });
+  aff2Key = (await services.access.createApiKey({ affiliateId: 'aff-2' })).key;
+  receiver = await startReceiver();
+  // Webhooks go to the local receiver (a test's own address), looked for every 200 ms.
+  server = await startServerProcess(
+    { DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100' },
+    { publicUrlIsOwn: true },
+  );
   // The sign-up link names PUBLIC_URL, which is the server's own address now.
   signUpLink = (await services.users.create({ affiliateId: 'aff-1' }, 'ana@aff1.example', 'owner')).link.replace(/^https?:\/\/[^/]+/, server.url);
   browser = await launchBrowser();
@@ -52,6 +62,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await receiver?.close();
   await database?.close();
   await testDb?.drop();
 });
@@ -411,6 +422,50 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
   }
 });
 
+test('an affiliate adds a webhook (secret shown once), sees an order delivered, sends it again, pauses and deletes the endpoint', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Webhooks');
+    const url = `${receiver.url}/hooks/orders`;
+    await page.getByLabel('Address').fill(url);
+    await page.getByLabel('Note').fill('shop sync');
+    await page.getByRole('checkbox', { name: 'order.created' }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    assert.match((await page.getByTestId('webhook-secret').textContent())!, /^whsec_/);
+    await assertAccessible(page, 'webhooks');
+
+    // An order of aff-2: a link, a click, the brand's report.
+    const made = await (await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) })).json() as Array<{ shortUrls: string[] }>;
+    const visit = await context.request.get(made.flatMap((c) => c.shortUrls)[0]!, { maxRedirects: 0, headers: { 'user-agent': BROWSER_UA } });
+    const clickId = new URL(visit.headers().location!).searchParams.get('clickId')!;
+    const reported = await fetch(`${server.url}/advertiser/conversions`, {
+      method: 'POST',
+      headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ clickId, orderId: 'hooked-1', value: 2_000, items: [{ id: 'sku-9', name: 'Cap', quantity: 1, price: 2_000, categories: 1 }] }),
+    });
+    assert.equal(reported.status, 201, await reported.text());
+    await waitUntil(() => receiver.received.length === 1);
+    assert.equal(receiver.received[0]!.type, 'order.created');
+
+    await page.getByRole('button', { name: `Deliveries to ${url}` }).click();
+    const log = page.getByTestId('deliveries');
+    await log.getByText('Delivered').waitFor();
+    await log.getByRole('button', { name: 'Send again' }).first().click();
+    await page.getByText('Queued: it is sent again within seconds.').waitFor();
+    await waitUntil(() => receiver.received.length === 2);
+    assert.equal(receiver.received[1]!.id, receiver.received[0]!.id, 'the same event, sent again');
+
+    await page.getByRole('button', { name: `Pause ${url}` }).click();
+    await page.getByTestId(`webhook-${url}`).getByText('Paused').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Delete ${url}` }).click();
+    await page.getByTestId(`webhook-${url}`).waitFor({ state: 'detached' });
+  } finally {
+    await context.close();
+  }
+});
+
 test('keyboard only: sign in and reach a page with Tab and Enter, focus always visible', async () => {
   const { context, page } = await newPage();
   try {
@@ -443,3 +498,35 @@ test('keyboard only: sign in and reach a page with Tab and Enter, focus always v
 test('no page threw an uncaught error along the way', () => {
   assert.deepEqual(pageErrors, []);
 });
+
+interface Receiver {
+  url: string;
+  /** What each POST carried: the event's id (webhook-id header) and type. */
+  received: Array<{ id: string; type: string }>;
+  close(): Promise<void>;
+}
+
+/** A webhook receiver on a local port that answers 204 to everything. */
+async function startReceiver(): Promise<Receiver> {
+  const received: Receiver['received'] = [];
+  const http = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ id: String(request.headers['webhook-id']), type: (JSON.parse(body) as { type: string }).type });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => http.close(() => resolve())) };
+}
+
+/** Waits up to 10 s for something the service does in the background. */
+async function waitUntil(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    assert.ok(Date.now() < deadline, 'gave up waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -14,12 +14,14 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/links', 'nav.links'],
   ['/orders', 'nav.orders'],
   ['/channels', 'nav.channels'],
+  ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
 ];
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
   ['/affiliates', 'nav.affiliates'],
+  ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
 ];
 

@@ -27,6 +27,8 @@ export interface Messages {
   /** An amount in minor units (cents) of `currency`, e.g. 12345 BRL → R$ 123,45. */
   money: (cents: number, currency: string) => string;
   date: (iso: string) => string;
+  /** A moment: date and time of day. */
+  dateTime: (iso: string) => string;
   number: (n: number) => string;
 }
 
@@ -34,6 +36,7 @@ export function messagesFor(locale: Locale): Messages {
   const catalogue = CATALOGUES[locale];
   const numbers = new Intl.NumberFormat(locale);
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const moments = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   return {
     locale,
     t: (key, values) => catalogue[key].replace(/\{(\w+)\}/g, (_m, name: string) => String(values?.[name] ?? `{${name}}`)),
@@ -47,6 +50,7 @@ export function messagesFor(locale: Locale): Messages {
       return format.format(`${negative ? '-' : ''}${text}` as unknown as number);
     },
     date: (iso) => dates.format(new Date(iso)),
+    dateTime: (iso) => moments.format(new Date(iso)),
     number: (n) => numbers.format(n),
   };
 }
