@@ -106,6 +106,21 @@ export function createRouteSamples(): RouteSamples {
     return { id: endpoint.id, deliveryId: delivery.id };
   }
 
+  /**
+   * A channel of aff-1, made afresh (renamed or removed by the sample); the walk's earlier ones are
+   * removed first, so link creation elsewhere does not make a link for each of them.
+   */
+  async function freshChannel(): Promise<string> {
+    await h.service.database.db
+      .updateTable('affiliate_channels')
+      .set({ removed_at: new Date().toISOString() })
+      .where('affiliate_id', '=', 'aff-1')
+      .where('name', 'like', 'walk-%')
+      .where('removed_at', 'is', null)
+      .execute();
+    return servicesFor(h.service.database).channels.add('aff-1', 'site', unique('walk-channel'));
+  }
+
   /** One succeeding request per API route: the walker's starting point for every rule. */
   const samples: Record<string, Sample> = {
     'GET /affiliate/brands': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/brands', headers: withKey(key) }) },
@@ -120,11 +135,30 @@ export function createRouteSamples(): RouteSamples {
     },
     'GET /affiliate/shortener/urls': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/shortener/urls?type=BrandPage', headers: withKey(key) }) },
     'GET /affiliate/orders': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
+    'GET /affiliate/orders.csv': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/orders.csv', headers: withKey(key) }) },
     'GET /affiliate/orders/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
     'GET /affiliate/balance': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
     'GET /affiliate/payouts': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
     'GET /affiliate/payouts/:id': { side: 'affiliate', foreign: { status: 404, code: 'payout_not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
     'GET /affiliate/channels': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/channels', headers: withKey(key) }) },
+    'POST /affiliate/channels': {
+      side: 'affiliate',
+      foreign: { reason: "adds a channel of the caller's own (channel-management.test.ts)" },
+      request: async (key) => {
+        await freshChannel();
+        return { method: 'POST', url: '/affiliate/channels', headers: withKey(key), payload: { availableChannelId: 'site', name: unique('walk-added') } };
+      },
+    },
+    'PATCH /affiliate/channels/:id': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: async (key) => ({ method: 'PATCH', url: `/affiliate/channels/${await freshChannel()}`, headers: withKey(key), payload: { name: unique('walk-renamed') } }),
+    },
+    'DELETE /affiliate/channels/:id': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: async (key) => ({ method: 'DELETE', url: `/affiliate/channels/${await freshChannel()}`, headers: withKey(key) }),
+    },
     'GET /affiliate/analytics': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics?groupBy=countries&interval=all', headers: withKey(key) }) },
     'GET /affiliate/analytics/export': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics/export?groupBy=links', headers: withKey(key) }) },
     'GET /advertiser/analytics': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/analytics?groupBy=affiliates&interval=all', headers: withKey(key) }) },

@@ -71,14 +71,28 @@ describe('AffiliatesRepository', () => {
   test('saving a channel again renames it and changes its kind, keeping its creation time', async () => {
     await f.repos.affiliates.saveChannel({ id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('05-01') });
     const row = await f.database.db.selectFrom('affiliate_channels').selectAll().where('id', '=', 'ch-c').executeTakeFirstOrThrow();
-    assert.deepEqual(row, { id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('01-03') });
+    assert.deepEqual(row, { id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('01-03'), removed_at: null });
     assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1')).at(-1), { id: 'ch-c', name: '@blog', kindId: 'instagram', kindName: 'Instagram' });
   });
 
   test("a channel id of another affiliate is refused (false) and that channel is left as it was", async () => {
     assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-z', affiliate_id: 'aff-1', kind_id: 'instagram', name: 'Taken over', created_at: at('06-01') }), false);
     const row = await f.database.db.selectFrom('affiliate_channels').selectAll().where('id', '=', 'ch-z').executeTakeFirstOrThrow();
-    assert.deepEqual(row, { id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Their blog', created_at: at('01-01') });
+    assert.deepEqual(row, { id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Their blog', created_at: at('01-01'), removed_at: null });
     assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Renamed', created_at: at('06-01') }), true);
+  });
+
+  test("renaming and removing touch only the affiliate's own channel in use; a removed one is listed only on request", async () => {
+    assert.equal(await f.repos.affiliates.renameChannel('aff-1', 'ch-z', 'Mine now'), false, "another affiliate's channel");
+    assert.equal(await f.repos.affiliates.removeChannel('aff-1', 'ch-z', at('07-01')), false, "another affiliate's channel");
+    assert.equal(await f.repos.affiliates.renameChannel('aff-1', 'ch-a', 'Group chat'), true);
+    assert.equal(await f.repos.affiliates.removeChannel('aff-1', 'ch-a', at('07-01')), true);
+    assert.equal(await f.repos.affiliates.removeChannel('aff-1', 'ch-a', at('07-02')), false, 'removed once');
+    assert.equal(await f.repos.affiliates.renameChannel('aff-1', 'ch-a', 'Back'), false, 'a removed channel is not renamed');
+    assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1')).map((c) => c.id), ['ch-b', 'ch-c']);
+    assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1', { includeRemoved: true })).map((c) => [c.id, c.name]), [['ch-b', '@one'], ['ch-a', 'Group chat'], ['ch-c', '@blog']]);
+    const row = await f.database.db.selectFrom('affiliate_channels').select('removed_at').where('id', '=', 'ch-a').executeTakeFirstOrThrow();
+    assert.equal(row.removed_at, at('07-01'));
+    assert.equal((await f.database.db.selectFrom('affiliate_channels').select('name').where('id', '=', 'ch-z').executeTakeFirstOrThrow()).name, 'Renamed');
   });
 });

@@ -89,7 +89,7 @@ export function Webhooks({ side }: { side: Side }) {
       >
         <label>
           {t('webhooks.url')}
-          <input name="url" type="url" required placeholder="https://" size={40} />
+          <input name="url" type="url" required placeholder="https://" />
         </label>
         <label>
           {t('webhooks.description')}
