@@ -71,6 +71,8 @@ try {
     await shot('affiliate-links', () => page.locator('.card').first().waitFor());
     await open('/orders');
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
+    await open('/payouts');
+    await shot('affiliate-payouts', () => page.getByRole('heading', { name: 'Payouts' }).waitFor());
     await open('/channels');
     await shot('affiliate-channels', () => page.getByRole('table').waitFor());
     await open('/webhooks');

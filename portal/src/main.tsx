@@ -17,6 +17,7 @@ import { Orders } from './pages/affiliate/orders.js';
 import { Channels } from './pages/affiliate/channels.js';
 import { Products } from './pages/affiliate/products.js';
 import { Campaigns } from './pages/affiliate/campaigns.js';
+import { Payouts } from './pages/affiliate/payouts.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
@@ -76,6 +77,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/campaigns" component={Campaigns} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
+          <Route path="/payouts" component={Payouts} />
           <Route path="/channels" component={Channels} />
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>

@@ -422,6 +422,30 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
   }
 });
 
+test('the network pays the approved commissions: the affiliate sees the payout and its orders', async () => {
+  // What `affnet commissions pay` does.
+  await servicesFor(database).payouts.pay('aff-1');
+  const paid = await database.db.selectFrom('orders').select(['order_id', 'commission', 'payout_id']).where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'paid').execute();
+  assert.ok(paid.length > 0);
+  const payoutId = paid[0]!.payout_id!;
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'ana@aff1.example');
+    await nav(page, 'Payouts');
+    const row = page.getByTestId(`payout-${payoutId}`);
+    const cents = paid.reduce((sum, o) => sum + o.commission, 0);
+    assert.ok((await row.textContent())!.includes(`R$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`), 'the total in money');
+    await assertAccessible(page, 'payouts');
+    await row.getByRole('link', { name: /Orders of the payout of/ }).click();
+    await page.getByText(`Orders paid in payout ${payoutId}.`).waitFor();
+    await page.waitForLoadState('networkidle');
+    const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.slice('order-'.length)));
+    assert.deepEqual(shown.sort(), paid.map((o) => o.order_id).sort());
+  } finally {
+    await context.close();
+  }
+});
+
 test('an affiliate adds a webhook (secret shown once), sees an order delivered, sends it again, pauses and deletes the endpoint', async () => {
   const { context, page } = await newPage();
   try {

@@ -13,6 +13,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/campaigns', 'nav.campaigns'],
   ['/links', 'nav.links'],
   ['/orders', 'nav.orders'],
+  ['/payouts', 'nav.payouts'],
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],

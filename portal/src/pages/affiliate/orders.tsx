@@ -16,6 +16,8 @@ interface Filters {
   from: string;
   to: string;
   commissionStatus: CommissionStatus | '';
+  /** The orders of one payout (opened from the payouts page). */
+  payoutId: string;
 }
 
 /** The filters as the API takes them: dates are whole days in the browser's time zone. */
@@ -25,13 +27,14 @@ function queryOf(filters: Filters) {
     ...(filters.to && { to: filters.to }),
     ...((filters.from || filters.to) && { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
     ...(filters.commissionStatus && { commissionStatus: [filters.commissionStatus] }),
+    ...(filters.payoutId && { payoutId: filters.payoutId }),
   };
 }
 
 /** The affiliate's orders, newest first, with their commission and its status; totals and a CSV of the same filters. */
 export function Orders() {
   const { t, money, date, number } = useMessages();
-  const [filters, setFilters] = useState<Filters>({ from: '', to: '', commissionStatus: '' });
+  const [filters, setFilters] = useState<Filters>(() => ({ from: '', to: '', commissionStatus: '', payoutId: new URLSearchParams(window.location.search).get('payout') ?? '' }));
   const [page, setPage] = useState(1);
   const query = queryOf(filters);
   const orders = useQuery({
@@ -55,7 +58,7 @@ export function Orders() {
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
-          setFilters({ from: fieldText(form, 'from'), to: fieldText(form, 'to'), commissionStatus: fieldText(form, 'status') as Filters['commissionStatus'] });
+          setFilters({ ...filters, from: fieldText(form, 'from'), to: fieldText(form, 'to'), commissionStatus: fieldText(form, 'status') as Filters['commissionStatus'] });
           setPage(1);
         }}
       >
@@ -83,6 +86,14 @@ export function Orders() {
           {t('orders.csv')}
         </a>
       </form>
+      {filters.payoutId && (
+        <p role="status">
+          {t('orders.ofPayout', { payout: filters.payoutId })}{' '}
+          <button type="button" class="secondary" onClick={() => setFilters({ ...filters, payoutId: '' })}>
+            {t('orders.allPayouts')}
+          </button>
+        </p>
+      )}
       <QueryState query={totals}>
         {(balances) =>
           balances.length > 0 && (
