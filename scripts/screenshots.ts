@@ -69,6 +69,8 @@ try {
     await page.getByLabel('Brand', { exact: true }).selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Make links for my channels' }).click();
     await shot('affiliate-links', () => page.locator('.card').first().waitFor());
+    await open('/analytics');
+    await shot('affiliate-analytics', () => page.getByRole('img').first().waitFor());
     await open('/orders');
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
     await open('/payouts');
@@ -89,6 +91,9 @@ try {
     await shot('brand-conversions', () => page.getByRole('table').waitFor());
     await page.getByRole('table').getByRole('link').first().click();
     await shot('brand-conversion', () => page.getByRole('heading', { name: 'History' }).waitFor());
+    await open('/analytics');
+    await page.getByLabel('Break down by').selectOption({ label: 'Affiliate' });
+    await shot('brand-analytics', () => page.getByRole('table').waitFor());
     await open('/affiliates');
     await shot('brand-affiliates', () => page.getByRole('heading', { name: 'Affiliates' }).waitFor());
     await context.close();

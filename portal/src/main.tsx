@@ -25,6 +25,7 @@ import { Affiliates } from './pages/brand/affiliates.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
+import { Analytics } from './pages/account/analytics.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -82,6 +83,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
+          <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
         </Switch>
       ) : (
         <Switch>
@@ -92,6 +94,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
+          <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
         </Switch>
       )}
     </Layout>

@@ -422,6 +422,29 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
   }
 });
 
+test('analytics: clicks over 30 days add up to the same total by channel; orders by brand', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'ana@aff1.example');
+    await nav(page, 'Analytics');
+    const total = Number((await page.getByTestId('analytics-total').textContent())!.replace(/,/g, ''));
+    assert.ok(total >= 1, 'the click of the first test counts');
+    await page.getByRole('img', { name: 'Clicks over time' }).waitFor();
+    await assertAccessible(page, 'analytics');
+    await page.getByLabel('Break down by').selectOption({ label: 'Channel' });
+    const table = page.getByTestId('analytics-table');
+    await table.waitFor();
+    const byChannel = await table.locator('tbody tr td:first-of-type').allTextContents();
+    assert.equal(byChannel.reduce((sum, n) => sum + Number(n.replace(/,/g, '')), 0), total);
+    await page.getByLabel('Figure').selectOption({ label: 'Orders' });
+    await page.getByLabel('Break down by').selectOption({ label: 'Brand' });
+    await table.getByRole('rowheader', { name: 'Acme' }).waitFor();
+    assert.match((await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!, /^\/affiliate\/analytics\/export\?event=orders&interval=30d&groupBy=brands&timezone=/);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the network pays the approved commissions: the affiliate sees the payout and its orders', async () => {
   // What `affnet commissions pay` does.
   await servicesFor(database).payouts.pay('aff-1');

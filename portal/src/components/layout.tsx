@@ -12,6 +12,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/products', 'nav.products'],
   ['/campaigns', 'nav.campaigns'],
   ['/links', 'nav.links'],
+  ['/analytics', 'nav.analytics'],
   ['/orders', 'nav.orders'],
   ['/payouts', 'nav.payouts'],
   ['/channels', 'nav.channels'],
@@ -22,6 +23,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
   ['/affiliates', 'nav.affiliates'],
+  ['/analytics', 'nav.analytics'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
 ];

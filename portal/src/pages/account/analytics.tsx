@@ -1,0 +1,159 @@
+import { useState } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/en.js';
+import { QueryState } from '../../components/query-state.js';
+import { DailyChart } from '../../components/daily-chart.js';
+import type { paths } from '../../../../packages/client/index.js';
+
+type Side = 'affiliate' | 'brand';
+type AffiliateQuery = NonNullable<paths['/affiliate/analytics']['get']['parameters']['query']>;
+type BrandQuery = NonNullable<paths['/advertiser/analytics']['get']['parameters']['query']>;
+type Event = NonNullable<AffiliateQuery['event']>;
+type Interval = NonNullable<AffiliateQuery['interval']>;
+type GroupBy = NonNullable<AffiliateQuery['groupBy']> | NonNullable<BrandQuery['groupBy']>;
+type Row = paths['/affiliate/analytics']['get']['responses'][200]['content']['application/json']['data'][number];
+
+const EVENTS: Record<Event, MessageKey> = { clicks: 'analytics.clicks', orders: 'analytics.orders', sales: 'analytics.sales', commission: 'analytics.commission' };
+const INTERVALS: Record<Interval, MessageKey> = {
+  '24h': 'analytics.24h',
+  '7d': 'analytics.7d',
+  '30d': 'analytics.30d',
+  '90d': 'analytics.90d',
+  ytd: 'analytics.ytd',
+  '1y': 'analytics.1y',
+  all: 'analytics.all',
+};
+const GROUPS: Record<Side, GroupBy[]> = {
+  affiliate: ['timeseries', 'channels', 'links', 'brands', 'countries', 'devices', 'browsers', 'os', 'referers'],
+  brand: ['timeseries', 'affiliates', 'links', 'countries', 'devices', 'browsers', 'os', 'referers'],
+};
+const GROUP_NAMES: Record<GroupBy, MessageKey> = {
+  timeseries: 'analytics.byTime',
+  channels: 'analytics.byChannel',
+  links: 'analytics.byLink',
+  brands: 'analytics.byBrand',
+  affiliates: 'analytics.byAffiliate',
+  countries: 'analytics.byCountry',
+  devices: 'analytics.byDevice',
+  browsers: 'analytics.byBrowser',
+  os: 'analytics.byOs',
+  referers: 'analytics.byReferer',
+};
+
+/** The browser's time zone when the API can sum whole hours in it; UTC otherwise (said on the page). */
+function timeZone(): { zone: string; exact: boolean } {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return new Date().getTimezoneOffset() % 60 === 0 ? { zone, exact: true } : { zone: 'UTC', exact: false };
+}
+
+/** What a grouped row is called: its name, else its code or value. */
+const labelOf = (row: Row): string => row.name ?? row.code ?? row.country ?? row.device ?? row.browser ?? row.os ?? row.referer ?? row.channelId ?? row.organizationId ?? row.affiliateId ?? '—';
+
+/** Clicks, orders, sales and commission over time and broken down, as the analytics endpoints answer them; the same as CSV. */
+export function Analytics({ side }: { side: Side }) {
+  const { t, money, number, date } = useMessages();
+  const [event, setEvent] = useState<Event>('clicks');
+  const [interval, setWhen] = useState<Interval>('30d');
+  const [groupBy, setGroupBy] = useState<GroupBy>('timeseries');
+  const { zone, exact } = timeZone();
+  const query = { event, interval, groupBy, timezone: zone };
+  const figures = useQuery({
+    queryKey: ['analytics', side, event, interval, groupBy, zone],
+    queryFn: async () =>
+      side === 'affiliate'
+        ? ok(await api.GET('/affiliate/analytics', { params: { query: { ...query, groupBy: groupBy as AffiliateQuery['groupBy'] } } })).data
+        : (ok(await api.GET('/advertiser/analytics', { params: { query: { ...query, groupBy: groupBy as BrandQuery['groupBy'] } } })).data as Row[]),
+    placeholderData: (previous) => previous,
+  });
+  const csv = `${side === 'affiliate' ? '/affiliate' : '/advertiser'}/analytics/export?${new URLSearchParams(query).toString()}`;
+  const valueOf = (row: Row): string => (event === 'clicks' ? number(row.clicks ?? 0) : event === 'orders' ? number(row.orders ?? 0) : money(row[event] ?? 0, row.currency ?? 'BRL'));
+  const amountOf = (row: Row): number => (event === 'clicks' ? row.clicks : row[event]) ?? 0;
+  return (
+    <>
+      <h1>{t('analytics.title')}</h1>
+      <form onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="analytics-event">{t('analytics.figure')}</label>
+          <select id="analytics-event" value={event} onChange={(e) => setEvent(e.currentTarget.value as Event)}>
+            {Object.entries(EVENTS).map(([value, key]) => (
+              <option key={value} value={value}>
+                {t(key)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="analytics-interval">{t('analytics.when')}</label>
+          <select id="analytics-interval" value={interval} onChange={(e) => setWhen(e.currentTarget.value as Interval)}>
+            {Object.entries(INTERVALS).map(([value, key]) => (
+              <option key={value} value={value}>
+                {t(key)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="analytics-group">{t('analytics.breakDown')}</label>
+          <select id="analytics-group" value={groupBy} onChange={(e) => setGroupBy(e.currentTarget.value as GroupBy)}>
+            {GROUPS[side].map((value) => (
+              <option key={value} value={value}>
+                {t(GROUP_NAMES[value])}
+              </option>
+            ))}
+          </select>
+        </div>
+        <a class="button secondary" href={csv} download>
+          {t('orders.csv')}
+        </a>
+      </form>
+      <p class="hint">{exact ? t('analytics.zone', { zone }) : t('analytics.utc')}</p>
+      <QueryState query={figures}>
+        {(rows) => {
+          if (rows.length === 0) return <p>{t('common.empty')}</p>;
+          if (groupBy === 'timeseries') {
+            // One line: the first currency's buckets for money, every bucket for counts.
+            const currency = rows.find((r) => r.currency)?.currency;
+            const series = event === 'sales' || event === 'commission' ? rows.filter((r) => !r.currency || r.currency === currency) : rows;
+            const total = series.reduce((sum, r) => sum + amountOf(r), 0);
+            return (
+              <>
+                <div class="tiles">
+                  <div class="tile">
+                    <span>{t(EVENTS[event])}</span>
+                    <strong data-testid="analytics-total">{event === 'sales' || event === 'commission' ? money(total, currency ?? 'BRL') : number(total)}</strong>
+                  </div>
+                </div>
+                <DailyChart days={series.map((r) => Date.parse(r.start ?? r.date ?? '') / 1000)} values={series.map(amountOf)} label={t('analytics.chart', { figure: t(EVENTS[event]) })} />
+              </>
+            );
+          }
+          const largest = Math.max(1, ...rows.map(amountOf));
+          return (
+            <table data-testid="analytics-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t(GROUP_NAMES[groupBy])}</th>
+                  <th scope="col">{t(EVENTS[event])}</th>
+                  <th scope="col"><span class="visually-hidden">{t('analytics.share')}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row, i) => (
+                  <tr key={i}>
+                    <th scope="row">{row.date ? date(row.date) : labelOf(row)}</th>
+                    <td>{valueOf(row)}</td>
+                    <td class="bar-cell">
+                      <span class="bar" style={{ width: `${Math.round((amountOf(row) / largest) * 100)}%` }} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          );
+        }}
+      </QueryState>
+    </>
+  );
+}
