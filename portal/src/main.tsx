@@ -22,6 +22,7 @@ import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
 import { Affiliates } from './pages/brand/affiliates.js';
+import { BrandProfile } from './pages/brand/profile.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
@@ -90,6 +91,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/" component={BrandOverview} />
           <Route path="/conversions" component={Conversions} />
           <Route path="/affiliates" component={Affiliates} />
+          <Route path="/profile" component={BrandProfile} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>

@@ -513,6 +513,27 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
   }
 });
 
+test("a brand changes its commission rule on its profile; a wrong percentage is refused with a message", async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Profile');
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    await assertAccessible(page, 'brand profile');
+    await page.getByLabel('Percentage or amount').fill('7.555');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'two decimals at most' }).waitFor();
+    await page.getByLabel('Percentage or amount').fill('8.25');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved. Redirects follow within a second.').waitFor();
+    assert.equal(await page.getByTestId('profile-commission').textContent(), '8.25 % of each sale');
+    const stored = await database.db.selectFrom('brands').select(['commission_transfer', 'commission_value']).where('id', '=', BRANDS.acme).executeTakeFirstOrThrow();
+    assert.deepEqual(stored, { commission_transfer: 'cps', commission_value: 825 });
+  } finally {
+    await context.close();
+  }
+});
+
 test('keyboard only: sign in and reach a page with Tab and Enter, focus always visible', async () => {
   const { context, page } = await newPage();
   try {

@@ -1,0 +1,137 @@
+import { useState } from 'preact/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { fieldText } from '../../forms.js';
+import { centsOf } from '../../money-input.js';
+import type { paths } from '../../../../packages/client/index.js';
+
+type Profile = paths['/advertiser/brand']['get']['responses'][200]['content']['application/json']['data'];
+type Change = NonNullable<paths['/advertiser/brand']['patch']['requestBody']>['content']['application/json'];
+
+/** A percentage as typed ("7,5" or "7.5", two decimals at most) to the number the API takes, or undefined. */
+function percentOf(text: string): number | undefined {
+  const match = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  // Hundredths as an integer first, so 7.5 is exactly what was typed.
+  const hundredths = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return hundredths <= 10_000 ? hundredths / 100 : undefined;
+}
+
+/** The brand's profile as affiliates and redirects use it: site, domains, click id parameter, commission rule. */
+export function BrandProfile() {
+  const { t, money, number, locale } = useMessages();
+  const queries = useQueryClient();
+  const [invalid, setInvalid] = useState(false);
+  const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
+  const save = useMutation({
+    mutationFn: async (body: Change) => ok(await api.PATCH('/advertiser/brand', { body })).data,
+    onSuccess: (data) => queries.setQueryData(['brand'], data),
+  });
+  const submit = (form: HTMLFormElement, brand: Profile) => {
+    const transfer = fieldText(form, 'transfer') === 'cpa' ? 'cpa' : 'cps';
+    const typed = fieldText(form, 'commission');
+    const cents = centsOf(typed, locale);
+    const value = transfer === 'cps' ? percentOf(typed) : typeof cents === 'number' ? cents : undefined;
+    setInvalid(value === undefined);
+    if (value === undefined) return;
+    const domains = fieldText(form, 'domains').split(/\s+/).filter(Boolean);
+    const homeUrl = fieldText(form, 'homeUrl').trim();
+    save.mutate({
+      site: fieldText(form, 'site').trim() || brand.site,
+      homeUrl: homeUrl || null,
+      domains,
+      clickIdParam: fieldText(form, 'clickIdParam').trim() || brand.clickIdParam,
+      commission: { transfer, value },
+    });
+  };
+  return (
+    <QueryState query={profile}>
+      {(brand) => (
+        <>
+          <h1>{brand.name}</h1>
+          <dl class="facts">
+            <dt>{t('profile.visibility')}</dt>
+            <dd>{t(brand.isPublic ? 'brands.public' : 'profile.private')}</dd>
+            <dt>{t('profile.currency')}</dt>
+            <dd>{brand.currency}</dd>
+            <dt>{t('profile.attribution')}</dt>
+            <dd>{t('profile.days', { days: number(brand.attributionWindowDays) })}</dd>
+            <dt>{t('profile.commission')}</dt>
+            <dd data-testid="profile-commission">
+              {brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}
+            </dd>
+          </dl>
+          <form
+            class="stacked"
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit(e.currentTarget, brand);
+            }}
+          >
+            <h2>{t('profile.edit')}</h2>
+            <label>
+              {t('profile.site')}
+              <input name="site" type="url" required defaultValue={brand.site} size={40} />
+            </label>
+            <label>
+              {t('profile.homeUrl')}
+              <input name="homeUrl" type="url" defaultValue={brand.homeUrl} size={40} aria-describedby="home-hint" />
+              <span id="home-hint" class="hint">
+                {t('profile.homeHint')}
+              </span>
+            </label>
+            <label>
+              {t('profile.domains')}
+              <textarea name="domains" rows={3} defaultValue={brand.domains.join('\n')} aria-describedby="domains-hint" />
+              <span id="domains-hint" class="hint">
+                {t('profile.domainsHint')}
+              </span>
+            </label>
+            <label>
+              {t('profile.clickIdParam')}
+              <input name="clickIdParam" required defaultValue={brand.clickIdParam} pattern="[A-Za-z0-9_.\-]{1,64}" />
+            </label>
+            <fieldset>
+              <legend>{t('profile.commission')}</legend>
+              <label class="check">
+                <input type="radio" name="transfer" value="cps" defaultChecked={brand.commission.transfer === 'cps'} />
+                {t('profile.cpsChoice')}
+              </label>
+              <label class="check">
+                <input type="radio" name="transfer" value="cpa" defaultChecked={brand.commission.transfer === 'cpa'} />
+                {t('profile.cpaChoice', { currency: brand.currency })}
+              </label>
+              <label>
+                {t('profile.commissionValue')}
+                <input
+                  name="commission"
+                  inputMode="decimal"
+                  required
+                  aria-invalid={invalid}
+                  defaultValue={brand.commission.transfer === 'cps' ? String(brand.commission.value) : money(brand.commission.value, brand.currency).replace(/[^\d.,]/g, '')}
+                />
+              </label>
+            </fieldset>
+            {invalid && (
+              <p role="alert" class="error">
+                {t('profile.commissionInvalid')}
+              </p>
+            )}
+            <p class="hint">{t('profile.commissionHint')}</p>
+            {save.isError && (
+              <p role="alert" class="error">
+                {t('common.error', { message: save.error.message })}
+              </p>
+            )}
+            {save.isSuccess && <p role="status">{t('profile.saved')}</p>}
+            <button type="submit" disabled={save.isPending}>
+              {t('common.save')}
+            </button>
+          </form>
+        </>
+      )}
+    </QueryState>
+  );
+}
