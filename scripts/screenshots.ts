@@ -94,6 +94,8 @@ try {
     await open('/analytics');
     await page.getByLabel('Break down by').selectOption({ label: 'Affiliate' });
     await shot('brand-analytics', () => page.getByRole('table').waitFor());
+    await open('/catalogue');
+    await shot('brand-catalogue', () => page.getByRole('table').waitFor());
     await open('/profile');
     await shot('brand-profile', () => page.getByRole('heading', { name: 'Change' }).waitFor());
     await open('/affiliates');

@@ -23,6 +23,7 @@ import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
 import { Affiliates } from './pages/brand/affiliates.js';
 import { BrandProfile } from './pages/brand/profile.js';
+import { Catalogue } from './pages/brand/catalogue.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
@@ -92,6 +93,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/conversions" component={Conversions} />
           <Route path="/affiliates" component={Affiliates} />
           <Route path="/profile" component={BrandProfile} />
+          <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>

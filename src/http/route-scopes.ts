@@ -28,6 +28,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /postback': 'conversions:write',
   'POST /affiliate/brands/:id/approval-request': 'approvals:write',
   'GET /advertiser/affiliates': 'affiliates:read',
+  'GET /advertiser/products': 'catalog:read',
   'PUT /advertiser/products/:id': 'catalog:write',
   'PATCH /advertiser/products/:id': 'catalog:write',
   'DELETE /advertiser/products/:id': 'catalog:write',

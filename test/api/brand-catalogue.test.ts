@@ -264,3 +264,34 @@ describe('GET and PATCH /advertiser/brand', () => {
     assert.equal((await profile(globex)).allowedChannels, undefined);
   });
 });
+
+describe('GET /advertiser/products', () => {
+  type Listed = { data: Product[]; meta: { total: number; page: number; limit: number; totalPages: number } };
+  const list = async (key: string, query = '') => {
+    const res = await h.get(`/advertiser/products${query}`, key);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<Listed>();
+  };
+
+  test("a brand reads its own products, unavailable ones too, newest first, with the page metadata; never another brand's", async () => {
+    assert.equal((await put(acme, 'listed-new', body('Listed newest'))).statusCode, 201);
+    const all = await list(acme, '?limit=100');
+    assert.equal(all.data[0]!.id, 'listed-new', 'newest first');
+    assert.ok(all.data.every((p) => p.organizationId === BRANDS.acme && p.currency === 'BRL'));
+    assert.ok(all.data.some((p) => p.id === 'p-acme-2' && !p.available), 'an unavailable product is listed');
+    assert.equal(all.meta.total, all.data.length);
+    const stored = await h.service.database.db.selectFrom('products').select('id').where('organization_id', '=', BRANDS.acme).execute();
+    assert.deepEqual(all.data.map((p) => p.id).sort(), stored.map((p) => p.id).sort());
+    const available = await list(acme, '?isAvailable=true&limit=100');
+    assert.ok(!available.data.some((p) => p.id === 'p-acme-2'));
+    const pageTwo = await list(acme, '?limit=1&page=2');
+    assert.deepEqual([pageTwo.data[0]!.id, pageTwo.meta.totalPages], [all.data[1]!.id, all.meta.total]);
+    assert.ok((await list(globex, '?limit=100')).data.every((p) => p.organizationId === BRANDS.globex));
+  });
+
+  test('a bad page answers 400; a key without catalog:read 403', async () => {
+    assertError(await h.get('/advertiser/products?limit=101', acme), 400, 'invalid_query');
+    const narrow = (await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: ['conversions:read'] })).key;
+    assert.match(assertError(await h.get('/advertiser/products', narrow), 403).message, /catalog:read/);
+  });
+});

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
+import { buildWorld, BRANDS, productInput } from '../helpers/world.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
@@ -529,6 +529,29 @@ test("a brand changes its commission rule on its profile; a wrong percentage is 
     assert.equal(await page.getByTestId('profile-commission').textContent(), '8.25 % of each sale');
     const stored = await database.db.selectFrom('brands').select(['commission_transfer', 'commission_value']).where('id', '=', BRANDS.acme).executeTakeFirstOrThrow();
     assert.deepEqual(stored, { commission_transfer: 'cps', commission_value: 825 });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a brand uploads products as NDJSON: each line added, replaced or refused with its reason; the list shows them', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Catalogue');
+    await page.getByTestId('product-p-acme-1').waitFor();
+    const product = (id: string, name: string, price: number) => {
+      const { organizationId: _o, ...rest } = productInput(id, BRANDS.acme, name, price);
+      return JSON.stringify(rest);
+    };
+    const file = [product('up-1', 'Uploaded boots', 15_990), product('p-acme-1', 'Red running sneakers v2', 5_500), '{"id": "broken"', ''].join('\n');
+    await page.getByLabel('Products file (NDJSON)').setInputFiles({ name: 'products.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    assert.equal(await page.getByTestId('upload-summary').textContent(), '3 lines read: 1 added, 1 replaced, 1 refused.');
+    assert.match((await page.getByTestId('rejected-3').textContent())!, /^3/);
+    await page.getByTestId('product-up-1').getByText('Uploaded boots').waitFor();
+    assert.match((await page.getByTestId('product-p-acme-1').textContent())!, /Red running sneakers v2.*R\$55\.00/);
+    await assertAccessible(page, 'catalogue');
   } finally {
     await context.close();
   }

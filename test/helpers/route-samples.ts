@@ -213,6 +213,7 @@ export function createRouteSamples(): RouteSamples {
         return { method: 'DELETE', url: '/advertiser/affiliates/aff-2/approval', headers: withKey(key) };
       },
     },
+    'GET /advertiser/products': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/products', headers: withKey(key) }) },
     'PUT /advertiser/products/:id': {
       side: 'brand',
       foreign: { reason: "puts the caller's own product: another brand's id is its own (brand-catalogue.test.ts)" },

@@ -24,6 +24,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/conversions', 'nav.conversions'],
   ['/affiliates', 'nav.affiliates'],
   ['/analytics', 'nav.analytics'],
+  ['/catalogue', 'nav.catalogue'],
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],

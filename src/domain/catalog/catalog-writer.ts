@@ -27,6 +27,7 @@ import { commissionOf } from './brands.js';
 import { CHANNEL_KINDS } from '../access/channels-service.js';
 import { CampaignInput as CampaignInputSchema, type BrandCampaignInput, type BrandCampaignPatch, type Campaign } from '../../schemas/campaign.js';
 import type { CategoriesRepository } from '../../storage/repositories/categories.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 
 const checkProduct = compileCheck(ProductInputSchema);
 /** A line of a brand's bulk upload: its product, with its id (organizationId may be left out). */
@@ -210,6 +211,14 @@ export class CatalogWriter {
     const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
     if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
     return outcome;
+  }
+
+  /** The brand's own products, newest first, in its currency. */
+  async productsOf(brandId: string, filters: { isAvailable?: boolean }, page: PageRequest): Promise<Paged<Product>> {
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+    const { rows, total } = await this.repositories.products.listOfBrand(brandId, filters, offsetOf(page));
+    return { items: rows.map((row) => productOf(row, brand.currency)), total };
   }
 
   /** The brand's profile. */

@@ -6,7 +6,7 @@ import { countOf } from './totals.js';
 import type { DB, ProductRow, ProductsTable } from '../tables.js';
 import { brandIsVisible, type VisibilityCheck } from './visibility.js';
 import { foldText } from '../../lib/text-keys.js';
-import type { Page, PageWindow } from './pages.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { WriteOutcome } from './brands.js';
 
 export interface ProductFilters {
@@ -79,6 +79,17 @@ export class ProductsRepository {
       counted(countBase),
     ]);
     return { rows, total };
+  }
+
+  /** A page of the brand's own products, newest first (available or not, unless asked), and the total. */
+  async listOfBrand(brandId: string, filters: { isAvailable?: boolean }, page: PageWindow): Promise<Page<ProductRow>> {
+    let q = this.database.db.selectFrom('products').where('organization_id', '=', brandId);
+    if (filters.isAvailable !== undefined) q = q.where('available', '=', filters.isAvailable ? 1 : 0);
+    return pageWithTotal(
+      this.database,
+      q.selectAll().orderBy('seq', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')),
+    );
   }
 
   /** The brand's product with this id (ids are unique per brand). */

@@ -1,0 +1,130 @@
+import { useState } from 'preact/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { Pager } from '../../components/pager.js';
+import type { paths, Product } from '../../../../packages/client/index.js';
+
+type BulkAnswer = paths['/advertiser/products/bulk']['post']['responses'][200]['content']['application/json']['data'];
+const PAGE_SIZE = 25;
+
+const lowestPrice = (product: Product): number | undefined => {
+  const prices = product.options.flatMap((o) => o.pricing.map((p) => p.price));
+  return prices.length > 0 ? Math.min(...prices) : undefined;
+};
+
+/** The brand's products, and a bulk upload of them as NDJSON with the result of every line. */
+export function Catalogue() {
+  const { t, money, date, number } = useMessages();
+  const queries = useQueryClient();
+  const [page, setPage] = useState(1);
+  const products = useQuery({
+    queryKey: ['catalogue', page],
+    queryFn: async () => ok(await api.GET('/advertiser/products', { params: { query: { page, limit: PAGE_SIZE } } })),
+    placeholderData: (previous) => previous,
+  });
+  const upload = useMutation({
+    mutationFn: async (file: File): Promise<BulkAnswer> => {
+      const text = await file.text();
+      // The NDJSON body is read line by line by the service, so the document gives it no schema to type.
+      const options = { body: text, bodySerializer: (body: string) => body, headers: { 'content-type': 'application/x-ndjson' } } as never;
+      return ok<{ data: BulkAnswer }>(await api.POST('/advertiser/products/bulk', options)).data;
+    },
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['catalogue'] }),
+  });
+  const answer = upload.data;
+  return (
+    <>
+      <h1>{t('catalogue.title')}</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const file = (e.currentTarget.elements.namedItem('file') as HTMLInputElement).files?.[0];
+          if (file) upload.mutate(file);
+        }}
+      >
+        <label>
+          {t('catalogue.file')}
+          <input name="file" type="file" accept=".ndjson,.jsonl,.txt,application/x-ndjson" required aria-describedby="file-hint" />
+          <span id="file-hint" class="hint">
+            {t('catalogue.fileHint')}
+          </span>
+        </label>
+        <button type="submit" disabled={upload.isPending}>
+          {t('catalogue.upload')}
+        </button>
+      </form>
+      {upload.isError && <p role="alert" class="error">{t('common.error', { message: upload.error.message })}</p>}
+      {answer && (
+        <div role="status" class="card">
+          <p data-testid="upload-summary">{t('catalogue.summary', { lines: number(answer.lines), inserted: number(answer.inserted), updated: number(answer.updated), rejected: number(answer.rejected) })}</p>
+          {answer.truncated && <p class="blocked">{t('catalogue.truncated')}</p>}
+          {answer.rejected > 0 && (
+            <table>
+              <caption>{t('catalogue.rejectedLines')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('catalogue.line')}</th>
+                  <th scope="col">{t('catalogue.id')}</th>
+                  <th scope="col">{t('catalogue.reason')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {answer.results
+                  .filter((r) => r.status === 'rejected')
+                  .map((r) => (
+                    <tr key={r.line} data-testid={`rejected-${r.line}`}>
+                      <td>{r.line}</td>
+                      <td>{r.id ?? '—'}</td>
+                      <td>{r.reason}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      )}
+      <h2>{t('nav.products')}</h2>
+      <QueryState query={products}>
+        {({ data, meta }) =>
+          data.length === 0 ? (
+            <p>{t('common.empty')}</p>
+          ) : (
+            <>
+              <p class="hint">{t('products.count', { count: number(meta.total) })}</p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('products.product')}</th>
+                    <th scope="col">{t('catalogue.id')}</th>
+                    <th scope="col">{t('products.price')}</th>
+                    <th scope="col">{t('products.availability')}</th>
+                    <th scope="col">{t('catalogue.updated')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((product) => {
+                    const price = lowestPrice(product);
+                    return (
+                      <tr key={product.id} data-testid={`product-${product.id}`}>
+                        <th scope="row">{product.name}</th>
+                        <td>{product.id}</td>
+                        <td>{price === undefined ? '—' : money(price, product.currency)}</td>
+                        <td>
+                          <span class={`badge ${product.available ? 'approved' : 'canceled'}`}>{t(product.available ? 'products.available' : 'products.unavailable')}</span>
+                        </td>
+                        <td>{date(product.updatedAt)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+              <Pager page={page} pages={Math.max(1, meta.totalPages)} onPage={setPage} />
+            </>
+          )
+        }
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { LimitQuery, PageQuery, Pagination, QueryBoolean, pageOf } from '../../../schemas/common.js';
+import { Product } from '../../../schemas/product.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
+
+const Query = Type.Object(
+  {
+    page: PageQuery,
+    limit: LimitQuery(20, 100),
+    isAvailable: Type.Optional(QueryBoolean('Only available products, or only unavailable ones')),
+  },
+  { additionalProperties: false },
+);
+
+export function listBrandProductsRoute(app: App, services: ServingServices): void {
+  app.get(
+    '/advertiser/products',
+    {
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'Your products',
+        description:
+          'Every product of your catalogue, available or not, newest first (the order they were added), in the shape affiliates read them, with the page metadata. Prices are integer cents of your currency.',
+        security: [{ apiKey: [] }],
+        querystring: Query,
+        response: { 200: Type.Object({ data: Type.Array(Type.Ref(Product)), meta: Type.Ref(Pagination) }) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { items, total } = await services.imports.productsOf(request.brandId, { isAvailable: q.isAvailable }, q);
+      return { data: items, meta: pageOf(total, q.page, q.limit) };
+    },
+  );
+}
