@@ -295,6 +295,20 @@ const ORDERS_PER_AFFILIATE = 36;
 const ORDERS_START = '2025-01-01';
 const ORDERS_DAYS = 668; // up to 2026-10-31
 const ORDERS_END = '2026-10-31T23:59:59.999Z';
+/** Approved commissions of orders created before this are paid when the demo is seeded. */
+export const PAID_BEFORE = '2026-05-01';
+
+/** The monthly payment runs of the demo: the first of each month after the first order, up to PAID_BEFORE. */
+export function paymentRuns(): string[] {
+  const runs: string[] = [];
+  for (let month = Date.UTC(2025, 1, 1); new Date(month).toISOString().slice(0, 10) <= PAID_BEFORE; ) {
+    runs.push(new Date(month).toISOString());
+    const next = new Date(month);
+    next.setUTCMonth(next.getUTCMonth() + 1);
+    month = next.getTime();
+  }
+  return runs;
+}
 
 /** A product with what order items need and ProductInput does not carry. */
 interface BuiltProduct {
@@ -491,15 +505,16 @@ function buildAffiliates(brands: BrandInput[]): DemoAffiliate[] {
 
 /**
  * Order status and commission status together, consistent with each other: orders of the last six
- * months of the data set are mostly still pending, older ones are settled, and approved
- * commissions older than that are paid out.
+ * months of the data set are mostly still pending, older ones are settled. Approved commissions
+ * of orders before PAID_BEFORE are paid when the demo is seeded, in monthly payment runs (see
+ * seedDemo), so each paid order belongs to a payout.
  */
 function statusesFor(createdAt: string, rnd: SeededRandom): { status: string; commissionStatus: string; settledAfterDays: number } {
   const roll = rnd.float();
   if (roll < 0.15) return { status: 'canceled', commissionStatus: 'canceled', settledAfterDays: rnd.int(2, 20) };
-  const recent = createdAt >= '2026-05-01';
+  const recent = createdAt >= PAID_BEFORE;
   if (recent && roll < 0.75) return { status: 'pending', commissionStatus: 'pending', settledAfterDays: 0 };
-  return { status: 'approved', commissionStatus: recent ? 'approved' : 'paid', settledAfterDays: rnd.int(7, 45) };
+  return { status: 'approved', commissionStatus: 'approved', settledAfterDays: rnd.int(7, 45) };
 }
 
 function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates: DemoAffiliate[]): NewOrderRow[] {
@@ -552,7 +567,6 @@ function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates:
         ...commissionRule,
         currency: 'BRL',
         items: JSON.stringify(items),
-        paid_at: commissionStatus === 'paid' ? (settledAt < ORDERS_END ? settledAt : ORDERS_END) : null,
         created_at: createdAt,
         updated_at: settledAt < ORDERS_END ? settledAt : ORDERS_END,
       });

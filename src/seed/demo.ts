@@ -2,7 +2,7 @@
 // set of demo-data.ts through the same services imports use. Every write is an upsert or
 // skips what exists, so running it again changes nothing and never fails.
 import type { Services } from '../services.js';
-import { buildDemoData } from './demo-data.js';
+import { buildDemoData, paymentRuns } from './demo-data.js';
 import { randomBase62 } from '../domain/random.js';
 
 export { buildDemoData, demoBrandId, DEMO_STATUSES_STABLE_UNTIL } from './demo-data.js';
@@ -31,8 +31,8 @@ export interface DemoSummary {
 const PROGRESS_EVERY = 100;
 
 /** Loads the demo data set; returns how many records of each kind it holds (the same on every run). */
-export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'orders' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
-  const { access, channels, imports, orders, users } = services;
+export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'orders' | 'payouts' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
+  const { access, channels, imports, orders, payouts, users } = services;
   const data = buildDemoData();
   await channels.ensureKinds();
 
@@ -61,6 +61,14 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
   // is (its status may have moved on), only missing ones are inserted.
   const { inserted, existing } = await orders.loadMissing(data.orders);
   log(`Orders: ${inserted} written (${existing} already present)`);
+
+  // The operator's monthly payment runs over the older approved commissions (a run pays what the
+  // earlier ones left, so seeding again pays nothing twice).
+  let paid = 0;
+  for (const affiliate of data.affiliates) {
+    for (const until of paymentRuns()) paid += (await payouts.pay(affiliate.id, until)).payouts.length;
+  }
+  log(`Payouts: ${paid} made`);
 
   const made: string[] = [];
   if (options.userPassword) {
