@@ -347,6 +347,29 @@ test('products by price in money; a coupon with its code; a coupon link with a t
   }
 });
 
+test('brands filtered (highlighted only); a private brand asked for approval by its id, an unknown id refused', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Brands');
+    await page.getByTestId(`brand-${BRANDS.umbrella}`).waitFor();
+    await page.getByLabel('Highlighted').check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId(`brand-${BRANDS.umbrella}`).waitFor({ state: 'detached' });
+    const shown = await page.locator('[data-testid^="brand-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
+    assert.deepEqual(shown, [`brand-${BRANDS.acme}`]);
+    await assertAccessible(page, 'brands with filters');
+    await page.getByLabel('Brand id').fill(BRANDS.globex);
+    await page.getByRole('button', { name: 'Ask for approval' }).click();
+    await page.getByText('Asked: the brand will answer').waitFor();
+    await page.getByLabel('Brand id').fill(BRANDS.unknown);
+    await page.getByRole('button', { name: 'Ask for approval' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
 test('orders filtered by commission status, with totals per status, downloaded as CSV', async () => {
   const { context, page } = await newPage();
   try {
