@@ -1,7 +1,7 @@
 // Builds the services over the configured database (migrated to the latest schema) for one
 // command and always closes the database, so a command never leaves the process hanging.
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../storage/database.js';
+import { openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { servicesOver, type Services } from '../services.js';
@@ -17,12 +17,12 @@ export async function migrateConfiguredDatabase(): Promise<string[]> {
   }
 }
 
-export async function withServices<T>(run: (services: Services, config: Config) => Promise<T>): Promise<T> {
+export async function withServices<T>(run: (services: Services, config: Config, database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     await migrateToLatest(database);
-    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config) }), config);
+    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config) }), config, database);
   } finally {
     await database.close();
   }

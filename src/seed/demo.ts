@@ -3,6 +3,9 @@
 // skips what exists, so running it again changes nothing and never fails.
 import type { Services } from '../services.js';
 import { buildDemoData, paymentRuns } from './demo-data.js';
+import { seedActivity } from './demo-activity.js';
+import type { Database } from '../storage/database.js';
+import { openRepositories } from '../storage/repositories/index.js';
 import { randomBase62 } from '../domain/random.js';
 
 export { buildDemoData, demoBrandId, DEMO_STATUSES_STABLE_UNTIL } from './demo-data.js';
@@ -31,8 +34,12 @@ export interface DemoSummary {
 const PROGRESS_EVERY = 100;
 
 /** Loads the demo data set; returns how many records of each kind it holds (the same on every run). */
-export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'orders' | 'payouts' | 'users'>, log: (line: string) => void = () => {}, options: { userPassword?: string } = {}): Promise<DemoSummary> {
-  const { access, channels, imports, orders, payouts, users } = services;
+export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'links' | 'orders' | 'payouts' | 'users'>,
+  log: (line: string) => void = () => {},
+  /** activityOn: the database to write a month of clicks to (the services' own), on the first seed. */
+  options: { userPassword?: string; activityOn?: Database; now?: number } = {},
+): Promise<DemoSummary> {
+  const { access, channels, imports, links, orders, payouts, users } = services;
   const data = buildDemoData();
   await channels.ensureKinds();
 
@@ -70,6 +77,13 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
   }
   log(`Payouts: ${paid} made`);
 
+  // A month of clicks up to now, once: with the orders, on the first seed.
+  if (options.activityOn && inserted > 0) {
+    const brands = new Map(data.affiliates.map((a) => [a.id, topBrandsOf(data, a.id, 3)]));
+    const clicks = await seedActivity(links, openRepositories(options.activityOn), brands, options.now ?? Date.now());
+    log(`Clicks: ${clicks} in the last 30 days`);
+  }
+
   const made: string[] = [];
   if (options.userPassword) {
     const brandId = topBrandOf(data, DEMO_AFFILIATE_ID);
@@ -92,7 +106,16 @@ const DEMO_AFFILIATE_ID = 'aff-demo-1';
 
 /** The brand with the most demo orders of the affiliate (the first in the data on a tie). */
 function topBrandOf(data: ReturnType<typeof buildDemoData>, affiliateId: string): string {
+  return topBrandsOf(data, affiliateId, 1)[0]!;
+}
+
+/** The `n` brands with the most demo orders of the affiliate, the most first (the first in the data on a tie). */
+function topBrandsOf(data: ReturnType<typeof buildDemoData>, affiliateId: string, n: number): string[] {
   const counts = new Map<string, number>();
   for (const order of data.orders) if (order.affiliate_id === affiliateId) counts.set(order.organization_id, (counts.get(order.organization_id) ?? 0) + 1);
-  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  return [...counts]
+    .map((entry, i) => ({ id: entry[0], count: entry[1], i }))
+    .sort((a, b) => b.count - a.count || a.i - b.i)
+    .slice(0, n)
+    .map((b) => b.id);
 }

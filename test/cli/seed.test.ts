@@ -31,6 +31,9 @@ const TABLES = [
   'affiliate_channels',
   'brand_approvals',
   'orders',
+  'payouts',
+  'short_links',
+  'clicks',
 ] as const;
 
 let testDb: TestDatabase;
@@ -52,6 +55,8 @@ async function counts(): Promise<Record<string, number>> {
   return out;
 }
 
+const SEEDED_AT = Date.parse('2026-11-20T12:00:00.000Z');
+
 /** Rows the seed fully determines (brands and campaigns also carry the write time in updated_at). */
 async function snapshot() {
   return {
@@ -67,10 +72,10 @@ before(async () => {
   databaseUrl = testDb.url;
   database = openDatabase(databaseUrl);
   await migrateToLatest(database);
-  first = await seedDemo(servicesFor(database), (line) => logLines.push(line), { userPassword: DEMO_PASSWORD });
+  first = await seedDemo(servicesFor(database), (line) => logLines.push(line), { userPassword: DEMO_PASSWORD, activityOn: database, now: SEEDED_AT });
   countsAfterFirst = await counts();
   snapshotAfterFirst = await snapshot();
-  second = await seedDemo(servicesFor(database), () => {}, { userPassword: 'another password' });
+  second = await seedDemo(servicesFor(database), () => {}, { userPassword: 'another password', activityOn: database, now: SEEDED_AT + 86_400_000 });
   countsAfterSecond = await counts();
 });
 
@@ -80,6 +85,30 @@ after(async () => {
 });
 
 describe('seedDemo', () => {
+  test('writes a month of counted clicks up to the seeding time on links of the demo affiliates, once; link counts and rollups add them up', async () => {
+    const clicks = await database.db.selectFrom('clicks').select(['affiliate_id', 'created_at', 'counted', 'link_id']).execute();
+    assert.ok(clicks.length >= 500, `${clicks.length} clicks`);
+    const monthBefore = new Date(SEEDED_AT - 30 * 86_400_000).toISOString();
+    assert.ok(clicks.every((c) => c.created_at >= monthBefore && c.created_at <= new Date(SEEDED_AT).toISOString() && c.counted === 1));
+    assert.deepEqual([...new Set(clicks.map((c) => c.affiliate_id))].sort(), ['aff-demo-1', 'aff-demo-2']);
+    const linked = await database.db.selectFrom('short_links').select((eb) => eb.fn.sum<number>('click_count').as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(linked.n), clicks.length);
+    const rolled = await database.db.selectFrom('click_rollups').select((eb) => eb.fn.sum<number>('counted').as('n')).where('dimension', '=', 'all').where('link_id', '=', '').where('organization_id', '=', '').executeTakeFirstOrThrow();
+    assert.equal(Number(rolled.n), clicks.length);
+    assert.ok(logLines.some((line) => line.startsWith('Clicks: ')));
+  });
+
+  test('pays the older approved commissions in payment runs: every paid order belongs to a payout that adds it up', async () => {
+    const paid = await database.db.selectFrom('orders').select(['payout_id', 'commission']).where('commission_status', '=', 'paid').execute();
+    assert.ok(paid.length > 0);
+    assert.ok(paid.every((o) => o.payout_id !== null));
+    for (const payout of await database.db.selectFrom('payouts').selectAll().execute()) {
+      const own = paid.filter((o) => o.payout_id === payout.id);
+      assert.equal(own.reduce((sum, o) => sum + o.commission, 0), payout.total);
+      assert.equal(own.length, payout.order_count);
+    }
+  });
+
   test('meets the minimums of the operator contract, in its summary and in the database', () => {
     const minimums: Counted = { brands: 30, products: 500, campaigns: 40, affiliates: 2, orders: 60 };
     const stored: Counted = {

@@ -10,9 +10,9 @@ export function seedCommand(): Command {
     .option('--demo', 'deterministic, idempotent demo data (brands, products, campaigns, affiliates aff-demo-1 and aff-demo-2, orders)')
     .action(async (options: { demo?: boolean }) => {
       if (!options.demo) throw new CliError('nothing to seed: pass --demo');
-      await withServices(async (services) => {
+      await withServices(async (services, _config, database) => {
         const password = newDemoPassword();
-        const summary = await seedDemo(services, (line) => console.log(line), { userPassword: password });
+        const summary = await seedDemo(services, (line) => console.log(line), { userPassword: password, activityOn: database });
         console.log(
           `Demo data ready: ${summary.brands} brands, ${summary.products} products, ${summary.campaigns} campaigns, ${summary.affiliates} affiliates, ${summary.orders} orders.`,
         );

@@ -19,7 +19,7 @@ export function serveCommand(): Command {
     if (config.usesDefaultDatabase) {
       if (await services.access.isEmpty()) {
         const password = newDemoPassword();
-        const { users } = await seedDemo(services, () => {}, { userPassword: password });
+        const { users } = await seedDemo(services, () => {}, { userPassword: password, activityOn: service.database });
         const { key } = await services.access.createApiKey({ affiliateId: DEMO_AFFILIATE, name: 'demo' });
         app.log.info('Loaded demo data into the embedded database');
         process.stdout.write(`\nDemo API key for ${DEMO_AFFILIATE} (shown once):\n${key}\n\nTry: curl -H 'x-api-key: ${key}' ${config.publicUrl}/affiliate/brands\n\n`);

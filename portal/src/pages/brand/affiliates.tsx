@@ -85,7 +85,8 @@ export function Affiliates() {
                         <td>{money(affiliate.sales, currency)}</td>
                         <td>{money(affiliate.commission, currency)}</td>
                         <td class="actions">
-                          {affiliate.approval !== 'approved' && (
+                          {/* A public brand needs no approval: only one asking (or declined) can be approved. */}
+                          {(affiliate.approval === 'pending' || affiliate.approval === 'declined' || (affiliate.approval === 'none' && profile.data?.isPublic === false)) && (
                             <button type="button" aria-label={t('affiliates.approveNamed', { name: affiliate.name })} onClick={() => approve.mutate(affiliate.affiliateId)}>
                               {t('conversions.approve')}
                             </button>
