@@ -5,6 +5,7 @@ import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { DailyChart } from '../../components/daily-chart.js';
+import { Choice } from '../../components/choice.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type Side = 'affiliate' | 'brand';
@@ -74,36 +75,9 @@ export function Analytics({ side }: { side: Side }) {
     <>
       <h1>{t('analytics.title')}</h1>
       <form onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="analytics-event">{t('analytics.figure')}</label>
-          <select id="analytics-event" value={event} onChange={(e) => setEvent(e.currentTarget.value as Event)}>
-            {Object.entries(EVENTS).map(([value, key]) => (
-              <option key={value} value={value}>
-                {t(key)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="analytics-interval">{t('analytics.when')}</label>
-          <select id="analytics-interval" value={interval} onChange={(e) => setWhen(e.currentTarget.value as Interval)}>
-            {Object.entries(INTERVALS).map(([value, key]) => (
-              <option key={value} value={value}>
-                {t(key)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="analytics-group">{t('analytics.breakDown')}</label>
-          <select id="analytics-group" value={groupBy} onChange={(e) => setGroupBy(e.currentTarget.value as GroupBy)}>
-            {GROUPS[side].map((value) => (
-              <option key={value} value={value}>
-                {t(GROUP_NAMES[value])}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Choice id="analytics-event" label={t('analytics.figure')} value={event} choices={Object.entries(EVENTS) as Array<[Event, MessageKey]>} onChange={setEvent} />
+        <Choice id="analytics-interval" label={t('analytics.when')} value={interval} choices={Object.entries(INTERVALS) as Array<[Interval, MessageKey]>} onChange={setWhen} />
+        <Choice id="analytics-group" label={t('analytics.breakDown')} value={groupBy} choices={GROUPS[side].map((g) => [g, GROUP_NAMES[g]] as const)} onChange={setGroupBy} />
         <a class="button secondary" href={csv} download>
           {t('orders.csv')}
         </a>

@@ -4,10 +4,10 @@ import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { lowestPrice } from '../../product-price.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import { centsOf } from '../../money-input.js';
-import type { Product } from '../../../../packages/client/index.js';
 
 const PAGE_SIZE = 20;
 
@@ -17,12 +17,6 @@ interface Filters {
   price: string;
   availableOnly: boolean;
 }
-
-/** The lowest price of the product's options, in cents (what the price filter matches). */
-const lowestPrice = (product: Product): number | undefined => {
-  const prices = product.options.flatMap((o) => o.pricing.map((p) => p.price));
-  return prices.length > 0 ? Math.min(...prices) : undefined;
-};
 
 /** The products of the brands the affiliate can work with: search, price range in money, availability. */
 export function Products() {

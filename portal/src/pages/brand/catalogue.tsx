@@ -3,16 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { lowestPrice } from '../../product-price.js';
 import { Pager } from '../../components/pager.js';
-import type { paths, Product } from '../../../../packages/client/index.js';
+import type { paths } from '../../../../packages/client/index.js';
 
 type BulkAnswer = paths['/advertiser/products/bulk']['post']['responses'][200]['content']['application/json']['data'];
 const PAGE_SIZE = 25;
-
-const lowestPrice = (product: Product): number | undefined => {
-  const prices = product.options.flatMap((o) => o.pricing.map((p) => p.price));
-  return prices.length > 0 ? Math.min(...prices) : undefined;
-};
 
 /** The brand's products, and a bulk upload of them as NDJSON with the result of every line. */
 export function Catalogue() {
