@@ -4,7 +4,7 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { CopyButton } from '../../components/copy-button.js';
-import { AFFILIATE_SCOPES, BRAND_SCOPES } from '../../../../src/domain/access/scopes.js';
+import { AFFILIATE_SCOPES, BRAND_SCOPES, type AffiliateScope, type BrandScope } from '../../../../src/domain/access/scopes.js';
 import { fieldText } from '../../forms.js';
 
 type Side = 'affiliate' | 'brand';
@@ -18,7 +18,11 @@ export function ApiKeys({ side }: { side: Side }) {
   const scopes: readonly string[] = side === 'affiliate' ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const keys = useQuery({ queryKey: ['keys', side], queryFn: async () => ok(await api.GET(PATH[side])).data });
   const create = useMutation({
-    mutationFn: async (body: { name: string; scopes: string[] }) => ok(await api.POST(PATH[side], { body: body as never })).data,
+    // The scopes come from the checkboxes, which list exactly the side's scopes.
+    mutationFn: async ({ name, scopes: chosen }: { name: string; scopes: string[] }) =>
+      side === 'affiliate'
+        ? ok(await api.POST('/affiliate/keys', { body: { name, scopes: chosen as AffiliateScope[] } })).data
+        : ok(await api.POST('/advertiser/keys', { body: { name, scopes: chosen as BrandScope[] } })).data,
     onSuccess: (key) => {
       setCreated(key.key);
       void queries.invalidateQueries({ queryKey: ['keys', side] });
