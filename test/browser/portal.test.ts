@@ -189,6 +189,7 @@ test("an affiliate never sees another's orders or links", async () => {
     await signIn(page, 'someone@aff2.example');
     await nav(page, 'Orders');
     await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    await page.getByTestId('order-brand-o-aff1-1').waitFor(); // aff-2's own order (its brand order id looks like aff-1's)
     await page.waitForLoadState('networkidle');
     const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')!));
     assert.ok(shown.length > 0, 'aff-2 sees its own orders');
@@ -484,7 +485,7 @@ test('the network pays the approved commissions: the affiliate sees the payout a
     await assertAccessible(page, 'payouts');
     await row.getByRole('link', { name: /Orders of the payout of/ }).click();
     await page.getByText(`Orders paid in payout ${payoutId}.`).waitFor();
-    await page.waitForLoadState('networkidle');
+    await page.getByTestId(`order-${paid[0]!.order_id}`).waitFor();
     const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.slice('order-'.length)));
     assert.deepEqual(shown.sort(), paid.map((o) => o.order_id).sort());
   } finally {
