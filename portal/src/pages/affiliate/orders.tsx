@@ -2,14 +2,11 @@ import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import type { paths } from '../../../../packages/client/index.js';
+import { STATUS_MESSAGES, type CommissionStatus } from '../../statuses.js';
 
-type CommissionStatus = NonNullable<NonNullable<paths['/affiliate/orders']['get']['parameters']['query']>['commissionStatus']>[number];
-const COMMISSION_STATUS: Record<CommissionStatus, MessageKey> = { pending: 'status.pending', approved: 'status.approved', paid: 'status.paid', canceled: 'status.declined' };
 const PAGE_SIZE = 25;
 
 interface Filters {
@@ -74,7 +71,7 @@ export function Orders() {
           <label for="orders-status">{t('orders.commissionStatus')}</label>
           <select id="orders-status" name="status" defaultValue={filters.commissionStatus}>
             <option value="">{t('orders.anyStatus')}</option>
-            {Object.entries(COMMISSION_STATUS).map(([status, key]) => (
+            {Object.entries(STATUS_MESSAGES).map(([status, key]) => (
               <option key={status} value={status}>
                 {t(key)}
               </option>
@@ -102,7 +99,7 @@ export function Orders() {
               <thead>
                 <tr>
                   <th scope="col">{t('balance.currency')}</th>
-                  {Object.values(COMMISSION_STATUS).map((key) => (
+                  {Object.values(STATUS_MESSAGES).map((key) => (
                     <th key={key} scope="col">
                       {t(key)}
                     </th>
@@ -113,7 +110,7 @@ export function Orders() {
                 {balances.map((balance) => (
                   <tr key={balance.currency} data-testid={`totals-${balance.currency}`}>
                     <th scope="row">{balance.currency}</th>
-                    {(Object.keys(COMMISSION_STATUS) as CommissionStatus[]).map((status) => (
+                    {(Object.keys(STATUS_MESSAGES) as CommissionStatus[]).map((status) => (
                       <td key={status}>
                         {money(balance[status].commission, balance.currency)}
                         <br />
@@ -153,7 +150,7 @@ export function Orders() {
                       <td>{money(order.value, order.currency)}</td>
                       <td>{money(order.commission, order.currency)}</td>
                       <td>
-                        <span class={`badge ${order.commissionStatus}`}>{t(COMMISSION_STATUS[order.commissionStatus])}</span>
+                        <span class={`badge ${order.commissionStatus}`}>{t(STATUS_MESSAGES[order.commissionStatus])}</span>
                       </td>
                     </tr>
                   ))}

@@ -6,12 +6,12 @@ import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { centsOf } from '../../money-input.js';
+import { statusMessage } from '../../statuses.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type Detail = paths['/advertiser/conversions/{orderId}']['get']['responses'][200]['content']['application/json']['data'];
 type Change = NonNullable<paths['/advertiser/conversions/{orderId}']['patch']['requestBody']>['content']['application/json'];
 
-export const CONVERSION_STATUS: Record<string, MessageKey> = { pending: 'status.pending', approved: 'status.approved', canceled: 'status.declined', paid: 'status.paid' };
 const FIELDS: Record<string, MessageKey> = {
   status: 'conversion.field.status',
   commissionStatus: 'conversion.field.commissionStatus',
@@ -46,7 +46,7 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
               <dt>{t('orders.status')}</dt>
               <dd>
                 <span class={`badge ${c.status}`} data-testid="conversion-status">
-                  {t(CONVERSION_STATUS[c.status] ?? 'status.pending')}
+                  {t(statusMessage(c.status) ?? 'status.pending')}
                 </span>
               </dd>
               <dt>{t('conversions.affiliate')}</dt>
@@ -57,7 +57,7 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
               <dd data-testid="conversion-value">{money(c.value, c.currency)}</dd>
               <dt>{t('orders.commission')}</dt>
               <dd data-testid="conversion-commission">
-                {money(c.commission, c.currency)} <span class={`badge ${c.commissionStatus}`}>{t(CONVERSION_STATUS[c.commissionStatus] ?? 'status.pending')}</span>
+                {money(c.commission, c.currency)} <span class={`badge ${c.commissionStatus}`}>{t(statusMessage(c.commissionStatus) ?? 'status.pending')}</span>
               </dd>
               {c.linkCode && (
                 <>
@@ -110,7 +110,10 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
   function shown(field: string, value: string | undefined, c: Detail): string {
     if (value === undefined) return '—';
     if (field === 'value' || field === 'commission') return money(Number(value), c.currency);
-    if (field === 'status' || field === 'commissionStatus') return CONVERSION_STATUS[value] ? t(CONVERSION_STATUS[value]) : value;
+    if (field === 'status' || field === 'commissionStatus') {
+      const key = statusMessage(value);
+      return key ? t(key) : value;
+    }
     if (field === 'items') return t('conversion.itemsCount', { count: (JSON.parse(value) as unknown[]).length });
     return value;
   }

@@ -4,7 +4,7 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 
-import { CONVERSION_STATUS as STATUS } from './conversion.js';
+import { statusMessage } from '../../statuses.js';
 
 /** The brand's conversions, newest first; pending ones are approved or declined here. */
 export function Conversions() {
@@ -48,7 +48,7 @@ export function Conversions() {
                     <td>{money(c.value, c.currency)}</td>
                     <td>{money(c.commission, c.currency)}</td>
                     <td>
-                      <span class={`badge ${c.status}`}>{t(STATUS[c.status] ?? 'status.pending')}</span>
+                      <span class={`badge ${c.status}`}>{t(statusMessage(c.status) ?? 'status.pending')}</span>
                     </td>
                     <td class="actions">
                       {c.status === 'pending' && (

@@ -1,0 +1,12 @@
+// The words for an order's status and its commission's, on every page that shows them: a
+// canceled order or commission reads "Declined", as brands decline conversions.
+import type { MessageKey } from './i18n/en.js';
+import type { paths } from '../../packages/client/index.js';
+
+export type CommissionStatus = NonNullable<NonNullable<paths['/affiliate/orders']['get']['parameters']['query']>['commissionStatus']>[number];
+
+/** Every commission status (order statuses are among them), in the order a commission moves through them. */
+export const STATUS_MESSAGES: Record<CommissionStatus, MessageKey> = { pending: 'status.pending', approved: 'status.approved', paid: 'status.paid', canceled: 'status.declined' };
+
+/** The message of a status the API sends as plain text; undefined for one the portal does not know. */
+export const statusMessage = (status: string): MessageKey | undefined => (STATUS_MESSAGES as Partial<Record<string, MessageKey>>)[status];
