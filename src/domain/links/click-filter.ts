@@ -2,7 +2,7 @@
 // with none of them adds to a link's count.
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
-import { RecentMap } from '../../lib/recent-map.js';
+import { FingerprintTable } from '../../lib/fingerprint-table.js';
 
 export interface ClickFlags {
   isBot: boolean;
@@ -37,21 +37,26 @@ export function isBotAgent(userAgent: string | undefined): boolean {
  * Bounded: past maxEntries the pairs seen least recently are forgotten first.
  */
 export class RepeatWindow {
-  private readonly firstSeen: RecentMap<string, number>;
+  private readonly firstSeen: FingerprintTable;
 
   constructor(
     private readonly windowMs: number,
     maxEntries = 200_000,
   ) {
-    this.firstSeen = new RecentMap(maxEntries);
+    this.firstSeen = new FingerprintTable(maxEntries, 1);
+  }
+
+  /** Bytes the window holds, whatever it has seen. */
+  get bytes(): number {
+    return this.firstSeen.bytes;
   }
 
   /** True when this visitor already clicked this link within the window. Records the click. */
   seen(linkId: string, visitor: string, now: number): boolean {
     const key = `${linkId}:${visitor}`;
-    const first = this.firstSeen.get(key);
+    const first = this.firstSeen.get(key)?.[0];
     if (first !== undefined && now - first < this.windowMs) return true;
-    this.firstSeen.set(key, now);
+    this.firstSeen.set(key, [now]);
     return false;
   }
 }
@@ -62,25 +67,28 @@ export class RepeatWindow {
  * RepeatWindow: past maxEntries the pairs seen least recently are forgotten first.
  */
 export class VelocityWindow {
-  private readonly windows: RecentMap<string, { start: number; clicks: number }>;
+  /** Per (link, address): the window's start and its clicks so far. */
+  private readonly windows: FingerprintTable;
 
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
     maxEntries = 200_000,
   ) {
-    this.windows = new RecentMap(maxEntries);
+    this.windows = new FingerprintTable(maxEntries, 2);
+  }
+
+  /** Bytes the window holds, whatever it has seen. */
+  get bytes(): number {
+    return this.windows.bytes;
   }
 
   /** Records a click of this address on this link; true when it is past the limit of its window. */
   exceeded(linkId: string, address: string, now: number): boolean {
     const key = `${linkId}:${address}`;
-    let window = this.windows.get(key);
-    if (window === undefined || now - window.start >= this.windowMs) {
-      window = { start: now, clicks: 0 };
-      this.windows.set(key, window);
-    }
-    window.clicks++;
-    return window.clicks > this.limit;
+    const window = this.windows.get(key);
+    const [start, clicks] = window !== undefined && now - window[0]! < this.windowMs ? window : [now, 0];
+    this.windows.set(key, [start!, clicks! + 1]);
+    return clicks! + 1 > this.limit;
   }
 }
