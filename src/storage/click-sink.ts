@@ -8,6 +8,7 @@ import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
 import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
 import { startWorkerRpc } from './worker-rpc.js';
+import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { PartialWriteError } from '../lib/partial-write.js';
 
 export type { ClickWrite } from './click-enrichment.js';
@@ -50,7 +51,7 @@ export function openClickSink(database: Database, options: ClickSinkOptions): Cl
     return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase });
   }
   if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
-    return workerSink({ database: { sqlitePath: database.sqlitePath }, countEveryMs, ipDatabase });
+    return workerSink({ database: { sqlitePath: database.sqlitePath, cacheMb: database.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB }, countEveryMs, ipDatabase });
   }
   const repository = new ClicksRepository(database);
   const countries = countryLookupAt(ipDatabase);

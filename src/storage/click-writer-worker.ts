@@ -19,13 +19,14 @@ import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichmen
 import { sqliteRollUpSql } from './rollup-rows.js';
 import { openDatabase } from './database.js';
 import type { NewClickRow } from './tables.js';
+import { setPageCache } from './sqlite-page-cache.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
 
 export interface ClickWriterOptions {
   /** A SQLite file, or a PostgreSQL URL. */
-  database: { sqlitePath: string } | { postgresUrl: string };
+  database: { sqlitePath: string; cacheMb: number } | { postgresUrl: string };
   /** SQLite: how often stored clicks are added to their links' counts and the rollups. */
   countEveryMs: number;
   /** The IP database (MMDB) to find countries in; null: none, every country ZZ. */
@@ -61,8 +62,9 @@ const STEP_TARGET_MS = 50;
 /** Share of the time the rollup steps may take while clicks keep coming (the rest is the service's). */
 const ROLLUP_DUTY = 0.1;
 
-function sqliteWriter(path: string): Writer {
+function sqliteWriter(path: string, cacheMb: number): Writer {
   const driver = new SqliteDriver(path);
+  setPageCache(driver, cacheMb);
   driver.pragma('journal_mode = WAL');
   driver.pragma('synchronous = NORMAL');
   driver.pragma('busy_timeout = 5000');
@@ -157,7 +159,7 @@ function postgresWriter(url: string): Writer {
   return { writeChunk: (clicks) => repository.write(clicks), countNow: () => undefined, stop: () => database.close() };
 }
 
-const writer = 'sqlitePath' in options.database ? sqliteWriter(options.database.sqlitePath) : postgresWriter(options.database.postgresUrl);
+const writer = 'sqlitePath' in options.database ? sqliteWriter(options.database.sqlitePath, options.database.cacheMb) : postgresWriter(options.database.postgresUrl);
 
 serveCalls(async (payload) => {
   const call = payload as ClickWriterCall;

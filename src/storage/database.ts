@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type LogEvent } from 'kysely';
 import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
+import { DEFAULT_SQLITE_CACHE_MB, setPageCache } from './sqlite-page-cache.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -33,6 +34,8 @@ export interface Database {
   dialect: Dialect;
   /** The SQLite file (or ':memory:'), for work done on a connection of its own (click writes). */
   sqlitePath?: string;
+  /** SQLite: the page cache of each connection (serving, click writer, reads), in MB. */
+  sqliteCacheMb?: number;
   /** The PostgreSQL URL, likewise. */
   postgresUrl?: string;
   /**
@@ -56,14 +59,15 @@ export function sqlitePath(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
 }
 
-export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
+export function openDatabase(url: string, options: { poolSize?: number; sqliteCacheMb?: number } = {}): Database {
   if (dialectOf(url) === 'postgres') return openPostgres(url, options.poolSize ?? 10);
-  return openSqlite(sqlitePath(url));
+  return openSqlite(sqlitePath(url), options.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB);
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, cacheMb: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
+  setPageCache(driver, cacheMb);
   driver.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode and far cheaper than FULL.
   driver.pragma('synchronous = NORMAL');
@@ -76,11 +80,12 @@ function openSqlite(path: string): Database {
     db,
     dialect: 'sqlite',
     sqlitePath: path,
+    sqliteCacheMb: cacheMb,
     ...(path === ':memory:'
       ? {}
       : {
           readAside(sqlText: string, parameters: readonly unknown[]) {
-            reader ??= startWorkerRpc('read-worker', { path });
+            reader ??= startWorkerRpc('read-worker', { path, cacheMb });
             return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<ReadResult>;
           },
         }),

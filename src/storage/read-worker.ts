@@ -4,6 +4,7 @@
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import { serveCalls } from './worker-rpc.js';
+import { setPageCache } from './sqlite-page-cache.js';
 
 export interface ReadRequest {
   sql: string;
@@ -16,7 +17,9 @@ export interface ReadResult {
   ms: number;
 }
 
-const driver = new SqliteDriver((workerData as { path: string }).path, { readonly: true });
+const { path, cacheMb } = workerData as { path: string; cacheMb: number };
+const driver = new SqliteDriver(path, { readonly: true });
+setPageCache(driver, cacheMb);
 driver.pragma('busy_timeout = 5000');
 const statements = new Map<string, SqliteDriver.Statement>();
 
