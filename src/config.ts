@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { bundledIpDatabasePath } from './lib/ip-country.js';
+import { DEFAULT_SQLITE_CACHE_MB } from './storage/sqlite-page-cache.js';
+import { DEFAULT_REDIRECT_CACHE_MB } from './domain/links/redirect-cache.js';
 
 export interface Config {
   port: number;
@@ -74,6 +76,10 @@ export interface Config {
   sessionIdleMs: number;
   /** Requests per minute one signed-in user may make (a page makes several). */
   userRateLimit: number;
+  /** SQLite: the page cache of each of the service's three connections, in MB. */
+  sqliteCacheMb: number;
+  /** The budget of the in-process cache of short-link codes (the redirect path), in MB. */
+  redirectCacheMb: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -197,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
+    sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
+    redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
     ...timeouts(env),
   };
 }
@@ -234,6 +242,8 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookRetentionDays: 'WEBHOOK_RETENTION_DAYS',
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   userRateLimit: 'USER_RATE_LIMIT',
+  sqliteCacheMb: 'SQLITE_CACHE_MB',
+  redirectCacheMb: 'REDIRECT_CACHE_MB',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */

@@ -79,7 +79,7 @@ const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 }
 const IDLE_GRACE_MS = 1000;
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const database = options.database ?? openDatabase(config.databaseUrl);
+  const database = options.database ?? openDatabase(config.databaseUrl, { sqliteCacheMb: config.sqliteCacheMb });
   const clock = options.clock ?? systemClock;
   await migrateToLatest(database);
   const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix) : undefined;
@@ -103,7 +103,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     logError('writing clicks failed; will retry'),
   );
-  const redirectCache = new RedirectCache(repositories.links, clock);
+  const redirectCache = new RedirectCache(repositories.links, clock, { maxMb: config.redirectCacheMb });
   const tracking = new TrackingService(redirectCache, clicks);
   /** What a change announced by any instance (this one included) makes this instance forget. */
   const forget = (message: Invalidation) => {

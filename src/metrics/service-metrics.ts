@@ -10,7 +10,7 @@ import type { DatabaseStats } from '../storage/database.js';
 /** Where the figures read at scrape time come from. */
 export interface MetricSources {
   clicks: { readonly written: Readonly<Record<ClickOutcome, number>>; readonly failedWrites: number; readonly backlog: number };
-  redirectCache: { readonly lookups: { readonly hits: number; readonly misses: number } };
+  redirectCache: { readonly lookups: { readonly hits: number; readonly misses: number }; readonly held: { entries: number; bytes: number } };
   database: () => DatabaseStats;
   /** Undefined without Redis. */
   redisReady?: () => boolean;
@@ -86,6 +86,17 @@ export class ServiceMetrics {
         this.reset();
         this.inc({ result: 'hit' }, sources.redirectCache.lookups.hits);
         this.inc({ result: 'miss' }, sources.redirectCache.lookups.misses);
+      },
+    });
+    new Gauge({
+      name: 'affnet_redirect_cache_held',
+      help: 'What the cache of short-link codes holds: codes (entries) and their estimated size (bytes), bounded by REDIRECT_CACHE_MB',
+      labelNames: ['measure'],
+      registers,
+      collect() {
+        const { entries, bytes } = sources.redirectCache.held;
+        this.set({ measure: 'entries' }, entries);
+        this.set({ measure: 'bytes' }, bytes);
       },
     });
     new Counter({ name: 'affnet_db_query_errors_total', help: 'Database queries that failed', registers, collect() { this.reset(); this.inc(sources.database().queryErrors); } });

@@ -89,6 +89,8 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
   for (const [series, value] of Object.entries(expected)) assert.equal(m.get(series), value, series);
   assert.ok((m.get('affnet_redirect_cache_lookups_total{result=miss}') ?? 0) >= 2, 'the new code and the unknown one were looked up');
   assert.ok((m.get('affnet_redirect_cache_lookups_total{result=hit}') ?? 0) >= 3, 'later redirects of the code came from the cache');
+  assert.ok((m.get('affnet_redirect_cache_held{measure=entries}') ?? 0) >= 2, 'the cache holds the codes looked up');
+  assert.ok((m.get('affnet_redirect_cache_held{measure=bytes}') ?? 0) >= 200 * 2, 'and says what they cost');
   assert.ok((m.get('affnet_click_write_duration_seconds_count') ?? 0) >= 1);
   assert.ok((m.get('process_resident_memory_bytes') ?? 0) > 10_000_000, 'RSS');
   for (const series of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'http_request_duration_seconds_bucket{le=0.005,method=GET,route=/affiliate/brands,status=200}']) assert.ok(m.has(series), series);

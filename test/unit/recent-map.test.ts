@@ -38,4 +38,20 @@ describe('RecentMap', () => {
     assert.equal(map.size, 0);
     assert.equal(map.get('b'), undefined);
   });
+
+  test('given a weight, holds entries weighing at most its capacity in all, however they are replaced or deleted', () => {
+    const map = new RecentMap<string, string>(1_000, (key, value) => key.length + value.length);
+    for (let i = 0; i < 5_000; i++) {
+      map.set(`k${i % 700}`, 'x'.repeat(i % 50));
+      if (i % 7 === 0) map.delete(`k${(i * 3) % 700}`);
+      // Each generation may pass its half by one entry (at most 4 + 49).
+      assert.ok(map.weight <= 1_000 + 2 * 53, `weight ${map.weight} after ${i + 1} writes`);
+    }
+    let counted = 0;
+    for (let i = 0; i < 700; i++) {
+      const value = map.get(`k${i}`);
+      if (value !== undefined) counted += `k${i}`.length + value.length;
+    }
+    assert.equal(map.weight, counted, 'the weight is the sum of the entries held');
+  });
 });

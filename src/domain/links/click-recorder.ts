@@ -2,7 +2,6 @@
 // buffered; ClickRecorder writes buffered clicks in one transaction per interval, deciding their
 // flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk.
 import type { NewClickRow } from '../../storage/tables.js';
-import type { RedirectTarget } from '../../storage/repositories/links.js';
 import type { ClickSink, ClickWrite } from '../../storage/click-sink.js';
 import { PartialWriteError } from '../../lib/partial-write.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
@@ -92,7 +91,7 @@ export class ClickRecorder {
     return locationFor(target, clickId, query);
   }
 
-  private record(target: RedirectTarget, request: ClickRequest, now: number): void {
+  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc'>, request: ClickRequest, now: number): void {
     const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,

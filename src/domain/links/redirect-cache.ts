@@ -9,8 +9,18 @@ const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 /** Whether a string has the shape of a short-link code (whether or not such a link exists). */
 export const isCodeShaped = (code: string): boolean => CODE_PATTERN.test(code);
 
-/** A resolved link with its Location prepared, so a redirect only concatenates the click id. */
-export interface CachedTarget extends RedirectTarget {
+/**
+ * A resolved link with its Location prepared, so a redirect only concatenates the click id. Kept
+ * small: the destination and the click id parameter live only inside locationBefore, and the ids
+ * many links share (affiliate, channel, brand) are one string each, not one per link.
+ */
+export interface CachedTarget {
+  linkId: string;
+  active: boolean;
+  affiliateId: string;
+  channelId: string;
+  brandId: string;
+  mdasc: string | null;
   locationBefore: string;
   locationAfter: string;
   /** Where the destination's query starts in locationBefore (after its '?'): a visitor's parameters go there. */
@@ -19,13 +29,31 @@ export interface CachedTarget extends RedirectTarget {
   ownNames: readonly string[] | undefined;
 }
 
-function prepare(target: RedirectTarget): CachedTarget {
+/** One copy of each id shared by many links; started afresh when it holds too many. */
+class SharedStrings {
+  private readonly strings = new Map<string, string>();
+  constructor(private readonly max = 10_000) {}
+  of(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    if (this.strings.size >= this.max) this.strings.clear();
+    this.strings.set(value, value);
+    return value;
+  }
+}
+
+function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
   const hash = target.destination.indexOf('#');
   const base = hash === -1 ? target.destination : target.destination.slice(0, hash);
   const fragment = hash === -1 ? '' : target.destination.slice(hash);
   const query = base.indexOf('?');
   return {
-    ...target,
+    linkId: target.linkId,
+    active: target.active,
+    affiliateId: shared.of(target.affiliateId),
+    channelId: shared.of(target.channelId),
+    brandId: shared.of(target.brandId),
+    mdasc: target.mdasc,
     locationBefore: `${base}${query === -1 ? '?' : '&'}${encodeURIComponent(target.clickIdParam)}=`,
     locationAfter: fragment,
     queryStart: query === -1 ? base.length + 1 : query + 1,
@@ -34,14 +62,28 @@ function prepare(target: RedirectTarget): CachedTarget {
 }
 
 /**
- * Bounded cache of code → target (or "no such code"); the codes used least recently are forgotten
- * first. Entries do not expire: changes made in this process (or announced through Redis) remove
+ * What an entry costs in bytes, about: the map's slot and the object (measured with heap
+ * snapshots at about 200 bytes), and its own strings at a byte a character (codes and URLs are
+ * ASCII) plus a header each. Shared ids are not counted; ownNames, filled later, is left out.
+ */
+export function entryBytes(code: string, target: CachedTarget | null): number {
+  if (target === null) return 80 + code.length;
+  return 200 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + 4 * 16;
+}
+
+/** The cache's budget unless configured. */
+export const DEFAULT_REDIRECT_CACHE_MB = 16;
+
+/**
+ * Cache of code → target (or "no such code"), bounded in bytes; the codes used least recently are
+ * forgotten first. Entries do not expire: changes made in this process (or announced through Redis) remove
  * their entry at once, and the cache asks the database every `pollMs` which links and brands
  * changed since it last asked, so a change made by any other process is seen within about a
  * second. One indexed query per second replaces a lookup per hot code per expiry.
  */
 export class RedirectCache {
   private readonly entries: RecentMap<string, CachedTarget | null>;
+  private readonly shared = new SharedStrings();
   /** Changes are asked for from this time on (ISO); see poll(). */
   private since: string;
   /** When the last poll that succeeded started (the cache is vouched for up to then). */
@@ -54,9 +96,9 @@ export class RedirectCache {
     private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince'>,
     /** Stored change times come from the same clock, so "changed since" compares like with like. */
     private readonly clock: Clock,
-    private readonly options: { pollMs?: number; maxEntries?: number } = {},
+    private readonly options: { pollMs?: number; maxMb?: number } = {},
   ) {
-    this.entries = new RecentMap(options.maxEntries ?? 50_000);
+    this.entries = new RecentMap((options.maxMb ?? DEFAULT_REDIRECT_CACHE_MB) * 1024 * 1024, entryBytes);
     this.since = sinceFor(clock.now());
     this.checkedAt = clock.now();
   }
@@ -80,10 +122,15 @@ export class RedirectCache {
       this.lookups.misses++;
       if (!CODE_PATTERN.test(code)) return undefined;
       const found = await this.links.findRedirectTarget(code);
-      target = found ? prepare(found) : null;
+      target = found ? prepare(found, this.shared) : null;
       this.entries.set(code, target);
     }
     return target && target.active ? target : undefined;
+  }
+
+  /** Codes held, and what they cost in bytes (estimated by entryBytes). */
+  get held(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.weight };
   }
 
   invalidate(code: string): void {
