@@ -20,6 +20,7 @@ import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
 import { answerClientError, errorBody, handleError, HttpError } from './errors.js';
+import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     logController: new LogController({ disableRequestLogging: !logsRequests(ctx.config.logLevel), requestIdLogLabel: 'requestId' }),
     genReqId: requestIdFor(trustFunction(ctx.config.trustProxy)),
     bodyLimit: 1024 * 1024,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
     // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.
     trustProxy: trustFunction(ctx.config.trustProxy),
@@ -134,7 +136,7 @@ function registerRequestHandling(app: App, ctx: AppContext): void {
     ctx.metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  app.setValidatorCompiler(validatorCompiler());
+  app.setValidatorCompiler(lazyValidators(validatorCompiler()));
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
