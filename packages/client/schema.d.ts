@@ -6678,7 +6678,7 @@ export interface paths {
         };
         /**
          * The affiliates that promote your brand
-         * @description Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
+         * @description Affiliates approved for your brand, asking for approval, with links to it, or with orders of it (whatever their status or date, even when their links are gone), ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
          */
         get: {
             parameters: {
@@ -6719,7 +6719,7 @@ export interface paths {
                                 affiliateId: string;
                                 name: string;
                                 /**
-                                 * @description approved; pending (asked, not answered); declined; none (has links to your brand, which is or was public, without an approval)
+                                 * @description approved; pending (asked, not answered); declined; none (has links to or orders of your brand, which is or was public, without an approval)
                                  * @enum {string}
                                  */
                                 approval: "approved" | "pending" | "declined" | "none";
