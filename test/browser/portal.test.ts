@@ -581,6 +581,25 @@ test('a brand uploads products as NDJSON: each line added, replaced or refused w
   }
 });
 
+test("a brand's catalogue lists its campaigns, running, scheduled and expired, with their codes", async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Catalogue');
+    await page.getByTestId('campaign-c-acme-coupon').waitFor();
+    const row = async (id: string) => (await page.getByTestId(`campaign-${id}`).textContent())!;
+    assert.match(await row('c-acme-coupon'), /Coupon\s*Running/);
+    assert.match(await row('c-acme-scheduled'), /Coupon\s*Scheduled/);
+    assert.match(await row('c-acme-expired'), /Coupon\s*Expired/);
+    assert.match(await row('c-acme-offer-url'), /Offer\s*Running/);
+    assert.equal(await page.getByTestId('campaign-c-globex-coupon').count(), 0, "another brand's campaign is not listed");
+    await page.getByRole('navigation', { name: /^Campaigns: Page 1 of 1$/ }).waitFor();
+    await assertAccessible(page, 'catalogue with campaigns');
+  } finally {
+    await context.close();
+  }
+});
+
 test('keyboard only: sign in and reach a page with Tab and Enter, focus always visible', async () => {
   const { context, page } = await newPage();
   try {
