@@ -8592,7 +8592,12 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description One product per line (JSON), each in the shape of PUT /advertiser/products/{id} with its id; lines separated by \n */
+            requestBody: {
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {

@@ -214,6 +214,15 @@ describe('POST /advertiser/products/bulk', () => {
     assert.match(outcome.results.at(-1)!.reason!, /10000 lines/);
   });
 
+  test('the OpenAPI document declares the body: NDJSON text', async () => {
+    type Operation = { requestBody?: { required?: boolean; content: Record<string, { schema: { type: string } }> } };
+    const document = (await h.request({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
+    const requestBody = document.paths['/advertiser/products/bulk']!.post!.requestBody;
+    assert.deepEqual(Object.keys(requestBody?.content ?? {}), ['application/x-ndjson']);
+    assert.equal(requestBody!.content['application/x-ndjson']!.schema.type, 'string');
+    assert.equal(requestBody!.required, true);
+  });
+
   test('a body over 10 MB is refused with 413; JSON instead of NDJSON with 415', async () => {
     assertError(await bulk(acme, 'x'.repeat(10 * 1024 * 1024 + 10)), 413, 'payload_too_large');
     assertError(await bulk(acme, JSON.stringify({ ...body('json'), id: 'j' }), 'application/json'), 415, 'unsupported_media_type');

@@ -18,9 +18,8 @@ export function Catalogue() {
   const upload = useMutation({
     mutationFn: async (file: File): Promise<BulkAnswer> => {
       const text = await file.text();
-      // The NDJSON body is read line by line by the service, so the document gives it no schema to type.
-      const options = { body: text, bodySerializer: (body: string) => body, headers: { 'content-type': 'application/x-ndjson' } } as never;
-      return ok<{ data: BulkAnswer }>(await api.POST('/advertiser/products/bulk', options)).data;
+      // NDJSON text as it is: not serialized as JSON.
+      return ok(await api.POST('/advertiser/products/bulk', { body: text, bodySerializer: (body) => body, headers: { 'content-type': 'application/x-ndjson' } })).data;
     },
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['catalogue'] }),
   });
