@@ -317,6 +317,7 @@ export const en = {
   'links.channelBlocked': 'No link for this channel: {message}',
   'links.qr': 'QR code of the link for {channel}',
   'links.mine': 'My links',
+  'links.count': '{count} links',
   'links.clicks': 'Clicks',
   'orders.title': 'Orders',
   'orders.order': 'Order',

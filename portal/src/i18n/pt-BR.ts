@@ -318,6 +318,7 @@ export const ptBR: Record<MessageKey, string> = {
   'links.channelBlocked': 'Sem link para este canal: {message}',
   'links.qr': 'QR code do link para {channel}',
   'links.mine': 'Meus links',
+  'links.count': '{count} links',
   'links.clicks': 'Cliques',
   'orders.title': 'Pedidos',
   'orders.order': 'Pedido',
