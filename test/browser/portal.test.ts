@@ -148,6 +148,9 @@ test('sign up, find a brand, make a link, see its click and its order; the brand
     await signIn(page, 'ana@aff1.example');
     await nav(page, 'Orders');
     await page.getByTestId(`order-${orderId}`).getByText('Approved').waitFor();
+    // The overview counts it among the last 30 days' orders (the world's own orders are older).
+    await nav(page, 'Overview');
+    await page.getByTestId('orders-30d').getByText('1', { exact: true }).waitFor();
   } finally {
     await context.close();
   }
