@@ -95,7 +95,7 @@ try {
     await page.getByLabel('Break down by').selectOption({ label: 'Affiliate' });
     await shot('brand-analytics', () => page.getByRole('table').waitFor());
     await open('/catalogue');
-    await shot('brand-catalogue', () => page.getByRole('table').waitFor());
+    await shot('brand-catalogue', () => page.getByRole('table').last().waitFor());
     await open('/profile');
     await shot('brand-profile', () => page.getByRole('heading', { name: 'Change' }).waitFor());
     await open('/affiliates');

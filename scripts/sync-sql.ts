@@ -196,6 +196,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
           NOW,
         ),
     ],
+    ['listOfBrand', (r) => r.campaigns.listOfBrand(BRAND, PAGE)],
     ['find', (r) => r.campaigns.find(BRAND, 'c-1')],
     ['delete', (r) => r.campaigns.delete(BRAND, 'c-1')],
   ],

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createAffnetClient, type AffnetClient } from './index.js';
 import { freshDatabase, redisEnv, servicesFor, type TestDatabase } from '../../test/helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../../test/helpers/processes.js';
-import { buildWorld, BRANDS } from '../../test/helpers/world.js';
+import { buildWorld, BRANDS, productInput } from '../../test/helpers/world.js';
 import { BROWSER_UA } from '../../test/helpers/tracking.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -72,4 +72,20 @@ test('errors come back typed, in the API error shape', async () => {
   assert.equal(invalid.response.status, 400);
   assert.equal(invalid.error?.code, 'invalid_query');
   assert.match(invalid.error?.message ?? '', /limit/);
+});
+
+test('a brand uploads NDJSON text as the document types it, and lists its campaigns', async () => {
+  const line = (id: string, name: string) => {
+    const { organizationId: _o, ...product } = productInput(id, BRANDS.acme, name, 4_990);
+    return JSON.stringify(product);
+  };
+  const body = [line('client-ndjson-1', 'Client sock'), '{broken', line('client-ndjson-2', 'Client cap')].join('\n');
+  const upload = await brand.POST('/advertiser/products/bulk', { body, bodySerializer: (text) => text, headers: { 'content-type': 'application/x-ndjson' } });
+  assert.equal(upload.response.status, 200, JSON.stringify(upload.error));
+  assert.deepEqual(upload.data?.data.results.map((r) => r.status), ['inserted', 'rejected', 'inserted'], JSON.stringify(upload.data));
+
+  const campaigns = await brand.GET('/advertiser/campaigns', { params: { query: { limit: 100 } } });
+  assert.equal(campaigns.response.status, 200, JSON.stringify(campaigns.error));
+  assert.ok(campaigns.data?.data.some((c) => c.id === 'c-acme-coupon' && c.status === 'onTime'));
+  assert.equal(campaigns.data?.meta.total, campaigns.data?.data.length);
 });

@@ -6678,7 +6678,7 @@ export interface paths {
         };
         /**
          * The affiliates that promote your brand
-         * @description Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
+         * @description Affiliates approved for your brand, asking for approval, with links to it, or with orders of it (whatever their status or date, even when their links are gone), ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
          */
         get: {
             parameters: {
@@ -6719,7 +6719,7 @@ export interface paths {
                                 affiliateId: string;
                                 name: string;
                                 /**
-                                 * @description approved; pending (asked, not answered); declined; none (has links to your brand, which is or was public, without an approval)
+                                 * @description approved; pending (asked, not answered); declined; none (has links to or orders of your brand, which is or was public, without an approval)
                                  * @enum {string}
                                  */
                                 approval: "approved" | "pending" | "declined" | "none";
@@ -7879,6 +7879,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your campaigns
+         * @description Every campaign (coupon or offer) of yours, scheduled, running or expired, newest first (createdAt, then id), in the shape affiliates read them without their channels, with the page metadata. status is derived from the period at read time. Scope: catalog:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BrandCampaign"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/campaigns/{id}": {
         parameters: {
             query?: never;
@@ -8463,7 +8592,12 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description One product per line (JSON), each in the shape of PUT /advertiser/products/{id} with its id; lines separated by \n */
+            requestBody: {
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {

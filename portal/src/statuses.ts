@@ -1,7 +1,8 @@
 // The words for an order's status and its commission's, on every page that shows them: a
-// canceled order or commission reads "Declined", as brands decline conversions.
+// canceled order or commission reads "Declined", as brands decline conversions. Likewise a
+// campaign's status, with the badge it shows in (the affiliate's campaigns, the brand's catalogue).
 import type { MessageKey } from './i18n/en.js';
-import type { paths } from '../../packages/client/index.js';
+import type { components, paths } from '../../packages/client/index.js';
 
 export type CommissionStatus = NonNullable<NonNullable<paths['/affiliate/orders']['get']['parameters']['query']>['commissionStatus']>[number];
 
@@ -10,3 +11,12 @@ export const STATUS_MESSAGES: Record<CommissionStatus, MessageKey> = { pending: 
 
 /** The message of a status the API sends as plain text; undefined for one the portal does not know. */
 export const statusMessage = (status: string): MessageKey | undefined => (STATUS_MESSAGES as Partial<Record<string, MessageKey>>)[status];
+
+export type CampaignStatus = components['schemas']['BrandCampaign']['status'];
+
+/** A campaign's status: its words and the colour of its badge. */
+export const CAMPAIGN_STATUSES: Record<CampaignStatus, { key: MessageKey; badge: string }> = {
+  onTime: { key: 'campaigns.onTime', badge: 'approved' },
+  scheduled: { key: 'campaigns.scheduled', badge: 'pending' },
+  expired: { key: 'campaigns.expired', badge: 'canceled' },
+};

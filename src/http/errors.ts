@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../schemas/common.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { describeValidationError } from '../schemas/validation-messages.js';
+import { NameTaken } from '../lib/unique-violation.js';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'BadRequest',
@@ -84,6 +85,8 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (isUnavailable(error)) return errorBody(503, 'database_unavailable', 'The database is not reachable right now; retry in a few seconds');
   if (error instanceof DomainError) return errorBody(STATUS_OF_KIND[error.kind], error.code, error.message);
   if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message);
+  // A unique index refused a name another request took first: what the service's check answers.
+  if (error instanceof NameTaken) return errorBody(409, `${error.kind}_name_taken`, error.message);
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'body';

@@ -35,6 +35,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /advertiser/products/bulk': 'catalog:write',
   'GET /advertiser/brand': 'catalog:read',
   'PATCH /advertiser/brand': 'catalog:write',
+  'GET /advertiser/campaigns': 'catalog:read',
   'PUT /advertiser/campaigns/:id': 'catalog:write',
   'PATCH /advertiser/campaigns/:id': 'catalog:write',
   'DELETE /advertiser/campaigns/:id': 'catalog:write',

@@ -3,7 +3,8 @@
 // skips what exists, so running it again changes nothing and never fails.
 import type { Services } from '../services.js';
 import { buildDemoData, paymentRuns } from './demo-data.js';
-import { seedActivity } from './demo-activity.js';
+import { RECENT_ORDERS_PER_AFFILIATE, seedActivity } from './demo-activity.js';
+import { tagOf } from './names.js';
 import type { Database } from '../storage/database.js';
 import { openRepositories } from '../storage/repositories/index.js';
 import { randomBase62 } from '../domain/random.js';
@@ -77,11 +78,16 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
   }
   log(`Payouts: ${paid} made`);
 
-  // A month of clicks up to now, once: with the orders, on the first seed.
+  // A month of clicks up to now and the orders of some of them, once: with the orders, on the first seed.
   if (options.activityOn && inserted > 0) {
-    const brands = new Map(data.affiliates.map((a) => [a.id, topBrandsOf(data, a.id, 3)]));
-    const clicks = await seedActivity(links, openRepositories(options.activityOn), brands, options.now ?? Date.now());
-    log(`Clicks: ${clicks} in the last 30 days`);
+    const plan = {
+      brandsByAffiliate: new Map(data.affiliates.map((a) => [a.id, topBrandsOf(data, a.id, 3)])),
+      pastOrders: data.orders,
+      brandTags: new Map(data.brands.map((b) => [b.id, tagOf(b.slug)])),
+    };
+    const recent = await seedActivity(links, openRepositories(options.activityOn), plan, options.now ?? Date.now());
+    log(`Clicks: ${recent.clicks} in the last 30 days`);
+    log(`Orders: ${recent.orders} in the last 30 days, reported on those clicks`);
   }
 
   const made: string[] = [];
@@ -97,7 +103,8 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
     products: data.products.length,
     campaigns: data.campaigns.length,
     affiliates: data.affiliates.length,
-    orders: data.orders.length,
+    // The recent orders too where the activity is seeded (written on the first seed only).
+    orders: data.orders.length + (options.activityOn ? data.affiliates.length * RECENT_ORDERS_PER_AFFILIATE : 0),
     users: made,
   };
 }

@@ -33,6 +33,7 @@ import * as partitionedClicks from './migrations/0026-partitioned-clicks.js';
 import * as usersAndSessions from './migrations/0027-users-and-sessions.js';
 import * as partitionedWebhookOutbox from './migrations/0028-partitioned-webhook-outbox.js';
 import * as channelManagement from './migrations/0029-channel-management.js';
+import * as channelNameUnique from './migrations/0030-channel-name-unique.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -67,6 +68,7 @@ const migrations: Record<string, DialectMigration> = {
   '0027-users-and-sessions': usersAndSessions,
   '0028-partitioned-webhook-outbox': partitionedWebhookOutbox,
   '0029-channel-management': channelManagement,
+  '0030-channel-name-unique': channelNameUnique,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

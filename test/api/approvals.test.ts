@@ -93,6 +93,24 @@ describe('approval requests and answers', () => {
     assert.equal((await follow()).statusCode, 302, 'approved again, the link redirects again');
   });
 
+  test('an affiliate with orders of the brand and no link to it is listed, with its figures', async () => {
+    const acme = await brandKey(h, BRANDS.acme);
+    const umbrella = await brandKey(h, BRANDS.umbrella);
+    const links = await h.service.database.db.selectFrom('short_links').select('id').where('affiliate_id', '=', 'aff-1').where('organization_id', 'in', [BRANDS.acme, BRANDS.umbrella]).execute();
+    assert.deepEqual(links, [], 'aff-1 has orders of Acme and Umbrella, and no link to either');
+    const theirs = await promoters(acme);
+    assert.deepEqual(
+      theirs.data.map(({ affiliateId, approval, orders, sales, commission }) => ({ affiliateId, approval, orders, sales, commission })),
+      [{ affiliateId: 'aff-1', approval: 'none', orders: 2, sales: 20_000, commission: 1_500 }],
+    );
+    assert.equal(theirs.meta.total, 1);
+    const february = await promoters(acme, '?from=2026-02-01&to=2026-02-28');
+    assert.deepEqual(february.data.map((p) => [p.affiliateId, p.orders]), [['aff-1', 1]], 'listed whatever the range; its figures are the range\'s');
+    // Only a canceled order: listed, with nothing counted.
+    assert.deepEqual((await promoters(umbrella)).data.map((p) => [p.affiliateId, p.orders, p.commission]), [['aff-1', 0, 0]]);
+    assert.deepEqual((await promoters(acme, '?status=approved')).data, [], 'the status filters still list approvals and requests only');
+  });
+
   test('withdrawing what does not exist is a 404; approving an unknown affiliate too', async () => {
     assertError(await approval('DELETE', initech, 'aff-1'), 404, 'approval_not_found');
     assertError(await approval('POST', initech, 'nobody'), 404, 'affiliate_not_found');

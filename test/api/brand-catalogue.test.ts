@@ -214,6 +214,15 @@ describe('POST /advertiser/products/bulk', () => {
     assert.match(outcome.results.at(-1)!.reason!, /10000 lines/);
   });
 
+  test('the OpenAPI document declares the body: NDJSON text', async () => {
+    type Operation = { requestBody?: { required?: boolean; content: Record<string, { schema: { type: string } }> } };
+    const document = (await h.request({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
+    const requestBody = document.paths['/advertiser/products/bulk']!.post!.requestBody;
+    assert.deepEqual(Object.keys(requestBody?.content ?? {}), ['application/x-ndjson']);
+    assert.equal(requestBody!.content['application/x-ndjson']!.schema.type, 'string');
+    assert.equal(requestBody!.required, true);
+  });
+
   test('a body over 10 MB is refused with 413; JSON instead of NDJSON with 415', async () => {
     assertError(await bulk(acme, 'x'.repeat(10 * 1024 * 1024 + 10)), 413, 'payload_too_large');
     assertError(await bulk(acme, JSON.stringify({ ...body('json'), id: 'j' }), 'application/json'), 415, 'unsupported_media_type');
@@ -293,5 +302,42 @@ describe('GET /advertiser/products', () => {
     assertError(await h.get('/advertiser/products?limit=101', acme), 400, 'invalid_query');
     const narrow = (await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: ['conversions:read'] })).key;
     assert.match(assertError(await h.get('/advertiser/products', narrow), 403).message, /catalog:read/);
+  });
+});
+
+describe('GET /advertiser/campaigns', () => {
+  type Listed = { data: Array<BrandCampaign & { channels?: unknown; type: string; createdAt: string }>; meta: { total: number; page: number; limit: number; totalPages: number } };
+  const list = async (key: string, query = '') => {
+    const res = await h.get(`/advertiser/campaigns${query}`, key);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<Listed>();
+  };
+
+  test("a brand reads its own campaigns, expired and scheduled too, newest first, with the page metadata; never another brand's", async () => {
+    assert.equal((await campaignRequest('PUT', acme, 'listed-camp', { ...campaignBody('Listed newest'), createdAt: '2099-01-01T00:00:00.000Z' })).statusCode, 201);
+    const all = await list(acme, '?limit=100');
+    assert.equal(all.data[0]!.id, 'listed-camp', 'newest first');
+    assert.ok(all.data.every((c) => c.organizationId === BRANDS.acme && c.channels === undefined));
+    const statuses = new Map(all.data.map((c) => [c.id, c.status]));
+    assert.deepEqual([statuses.get('c-acme-expired'), statuses.get('c-acme-scheduled'), statuses.get('c-acme-coupon')], ['expired', 'scheduled', 'onTime']);
+    assert.equal(all.meta.total, all.data.length);
+    const stored = await h.service.database.db.selectFrom('campaigns').select('id').where('organization_id', '=', BRANDS.acme).execute();
+    assert.deepEqual(all.data.map((c) => c.id).sort(), stored.map((c) => c.id).sort());
+    const createdAt = all.data.map((c) => c.createdAt);
+    assert.deepEqual(createdAt, [...createdAt].sort().reverse(), 'ordered by createdAt, newest first');
+    const pageTwo = await list(acme, '?limit=1&page=2');
+    assert.deepEqual([pageTwo.data[0]!.id, pageTwo.meta.totalPages, pageTwo.meta.page], [all.data[1]!.id, all.meta.total, 2]);
+    const theirs = await list(globex, '?limit=100');
+    assert.ok(theirs.data.length > 0 && theirs.data.every((c) => c.organizationId === BRANDS.globex));
+    assert.ok(!theirs.data.some((c) => c.id === 'listed-camp'));
+  });
+
+  test('a bad page answers 400; an affiliate key or a key without catalog:read 403', async () => {
+    assertError(await h.get('/advertiser/campaigns?limit=101', acme), 400, 'invalid_query');
+    assertError(await h.get('/advertiser/campaigns?page=0', acme), 400, 'invalid_query');
+    assertError(await h.get('/advertiser/campaigns?status=onTime', acme), 400, 'invalid_query');
+    assertError(await h.get('/advertiser/campaigns', aff1), 403, 'forbidden');
+    const narrow = (await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: ['conversions:read'] })).key;
+    assert.match(assertError(await h.get('/advertiser/campaigns', narrow), 403).message, /catalog:read/);
   });
 });

@@ -85,6 +85,27 @@ describe('channels', () => {
     assert.equal(same.json<{ data: Channel }>().data.name, 'My Blog');
   });
 
+  test('two adds of one name at once: one channel, and the other answers 409 as one after the other would', async () => {
+    for (const names of [['Twin deals', 'Twin deals'], ['Case twins', 'CASE TWINS']]) {
+      const answers = await Promise.all(names.map((name) => send('POST', '/affiliate/channels', aff3, { availableChannelId: 'telegram', name })));
+      assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 409], answers.map((a) => a.body).join('\n'));
+      const refused = answers.find((a) => a.statusCode === 409)!;
+      assert.match(assertError(refused, 409, 'channel_name_taken').message, /already have a channel named/);
+      assert.equal((await channelsOf(aff3)).filter((c) => c.name.toLowerCase() === names[0]!.toLowerCase()).length, 1);
+    }
+    // Renames at once to one name: one of them is refused.
+    const ids = [];
+    for (const name of ['Race one', 'Race two']) ids.push((await send('POST', '/affiliate/channels', aff3, { availableChannelId: 'site', name })).json<{ data: Channel }>().data.id);
+    const renames = await Promise.all(ids.map((id, i) => send('PATCH', `/affiliate/channels/${id}`, aff3, { name: i === 0 ? 'Race winner' : 'race WINNER' })));
+    assert.deepEqual(renames.map((r) => r.statusCode).sort(), [200, 409], renames.map((r) => r.body).join('\n'));
+    assertError(renames.find((r) => r.statusCode === 409)!, 409, 'channel_name_taken');
+    // A removed channel's name is free again, for one new channel.
+    const winner = (await channelsOf(aff3)).find((c) => c.name.toLowerCase() === 'race winner')!;
+    assert.equal((await send('DELETE', `/affiliate/channels/${winner.id}`, aff3)).statusCode, 204);
+    const again = await Promise.all([0, 1].map(() => send('POST', '/affiliate/channels', aff3, { availableChannelId: 'site', name: 'Race winner' })));
+    assert.deepEqual(again.map((a) => a.statusCode).sort(), [201, 409]);
+  });
+
   test("another affiliate's channel is not found, and stays as it was", async () => {
     const theirs = h.world.channels.aff2Whatsapp;
     assertError(await send('PATCH', `/affiliate/channels/${theirs}`, aff1, { name: 'Mine now' }), 404, 'channel_not_found');

@@ -148,6 +148,9 @@ test('sign up, find a brand, make a link, see its click and its order; the brand
     await signIn(page, 'ana@aff1.example');
     await nav(page, 'Orders');
     await page.getByTestId(`order-${orderId}`).getByText('Approved').waitFor();
+    // The overview counts it among the last 30 days' orders (the world's own orders are older).
+    await nav(page, 'Overview');
+    await page.getByTestId('orders-30d').getByText('1', { exact: true }).waitFor();
   } finally {
     await context.close();
   }
@@ -576,6 +579,69 @@ test('a brand uploads products as NDJSON: each line added, replaced or refused w
     await page.getByTestId('product-up-1').getByText('Uploaded boots').waitFor();
     assert.match((await page.getByTestId('product-p-acme-1').textContent())!, /Red running sneakers v2.*R\$55\.00/);
     await assertAccessible(page, 'catalogue');
+  } finally {
+    await context.close();
+  }
+});
+
+test("a brand's catalogue lists its campaigns, running, scheduled and expired, with their codes", async () => {
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'owner@acme.example');
+    await nav(page, 'Catalogue');
+    await page.getByTestId('campaign-c-acme-coupon').waitFor();
+    const row = async (id: string) => (await page.getByTestId(`campaign-${id}`).textContent())!;
+    assert.match(await row('c-acme-coupon'), /Coupon\s*Running/);
+    assert.match(await row('c-acme-scheduled'), /Coupon\s*Scheduled/);
+    assert.match(await row('c-acme-expired'), /Coupon\s*Expired/);
+    assert.match(await row('c-acme-offer-url'), /Offer\s*Running/);
+    assert.equal(await page.getByTestId('campaign-c-globex-coupon').count(), 0, "another brand's campaign is not listed");
+    await page.getByRole('navigation', { name: /^Campaigns: Page 1 of 1$/ }).waitFor();
+    await assertAccessible(page, 'catalogue with campaigns');
+  } finally {
+    await context.close();
+  }
+});
+
+test('my links come a page at a time: the newest first, the older ones on the next pages', async () => {
+  const codes: string[] = [];
+  for (let i = 1; i <= 27; i++) {
+    const made = await fetch(`${server.url}/affiliate/shortener/url`, {
+      method: 'POST',
+      headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com/paged/${i}` }),
+    });
+    assert.equal(made.status, 200, await made.clone().text());
+    codes.push(new URL(((await made.json()) as Array<{ shortUrls: string[] }>)[0]!.shortUrls[0]!).pathname.slice(1));
+  }
+  const stored = await database.db.selectFrom('short_links').select((eb) => eb.fn.countAll<number>().as('n')).where('affiliate_id', '=', 'aff-2').where('link_type', '=', 'Custom').executeTakeFirstOrThrow();
+  const total = Number(stored.n);
+  const pages = Math.ceil(total / 25);
+  assert.ok(pages >= 2);
+  const { context, page } = await newPage();
+  try {
+    await signIn(page, 'someone@aff2.example');
+    await nav(page, 'Links');
+    await page.getByLabel('Show links to').selectOption({ label: "A page of the brand's site" });
+    await page.getByText(`${total} links`).waitFor();
+    const pager = page.getByRole('navigation', { name: `My links: Page 1 of ${pages}` });
+    await page.getByTestId(`clicks-${codes.at(-1)!}`).waitFor();
+    assert.equal(await page.getByTestId(`clicks-${codes[0]!}`).count(), 0, 'the oldest link is not on the first page');
+    assert.equal(await page.locator('[data-testid^="clicks-"]').count(), 25);
+    await assertAccessible(page, 'my links, paged');
+    for (let at = 2; at <= pages; at++) {
+      await page.getByRole('navigation', { name: /^My links: Page/ }).getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('navigation', { name: `My links: Page ${at} of ${pages}` }).waitFor();
+    }
+    await page.getByTestId(`clicks-${codes[0]!}`).waitFor();
+    assert.equal(await page.getByTestId(`clicks-${codes.at(-1)!}`).count(), 0);
+    assert.equal(await page.locator('[data-testid^="clicks-"]').count(), total - 25 * (pages - 1));
+    assert.equal(await pager.count(), 0);
+    // Another kind starts again at its first page, and so does coming back.
+    await page.getByLabel('Show links to').selectOption({ label: 'Home page' });
+    await page.getByLabel('Show links to').selectOption({ label: "A page of the brand's site" });
+    await pager.waitFor();
+    await page.getByTestId(`clicks-${codes.at(-1)!}`).waitFor();
   } finally {
     await context.close();
   }

@@ -16,6 +16,7 @@ import type { OrderItem } from '../../src/schemas/order.js';
 import { ProductInput, type ProductOption } from '../../src/schemas/product.js';
 import { compileCheck } from '../../src/schemas/validate.js';
 import { buildDemoData, DEMO_AFFILIATE_USER, DEMO_BRAND_USER, demoBrandId, seedDemo, type DemoSummary } from '../../src/seed/demo.js';
+import { RECENT_ORDERS_PER_AFFILIATE } from '../../src/seed/demo-activity.js';
 
 const DEMO_PASSWORD = 'demo password 1';
 type Counted = Omit<DemoSummary, 'users'>;
@@ -96,6 +97,50 @@ describe('seedDemo', () => {
     const rolled = await database.db.selectFrom('click_rollups').select((eb) => eb.fn.sum<number>('counted').as('n')).where('dimension', '=', 'all').where('link_id', '=', '').where('organization_id', '=', '').executeTakeFirstOrThrow();
     assert.equal(Number(rolled.n), clicks.length);
     assert.ok(logLines.some((line) => line.startsWith('Clicks: ')));
+  });
+
+  test('reports orders on those clicks over the 30 days up to the seeding time, once: attributed, in cents by the brand rule, settled when older than a week, in the rollups', async () => {
+    const monthBefore = new Date(SEEDED_AT - 30 * 86_400_000).toISOString();
+    const seededAt = new Date(SEEDED_AT).toISOString();
+    const hourOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
+    // The data set's own orders end 2026-10-31; the recent ones are those reported on a click.
+    const lastHours = (await database.db.selectFrom('orders').selectAll().execute()).filter((o) => hourOf(o.created_at) >= hourOf(monthBefore));
+    const recent = lastHours.filter((o) => o.click_id !== null);
+    const brands = new Map((await database.db.selectFrom('brands').selectAll().execute()).map((b) => [b.id, b]));
+    for (const affiliate of ['aff-demo-1', 'aff-demo-2']) {
+      const own = recent.filter((o) => o.affiliate_id === affiliate).sort((a, b) => a.created_at.localeCompare(b.created_at));
+      assert.equal(own.length, RECENT_ORDERS_PER_AFFILIATE, `${affiliate}: recent orders`);
+      // Spread over the month: one in each stretch of two days.
+      assert.ok(own[0]!.created_at < new Date(SEEDED_AT - 26 * 86_400_000).toISOString() && own.at(-1)!.created_at >= new Date(SEEDED_AT - 3 * 86_400_000).toISOString(), own.map((o) => o.created_at).join(' '));
+      assert.ok(new Set(own.map((o) => o.created_at.slice(0, 10))).size >= 12, 'on many different days');
+    }
+    const clicks = new Map((await database.db.selectFrom('clicks').select(['id', 'link_id', 'channel_id', 'country', 'created_at']).execute()).map((c) => [c.id, c]));
+    for (const o of recent) {
+      const click = clicks.get(o.click_id!);
+      assert.ok(click, `${o.order_id}: on a demo click`);
+      assert.deepEqual([o.link_id, o.channel_id, o.click_country, o.click_created_at], [click.link_id, click.channel_id, click.country, click.created_at]);
+      assert.ok(o.link_code && o.created_at >= click.created_at && o.created_at <= seededAt && o.updated_at >= o.created_at && o.updated_at <= seededAt);
+      assert.ok(Number.isInteger(o.value) && o.value > 0 && Number.isInteger(o.commission));
+      assert.equal(o.commission, commissionFor(brands.get(o.organization_id)!, o.value), `${o.order_id}: commission follows the brand rule`);
+      if (o.created_at > new Date(SEEDED_AT - 7 * 86_400_000).toISOString()) assert.equal(o.status, 'pending', `${o.order_id}: too recent to be settled`);
+    }
+    assert.deepEqual(new Set(recent.map((o) => o.status)), new Set(['pending', 'approved', 'canceled']));
+    assert.deepEqual(recent.filter((o) => o.created_at < monthBefore), []);
+    // The rollups the overview and analytics read hold them, canceled ones left out.
+    const counted = lastHours.filter((o) => o.status !== 'canceled');
+    const rolled = await database.db
+      .selectFrom('order_rollups')
+      .select((eb) => [eb.fn.sum<number>('orders').as('orders'), eb.fn.sum<number>('sales').as('sales'), eb.fn.sum<number>('commission').as('commission')])
+      .where('dimension', '=', 'all')
+      .where('link_id', '=', '')
+      .where('organization_id', '=', '')
+      .where('hour', '>=', hourOf(monthBefore))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [Number(rolled.orders), Number(rolled.sales), Number(rolled.commission)],
+      [counted.length, counted.reduce((sum, o) => sum + o.value, 0), counted.filter((o) => o.commission_status !== 'canceled').reduce((sum, o) => sum + o.commission, 0)],
+    );
+    assert.ok(logLines.some((line) => /^Orders: \d+ in the last 30 days/.test(line)));
   });
 
   test('pays the older approved commissions in payment runs: every paid order belongs to a payout that adds it up', async () => {

@@ -251,6 +251,7 @@ export function createRouteSamples(): RouteSamples {
       foreign: { reason: "changes the caller's own brand (brand-catalogue.test.ts)" },
       request: (key) => ({ method: 'PATCH', url: '/advertiser/brand', headers: withKey(key), payload: { clickIdParam: 'clickId' } }),
     },
+    'GET /advertiser/campaigns': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/campaigns', headers: withKey(key) }) },
     'PUT /advertiser/campaigns/:id': {
       side: 'brand',
       foreign: { reason: "puts the caller's own campaign: another brand's id is its own (brand-catalogue.test.ts)" },

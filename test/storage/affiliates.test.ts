@@ -5,6 +5,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openFixture, type StorageFixture } from './fixture.js';
+import { freshDatabase } from '../helpers/databases.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { migrateTo, migrateToLatest } from '../../src/storage/migrate.js';
+import { NameTaken } from '../../src/lib/unique-violation.js';
 
 let f: StorageFixture;
 
@@ -95,4 +99,58 @@ describe('AffiliatesRepository', () => {
     assert.equal(row.removed_at, at('07-01'));
     assert.equal((await f.database.db.selectFrom('affiliate_channels').select('name').where('id', '=', 'ch-z').executeTakeFirstOrThrow()).name, 'Renamed');
   });
+
+  test('two channels in use of an affiliate never share a name, case aside: NameTaken, and nothing written', async () => {
+    // In use now: ch-b '@one', ch-c '@blog' (aff-1); ch-a 'Group chat' was removed.
+    const taken = await f.repos.affiliates.saveChannel({ id: 'ch-d', affiliate_id: 'aff-1', kind_id: 'site', name: '@BLOG', created_at: at('08-01') }).catch((e: unknown) => e);
+    assert.ok(taken instanceof NameTaken, String(taken));
+    assert.equal(taken.message, 'you already have a channel named "@BLOG"; choose another name');
+    assert.equal(await f.database.db.selectFrom('affiliate_channels').select('id').where('id', '=', 'ch-d').executeTakeFirst(), undefined);
+    await assert.rejects(f.repos.affiliates.renameChannel('aff-1', 'ch-b', '@Blog'), NameTaken);
+    assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1')).map((c) => c.name), ['@one', '@blog']);
+    // A removed channel's name, another affiliate's, and the channel's own are free.
+    assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-e', affiliate_id: 'aff-1', kind_id: 'site', name: 'Group chat', created_at: at('08-02') }), true);
+    assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-y', affiliate_id: 'aff-2', kind_id: 'site', name: '@blog', created_at: at('08-02') }), true);
+    assert.equal(await f.repos.affiliates.renameChannel('aff-1', 'ch-c', '@BLOG'), true);
+  });
+});
+
+test('migration 0030: channels in use sharing a name keep the oldest one\'s; the later ones get their id appended', async () => {
+  const target = await freshDatabase();
+  const database = openDatabase(target.url);
+  try {
+    await migrateTo(database, '0029-channel-management');
+    const { db } = database;
+    await db.insertInto('affiliates').values([{ id: 'aff-1', name: 'One', created_at: at('01-01') }, { id: 'aff-2', name: 'Two', created_at: at('01-01') }]).execute();
+    await db.insertInto('channel_kinds').values({ id: 'site', name: 'Site' }).execute();
+    const channel = (id: string, affiliate: string, name: string, created: string, removed: string | null = null) => ({ id, affiliate_id: affiliate, kind_id: 'site', name, created_at: at(created), removed_at: removed });
+    await db
+      .insertInto('affiliate_channels')
+      .values([
+        channel('ch-1', 'aff-1', 'Blog', '01-02'),
+        channel('ch-3', 'aff-1', 'BLOG', '01-03'),
+        channel('ch-2', 'aff-1', 'blog', '01-03'),
+        channel('ch-4', 'aff-1', 'Blog', '01-01', at('01-05')),
+        channel('ch-5', 'aff-2', 'Blog', '01-04'),
+        channel('ch-6', 'aff-1', 'Other', '01-04'),
+      ])
+      .execute();
+    await migrateToLatest(database);
+    const names = await db.selectFrom('affiliate_channels').select(['id', 'name']).orderBy('id').execute();
+    assert.deepEqual(
+      names.map((c) => [c.id, c.name]),
+      [
+        ['ch-1', 'Blog'],
+        ['ch-2', 'blog (ch-2)'],
+        ['ch-3', 'BLOG (ch-3)'],
+        ['ch-4', 'Blog'],
+        ['ch-5', 'Blog'],
+        ['ch-6', 'Other'],
+      ],
+    );
+    await assert.rejects(db.insertInto('affiliate_channels').values(channel('ch-7', 'aff-1', 'OTHER', '02-01')).execute());
+  } finally {
+    await database.close();
+    await target.drop();
+  }
 });

@@ -221,6 +221,14 @@ export class CatalogWriter {
     return { items: rows.map((row) => productOf(row, brand.currency)), total };
   }
 
+  /** The brand's own campaigns, newest first, whatever their period (status derived now). */
+  async campaignsOf(brandId: string, page: PageRequest): Promise<Paged<CampaignView>> {
+    const { rows, total } = await this.repositories.campaigns.listOfBrand(brandId, offsetOf(page));
+    const categories = await this.repositories.categories.ofCampaigns(rows);
+    const now = this.clock.iso();
+    return { items: rows.map((row) => campaignWithoutChannels(row, categories.get(campaignKey(brandId, row.id)) ?? [], now)), total };
+  }
+
   /** The brand's profile. */
   async brandProfile(brandId: string): Promise<BrandProfile> {
     const brand = await this.repositories.brands.find(brandId);

@@ -236,7 +236,8 @@ export class ConversionsService {
 /** Who calls: the brand, and the key (or postback token) it called with, for the audit trail. */
 export interface BrandCaller {
   brandId: string;
-  keyId: string;
+  /** The credential the brand came with (an API key's id, a portal user's); none for the demo data's own reports. */
+  keyId?: string;
 }
 
 /** What a brand may change on its order; at least one of them. */

@@ -1,5 +1,19 @@
 // Affiliates and their channels (with the network-wide channel kinds).
 import type { Database } from '../database.js';
+import { isUniqueViolation, NameTaken } from '../../lib/unique-violation.js';
+
+/** The index keeping the names of an affiliate's channels in use apart, case aside (migration 0030). */
+const LIVE_NAME_INDEX = 'affiliate_channels_live_name_idx';
+
+/** Runs a write that may give a channel a name another channel in use has: NameTaken, then. */
+async function namingChannel<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, LIVE_NAME_INDEX)) throw new NameTaken('channel', name);
+    throw error;
+  }
+}
 
 export interface AffiliateChannel {
   id: string;
@@ -56,15 +70,14 @@ export class AffiliatesRepository {
     return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name }));
   }
 
-  /** Renames a channel in use of the affiliate; false when it has none by that id. */
+  /**
+   * Renames a channel in use of the affiliate; false when it has none by that id. NameTaken when
+   * another channel in use has that name (case aside): one renamed or added at the same time.
+   */
   async renameChannel(affiliateId: string, id: string, name: string): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('affiliate_channels')
-      .set({ name })
-      .where('id', '=', id)
-      .where('affiliate_id', '=', affiliateId)
-      .where('removed_at', 'is', null)
-      .executeTakeFirst();
+    const result = await namingChannel(name, () =>
+      this.database.db.updateTable('affiliate_channels').set({ name }).where('id', '=', id).where('affiliate_id', '=', affiliateId).where('removed_at', 'is', null).executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 
@@ -82,15 +95,18 @@ export class AffiliatesRepository {
 
   /**
    * Adds the channel, or renames an existing one of the same affiliate; false (and nothing
-   * written) when the id belongs to another affiliate's channel.
+   * written) when the id belongs to another affiliate's channel. NameTaken (nothing written) when
+   * another of the affiliate's channels in use has that name, case aside.
    */
   async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<boolean> {
     const { db } = this.database;
-    await db
-      .insertInto('affiliate_channels')
-      .values({ ...row, removed_at: null })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }).where('affiliate_channels.affiliate_id', '=', row.affiliate_id))
-      .execute();
+    await namingChannel(row.name, () =>
+      db
+        .insertInto('affiliate_channels')
+        .values({ ...row, removed_at: null })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name, kind_id: row.kind_id }).where('affiliate_channels.affiliate_id', '=', row.affiliate_id))
+        .execute(),
+    );
     const owner = await db.selectFrom('affiliate_channels').select('affiliate_id').where('id', '=', row.id).executeTakeFirst();
     return owner?.affiliate_id === row.affiliate_id;
   }

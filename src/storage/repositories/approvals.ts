@@ -72,7 +72,8 @@ export class ApprovalsRepository {
   }
 
   /**
-   * The affiliates of the brand: approved, asking, or with links to it; each with its orders,
+   * The affiliates of the brand: approved, asking, with links to it, or with orders of it (any
+   * status, at any time: links may be gone, and a public brand approves no one); each with its orders,
    * sales and commission of orders created in [from, to] and its counted clicks in the hours
    * of that range (from the hourly rollups, so a bound inside an hour takes that whole hour).
    * Ordered by affiliate id.
@@ -84,7 +85,11 @@ export class ApprovalsRepository {
       const requested = db.selectFrom('approval_requests').select('affiliate_id').where('brand_id', '=', brandId).where('status', '=', 'pending');
       if (filter.status === 'approved') return approved;
       if (filter.status === 'pending') return requested;
-      return approved.union(requested).union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId));
+      // Orders too: an affiliate whose links to the brand are gone still earned what it earned.
+      return approved
+        .union(requested)
+        .union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId))
+        .union(db.selectFrom('orders').select('affiliate_id').where('organization_id', '=', brandId));
     };
     // The affiliate's orders of the brand created in the range, canceled ones left out.
     const inRange = sql.join(

@@ -78,6 +78,16 @@ export class CampaignsRepository {
     );
   }
 
+  /** A page of the brand's own campaigns, whatever their period, newest first (id breaks ties), and the total. */
+  listOfBrand(brandId: string, page: PageWindow): Promise<Page<CampaignRow>> {
+    const q = this.database.db.selectFrom('campaigns').where('organization_id', '=', brandId);
+    return pageWithTotal(
+      this.database,
+      q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+
   /** The brand's campaign with this id (ids are unique per brand). */
   find(brandId: string, id: string): Promise<CampaignRow | undefined> {
     return this.database.db.selectFrom('campaigns').selectAll().where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();

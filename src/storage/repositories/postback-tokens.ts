@@ -1,12 +1,7 @@
 // Postback tokens of brands: the SQL behind rotating a brand's token and resolving a presented one.
 import type { Database } from '../database.js';
 import type { NewPostbackTokenRow, PostbackTokenRow } from '../tables.js';
-
-/** A unique index refused the row (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
+import { isUniqueViolation } from '../../lib/unique-violation.js';
 
 export class PostbackTokensRepository {
   constructor(private readonly database: Database) {}

@@ -7,6 +7,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { CopyButton } from '../../components/copy-button.js';
+import { CampaignBadges } from '../../components/campaign-badges.js';
 import { fieldText } from '../../forms.js';
 import type { Campaign } from '../../../../packages/client/index.js';
 import { ChannelCards } from './links.js';
@@ -15,11 +16,6 @@ const PAGE_SIZE = 12;
 const KINDS = { all: 'campaigns.all', coupons: 'campaigns.coupons', offers: 'campaigns.offers' } as const satisfies Record<string, MessageKey>;
 type KindFilter = keyof typeof KINDS;
 const TYPES_OF: Record<KindFilter, Array<Campaign['type']> | undefined> = { all: undefined, coupons: ['PersonalCoupon', 'GenericCoupon'], offers: ['Offer'] };
-const STATUS: Record<Campaign['status'], { key: MessageKey; badge: string }> = {
-  onTime: { key: 'campaigns.onTime', badge: 'approved' },
-  scheduled: { key: 'campaigns.scheduled', badge: 'pending' },
-  expired: { key: 'campaigns.expired', badge: 'canceled' },
-};
 
 /** Coupons (with their code to copy) and offers of the brands the affiliate can work with. */
 export function Campaigns() {
@@ -73,12 +69,11 @@ export function Campaigns() {
               <ul class="cards campaigns">
                 {data.map((campaign) => {
                   const coupon = campaign.type !== 'Offer';
-                  const status = STATUS[campaign.status];
                   return (
                     <li key={`${campaign.organizationId}/${campaign.id}`} class="card" data-testid={`campaign-${campaign.id}`}>
                       <h2>{campaign.name}</h2>
                       <p>
-                        <span class="badge">{t(coupon ? 'campaigns.coupon' : 'campaigns.offer')}</span> <span class={`badge ${status.badge}`}>{t(status.key)}</span>
+                        <CampaignBadges campaign={campaign} />
                       </p>
                       <p class="hint">{t('campaigns.period', { from: date(campaign.period.startAt), to: date(campaign.period.endAt) })}</p>
                       {campaign.code && (

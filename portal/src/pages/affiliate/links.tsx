@@ -6,6 +6,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { QrCode } from '../../components/qr-code.js';
+import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import type { paths } from '../../../../packages/client/index.js';
 
@@ -174,18 +175,35 @@ export function ChannelCards({ channels }: { channels: Array<{ id: string; name:
 }
 
 const LISTED_TYPES = ['BrandPage', 'Home', 'Custom'] as const;
+const MINE_PAGE_SIZE = 25;
 
-/** The affiliate's links of one kind, newest first, with their channel, clicks and state. */
+/** The affiliate's links of one kind, newest first, with their channel, clicks and state, a page at a time. */
 function MyLinks() {
   const { t, number, date } = useMessages();
   const [type, setType] = useState<(typeof LISTED_TYPES)[number]>('BrandPage');
-  const mine = useQuery({ queryKey: ['links', type], queryFn: async () => ok(await api.GET('/affiliate/shortener/urls', { params: { query: { type, limit: 100 } } })) });
+  const [page, setPage] = useState(1);
+  const mine = useQuery({
+    queryKey: ['links', type, page],
+    queryFn: async () => {
+      // The spec's shape: an array of one { data, meta }.
+      const groups = ok(await api.GET('/affiliate/shortener/urls', { params: { query: { type, page, limit: MINE_PAGE_SIZE } } }));
+      return { links: groups.flatMap((g) => g.data), total: groups[0]?.meta.total ?? 0, pages: groups[0]?.meta.totalPages ?? 1 };
+    },
+    placeholderData: (previous) => previous,
+  });
   return (
     <>
       <h2>{t('links.mine')}</h2>
       <div class="field">
         <label for="mine-type">{t('links.showType')}</label>
-        <select id="mine-type" value={type} onChange={(e) => setType(e.currentTarget.value as (typeof LISTED_TYPES)[number])}>
+        <select
+          id="mine-type"
+          value={type}
+          onChange={(e) => {
+            setType(e.currentTarget.value as (typeof LISTED_TYPES)[number]);
+            setPage(1);
+          }}
+        >
           {LISTED_TYPES.map((value) => (
             <option key={value} value={value}>
               {t(TYPES[value])}
@@ -194,41 +212,44 @@ function MyLinks() {
         </select>
       </div>
       <QueryState query={mine}>
-        {(groups) => {
-          const links = groups.flatMap((g) => g.data);
-          return links.length === 0 ? (
+        {({ links, total, pages }) =>
+          total === 0 ? (
             <p>{t('common.empty')}</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">{t('links.channel')}</th>
-                  <th scope="col">{t('links.mdasc')}</th>
-                  <th scope="col">{t('links.clicks')}</th>
-                  <th scope="col">{t('links.state')}</th>
-                  <th scope="col">{t('orders.date')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {links.map((link) => (
-                  <tr key={link.urlCode}>
-                    <td>
-                      {link.shortUrl} <CopyButton text={link.shortUrl} label={link.shortUrl} />
-                    </td>
-                    <td>{link.channel.name}</td>
-                    <td>{link.mdasc ?? '—'}</td>
-                    <td data-testid={`clicks-${link.urlCode}`}>{number(link.count)}</td>
-                    <td>
-                      <span class={`badge ${link.active ? 'approved' : 'canceled'}`}>{t(link.active ? 'links.active' : 'links.inactive')}</span>
-                    </td>
-                    <td>{date(link.createdAt)}</td>
+            <>
+              <p class="hint">{t('links.count', { count: number(total) })}</p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">URL</th>
+                    <th scope="col">{t('links.channel')}</th>
+                    <th scope="col">{t('links.mdasc')}</th>
+                    <th scope="col">{t('links.clicks')}</th>
+                    <th scope="col">{t('links.state')}</th>
+                    <th scope="col">{t('orders.date')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          );
-        }}
+                </thead>
+                <tbody>
+                  {links.map((link) => (
+                    <tr key={link.urlCode}>
+                      <td>
+                        {link.shortUrl} <CopyButton text={link.shortUrl} label={link.shortUrl} />
+                      </td>
+                      <td>{link.channel.name}</td>
+                      <td>{link.mdasc ?? '—'}</td>
+                      <td data-testid={`clicks-${link.urlCode}`}>{number(link.count)}</td>
+                      <td>
+                        <span class={`badge ${link.active ? 'approved' : 'canceled'}`}>{t(link.active ? 'links.active' : 'links.inactive')}</span>
+                      </td>
+                      <td>{date(link.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager page={page} pages={Math.max(1, pages)} onPage={setPage} label={t('links.mine')} />
+            </>
+          )
+        }
       </QueryState>
     </>
   );

@@ -11,9 +11,17 @@ export function AffiliateOverview() {
     queryKey: ['analytics', 'clicks', '30d'],
     queryFn: async () => ok(await api.GET('/affiliate/analytics', { params: { query: { event: 'clicks', groupBy: 'timeseries', interval: '30d' } } })).data,
   });
-  const commission = useQuery({
-    queryKey: ['analytics', 'commission', '30d'],
-    queryFn: async () => ok(await api.GET('/affiliate/analytics', { params: { query: { event: 'commission', groupBy: 'brands', interval: '30d' } } })).data,
+  // A row carries the figure of its event only: orders and commission are asked for apart.
+  const figures = useQuery({
+    queryKey: ['analytics', 'orders-and-commission', '30d'],
+    queryFn: async () => {
+      const query = { groupBy: 'brands', interval: '30d' } as const;
+      const [orders, commission] = await Promise.all([
+        api.GET('/affiliate/analytics', { params: { query: { ...query, event: 'orders' } } }),
+        api.GET('/affiliate/analytics', { params: { query: { ...query, event: 'commission' } } }),
+      ]);
+      return { orders: ok(orders).data, commission: ok(commission).data };
+    },
   });
   const balance = useQuery({ queryKey: ['balance'], queryFn: async () => ok(await api.GET('/affiliate/balance')).data });
   return (
@@ -29,14 +37,14 @@ export function AffiliateOverview() {
                   <span>{t('overview.clicks')}</span>
                   <strong data-testid="clicks-30d">{number(total)}</strong>
                 </div>
-                <QueryState query={commission}>
-                  {(rows) => (
+                <QueryState query={figures}>
+                  {({ orders, commission }) => (
                     <>
                       <div class="tile">
                         <span>{t('overview.orders')}</span>
-                        <strong>{number(rows.reduce((sum, r) => sum + (r.orders ?? 0), 0))}</strong>
+                        <strong data-testid="orders-30d">{number(orders.reduce((sum, r) => sum + (r.orders ?? 0), 0))}</strong>
                       </div>
-                      {totalsByCurrency(rows).map(([currency, cents]) => (
+                      {totalsByCurrency(commission).map(([currency, cents]) => (
                         <div class="tile" key={currency}>
                           <span>{t('overview.commission')}</span>
                           <strong>{money(cents, currency)}</strong>

@@ -8,7 +8,7 @@ const Promoter = Type.Object({
   affiliateId: Type.String(),
   name: Type.String(),
   approval: Type.Union([Type.Literal('approved'), Type.Literal('pending'), Type.Literal('declined'), Type.Literal('none')], {
-    description: 'approved; pending (asked, not answered); declined; none (has links to your brand, which is or was public, without an approval)',
+    description: 'approved; pending (asked, not answered); declined; none (has links to or orders of your brand, which is or was public, without an approval)',
   }),
   approvedAt: Type.Optional(DateTime),
   requestedAt: Type.Optional(DateTime),
@@ -38,7 +38,7 @@ export function listAffiliatesRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'The affiliates that promote your brand',
         description:
-          'Affiliates approved for your brand, asking for approval, or with links to it, ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour).',
+          'Affiliates approved for your brand, asking for approval, with links to it, or with orders of it (whatever their status or date, even when their links are gone), ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour).',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Array(Promoter), meta: Type.Ref(Pagination) }) },

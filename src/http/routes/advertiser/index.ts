@@ -17,7 +17,8 @@ import { patchCampaignRoute } from './campaign-patch.js';
 import { deleteCampaignRoute } from './campaign-delete.js';
 import { bulkProductsRoute } from './products-bulk.js';
 import { listBrandProductsRoute } from './products-list.js';
+import { listBrandCampaignsRoute } from './campaigns-list.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];

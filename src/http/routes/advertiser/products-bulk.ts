@@ -31,10 +31,17 @@ async function* linesOf(body: Readable, onOverflow: () => void): AsyncGenerator<
   }
 }
 
+/**
+ * The body as the OpenAPI document declares it: NDJSON text. Documentation only: a body schema on
+ * the route would have Fastify validate the stream the route reads, so the route declares none.
+ */
+const NdjsonBody = Type.String({ description: 'One product per line (JSON), each in the shape of PUT /advertiser/products/{id} with its id; lines separated by \\n' });
+
 export function bulkProductsRoute(app: App, services: ServingServices): void {
   app.post(
     '/advertiser/products/bulk',
     {
+      config: { swaggerTransform: ({ schema, url }) => ({ url, schema: { ...schema, consumes: [NDJSON], body: NdjsonBody } }) },
       schema: {
         tags: ['Advertiser'],
         summary: 'Create or replace many of your products (NDJSON)',

@@ -249,14 +249,21 @@ where
       "short_links"
     where
       "organization_id" = $12
+    union
+    select
+      "affiliate_id"
+    from
+      "orders"
+    where
+      "organization_id" = $13
   )
 order by
   "a"."id"
 limit
-  $13
+  $14
 offset
-  $14;
--- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
+  $15;
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -285,5 +292,12 @@ where
       "short_links"
     where
       "organization_id" = $4
+    union
+    select
+      "affiliate_id"
+    from
+      "orders"
+    where
+      "organization_id" = $5
   );
--- parameters: ["<uuid>","<uuid>","pending","<uuid>"]
+-- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>"]

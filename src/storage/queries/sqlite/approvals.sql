@@ -249,6 +249,13 @@ where
       "short_links"
     where
       "organization_id" = ?
+    union
+    select
+      "affiliate_id"
+    from
+      "orders"
+    where
+      "organization_id" = ?
   )
 order by
   "a"."id"
@@ -256,7 +263,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>",20,40]
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>","<uuid>",20,40]
 
 select
   count(*) as "n"
@@ -285,5 +292,12 @@ where
       "short_links"
     where
       "organization_id" = ?
+    union
+    select
+      "affiliate_id"
+    from
+      "orders"
+    where
+      "organization_id" = ?
   );
--- parameters: ["<uuid>","<uuid>","pending","<uuid>"]
+-- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>"]

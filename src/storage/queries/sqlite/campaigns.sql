@@ -107,6 +107,30 @@ where
   and "campaigns"."start_at" <= ?;
 -- parameters: [0,"aff-1","Offer","Url","<uuid>","%sale%",1,"shoes","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
+-- campaigns.listOfBrand
+select
+  *
+from
+  "campaigns"
+where
+  "organization_id" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["<uuid>",20,40]
+
+select
+  count(*) as "n"
+from
+  "campaigns"
+where
+  "organization_id" = ?;
+-- parameters: ["<uuid>"]
+
 -- campaigns.find
 select
   *
