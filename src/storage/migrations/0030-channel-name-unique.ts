@@ -1,9 +1,9 @@
 // Two channels in use of one affiliate never share a name (case aside, as the channels service
 // compares them): a partial unique index on (affiliate, lower(name)) over the channels not
 // removed makes two concurrent adds or renames to one name end with one of them refused, where
-// both could pass the service's own check. lower() folds ASCII letters in both databases (the
-// column is compared byte by byte: SQLite's BINARY, PostgreSQL's "C"); the service's check folds
-// every letter, so the index never refuses what the service allows.
+// both could pass the service's own check. lower() folds ASCII letters in SQLite and, in
+// PostgreSQL, the letters of the database's locale; the service's check folds every letter, so
+// the index never refuses a name the service allows.
 //
 // Channels in use that already share a name (added by operators or the demo data, which do not
 // check names, or by an earlier race) keep the oldest one's name; each later one gets its id
