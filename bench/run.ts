@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
+import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -205,6 +206,8 @@ async function scenarios(database: Database, key: string, brandKey: string): Pro
 }
 
 interface Result {
+  /** Answers received (any status). */
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -212,6 +215,31 @@ interface Result {
   errors: number;
   /** Requests wrk gave up on after its 2 s timeout: the latency tail, not failures. */
   timeouts: number;
+  /** Answers that were not 2xx/3xx. */
+  non2xx: number;
+}
+
+/**
+ * The clicks stored since `since` (a click id time prefix), once the service has written them all:
+ * it is asked until the figure has reached `expected` and stood still for 1 s, or stood still
+ * for 3 s.
+ */
+async function storedClicks(since: string, expected: number): Promise<{ stored: number; counted: number }> {
+  const database = openDatabase(databaseUrl);
+  try {
+    let last = { stored: -1, counted: -1 };
+    let still = Date.now();
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(250)) {
+      const row = await database.db.selectFrom('clicks').select((eb) => [eb.fn.countAll<number>().as('stored'), eb.fn.sum<number>('counted').as('counted')]).where('id', '>=', since).executeTakeFirstOrThrow();
+      const now = { stored: Number(row.stored), counted: Number(row.counted ?? 0) };
+      if (now.stored !== last.stored) still = Date.now();
+      else if (Date.now() - still > (now.stored >= expected ? 1000 : 3000)) return now;
+      last = now;
+    }
+    return last;
+  } finally {
+    await database.close();
+  }
 }
 
 function toMs(text: string): number {
@@ -225,14 +253,16 @@ function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' |
   const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
   const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${scenario.connections ?? connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
-  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '' });
+  const seed = String(Math.floor(Math.random() * 2 ** 30));
+  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '', SEED: seed });
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
   const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const [connect, read, write, timeouts] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
-  return { rps, p50, p99, errors: non2xx + connect! + read! + write!, timeouts: timeouts! };
+  return { requests, rps, p50, p99, errors: non2xx + connect! + read! + write!, timeouts: timeouts!, non2xx };
 }
 
 async function main(): Promise<void> {
@@ -277,12 +307,26 @@ async function main(): Promise<void> {
       line('bare node:http, JSON', baselines.json, '1.00'),
       line('bare node:http, JSON after 1 ms of CPU', busy, (busy.rps / baselines.json.rps).toFixed(2)),
     );
+    const clickChecks: string[] = [];
     for (const scenario of selected) {
       log(`Scenario: ${scenario.name}`);
-      wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
+      const since = clickIdTimePrefix(Date.now());
+      const warm = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
       const result = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration);
       // The peak so far, so the scenario that raised it shows.
       rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
+      if (scenario.baseline === 'redirect') {
+        // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
+        // answers still in flight when a run ends (at most one per connection): the service
+        // answered and stored those clicks too.
+        const redirects = warm.requests - warm.non2xx + result.requests - result.non2xx;
+        const inFlight = 2 * (scenario.connections ?? connections);
+        const { stored, counted } = await storedClicks(since, redirects);
+        const ok = counted === stored && stored >= redirects && stored - redirects <= inFlight;
+        const verdict = ok ? `every one counted (${stored - redirects} answered after wrk stopped reading)` : `**MISMATCH** (timeouts: ${warm.timeouts + result.timeouts})`;
+        clickChecks.push(`- ${scenario.name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-up included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
+        if (!ok) process.exitCode = 1;
+      }
     }
     const rss = peakRssMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -299,6 +343,7 @@ async function main(): Promise<void> {
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
       '',
+      ...(clickChecks.length > 0 ? ['Clicks (each request a new visitor):', '', ...clickChecks, ''] : []),
     ].join('\n');
     process.stdout.write(`\n${report}`);
     mkdirSync('bench/results', { recursive: true });

@@ -1,7 +1,10 @@
 -- wrk script: each request takes a random line of PATHS_FILE as its path (lines may repeat, which
 -- is how a Zipf distribution is expressed), sends the headers given in HEADERS ("a: b|c: d"), and
--- a random X-Forwarded-For so each request is its own visitor. METHOD and BODY are optional; in
--- BODY, "{rand}" becomes a random number (distinct link requests for the shortener).
+-- an X-Forwarded-For of its own: addresses are counted up from a random start, so no two requests
+-- of a run (up to 16.7 million) come from one visitor and every click counts. SEED seeds the run:
+-- without it each run would replay the previous one's paths and addresses, and its clicks would be
+-- repeats. METHOD and BODY are optional; in BODY, "{rand}" becomes a random number (distinct link
+-- requests for the shortener).
 local paths = {}
 local method = os.getenv("METHOD") or "GET"
 local body = os.getenv("BODY")
@@ -15,16 +18,22 @@ for pair in string.gmatch(os.getenv("HEADERS") or "", "[^|]+") do
   if name then headers[name] = value end
 end
 
+math.randomseed(tonumber(os.getenv("SEED") or "") or os.time())
+
 function setup(thread)
   thread:set("seed", math.random(1, 2 ^ 30))
 end
 
+local visitor
+
 function init(args)
   math.randomseed(seed or os.time())
+  visitor = math.random(0, 2 ^ 24 - 1)
 end
 
 request = function()
-  headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.random(0, 255), math.random(0, 255), math.random(1, 254))
+  visitor = (visitor + 1) % (2 ^ 24)
+  headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(visitor / 65536), math.floor(visitor / 256) % 256, visitor % 256)
   local path = paths[math.random(#paths)]
   local payload = nil
   if body then payload = string.gsub(body, "{rand}", tostring(math.random(1, 2 ^ 30))) end
