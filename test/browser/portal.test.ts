@@ -5,6 +5,7 @@
 // ended sessions and requests without the CSRF token are refused, and an affiliate never sees
 // another's data. Every page passes the accessibility check.
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -449,7 +450,20 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
   }
 });
 
+/** Waits until the server has added every stored click to the analytics rollups (it does so in the background). */
+async function clicksRolledUp(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await sql<{ rolled: number; stored: number | null }>`select (select last_rolled_rowid from rollup_progress where id = 1) as rolled, (select max(rowid) from clicks) as stored`.execute(database.db);
+    if (rows[0]!.rolled >= (rows[0]!.stored ?? 0)) return;
+    assert.ok(Date.now() < deadline, 'the clicks were not rolled up within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 test('analytics: clicks over 30 days add up to the same total by channel; orders by brand', async () => {
+  // The total and the breakdown are two reads: both must see every click.
+  await clicksRolledUp();
   const { context, page } = await newPage();
   try {
     await signIn(page, 'ana@aff1.example');
