@@ -1,3 +1,4 @@
+// GET /advertiser/campaigns: the brand's own campaigns, every status, a page at a time.
 import { Type } from '@sinclair/typebox';
 import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import { BrandCampaign } from '../../../schemas/campaign.js';
