@@ -169,7 +169,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   } else {
     await subscribed;
   }
-  tracking.start(logError('asking the database for changed links failed; resolving every code afresh'));
+  tracking.start(logError('asking the database for changed links failed; cached links keep redirecting (for at most a minute without an answer)'));
   services.dispatcher.start();
   services.retention.clicks.start(logError('deleting clicks past CLICK_RETENTION_DAYS failed; will retry within the hour'));
   services.retention.webhooks.start(logError('deleting webhook deliveries past WEBHOOK_RETENTION_DAYS failed; will retry within the hour'));
