@@ -22,6 +22,8 @@ export function agentFacts(userAgent: string | null | undefined): AgentFacts {
   let facts = known.get(userAgent);
   if (facts === undefined) {
     facts = parse(userAgent);
+    // Only agents of ordinary length are remembered: memory stays bounded whatever clients send.
+    if (userAgent.length > 512) return facts;
     if (known.size >= CACHE_SIZE) known.clear();
     known.set(userAgent, facts);
   }

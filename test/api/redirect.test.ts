@@ -490,6 +490,20 @@ describe('which clicks count', () => {
     });
   }
 
+  test('very long user agents are judged like short ones, every time (the service remembers only ordinary ones)', async () => {
+    const { site } = await customLinks('/bots/long');
+    const longBot = `${BOT_AGENTS.googlebot} ${'x'.repeat(2_000)}`;
+    const longBrowser = `${CHROME} ${'y'.repeat(2_000)}`;
+    const botIds: string[] = [];
+    for (let i = 0; i < 2; i++) botIds.push(assertRedirect(await visit(h, codeOf(site), { ua: longBot }), 'https://www.acme.com/bots/long'));
+    const humanId = assertRedirect(await visit(h, codeOf(site), { ua: longBrowser }), 'https://www.acme.com/bots/long');
+    const [bot1, bot2, human] = await stored(h, [...botIds, humanId]);
+    assert.deepEqual(flags(bot1!), { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0 });
+    assert.deepEqual(flags(bot2!), { is_bot: 1, is_head: 0, is_repeat: 0, counted: 0 });
+    assert.deepEqual(flags(human!), HUMAN);
+    assert.equal((await record(site)).count, 1);
+  });
+
   test('a request with no user agent (or an empty one) is a bot: stored with is_bot=1, not counted', async () => {
     const { site } = await customLinks('/bots/none');
     const noneId = assertRedirect(await visit(h, codeOf(site), { ua: null }), 'https://www.acme.com/bots/none');

@@ -12,6 +12,9 @@ import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
 import type { Clock } from '../../lib/clock.js';
 
+/** User agents longer than this are judged every time rather than remembered. */
+const REMEMBERED_AGENT_LENGTH = 512;
+
 /**
  * The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity) and
  * enriched with (country of the address, device, browser and OS, referrer).
@@ -207,12 +210,17 @@ export class ClickRecorder {
     return clicks.map((c) => ({ click: c.row, address: c.ip, referer: c.referer ?? null }));
   }
 
-  /** The bot list is a large regular expression; most traffic repeats a few user agents. */
+  /**
+   * The bot list is a large regular expression; most traffic repeats a few user agents. Only
+   * agents of ordinary length are remembered, so the memory stays within 10,000 × 512 characters
+   * however long the agents a client makes up.
+   */
   private isBot(userAgent: string | undefined): boolean {
     if (!userAgent) return true;
     let bot = this.botAgents.get(userAgent);
     if (bot === undefined) {
       bot = isBotAgent(userAgent);
+      if (userAgent.length > REMEMBERED_AGENT_LENGTH) return bot;
       if (this.botAgents.size >= 10_000) this.botAgents.clear();
       this.botAgents.set(userAgent, bot);
     }
