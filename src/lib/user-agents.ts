@@ -1,6 +1,7 @@
 // Device type, browser and OS family of a user agent, with bowser (MIT). Parsing costs tens of
 // microseconds and traffic repeats a few agents, so answers are kept for the most recent ones.
 import Bowser from 'bowser';
+import { rememberPerAgent } from './agent-memo.js';
 
 export type DeviceType = 'desktop' | 'mobile' | 'tablet' | 'other';
 
@@ -14,20 +15,11 @@ export interface AgentFacts {
 
 const OTHER = 'Other';
 const DEVICES: ReadonlySet<string> = new Set(['desktop', 'mobile', 'tablet']);
-const CACHE_SIZE = 10_000;
-const known = new Map<string, AgentFacts>();
+const factsOf = rememberPerAgent(parse);
 
 export function agentFacts(userAgent: string | null | undefined): AgentFacts {
   if (!userAgent) return { device: 'other', browser: OTHER, os: OTHER };
-  let facts = known.get(userAgent);
-  if (facts === undefined) {
-    facts = parse(userAgent);
-    // Only agents of ordinary length are remembered: memory stays bounded whatever clients send.
-    if (userAgent.length > 512) return facts;
-    if (known.size >= CACHE_SIZE) known.clear();
-    known.set(userAgent, facts);
-  }
-  return facts;
+  return factsOf(userAgent);
 }
 
 function parse(userAgent: string): AgentFacts {

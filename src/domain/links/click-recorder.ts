@@ -4,6 +4,7 @@
 import type { NewClickRow } from '../../storage/tables.js';
 import type { ClickSink, ClickWrite } from '../../storage/click-sink.js';
 import { PartialWriteError } from '../../lib/partial-write.js';
+import { rememberPerAgent } from '../../lib/agent-memo.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
@@ -11,9 +12,6 @@ import { locationFor } from './visitor-query.js';
 import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
 import type { Clock } from '../../lib/clock.js';
-
-/** User agents longer than this are judged every time rather than remembered. */
-const REMEMBERED_AGENT_LENGTH = 512;
 
 /**
  * The request facts a click is flagged by (bot, HEAD, repeat visitor, address velocity) and
@@ -56,7 +54,8 @@ export class ClickRecorder {
   private unwritten: ClickWrite[] = [];
   /** Clicks not yet written, by id, so a conversion can find a click before it is written. */
   private readonly pendingById = new Map<string, NewClickRow>();
-  private readonly botAgents = new Map<string, boolean>();
+  /** The bot list is a large regular expression: verdicts are remembered per agent. */
+  private readonly botVerdict = rememberPerAgent(isBotAgent);
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Clicks written, by what became of them, and clicks whose write failed (each attempt), for the metrics. */
@@ -210,21 +209,9 @@ export class ClickRecorder {
     return clicks.map((c) => ({ click: c.row, address: c.ip, referer: c.referer ?? null }));
   }
 
-  /**
-   * The bot list is a large regular expression; most traffic repeats a few user agents. Only
-   * agents of ordinary length are remembered, so the memory stays within 10,000 × 512 characters
-   * however long the agents a client makes up.
-   */
+  /** No user agent at all is a bot's mark. */
   private isBot(userAgent: string | undefined): boolean {
-    if (!userAgent) return true;
-    let bot = this.botAgents.get(userAgent);
-    if (bot === undefined) {
-      bot = isBotAgent(userAgent);
-      if (userAgent.length > REMEMBERED_AGENT_LENGTH) return bot;
-      if (this.botAgents.size >= 10_000) this.botAgents.clear();
-      this.botAgents.set(userAgent, bot);
-    }
-    return bot;
+    return !userAgent || this.botVerdict(userAgent);
   }
 
   /** Clicks answered but not yet written. */
