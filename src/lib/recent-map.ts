@@ -5,10 +5,10 @@
 
 /**
  * Holds at most `capacity` entries (or, given `weigh`, entries weighing at most `capacity` in all,
- * bytes say, give or take two entries) in two generations. New entries go to the current one; an entry read from the
- * previous one moves to the current one; when the current generation is full, the previous one
- * is dropped whole. Every operation takes constant time, and what is forgotten is what was least
- * recently used. Values must not be undefined (it means "absent").
+ * bytes say, give or take two entries) in two generations. New entries go to the current one; an
+ * entry read from the previous one moves to the current one; when the current generation is full,
+ * the previous one is dropped whole. Every operation takes constant time, and what is forgotten is
+ * what was least recently used. Values must not be undefined (it means "absent").
  */
 export class RecentMap<K, V> {
   private current = new Map<K, V>();

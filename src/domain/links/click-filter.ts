@@ -46,11 +46,6 @@ export class RepeatWindow {
     this.firstSeen = new FingerprintTable(maxEntries, 1);
   }
 
-  /** Bytes the window holds, whatever it has seen. */
-  get bytes(): number {
-    return this.firstSeen.bytes;
-  }
-
   /** True when this visitor already clicked this link within the window. Records the click. */
   seen(linkId: string, visitor: string, now: number): boolean {
     const key = `${linkId}:${visitor}`;
@@ -76,11 +71,6 @@ export class VelocityWindow {
     maxEntries = 200_000,
   ) {
     this.windows = new FingerprintTable(maxEntries, 2);
-  }
-
-  /** Bytes the window holds, whatever it has seen. */
-  get bytes(): number {
-    return this.windows.bytes;
   }
 
   /** Records a click of this address on this link; true when it is past the limit of its window. */

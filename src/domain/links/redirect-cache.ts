@@ -66,7 +66,7 @@ function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
  * snapshots at about 200 bytes), and its own strings at a byte a character (codes and URLs are
  * ASCII) plus a header each. Shared ids are not counted; ownNames, filled later, is left out.
  */
-export function entryBytes(code: string, target: CachedTarget | null): number {
+function entryBytes(code: string, target: CachedTarget | null): number {
   if (target === null) return 80 + code.length;
   return 200 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + 4 * 16;
 }
