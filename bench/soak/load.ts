@@ -82,6 +82,8 @@ export interface LoadResult {
   /** Every click id a 302 carried. */
   clickIds: Set<string>;
   linksCreated: number;
+  /** Before the load: every first link visited once on each server (see prime()). */
+  priming: { requests: number; clicks: number; tookMs: number };
   /** Order ids the brands were told are stored (201, or 200 on a retry). */
   ordersAccepted: Set<string>;
   /** Conversions sent again after 503/429 or no answer (a retry is safe: idempotent per order id). */
@@ -139,6 +141,7 @@ export class MixedLoad {
       unexpectedCount: 0,
       clickIds: new Set(),
       linksCreated: 0,
+      priming: { requests: 0, clicks: 0, tookMs: 0 },
       ordersAccepted: new Set(),
       conversionRetries: 0,
       staleConnectionRetries: 0,
@@ -161,6 +164,43 @@ export class MixedLoad {
     this.result.staleConnectionRetries = this.clients.reduce((n, c) => n + c.staleConnectionRetries, 0);
     for (const client of this.clients) client.close();
     return this.result;
+  }
+
+  /**
+   * Visits every link of the world once on each server, `concurrency` at a time, before the load:
+   * the bounded caches of a long-running instance (the redirect cache above all) are full when
+   * the warm-up ends, so growth measured after it is growth of what is not bounded. Each visit is
+   * a click like any other: its id is kept for the count of stored clicks.
+   */
+  async prime(): Promise<void> {
+    const started = performance.now();
+    const links = [...this.links];
+    const visit = async (client: HttpClient, server: number, link: SoakLink) => {
+      const visitor = this.visitors.person();
+      this.result.priming.requests++;
+      let answer: Answer;
+      try {
+        answer = await client.send({ method: 'GET', path: `/${link.code}`, headers: { 'user-agent': visitor.userAgent, 'x-forwarded-for': visitor.address } });
+      } catch (error) {
+        this.noteUnexpected({ atMs: this.now(), kind: 'redirect', status: error instanceof NoAnswer ? error.code : String(error), path: `/${link.code}`, body: 'priming', server });
+        return;
+      }
+      const clickId = clickIdIn(answer.headers.location);
+      if (answer.status === 302 && clickId) {
+        this.result.clickIds.add(clickId);
+        this.result.priming.clicks++;
+      } else this.noteUnexpected({ atMs: this.now(), kind: 'redirect', status: answer.status, path: `/${link.code}`, body: `priming: ${answer.body.slice(0, 200)}`, server });
+    };
+    await Promise.all(
+      this.clients.map(async (client, server) => {
+        let next = 0;
+        const worker = async () => {
+          while (next < links.length) await visit(client, server, links[next++]!);
+        };
+        await Promise.all(Array.from({ length: Math.max(1, Math.ceil(this.options.concurrency / this.clients.length)) }, worker));
+      }),
+    );
+    this.result.priming.tookMs = Math.round(performance.now() - started);
   }
 
   /** Requests answered so far, 5xx among them, and click ids received: for a progress line. */
@@ -231,7 +271,7 @@ export class MixedLoad {
     this.serial++;
     const answer = await this.send('redirect', { method, path: `/${link.code}${query}`, headers });
     if (answer?.status !== 302) return;
-    const clickId = /[?&]clickId=([0-9a-f]{32})/.exec(String(answer.headers.location))?.[1];
+    const clickId = clickIdIn(answer.headers.location);
     if (!clickId) {
       this.noteUnexpected({ atMs: this.now(), kind: 'redirect', status: 'no click id', path: `/${link.code}`, body: String(answer.headers.location), server: -1 });
       return;
@@ -299,6 +339,9 @@ export class MixedLoad {
 }
 
 const REFERRERS = ['https://www.instagram.com/', 'https://t.co/x', 'https://www.youtube.com/', 'https://mail.example.com/'];
+
+/** The click id a redirect's Location carries. */
+const clickIdIn = (location: unknown): string | undefined => /[?&]clickId=([0-9a-f]{32})/.exec(String(location))?.[1];
 
 function errorCodeOf(body: string): string | undefined {
   try {

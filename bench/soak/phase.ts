@@ -27,6 +27,8 @@ export interface PhaseSpec {
   outages: boolean;
   /** `build`: the compiled build even if sources changed since (the caller has just built it). */
   launch?: 'build' | 'newest';
+  /** Short links made before the load and visited once on each server before it (see MixedLoad.prime); 480 when not given. */
+  firstLinks?: number;
   log?: (line: string) => void;
 }
 
@@ -56,6 +58,7 @@ export interface PhaseResult {
   redis: boolean;
   launch: 'build' | 'sources';
   durationMs: number;
+  /** When the warm-up ended, in ms since the servers were ready: the priming, then warmUpFor() of load. */
   warmUpMs: number;
   rate: number;
   concurrency: number;
@@ -111,7 +114,7 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
   const monitors: ServerMonitor[] = [];
   try {
     log(`${spec.name}: preparing the database`);
-    const world = await prepareWorld(database.url);
+    const world = await prepareWorld(database.url, spec.firstLinks);
 
     const env: Record<string, string> = { DATABASE_URL: database.url, REDIS_URL: '', PUBLIC_URL: SOAK_PUBLIC_URL, TRUST_PROXY: '1' };
     if (store.kind === 'postgres') {
@@ -136,11 +139,14 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
     monitors.push(...servers.map((server) => new ServerMonitor(server, epoch, Math.min(Math.max(spec.durationMs / 20, 1000), 5000))));
     monitors.forEach((m) => m.start());
     const atReady = monitors.map((m) => m.samples[0]!);
-    const warmUpMs = warmUpFor(spec.durationMs);
-    let afterWarmUp: StatsSample[] = [];
-    const warmUpTimer = setTimeout(() => (afterWarmUp = monitors.map((m) => m.sample())), warmUpMs);
-
     const load = new MixedLoad({ servers: servers.map((s) => s.url), world, durationMs: spec.durationMs, rate: spec.rate, concurrency: spec.concurrency, tag, epoch });
+    log(`${spec.name}: visiting the ${world.links.length} first links once on each server`);
+    await load.prime();
+    // The warm-up, the outages and the load's own time count from the end of the priming.
+    const loadStart = Date.now();
+    const warmUpMs = loadStart - epoch + warmUpFor(spec.durationMs);
+    let afterWarmUp: StatsSample[] = [];
+    const warmUpTimer = setTimeout(() => (afterWarmUp = monitors.map((m) => m.sample())), warmUpFor(spec.durationMs));
     const progress = setInterval(() => {
       const p = load.progress();
       log(`${spec.name}: ${Math.round((Date.now() - epoch) / 1000)} s, ${p.requests} requests, ${p.serverErrors} 5xx, ${p.clicks} clicks`);
@@ -148,7 +154,7 @@ export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
 
     const outages: OutageWindow[] = [];
     const cutOnce = async (which: 'postgres' | 'redis', proxy: TcpProxy, atFraction: number) => {
-      await sleepUntil(epoch + spec.durationMs * atFraction);
+      await sleepUntil(loadStart + spec.durationMs * atFraction);
       const startMs = Date.now() - epoch;
       await proxy.cut();
       log(`${spec.name}: ${which} cut at ${Math.round(startMs / 1000)} s`);

@@ -135,7 +135,8 @@ export function phaseMarkdown(result: PhaseResult, options: { rss: boolean } = {
     `### ${result.name}`,
     '',
     `${result.instances} instance(s) on ${result.database === 'sqlite' ? 'SQLite' : 'PostgreSQL + Redis'}, started from the ${result.launch === 'build' ? 'compiled build' : 'sources (tsx)'}; ` +
-      `${seconds(result.durationMs)} of load at ${result.rate} requests/s with at most ${result.concurrency} in flight; warm-up ${seconds(result.warmUpMs)}` +
+      `${thousands(load.priming.requests / result.instances)} links visited once on each instance before the load (${thousands(load.priming.clicks)} clicks in ${seconds(load.priming.tookMs)}), ` +
+      `then ${seconds(result.durationMs)} of load at ${result.rate} requests/s with at most ${result.concurrency} in flight; warm-up until ${seconds(result.warmUpMs)}` +
       `${outages ? `; ${outages}` : ''}.`,
     '',
     ...requestTable(result),

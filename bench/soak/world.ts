@@ -14,7 +14,8 @@ export const SOAK_AFFILIATE = 'aff-demo-1';
 export const SOAK_PUBLIC_URL = 'http://go.soak.test';
 const HIGH_LIMIT = 1_000_000_000;
 const BRANDS_USED = 6;
-const FIRST_LINKS_PER_BRAND = 20;
+/** Links made before the load unless asked for more (each call makes one per channel). */
+const FIRST_LINKS = 480;
 
 export interface SoakLink {
   code: string;
@@ -32,7 +33,8 @@ export interface SoakWorld {
 
 export const codeOfShortUrl = (shortUrl: string): string => shortUrl.slice(SOAK_PUBLIC_URL.length + 1);
 
-export async function prepareWorld(databaseUrl: string): Promise<SoakWorld> {
+/** `firstLinks`: at least this many short links exist when the load begins, spread over the brands used. */
+export async function prepareWorld(databaseUrl: string, firstLinks = FIRST_LINKS): Promise<SoakWorld> {
   const database = openDatabase(databaseUrl);
   try {
     await migrateToLatest(database);
@@ -42,17 +44,17 @@ export async function prepareWorld(databaseUrl: string): Promise<SoakWorld> {
     const affiliate = data.affiliates.find((a) => a.id === SOAK_AFFILIATE)!;
     const reachable = data.brands.filter((b) => b.network.active && (b.network.isPublic || affiliate.approvedBrandIds.includes(b.id)));
 
-    const brands: SoakWorld['brands'] = [];
+    const used = reachable.slice(0, BRANDS_USED);
     const links: SoakLink[] = [];
-    for (const brand of reachable) {
-      if (brands.length === BRANDS_USED) break;
-      for (let i = 0; i < FIRST_LINKS_PER_BRAND; i++) {
-        const channels = await services.links.createShortLinks(SOAK_AFFILIATE, { organizationId: brand.id, type: 'BrandPage', mdasc: `soak-first-${i}` });
-        for (const channel of channels) for (const url of channel.shortUrls) links.push({ code: codeOfShortUrl(url), brandId: brand.id });
-      }
-      if (links.some((l) => l.brandId === brand.id)) {
-        brands.push({ id: brand.id, key: (await services.access.createApiKey({ brandId: brand.id, rateLimit: HIGH_LIMIT, name: 'soak' })).key });
-      }
+    for (let i = 0; links.length < firstLinks; i++) {
+      const brand = used[i % used.length]!;
+      const channels = await services.links.createShortLinks(SOAK_AFFILIATE, { organizationId: brand.id, type: 'BrandPage', mdasc: `soak-first-${Math.floor(i / used.length)}` });
+      for (const channel of channels) for (const url of channel.shortUrls) links.push({ code: codeOfShortUrl(url), brandId: brand.id });
+    }
+    const brands: SoakWorld['brands'] = [];
+    for (const brand of used) {
+      if (!links.some((l) => l.brandId === brand.id)) continue;
+      brands.push({ id: brand.id, key: (await services.access.createApiKey({ brandId: brand.id, rateLimit: HIGH_LIMIT, name: 'soak' })).key });
     }
     const affiliateKey = (await services.access.createApiKey({ affiliateId: SOAK_AFFILIATE, rateLimit: HIGH_LIMIT, name: 'soak' })).key;
     const searchWords = [...new Set(data.products.flatMap((p) => p.name.toLowerCase().split(/[^a-z]+/)).filter((w) => w.length >= 5))].slice(0, 12);

@@ -14,6 +14,8 @@ const DURATION_MS = 25_000;
 // Gentle enough to share the machine with the other test file the suite runs alongside.
 const RATE = 150;
 const CONCURRENCY = 16;
+/** Links visited once on each instance before the load (the soak proper primes its caches with 40,000). */
+const FIRST_LINKS = 600;
 /** Answers (below 500) each kind must reach, so the run cannot pass by sending nothing. */
 const FLOORS: Record<RequestKind, number> = { redirect: 500, list: 50, create: 10, conversion: 20 };
 
@@ -39,6 +41,9 @@ function assertSoaked(result: PhaseResult): void {
   assert.equal(unansweredCount(result), 0, `requests without an answer: ${JSON.stringify(result.load.unexpected.filter((u) => typeof u.status === 'string').slice(0, 5))}`);
 
   const { clicks, orders } = result;
+  const primed = result.load.priming.requests / result.instances;
+  assert.ok(Number.isInteger(primed) && primed >= FIRST_LINKS, `${result.load.priming.requests} priming visits on ${result.instances} instance(s): each first link once on each`);
+  assert.equal(result.load.priming.clicks, result.load.priming.requests, 'every priming visit answered with a click');
   assert.equal(clicks.missingCount, 0, `answered clicks never stored, e.g. ${clicks.missing.join(', ')}`);
   assert.equal(clicks.extraCount, 0, 'stored clicks that no 302 handed out');
   assert.equal(clicks.stored, clicks.received);
@@ -55,7 +60,7 @@ function assertSoaked(result: PhaseResult): void {
 
 describe('soak, short form', () => {
   test('one instance on SQLite: mixed load with no 5xx at all, every click stored', { timeout: 120_000 }, async (t) => {
-    const result = await runPhase({ name: 'one instance, SQLite', instances: 1, store: { kind: 'sqlite' }, durationMs: DURATION_MS, rate: RATE, concurrency: CONCURRENCY, outages: false });
+    const result = await runPhase({ name: 'one instance, SQLite', instances: 1, store: { kind: 'sqlite' }, durationMs: DURATION_MS, rate: RATE, concurrency: CONCURRENCY, outages: false, firstLinks: FIRST_LINKS });
     report(t, result);
     assert.equal(result.load.serverErrors.length, 0, `5xx without any outage: ${JSON.stringify(result.load.serverErrors.slice(0, 3))}`);
     assertSoaked(result);
@@ -73,6 +78,7 @@ describe('soak, short form', () => {
       rate: RATE,
       concurrency: CONCURRENCY,
       outages: true,
+      firstLinks: FIRST_LINKS,
     });
     report(t, result);
     assert.deepEqual(
