@@ -39,3 +39,11 @@ export const PAIR_SEPARATOR = '|';
 export function hourOf(iso: string): string {
   return `${iso.slice(0, 13)}:00:00.000Z`;
 }
+
+/** The first hour of the UTC day an ISO 8601 time falls in, as it keys daily rollup rows. */
+export function dayOf(iso: string): string {
+  return `${iso.slice(0, 10)}T00:00:00.000Z`;
+}
+
+/** Rollups are kept per UTC hour and, summed again, per UTC day. */
+export type Period = 'hour' | 'day';

@@ -97,7 +97,7 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
     const from = rolled.get()?.last ?? 0;
     const to = Math.min(lastStored.get()?.last ?? 0, from + limit);
     if (to <= from) return 0;
-    driver.prepare(sqliteRollUpSql(from, to)).run();
+    for (const statement of sqliteRollUpSql(from, to)) driver.prepare(statement).run();
     setRolled.run(to);
     return to - from;
   });

@@ -34,6 +34,7 @@ import * as usersAndSessions from './migrations/0027-users-and-sessions.js';
 import * as partitionedWebhookOutbox from './migrations/0028-partitioned-webhook-outbox.js';
 import * as channelManagement from './migrations/0029-channel-management.js';
 import * as channelNameUnique from './migrations/0030-channel-name-unique.js';
+import * as dailyRollups from './migrations/0031-daily-rollups.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -69,6 +70,7 @@ const migrations: Record<string, DialectMigration> = {
   '0028-partitioned-webhook-outbox': partitionedWebhookOutbox,
   '0029-channel-management': channelManagement,
   '0030-channel-name-unique': channelNameUnique,
+  '0031-daily-rollups': dailyRollups,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -1,8 +1,8 @@
 // How clicks and orders become rollup rows, in both forms storage needs: SQL that sums stored
 // clicks or orders (the SQLite click writer, and every rebuild), and the same sums computed from
 // rows in memory (a batch being written, an order being changed). Both follow the one layout in
-// src/lib/rollup-layout.ts; a test proves they agree.
-import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, hourOf, type Dimension, type RollupScope } from '../lib/rollup-layout.js';
+// src/lib/rollup-layout.ts, per hour and per day; a test proves they agree.
+import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, dayOf, hourOf, type Dimension, type Period, type RollupScope } from '../lib/rollup-layout.js';
 import type { ClickRollupRow, NewClickRow, NewOrderRow, OrderRollupRow } from './tables.js';
 
 type KeyColumns = readonly [affiliate: string, organization: string, link: string];
@@ -11,6 +11,11 @@ export const CLICK_ROLLUP_KEY = ['affiliate_id', 'organization_id', 'link_id', '
 export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
 export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
 export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
+
+/** The tables of each period. */
+export const CLICK_ROLLUP_TABLE = { hour: 'click_rollups', day: 'click_rollups_daily' } as const;
+export const ORDER_ROLLUP_TABLE = { hour: 'order_rollups', day: 'order_rollups_daily' } as const;
+const periodOf: Record<Period, (iso: string) => string> = { hour: hourOf, day: dayOf };
 
 /** Each scope with the dimensions it keeps, as pairs to loop over. */
 const layoutOf = (layout: Readonly<Record<RollupScope, readonly Dimension[]>>) => Object.entries(layout) as Array<[RollupScope, readonly Dimension[]]>;
@@ -50,7 +55,11 @@ const ORDER_VALUE_SQL: Partial<Record<Dimension, string>> = {
   link: "coalesce(link_id, '')",
 };
 
-const HOUR_SQL = "substr(created_at, 1, 13) || ':00:00.000Z'";
+/** A stored row's period, from its created_at (clicks, orders) or its hour (hourly rollups). */
+const PERIOD_SQL: Record<Period, (column: string) => string> = {
+  hour: (column) => `substr(${column}, 1, 13) || ':00:00.000Z'`,
+  day: (column) => `substr(${column}, 1, 10) || 'T00:00:00.000Z'`,
+};
 
 /** A click's reason not to count, first one only: bot, then HEAD, then repeat, then suspicious. */
 const CLICK_COUNT_SQL = [
@@ -74,39 +83,56 @@ function upsertSql(table: string, key: readonly string[], sums: readonly string[
   return `insert into ${table} (${columns}) select * from (${selects.join(' union all ')}) as summed where true on conflict (${key.join(', ')}) do update set ${add}`;
 }
 
-function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, extraKey: string[], sums: string[], from: string, where: string): string {
-  const keys = [...SCOPE_SQL[scope], `'${dimension}'`, HOUR_SQL, value, ...extraKey];
+function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, extraKey: string[], sums: string[], from: string, where: string, period: Period): string {
+  const keys = [...SCOPE_SQL[scope], `'${dimension}'`, PERIOD_SQL[period]('created_at'), value, ...extraKey];
   // Literals are left out of GROUP BY (PostgreSQL refuses to group by a constant position).
   const grouped = keys.filter((k) => !k.startsWith("'"));
   return `select ${keys.join(', ')}, ${sums.join(', ')} from ${from} where ${where} group by ${grouped.join(', ')}`;
 }
 
-/** Adds the stored clicks matching `where` (SQL over clicks) to click_rollups. */
-export function clickRollupSql(where: string): string {
+/** Adds the stored clicks matching `where` (SQL over clicks) to the rollups of `period`. */
+export function clickRollupSql(where: string, period: Period = 'hour'): string {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
-    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, CLICK_VALUE_SQL[dimension], [], CLICK_COUNT_SQL, 'clicks', where));
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, CLICK_VALUE_SQL[dimension], [], CLICK_COUNT_SQL, 'clicks', where, period));
   }
-  return upsertSql('click_rollups', CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
+  return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
 }
 
 /**
- * SQLite: adds the clicks stored after rowid `from` up to `to` to click_rollups (the click
- * writer's incremental step; rollup_progress remembers `to`).
+ * SQLite: adds the clicks stored after rowid `from` up to `to` to the hourly and daily rollups
+ * (the click writer's incremental step; rollup_progress remembers `to`), one statement each.
  */
-export function sqliteRollUpSql(from: number, to: number): string {
+export function sqliteRollUpSql(from: number, to: number): string[] {
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new Error('rowids must be integers');
-  return clickRollupSql(`rowid > ${from} and rowid <= ${to}`);
+  const where = `rowid > ${from} and rowid <= ${to}`;
+  return [clickRollupSql(where, 'hour'), clickRollupSql(where, 'day')];
 }
 
-/** Adds the stored orders matching `where` (SQL over orders) to order_rollups. */
-export function orderRollupSql(where: string): string {
+/** Adds the stored orders matching `where` (SQL over orders) to the rollups of `period`. */
+export function orderRollupSql(where: string, period: Period = 'hour'): string {
   const selects: string[] = [];
   for (const [scope, dimensions] of ORDER_LAYOUT) {
     const scoped = scope === 'link' ? `(${where}) and link_id is not null` : where;
-    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, ORDER_VALUE_SQL[dimension]!, ['currency'], ORDER_SUM_SQL, 'orders', scoped));
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, ORDER_VALUE_SQL[dimension]!, ['currency'], ORDER_SUM_SQL, 'orders', scoped, period));
   }
-  return upsertSql('order_rollups', ORDER_ROLLUP_KEY, ORDER_SUMS, selects);
+  return upsertSql(ORDER_ROLLUP_TABLE[period], ORDER_ROLLUP_KEY, ORDER_SUMS, selects);
+}
+
+/**
+ * Replaces the daily rows from the day `fromDay` (its 00:00, UTC) on with the sums of the hourly
+ * rows (a rebuild: the hourly rows before the hours it recomputed are kept, so whole days come out
+ * right even when their first clicks were deleted).
+ */
+export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay: string): string[] {
+  const [hourly, daily, key, sums] = kind === 'clicks' ? [CLICK_ROLLUP_TABLE.hour, CLICK_ROLLUP_TABLE.day, CLICK_ROLLUP_KEY, CLICK_COUNTS] : [ORDER_ROLLUP_TABLE.hour, ORDER_ROLLUP_TABLE.day, ORDER_ROLLUP_KEY, ORDER_SUMS];
+  if (!/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(fromDay)) throw new Error(`not a day: ${fromDay}`);
+  const keyed = key.map((c) => (c === 'hour' ? PERIOD_SQL.day('hour') : c));
+  const grouped = keyed.join(', ');
+  return [
+    `delete from ${daily} where hour >= '${fromDay}'`,
+    `insert into ${daily} (${[...key, ...sums].join(', ')}) select ${grouped}, ${sums.map((c) => `sum(${c})`).join(', ')} from ${hourly} where hour >= '${fromDay}' group by ${grouped}`,
+  ];
 }
 
 // ---- The same sums in memory ----------------------------------------------------------------
@@ -154,11 +180,11 @@ function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
 
 const keyText = (parts: readonly string[]) => parts.join('\u0000');
 
-/** The rollup rows a batch of clicks adds, summed per key, in key order (concurrent writers then lock rows in one order). */
-export function clickRollupRows(clicks: readonly NewClickRow[]): ClickRollupRow[] {
+/** The rollup rows of `period` a batch of clicks adds, summed per key, in key order (concurrent writers then lock rows in one order). */
+export function clickRollupRows(clicks: readonly NewClickRow[], period: Period = 'hour'): ClickRollupRow[] {
   const rows = new Map<string, ClickRollupRow>();
   for (const click of clicks) {
-    const hour = hourOf(click.created_at);
+    const hour = periodOf[period](click.created_at);
     const count = countOf(click);
     for (const [scope, dimensions] of CLICK_LAYOUT) {
       const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
@@ -208,12 +234,12 @@ function orderValue(order: OrderFacts, dimension: Dimension): string {
  * channel, country, currency, creation time) never change, only its status and amounts. None
  * for a change that moves no sum; a new order always gets its rows, zero or not, as a rebuild does.
  */
-export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFacts): OrderRollupRow[] {
+export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFacts, period: Period = 'hour'): OrderRollupRow[] {
   const [ordersNow, salesNow, commissionNow] = contribution(after);
   const [ordersThen, salesThen, commissionThen] = before ? contribution(before) : [0, 0, 0];
   const [orders, sales, commission] = [ordersNow - ordersThen, salesNow - salesThen, commissionNow - commissionThen];
   if (before && orders === 0 && sales === 0 && commission === 0) return [];
-  const hour = hourOf(after.created_at);
+  const hour = periodOf[period](after.created_at);
   const rows: OrderRollupRow[] = [];
   for (const [scope, dimensions] of ORDER_LAYOUT) {
     if (scope === 'link' && !after.link_id) continue; // an order without a link has no link rows

@@ -355,7 +355,8 @@ export interface ClickCountProgressTable {
 /**
  * The key of a rollup row: what it is about (an affiliate: organization_id and link_id ''; an
  * affiliate at one brand: link_id ''; one link of an affiliate: organization_id ''; a brand:
- * affiliate_id ''), a dimension ('all' with value '', 'country', 'device', …) and the UTC hour.
+ * affiliate_id ''), a dimension ('all' with value '', 'country', 'device', …) and the period's
+ * first UTC hour (the hour itself in the hourly tables, the day's 00:00 in the daily ones).
  */
 interface RollupKey {
   affiliate_id: string;
@@ -440,6 +441,9 @@ export interface DB {
   settings: SettingsTable;
   click_rollups: ClickRollupsTable;
   order_rollups: OrderRollupsTable;
+  /** The same sums per UTC day: a read of whole days takes one row per day instead of 24. */
+  click_rollups_daily: ClickRollupsTable;
+  order_rollups_daily: OrderRollupsTable;
   rollup_progress: RollupProgressTable;
   click_count_progress: ClickCountProgressTable;
   channel_kinds: ChannelKindsTable;

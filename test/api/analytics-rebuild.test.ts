@@ -13,6 +13,7 @@ import { runCli } from '../helpers/cli.js';
 import { brandKey, createLink, item, report } from '../helpers/tracking.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-05-01T00:00:00.000Z');
@@ -24,16 +25,6 @@ const AGENTS = [
 ];
 const ADDRESSES = ['8.8.8.8', '1.1.1.1', '81.2.69.160', '2.16.0.1', '203.0.113.9', '2001:4860:4860::8888'];
 const REFERERS = [undefined, 'https://news.example.com/a', 'https://social.example/p/1'];
-
-/** A small seeded generator (mulberry32): the same stream on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clock = new ManualClock(START);
 let h: Harness;
@@ -59,7 +50,7 @@ async function settle(): Promise<void> {
 }
 
 test('rollups kept as clicks and conversions arrive equal a rebuild, which changes nothing when run again', async () => {
-  const next = random(20260501);
+  const next = seededRandom(20260501);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const aff1 = (await newKey(h, 'aff-1', { rateLimit: 1_000_000 })).key;
   const aff2 = (await newKey(h, 'aff-2', { rateLimit: 1_000_000 })).key;

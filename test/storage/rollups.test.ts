@@ -5,6 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewClickRow, NewOrderRow } from '../../src/storage/tables.js';
 import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
+import { freshDatabase } from '../helpers/databases.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { migrateTo, migrateToLatest } from '../../src/storage/migrate.js';
 
 let f: StorageFixture;
 
@@ -119,5 +122,46 @@ describe('reads', () => {
     ]);
     assert.equal(await f.repos.rollups.firstHour({ affiliateId: 'aff-1', organizationId: '', linkId: '' }), '2026-01-02T10:00:00.000Z');
     assert.equal(await f.repos.rollups.firstHour({ affiliateId: 'aff-2', organizationId: '', linkId: '' }), undefined);
+  });
+});
+
+describe('the daily rows of rollups kept before there were any', () => {
+  test('start as the sums of the hourly rows, per UTC day, key and currency', async () => {
+    const target = await freshDatabase();
+    const database = openDatabase(target.url);
+    try {
+      await migrateTo(database, '0030-channel-name-unique');
+      const key = { affiliate_id: 'aff-1', organization_id: '', link_id: '', dimension: 'country', value: 'US' };
+      const clickRow = (hour: string, counted: number, bots = 0) => ({ ...key, hour, counted, bots, heads: 0, repeats: 0, suspicious: 0 });
+      await database.db
+        .insertInto('click_rollups')
+        .values([clickRow('2026-01-02T00:00:00.000Z', 2), clickRow('2026-01-02T23:00:00.000Z', 3, 1), clickRow('2026-01-03T00:00:00.000Z', 4)])
+        .execute();
+      const orderRow = (hour: string, currency: string, sales: number) => ({ ...key, hour, currency, orders: 1, sales, commission: sales / 10 });
+      await database.db
+        .insertInto('order_rollups')
+        .values([orderRow('2026-01-02T10:00:00.000Z', 'BRL', 1000), orderRow('2026-01-02T11:00:00.000Z', 'BRL', 2000), orderRow('2026-01-02T11:00:00.000Z', 'USD', 500)])
+        .execute();
+      await migrateToLatest(database);
+      const clicks = await database.db.selectFrom('click_rollups_daily').select(['hour', 'counted', 'bots']).orderBy('hour').execute();
+      assert.deepEqual(
+        clicks.map((r) => [r.hour, Number(r.counted), Number(r.bots)]),
+        [
+          ['2026-01-02T00:00:00.000Z', 5, 1],
+          ['2026-01-03T00:00:00.000Z', 4, 0],
+        ],
+      );
+      const orders = await database.db.selectFrom('order_rollups_daily').select(['hour', 'currency', 'orders', 'sales', 'commission']).orderBy('currency').execute();
+      assert.deepEqual(
+        orders.map((r) => [r.hour, r.currency, Number(r.orders), Number(r.sales), Number(r.commission)]),
+        [
+          ['2026-01-02T00:00:00.000Z', 'BRL', 2, 3000, 300],
+          ['2026-01-02T00:00:00.000Z', 'USD', 1, 500, 50],
+        ],
+      );
+    } finally {
+      await database.close();
+      await target.drop();
+    }
   });
 });

@@ -142,6 +142,9 @@ export class AnalyticsService {
   /** Every bucket of the range, zeros included; money per currency (each in every bucket). */
   private async series(request: AnalyticsRequest, read: RollupRange, range: AnalyticsRange): Promise<AnalyticsRow[]> {
     const { rollups } = this.repositories;
+    // Whole UTC days come as one row each when every bucket is a UTC day (local days elsewhere
+    // start at another hour: they are summed from hours).
+    read = { ...read, days: range.granularity === 'day' && range.buckets.every((b) => b.start.endsWith('T00:00:00.000Z')) };
     const starts = range.buckets.map((b) => Date.parse(b.start));
     const bucketOf = (hour: string) => {
       const ms = Date.parse(hour);

@@ -86,7 +86,7 @@ export class ClicksRepository {
         const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
         const from = Number(rows[0]?.from ?? 0);
         const to = Number(rows[0]?.to ?? 0);
-        await sql.raw(sqliteRollUpSql(from, to)).execute(trx);
+        for (const statement of sqliteRollUpSql(from, to)) await sql.raw(statement).execute(trx);
         await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
       }
     });

@@ -1,11 +1,26 @@
-// Analytics rollups: the per-hour sums of clicks and orders (see src/lib/rollup-layout.ts), added
-// to as clicks are written and orders change, rebuilt from stored clicks and orders on demand,
-// and read by ranges of their key. No read here touches clicks or orders.
-import { sql, type SelectQueryBuilder, type Transaction } from 'kysely';
+// Analytics rollups: the per-hour and per-day sums of clicks and orders (see
+// src/lib/rollup-layout.ts), added to as clicks are written and orders change, rebuilt from stored
+// clicks and orders on demand, and read by ranges of their key. No read here touches clicks or
+// orders. A range reads whole UTC days from the daily rows and its edges (hours before the first
+// midnight and after the last) from the hourly ones.
+import { sql, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
-import type { ClickRollupRow, DB, NewClickRow, OrderRollupRow } from '../tables.js';
-import { CLICK_COUNTS, CLICK_ROLLUP_KEY, ORDER_ROLLUP_KEY, ORDER_SUMS, clickRollupRows, clickRollupSql, orderRollupDelta, orderRollupSql, type OrderFacts } from '../rollup-rows.js';
-import { hourOf } from '../../lib/rollup-layout.js';
+import type { ClickRollupRow, ClickRollupsTable, DB, NewClickRow, OrderRollupRow, OrderRollupsTable } from '../tables.js';
+import {
+  CLICK_COUNTS,
+  CLICK_ROLLUP_KEY,
+  CLICK_ROLLUP_TABLE,
+  ORDER_ROLLUP_KEY,
+  ORDER_ROLLUP_TABLE,
+  ORDER_SUMS,
+  clickRollupRows,
+  clickRollupSql,
+  dailyFromHourlySql,
+  orderRollupDelta,
+  orderRollupSql,
+  type OrderFacts,
+} from '../rollup-rows.js';
+import { dayOf, hourOf, type Period } from '../../lib/rollup-layout.js';
 
 /** Which rows a read covers: the key ('' where the scope has none), a dimension, and hours [from, to). */
 export interface RollupRange {
@@ -21,6 +36,11 @@ export interface RollupRange {
   match?: { equals: string } | { prefix: string } | { suffix: string };
   /** Orders only: one currency. */
   currency?: string;
+  /**
+   * Per hour (clicksByHour, ordersByHour): whether whole UTC days may come as one row at their
+   * 00:00 (true unless the caller's buckets start elsewhere than at UTC midnights).
+   */
+  days?: boolean;
 }
 
 export type ClickCounts = Pick<ClickRollupRow, (typeof CLICK_COUNTS)[number]>;
@@ -28,42 +48,84 @@ export type OrderSums = Pick<OrderRollupRow, (typeof ORDER_SUMS)[number]>;
 
 // Rows per upsert: 11 columns × 400 stays below both databases' bound-parameter limits.
 const CHUNK = 400;
+const PERIODS: readonly Period[] = ['hour', 'day'];
+
+/**
+ * Dimensions with many values (a value per link, brand, affiliate or referrer host), whose top
+ * values are found by reading each period's largest counts first (an index per dimension in count
+ * order, migration 0031). Kept in step with that migration.
+ */
+const RANKED_DIMENSIONS = new Set(['link', 'brand', 'affiliate', 'referer']);
+/** Periods read in one statement when ranking (SQLite allows 500 terms in a compound select). */
+const PERIODS_PER_STATEMENT = 400;
+/** Past this many candidates the ranking stops and the range is summed whole. */
+const MAX_CANDIDATES = 4000;
+
+/** The upsert's update: each sum plus the one being added. */
+function addingUp<S extends string>(table: string, sums: readonly S[]): Record<S, RawBuilder<number>> {
+  return Object.fromEntries(sums.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<S, RawBuilder<number>>;
+}
 
 /** Adds a batch of clicks being written to the rollups, in the batch's transaction. */
 export async function addClicksToRollups(trx: Transaction<DB>, clicks: readonly NewClickRow[]): Promise<void> {
-  const rows = clickRollupRows(clicks);
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await trx
-      .insertInto('click_rollups')
-      .values(rows.slice(i, i + CHUNK))
-      .onConflict((oc) =>
-        oc.columns([...CLICK_ROLLUP_KEY]).doUpdateSet((eb) => ({
-          counted: eb('click_rollups.counted', '+', eb.ref('excluded.counted')),
-          bots: eb('click_rollups.bots', '+', eb.ref('excluded.bots')),
-          heads: eb('click_rollups.heads', '+', eb.ref('excluded.heads')),
-          repeats: eb('click_rollups.repeats', '+', eb.ref('excluded.repeats')),
-          suspicious: eb('click_rollups.suspicious', '+', eb.ref('excluded.suspicious')),
-        })),
-      )
-      .execute();
+  for (const period of PERIODS) {
+    const table = CLICK_ROLLUP_TABLE[period];
+    const rows = clickRollupRows(clicks, period);
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns([...CLICK_ROLLUP_KEY]).doUpdateSet(addingUp(table, CLICK_COUNTS)))
+        .execute();
+    }
   }
 }
 
 /** Adds what an order's creation (`before` undefined) or change moves to the rollups, in its transaction. */
 export async function addOrderToRollups(trx: Transaction<DB>, before: OrderFacts | undefined, after: OrderFacts): Promise<void> {
-  const rows = orderRollupDelta(before, after);
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('order_rollups')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns([...ORDER_ROLLUP_KEY]).doUpdateSet((eb) => ({
-        orders: eb('order_rollups.orders', '+', eb.ref('excluded.orders')),
-        sales: eb('order_rollups.sales', '+', eb.ref('excluded.sales')),
-        commission: eb('order_rollups.commission', '+', eb.ref('excluded.commission')),
-      })),
-    )
-    .execute();
+  for (const period of PERIODS) {
+    const table = ORDER_ROLLUP_TABLE[period];
+    const rows = orderRollupDelta(before, after, period);
+    if (rows.length === 0) continue;
+    await trx
+      .insertInto(table)
+      .values(rows)
+      .onConflict((oc) => oc.columns([...ORDER_ROLLUP_KEY]).doUpdateSet(addingUp(table, ORDER_SUMS)))
+      .execute();
+  }
+}
+
+/** A part of a range read from one table: hours [from, to) of the hourly rows, or whole days of the daily ones. */
+interface Slice {
+  period: Period;
+  from: string;
+  to: string;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The range cut into its edges (hourly rows) and its whole UTC days (daily rows). */
+export function slicesOf(from: string, to: string, days = true): Slice[] {
+  const fromMs = Date.parse(from);
+  const toMs = Date.parse(to);
+  const firstMidnight = Math.ceil(fromMs / DAY_MS) * DAY_MS;
+  const lastMidnight = Math.floor(toMs / DAY_MS) * DAY_MS;
+  if (!days || firstMidnight >= lastMidnight) return [{ period: 'hour', from, to }];
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const slices: Slice[] = [];
+  if (fromMs < firstMidnight) slices.push({ period: 'hour', from, to: iso(firstMidnight) });
+  slices.push({ period: 'day', from: iso(firstMidnight), to: iso(lastMidnight) });
+  if (lastMidnight < toMs) slices.push({ period: 'hour', from: iso(lastMidnight), to });
+  return slices;
+}
+
+/** Every period (its first hour) of a slice. */
+function periodsOf(slice: Slice): string[] {
+  const step = slice.period === 'hour' ? HOUR_MS : DAY_MS;
+  const out: string[] = [];
+  for (let ms = Date.parse(slice.from); ms < Date.parse(slice.to); ms += step) out.push(new Date(ms).toISOString());
+  return out;
 }
 
 export interface RebuildResult {
@@ -76,18 +138,15 @@ export interface RebuildResult {
 export class RollupsRepository {
   constructor(private readonly database: Database) {}
 
-  /** The rows of one table a read covers (both tables share the key columns). */
-  private keyed<T extends 'click_rollups' | 'order_rollups'>(table: T, range: RollupRange) {
-    const either: 'click_rollups' | 'order_rollups' = table;
-    return this.database.db.selectFrom(either).where((eb) => {
-      const conditions = [
-        eb('affiliate_id', '=', range.affiliateId),
-        eb('organization_id', '=', range.organizationId),
-        eb('link_id', '=', range.linkId),
-        eb('dimension', '=', range.dimension),
-        eb('hour', '>=', range.from),
-        eb('hour', '<', range.to),
-      ];
+  /**
+   * The rows of one table and slice a read covers (every rollup table shares the key columns).
+   * With `only`, the slice's periods and those values, each pair one probe of the primary key.
+   */
+  private keyed(table: string, range: RollupRange, slice: Slice, only?: readonly string[]) {
+    return this.database.db.selectFrom(table as 'click_rollups').where((eb) => {
+      const conditions = [eb('affiliate_id', '=', range.affiliateId), eb('organization_id', '=', range.organizationId), eb('link_id', '=', range.linkId), eb('dimension', '=', range.dimension)];
+      if (only !== undefined) conditions.push(eb('hour', 'in', periodsOf(slice)), eb('value', 'in', only));
+      else conditions.push(eb('hour', '>=', slice.from), eb('hour', '<', slice.to));
       const { match } = range;
       if (match && 'equals' in match) conditions.push(eb('value', '=', match.equals));
       // A prefix is a range of the key (values compare byte by byte in both databases).
@@ -96,16 +155,31 @@ export class RollupsRepository {
         conditions.push(eb(eb.fn('substr', ['value', eb(eb.fn('length', ['value']), '-', match.suffix.length - 1)]), '=', match.suffix));
       }
       return eb.and(conditions);
-    }) as unknown as SelectQueryBuilder<DB, T, object>;
+    });
   }
 
-  /** Click counts per hour of the range (hours without clicks left out). */
+  /**
+   * The rows of a range as one table (the union of its slices' rows), with `columns` and the
+   * range's key; whole days from the daily rows unless `days` is false; only the values `only`
+   * when given.
+   */
+  private sliced<C extends string>(kind: 'clicks' | 'orders', range: RollupRange, columns: readonly C[], days = true, only?: readonly string[]) {
+    const tables = kind === 'clicks' ? CLICK_ROLLUP_TABLE : ORDER_ROLLUP_TABLE;
+    const parts = slicesOf(range.from, range.to, days).map((slice) => {
+      const rows = this.keyed(tables[slice.period], range, slice, only).select(columns.map((c) => sql.ref(c).as(c)));
+      return kind === 'orders' && range.currency !== undefined ? rows.where(sql.ref('currency'), '=', range.currency) : rows;
+    });
+    const union = parts.slice(1).reduce((all, part) => all.unionAll(part), parts[0]!);
+    return this.database.db.selectFrom(union.as('r')) as unknown as SelectQueryBuilder<{ r: ClickRollupsTable & OrderRollupsTable }, 'r', object>;
+  }
+
+  /** Click counts per hour of the range (hours without clicks left out); whole days as one row at 00:00 when range.days allows. */
   async clicksByHour(range: RollupRange): Promise<Array<ClickCounts & { hour: string }>> {
-    const rows = await this.keyed('click_rollups', range)
+    const rows = await this.sliced('clicks', range, ['hour', ...CLICK_COUNTS], range.days ?? false)
       .select((eb) => ['hour', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy('hour')
       .execute();
-    return rows.map((r) => ({ hour: r.hour, ...numbers(r, CLICK_COUNTS) }));
+    return rows.map((r) => ({ hour: String(r.hour), ...numbers(r, CLICK_COUNTS) }));
   }
 
   /**
@@ -113,7 +187,15 @@ export class RollupsRepository {
    * `limit`; values without a counted click only with `uncounted`.
    */
   async clicksByValue(range: RollupRange, limit: number, uncounted = false): Promise<Array<ClickCounts & { value: string }>> {
-    const rows = await this.keyed('click_rollups', range)
+    if (RANKED_DIMENSIONS.has(range.dimension) && range.match === undefined) {
+      const ranked = await this.topRanked(range, limit, uncounted);
+      if (ranked !== undefined) return ranked;
+    }
+    return this.summedByValue(range, limit, uncounted);
+  }
+
+  private async summedByValue(range: RollupRange, limit: number, uncounted: boolean, only?: readonly string[]): Promise<Array<ClickCounts & { value: string }>> {
+    const rows = await this.sliced('clicks', range, ['value', ...CLICK_COUNTS], true, only)
       .select((eb) => ['value', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy('value')
       .$if(!uncounted, (q) => q.having((eb) => eb.fn.sum('counted'), '>', 0))
@@ -121,21 +203,59 @@ export class RollupsRepository {
       .orderBy('value')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ value: r.value, ...numbers(r, CLICK_COUNTS) }));
+    return rows.map((r) => ({ value: String(r.value), ...numbers(r, CLICK_COUNTS) }));
   }
 
-  private orderRows(range: RollupRange) {
-    const q = this.keyed('order_rollups', range);
-    return range.currency === undefined ? q : q.where('currency', '=', range.currency);
+  /**
+   * The top values of a dimension with many values without summing every value of the range
+   * (the threshold algorithm): read each period's `depth` largest counts; a value seen nowhere
+   * has at most the sum of each full list's last count (the threshold); sum the values seen
+   * exactly; when the `limit`-th of them beats the threshold, or every list was read to its end,
+   * nothing unseen can rank higher. Otherwise read deeper. Undefined when the candidates grow
+   * past MAX_CANDIDATES (the caller then sums the range whole).
+   */
+  private async topRanked(range: RollupRange, limit: number, uncounted: boolean): Promise<Array<ClickCounts & { value: string }> | undefined> {
+    const periods = slicesOf(range.from, range.to).flatMap((slice) => periodsOf(slice).map((hour) => ({ table: CLICK_ROLLUP_TABLE[slice.period], hour })));
+    for (let depth = Math.max(2 * limit, 20); ; depth *= 4) {
+      const lists = new Map<string, Array<{ value: string; counted: number }>>();
+      for (let i = 0; i < periods.length; i += PERIODS_PER_STATEMENT) {
+        const tops = periods.slice(i, i + PERIODS_PER_STATEMENT).map(
+          ({ table, hour }) =>
+            // The dimension as a literal: only then do the databases use its partial index.
+            sql`select * from (select hour, value, counted from ${sql.table(table)} where affiliate_id = ${range.affiliateId} and organization_id = ${range.organizationId} and link_id = ${range.linkId} and dimension = ${sql.lit(range.dimension)} and hour = ${hour} order by counted desc, value limit ${depth}) as top`,
+        );
+        const { rows } = await sql<{ hour: string; value: string; counted: number | string }>`${sql.join(tops, sql` union all `)}`.execute(this.database.db);
+        for (const row of rows) {
+          let list = lists.get(row.hour);
+          if (!list) lists.set(row.hour, (list = []));
+          list.push({ value: row.value, counted: Number(row.counted) });
+        }
+      }
+      let threshold = 0;
+      let exhausted = true;
+      const candidates = new Set<string>();
+      for (const list of lists.values()) {
+        for (const { value } of list) candidates.add(value);
+        if (list.length === depth) {
+          exhausted = false;
+          threshold += list[list.length - 1]!.counted;
+        }
+      }
+      if (candidates.size > MAX_CANDIDATES) return undefined;
+      if (candidates.size === 0) return [];
+      const exact = await this.summedByValue(range, Math.max(limit, candidates.size), uncounted, [...candidates]);
+      const kth = exact[limit - 1];
+      if (exhausted || (kth !== undefined && kth.counted > threshold)) return exact.slice(0, limit);
+    }
   }
 
-  /** Order sums per hour and currency. */
+  /** Order sums per hour and currency; whole days as one row at 00:00 when range.days allows. */
   async ordersByHour(range: RollupRange): Promise<Array<OrderSums & { hour: string; currency: string }>> {
-    const rows = await this.orderRows(range)
+    const rows = await this.sliced('orders', range, ['hour', 'currency', ...ORDER_SUMS], range.days ?? false)
       .select((eb) => ['hour', 'currency', ...ORDER_SUMS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy(['hour', 'currency'])
       .execute();
-    return rows.map((r) => ({ hour: r.hour, currency: r.currency, ...numbers(r, ORDER_SUMS) }));
+    return rows.map((r) => ({ hour: String(r.hour), currency: String(r.currency), ...numbers(r, ORDER_SUMS) }));
   }
 
   /**
@@ -143,7 +263,7 @@ export class RollupsRepository {
    * most `limit`; groups whose orders were all canceled are left out.
    */
   async ordersByValue(range: RollupRange, orderBy: (typeof ORDER_SUMS)[number], limit: number): Promise<Array<OrderSums & { value: string; currency: string }>> {
-    const rows = await this.orderRows(range)
+    const rows = await this.sliced('orders', range, ['value', 'currency', ...ORDER_SUMS])
       .select((eb) => ['value', 'currency', ...ORDER_SUMS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy(['value', 'currency'])
       .having((eb) => eb.or(ORDER_SUMS.map((c) => eb(eb.fn.sum(c), '<>', 0))))
@@ -152,7 +272,7 @@ export class RollupsRepository {
       .orderBy('currency')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ value: r.value, currency: r.currency, ...numbers(r, ORDER_SUMS) }));
+    return rows.map((r) => ({ value: String(r.value), currency: String(r.currency), ...numbers(r, ORDER_SUMS) }));
   }
 
   /** The first hour with clicks or orders under this key, if any (the start of "all time"). */
@@ -184,7 +304,7 @@ export class RollupsRepository {
       if (database.dialect === 'postgres') {
         // Writers add to these rows in their own transactions: they wait until the rebuild is
         // committed, then add what it did not see.
-        await sql`lock table click_rollups, order_rollups in exclusive mode`.execute(trx);
+        await sql`lock table click_rollups, click_rollups_daily, order_rollups, order_rollups_daily in exclusive mode`.execute(trx);
       } else {
         // Take SQLite's write lock first, so no click is written between the sums and the progress.
         await trx.updateTable('rollup_progress').set({ last_rolled_rowid: sql`last_rolled_rowid` }).where('id', '=', 1).execute();
@@ -198,6 +318,7 @@ export class RollupsRepository {
         const clicksFrom = hourOf(since !== undefined && since > oldestClick ? since : oldestClick);
         await trx.deleteFrom('click_rollups').where('hour', '>=', clicksFrom).execute();
         await sql.raw(clickRollupSql(`created_at >= ${literal(clicksFrom)}`)).execute(trx);
+        for (const statement of dailyFromHourlySql('clicks', dayOf(clicksFrom))) await sql.raw(statement).execute(trx);
         result.clicksFrom = clicksFrom;
       }
       if (database.dialect === 'sqlite') {
@@ -209,19 +330,27 @@ export class RollupsRepository {
       if (ordersFrom !== undefined) orders = orders.where('hour', '>=', ordersFrom);
       await orders.execute();
       await sql.raw(orderRollupSql(ordersFrom === undefined ? 'true' : `created_at >= ${literal(ordersFrom)}`)).execute(trx);
+      // From the first day of the hours recomputed: its earlier hours are kept as they are.
+      for (const statement of dailyFromHourlySql('orders', dayOf(ordersFrom ?? '0000-01-01T00:00:00.000Z'))) await sql.raw(statement).execute(trx);
       if (ordersFrom !== undefined) result.ordersFrom = ordersFrom;
       return result;
     });
   }
 
-  /** Every row of both tables in key order (tests compare rollups with a rebuild). */
-  async everything(): Promise<{ clicks: ClickRollupRow[]; orders: OrderRollupRow[] }> {
-    let clickRows = this.database.db.selectFrom('click_rollups').selectAll();
-    for (const column of CLICK_ROLLUP_KEY) clickRows = clickRows.orderBy(column);
-    let orderRows = this.database.db.selectFrom('order_rollups').selectAll();
-    for (const column of ORDER_ROLLUP_KEY) orderRows = orderRows.orderBy(column);
-    const [clicks, orders] = await Promise.all([clickRows.execute(), orderRows.execute()]);
-    return { clicks: clicks.map((r) => ({ ...r, ...numbers(r, CLICK_COUNTS) })), orders: orders.map((r) => ({ ...r, ...numbers(r, ORDER_SUMS) })) };
+  /** Every row of every rollup table in key order (tests compare rollups with a rebuild). */
+  async everything(): Promise<Record<'clicks' | 'clicksDaily', ClickRollupRow[]> & Record<'orders' | 'ordersDaily', OrderRollupRow[]>> {
+    const all = async <R>(table: string, key: readonly string[], sums: readonly string[]): Promise<R[]> => {
+      let rows = this.database.db.selectFrom(table as 'click_rollups').selectAll();
+      for (const column of key) rows = rows.orderBy(column as 'hour');
+      return (await rows.execute()).map((r) => ({ ...r, ...numbers(r, sums) }) as R);
+    };
+    const [clicks, clicksDaily, orders, ordersDaily] = await Promise.all([
+      all<ClickRollupRow>(CLICK_ROLLUP_TABLE.hour, CLICK_ROLLUP_KEY, CLICK_COUNTS),
+      all<ClickRollupRow>(CLICK_ROLLUP_TABLE.day, CLICK_ROLLUP_KEY, CLICK_COUNTS),
+      all<OrderRollupRow>(ORDER_ROLLUP_TABLE.hour, ORDER_ROLLUP_KEY, ORDER_SUMS),
+      all<OrderRollupRow>(ORDER_ROLLUP_TABLE.day, ORDER_ROLLUP_KEY, ORDER_SUMS),
+    ]);
+    return { clicks, clicksDaily, orders, ordersDaily };
   }
 }
 

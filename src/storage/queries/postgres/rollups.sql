@@ -9,17 +9,27 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-    and "value" = $7
-  )
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+        and "value" = $7
+      )
+  ) as "r"
 group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
@@ -33,18 +43,28 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-    and "value" >= $7
-    and "value" < $8
-  )
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+        and "value" >= $7
+        and "value" < $8
+      )
+  ) as "r"
 group by
   "hour";
 -- parameters: ["aff-1","","","device_country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","mobile|","mobile}"]
@@ -58,16 +78,26 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-  )
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+  ) as "r"
 group by
   "value"
 having
@@ -88,17 +118,27 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-    and substr("value", length("value") - $7) = $8
-  )
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+        and substr("value", length("value") - $7) = $8
+      )
+  ) as "r"
 group by
   "value"
 order by
@@ -116,17 +156,26 @@ select
   sum("sales") as "sales",
   sum("commission") as "commission"
 from
-  "order_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-  )
-  and "currency" = $7
+    select
+      "hour" as "hour",
+      "currency" as "currency",
+      "orders" as "orders",
+      "sales" as "sales",
+      "commission" as "commission"
+    from
+      "order_rollups"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+      and "currency" = $7
+  ) as "r"
 group by
   "hour",
   "currency";
@@ -140,16 +189,25 @@ select
   sum("sales") as "sales",
   sum("commission") as "commission"
 from
-  "order_rollups"
-where
   (
-    "affiliate_id" = $1
-    and "organization_id" = $2
-    and "link_id" = $3
-    and "dimension" = $4
-    and "hour" >= $5
-    and "hour" < $6
-  )
+    select
+      "value" as "value",
+      "currency" as "currency",
+      "orders" as "orders",
+      "sales" as "sales",
+      "commission" as "commission"
+    from
+      "order_rollups_daily"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+  ) as "r"
 group by
   "value",
   "currency"
@@ -192,7 +250,9 @@ where
 
 -- rollups.rebuild
 lock table click_rollups,
-order_rollups in exclusive mode;
+click_rollups_daily,
+order_rollups,
+order_rollups_daily in exclusive mode;
 -- parameters: []
 
 select
@@ -788,6 +848,49 @@ set
   commission = order_rollups.commission + excluded.commission;
 -- parameters: []
 
+delete from order_rollups_daily
+where
+  hour >= '2026-01-01T00:00:00.000Z';
+-- parameters: []
+
+insert into
+  order_rollups_daily (
+    affiliate_id,
+    organization_id,
+    link_id,
+    dimension,
+    hour,
+    value,
+    currency,
+    orders,
+    sales,
+    commission
+  )
+select
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  substr(hour, 1, 10) || 'T00:00:00.000Z',
+  value,
+  currency,
+  sum(orders),
+  sum(sales),
+  sum(commission)
+from
+  order_rollups
+where
+  hour >= '2026-01-01T00:00:00.000Z'
+group by
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  substr(hour, 1, 10) || 'T00:00:00.000Z',
+  value,
+  currency;
+-- parameters: []
+
 -- rollups.everything
 select
   *
@@ -805,7 +908,34 @@ order by
 select
   *
 from
+  "click_rollups_daily"
+order by
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value";
+-- parameters: []
+
+select
+  *
+from
   "order_rollups"
+order by
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value",
+  "currency";
+-- parameters: []
+
+select
+  *
+from
+  "order_rollups_daily"
 order by
   "affiliate_id",
   "organization_id",

@@ -1515,6 +1515,1454 @@ set
   suspicious = click_rollups.suspicious + excluded.suspicious;
 -- parameters: []
 
+insert into
+  click_rollups_daily (
+    affiliate_id,
+    organization_id,
+    link_id,
+    dimension,
+    hour,
+    value,
+    counted,
+    bots,
+    heads,
+    repeats,
+    suspicious
+  )
+select
+  *
+from
+  (
+    select
+      affiliate_id,
+      '',
+      '',
+      'all',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'device',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'browser',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'os',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'referer',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'channel',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      channel_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      channel_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'brand',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      organization_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      organization_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'link',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id
+    union all
+    select
+      affiliate_id,
+      '',
+      '',
+      'device_country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'all',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'device',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'browser',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'os',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'referer',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'channel',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      channel_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      channel_id
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'link',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id
+    union all
+    select
+      affiliate_id,
+      organization_id,
+      '',
+      'device_country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'all',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z'
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'device',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'browser',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'os',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'referer',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      affiliate_id,
+      '',
+      link_id,
+      'device_country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      affiliate_id,
+      link_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'all',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      '',
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z'
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(country, 'ZZ')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'device',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'browser',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(browser, 'Other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'os',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(os, 'Other')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'referer',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(referer_host, '(direct)')
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'affiliate',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      affiliate_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      affiliate_id
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'link',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id,
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      link_id
+    union all
+    select
+      '',
+      organization_id,
+      '',
+      'device_country',
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ'),
+      sum(counted),
+      sum(is_bot),
+      sum(
+        case
+          when is_bot = 0 then is_head
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0 then is_repeat
+          else 0
+        end
+      ),
+      sum(
+        case
+          when is_bot = 0
+          and is_head = 0
+          and is_repeat = 0 then is_suspicious
+          else 0
+        end
+      )
+    from
+      clicks
+    where
+      rowid > 0
+      and rowid <= 0
+    group by
+      organization_id,
+      substr(created_at, 1, 10) || 'T00:00:00.000Z',
+      coalesce(device, 'other') || '|' || coalesce(country, 'ZZ')
+  ) as summed
+where
+  true
+on conflict (
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  hour,
+  value
+) do update
+set
+  counted = click_rollups_daily.counted + excluded.counted,
+  bots = click_rollups_daily.bots + excluded.bots,
+  heads = click_rollups_daily.heads + excluded.heads,
+  repeats = click_rollups_daily.repeats + excluded.repeats,
+  suspicious = click_rollups_daily.suspicious + excluded.suspicious;
+-- parameters: []
+
 update "rollup_progress"
 set
   "last_rolled_rowid" = ?

@@ -9,17 +9,27 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-    and "value" = ?
-  )
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+        and "value" = ?
+      )
+  ) as "r"
 group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
@@ -33,18 +43,28 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-    and "value" >= ?
-    and "value" < ?
-  )
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+        and "value" >= ?
+        and "value" < ?
+      )
+  ) as "r"
 group by
   "hour";
 -- parameters: ["aff-1","","","device_country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","mobile|","mobile}"]
@@ -58,16 +78,26 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-  )
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+  ) as "r"
 group by
   "value"
 having
@@ -88,17 +118,27 @@ select
   sum("repeats") as "repeats",
   sum("suspicious") as "suspicious"
 from
-  "click_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-    and substr("value", length("value") - ?) = ?
-  )
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+        and substr("value", length("value") - ?) = ?
+      )
+  ) as "r"
 group by
   "value"
 order by
@@ -116,17 +156,26 @@ select
   sum("sales") as "sales",
   sum("commission") as "commission"
 from
-  "order_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-  )
-  and "currency" = ?
+    select
+      "hour" as "hour",
+      "currency" as "currency",
+      "orders" as "orders",
+      "sales" as "sales",
+      "commission" as "commission"
+    from
+      "order_rollups"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+      and "currency" = ?
+  ) as "r"
 group by
   "hour",
   "currency";
@@ -140,16 +189,25 @@ select
   sum("sales") as "sales",
   sum("commission") as "commission"
 from
-  "order_rollups"
-where
   (
-    "affiliate_id" = ?
-    and "organization_id" = ?
-    and "link_id" = ?
-    and "dimension" = ?
-    and "hour" >= ?
-    and "hour" < ?
-  )
+    select
+      "value" as "value",
+      "currency" as "currency",
+      "orders" as "orders",
+      "sales" as "sales",
+      "commission" as "commission"
+    from
+      "order_rollups_daily"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+  ) as "r"
 group by
   "value",
   "currency"
@@ -803,6 +861,49 @@ set
   commission = order_rollups.commission + excluded.commission;
 -- parameters: []
 
+delete from order_rollups_daily
+where
+  hour >= '2026-01-01T00:00:00.000Z';
+-- parameters: []
+
+insert into
+  order_rollups_daily (
+    affiliate_id,
+    organization_id,
+    link_id,
+    dimension,
+    hour,
+    value,
+    currency,
+    orders,
+    sales,
+    commission
+  )
+select
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  substr(hour, 1, 10) || 'T00:00:00.000Z',
+  value,
+  currency,
+  sum(orders),
+  sum(sales),
+  sum(commission)
+from
+  order_rollups
+where
+  hour >= '2026-01-01T00:00:00.000Z'
+group by
+  affiliate_id,
+  organization_id,
+  link_id,
+  dimension,
+  substr(hour, 1, 10) || 'T00:00:00.000Z',
+  value,
+  currency;
+-- parameters: []
+
 -- rollups.everything
 select
   *
@@ -820,7 +921,34 @@ order by
 select
   *
 from
+  "click_rollups_daily"
+order by
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value";
+-- parameters: []
+
+select
+  *
+from
   "order_rollups"
+order by
+  "affiliate_id",
+  "organization_id",
+  "link_id",
+  "dimension",
+  "hour",
+  "value",
+  "currency";
+-- parameters: []
+
+select
+  *
+from
+  "order_rollups_daily"
 order by
   "affiliate_id",
   "organization_id",
