@@ -10,15 +10,35 @@ export type RollupScope = 'affiliate' | 'affiliate_brand' | 'link' | 'brand';
 
 /**
  * A dimension of a rollup row: 'all' (no breakdown), a fact of the click, a key (channel, brand,
- * affiliate, link), or 'device_country' (both, value `device|country`).
+ * affiliate, link), 'device_country' (both, value `device|country`), or 'facts' (every fact the
+ * scope keeps, value `country|device|…` in FACTS order).
  */
-export type Dimension = 'all' | 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel' | 'brand' | 'affiliate' | 'link' | 'device_country';
+export type Dimension = 'all' | 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel' | 'brand' | 'affiliate' | 'link' | 'device_country' | 'facts';
 
+/** What a 'facts' value is made of. */
+export type Fact = 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel';
+
+/**
+ * Keys with few clicks each (an affiliate at one brand, a link, a brand) keep their click facts as
+ * one row per combination: for most of them that is one row per click, where a row per fact was
+ * five or six. A breakdown or filter by any of these facts, together in any combination, is
+ * summed from those rows. The affiliate, whose keys are few and busy, keeps a row per fact.
+ */
+export const FACTS: Readonly<Partial<Record<RollupScope, readonly Fact[]>>> = {
+  affiliate_brand: ['country', 'device', 'browser', 'os', 'referer', 'channel'],
+  link: ['country', 'device', 'browser', 'os', 'referer'],
+  brand: ['country', 'device', 'browser', 'os', 'referer'],
+};
+
+/**
+ * A link's own totals are not kept twice: they are its affiliate's row of dimension 'link' (see
+ * the analytics plan). Brands keep countries apart too, their most asked breakdown.
+ */
 export const CLICK_DIMENSIONS: Readonly<Record<RollupScope, readonly Dimension[]>> = {
   affiliate: ['all', 'country', 'device', 'browser', 'os', 'referer', 'channel', 'brand', 'link', 'device_country'],
-  affiliate_brand: ['all', 'country', 'device', 'browser', 'os', 'referer', 'channel', 'link', 'device_country'],
-  link: ['all', 'country', 'device', 'browser', 'os', 'referer', 'device_country'],
-  brand: ['all', 'country', 'device', 'browser', 'os', 'referer', 'affiliate', 'link', 'device_country'],
+  affiliate_brand: ['all', 'link', 'facts'],
+  link: ['facts'],
+  brand: ['all', 'country', 'affiliate', 'link', 'facts'],
 };
 
 /** Orders keep the country of their click, not its device, browser, OS or referrer. */
@@ -32,7 +52,7 @@ export const ORDER_DIMENSIONS: Readonly<Record<RollupScope, readonly Dimension[]
 /** What an unknown fact is summed under. */
 export const UNKNOWN_FACT = { country: 'ZZ', device: 'other', browser: 'Other', os: 'Other', referer: '(direct)' } as const;
 
-/** The separator of a device_country value (`mobile|US`). */
+/** The separator of a device_country value (`mobile|US`) and of a facts value (no fact holds it: hosts, codes, ids and names do not). */
 export const PAIR_SEPARATOR = '|';
 
 /** The UTC hour an ISO 8601 time (YYYY-MM-DDTHH:…Z) falls in, as it keys rollup rows. */

@@ -35,6 +35,7 @@ import * as partitionedWebhookOutbox from './migrations/0028-partitioned-webhook
 import * as channelManagement from './migrations/0029-channel-management.js';
 import * as channelNameUnique from './migrations/0030-channel-name-unique.js';
 import * as dailyRollups from './migrations/0031-daily-rollups.js';
+import * as clickFactsRollups from './migrations/0032-click-facts-rollups.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -71,6 +72,7 @@ const migrations: Record<string, DialectMigration> = {
   '0029-channel-management': channelManagement,
   '0030-channel-name-unique': channelNameUnique,
   '0031-daily-rollups': dailyRollups,
+  '0032-click-facts-rollups': clickFactsRollups,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -2,7 +2,7 @@
 // clicks or orders (the SQLite click writer, and every rebuild), and the same sums computed from
 // rows in memory (a batch being written, an order being changed). Both follow the one layout in
 // src/lib/rollup-layout.ts, per hour and per day; a test proves they agree.
-import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, dayOf, hourOf, type Dimension, type Period, type RollupScope } from '../lib/rollup-layout.js';
+import { CLICK_DIMENSIONS, FACTS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, dayOf, hourOf, type Dimension, type Fact, type Period, type RollupScope } from '../lib/rollup-layout.js';
 import type { ClickRollupRow, NewClickRow, NewOrderRow, OrderRollupRow } from './tables.js';
 
 type KeyColumns = readonly [affiliate: string, organization: string, link: string];
@@ -32,7 +32,7 @@ const SCOPE_SQL: Record<RollupScope, KeyColumns> = {
   brand: ["''", 'organization_id', "''"],
 };
 
-const CLICK_VALUE_SQL: Record<Dimension, string> = {
+const CLICK_VALUE_SQL: Record<Exclude<Dimension, 'facts'>, string> = {
   all: "''",
   country: `coalesce(country, '${UNKNOWN_FACT.country}')`,
   device: `coalesce(device, '${UNKNOWN_FACT.device}')`,
@@ -45,6 +45,20 @@ const CLICK_VALUE_SQL: Record<Dimension, string> = {
   link: 'link_id',
   device_country: `coalesce(device, '${UNKNOWN_FACT.device}') || '${PAIR_SEPARATOR}' || coalesce(country, '${UNKNOWN_FACT.country}')`,
 };
+
+/** A click's value of dimension `dimension` in `scope`, as SQL over clicks. */
+function clickValueSql(scope: RollupScope, dimension: Dimension): string {
+  if (dimension !== 'facts') return CLICK_VALUE_SQL[dimension];
+  return factsOf(scope)
+    .map((fact) => CLICK_VALUE_SQL[fact])
+    .join(` || '${PAIR_SEPARATOR}' || `);
+}
+
+function factsOf(scope: RollupScope): readonly Fact[] {
+  const facts = FACTS[scope];
+  if (!facts) throw new Error(`the ${scope} rollups keep no facts row`);
+  return facts;
+}
 
 const ORDER_VALUE_SQL: Partial<Record<Dimension, string>> = {
   all: "''",
@@ -94,7 +108,7 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
 export function clickRollupSql(where: string, period: Period = 'hour'): string {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
-    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, CLICK_VALUE_SQL[dimension], [], CLICK_COUNT_SQL, 'clicks', where, period));
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL, 'clicks', where, period));
   }
   return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
 }
@@ -140,7 +154,8 @@ export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay: string): 
 const scopeKeys = (scope: RollupScope, affiliate: string, organization: string, link: string): KeyColumns =>
   scope === 'affiliate' ? [affiliate, '', ''] : scope === 'affiliate_brand' ? [affiliate, organization, ''] : scope === 'link' ? [affiliate, '', link] : ['', organization, ''];
 
-function clickValue(click: NewClickRow, dimension: Dimension): string {
+function clickValue(click: NewClickRow, dimension: Dimension, scope: RollupScope): string {
+  if (dimension === 'facts') return factsOf(scope).map((fact) => clickValue(click, fact, scope)).join(PAIR_SEPARATOR);
   const device = click.device ?? UNKNOWN_FACT.device;
   const country = click.country ?? UNKNOWN_FACT.country;
   switch (dimension) {
@@ -189,7 +204,7 @@ export function clickRollupRows(clicks: readonly NewClickRow[], period: Period =
     for (const [scope, dimensions] of CLICK_LAYOUT) {
       const [affiliate_id, organization_id, link_id] = scopeKeys(scope, click.affiliate_id, click.organization_id, click.link_id);
       for (const dimension of dimensions) {
-        const value = clickValue(click, dimension);
+        const value = clickValue(click, dimension, scope);
         const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
         let row = rows.get(key);
         if (!row) {

@@ -205,6 +205,51 @@ describe('breakdowns and filters', () => {
     assert.deepEqual(oneLink.map((r) => [r.code, r.clicks]), [[linkB, 1]]);
   });
 
+  test('one brand or one link: any breakdown with any filters of country and device together, and timeseries filtered', async () => {
+    const { data: tabletCountries } = await analytics(aff1, { interval: 'all', groupBy: 'countries', organizationId: BRANDS.acme, device: 'tablet' });
+    assert.deepEqual(tabletCountries, [{ country: 'GB', clicks: 1 }]);
+    const { data: usMobileBrowsers } = await analytics(aff1, { interval: 'all', groupBy: 'browsers', organizationId: BRANDS.acme, country: 'US', device: 'mobile' });
+    assert.deepEqual(usMobileBrowsers, [{ browser: 'Safari', clicks: 1 }]);
+    const { data: channelReferers } = await analytics(aff1, { interval: 'all', groupBy: 'referers', organizationId: BRANDS.acme, channelId: 'ch-aff1-insta', country: 'US' });
+    assert.deepEqual(channelReferers, [{ referer: 'news.example.com', clicks: 1 }]);
+    const { data: linkOs } = await analytics(aff1, { interval: 'all', groupBy: 'os', linkCode: linkA, device: 'desktop' });
+    assert.deepEqual(linkOs, [{ os: 'Windows', clicks: 1 }]);
+    const { data: auDays } = await analytics(aff1, { start: '2026-03-07', end: '2026-03-09', organizationId: BRANDS.acme, country: 'AU' });
+    assert.deepEqual(
+      auDays.map((r) => [r.date, r.clicks]),
+      [
+        ['2026-03-07', 0],
+        ['2026-03-08', 1],
+        ['2026-03-09', 0],
+      ],
+    );
+    // The brand's view: its countries, and its countries on one device.
+    const { data: brandCountries } = await analytics(acme, { interval: 'all', groupBy: 'countries' }, 'advertiser');
+    assert.deepEqual(brandCountries, [
+      { country: 'US', clicks: 2 },
+      { country: 'AU', clicks: 1 },
+      { country: 'GB', clicks: 1 },
+    ]);
+    const { data: brandDesktop } = await analytics(acme, { interval: 'all', groupBy: 'countries', device: 'desktop' }, 'advertiser');
+    assert.deepEqual(brandDesktop, [
+      { country: 'AU', clicks: 1 },
+      { country: 'US', clicks: 1 },
+    ]);
+  });
+
+  test('one link\'s totals over time and since its first click', async () => {
+    const { data, meta } = await analytics(aff1, { interval: 'all', linkCode: linkA });
+    assert.equal(meta.start, '2026-03-07T00:00:00.000Z');
+    assert.deepEqual(
+      data.map((r) => [r.date, r.clicks]),
+      [
+        ['2026-03-07', 1],
+        ['2026-03-08', 2],
+        ['2026-03-09', 0],
+      ],
+    );
+  });
+
   test('a combination the rollups do not keep answers 400 with what they keep', async () => {
     const res = await h.get(`/affiliate/analytics${qs({ groupBy: 'browsers', country: 'US' })}`, aff1);
     const body = assertError(res, 400, 'unsupported_combination');

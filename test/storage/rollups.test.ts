@@ -120,8 +120,10 @@ describe('reads', () => {
       { value: 'l-a', currency: 'BRL', orders: 1, sales: 8_000, commission: 800 },
       { value: '', currency: 'BRL', orders: 1, sales: 5_000, commission: 500 },
     ]);
-    assert.equal(await f.repos.rollups.firstHour({ affiliateId: 'aff-1', organizationId: '', linkId: '' }), '2026-01-02T10:00:00.000Z');
-    assert.equal(await f.repos.rollups.firstHour({ affiliateId: 'aff-2', organizationId: '', linkId: '' }), undefined);
+    const affiliate = (id: string) => ({ affiliateId: id, organizationId: '', linkId: '' });
+    assert.equal(await f.repos.rollups.firstHour({ ...affiliate('aff-1'), dimension: 'all', value: '' }, affiliate('aff-1')), '2026-01-02T10:00:00.000Z');
+    assert.equal(await f.repos.rollups.firstHour({ ...affiliate('aff-1'), dimension: 'link', value: 'l-a' }, { ...affiliate('aff-1'), linkId: 'l-a' }), '2026-01-02T10:00:00.000Z');
+    assert.equal(await f.repos.rollups.firstHour({ ...affiliate('aff-2'), dimension: 'all', value: '' }, affiliate('aff-2')), undefined);
   });
 });
 

@@ -1,11 +1,11 @@
 // Click and earnings analytics for affiliates (their links, by channel and brand) and brands
 // (their affiliates' links to them, by affiliate), read from the hourly rollups only.
-import type { RebuildResult, RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
+import type { ClickCounts, RebuildResult, RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { Clock } from '../../lib/clock.js';
-import { PAIR_SEPARATOR } from '../../lib/rollup-layout.js';
+import { PAIR_SEPARATOR, type Fact } from '../../lib/rollup-layout.js';
 import { invalid, notFound } from '../errors.js';
 import { rangeStart } from '../time.js';
 import { resolveRange, type AnalyticsRange, type RangeRequest } from './ranges.js';
@@ -51,6 +51,8 @@ export interface AnalyticsAnswer {
   range: AnalyticsRange;
 }
 
+/** Counted clicks, then the uncounted ones by their reason. */
+const COUNTS: ReadonlyArray<keyof ClickCounts> = ['counted', 'bots', 'heads', 'repeats', 'suspicious'];
 const MONEY_COLUMN = { orders: 'orders', sales: 'sales', commission: 'commission' } as const;
 const DEFAULT_LIMIT = 100;
 
@@ -79,18 +81,21 @@ export class AnalyticsService {
     if (request.currency !== undefined && event === 'clicks') throw invalid('invalid_query', 'currency applies to orders, sales and commission, not to clicks: leave it out');
     const key = await this.scopeOf(caller, request);
     const plan = planRead(event, request.groupBy, key, request);
-    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(key));
+    // A link's clicks are first seen in its affiliate's row for the link (it keeps no 'all' row).
+    const firstClicks = key.scope === 'link' ? { affiliateId: key.affiliateId, organizationId: '', linkId: '', dimension: 'link', value: key.linkId } : { ...key, dimension: 'all', value: '' };
+    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(firstClicks, key));
+    const rowsKey = plan.key ?? key;
     const read: RollupRange = {
-      affiliateId: key.affiliateId,
-      organizationId: key.organizationId,
-      linkId: key.linkId,
+      affiliateId: rowsKey.affiliateId,
+      organizationId: rowsKey.organizationId,
+      linkId: rowsKey.linkId,
       dimension: plan.dimension,
       from: range.from,
       to: range.to,
       ...(plan.match ? { match: plan.match } : {}),
       ...(request.currency !== undefined ? { currency: request.currency } : {}),
     };
-    const rows = request.groupBy === 'timeseries' ? await this.series(request, read, range) : await this.groups(caller, request, read, plan);
+    const rows = request.groupBy === 'timeseries' ? await this.series(request, read, range, plan) : await this.groups(caller, request, read, plan);
     return { rows, range };
   }
 
@@ -140,7 +145,7 @@ export class AnalyticsService {
   }
 
   /** Every bucket of the range, zeros included; money per currency (each in every bucket). */
-  private async series(request: AnalyticsRequest, read: RollupRange, range: AnalyticsRange): Promise<AnalyticsRow[]> {
+  private async series(request: AnalyticsRequest, read: RollupRange, range: AnalyticsRange, plan: ReadPlan): Promise<AnalyticsRow[]> {
     const { rollups } = this.repositories;
     // Whole UTC days come as one row each when every bucket is a UTC day (local days elsewhere
     // start at another hour: they are summed from hours).
@@ -159,7 +164,9 @@ export class AnalyticsService {
     };
     if (request.event === 'clicks') {
       const sums = range.buckets.map(() => ({ counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 }));
-      for (const row of await rollups.clicksByHour(read)) {
+      const facts = plan.facts && factsFilter(plan.facts);
+      const rows = facts ? (await rollups.clicksByHourAndValue(read)).filter((row) => facts(row.value) !== undefined) : await rollups.clicksByHour(read);
+      for (const row of rows) {
         const sum = sums[bucketOf(row.hour)]!;
         sum.counted += row.counted;
         sum.bots += row.bots;
@@ -196,7 +203,9 @@ export class AnalyticsService {
       return (plan.part === 'device' ? device : country) ?? value;
     };
     let rows: Array<{ value: string; figures: AnalyticsRow }>;
-    if (request.event === 'clicks') {
+    if (request.event === 'clicks' && plan.facts) {
+      rows = (await this.factsByValue(read, plan.facts, limit, request.includeUncounted)).map((r) => ({ value: plan.fixedValue ?? r.value, figures: clickFigures(r, request.includeUncounted) }));
+    } else if (request.event === 'clicks') {
       rows = (await rollups.clicksByValue(read, limit, request.includeUncounted)).map((r) => ({ value: valueOf(r.value), figures: clickFigures(r, request.includeUncounted) }));
     } else {
       const column = MONEY_COLUMN[request.event];
@@ -204,6 +213,27 @@ export class AnalyticsService {
     }
     const labels = await this.labels(caller, grouping, rows.map((r) => r.value));
     return rows.map(({ value, figures }) => ({ ...labels(value), ...figures }));
+  }
+
+  /**
+   * Click counts of the range summed from combinations of facts: those matching the plan's
+   * filters, by the fact it groups by (one group, '', without one), most counted first.
+   */
+  private async factsByValue(read: RollupRange, facts: NonNullable<ReadPlan['facts']>, limit: number, uncounted?: boolean): Promise<Array<ClickCounts & { value: string }>> {
+    const pick = factsFilter(facts);
+    const sums = new Map<string, ClickCounts>();
+    for (const row of await this.repositories.rollups.clicksByValue(read, undefined, true)) {
+      const group = pick(row.value);
+      if (group === undefined) continue;
+      const sum = sums.get(group) ?? { counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+      for (const count of COUNTS) sum[count] += row[count];
+      sums.set(group, sum);
+    }
+    return [...sums]
+      .filter(([, sum]) => uncounted || sum.counted > 0)
+      .sort(([a, x], [b, y]) => y.counted - x.counted || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, limit)
+      .map(([value, sum]) => ({ value, ...sum }));
   }
 
   /** The fields that name a group: its value, and a code or name where the value is an id. */
@@ -234,4 +264,16 @@ export class AnalyticsService {
 function clickFigures(counts: { counted: number; bots: number; heads: number; repeats: number; suspicious: number }, includeUncounted?: boolean): AnalyticsRow {
   if (!includeUncounted) return { clicks: counts.counted };
   return { clicks: counts.counted, uncounted: { bot: counts.bots, head: counts.heads, repeat: counts.repeats, suspicious: counts.suspicious } };
+}
+
+/** For a combination of facts (a facts row's value): the group it adds to ('' without a grouping), or undefined when a filter leaves it out. */
+function factsFilter(facts: NonNullable<ReadPlan['facts']>): (value: string) => string | undefined {
+  const position = (fact: Fact) => facts.order.indexOf(fact);
+  const filters = (Object.entries(facts.where) as Array<[Fact, string]>).map(([fact, value]) => [position(fact), value] as const);
+  const grouped = facts.group === undefined ? -1 : position(facts.group);
+  return (value) => {
+    const parts = value.split(PAIR_SEPARATOR);
+    for (const [at, wanted] of filters) if (parts[at] !== wanted) return undefined;
+    return grouped === -1 ? '' : parts[grouped];
+  };
 }

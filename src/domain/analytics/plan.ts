@@ -1,10 +1,11 @@
 // Which rollup rows answer an analytics request, or why none do. The rule: the scope comes from
 // the caller and its key filters (a link, a brand for an affiliate, an affiliate for a brand);
-// the dimension is what the request breaks down by plus what it filters by (country, device,
-// channel): one of them, or device and country together. A request is answered when the rollups
-// keep that dimension for that scope (src/lib/rollup-layout.ts), and refused otherwise: nothing
-// is ever computed from raw clicks or orders.
-import { CLICK_DIMENSIONS, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type RollupScope } from '../../lib/rollup-layout.js';
+// the dimensions are what the request breaks down by plus what it filters by (country, device,
+// channel). A request is answered when the rollups keep a row for them in that scope
+// (src/lib/rollup-layout.ts): one of them, device with country, or, where the scope keeps its
+// click facts as combinations, any of those facts together. Anything else is refused: nothing is
+// ever computed from raw clicks or orders.
+import { CLICK_DIMENSIONS, FACTS, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type Fact, type RollupScope } from '../../lib/rollup-layout.js';
 import { invalid } from '../errors.js';
 
 export const EVENTS = ['clicks', 'orders', 'sales', 'commission'] as const;
@@ -50,6 +51,13 @@ export interface ReadPlan {
   part?: 'device' | 'country';
   /** The grouping is answered by one row fixed by the scope (groupBy=links for one link). */
   fixedValue?: string;
+  /** Rows kept under another key: a link's totals are its affiliate's row of dimension link. */
+  key?: Pick<ScopeKey, 'affiliateId' | 'organizationId' | 'linkId'>;
+  /**
+   * Dimension facts: each value is the scope's facts in `order`; rows whose facts equal `where`
+   * are kept and summed by `group` (all together without one).
+   */
+  facts?: { order: readonly Fact[]; where: Partial<Record<Fact, string>>; group?: Fact };
 }
 
 const FILTER_DIMENSIONS: Array<[keyof Filters, Dimension]> = [
@@ -58,10 +66,19 @@ const FILTER_DIMENSIONS: Array<[keyof Filters, Dimension]> = [
   ['channelId', 'channel'],
 ];
 
+const kept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope];
+const factsKept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? FACTS[scope] : undefined);
+
 /** What the rollups keep, for the OpenAPI description and the refusal messages. */
 export function keptDescription(event: AnalyticsEvent, scope: RollupScope): string {
-  const kept = (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope].filter((d) => d !== 'all');
-  return kept.map((d) => (d === 'device_country' ? 'device with country' : d)).join(', ');
+  const single = kept(event, scope).filter((d) => d !== 'all' && d !== 'facts' && d !== 'device_country');
+  const facts = factsKept(event, scope);
+  const parts = [
+    ...single.map((d) => `${d} (alone)`),
+    ...(kept(event, scope).includes('device_country') ? ['device with country'] : []),
+    ...(facts ? [`${facts.join(', ')} (any of them together)`] : []),
+  ];
+  return parts.join('; ');
 }
 
 const SCOPE_NAMES: Record<RollupScope, string> = {
@@ -88,17 +105,25 @@ export function planRead(event: AnalyticsEvent, grouping: Grouping, key: ScopeKe
     wanted.set(dimension, value);
   }
   const dimensions = [...wanted.keys()];
+  const keeps = kept(event, key.scope);
+  const facts = factsKept(event, key.scope);
+  // A link's totals: its affiliate's row for the link.
+  if (dimensions.length === 0 && !keeps.includes('all') && key.scope === 'link') {
+    return { dimension: 'link', key: { affiliateId: key.affiliateId, organizationId: '', linkId: '' }, match: { equals: key.linkId }, ...(fixed !== undefined && { fixedValue: fixed }) };
+  }
   let dimension: Dimension | undefined;
   if (dimensions.length === 0) dimension = 'all';
-  else if (dimensions.length === 1) dimension = dimensions[0];
-  else if (dimensions.length === 2 && wanted.has('country') && wanted.has('device')) dimension = 'device_country';
-  const kept = (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[key.scope];
-  if (dimension === undefined || !kept.includes(dimension)) {
+  else if (dimensions.length === 1 && keeps.includes(dimensions[0]!)) dimension = dimensions[0];
+  else if (dimensions.length === 2 && wanted.has('country') && wanted.has('device') && keeps.includes('device_country')) dimension = 'device_country';
+  else if (facts && dimensions.every((d) => (facts as readonly string[]).includes(d))) {
+    const where: Partial<Record<Fact, string>> = {};
+    for (const [d, value] of wanted) if (value !== undefined) where[d as Fact] = value;
+    const group = groupDimension !== undefined && fixed === undefined ? (groupDimension as Fact) : undefined;
+    return { dimension: 'facts', facts: { order: facts, where, ...(group && { group }) }, ...(fixed !== undefined && { fixedValue: fixed }) };
+  }
+  if (dimension === undefined || !keeps.includes(dimension)) {
     const asked = [groupDimension !== undefined && fixed === undefined ? `groupBy=${grouping}` : undefined, ...FILTER_DIMENSIONS.filter(([n]) => filters[n] !== undefined).map(([n]) => n)].filter(Boolean);
-    throw invalid(
-      'unsupported_combination',
-      `${event} by ${asked.join(' with ')} is not kept for ${SCOPE_NAMES[key.scope]}: the analytics keep ${event} by ${keptDescription(event, key.scope)} (one at a time, or device with country), and filter by one of them`,
-    );
+    throw invalid('unsupported_combination', `${event} by ${asked.join(' with ')} is not kept for ${SCOPE_NAMES[key.scope]}: the analytics keep ${event} by ${keptDescription(event, key.scope)}, and filter by what they break down by`);
   }
   const plan: ReadPlan = { dimension };
   if (fixed !== undefined) plan.fixedValue = fixed;

@@ -182,26 +182,35 @@ export class RollupsRepository {
     return rows.map((r) => ({ hour: String(r.hour), ...numbers(r, CLICK_COUNTS) }));
   }
 
+  /** Click counts per hour (or whole day, as clicksByHour) and value of the range. */
+  async clicksByHourAndValue(range: RollupRange): Promise<Array<ClickCounts & { hour: string; value: string }>> {
+    const rows = await this.sliced('clicks', range, ['hour', 'value', ...CLICK_COUNTS], range.days ?? false)
+      .select((eb) => ['hour', 'value', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
+      .groupBy(['hour', 'value'])
+      .execute();
+    return rows.map((r) => ({ hour: String(r.hour), value: String(r.value), ...numbers(r, CLICK_COUNTS) }));
+  }
+
   /**
    * Click counts per value over the range, most counted clicks first (value breaks ties), at most
-   * `limit`; values without a counted click only with `uncounted`.
+   * `limit` (undefined: every value); values without a counted click only with `uncounted`.
    */
-  async clicksByValue(range: RollupRange, limit: number, uncounted = false): Promise<Array<ClickCounts & { value: string }>> {
-    if (RANKED_DIMENSIONS.has(range.dimension) && range.match === undefined) {
+  async clicksByValue(range: RollupRange, limit: number | undefined, uncounted = false): Promise<Array<ClickCounts & { value: string }>> {
+    if (limit !== undefined && RANKED_DIMENSIONS.has(range.dimension) && range.match === undefined) {
       const ranked = await this.topRanked(range, limit, uncounted);
       if (ranked !== undefined) return ranked;
     }
     return this.summedByValue(range, limit, uncounted);
   }
 
-  private async summedByValue(range: RollupRange, limit: number, uncounted: boolean, only?: readonly string[]): Promise<Array<ClickCounts & { value: string }>> {
+  private async summedByValue(range: RollupRange, limit: number | undefined, uncounted: boolean, only?: readonly string[]): Promise<Array<ClickCounts & { value: string }>> {
     const rows = await this.sliced('clicks', range, ['value', ...CLICK_COUNTS], true, only)
       .select((eb) => ['value', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy('value')
       .$if(!uncounted, (q) => q.having((eb) => eb.fn.sum('counted'), '>', 0))
       .orderBy((eb) => eb.fn.sum('counted'), 'desc')
       .orderBy('value')
-      .limit(limit)
+      .$if(limit !== undefined, (q) => q.limit(limit!))
       .execute();
     return rows.map((r) => ({ value: String(r.value), ...numbers(r, CLICK_COUNTS) }));
   }
@@ -275,20 +284,24 @@ export class RollupsRepository {
     return rows.map((r) => ({ value: String(r.value), currency: String(r.currency), ...numbers(r, ORDER_SUMS) }));
   }
 
-  /** The first hour with clicks or orders under this key, if any (the start of "all time"). */
-  async firstHour(key: Pick<RollupRange, 'affiliateId' | 'organizationId' | 'linkId'>): Promise<string | undefined> {
-    const first = async (table: 'click_rollups' | 'order_rollups') => {
+  /**
+   * The first hour with clicks or orders (the start of "all time"): of the click row `clicks`
+   * (a key's 'all' row, or an affiliate's row of one link) and of the orders of key `orders`.
+   */
+  async firstHour(clicks: Pick<RollupRange, 'affiliateId' | 'organizationId' | 'linkId' | 'dimension'> & { value: string }, orders: Pick<RollupRange, 'affiliateId' | 'organizationId' | 'linkId'>): Promise<string | undefined> {
+    const first = async (table: 'click_rollups' | 'order_rollups', key: typeof clicks) => {
       const row = await this.database.db
         .selectFrom(table as 'click_rollups')
         .select((eb) => eb.fn.min('hour').as('hour'))
         .where('affiliate_id', '=', key.affiliateId)
         .where('organization_id', '=', key.organizationId)
         .where('link_id', '=', key.linkId)
-        .where('dimension', '=', 'all')
+        .where('dimension', '=', key.dimension)
+        .where('value', '=', key.value)
         .executeTakeFirst();
       return row?.hour ?? undefined;
     };
-    const hours = (await Promise.all([first('click_rollups'), first('order_rollups')])).filter((h): h is string => typeof h === 'string');
+    const hours = (await Promise.all([first('click_rollups', clicks), first('order_rollups', { ...orders, dimension: 'all', value: '' })])).filter((h): h is string => typeof h === 'string');
     return hours.sort()[0];
   }
 

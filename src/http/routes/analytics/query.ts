@@ -29,7 +29,7 @@ const SCOPES: Record<Side, Array<[RollupScope, string]>> = {
 export function servedDescription(side: Side): string {
   const lines = SCOPES[side].map(([scope, label]) => `- ${label}: clicks by ${keptDescription('clicks', scope)}; orders, sales and commission by ${keptDescription('orders', scope)}.`);
   return [
-    'What is answered: groupBy names one dimension, and country, device' + (side === 'affiliate' ? ' and channelId' : '') + ' filter by one; a request is answered when the rollups keep the dimension it breaks down and filters by together (one of them, or device with country), for its key:',
+    'What is answered: groupBy names one dimension, and country, device' + (side === 'affiliate' ? ' and channelId' : '') + ' filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:',
     ...lines,
     'A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination.',
   ].join('\n');
