@@ -167,14 +167,15 @@ export class MixedLoad {
   }
 
   /**
-   * Visits every link of the world once on each server, `concurrency` at a time, before the load:
+   * Visits every link of the world once on each server, `rate` a second in all, before the load:
    * the bounded caches of a long-running instance (the redirect cache above all) are full when
    * the warm-up ends, so growth measured after it is growth of what is not bounded. Each visit is
    * a click like any other: its id is kept for the count of stored clicks.
    */
-  async prime(): Promise<void> {
+  async prime(rate: number): Promise<void> {
     const started = performance.now();
     const links = [...this.links];
+    const pacer = new Pacer(1000 / rate);
     const visit = async (client: HttpClient, server: number, link: SoakLink) => {
       const visitor = this.visitors.person();
       this.result.priming.requests++;
@@ -195,7 +196,11 @@ export class MixedLoad {
       this.clients.map(async (client, server) => {
         let next = 0;
         const worker = async () => {
-          while (next < links.length) await visit(client, server, links[next++]!);
+          while (next < links.length) {
+            const link = links[next++]!;
+            await pacer.slot();
+            await visit(client, server, link);
+          }
         };
         await Promise.all(Array.from({ length: Math.max(1, Math.ceil(this.options.concurrency / this.clients.length)) }, worker));
       }),
