@@ -51,8 +51,11 @@ import { CHANNEL_KINDS } from '../src/domain/access/channels-service.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
 import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
-import { clickRollupSql, orderRollupSql } from '../src/storage/rollup-rows.js';
+import { clickRollupSql, dailyFromHourlySql, orderRollupSql } from '../src/storage/rollup-rows.js';
 import { slugOf, tagOf } from '../src/seed/names.js';
+
+/** Before every day of the data set (the daily rollups are summed from all hourly ones). */
+const FIRST_DAY = '0000-01-01T00:00:00.000Z';
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -940,11 +943,14 @@ async function rollUp(target: Target): Promise<void> {
   log('Rollups of clicks and orders…');
   await target.exec(clickRollupSql('true'));
   await target.exec(orderRollupSql('true'));
+  for (const statement of [...dailyFromHourlySql('clicks', FIRST_DAY), ...dailyFromHourlySql('orders', FIRST_DAY)]) await target.exec(statement);
   if (target.dialect === 'sqlite') {
     await target.exec('update rollup_progress set last_rolled_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');
     await target.exec('update click_count_progress set last_counted_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');
   }
-  const [counted] = await target.all<{ n: number }>('select (select count(*) from click_rollups) + (select count(*) from order_rollups) as n');
+  const [counted] = await target.all<{ n: number }>(
+    'select (select count(*) from click_rollups) + (select count(*) from order_rollups) + (select count(*) from click_rollups_daily) + (select count(*) from order_rollups_daily) as n',
+  );
   steps.push({ name: 'rollups (rows written)', rows: Number(counted?.n ?? 0), seconds: (performance.now() - started) / 1000 });
 }
 

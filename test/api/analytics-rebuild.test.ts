@@ -13,7 +13,7 @@ import { runCli } from '../helpers/cli.js';
 import { brandKey, createLink, item, report } from '../helpers/tracking.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { mulberry32 } from '../../src/seed/seeded-random.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-05-01T00:00:00.000Z');
@@ -50,7 +50,7 @@ async function settle(): Promise<void> {
 }
 
 test('rollups kept as clicks and conversions arrive equal a rebuild, which changes nothing when run again', async () => {
-  const next = seededRandom(20260501);
+  const next = mulberry32(20260501);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const aff1 = (await newKey(h, 'aff-1', { rateLimit: 1_000_000 })).key;
   const aff2 = (await newKey(h, 'aff-2', { rateLimit: 1_000_000 })).key;

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewClickRow } from '../../src/storage/tables.js';
 import { openFixture, type StorageFixture } from './fixture.js';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { mulberry32 } from '../../src/seed/seeded-random.js';
 
 let f: StorageFixture;
 const clicks: NewClickRow[] = [];
@@ -18,7 +18,7 @@ const skewed = (next: () => number, n: number) => Math.min(n - 1, Math.floor(n *
 
 before(async () => {
   f = await openFixture();
-  const next = seededRandom(20261124);
+  const next = mulberry32(20261124);
   const count = 4000;
   for (let i = 0; i < count; i++) {
     const at = new Date(START + Math.floor((i + next()) * ((DAYS * 86_400_000) / count))).toISOString();
