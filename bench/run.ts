@@ -125,6 +125,8 @@ function analyticsScenarios(auth: string, brandAuth: string, anchor: string): Sc
     { name: 'analytics: timeseries 30 d, one affiliate', paths: [`/affiliate/analytics?${range(30)}`], baseline: 'json', headers: auth, connections: 1 },
     { name: 'analytics: top countries 90 d', paths: [`/affiliate/analytics?groupBy=countries&${range(90)}`], baseline: 'json', headers: auth, connections: 1 },
     { name: 'analytics: top links 7 d', paths: [`/affiliate/analytics?groupBy=links&limit=10&${range(7)}`], baseline: 'json', headers: auth, connections: 1 },
+    // Local days in Berlin start at 23:00 UTC: the range's edges are read from the hourly rows.
+    { name: 'analytics: top links 7 d, Europe/Berlin', paths: [`/affiliate/analytics?groupBy=links&limit=10&timezone=Europe/Berlin&${range(7)}`], baseline: 'json', headers: auth, connections: 1 },
     { name: "analytics: a brand's affiliates 30 d", paths: [`/advertiser/analytics?groupBy=affiliates&${range(30)}`], baseline: 'json', headers: brandAuth, connections: 1 },
   ];
 }
