@@ -3,6 +3,7 @@
 // (src/lib/clock.ts), never from here.
 
 import { invalid } from './errors.js';
+import { RecentMap } from '../lib/recent-map.js';
 
 /** Normalises any ISO 8601 input (with offset or not) to `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export function toIso(value: string | Date): string {
@@ -43,8 +44,22 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/**
+ * Offsets already asked for (zone and instant): a range of 90 local days asks for a few hundred,
+ * the same ones request after request, and each costs Intl a few microseconds.
+ */
+const knownOffsets = new RecentMap<string, number>(20_000);
+
 /** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
 export function zoneOffsetMs(timeZone: string, instantMs: number): number {
+  if (timeZone === 'UTC') return 0;
+  const key = `${timeZone} ${instantMs}`;
+  let offset = knownOffsets.get(key);
+  if (offset === undefined) knownOffsets.set(key, (offset = askedOffsetMs(timeZone, instantMs)));
+  return offset;
+}
+
+function askedOffsetMs(timeZone: string, instantMs: number): number {
   const parts: Record<string, number> = {};
   for (const p of zoneFormat(timeZone).formatToParts(new Date(instantMs))) parts[p.type] = Number(p.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);

@@ -138,15 +138,17 @@ export interface RebuildResult {
 export class RollupsRepository {
   constructor(private readonly database: Database) {}
 
-  /**
-   * The rows of one table and slice a read covers (every rollup table shares the key columns).
-   * With `only`, the slice's periods and those values, each pair one probe of the primary key.
-   */
-  private keyed(table: string, range: RollupRange, slice: Slice, only?: readonly string[]) {
+  /** The rows of one table and slice a read covers (every rollup table shares the key columns). */
+  private keyed(table: string, range: RollupRange, slice: Slice) {
     return this.database.db.selectFrom(table as 'click_rollups').where((eb) => {
-      const conditions = [eb('affiliate_id', '=', range.affiliateId), eb('organization_id', '=', range.organizationId), eb('link_id', '=', range.linkId), eb('dimension', '=', range.dimension)];
-      if (only !== undefined) conditions.push(eb('hour', 'in', periodsOf(slice)), eb('value', 'in', only));
-      else conditions.push(eb('hour', '>=', slice.from), eb('hour', '<', slice.to));
+      const conditions = [
+        eb('affiliate_id', '=', range.affiliateId),
+        eb('organization_id', '=', range.organizationId),
+        eb('link_id', '=', range.linkId),
+        eb('dimension', '=', range.dimension),
+        eb('hour', '>=', slice.from),
+        eb('hour', '<', slice.to),
+      ];
       const { match } = range;
       if (match && 'equals' in match) conditions.push(eb('value', '=', match.equals));
       // A prefix is a range of the key (values compare byte by byte in both databases).
@@ -160,13 +162,12 @@ export class RollupsRepository {
 
   /**
    * The rows of a range as one table (the union of its slices' rows), with `columns` and the
-   * range's key; whole days from the daily rows unless `days` is false; only the values `only`
-   * when given.
+   * range's key; whole days from the daily rows unless `days` is false.
    */
-  private sliced<C extends string>(kind: 'clicks' | 'orders', range: RollupRange, columns: readonly C[], days = true, only?: readonly string[]) {
+  private sliced<C extends string>(kind: 'clicks' | 'orders', range: RollupRange, columns: readonly C[], days = true) {
     const tables = kind === 'clicks' ? CLICK_ROLLUP_TABLE : ORDER_ROLLUP_TABLE;
     const parts = slicesOf(range.from, range.to, days).map((slice) => {
-      const rows = this.keyed(tables[slice.period], range, slice, only).select(columns.map((c) => sql.ref(c).as(c)));
+      const rows = this.keyed(tables[slice.period], range, slice).select(columns.map((c) => sql.ref(c).as(c)));
       return kind === 'orders' && range.currency !== undefined ? rows.where(sql.ref('currency'), '=', range.currency) : rows;
     });
     const union = parts.slice(1).reduce((all, part) => all.unionAll(part), parts[0]!);
@@ -203,8 +204,8 @@ export class RollupsRepository {
     return this.summedByValue(range, limit, uncounted);
   }
 
-  private async summedByValue(range: RollupRange, limit: number | undefined, uncounted: boolean, only?: readonly string[]): Promise<Array<ClickCounts & { value: string }>> {
-    const rows = await this.sliced('clicks', range, ['value', ...CLICK_COUNTS], true, only)
+  private async summedByValue(range: RollupRange, limit: number | undefined, uncounted: boolean): Promise<Array<ClickCounts & { value: string }>> {
+    const rows = await this.sliced('clicks', range, ['value', ...CLICK_COUNTS])
       .select((eb) => ['value', ...CLICK_COUNTS.map((c) => eb.fn.sum<number>(c).as(c))])
       .groupBy('value')
       .$if(!uncounted, (q) => q.having((eb) => eb.fn.sum('counted'), '>', 0))
@@ -217,42 +218,71 @@ export class RollupsRepository {
 
   /**
    * The top values of a dimension with many values without summing every value of the range
-   * (the threshold algorithm): read each period's `depth` largest counts; a value seen nowhere
-   * has at most the sum of each full list's last count (the threshold); sum the values seen
-   * exactly; when the `limit`-th of them beats the threshold, or every list was read to its end,
-   * nothing unseen can rank higher. Otherwise read deeper. Undefined when the candidates grow
-   * past MAX_CANDIDATES (the caller then sums the range whole).
+   * (the threshold algorithm): read each period's `depth` largest counts. A value's counts in the
+   * lists it was seen in are a lower bound of its sum; adding, for each full list it is missing
+   * from, that list's last count gives an upper bound; a value seen nowhere has at most the sum of
+   * the full lists' last counts (the threshold). The values whose upper bound reaches the
+   * `limit`-th largest lower bound are completed with their rows in the periods they were missing
+   * from; when the `limit`-th of them beats the threshold, or every list was read to its end,
+   * nothing else can rank higher. Otherwise read deeper. Undefined when the candidates grow past
+   * MAX_CANDIDATES (the caller then sums the range whole).
    */
   private async topRanked(range: RollupRange, limit: number, uncounted: boolean): Promise<Array<ClickCounts & { value: string }> | undefined> {
     const periods = slicesOf(range.from, range.to).flatMap((slice) => periodsOf(slice).map((hour) => ({ table: CLICK_ROLLUP_TABLE[slice.period], hour })));
+    const tableOf = new Map(periods.map((p) => [p.hour, p.table]));
+    // The dimension as a literal: only then do the databases use its partial index.
+    const rowsOf = (table: string, hour: string) =>
+      sql`select hour, value, ${sql.raw(CLICK_COUNTS.join(', '))} from ${sql.table(table)} where affiliate_id = ${range.affiliateId} and organization_id = ${range.organizationId} and link_id = ${range.linkId} and dimension = ${sql.lit(range.dimension)} and hour = ${hour}`;
+    const run = async (parts: RawBuilder<unknown>[]) => {
+      const out: Array<ClickCounts & { hour: string; value: string }> = [];
+      for (let i = 0; i < parts.length; i += PERIODS_PER_STATEMENT) {
+        const { rows } = await sql<Record<string, unknown>>`${sql.join(parts.slice(i, i + PERIODS_PER_STATEMENT), sql` union all `)}`.execute(this.database.db);
+        for (const row of rows) out.push({ hour: String(row.hour), value: String(row.value), ...numbers(row, CLICK_COUNTS) });
+      }
+      return out;
+    };
     for (let depth = Math.max(2 * limit, 20); ; depth *= 4) {
-      const lists = new Map<string, Array<{ value: string; counted: number }>>();
-      for (let i = 0; i < periods.length; i += PERIODS_PER_STATEMENT) {
-        const tops = periods.slice(i, i + PERIODS_PER_STATEMENT).map(
-          ({ table, hour }) =>
-            // The dimension as a literal: only then do the databases use its partial index.
-            sql`select * from (select hour, value, counted from ${sql.table(table)} where affiliate_id = ${range.affiliateId} and organization_id = ${range.organizationId} and link_id = ${range.linkId} and dimension = ${sql.lit(range.dimension)} and hour = ${hour} order by counted desc, value limit ${depth}) as top`,
-        );
-        const { rows } = await sql<{ hour: string; value: string; counted: number | string }>`${sql.join(tops, sql` union all `)}`.execute(this.database.db);
-        for (const row of rows) {
-          let list = lists.get(row.hour);
-          if (!list) lists.set(row.hour, (list = []));
-          list.push({ value: row.value, counted: Number(row.counted) });
-        }
+      const listed = await run(periods.map(({ table, hour }) => sql`select * from (${rowsOf(table, hour)} order by counted desc, value limit ${depth}) as top`));
+      const lists = new Map<string, typeof listed>();
+      for (const row of listed) {
+        let list = lists.get(row.hour);
+        if (!list) lists.set(row.hour, (list = []));
+        list.push(row);
       }
       let threshold = 0;
       let exhausted = true;
-      const candidates = new Set<string>();
-      for (const list of lists.values()) {
-        for (const { value } of list) candidates.add(value);
-        if (list.length === depth) {
+      const fullLists: string[] = [];
+      const sums = new Map<string, ClickCounts & { value: string; seenIn: Set<string>; seenInFull: number }>();
+      for (const [hour, list] of lists) {
+        const full = list.length === depth;
+        const last = list[list.length - 1]!.counted;
+        if (full) {
           exhausted = false;
-          threshold += list[list.length - 1]!.counted;
+          threshold += last;
+          fullLists.push(hour);
+        }
+        for (const row of list) {
+          let sum = sums.get(row.value);
+          if (!sum) sums.set(row.value, (sum = { value: row.value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, seenIn: new Set(), seenInFull: 0 }));
+          for (const count of CLICK_COUNTS) sum[count] += row[count];
+          sum.seenIn.add(hour);
+          if (full) sum.seenInFull += last;
         }
       }
-      if (candidates.size > MAX_CANDIDATES) return undefined;
-      if (candidates.size === 0) return [];
-      const exact = await this.summedByValue(range, Math.max(limit, candidates.size), uncounted, [...candidates]);
+      if (sums.size > MAX_CANDIDATES) return undefined;
+      const kthLower = [...sums.values()].map((s) => s.counted).sort((a, b) => b - a)[limit - 1] ?? 0;
+      const candidates = [...sums.values()].filter((s) => s.counted + threshold - s.seenInFull >= kthLower);
+      // A candidate's rows in the full lists it is missing from (elsewhere it has none).
+      const missing = new Map<string, string[]>();
+      for (const candidate of candidates) {
+        for (const hour of fullLists) if (!candidate.seenIn.has(hour)) missing.set(hour, [...(missing.get(hour) ?? []), candidate.value]);
+      }
+      const completed = await run([...missing].map(([hour, values]) => sql`${rowsOf(tableOf.get(hour)!, hour)} and value in (${sql.join(values)})`));
+      for (const row of completed) for (const count of CLICK_COUNTS) sums.get(row.value)![count] += row[count];
+      const exact = candidates
+        .filter((s) => uncounted || s.counted > 0)
+        .sort((a, b) => b.counted - a.counted || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+        .map(({ value, counted, bots, heads, repeats, suspicious }) => ({ value, counted, bots, heads, repeats, suspicious }));
       const kth = exact[limit - 1];
       if (exhausted || (kth !== undefined && kth.counted > threshold)) return exact.slice(0, limit);
     }

@@ -34,6 +34,75 @@ group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
 
+-- rollups.clicksByHour (whole days per day)
+select
+  "hour",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+  ) as "r"
+group by
+  "hour";
+-- parameters: ["aff-1","","","all","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
+
+-- rollups.clicksByHourAndValue (facts of a brand)
+select
+  "hour",
+  "value",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "hour" as "hour",
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+  ) as "r"
+group by
+  "hour",
+  "value";
+-- parameters: ["","b-1","","facts","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
+
 -- rollups.clicksByHour (device of a pair)
 select
   "hour",
@@ -108,6 +177,854 @@ order by
 limit
   $8;
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z",0,100]
+
+-- rollups.clicksByValue (top links, largest counts of each period first)
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $1
+      and organization_id = $2
+      and link_id = $3
+      and dimension = 'link'
+      and hour = $4
+    order by
+      counted desc,
+      value
+    limit
+      $5
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $6
+      and organization_id = $7
+      and link_id = $8
+      and dimension = 'link'
+      and hour = $9
+    order by
+      counted desc,
+      value
+    limit
+      $10
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $11
+      and organization_id = $12
+      and link_id = $13
+      and dimension = 'link'
+      and hour = $14
+    order by
+      counted desc,
+      value
+    limit
+      $15
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $16
+      and organization_id = $17
+      and link_id = $18
+      and dimension = 'link'
+      and hour = $19
+    order by
+      counted desc,
+      value
+    limit
+      $20
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $21
+      and organization_id = $22
+      and link_id = $23
+      and dimension = 'link'
+      and hour = $24
+    order by
+      counted desc,
+      value
+    limit
+      $25
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $26
+      and organization_id = $27
+      and link_id = $28
+      and dimension = 'link'
+      and hour = $29
+    order by
+      counted desc,
+      value
+    limit
+      $30
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $31
+      and organization_id = $32
+      and link_id = $33
+      and dimension = 'link'
+      and hour = $34
+    order by
+      counted desc,
+      value
+    limit
+      $35
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $36
+      and organization_id = $37
+      and link_id = $38
+      and dimension = 'link'
+      and hour = $39
+    order by
+      counted desc,
+      value
+    limit
+      $40
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $41
+      and organization_id = $42
+      and link_id = $43
+      and dimension = 'link'
+      and hour = $44
+    order by
+      counted desc,
+      value
+    limit
+      $45
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $46
+      and organization_id = $47
+      and link_id = $48
+      and dimension = 'link'
+      and hour = $49
+    order by
+      counted desc,
+      value
+    limit
+      $50
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $51
+      and organization_id = $52
+      and link_id = $53
+      and dimension = 'link'
+      and hour = $54
+    order by
+      counted desc,
+      value
+    limit
+      $55
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $56
+      and organization_id = $57
+      and link_id = $58
+      and dimension = 'link'
+      and hour = $59
+    order by
+      counted desc,
+      value
+    limit
+      $60
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $61
+      and organization_id = $62
+      and link_id = $63
+      and dimension = 'link'
+      and hour = $64
+    order by
+      counted desc,
+      value
+    limit
+      $65
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $66
+      and organization_id = $67
+      and link_id = $68
+      and dimension = 'link'
+      and hour = $69
+    order by
+      counted desc,
+      value
+    limit
+      $70
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $71
+      and organization_id = $72
+      and link_id = $73
+      and dimension = 'link'
+      and hour = $74
+    order by
+      counted desc,
+      value
+    limit
+      $75
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $76
+      and organization_id = $77
+      and link_id = $78
+      and dimension = 'link'
+      and hour = $79
+    order by
+      counted desc,
+      value
+    limit
+      $80
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $81
+      and organization_id = $82
+      and link_id = $83
+      and dimension = 'link'
+      and hour = $84
+    order by
+      counted desc,
+      value
+    limit
+      $85
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $86
+      and organization_id = $87
+      and link_id = $88
+      and dimension = 'link'
+      and hour = $89
+    order by
+      counted desc,
+      value
+    limit
+      $90
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $91
+      and organization_id = $92
+      and link_id = $93
+      and dimension = 'link'
+      and hour = $94
+    order by
+      counted desc,
+      value
+    limit
+      $95
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $96
+      and organization_id = $97
+      and link_id = $98
+      and dimension = 'link'
+      and hour = $99
+    order by
+      counted desc,
+      value
+    limit
+      $100
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $101
+      and organization_id = $102
+      and link_id = $103
+      and dimension = 'link'
+      and hour = $104
+    order by
+      counted desc,
+      value
+    limit
+      $105
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $106
+      and organization_id = $107
+      and link_id = $108
+      and dimension = 'link'
+      and hour = $109
+    order by
+      counted desc,
+      value
+    limit
+      $110
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $111
+      and organization_id = $112
+      and link_id = $113
+      and dimension = 'link'
+      and hour = $114
+    order by
+      counted desc,
+      value
+    limit
+      $115
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $116
+      and organization_id = $117
+      and link_id = $118
+      and dimension = 'link'
+      and hour = $119
+    order by
+      counted desc,
+      value
+    limit
+      $120
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $121
+      and organization_id = $122
+      and link_id = $123
+      and dimension = 'link'
+      and hour = $124
+    order by
+      counted desc,
+      value
+    limit
+      $125
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $126
+      and organization_id = $127
+      and link_id = $128
+      and dimension = 'link'
+      and hour = $129
+    order by
+      counted desc,
+      value
+    limit
+      $130
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $131
+      and organization_id = $132
+      and link_id = $133
+      and dimension = 'link'
+      and hour = $134
+    order by
+      counted desc,
+      value
+    limit
+      $135
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $136
+      and organization_id = $137
+      and link_id = $138
+      and dimension = 'link'
+      and hour = $139
+    order by
+      counted desc,
+      value
+    limit
+      $140
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $141
+      and organization_id = $142
+      and link_id = $143
+      and dimension = 'link'
+      and hour = $144
+    order by
+      counted desc,
+      value
+    limit
+      $145
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = $146
+      and organization_id = $147
+      and link_id = $148
+      and dimension = 'link'
+      and hour = $149
+    order by
+      counted desc,
+      value
+    limit
+      $150
+  ) as top;
+-- parameters: ["aff-1","","","2026-01-01T00:00:00.000Z",20,"aff-1","","","2026-01-02T00:00:00.000Z",20,"aff-1","","","2026-01-03T00:00:00.000Z",20,"aff-1","","","2026-01-04T00:00:00.000Z",20,"aff-1","","","2026-01-05T00:00:00.000Z",20,"aff-1","","","2026-01-06T00:00:00.000Z",20,"aff-1","","","2026-01-07T00:00:00.000Z",20,"aff-1","","","2026-01-08T00:00:00.000Z",20,"aff-1","","","2026-01-09T00:00:00.000Z",20,"aff-1","","","2026-01-10T00:00:00.000Z",20,"aff-1","","","2026-01-11T00:00:00.000Z",20,"aff-1","","","2026-01-12T00:00:00.000Z",20,"aff-1","","","2026-01-13T00:00:00.000Z",20,"aff-1","","","2026-01-14T00:00:00.000Z",20,"aff-1","","","2026-01-15T00:00:00.000Z",20,"aff-1","","","2026-01-16T00:00:00.000Z",20,"aff-1","","","2026-01-17T00:00:00.000Z",20,"aff-1","","","2026-01-18T00:00:00.000Z",20,"aff-1","","","2026-01-19T00:00:00.000Z",20,"aff-1","","","2026-01-20T00:00:00.000Z",20,"aff-1","","","2026-01-21T00:00:00.000Z",20,"aff-1","","","2026-01-22T00:00:00.000Z",20,"aff-1","","","2026-01-23T00:00:00.000Z",20,"aff-1","","","2026-01-24T00:00:00.000Z",20,"aff-1","","","2026-01-25T00:00:00.000Z",20,"aff-1","","","2026-01-26T00:00:00.000Z",20,"aff-1","","","2026-01-27T00:00:00.000Z",20,"aff-1","","","2026-01-28T00:00:00.000Z",20,"aff-1","","","2026-01-29T00:00:00.000Z",20,"aff-1","","","2026-01-30T00:00:00.000Z",20]
+
+-- rollups.clicksByValue (every combination of facts)
+select
+  "value",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = $1
+        and "organization_id" = $2
+        and "link_id" = $3
+        and "dimension" = $4
+        and "hour" >= $5
+        and "hour" < $6
+      )
+  ) as "r"
+group by
+  "value"
+order by
+  sum("counted") desc,
+  "value";
+-- parameters: ["","b-1","","facts","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
 
 -- rollups.clicksByValue (uncounted, country of a pair)
 select
@@ -234,8 +1151,9 @@ where
   "affiliate_id" = $1
   and "organization_id" = $2
   and "link_id" = $3
-  and "dimension" = $4;
--- parameters: ["aff-1","","","all"]
+  and "dimension" = $4
+  and "value" = $5;
+-- parameters: ["aff-1","","","all",""]
 
 select
   min("hour") as "hour"
@@ -245,8 +1163,9 @@ where
   "affiliate_id" = $1
   and "organization_id" = $2
   and "link_id" = $3
-  and "dimension" = $4;
--- parameters: ["aff-1","","","all"]
+  and "dimension" = $4
+  and "value" = $5;
+-- parameters: ["aff-1","","","all",""]
 
 -- rollups.rebuild
 lock table click_rollups,

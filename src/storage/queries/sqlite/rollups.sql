@@ -34,6 +34,75 @@ group by
   "hour";
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z","US"]
 
+-- rollups.clicksByHour (whole days per day)
+select
+  "hour",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "hour" as "hour",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+  ) as "r"
+group by
+  "hour";
+-- parameters: ["aff-1","","","all","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
+
+-- rollups.clicksByHourAndValue (facts of a brand)
+select
+  "hour",
+  "value",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "hour" as "hour",
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+  ) as "r"
+group by
+  "hour",
+  "value";
+-- parameters: ["","b-1","","facts","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
+
 -- rollups.clicksByHour (device of a pair)
 select
   "hour",
@@ -108,6 +177,854 @@ order by
 limit
   ?;
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z",0,100]
+
+-- rollups.clicksByValue (top links, largest counts of each period first)
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top
+union all
+select
+  *
+from
+  (
+    select
+      hour,
+      value,
+      counted,
+      bots,
+      heads,
+      repeats,
+      suspicious
+    from
+      "click_rollups_daily"
+    where
+      affiliate_id = ?
+      and organization_id = ?
+      and link_id = ?
+      and dimension = 'link'
+      and hour = ?
+    order by
+      counted desc,
+      value
+    limit
+      ?
+  ) as top;
+-- parameters: ["aff-1","","","2026-01-01T00:00:00.000Z",20,"aff-1","","","2026-01-02T00:00:00.000Z",20,"aff-1","","","2026-01-03T00:00:00.000Z",20,"aff-1","","","2026-01-04T00:00:00.000Z",20,"aff-1","","","2026-01-05T00:00:00.000Z",20,"aff-1","","","2026-01-06T00:00:00.000Z",20,"aff-1","","","2026-01-07T00:00:00.000Z",20,"aff-1","","","2026-01-08T00:00:00.000Z",20,"aff-1","","","2026-01-09T00:00:00.000Z",20,"aff-1","","","2026-01-10T00:00:00.000Z",20,"aff-1","","","2026-01-11T00:00:00.000Z",20,"aff-1","","","2026-01-12T00:00:00.000Z",20,"aff-1","","","2026-01-13T00:00:00.000Z",20,"aff-1","","","2026-01-14T00:00:00.000Z",20,"aff-1","","","2026-01-15T00:00:00.000Z",20,"aff-1","","","2026-01-16T00:00:00.000Z",20,"aff-1","","","2026-01-17T00:00:00.000Z",20,"aff-1","","","2026-01-18T00:00:00.000Z",20,"aff-1","","","2026-01-19T00:00:00.000Z",20,"aff-1","","","2026-01-20T00:00:00.000Z",20,"aff-1","","","2026-01-21T00:00:00.000Z",20,"aff-1","","","2026-01-22T00:00:00.000Z",20,"aff-1","","","2026-01-23T00:00:00.000Z",20,"aff-1","","","2026-01-24T00:00:00.000Z",20,"aff-1","","","2026-01-25T00:00:00.000Z",20,"aff-1","","","2026-01-26T00:00:00.000Z",20,"aff-1","","","2026-01-27T00:00:00.000Z",20,"aff-1","","","2026-01-28T00:00:00.000Z",20,"aff-1","","","2026-01-29T00:00:00.000Z",20,"aff-1","","","2026-01-30T00:00:00.000Z",20]
+
+-- rollups.clicksByValue (every combination of facts)
+select
+  "value",
+  sum("counted") as "counted",
+  sum("bots") as "bots",
+  sum("heads") as "heads",
+  sum("repeats") as "repeats",
+  sum("suspicious") as "suspicious"
+from
+  (
+    select
+      "value" as "value",
+      "counted" as "counted",
+      "bots" as "bots",
+      "heads" as "heads",
+      "repeats" as "repeats",
+      "suspicious" as "suspicious"
+    from
+      "click_rollups_daily"
+    where
+      (
+        "affiliate_id" = ?
+        and "organization_id" = ?
+        and "link_id" = ?
+        and "dimension" = ?
+        and "hour" >= ?
+        and "hour" < ?
+      )
+  ) as "r"
+group by
+  "value"
+order by
+  sum("counted") desc,
+  "value";
+-- parameters: ["","b-1","","facts","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z"]
 
 -- rollups.clicksByValue (uncounted, country of a pair)
 select
@@ -234,8 +1151,9 @@ where
   "affiliate_id" = ?
   and "organization_id" = ?
   and "link_id" = ?
-  and "dimension" = ?;
--- parameters: ["aff-1","","","all"]
+  and "dimension" = ?
+  and "value" = ?;
+-- parameters: ["aff-1","","","all",""]
 
 select
   min("hour") as "hour"
@@ -245,8 +1163,9 @@ where
   "affiliate_id" = ?
   and "organization_id" = ?
   and "link_id" = ?
-  and "dimension" = ?;
--- parameters: ["aff-1","","","all"]
+  and "dimension" = ?
+  and "value" = ?;
+-- parameters: ["aff-1","","","all",""]
 
 -- rollups.rebuild
 update "rollup_progress"
