@@ -5537,9 +5537,9 @@ export interface paths {
          * @description Addition to the spec. Figures from hourly rollups, over an interval or start/end in a time zone. A timeseries has every bucket of the range, zeros included (money: every bucket per currency, in integer cents); other groupings answer the top `limit` groups, largest figure first.
          *
          *     What is answered: groupBy names one dimension, and country, device and channelId filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
-         *     - all your links: clicks by country (alone); device (alone); browser (alone); os (alone); referer (alone); channel (alone); brand (alone); link (alone); device with country; orders, sales and commission by country (alone); channel (alone); brand (alone); link (alone).
-         *     - with organizationId: clicks by link (alone); country, device, browser, os, referer, channel (any of them together); orders, sales and commission by country (alone); channel (alone); link (alone).
-         *     - with linkCode: clicks by country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone).
+         *     - all your links: clicks by country, device, browser, os, referer, channel, brand or link alone; or device with country. Orders, sales and commission by country, channel, brand or link alone.
+         *     - with organizationId: clicks by link alone; or country, device, browser, os, referer and channel in any combination. Orders, sales and commission by country, channel or link alone.
+         *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
          *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {
@@ -5774,9 +5774,9 @@ export interface paths {
          * @description Addition to the spec. The rows of GET /affiliate/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). Text a spreadsheet would run as a formula starts with a quote.
          *
          *     What is answered: groupBy names one dimension, and country, device and channelId filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
-         *     - all your links: clicks by country (alone); device (alone); browser (alone); os (alone); referer (alone); channel (alone); brand (alone); link (alone); device with country; orders, sales and commission by country (alone); channel (alone); brand (alone); link (alone).
-         *     - with organizationId: clicks by link (alone); country, device, browser, os, referer, channel (any of them together); orders, sales and commission by country (alone); channel (alone); link (alone).
-         *     - with linkCode: clicks by country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone).
+         *     - all your links: clicks by country, device, browser, os, referer, channel, brand or link alone; or device with country. Orders, sales and commission by country, channel, brand or link alone.
+         *     - with organizationId: clicks by link alone; or country, device, browser, os, referer and channel in any combination. Orders, sales and commission by country, channel or link alone.
+         *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
          *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {
@@ -11376,10 +11376,10 @@ export interface paths {
          * Clicks, orders, sales and commission of your affiliates, broken down
          * @description Addition to the spec. Figures from hourly rollups, over an interval or start/end in a time zone. A timeseries has every bucket of the range, zeros included (money: every bucket per currency, in integer cents); other groupings answer the top `limit` groups, largest figure first.
          *
-         *     What is answered: groupBy names one dimension, and country, device filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
-         *     - all your affiliates: clicks by country (alone); affiliate (alone); link (alone); country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone); affiliate (alone); link (alone).
-         *     - with affiliateId: clicks by link (alone); country, device, browser, os, referer, channel (any of them together); orders, sales and commission by country (alone); channel (alone); link (alone).
-         *     - with linkCode: clicks by country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone).
+         *     What is answered: groupBy names one dimension, and country and device filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
+         *     - all your affiliates: clicks by country, affiliate or link alone; or country, device, browser, os and referer in any combination. Orders, sales and commission by country, affiliate or link alone.
+         *     - with affiliateId: clicks by link alone; or country, device, browser, os and referer in any combination. Orders, sales and commission by country or link alone.
+         *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
          *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {
@@ -11611,10 +11611,10 @@ export interface paths {
          * The same figures as CSV
          * @description Addition to the spec. The rows of GET /advertiser/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). Text a spreadsheet would run as a formula starts with a quote.
          *
-         *     What is answered: groupBy names one dimension, and country, device filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
-         *     - all your affiliates: clicks by country (alone); affiliate (alone); link (alone); country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone); affiliate (alone); link (alone).
-         *     - with affiliateId: clicks by link (alone); country, device, browser, os, referer, channel (any of them together); orders, sales and commission by country (alone); channel (alone); link (alone).
-         *     - with linkCode: clicks by country, device, browser, os, referer (any of them together); orders, sales and commission by country (alone).
+         *     What is answered: groupBy names one dimension, and country and device filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
+         *     - all your affiliates: clicks by country, affiliate or link alone; or country, device, browser, os and referer in any combination. Orders, sales and commission by country, affiliate or link alone.
+         *     - with affiliateId: clicks by link alone; or country, device, browser, os and referer in any combination. Orders, sales and commission by country or link alone.
+         *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
          *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {

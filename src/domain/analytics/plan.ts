@@ -69,16 +69,20 @@ const FILTER_DIMENSIONS: Array<[keyof Filters, Dimension]> = [
 const kept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope];
 const factsKept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? FACTS[scope] : undefined);
 
-/** What the rollups keep, for the OpenAPI description and the refusal messages. */
-export function keptDescription(event: AnalyticsEvent, scope: RollupScope): string {
-  const single = kept(event, scope).filter((d) => d !== 'all' && d !== 'facts' && d !== 'device_country');
-  const facts = factsKept(event, scope);
-  const parts = [
-    ...single.map((d) => `${d} (alone)`),
-    ...(kept(event, scope).includes('device_country') ? ['device with country'] : []),
-    ...(facts ? [`${facts.join(', ')} (any of them together)`] : []),
-  ];
-  return parts.join('; ');
+/**
+ * What the rollups keep, for the OpenAPI description and the refusal messages; `unasked`: what
+ * the caller's side cannot ask for (a brand has no channels to break down by).
+ */
+export function keptDescription(event: AnalyticsEvent, scope: RollupScope, unasked: readonly Dimension[] = []): string {
+  const keeps = kept(event, scope).filter((d) => !unasked.includes(d));
+  const single = keeps.filter((d) => d !== 'all' && d !== 'facts' && d !== 'device_country');
+  const facts = factsKept(event, scope)?.filter((d) => !unasked.includes(d));
+  const list = (names: readonly string[], last: string) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}` : (names[0] ?? ''));
+  return [
+    ...(single.length > 0 ? [`${list(single, 'or')} alone`] : []),
+    ...(keeps.includes('device_country') ? ['device with country'] : []),
+    ...(facts ? [`${list(facts, 'and')} in any combination`] : []),
+  ].join('; or ');
 }
 
 const SCOPE_NAMES: Record<RollupScope, string> = {

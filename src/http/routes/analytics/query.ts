@@ -27,9 +27,10 @@ const SCOPES: Record<Side, Array<[RollupScope, string]>> = {
 
 /** What the rollups keep, per event and key filter: the description lists what is answered. */
 export function servedDescription(side: Side): string {
-  const lines = SCOPES[side].map(([scope, label]) => `- ${label}: clicks by ${keptDescription('clicks', scope)}; orders, sales and commission by ${keptDescription('orders', scope)}.`);
+  const unasked = side === 'brand' ? (['channel', 'brand'] as const) : [];
+  const lines = SCOPES[side].map(([scope, label]) => `- ${label}: clicks by ${keptDescription('clicks', scope, unasked)}. Orders, sales and commission by ${keptDescription('orders', scope, unasked)}.`);
   return [
-    'What is answered: groupBy names one dimension, and country, device' + (side === 'affiliate' ? ' and channelId' : '') + ' filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:',
+    'What is answered: groupBy names one dimension, and ' + (side === 'affiliate' ? 'country, device and channelId' : 'country and device') + ' filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:',
     ...lines,
     'A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination.',
   ].join('\n');
