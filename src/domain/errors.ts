@@ -6,9 +6,10 @@
  * - `invalid`: the input itself is wrong (a bad value, a rule it breaks);
  * - `not_found`: what it names does not exist, or not for this caller;
  * - `conflict`: it contradicts the current state (already there, a final status);
- * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click).
+ * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click);
+ * - `not_yet`: not possible now, possibly in a moment (a click still waiting to be stored).
  */
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet';
 
 export class DomainError extends Error {
   constructor(
@@ -25,3 +26,4 @@ export const notFound = (message: string, code = 'not_found') => new DomainError
 export const invalid = (code: string, message: string) => new DomainError('invalid', code, message);
 export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
 export const unacceptable = (code: string, message: string) => new DomainError('unacceptable', code, message);
+export const notYet = (code: string, message: string) => new DomainError('not_yet', code, message);

@@ -10,6 +10,7 @@ import { assertError, newKey, startWithKeys, type ErrorBodyShape } from '../help
 import { affiliateOrder, allAffiliateOrders, backdateClick, BROWSER_UA, brandKey, clickAs, clickLink, conversionOf, createLink, eventsOf, freshClick, hoursAfter, hoursFromNow, item, ordersWithBrandOrderId, patchStatus, postback, report, snapshot, withDatabaseLatency, type Conversion } from '../helpers/tracking.js';
 import type { Database } from '../../src/storage/database.js';
 import { DomainError } from '../../src/domain/errors.js';
+import { clickIdTimePrefix } from '../../src/lib/click-id-time.js';
 import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
 import { servicesFor } from '../helpers/databases.js';
 
@@ -637,6 +638,15 @@ describe('rejected conversions (with the reason, writing nothing)', () => {
     for (const clickId of ['0123456789abcdef0123456789abcdef', 'nope']) {
       await rejected(() => report(h, acme, { clickId, orderId: oid('unknown'), value: 1999, items: [item(1999)] }), 404, 'click_not_found');
     }
+  });
+
+  test('a recent click id not stored yet → 503 click_not_stored_yet with Retry-After (it may wait in a buffer through an outage); 10 minutes on → 404', async () => {
+    const unstored = (msAgo: number) => clickIdTimePrefix(Date.now() - msAgo) + 'a'.repeat(20);
+    const res = await report(h, acme, { clickId: unstored(5_000), orderId: oid('pending'), value: 1999, items: [item(1999)] });
+    assertError(res, 503, 'click_not_stored_yet');
+    assert.equal(res.headers['retry-after'], '5');
+    await rejected(() => report(h, acme, { clickId: unstored(9 * 60_000), orderId: oid('pending'), value: 1999, items: [item(1999)] }), 503, 'click_not_stored_yet');
+    await rejected(() => report(h, acme, { clickId: unstored(11 * 60_000), orderId: oid('pending'), value: 1999, items: [item(1999)] }), 404, 'click_not_found');
   });
 
   test('a click on another brand’s link answers exactly like an unknown click', async () => {

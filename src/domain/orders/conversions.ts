@@ -14,7 +14,7 @@ import type { ClickRow, NewClickRow, NewWebhookEvent, OrderEventRow, OrderRow } 
 import { webhookEvent } from '../webhooks/events.js';
 import { channelRefsOf, orderOf } from './orders.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
-import { conflict, notFound, unacceptable } from '../errors.js';
+import { conflict, notFound, notYet, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
 import { toIso } from '../time.js';
 import { commissionFor } from './commission.js';
@@ -37,6 +37,10 @@ export interface ClickSource {
 }
 
 const CLICK_ID = /^[0-9a-f]{32}$/;
+/** How long after its time an unknown click id is answered "not stored yet" (503) rather than 404. */
+export const PENDING_CLICK_MS = 10 * 60_000;
+/** Instances' clocks may differ by this much: a click id a little ahead of this clock is recent too. */
+const CLOCK_SKEW_MS = 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ReportedConversion {
@@ -117,9 +121,21 @@ export class ConversionsService {
       await sleep(this.clickWriteDelayMs);
       click = await clicks.find(clickId);
     }
-    // Another brand's click answers exactly like an unknown one: click ids reveal nothing.
-    if (!click || click.organization_id !== brandId) throw notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
-    return click;
+    // Another brand's click answers as an unknown one does: a brand learns nothing of it.
+    const notYours = () => notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
+    if (click) {
+      if (click.organization_id !== brandId) throw notYours();
+      return click;
+    }
+    // A click answered while the database was out waits in its instance's buffer until it can be
+    // written: a recent id may be stored in a moment, so the brand is asked to retry, not told it
+    // is no click.
+    const madeAt = CLICK_ID.test(clickId) ? parseInt(clickId.slice(0, 12), 16) : Number.NaN;
+    const age = this.clock.now() - madeAt;
+    if (age >= -CLOCK_SKEW_MS && age <= PENDING_CLICK_MS) {
+      throw notYet('click_not_stored_yet', `clickId "${clickId}" is not stored yet (a click can wait a few minutes to be stored while the database is unavailable): retry after Retry-After; if it is still not stored ${PENDING_CLICK_MS / 60_000} minutes after the click, it is no click on your links`);
+    }
+    throw notYours();
   }
 
   async report(caller: BrandCaller, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
