@@ -54,9 +54,6 @@ import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
 import { clickRollupSql, dailyFromHourlySql, orderRollupSql } from '../src/storage/rollup-rows.js';
 import { slugOf, tagOf } from '../src/seed/names.js';
 
-/** Before every day of the data set (the daily rollups are summed from all hourly ones). */
-const FIRST_DAY = '0000-01-01T00:00:00.000Z';
-
 // ---------------------------------------------------------------------------------------------
 // Command line
 
@@ -943,7 +940,7 @@ async function rollUp(target: Target): Promise<void> {
   log('Rollups of clicks and orders…');
   await target.exec(clickRollupSql('true'));
   await target.exec(orderRollupSql('true'));
-  for (const statement of [...dailyFromHourlySql('clicks', FIRST_DAY), ...dailyFromHourlySql('orders', FIRST_DAY)]) await target.exec(statement);
+  for (const statement of [...dailyFromHourlySql('clicks'), ...dailyFromHourlySql('orders')]) await target.exec(statement);
   if (target.dialect === 'sqlite') {
     await target.exec('update rollup_progress set last_rolled_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');
     await target.exec('update click_count_progress set last_counted_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1');

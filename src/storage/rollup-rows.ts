@@ -134,18 +134,19 @@ export function orderRollupSql(where: string, period: Period = 'hour'): string {
 }
 
 /**
- * Replaces the daily rows from the day `fromDay` (its 00:00, UTC) on with the sums of the hourly
- * rows (a rebuild: the hourly rows before the hours it recomputed are kept, so whole days come out
- * right even when their first clicks were deleted).
+ * Replaces the daily rows from the day `fromDay` (its 00:00, UTC; every day when undefined) on
+ * with the sums of the hourly rows (a rebuild: the hourly rows before the hours it recomputed are
+ * kept, so whole days come out right even when their first clicks were deleted).
  */
-export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay: string): string[] {
+export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay?: string): string[] {
   const [hourly, daily, key, sums] = kind === 'clicks' ? [CLICK_ROLLUP_TABLE.hour, CLICK_ROLLUP_TABLE.day, CLICK_ROLLUP_KEY, CLICK_COUNTS] : [ORDER_ROLLUP_TABLE.hour, ORDER_ROLLUP_TABLE.day, ORDER_ROLLUP_KEY, ORDER_SUMS];
-  if (!/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(fromDay)) throw new Error(`not a day: ${fromDay}`);
+  if (fromDay !== undefined && !/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(fromDay)) throw new Error(`not a day: ${fromDay}`);
+  const from = fromDay === undefined ? 'true' : `hour >= '${fromDay}'`;
   const keyed = key.map((c) => (c === 'hour' ? PERIOD_SQL.day('hour') : c));
   const grouped = keyed.join(', ');
   return [
-    `delete from ${daily} where hour >= '${fromDay}'`,
-    `insert into ${daily} (${[...key, ...sums].join(', ')}) select ${grouped}, ${sums.map((c) => `sum(${c})`).join(', ')} from ${hourly} where hour >= '${fromDay}' group by ${grouped}`,
+    `delete from ${daily} where ${from}`,
+    `insert into ${daily} (${[...key, ...sums].join(', ')}) select ${grouped}, ${sums.map((c) => `sum(${c})`).join(', ')} from ${hourly} where ${from} group by ${grouped}`,
   ];
 }
 

@@ -10,6 +10,7 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import { textType } from './column-types.js';
+import { dailyFromHourlySql } from '../rollup-rows.js';
 
 /** Dimensions whose top values are read in count order (kept in step with the rollups repository). */
 const RANKED = ['link', 'brand', 'affiliate', 'referer'];
@@ -30,15 +31,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await dailyTable('click_rollups_daily', [], clickSums).execute();
   await dailyTable('order_rollups_daily', ['currency'], orderSums).execute();
 
-  const day = sql.raw(`substr(hour, 1, 10) || 'T00:00:00.000Z'`);
-  const fill = (daily: string, hourly: string, extraKey: string[], sums: string[]) => {
-    const keyed = ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'value', ...extraKey].join(', ');
-    const summed = sums.map((c) => `sum(${c})`).join(', ');
-    return sql`insert into ${sql.table(daily)} (${sql.raw(keyed)}, hour, ${sql.raw(sums.join(', '))})
-      select ${sql.raw(keyed)}, ${day}, ${sql.raw(summed)} from ${sql.table(hourly)} group by ${sql.raw(keyed)}, ${day}`.execute(db);
-  };
-  await fill('click_rollups_daily', 'click_rollups', [], clickSums);
-  await fill('order_rollups_daily', 'order_rollups', ['currency'], orderSums);
+  // The rebuild's own SQL (src/storage/rollup-rows.ts), as migration 0032 uses it too.
+  for (const statement of [...dailyFromHourlySql('clicks'), ...dailyFromHourlySql('orders')]) await sql.raw(statement).execute(db);
 
   for (const table of ['click_rollups', 'click_rollups_daily']) {
     for (const dimension of RANKED) {

@@ -25,7 +25,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     await sql`delete from click_rollups where hour >= ${from}`.execute(db);
     await sql.raw(clickRollupSql(`created_at >= '${from.replace(/'/g, '')}'`)).execute(db);
   }
-  for (const statement of dailyFromHourlySql('clicks', '0000-01-01T00:00:00.000Z')) await sql.raw(statement).execute(db);
+  for (const statement of dailyFromHourlySql('clicks')) await sql.raw(statement).execute(db);
   if (dialect === 'sqlite') {
     await sql`update rollup_progress set last_rolled_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1`.execute(db);
   }
