@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/storage/database.js';
 import type { TcpProxy } from '../../test/helpers/tcp-proxy.js';
+import { pollUntil } from '../../test/helpers/wait.js';
 import { startProxyProcess } from './proxy-process.js';
 import { deleteRedisKeys, scratchPostgres, scratchRedisPrefix, scratchSqlite, type ScratchDatabase } from './databases.js';
 import { prepareWorld, SOAK_PUBLIC_URL } from './world.js';
@@ -109,13 +110,9 @@ const PRIMING_RATE = 800;
 async function storedClicksReach(databaseUrl: string, count: number, timeoutMs = 120_000): Promise<void> {
   const database = openDatabase(databaseUrl);
   try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const row = await database.db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      if (Number(row.n) >= count) return;
-      if (Date.now() > deadline) throw new Error(`only ${row.n} of the ${count} priming clicks stored after ${timeoutMs / 1000} s`);
-      await sleep(500);
-    }
+    const stored = async () => Number((await database.db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const seen = await pollUntil(stored, (n) => n >= count, { timeoutMs, everyMs: 500 });
+    if (seen < count) throw new Error(`only ${seen} of the ${count} priming clicks stored after ${timeoutMs / 1000} s`);
   } finally {
     await database.close();
   }

@@ -4,3 +4,6 @@
 
 /** The 12-character prefix of the ids of clicks made at `time` (epoch ms); also the bound below every later id. */
 export const clickIdTimePrefix = (time: number): string => Math.max(0, time).toString(16).padStart(12, '0');
+
+/** The time (epoch ms) a click id was made at, read from its prefix; NaN when it has none. */
+export const clickIdTime = (id: string): number => (/^[0-9a-f]{12}/.test(id) ? Number.parseInt(id.slice(0, 12), 16) : Number.NaN);

@@ -65,5 +65,10 @@ export function dayOf(iso: string): string {
   return `${iso.slice(0, 10)}T00:00:00.000Z`;
 }
 
+/** The order of a top list, as the rollups' SQL sorts one: most counted first, then by value (code unit order). */
+export function mostCountedFirst(a: { counted: number; value: string }, b: { counted: number; value: string }): number {
+  return b.counted - a.counted || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+}
+
 /** Rollups are kept per UTC hour and, summed again, per UTC day. */
 export type Period = 'hour' | 'day';

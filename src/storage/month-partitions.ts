@@ -6,7 +6,7 @@
 // month has no partition yet; making that month's partition moves them over. Partitions are made
 // ahead by the service, months in advance.
 import { sql, type Kysely } from 'kysely';
-import { clickIdTimePrefix } from '../lib/click-id-time.js';
+import { clickIdTime, clickIdTimePrefix } from '../lib/click-id-time.js';
 
 /** A table partitioned by month: its name, the column partitioned on, and that column's value at an instant. */
 export interface MonthPartitioned {
@@ -92,7 +92,7 @@ export async function partitionExistingTable(db: Kysely<unknown>, spec: MonthPar
 
 /** The instant a partition-column value stands for (NaN when it has no time in it). */
 function firstInstantOf(spec: MonthPartitioned, value: string): number {
-  if (spec === CLICK_PARTITIONS) return /^[0-9a-f]{12}/.test(value) ? Number.parseInt(value.slice(0, 12), 16) : Number.NaN;
+  if (spec === CLICK_PARTITIONS) return clickIdTime(value);
   return Date.parse(value);
 }
 

@@ -5,11 +5,11 @@ import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { Clock } from '../../lib/clock.js';
-import { PAIR_SEPARATOR, type Fact } from '../../lib/rollup-layout.js';
+import { PAIR_SEPARATOR, mostCountedFirst, type Fact } from '../../lib/rollup-layout.js';
 import { invalid, notFound } from '../errors.js';
 import { rangeStart } from '../time.js';
 import { resolveRange, type AnalyticsRange, type RangeRequest } from './ranges.js';
-import { planRead, type AnalyticsEvent, type Filters, type Grouping, type ReadPlan, type ScopeKey } from './plan.js';
+import { clickTotalsRow, planRead, type AnalyticsEvent, type Filters, type Grouping, type ReadPlan, type ScopeKey } from './plan.js';
 
 export interface AnalyticsRepositories {
   rollups: RollupsRepository;
@@ -81,9 +81,7 @@ export class AnalyticsService {
     if (request.currency !== undefined && event === 'clicks') throw invalid('invalid_query', 'currency applies to orders, sales and commission, not to clicks: leave it out');
     const key = await this.scopeOf(caller, request);
     const plan = planRead(event, request.groupBy, key, request);
-    // A link's clicks are first seen in its affiliate's row for the link (it keeps no 'all' row).
-    const firstClicks = key.scope === 'link' ? { affiliateId: key.affiliateId, organizationId: '', linkId: '', dimension: 'link', value: key.linkId } : { ...key, dimension: 'all', value: '' };
-    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(firstClicks, key));
+    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(clickTotalsRow(key), key));
     const rowsKey = plan.key ?? key;
     const read: RollupRange = {
       affiliateId: rowsKey.affiliateId,
@@ -230,10 +228,10 @@ export class AnalyticsService {
       sums.set(group, sum);
     }
     return [...sums]
-      .filter(([, sum]) => uncounted || sum.counted > 0)
-      .sort(([a, x], [b, y]) => y.counted - x.counted || (a < b ? -1 : a > b ? 1 : 0))
-      .slice(0, limit)
-      .map(([value, sum]) => ({ value, ...sum }));
+      .map(([value, sum]) => ({ value, ...sum }))
+      .filter((group) => uncounted || group.counted > 0)
+      .sort(mostCountedFirst)
+      .slice(0, limit);
   }
 
   /** The fields that name a group: its value, and a code or name where the value is an id. */

@@ -85,6 +85,15 @@ export function keptDescription(event: AnalyticsEvent, scope: RollupScope, unask
   ].join('; or ');
 }
 
+/**
+ * The row of a key's click totals: its own 'all' row, or, for a link (which keeps none), its
+ * affiliate's row for the link.
+ */
+export function clickTotalsRow(key: ScopeKey): Pick<ScopeKey, 'affiliateId' | 'organizationId' | 'linkId'> & { dimension: Dimension; value: string } {
+  if (CLICK_DIMENSIONS[key.scope].includes('all')) return { affiliateId: key.affiliateId, organizationId: key.organizationId, linkId: key.linkId, dimension: 'all', value: '' };
+  return { affiliateId: key.affiliateId, organizationId: '', linkId: '', dimension: 'link', value: key.linkId };
+}
+
 const SCOPE_NAMES: Record<RollupScope, string> = {
   affiliate: 'all your links',
   affiliate_brand: 'one brand or one affiliate',
@@ -111,9 +120,10 @@ export function planRead(event: AnalyticsEvent, grouping: Grouping, key: ScopeKe
   const dimensions = [...wanted.keys()];
   const keeps = kept(event, key.scope);
   const facts = factsKept(event, key.scope);
-  // A link's totals: its affiliate's row for the link.
-  if (dimensions.length === 0 && !keeps.includes('all') && key.scope === 'link') {
-    return { dimension: 'link', key: { affiliateId: key.affiliateId, organizationId: '', linkId: '' }, match: { equals: key.linkId }, ...(fixed !== undefined && { fixedValue: fixed }) };
+  // Click totals of a key without an 'all' row of its own (a link).
+  if (dimensions.length === 0 && !keeps.includes('all')) {
+    const { dimension, value, ...rowsKey } = clickTotalsRow(key);
+    return { dimension, key: rowsKey, match: { equals: value }, ...(fixed !== undefined && { fixedValue: fixed }) };
   }
   let dimension: Dimension | undefined;
   if (dimensions.length === 0) dimension = 'all';

@@ -17,6 +17,7 @@ import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { conflict, notFound, notYet, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
 import { toIso } from '../time.js';
+import { clickIdTime } from '../../lib/click-id-time.js';
 import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 
@@ -130,8 +131,7 @@ export class ConversionsService {
     // A click answered while the database was out waits in its instance's buffer until it can be
     // written: a recent id may be stored in a moment, so the brand is asked to retry, not told it
     // is no click.
-    const madeAt = CLICK_ID.test(clickId) ? parseInt(clickId.slice(0, 12), 16) : Number.NaN;
-    const age = this.clock.now() - madeAt;
+    const age = this.clock.now() - (CLICK_ID.test(clickId) ? clickIdTime(clickId) : Number.NaN);
     if (age >= -CLOCK_SKEW_MS && age <= PENDING_CLICK_MS) {
       throw notYet('click_not_stored_yet', `clickId "${clickId}" is not stored yet (a click can wait a few minutes to be stored while the database is unavailable): retry after Retry-After; if it is still not stored ${PENDING_CLICK_MS / 60_000} minutes after the click, it is no click on your links`);
     }

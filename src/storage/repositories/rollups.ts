@@ -20,7 +20,7 @@ import {
   orderRollupSql,
   type OrderFacts,
 } from '../rollup-rows.js';
-import { dayOf, hourOf, type Period } from '../../lib/rollup-layout.js';
+import { dayOf, hourOf, mostCountedFirst, type Period } from '../../lib/rollup-layout.js';
 
 /** Which rows a read covers: the key ('' where the scope has none), a dimension, and hours [from, to). */
 export interface RollupRange {
@@ -281,7 +281,7 @@ export class RollupsRepository {
       for (const row of completed) for (const count of CLICK_COUNTS) sums.get(row.value)![count] += row[count];
       const exact = candidates
         .filter((s) => uncounted || s.counted > 0)
-        .sort((a, b) => b.counted - a.counted || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+        .sort(mostCountedFirst)
         .map(({ value, counted, bots, heads, repeats, suspicious }) => ({ value, counted, bots, heads, repeats, suspicious }));
       const kth = exact[limit - 1];
       if (exhausted || (kth !== undefined && kth.counted > threshold)) return exact.slice(0, limit);
@@ -374,7 +374,7 @@ export class RollupsRepository {
       await orders.execute();
       await sql.raw(orderRollupSql(ordersFrom === undefined ? 'true' : `created_at >= ${literal(ordersFrom)}`)).execute(trx);
       // From the first day of the hours recomputed: its earlier hours are kept as they are.
-      for (const statement of dailyFromHourlySql('orders', dayOf(ordersFrom ?? '0000-01-01T00:00:00.000Z'))) await sql.raw(statement).execute(trx);
+      for (const statement of dailyFromHourlySql('orders', ordersFrom === undefined ? undefined : dayOf(ordersFrom))) await sql.raw(statement).execute(trx);
       if (ordersFrom !== undefined) result.ordersFrom = ordersFrom;
       return result;
     });
