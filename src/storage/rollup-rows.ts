@@ -104,13 +104,21 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
   return `select ${keys.join(', ')}, ${sums.join(', ')} from ${from} where ${where} group by ${grouped.join(', ')}`;
 }
 
-/** Adds the stored clicks matching `where` (SQL over clicks) to the rollups of `period`. */
-export function clickRollupSql(where: string, period: Period = 'hour'): string {
+/**
+ * The rollup rows of the stored clicks matching `where`, one SELECT per scope and dimension, each
+ * in key order (its GROUP BY follows the table's key) and none sharing a key with another.
+ */
+export function clickRollupSelects(where: string, period: Period = 'hour'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
     for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL, 'clicks', where, period));
   }
-  return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, CLICK_COUNTS, selects);
+  return selects;
+}
+
+/** Adds the stored clicks matching `where` (SQL over clicks) to the rollups of `period`. */
+export function clickRollupSql(where: string, period: Period = 'hour'): string {
+  return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, CLICK_COUNTS, clickRollupSelects(where, period));
 }
 
 /**
@@ -123,14 +131,19 @@ export function sqliteRollUpSql(from: number, to: number): string[] {
   return [clickRollupSql(where, 'hour'), clickRollupSql(where, 'day')];
 }
 
-/** Adds the stored orders matching `where` (SQL over orders) to the rollups of `period`. */
-export function orderRollupSql(where: string, period: Period = 'hour'): string {
+/** The rollup rows of the stored orders matching `where`, as clickRollupSelects gives those of clicks. */
+export function orderRollupSelects(where: string, period: Period = 'hour'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of ORDER_LAYOUT) {
     const scoped = scope === 'link' ? `(${where}) and link_id is not null` : where;
     for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, ORDER_VALUE_SQL[dimension]!, ['currency'], ORDER_SUM_SQL, 'orders', scoped, period));
   }
-  return upsertSql(ORDER_ROLLUP_TABLE[period], ORDER_ROLLUP_KEY, ORDER_SUMS, selects);
+  return selects;
+}
+
+/** Adds the stored orders matching `where` (SQL over orders) to the rollups of `period`. */
+export function orderRollupSql(where: string, period: Period = 'hour'): string {
+  return upsertSql(ORDER_ROLLUP_TABLE[period], ORDER_ROLLUP_KEY, ORDER_SUMS, orderRollupSelects(where, period));
 }
 
 /**
