@@ -47,7 +47,7 @@ function ensureTools(): void {
     const installed = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
     if (installed.status !== 0) throw new Error('wrk is required: install it with `apt-get install wrk`');
   }
-  if (!existsSync('dist/src/cli/main.js')) run('npm', ['run', 'build']);
+  if (!existsSync('dist/server/main.js')) run('npm', ['run', 'build']);
 }
 
 function ensureData(): void {
@@ -273,10 +273,10 @@ async function main(): Promise<void> {
   const database = openDatabase(databaseUrl);
   const affiliate = (await database.db.selectFrom('affiliates').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   // A real operator feature raises the benchmark key's limit; limiting stays on.
-  const key = run('node', ['dist/src/cli/main.js', 'keys', 'create', '--affiliate', affiliate, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
+  const key = run('node', ['dist/server/main.js', 'keys', 'create', '--affiliate', affiliate, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
   // The brand with the most clicks of the first affiliate's links, for the brand's analytics.
   const brand = (await database.db.selectFrom('click_rollups').select('value').where('affiliate_id', '=', affiliate).where('organization_id', '=', '').where('link_id', '=', '').where('dimension', '=', 'brand').groupBy('value').orderBy((eb) => eb.fn.sum('counted'), 'desc').limit(1).executeTakeFirst())?.value;
-  const brandKey = brand ? run('node', ['dist/src/cli/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
+  const brandKey = brand ? run('node', ['dist/server/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
   const all = await scenarios(database, key, brandKey);
   await database.close();
   const selected = args.only ? all.filter((s) => s.name.includes(args.only!)) : all;
@@ -285,7 +285,7 @@ async function main(): Promise<void> {
   const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
   const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-  const serviceCmd = pinned(0, process.execPath, [...profiling, 'dist/src/cli/main.js', 'serve']);
+  const serviceCmd = pinned(0, process.execPath, [...profiling, 'dist/server/main.js', 'serve']);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
     env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },

@@ -4,7 +4,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const entry = 'dist/src/cli/main.js';
+const entry = 'dist/server/main.js';
 
 function newestMtime(dir) {
   let newest = 0;

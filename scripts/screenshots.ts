@@ -11,7 +11,7 @@ import { launchBrowser } from '../test/helpers/browser.js';
 
 const OUT = 'docs/screenshots';
 const WIDTHS = { desktop: 1280, mobile: 375 } as const;
-const MAIN = 'dist/src/cli/main.js';
+const MAIN = 'dist/server/main.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/helpers/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT_MAIN = join(ROOT, 'dist/src/cli/main.js');
+const BUILT_MAIN = join(ROOT, 'dist/server/main.js');
 const SOURCE_MAIN = join(ROOT, 'src/cli/main.ts');
 
 function newestSourceChange(dir: string): number {

@@ -13,7 +13,7 @@ export const PORTAL_PATH = '/app';
 /** Pages, not API operations: left out of the OpenAPI document. */
 const HIDDEN = { schema: { hide: true } };
 
-/** The built portal: dist/portal, whether this file runs from src/ (tests) or dist/src/ (npm start). */
+/** The built portal: dist/portal, whether this file runs from src/ (tests) or dist/server/ (npm start, bundled). */
 function builtPortal(): string | undefined {
   const candidates = ['../../dist/portal', '../../portal'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
   // The built shell names hashed assets; portal/index.html (the source) names /src/main.tsx.
