@@ -628,6 +628,8 @@ async function openPostgresTarget(url: string): Promise<Target> {
   // consistency); index builds get memory to sort in.
   await client.query('set synchronous_commit = off');
   await client.query(`set maintenance_work_mem = '512MB'`);
+  // The rollups group ten million clicks per statement at 1m: in memory rather than in batches on disk.
+  await client.query(`set work_mem = '512MB'`);
   let failure: unknown;
   let pending: Promise<void>[] = [];
   return {

@@ -3,8 +3,10 @@
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
 // pinned to core 0 and wrk to core 1, and reports req/s, p50, p99, errors, timeouts and each scenario's
-// ratio to the bare baseline, plus the service's peak RSS and cold-start time. The table is
-// printed and written to bench/results/<date>-<scale>.md.
+// ratio to the bare baseline, plus the service's peak RSS and cold-start time. Each scenario is then
+// driven again at half the rate it reached (bench/open-loop.ts): latency as users feel it, counted
+// from each request's intended send time. The tables are printed and written to
+// bench/results/<date>-<scale>.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -13,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
+import type { OpenLoopResult } from './open-loop.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +35,8 @@ const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sq
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
 const work = join(tmpdir(), `affnet-bench-${process.pid}`);
+/** The open-loop rate, as a share of the closed-loop throughput of the same scenario in the same run. */
+const OPEN_LOOP_SHARE = 0.5;
 mkdirSync(work, { recursive: true });
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -267,6 +272,37 @@ function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' |
   return { requests, rps, p50, p99, errors: non2xx + connect! + read! + write!, timeouts: timeouts!, non2xx };
 }
 
+/**
+ * The scenario driven at a fixed rate (bench/open-loop.ts, pinned like wrk): latency from each
+ * request's intended send time, so queueing behind a stall is counted, not hidden.
+ */
+function openLoop(url: string, scenario: Scenario, rate: number, seconds: number): OpenLoopResult {
+  const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
+  const { command, args: loadArgs } = pinned(1, process.execPath, [
+    '--import',
+    'tsx',
+    'bench/open-loop.ts',
+    '--url',
+    url,
+    '--rate',
+    String(Math.max(1, Math.round(rate))),
+    '--seconds',
+    String(seconds),
+    '--paths',
+    pathsFile,
+    '--connections',
+    String(scenario.connections ?? connections),
+    '--method',
+    scenario.method ?? 'GET',
+    '--body',
+    scenario.body ?? '',
+    '--headers',
+    scenario.headers ?? '',
+  ]);
+  return JSON.parse(run(command, loadArgs).trim().split('\n').at(-1)!) as OpenLoopResult;
+}
+
 async function main(): Promise<void> {
   ensureTools();
   ensureData();
@@ -310,6 +346,8 @@ async function main(): Promise<void> {
       line('bare node:http, JSON after 1 ms of CPU', busy, (busy.rps / baselines.json.rps).toFixed(2)),
     );
     const clickChecks: string[] = [];
+    const openRows: string[] = [];
+    const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
     for (const scenario of selected) {
       log(`Scenario: ${scenario.name}`);
       const since = clickIdTimePrefix(Date.now());
@@ -317,16 +355,18 @@ async function main(): Promise<void> {
       const result = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration);
       // The peak so far, so the scenario that raised it shows.
       rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
+      const open = openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
+      openRows.push(`| ${scenario.name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
       if (scenario.baseline === 'redirect') {
         // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
         // answers still in flight when a run ends (at most one per connection): the service
         // answered and stored those clicks too.
-        const redirects = warm.requests - warm.non2xx + result.requests - result.non2xx;
+        const redirects = warm.requests - warm.non2xx + result.requests - result.non2xx + open.warmupAnswered + open.answered - open.errors;
         const inFlight = 2 * (scenario.connections ?? connections);
         const { stored, counted } = await storedClicks(since, redirects);
         const ok = counted === stored && stored >= redirects && stored - redirects <= inFlight;
         const verdict = ok ? `every one counted (${stored - redirects} answered after wrk stopped reading)` : `**MISMATCH** (timeouts: ${warm.timeouts + result.timeouts})`;
-        clickChecks.push(`- ${scenario.name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-up included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
+        clickChecks.push(`- ${scenario.name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-ups and the fixed-rate run included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
         if (!ok) process.exitCode = 1;
       }
     }
@@ -344,6 +384,12 @@ async function main(): Promise<void> {
       ...rows,
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
+      '',
+      `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
+      '',
+      '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late |',
+      '|---|---|---|---|---|---|---|---|',
+      ...openRows,
       '',
       ...(clickChecks.length > 0 ? ['Clicks (each request a new visitor):', '', ...clickChecks, ''] : []),
     ].join('\n');
