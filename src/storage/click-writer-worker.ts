@@ -104,7 +104,9 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
 
   const countNow = () => {
     try {
-      countUp();
+      // IMMEDIATE: the write lock first, so another process's writer (serve --workers) is waited
+      // for rather than found to have moved the progress after this one read it.
+      countUp.immediate();
       return undefined;
     } catch (error) {
       // Nothing is lost: the progress row did not move, so the next attempt counts these clicks.
@@ -126,7 +128,7 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
     let added: number;
     const started = performance.now();
     try {
-      added = rollUpStep(stepClicks);
+      added = rollUpStep.immediate(stepClicks);
     } catch {
       // The progress did not move: these clicks are rolled up by a later step.
       return rollUpLater(options.countEveryMs);

@@ -25,13 +25,16 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `affnet serve` with `env` on a free port; `cwd` is where its default database goes (data/). */
-export async function startServerProcess(env: Record<string, string>, options: { cwd?: string; publicUrlIsOwn?: boolean } = {}): Promise<ServerProcess> {
+/**
+ * Starts `affnet serve` with `env` on a free port; `cwd` is where its default database goes
+ * (data/), `args` what follows `serve` (`--workers 2`).
+ */
+export async function startServerProcess(env: Record<string, string>, options: { cwd?: string; publicUrlIsOwn?: boolean; args?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   // A browser test needs short links and the portal's origin check to name this very server.
   if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` };
   // tsx by its full address, so the server can run from any directory.
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, 'serve'], {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, 'serve', ...(options.args ?? [])], {
     ...(options.cwd && { cwd: options.cwd }),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
