@@ -124,6 +124,8 @@ for (const [name, open] of databases) {
             .select((eb) => [eb.fn.countAll<number>().as('stored'), eb.fn.sum<number>('clicks.counted').as('counted')])
             .executeTakeFirstOrThrow();
           assert.deepEqual({ stored: Number(clicks.stored), counted: Number(clicks.counted) }, { stored: 10, counted: 1 }, 'every click stored; the visitor counted once, whichever worker answered');
+          const link = await database.db.selectFrom('short_links').select('click_count').where('code', '=', code).executeTakeFirstOrThrow();
+          assert.equal(Number(link.click_count), 1, "the link's count, added up by both workers' writers, counts the visitor once");
         } finally {
           if (!stopped) await server.stop();
         }
