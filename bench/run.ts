@@ -8,7 +8,7 @@
 // from each request's intended send time. The tables are printed and written to
 // bench/results/<date>-<scale>.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,9 @@ const { values: args } = parseArgs({
     // Writes a V8 CPU profile of the service (node --cpu-prof) to this directory; summarise it
     // with `npx tsx bench/profile-summary.ts <file>`.
     profile: { type: 'string' },
+    // Serves with `affnet serve --workers N` on cores 0..N-1 (needs REDIS_URL); wrk stays on core 1,
+    // so with two cores it shares the second worker's.
+    workers: { type: 'string', default: '1' },
   },
 });
 const scale = args.scale;
@@ -63,8 +66,10 @@ function ensureData(): void {
   }
 }
 
-const pinned = (core: number, command: string, commandArgs: string[]) =>
+const pinned = (core: number | string, command: string, commandArgs: string[]) =>
   cpus().length > 1 ? { command: 'taskset', args: ['-c', String(core), command, ...commandArgs] } : { command, args: commandArgs };
+const workers = Number(args.workers);
+if (!Number.isInteger(workers) || workers < 1 || workers > cpus().length) throw new Error(`--workers must be from 1 to ${cpus().length}`);
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -80,11 +85,21 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Pr
   }
 }
 
-/** Peak resident memory of a process (Linux VmHWM), in MB. */
+/** A process and its children (Linux), e.g. the primary of `serve --workers` and its workers. */
+function processTree(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Peak resident memory (Linux VmHWM) of the largest process of `pid`'s tree, in MB: the bound is per process. */
 function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  const peak = (one: number) => {
+    const status = readFileSync(`/proc/${one}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  };
+  return Math.round(Math.max(...processTree(pid).map(peak)) / 1024);
 }
 
 function zipfSample(items: string[], draws: number, s = 1.0): string[] {
@@ -321,15 +336,25 @@ async function main(): Promise<void> {
   const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
   const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-  const serviceCmd = pinned(0, process.execPath, [...profiling, 'dist/server/main.js', 'serve']);
+  const serviceCores = workers === 1 ? 0 : `0-${workers - 1}`;
+  const serviceCmd = pinned(serviceCores, process.execPath, [...profiling, 'dist/server/main.js', 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])]);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
     env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  let serviceErr = '';
+  service.stderr.on('data', (chunk: Buffer) => {
+    serviceErr += chunk.toString();
+    process.stderr.write(chunk);
   });
   try {
     await waitFor(`http://127.0.0.1:${SERVICE_PORT}/healthz`, service);
     const coldStartMs = Math.round(performance.now() - started);
+    // The first worker answers /healthz; the others start after it.
+    for (const deadline = Date.now() + 60_000; workers > 1 && !serviceErr.includes(`serving with ${workers} workers`); await sleep(50)) {
+      if (Date.now() > deadline) throw new Error(`the service did not start ${workers} workers within 60 s`);
+    }
     await waitFor(`http://127.0.0.1:${BARE_PORT}/`, bare);
 
     const baselines = {
@@ -376,7 +401,7 @@ async function main(): Promise<void> {
     const report = [
       `# Benchmark, scale ${scale}, ${new Date().toISOString().slice(0, 10)}`,
       '',
-      `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}.`,
+      `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}${process.env.REDIS_URL ? ', Redis' : ''}.${workers > 1 ? ` Service: \`serve --workers ${workers}\` on cores 0-${workers - 1} (wrk shares core 1 with a worker).` : ''}`,
       `wrk: 1 thread, ${connections} connections (analytics: 1, for latency), ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page.`,
       '',
       '| scenario | req/s | p50 ms | p99 ms | errors | timeouts (> 2 s) | ratio to bare | service peak RSS so far, MB |',
@@ -395,7 +420,8 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(`\n${report}`);
     mkdirSync('bench/results', { recursive: true });
-    const file = `bench/results/${new Date().toISOString().slice(0, 10)}-${scale}${args.only ? '-partial' : ''}.md`;
+    const variant = `${databaseUrl.startsWith('postgres') ? '-postgres' : ''}${workers > 1 ? `-workers${workers}` : ''}${args.only ? '-partial' : ''}`;
+    const file = `bench/results/${new Date().toISOString().slice(0, 10)}-${scale}${variant}.md`;
     writeFileSync(file, report);
     log(`Written to ${file}`);
   } finally {
