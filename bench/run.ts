@@ -1,4 +1,4 @@
-// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only a,b] [--workers N] [--profile DIR]
+// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only a,b] [--workers N] [--closed-only] [--profile DIR]
 //
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
@@ -29,6 +29,9 @@ const { values: args } = parseArgs({
     // Serves with `affnet serve --workers N` on cores 0..N-1 (needs REDIS_URL); wrk stays on core 1,
     // so with two cores it shares the second worker's.
     workers: { type: 'string', default: '1' },
+    // wrk only, no fixed-rate run: like for like with an older harness, whose scenarios did not
+    // leave a fixed-rate run's clicks for the next one to share the core with.
+    'closed-only': { type: 'boolean', default: false },
   },
 });
 const scale = args.scale;
@@ -38,6 +41,7 @@ const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sq
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
 const work = join(tmpdir(), `affnet-bench-${process.pid}`);
+const NO_OPEN_LOOP: OpenLoopResult = { rate: 0, sent: 0, answered: 0, errors: 0, late: 0, warmupAnswered: 0, p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN };
 /** The open-loop rate, as a share of the closed-loop throughput of the same scenario in the same run. */
 const OPEN_LOOP_SHARE = 0.5;
 mkdirSync(work, { recursive: true });
@@ -382,8 +386,8 @@ async function main(): Promise<void> {
       const result = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration);
       // The peak so far, so the scenario that raised it shows.
       rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
-      const open = openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
-      openRows.push(`| ${scenario.name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
+      const open = args['closed-only'] ? NO_OPEN_LOOP : openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
+      if (!args['closed-only']) openRows.push(`| ${scenario.name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
       if (scenario.baseline === 'redirect') {
         // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
         // answers still in flight when a run ends (at most one per connection): the service
@@ -412,12 +416,16 @@ async function main(): Promise<void> {
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
       '',
-      `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
-      '',
-      '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late |',
-      '|---|---|---|---|---|---|---|---|',
-      ...openRows,
-      '',
+      ...(openRows.length > 0
+        ? [
+            `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
+            '',
+            '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late |',
+            '|---|---|---|---|---|---|---|---|',
+            ...openRows,
+            '',
+          ]
+        : []),
       ...(clickChecks.length > 0 ? ['Clicks (each request a new visitor):', '', ...clickChecks, ''] : []),
     ].join('\n');
     process.stdout.write(`\n${report}`);
