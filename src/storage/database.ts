@@ -146,7 +146,11 @@ function loadPg(): typeof pg {
 }
 
 function openPostgres(url: string, poolSize: number): Database {
-  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // JIT off for every connection: the service's statements each read a few thousand rows at most,
+  // but when the planner misjudges a skewed key (one busy affiliate's rollups) their estimated
+  // cost passes jit_above_cost, and compiling took 11–270 ms of a query that runs in 2 ms
+  // (measured at 1m: top countries over 90 days 304 ms with JIT, see bench/README.md).
+  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off' });
   // A connection lost while idle, or while checked out between two queries, must not crash the
   // process: the query in flight fails (answered 503), the pool drops the broken client on
   // release, and the next query opens a new connection.

@@ -1,9 +1,9 @@
 // Clicks: appended in batches (with their links' counts), and looked up by id for conversions.
 import type { Database } from '../database.js';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { CLICK_PARTITIONS, dropMonthPartitionsBefore, prepareMonthPartitions } from '../month-partitions.js';
 import { clickIdTimePrefix } from '../../lib/click-id-time.js';
-import type { ClickRow, NewClickRow } from '../tables.js';
+import type { ClickRow, DB, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
 import { sqliteRollUpSql } from '../rollup-rows.js';
 
@@ -48,6 +48,39 @@ export function clickInsert(click: NewClickRow): ClickInsert {
 // Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
+/**
+ * Adds counted clicks to their links' counts with one UPDATE per distinct count (most links of a
+ * batch get 1), not one per link: at a million links a batch touches about as many links as it
+ * has clicks, and a round trip per link held PostgreSQL's writer to about 1,800 clicks a second.
+ * On PostgreSQL the rows are locked first, by id, a chunk at a time in id order, so two instances'
+ * batches touching the same links wait for each other instead of deadlocking.
+ */
+async function addToLinkCounts(trx: Transaction<DB>, clicks: readonly NewClickRow[], lockFirst: boolean): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
+  if (counts.size === 0) return;
+  const ids = [...counts.keys()].sort();
+  if (lockFirst) {
+    for (let i = 0; i < ids.length; i += CHUNK) await trx.selectFrom('short_links').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).orderBy('id').forUpdate().execute();
+  }
+  const byCount = new Map<number, string[]>();
+  for (const id of ids) {
+    const n = counts.get(id)!;
+    const group = byCount.get(n);
+    if (group) group.push(id);
+    else byCount.set(n, [id]);
+  }
+  for (const [n, group] of byCount) {
+    for (let i = 0; i < group.length; i += CHUNK) {
+      await trx
+        .updateTable('short_links')
+        .set((eb) => ({ click_count: eb('click_count', '+', n) }))
+        .where('id', 'in', group.slice(i, i + CHUNK))
+        .execute();
+    }
+  }
+}
+
 export class ClicksRepository {
   constructor(private readonly database: Database) {}
 
@@ -69,17 +102,7 @@ export class ClicksRepository {
         for (const { id } of rows) inserted.add(id);
       }
       const clicks = inserted.size === batch.length ? batch : batch.filter((click) => inserted.has(click.id));
-      const counts = new Map<string, number>();
-      for (const click of clicks) if (click.counted) counts.set(click.link_id, (counts.get(click.link_id) ?? 0) + 1);
-      // Links in one order (by id) for every writer: two instances' batches that update the same
-      // links in different orders deadlock on PostgreSQL (as the rollups below, which are sorted).
-      for (const [linkId, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        await trx
-          .updateTable('short_links')
-          .set((eb) => ({ click_count: eb('click_count', '+', n) }))
-          .where('id', '=', linkId)
-          .execute();
-      }
+      await addToLinkCounts(trx, clicks, this.database.dialect === 'postgres');
       if (this.database.dialect === 'postgres') {
         await addClicksToRollups(trx, clicks);
       } else {
