@@ -146,11 +146,13 @@ function loadPg(): typeof pg {
 }
 
 function openPostgres(url: string, poolSize: number): Database {
-  // JIT off for every connection: the service's statements each read a few thousand rows at most,
-  // but when the planner misjudges a skewed key (one busy affiliate's rollups) their estimated
-  // cost passes jit_above_cost, and compiling took 11–270 ms of a query that runs in 2 ms
-  // (measured at 1m: top countries over 90 days 304 ms with JIT, see bench/README.md).
-  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off' });
+  // JIT and parallel workers off for every connection: the service's statements each read a few
+  // thousand rows at most, but when the planner misjudges a skewed key (one busy affiliate's
+  // rollups) their estimated cost passes jit_above_cost and the parallel thresholds. Compiling
+  // took 11–270 ms and starting two workers 5–10 ms of a query that runs in 2–3 ms (measured at
+  // 1m: top countries over 90 days 304 ms, then 11 ms, then 3 ms; see bench/README.md). The
+  // large counts that could use workers are remembered and refreshed off the request path.
+  const pool = new (loadPg().Pool)({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off -c max_parallel_workers_per_gather=0' });
   // A connection lost while idle, or while checked out between two queries, must not crash the
   // process: the query in flight fails (answered 503), the pool drops the broken client on
   // release, and the next query opens a new connection.
