@@ -51,7 +51,7 @@ import { CHANNEL_KINDS } from '../src/domain/access/channels-service.js';
 import { searchTerms } from '../src/storage/repositories/products.js';
 import { ADJECTIVES, BRAND_SUFFIXES, CAMPAIGN_THEMES, COLOURS, FEATURES, LINES, MDASC_PREFIX, PLATFORMS, SYLLABLES } from './data-words.js';
 import { SeededRandom, mulberry32 } from '../src/seed/seeded-random.js';
-import { CLICK_COUNTS, CLICK_ROLLUP_KEY, CLICK_ROLLUP_TABLE, ORDER_ROLLUP_KEY, ORDER_ROLLUP_TABLE, ORDER_SUMS, clickRollupSelects, orderRollupSelects } from '../src/storage/rollup-rows.js';
+import { freshRollupInserts } from '../src/storage/rollup-rows.js';
 import { slugOf, tagOf } from '../src/seed/names.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -966,12 +966,7 @@ async function main(): Promise<void> {
 async function rollUp(target: Target): Promise<void> {
   const started = performance.now();
   const deferred = await dropSecondaryIndexes(target, ROLLUP_TABLES, { primaryKeys: true });
-  const inserts: string[] = [];
-  for (const period of ['hour', 'day'] as const) {
-    const into = (table: string, columns: readonly string[]) => `insert into ${table} (${columns.join(', ')}) `;
-    for (const select of clickRollupSelects('true', period)) inserts.push(into(CLICK_ROLLUP_TABLE[period], [...CLICK_ROLLUP_KEY, ...CLICK_COUNTS]) + select);
-    for (const select of orderRollupSelects('true', period)) inserts.push(into(ORDER_ROLLUP_TABLE[period], [...ORDER_ROLLUP_KEY, ...ORDER_SUMS]) + select);
-  }
+  const inserts = [...freshRollupInserts('hour'), ...freshRollupInserts('day')];
   const progress = new Progress('rollups', inserts.length, 'statements');
   for (const [i, insert] of inserts.entries()) {
     await target.exec(insert);

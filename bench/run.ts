@@ -275,9 +275,15 @@ function toMs(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
+/** The scenario's paths, one a line, in a file of the run's work directory (both load generators read it). */
+function writePaths(paths: string[]): string {
+  const file = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(file, paths.join('\n') + '\n');
+  return file;
+}
+
 function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' | 'headers' | 'connections'>, seconds: number): Result {
-  const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
-  writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
+  const pathsFile = writePaths(scenario.paths);
   const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${scenario.connections ?? connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
   const seed = String(Math.floor(Math.random() * 2 ** 30));
   const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '', SEED: seed });
@@ -296,8 +302,7 @@ function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' |
  * request's intended send time, so queueing behind a stall is counted, not hidden.
  */
 function openLoop(url: string, scenario: Scenario, rate: number, seconds: number): OpenLoopResult {
-  const pathsFile = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
-  writeFileSync(pathsFile, scenario.paths.join('\n') + '\n');
+  const pathsFile = writePaths(scenario.paths);
   const { command, args: loadArgs } = pinned(1, process.execPath, [
     '--import',
     'tsx',

@@ -108,7 +108,7 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
  * The rollup rows of the stored clicks matching `where`, one SELECT per scope and dimension, each
  * in key order (its GROUP BY follows the table's key) and none sharing a key with another.
  */
-export function clickRollupSelects(where: string, period: Period = 'hour'): string[] {
+function clickRollupSelects(where: string, period: Period = 'hour'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
     for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL, 'clicks', where, period));
@@ -132,7 +132,7 @@ export function sqliteRollUpSql(from: number, to: number): string[] {
 }
 
 /** The rollup rows of the stored orders matching `where`, as clickRollupSelects gives those of clicks. */
-export function orderRollupSelects(where: string, period: Period = 'hour'): string[] {
+function orderRollupSelects(where: string, period: Period = 'hour'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of ORDER_LAYOUT) {
     const scoped = scope === 'link' ? `(${where}) and link_id is not null` : where;
@@ -144,6 +144,19 @@ export function orderRollupSelects(where: string, period: Period = 'hour'): stri
 /** Adds the stored orders matching `where` (SQL over orders) to the rollups of `period`. */
 export function orderRollupSql(where: string, period: Period = 'hour'): string {
   return upsertSql(ORDER_ROLLUP_TABLE[period], ORDER_ROLLUP_KEY, ORDER_SUMS, orderRollupSelects(where, period));
+}
+
+/**
+ * Every rollup row of the stored clicks and orders of `period`, as plain INSERTs, one per scope and
+ * dimension: for tables still empty (a bulk load), where no two statements share a key and none
+ * needs the upsert's conflict handling.
+ */
+export function freshRollupInserts(period: Period): string[] {
+  const into = (table: string, columns: readonly string[]) => `insert into ${table} (${columns.join(', ')}) `;
+  return [
+    ...clickRollupSelects('true', period).map((select) => into(CLICK_ROLLUP_TABLE[period], [...CLICK_ROLLUP_KEY, ...CLICK_COUNTS]) + select),
+    ...orderRollupSelects('true', period).map((select) => into(ORDER_ROLLUP_TABLE[period], [...ORDER_ROLLUP_KEY, ...ORDER_SUMS]) + select),
+  ];
 }
 
 /**
