@@ -1,4 +1,4 @@
-// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only a,b] [--workers N] [--closed-only] [--profile DIR]
+// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only 'a|b'] [--workers N] [--closed-only] [--profile DIR]
 //
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
@@ -339,8 +339,8 @@ async function main(): Promise<void> {
   const brandKey = brand ? run('node', ['dist/server/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
   const all = await scenarios(database, key, brandKey);
   await database.close();
-  // --only: scenarios whose name contains any of its comma-separated parts.
-  const wanted = args.only?.split(',').map((part) => part.trim()).filter(Boolean);
+  // --only: scenarios whose name contains any of its parts, separated by '|' (names hold commas).
+  const wanted = args.only?.split('|').map((part) => part.trim()).filter(Boolean);
   const selected = wanted ? all.filter((s) => wanted.some((part) => s.name.includes(part))) : all;
 
   log('Starting the bare node:http baseline and the service (production mode)...');
