@@ -61,11 +61,9 @@ export async function serveWorkers(count: number): Promise<void> {
     for (const { worker } of running.values()) worker.process.kill('SIGTERM');
   };
   process.on('SIGTERM', () => stopAll());
-  // Ctrl-C reaches the workers too (same process group); they stop themselves and the primary waits.
-  process.on('SIGINT', () => {
-    stopping = true;
-    if (running.size === 0) process.exit(failed ? 1 : 0);
-  });
+  // Ctrl-C reaches the workers too (same process group) and they start stopping; the SIGTERM that
+  // follows finds them at it. A SIGINT sent to the primary alone stops them all the same.
+  process.on('SIGINT', () => stopAll());
 
   try {
     await fork(0);
