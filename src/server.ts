@@ -150,6 +150,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({
     clicks,
+    unsummedClicks: () => repositories.clicks.notYetSummed(),
     redirectCache,
     database: () => database.stats(),
     ...(redis && { redisReady: () => redis.client.status === 'ready' }),

@@ -10,6 +10,8 @@ import type { DatabaseStats } from '../storage/database.js';
 /** Where the figures read at scrape time come from. */
 export interface MetricSources {
   clicks: { readonly written: Readonly<Record<ClickOutcome, number>>; readonly failedWrites: number; readonly backlog: number };
+  /** Stored clicks not yet in their links' counts and the rollups (all instances). */
+  unsummedClicks: () => Promise<number>;
   redirectCache: { readonly lookups: { readonly hits: number; readonly misses: number }; readonly held: { entries: number; bytes: number } };
   database: () => DatabaseStats;
   /** Undefined without Redis. */
@@ -65,6 +67,14 @@ export class ServiceMetrics {
       },
     });
     new Gauge({ name: 'affnet_clicks_buffered', help: 'Clicks answered and not yet written', registers, collect() { this.set(sources.clicks.backlog); } });
+    new Gauge({
+      name: 'affnet_clicks_unsummed',
+      help: "Clicks stored and not yet added to their links' counts and the analytics rollups (all instances)",
+      registers,
+      async collect() {
+        this.set(await sources.unsummedClicks());
+      },
+    });
     new Counter({
       name: 'affnet_clicks_written_total',
       help: 'Clicks written to the database',

@@ -89,6 +89,7 @@ export async function seedActivity(links: Pick<LinksService, 'createShortLinks'>
   // In time order, as the click writer appends them.
   clicks.sort((a, b) => (a.id < b.id ? -1 : 1));
   await stores.clicks.write(clicks);
+  await stores.clicks.sumAllStored();
   const orders = await reportOrders(stores, plan, clicks, now);
   return { clicks: clicks.length, orders };
 }

@@ -39,7 +39,7 @@ function workerSink(options: ClickWriterOptions): ClickSink {
 }
 
 export interface ClickSinkOptions {
-  /** SQLite: how often stored clicks are added to link counts and rollups (elsewhere: with each batch). */
+  /** How often the writer looks for stored clicks to add to link counts and rollups when it found none. */
   countEveryMs: number;
   /** The IP database (MMDB) countries are found in; null: none (every country ZZ). */
   ipDatabase: string | null;

@@ -9,8 +9,10 @@
 // of the time (see rollUp below). How far clicks have been counted and rolled up is stored with
 // the sums (click_count_progress, rollup_progress), so a crash neither loses nor double-counts.
 //
-// PostgreSQL (a small pool of its own): each batch is stored with its counts and rollups in one
-// transaction.
+// PostgreSQL (a small pool of its own): clicks are only inserted, each with its id in
+// unrolled_clicks; steps like SQLite's claim the oldest ids, add those clicks to their links'
+// counts and the rollups, and delete the ids, in one transaction each. Several instances' writers
+// claim disjoint ids, and a crash rolls a claim back with its sums.
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import { serveCalls } from './worker-rpc.js';
@@ -20,6 +22,7 @@ import { sqliteRollUpSql } from './rollup-rows.js';
 import { openDatabase } from './database.js';
 import type { NewClickRow } from './tables.js';
 import { setPageCache } from './sqlite-page-cache.js';
+import { runPaced, type Pace } from './paced-steps.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
@@ -52,15 +55,24 @@ type ChunkWriter = (clicks: NewClickRow[]) => Promise<void> | void;
 
 interface Writer {
   writeChunk: ChunkWriter;
-  countNow(): string | undefined;
+  /** Adds stored clicks to the sums now (before stopping); the error, if that failed. */
+  countNow(): Promise<string | undefined> | string | undefined;
   stop(): Promise<void> | void;
 }
 
-/** Clicks rolled up per transaction at first; adjusted so a transaction takes about STEP_TARGET_MS. */
-const FIRST_STEP_CLICKS = 200;
-const STEP_TARGET_MS = 50;
-/** Share of the time the rollup steps may take while clicks keep coming (the rest is the service's). */
-const ROLLUP_DUTY = 0.1;
+/**
+ * SQLite: rollup steps of about 50 ms, at most a tenth of the time while clicks keep coming: each
+ * holds the write lock, which the serving thread's own writes wait on synchronously.
+ */
+const SQLITE_ROLLUP_PACE: Omit<Pace, 'idleMs'> = { firstStep: 200, targetMs: 50, maxStep: 20_000, duty: 0.1 };
+/**
+ * PostgreSQL: a step locks only the rows it adds to, so steps are longer (more clicks summed into
+ * each rollup row) and may take half the time; the other half leaves the database's CPU to the
+ * service under a burst.
+ */
+const POSTGRES_ROLLUP_PACE: Omit<Pace, 'idleMs'> = { firstStep: 1000, targetMs: 500, maxStep: 50_000, duty: 0.5 };
+/** PostgreSQL: how long a stop may spend adding stored clicks to the sums (the rest waits for the next start). */
+const POSTGRES_COUNT_NOW_MS = 10_000;
 
 function sqliteWriter(path: string, cacheMb: number): Writer {
   const driver = new SqliteDriver(path);
@@ -115,41 +127,18 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   };
 
   // Rollups follow the stored clicks in short transactions (each adds one rowid range with its
-  // progress), so the write lock is never held long: the serving thread's own writes wait on it
-  // synchronously. While clicks keep coming, steps take at most ROLLUP_DUTY of the time, so a
-  // burst of redirects is answered at full speed and the figures catch up after it.
-  let stepClicks = FIRST_STEP_CLICKS;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const rollUpLater = (ms: number) => {
-    if (!stopped) (timer = setTimeout(rollUp, ms)).unref();
-  };
-  const rollUp = () => {
-    let added: number;
-    const started = performance.now();
-    try {
-      added = rollUpStep.immediate(stepClicks);
-    } catch {
-      // The progress did not move: these clicks are rolled up by a later step.
-      return rollUpLater(options.countEveryMs);
-    }
-    const took = performance.now() - started;
-    if (added === 0) return rollUpLater(options.countEveryMs);
-    if (added === stepClicks) stepClicks = Math.max(10, Math.min(20_000, Math.round((stepClicks * STEP_TARGET_MS) / Math.max(took, 1))));
-    rollUpLater((took * (1 - ROLLUP_DUTY)) / ROLLUP_DUTY);
-  };
+  // progress), so the write lock is never held long. IMMEDIATE, as countNow.
+  const rollUps = runPaced((limit) => rollUpStep.immediate(limit), { ...SQLITE_ROLLUP_PACE, idleMs: options.countEveryMs });
 
   countNow();
   const countTimer = setInterval(countNow, options.countEveryMs);
   countTimer.unref();
-  rollUp();
   return {
     writeChunk,
     countNow,
-    stop() {
-      stopped = true;
+    async stop() {
       clearInterval(countTimer);
-      clearTimeout(timer);
+      await rollUps.stop();
       driver.close();
     },
   };
@@ -158,7 +147,24 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
 function postgresWriter(url: string): Writer {
   const database = openDatabase(url, { poolSize: 2 });
   const repository = new ClicksRepository(database);
-  return { writeChunk: (clicks) => repository.write(clicks), countNow: () => undefined, stop: () => database.close() };
+  const rollUps = runPaced((limit) => repository.rollUpStored(limit), { ...POSTGRES_ROLLUP_PACE, idleMs: options.countEveryMs });
+  return {
+    writeChunk: (clicks) => repository.write(clicks),
+    async countNow() {
+      const deadline = performance.now() + POSTGRES_COUNT_NOW_MS;
+      try {
+        while (performance.now() < deadline && (await repository.rollUpStored(POSTGRES_ROLLUP_PACE.maxStep)) > 0);
+        return undefined;
+      } catch (error) {
+        // Nothing is lost: the claim was rolled back, and a later step adds these clicks.
+        return message(error);
+      }
+    },
+    async stop() {
+      await rollUps.stop();
+      await database.close();
+    },
+  };
 }
 
 const writer = 'sqlitePath' in options.database ? sqliteWriter(options.database.sqlitePath, options.database.cacheMb) : postgresWriter(options.database.postgresUrl);
@@ -170,7 +176,7 @@ serveCalls(async (payload) => {
     return { written: 0 } satisfies WriteResult;
   }
   if ('countNow' in call) {
-    const error = writer.countNow();
+    const error = await writer.countNow();
     return { written: 0, ...(error === undefined ? {} : { error }) } satisfies WriteResult;
   }
   const clicks = call.clicks.map((write) => enrichClick(write, countries));

@@ -36,6 +36,7 @@ import * as channelManagement from './migrations/0029-channel-management.js';
 import * as channelNameUnique from './migrations/0030-channel-name-unique.js';
 import * as dailyRollups from './migrations/0031-daily-rollups.js';
 import * as clickFactsRollups from './migrations/0032-click-facts-rollups.js';
+import * as unrolledClicks from './migrations/0033-unrolled-clicks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -73,6 +74,7 @@ const migrations: Record<string, DialectMigration> = {
   '0030-channel-name-unique': channelNameUnique,
   '0031-daily-rollups': dailyRollups,
   '0032-click-facts-rollups': clickFactsRollups,
+  '0033-unrolled-clicks': unrolledClicks,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -393,6 +393,14 @@ export interface RollupProgressTable {
   last_rolled_rowid: number;
 }
 
+/**
+ * PostgreSQL: a stored click not yet added to its link's count and the rollups (the click writer
+ * adds it, then deletes this row, in one transaction).
+ */
+export interface UnrolledClicksTable {
+  id: string;
+}
+
 /** A setting of this installation, by name (visitor_salt). */
 export interface SettingsTable {
   name: string;
@@ -446,6 +454,7 @@ export interface DB {
   order_rollups_daily: OrderRollupsTable;
   rollup_progress: RollupProgressTable;
   click_count_progress: ClickCountProgressTable;
+  unrolled_clicks: UnrolledClicksTable;
   channel_kinds: ChannelKindsTable;
   brands: BrandsTable;
   brand_categories: BrandCategoriesTable;

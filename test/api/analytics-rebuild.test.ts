@@ -4,13 +4,11 @@
 // corrected). Rebuilding is idempotent, and deleting old clicks cannot erase their figures.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { newKey } from '../helpers/api.js';
-import { pollUntil } from '../helpers/wait.js';
 import { runCli } from '../helpers/cli.js';
-import { brandKey, createLink, item, report } from '../helpers/tracking.js';
+import { brandKey, clicksSummed, createLink, item, report } from '../helpers/tracking.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
 import { mulberry32 } from '../../src/seed/seeded-random.js';
@@ -38,15 +36,10 @@ after(async () => {
 
 const rollups = () => openRepositories(h.service.database).rollups.everything();
 
-/** Every answered click written and, on SQLite, summed by the click writer. */
+/** Every answered click written and summed by the click writer. */
 async function settle(): Promise<void> {
   await h.service.services.tracking.flushClicks();
-  if (h.service.database.dialect !== 'sqlite') return;
-  const behind = async () => {
-    const { rows } = await sql<{ behind: number }>`select (select coalesce(max(rowid), 0) from clicks) - (select last_rolled_rowid from rollup_progress) as behind`.execute(h.service.database.db);
-    return Number(rows[0]!.behind);
-  };
-  assert.equal(await pollUntil(behind, (n) => n === 0, { timeoutMs: 15_000 }), 0);
+  await clicksSummed(h);
 }
 
 test('rollups kept as clicks and conversions arrive equal a rebuild, which changes nothing when run again', async () => {

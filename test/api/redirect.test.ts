@@ -10,11 +10,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, codeOf, newKey, qs, sleep } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
+import { clicksSummed } from '../helpers/tracking.js';
 import type { ClickRow } from '../../src/storage/tables.js';
 import { loadConfig } from '../../src/config.js';
 import { LinksRepository } from '../../src/storage/repositories/links.js';
@@ -169,12 +169,11 @@ async function allClicks(h: Harness): Promise<ClickRow[]> {
 /**
  * Waits (≤ 3 s) until every given click id is stored and counted, and returns their rows in the
  * same order. Clicks are buffered first-in first-out and a batch is written whole, so once these
- * rows are there, every click recorded before them is written too. On PostgreSQL link counts are
- * updated with each batch; on SQLite they follow the stored clicks a few flushes later, and the
- * progress row says how far they have been counted.
+ * rows are there, every click recorded before them is written too; link counts follow the stored
+ * clicks a few flushes later.
  */
 async function stored(h: Harness, clickIds: string[]): Promise<ClickRow[]> {
-  const { db, dialect } = h.service.database;
+  const { db } = h.service.database;
   const rows = await pollUntil(
     () => db.selectFrom('clicks').selectAll().where('id', 'in', clickIds).execute(),
     (found) => found.length === new Set(clickIds).size,
@@ -182,14 +181,7 @@ async function stored(h: Harness, clickIds: string[]): Promise<ClickRow[]> {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = clickIds.filter((id) => !byId.has(id));
   assert.deepEqual(missing, [], 'every redirect answered with a click id must be stored as a click');
-  if (dialect === 'sqlite') {
-    const last = await db.selectFrom('clicks').select(sql<number>`max(rowid)`.as('last')).where('id', 'in', clickIds).executeTakeFirstOrThrow();
-    const counted = await pollUntil(
-      () => db.selectFrom('click_count_progress').select('last_counted_rowid').executeTakeFirstOrThrow(),
-      (progress) => progress.last_counted_rowid >= last.last,
-    );
-    assert.ok(counted.last_counted_rowid >= last.last, 'stored clicks must be added to their links’ counts within a few flushes');
-  }
+  await clicksSummed(h);
   return clickIds.map((id) => byId.get(id)!);
 }
 

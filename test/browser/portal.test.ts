@@ -5,7 +5,6 @@
 // ended sessions and requests without the CSRF token are refused, and an affiliate never sees
 // another's data. Every page passes the accessibility check.
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,8 @@ import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databa
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS, productInput } from '../helpers/world.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
+import { pollUntil } from '../helpers/wait.js';
+import { openRepositories } from '../../src/storage/repositories/index.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -452,13 +453,8 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
 
 /** Waits until the server has added every stored click to the analytics rollups (it does so in the background). */
 async function clicksRolledUp(): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { rows } = await sql<{ rolled: number; stored: number | null }>`select (select last_rolled_rowid from rollup_progress where id = 1) as rolled, (select max(rowid) from clicks) as stored`.execute(database.db);
-    if (rows[0]!.rolled >= (rows[0]!.stored ?? 0)) return;
-    assert.ok(Date.now() < deadline, 'the clicks were not rolled up within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const clicks = openRepositories(database).clicks;
+  assert.equal(await pollUntil(() => clicks.notYetSummed(), (n) => n === 0, { timeoutMs: 10_000, everyMs: 100 }), 0, 'the clicks were not rolled up within 10 s');
 }
 
 test('analytics: clicks over 30 days add up to the same total by channel; orders by brand', async () => {

@@ -58,9 +58,10 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
   const created = await api('/affiliate/shortener/url', { 'x-api-key': key, 'content-type': 'application/json' }, { method: 'POST', body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
   assert.equal(created.status, 200);
   const code = ((await created.json()) as Array<{ shortUrls: string[] }>).flatMap((c) => c.shortUrls)[0]!.split('/').pop()!;
-  // A new link is announced as changed (through Redis, and to the next poll of changed links a
-  // second later), which drops its cache entry: redirect once that has passed, so it stays cached.
-  await sleep(1500);
+  // A new link is announced as changed (through Redis, and to every poll of changed links for the
+  // next two seconds, polls overlapping by that much), which drops its cache entry: redirect once
+  // that has passed (a poll a second, plus margin), so it stays cached.
+  await sleep(3500);
   for (const agent of [`${BROWSER_UA} one`, `${BROWSER_UA} two`, 'Googlebot/2.1 (+http://www.google.com/bot.html)']) assert.equal((await api(`/${code}`, { 'user-agent': agent })).status, 302);
   assert.equal((await api(`/${code}`, { 'user-agent': `${BROWSER_UA} three` }, { method: 'HEAD' })).status, 302);
   assert.equal((await api('/Zz9Zz9Zz9')).status, 404);
@@ -68,7 +69,8 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
   assert.equal((await api('/affiliate/brands', { 'x-api-key': `afn_${'x'.repeat(32)}` })).status, 401);
   assert.equal((await api('/affiliate/brands', { 'x-api-key': `afn_${'y'.repeat(32)}` })).status, 429);
 
-  const m = await pollUntil(scrape, (s) => s.get('affnet_clicks_written_total') === 4 && s.get('affnet_clicks_buffered') === 0, { timeoutMs: 10_000 });
+  // Written, then added to the link's count and the rollups in the background.
+  const m = await pollUntil(scrape, (s) => s.get('affnet_clicks_written_total') === 4 && s.get('affnet_clicks_buffered') === 0 && s.get('affnet_clicks_unsummed') === 0, { timeoutMs: 15_000 });
   const expected: Record<string, number> = {
     'http_request_duration_seconds_count{method=GET,route=/affiliate/brands,status=200}': 3,
     'http_request_duration_seconds_count{method=GET,route=/affiliate/brands,status=401}': 2,
@@ -84,6 +86,7 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
     'affnet_redirects_total{outcome=suspicious}': 0,
     'affnet_redirects_total{outcome=not_found}': 1,
     'affnet_clicks_written_total': 4,
+    'affnet_clicks_unsummed': 0,
     'affnet_click_write_failures_total': 0,
     'affnet_rate_limit_refusals_total{rule=invalid_keys}': 1,
     'affnet_webhook_outbox_pending': 0,

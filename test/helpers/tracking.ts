@@ -8,6 +8,8 @@ import { codeOf } from './api.js';
 import type { Conversion } from '../../src/schemas/conversion.js';
 import type { Order as AffiliateOrder, OrderItem as Item } from '../../src/schemas/order.js';
 import { servicesFor } from './databases.js';
+import { pollUntil } from './wait.js';
+import { openRepositories } from '../../src/storage/repositories/index.js';
 
 export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
@@ -197,3 +199,12 @@ const nextTurnPlugin: KyselyPlugin = {
     return args.result;
   },
 };
+
+/**
+ * Waits until every stored click is in its link's count and the analytics rollups (the click
+ * writer adds them in the background, a few flushes after storing them), and asserts it.
+ */
+export async function clicksSummed(h: Harness, timeoutMs = 15_000): Promise<void> {
+  const clicks = openRepositories(h.service.database).clicks;
+  assert.equal(await pollUntil(() => clicks.notYetSummed(), (n) => n === 0, { timeoutMs, everyMs: 50 }), 0, "stored clicks must be added to their links' counts and the rollups");
+}

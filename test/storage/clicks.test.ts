@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { NewClickRow } from '../../src/storage/tables.js';
-import { openFixture, saveAcmeWithAffiliate, type StorageFixture } from './fixture.js';
+import { openFixture, saveAcmeWithAffiliate, writeClicks, type StorageFixture } from './fixture.js';
 
 let f: StorageFixture;
 
@@ -61,7 +61,7 @@ const storedClicks = async (linkId: string) =>
 
 describe('ClicksRepository.write', () => {
   test("stores every click of a batch and adds only the counted ones to their links' counts", async () => {
-    await f.repos.clicks.write([
+    await writeClicks(f, [
       click('a1', 'l-a', true),
       click('a2', 'l-a', true),
       click('a3', 'l-a', false, { is_bot: 1 }),
@@ -76,21 +76,21 @@ describe('ClicksRepository.write', () => {
   });
 
   test('a later batch adds to the counts already there', async () => {
-    await f.repos.clicks.write([click('a4', 'l-a', true), click('a5', 'l-a', false, { is_head: 1 })]);
+    await writeClicks(f, [click('a4', 'l-a', true), click('a5', 'l-a', false, { is_head: 1 })]);
     assert.equal(await clickCount('l-a'), 3);
     assert.equal(await clickCount('l-b'), 1);
     assert.equal(await storedClicks('l-a'), 5);
   });
 
   test('an empty batch writes nothing', async () => {
-    await f.repos.clicks.write([]);
+    await writeClicks(f, []);
     assert.equal(await clickCount('l-a'), 3);
     assert.equal(await storedClicks('l-a'), 5);
   });
 
   test('a batch larger than one statement is stored whole and counted once per click', async () => {
     const batch = Array.from({ length: 1_201 }, (_, i) => click(`big-${i}`, 'l-big', i % 3 !== 0));
-    await f.repos.clicks.write(batch);
+    await writeClicks(f, batch);
     assert.equal(await storedClicks('l-big'), 1_201);
     assert.equal(await clickCount('l-big'), batch.filter((c) => c.counted === 1).length);
   });
@@ -107,10 +107,10 @@ describe('ClicksRepository.write', () => {
 
   test('a batch written again (its commit went through, its answer was lost) stores and counts each click once, and the new ones', async () => {
     const first = [click('again-1', 'l-b', true), click('again-2', 'l-b', true)];
-    await f.repos.clicks.write(first);
+    await writeClicks(f, first);
     const before = await clickCount('l-b');
     // The retry: the same clicks, with the next ones appended (as the click recorder retries).
-    await f.repos.clicks.write([...first, click('again-3', 'l-b', true), click('a1', 'l-b', true)]);
+    await writeClicks(f, [...first, click('again-3', 'l-b', true), click('a1', 'l-b', true)]);
     assert.equal(await clickCount('l-b'), before + 1, 'only again-3 is new: again-1, again-2 and a1 (an older click) are not counted again');
     assert.equal((await f.repos.clicks.find('again-3'))?.link_id, 'l-b');
     assert.equal((await f.repos.clicks.find('a1'))?.link_id, 'l-a', 'the click already stored under that id is untouched');
@@ -119,7 +119,7 @@ describe('ClicksRepository.write', () => {
 
 describe('ClicksRepository.find', () => {
   test('answers a click with every column as written, optional ones null when not given', async () => {
-    await f.repos.clicks.write([
+    await writeClicks(f, [
       click('full', 'l-b', true, {
         mdasc: 'camp-x',
         user_agent: 'Mozilla/5.0',
@@ -185,7 +185,7 @@ describe('ClicksRepository.pruneOlderThan', () => {
   test('deletes the clicks older than the bound, oldest first and at most `limit` at a time, never a newer one', async () => {
     const old = [1, 2, 3].map((n) => idAt('2026-01-01T00:00:00.000Z', n));
     const recent = [4, 5].map((n) => idAt('2026-03-01T00:00:00.000Z', n));
-    await f.repos.clicks.write([...old, ...recent].map((id) => click(id, prunedLink, true)));
+    await writeClicks(f, [...old, ...recent].map((id) => click(id, prunedLink, true)));
     await countedUpToNow();
     assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-02-01T00:00:00.000Z'), 2), 2);
     assert.deepEqual(await stored(), [old[2], ...recent]);
@@ -196,18 +196,73 @@ describe('ClicksRepository.pruneOlderThan', () => {
   });
 
   test('on SQLite, clicks not yet counted stay, and so does the newest row, so rowids never go back', async (t) => {
-    if (f.database.dialect !== 'sqlite') return t.diagnostic('not applicable: PostgreSQL counts clicks in the transaction that stores them and has no rowids');
+    if (f.database.dialect !== 'sqlite') return t.diagnostic('not applicable: PostgreSQL keeps the clicks not yet counted by id (tested below), without rowids');
     const before = await stored();
     const ids = [1, 2, 3].map((n) => idAt('2026-01-05T00:00:00.000Z', n));
-    await f.repos.clicks.write(ids.map((id) => click(id, prunedLink, true)));
+    await writeClicks(f, ids.map((id) => click(id, prunedLink, true)));
     assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-01-10T00:00:00.000Z'), 100), 0, 'none is counted yet: none goes');
     await countedUpToNow();
     assert.equal(await f.repos.clicks.pruneOlderThan(bound('2026-01-10T00:00:00.000Z'), 100), 2, 'all three are old, but the newest row stays');
     assert.deepEqual(await stored(), [ids[2], ...before]);
     const { rows } = await sql<{ counted: number }>`select last_counted_rowid as counted from click_count_progress`.execute(f.database.db);
-    await f.repos.clicks.write([click(idAt('2026-01-06T00:00:00.000Z', 9), prunedLink, true)]);
+    await writeClicks(f, [click(idAt('2026-01-06T00:00:00.000Z', 9), prunedLink, true)]);
     const { rows: next } = await sql<{ rowid: number }>`select rowid from clicks where id = ${idAt('2026-01-06T00:00:00.000Z', 9)}`.execute(f.database.db);
     assert.ok(next[0]!.rowid > rows[0]!.counted, 'a new click gets a rowid past the counted ones, so it will be counted');
+  });
+});
+
+describe('PostgreSQL: clicks added to their links\' counts and the rollups after they are stored', () => {
+  const idAt = (iso: string, n: number) => Date.parse(iso).toString(16).padStart(12, '0') + n.toString(16).padStart(20, '0');
+  const linkOf = async (id: string) => {
+    await f.repos.links.insertOrGet(
+      { id, code: `code-${id}`, affiliate_id: 'aff-1', channel_id: 'ch-site', organization_id: 'b-acme', link_type: 'BrandPage', feature_id: null, request_key: `key-${id}`, original_url: 'https://acme.example.com/', mdasc: null },
+      '2026-01-01T00:00:00.000Z',
+    );
+    return id;
+  };
+
+  test('a stored click waits until a step takes it; steps take the oldest first, each click once', async (t) => {
+    if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite follows rowids (rollup_progress)');
+    const link = await linkOf('l-steps');
+    const ids = [5, 1, 4, 2, 3].map((n) => idAt('2026-02-01T00:00:00.000Z', n));
+    await f.repos.clicks.write(ids.map((id, i) => click(id, link, i !== 0)));
+    assert.equal(await storedClicks(link), 5);
+    assert.equal(await clickCount(link), 0, 'stored, not counted yet');
+    assert.equal(await f.repos.clicks.notYetSummed(), 5);
+    assert.equal(await f.repos.clicks.rollUpStored(2), 2);
+    assert.equal(await clickCount(link), 2, 'the two oldest (1 and 2, both counted)');
+    assert.equal(await f.repos.clicks.rollUpStored(10), 3);
+    assert.equal(await clickCount(link), 4, 'the uncounted one (5) adds nothing');
+    assert.equal(await f.repos.clicks.rollUpStored(10), 0);
+    assert.equal(await f.repos.clicks.notYetSummed(), 0);
+  });
+
+  test('steps running at once (several instances) neither miss nor double a click', async (t) => {
+    if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite has one writer');
+    const link = await linkOf('l-concurrent');
+    await f.repos.clicks.write(Array.from({ length: 250 }, (_, i) => click(idAt('2026-02-02T00:00:00.000Z', i), link, true)));
+    const taken = await Promise.all([1, 2, 3, 4].map(() => f.repos.clicks.rollUpStored(40)));
+    let total = taken.reduce((a, b) => a + b, 0);
+    while (total < 250) {
+      const more = await f.repos.clicks.rollUpStored(1000);
+      assert.ok(more > 0, `${250 - total} click(s) were never taken`);
+      total += more;
+    }
+    assert.equal(total, 250);
+    assert.equal(await clickCount(link), 250);
+  });
+
+  test('retention keeps a month whose clicks are not all added yet, and drops it once they are', async (t) => {
+    if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite keeps clicks in one table');
+    const link = await linkOf('l-retained');
+    const ids = [1, 2].map((n) => idAt('2025-03-10T00:00:00.000Z', n));
+    await f.repos.clicks.write(ids.map((id) => click(id, link, true)));
+    await f.repos.clicks.prepareMonths(Date.parse('2025-03-20T00:00:00.000Z'), 0);
+    assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-04-01T00:00:00.000Z')), 0, 'March waits for its clicks to be counted');
+    assert.equal(await storedClicks(link), 2);
+    await f.repos.clicks.sumAllStored();
+    assert.equal(await f.repos.clicks.dropMonthsEndedBy(Date.parse('2025-04-01T00:00:00.000Z')), 2);
+    assert.equal(await clickCount(link), 2, 'counted before they went');
   });
 });
 
@@ -225,7 +280,7 @@ describe('PostgreSQL: clicks partitioned by month', () => {
     for (const name of expected) assert.ok(await f.database.db.selectFrom(sql<{ n: number }>`(select to_regclass(${name}) as n)`.as('r')).selectAll().executeTakeFirst(), name);
 
     const early = [1, 2, 3].map((n) => idAt('2025-07-10T00:00:00.000Z', n));
-    await f.repos.clicks.write(early.map((id) => click(id, 'l-a', true)));
+    await writeClicks(f, early.map((id) => click(id, 'l-a', true)));
     assert.equal(await partitionOf(early[0]!), 'clicks_default', 'no partition for July 2025 yet');
     await f.repos.clicks.prepareMonths(Date.parse('2025-07-20T00:00:00.000Z'), 0);
     for (const id of early) assert.equal(await partitionOf(id), 'clicks_p202507', 'moved into the month made for them');
@@ -240,7 +295,7 @@ describe('PostgreSQL: clicks partitioned by month', () => {
   test('a drop waits at most two seconds behind a long reader of clicks, and happens at the next prune', async (t) => {
     if (f.database.dialect !== 'postgres') return t.diagnostic('not applicable: SQLite keeps clicks in one table');
     const ids = [1, 2].map((n) => idAt('2025-05-10T00:00:00.000Z', n));
-    await f.repos.clicks.write(ids.map((id) => click(id, 'l-a', true)));
+    await writeClicks(f, ids.map((id) => click(id, 'l-a', true)));
     await f.repos.clicks.prepareMonths(Date.parse('2025-05-20T00:00:00.000Z'), 0);
     const reader = new pg.Client({ connectionString: f.database.postgresUrl });
     await reader.connect();

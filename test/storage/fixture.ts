@@ -6,6 +6,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { openRepositories, type Repositories } from '../../src/storage/repositories/index.js';
 import { freshDatabase, servicesFor } from '../helpers/databases.js';
 import { brandInput } from '../helpers/world.js';
+import type { NewClickRow } from '../../src/storage/tables.js';
 
 export interface StorageFixture {
   database: Database;
@@ -54,4 +55,13 @@ export async function saveAcmeWithAffiliate(database: Database): Promise<void> {
   await services.imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
   await services.access.upsertAffiliate('aff-1', 'One');
   await services.channels.add('aff-1', 'site', 'My blog', 'ch-site');
+}
+
+/**
+ * Writes clicks and adds them to their links' counts and the rollups, as the click writer does
+ * (on PostgreSQL in later steps; on SQLite write adds them at once on the service's connection).
+ */
+export async function writeClicks(f: StorageFixture, batch: NewClickRow[]): Promise<void> {
+  await f.repos.clicks.write(batch);
+  await f.repos.clicks.sumAllStored();
 }

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewClickRow } from '../../src/storage/tables.js';
-import { openFixture, type StorageFixture } from './fixture.js';
+import { openFixture, writeClicks, type StorageFixture } from './fixture.js';
 import { mulberry32 } from '../../src/seed/seeded-random.js';
 
 let f: StorageFixture;
@@ -42,8 +42,8 @@ before(async () => {
       referer_host: next() < 0.2 ? null : `site-${skewed(next, 80)}.example`,
     });
   }
-  for (let i = 0; i < clicks.length; i += 500) await f.repos.clicks.write(clicks.slice(i, i + 500));
-  await f.repos.clicks.write(steadyAndBursts());
+  for (let i = 0; i < clicks.length; i += 500) await writeClicks(f, clicks.slice(i, i + 500));
+  await writeClicks(f, steadyAndBursts());
 });
 
 /**

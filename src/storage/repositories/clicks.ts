@@ -2,7 +2,7 @@
 import type { Database } from '../database.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { CLICK_PARTITIONS, dropMonthPartitionsBefore, prepareMonthPartitions } from '../month-partitions.js';
-import { clickIdTimePrefix } from '../../lib/click-id-time.js';
+import { clickIdTime, clickIdTimePrefix } from '../../lib/click-id-time.js';
 import type { ClickRow, DB, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
 import { sqliteRollUpSql } from '../rollup-rows.js';
@@ -45,8 +45,12 @@ export function clickInsert(click: NewClickRow): ClickInsert {
   return { mdasc: null, user_agent: null, country: null, device: null, browser: null, os: null, referer_host: null, ...click };
 }
 
-// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
+// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit;
+// PostgreSQL allows 65,535 parameters (19 × 2,000 = 38,000), and fewer round trips pay there.
 const CHUNK = 500;
+const POSTGRES_CHUNK = 2000;
+/** Clicks summed per transaction by sumAllStored. */
+const SUM_ALL_STEP = 5000;
 
 /**
  * Adds counted clicks to their links' counts with one UPDATE per distinct count (most links of a
@@ -82,38 +86,113 @@ async function addToLinkCounts(trx: Transaction<DB>, clicks: readonly NewClickRo
   }
 }
 
+/**
+ * Inserts the clicks `chunk` rows per statement; the clicks it stored. A click already stored is
+ * skipped, not an error: a batch whose commit went through but whose answer was lost (the
+ * connection broke) is written again by the retry, and only the clicks not stored yet go on to
+ * be counted.
+ */
+async function insertNew(trx: Transaction<DB>, batch: readonly NewClickRow[], chunk: number): Promise<readonly NewClickRow[]> {
+  const inserted = new Set<string>();
+  for (let i = 0; i < batch.length; i += chunk) {
+    const rows = await trx.insertInto('clicks').values(batch.slice(i, i + chunk).map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
+    for (const { id } of rows) inserted.add(id);
+  }
+  return inserted.size === batch.length ? batch : batch.filter((click) => inserted.has(click.id));
+}
+
 export class ClicksRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Appends a batch of clicks, adds the counted ones to their links' totals and every one to the
-   * rollups, in one transaction: the batch is stored whole or not at all. On SQLite the rollups
-   * are summed from the stored clicks after rollup_progress (as the click writer thread does), so
-   * every click is added exactly once whichever path wrote it.
+   * Appends a batch of clicks, in one transaction: the batch is stored whole or not at all.
+   * On PostgreSQL each click's id is also kept in unrolled_clicks, and rollUpStored adds the
+   * clicks to their links' counts and the rollups later. On SQLite (a connection of the service's
+   * own; the click writer thread has its own way) the counts and rollups are added in the same
+   * transaction, the rollups summed from the stored clicks after rollup_progress (as the writer
+   * thread does), so every click is added exactly once whichever path wrote it.
    */
   async write(batch: NewClickRow[]): Promise<void> {
     if (batch.length === 0) return;
+    if (this.database.dialect === 'postgres') return this.writeForRollUp(batch);
     await this.database.db.transaction().execute(async (trx) => {
-      // A click already stored is skipped, not an error: a batch whose commit went through but
-      // whose answer was lost (the connection broke) is written again by the retry, and only the
-      // clicks that were not stored yet are added to counts and rollups.
-      const inserted = new Set<string>();
-      for (let i = 0; i < batch.length; i += CHUNK) {
-        const rows = await trx.insertInto('clicks').values(batch.slice(i, i + CHUNK).map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
-        for (const { id } of rows) inserted.add(id);
-      }
-      const clicks = inserted.size === batch.length ? batch : batch.filter((click) => inserted.has(click.id));
-      await addToLinkCounts(trx, clicks, this.database.dialect === 'postgres');
-      if (this.database.dialect === 'postgres') {
-        await addClicksToRollups(trx, clicks);
-      } else {
-        const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
-        const from = Number(rows[0]?.from ?? 0);
-        const to = Number(rows[0]?.to ?? 0);
-        for (const statement of sqliteRollUpSql(from, to)) await sql.raw(statement).execute(trx);
-        await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
-      }
+      const clicks = await insertNew(trx, batch, CHUNK);
+      await addToLinkCounts(trx, clicks, false);
+      const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
+      const from = Number(rows[0]?.from ?? 0);
+      const to = Number(rows[0]?.to ?? 0);
+      for (const statement of sqliteRollUpSql(from, to)) await sql.raw(statement).execute(trx);
+      await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
     });
+  }
+
+  /** PostgreSQL: stores the clicks with their ids in unrolled_clicks, one statement per chunk. */
+  private async writeForRollUp(batch: NewClickRow[]): Promise<void> {
+    const store = async (db: Kysely<DB>, chunk: NewClickRow[]) => {
+      await db
+        .with('stored', (q) => q.insertInto('clicks').values(chunk.map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id'))
+        .insertInto('unrolled_clicks')
+        .columns(['id'])
+        .expression((eb) => eb.selectFrom('stored').select('stored.id'))
+        .execute();
+    };
+    if (batch.length <= POSTGRES_CHUNK) return store(this.database.db, batch);
+    await this.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < batch.length; i += POSTGRES_CHUNK) await store(trx, batch.slice(i, i + POSTGRES_CHUNK));
+    });
+  }
+
+  /**
+   * PostgreSQL: adds up to `limit` stored clicks that are not in the sums yet (the oldest first)
+   * to their links' counts and the rollups, and takes them off unrolled_clicks, in one
+   * transaction; how many it took. Concurrent callers (other instances) take other clicks.
+   */
+  async rollUpStored(limit: number): Promise<number> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .deleteFrom('unrolled_clicks')
+        .where('id', 'in', (eb) => eb.selectFrom('unrolled_clicks').select('id').orderBy('id').limit(limit).forUpdate().skipLocked())
+        .returning('id')
+        .execute();
+      if (claimed.length === 0) return 0;
+      // A click deleted by retention before it was added is skipped (retention waits for them; see dropMonthsEndedBy).
+      const clicks = await trx
+        .selectFrom('clicks')
+        .selectAll()
+        .where(sql<boolean>`id = any(${claimed.map((c) => c.id)})`)
+        .execute();
+      await addToLinkCounts(trx, clicks, true);
+      await addClicksToRollups(trx, clicks);
+      return claimed.length;
+    });
+  }
+
+  /**
+   * Adds every stored click not in the sums yet to them now (a tool that writes clicks with no
+   * click writer running: the demo seed). On SQLite write already did.
+   */
+  async sumAllStored(): Promise<void> {
+    if (this.database.dialect === 'postgres') while ((await this.rollUpStored(SUM_ALL_STEP)) > 0);
+  }
+
+  /** How many stored clicks are not in their links' counts or the rollups yet (all instances). */
+  async notYetSummed(): Promise<number> {
+    if (this.database.dialect === 'postgres') {
+      const row = await this.database.db.selectFrom('unrolled_clicks').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    // Rowids only grow, and retention deletes none past the progress: the difference is the count.
+    const { rows } = await sql<{ n: number }>`select (select coalesce(max(rowid), 0) from clicks) - (select min(c.last_counted_rowid, r.last_rolled_rowid) from click_count_progress c, rollup_progress r where c.id = 1 and r.id = 1) as n`.execute(this.database.db);
+    return Math.max(0, Number(rows[0]?.n ?? 0));
+  }
+
+  /**
+   * PostgreSQL: the time of the oldest stored click not in the sums yet (epoch ms), or Infinity:
+   * retention deletes no click from that time on, so none is deleted before it is counted.
+   */
+  private async oldestUnrolled(): Promise<number> {
+    const row = await this.database.db.selectFrom('unrolled_clicks').select('id').orderBy('id').limit(1).executeTakeFirst();
+    return row ? clickIdTime(row.id) : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -122,11 +201,13 @@ export class ClicksRepository {
    * only the default partition is pruned row by row: whole months go with dropMonthsEndedBy.
    * On SQLite only clicks already added to their links' counts and to the rollups go (those
    * follow rowids), and never the newest row: an emptied table would hand out its rowids again
-   * from 1, below where the counting stands.
+   * from 1, below where the counting stands. On PostgreSQL none from the oldest click not yet
+   * added on.
    */
   async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
     // The default partition has the columns of clicks (it is one of its partitions).
     const table = (this.database.dialect === 'postgres' ? 'clicks_default' : 'clicks') as 'clicks';
+    if (this.database.dialect === 'postgres') cutoff = Math.min(cutoff, await this.oldestUnrolled());
     const oldest = this.database.db.selectFrom(table).select('id').where('id', '<', clickIdTimePrefix(cutoff)).orderBy('id').limit(limit);
     let prune = this.database.db.deleteFrom(table).where('id', 'in', oldest);
     if (this.database.dialect === 'sqlite') {
@@ -138,9 +219,13 @@ export class ClicksRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** PostgreSQL: drops the monthly partitions of months that ended by `cutoff`; the clicks they held. */
+  /**
+   * PostgreSQL: drops the monthly partitions of months that ended by `cutoff`, and by the oldest
+   * click not yet added to the sums; the clicks they held.
+   */
   async dropMonthsEndedBy(cutoff: number): Promise<number> {
-    return this.database.dialect === 'postgres' ? dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, CLICK_PARTITIONS, cutoff) : 0;
+    if (this.database.dialect !== 'postgres') return 0;
+    return dropMonthPartitionsBefore(this.database.db as Kysely<unknown>, CLICK_PARTITIONS, Math.min(cutoff, await this.oldestUnrolled()));
   }
 
   /** PostgreSQL: makes sure this month and the next `ahead` have partitions of their own. */

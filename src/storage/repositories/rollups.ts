@@ -360,7 +360,10 @@ export class RollupsRepository {
       if (typeof oldestClick === 'string') {
         const clicksFrom = hourOf(since !== undefined && since > oldestClick ? since : oldestClick);
         await trx.deleteFrom('click_rollups').where('hour', '>=', clicksFrom).execute();
-        await sql.raw(clickRollupSql(`created_at >= ${literal(clicksFrom)}`)).execute(trx);
+        // PostgreSQL: clicks still in unrolled_clicks are left to the click writer, which adds
+        // them once the rebuild is committed (its additions wait on the locks above).
+        const pending = database.dialect === 'postgres' ? ' and not exists (select 1 from unrolled_clicks u where u.id = clicks.id)' : '';
+        await sql.raw(clickRollupSql(`created_at >= ${literal(clicksFrom)}${pending}`)).execute(trx);
         for (const statement of dailyFromHourlySql('clicks', dayOf(clicksFrom))) await sql.raw(statement).execute(trx);
         result.clicksFrom = clicksFrom;
       }

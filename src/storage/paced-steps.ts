@@ -1,0 +1,57 @@
+// Background work that follows the stored clicks (adding them to link counts and rollups) in
+// steps: each step is sized to take about a target time, and while there is work the steps take
+// at most a set share of the time, so a burst of clicks is stored at full speed and the sums catch
+// up after it. A step that finds nothing, or fails, is tried again after a pause; a failed step
+// must leave nothing half done (each is one transaction), so trying again loses nothing.
+
+export interface Pace {
+  /** Items the first step takes; later ones are sized so a step takes about targetMs. */
+  firstStep: number;
+  targetMs: number;
+  maxStep: number;
+  /** Share of the time steps may take while there is work (0–1]. */
+  duty: number;
+  /** Pause after a step that found nothing to do, or failed. */
+  idleMs: number;
+}
+
+export interface PacedSteps {
+  /** No further step starts; resolves once the one under way (if any) has ended. */
+  stop(): Promise<void>;
+}
+
+/** Runs `step(limit)` (how many items it handled, at most `limit`) at `pace` until stopped. */
+export function runPaced(step: (limit: number) => number | Promise<number>, pace: Pace): PacedSteps {
+  let size = pace.firstStep;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const later = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = once();
+    }, ms);
+    timer.unref();
+  };
+  const once = async () => {
+    const started = performance.now();
+    let handled: number;
+    try {
+      handled = await step(size);
+    } catch {
+      return later(pace.idleMs);
+    }
+    const took = performance.now() - started;
+    if (handled === 0) return later(pace.idleMs);
+    if (handled === size) size = Math.max(10, Math.min(pace.maxStep, Math.round((size * pace.targetMs) / Math.max(took, 1))));
+    later((took * (1 - pace.duty)) / pace.duty);
+  };
+  running = once();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
