@@ -55,6 +55,8 @@ async function main(): Promise<void> {
       method: { type: 'string', default: 'GET' },
       body: { type: 'string', default: '' },
       headers: { type: 'string', default: '' },
+      // The first octet of every address sent (see bench/wrk-paths.lua).
+      'address-block': { type: 'string', default: '10' },
     },
   });
   if (!values.url || !values.rate || !values.paths) throw new Error('--url, --rate and --paths are required');
@@ -74,7 +76,8 @@ async function main(): Promise<void> {
   let settled = 0;
   let warmupAnswered = 0;
   let visitor = Math.floor(Math.random() * 2 ** 24);
-  const address = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  const block = Number(values['address-block']);
+  const address = (n: number) => `${block}.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
   const send = (intended: number, recorded: boolean) => {
     const path = paths[Math.floor(Math.random() * paths.length)]!;

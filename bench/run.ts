@@ -275,6 +275,14 @@ function toMs(text: string): number {
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
 }
 
+let loadRuns = 0;
+/**
+ * The first octet of the visitor addresses of the next load run: each run of this bench (warm-ups
+ * included) sends from a /8 of its own, so no visitor of one run repeats one of another and every
+ * click must count (200 runs before a block comes round again; a full bench has about 60).
+ */
+const nextAddressBlock = (): string => String(11 + (loadRuns++ % 200));
+
 /** The scenario's paths, one a line, in a file of the run's work directory (both load generators read it). */
 function writePaths(paths: string[]): string {
   const file = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
@@ -286,7 +294,7 @@ function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' |
   const pathsFile = writePaths(scenario.paths);
   const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${scenario.connections ?? connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
   const seed = String(Math.floor(Math.random() * 2 ** 30));
-  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '', SEED: seed });
+  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '', SEED: seed, ADDRESS_BLOCK: nextAddressBlock() });
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
@@ -323,6 +331,8 @@ function openLoop(url: string, scenario: Scenario, rate: number, seconds: number
     scenario.body ?? '',
     '--headers',
     scenario.headers ?? '',
+    '--address-block',
+    nextAddressBlock(),
   ]);
   return JSON.parse(run(command, loadArgs).trim().split('\n').at(-1)!) as OpenLoopResult;
 }
@@ -351,7 +361,7 @@ async function main(): Promise<void> {
   const serviceCmd = pinned(serviceCores, process.execPath, [...profiling, 'dist/server/main.js', 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])]);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
-    env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
+    env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', REDIS_PREFIX: `bench-${Date.now()}:`, DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   let serviceErr = '';

@@ -71,8 +71,12 @@ const SQLITE_ROLLUP_PACE: Omit<Pace, 'idleMs'> = { firstStep: 200, targetMs: 50,
  * service under a burst.
  */
 const POSTGRES_ROLLUP_PACE: Omit<Pace, 'idleMs'> = { firstStep: 1000, targetMs: 500, maxStep: 50_000, duty: 0.5 };
-/** PostgreSQL: how long a stop may spend adding stored clicks to the sums (the rest waits for the next start). */
-const POSTGRES_COUNT_NOW_MS = 10_000;
+/**
+ * PostgreSQL: how long a stop may spend adding stored clicks to the sums, within the 10 s the
+ * deployment guide gives a stop past its requests; the rest is added by another instance or the
+ * next start (a kill mid-step rolls that step back, losing nothing).
+ */
+const POSTGRES_COUNT_NOW_MS = 3_000;
 
 function sqliteWriter(path: string, cacheMb: number): Writer {
   const driver = new SqliteDriver(path);

@@ -162,6 +162,18 @@ describe('ClicksRepository.find', () => {
   });
 });
 
+describe('ClicksRepository.write: text as given', () => {
+  test('quotes, backslashes, commas, braces, NULL as a word and non-ASCII are stored exactly', async () => {
+    const agent = 'Mozilla/5.0 "quoted" \\back\\slash, {braced} NULL ção 🙂';
+    await writeClicks(f, [click('odd-text', 'l-b', true, { user_agent: agent, referer_host: 'NULL', browser: '' })]);
+    const stored = await f.repos.clicks.find('odd-text');
+    assert.equal(stored?.user_agent, agent);
+    assert.equal(stored?.referer_host, 'NULL', 'the word, not a missing value');
+    assert.equal(stored?.browser, '');
+    assert.equal(stored?.mdasc, null);
+  });
+});
+
 describe('ClicksRepository.pruneOlderThan', () => {
   const idAt = (iso: string, n: number) => Date.parse(iso).toString(16).padStart(12, '0') + n.toString(16).padStart(20, '0');
   const bound = (iso: string) => Date.parse(iso);

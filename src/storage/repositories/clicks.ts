@@ -45,10 +45,10 @@ export function clickInsert(click: NewClickRow): ClickInsert {
   return { mdasc: null, user_agent: null, country: null, device: null, browser: null, os: null, referer_host: null, ...click };
 }
 
-// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit;
-// PostgreSQL allows 65,535 parameters (19 × 2,000 = 38,000), and fewer round trips pay there.
+// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
-const POSTGRES_CHUNK = 2000;
+/** The integer columns of clicks (the flags); the others are text. */
+const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'counted']);
 /** Clicks summed per transaction by sumAllStored. */
 const SUM_ALL_STEP = 5000;
 
@@ -126,20 +126,18 @@ export class ClicksRepository {
     });
   }
 
-  /** PostgreSQL: stores the clicks with their ids in unrolled_clicks, one statement per chunk. */
+  /**
+   * PostgreSQL: stores the clicks, each id also in unrolled_clicks, in one statement. The rows go
+   * as one array per column (unnest): 19 parameters whatever the batch size, where VALUES lists
+   * take 19 per click, a large statement text to build, send and parse for every batch.
+   */
   private async writeForRollUp(batch: NewClickRow[]): Promise<void> {
-    const store = async (db: Kysely<DB>, chunk: NewClickRow[]) => {
-      await db
-        .with('stored', (q) => q.insertInto('clicks').values(chunk.map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id'))
-        .insertInto('unrolled_clicks')
-        .columns(['id'])
-        .expression((eb) => eb.selectFrom('stored').select('stored.id'))
-        .execute();
-    };
-    if (batch.length <= POSTGRES_CHUNK) return store(this.database.db, batch);
-    await this.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.length; i += POSTGRES_CHUNK) await store(trx, batch.slice(i, i + POSTGRES_CHUNK));
-    });
+    const rows = batch.map(clickInsert);
+    const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(rows.map((row) => row[column]))}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
+    await sql`with stored as (
+        insert into clicks (${sql.join(CLICK_COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns)})
+        on conflict (id) do nothing returning id
+      ) insert into unrolled_clicks (id) select id from stored`.execute(this.database.db);
   }
 
   /**

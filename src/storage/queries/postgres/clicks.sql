@@ -2,62 +2,64 @@
 
 -- clicks.write
 with
-  "stored" as (
+  stored as (
     insert into
-      "clicks" (
-        "mdasc",
-        "user_agent",
-        "country",
-        "device",
-        "browser",
-        "os",
-        "referer_host",
+      clicks (
         "id",
         "link_id",
         "affiliate_id",
         "channel_id",
         "organization_id",
+        "mdasc",
         "created_at",
         "is_bot",
         "is_head",
         "is_repeat",
         "is_suspicious",
         "counted",
-        "visitor_hash"
+        "visitor_hash",
+        "user_agent",
+        "country",
+        "device",
+        "browser",
+        "os",
+        "referer_host"
       )
-    values
-      (
-        $1,
-        $2,
-        $3,
-        $4,
-        $5,
-        $6,
-        $7,
-        $8,
-        $9,
-        $10,
-        $11,
-        $12,
-        $13,
-        $14,
-        $15,
-        $16,
-        $17,
-        $18,
-        $19
+    select
+      *
+    from
+      unnest(
+        $1::text[],
+        $2::text[],
+        $3::text[],
+        $4::text[],
+        $5::text[],
+        $6::text[],
+        $7::text[],
+        $8::integer[],
+        $9::integer[],
+        $10::integer[],
+        $11::integer[],
+        $12::integer[],
+        $13::text[],
+        $14::text[],
+        $15::text[],
+        $16::text[],
+        $17::text[],
+        $18::text[],
+        $19::text[]
       )
-    on conflict ("id") do nothing
+    on conflict (id) do nothing
     returning
-      "id"
+      id
   )
 insert into
-  "unrolled_clicks" ("id")
+  unrolled_clicks (id)
 select
-  "stored"."id"
+  id
 from
-  "stored";
--- parameters: [null,"Mozilla/5.0",null,null,null,null,null,"0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
+  stored;
+-- parameters: [["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"],["link-1"],["aff-1"],["ch-1"],["<uuid>"],[null],["2026-01-01T00:00:00.000Z"],[0],[0],[0],[0],[1],["v"],["Mozilla/5.0"],[null],[null],[null],[null],[null]]
 
 -- clicks.find
 select
