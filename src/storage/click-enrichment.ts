@@ -5,6 +5,7 @@ import { agentFacts } from '../lib/user-agents.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from '../lib/ip-country.js';
 import { refererHost } from '../lib/referers.js';
 import type { NewClickRow } from './tables.js';
+import { clickInsert, type ClickInsert } from './repositories/clicks.js';
 
 /** A click on its way to the writer, with the request facts it is enriched from. */
 export interface ClickWrite {
@@ -14,17 +15,16 @@ export interface ClickWrite {
   referer: string | null;
 }
 
-/** The click as stored: its facts filled in, the address left behind. */
-export function enrichClick(write: ClickWrite, countries: CountryLookup): NewClickRow {
-  const agent = agentFacts(write.click.user_agent);
-  return {
-    ...write.click,
-    country: countries.countryOf(write.address),
-    device: agent.device,
-    browser: agent.browser,
-    os: agent.os,
-    referer_host: refererHost(write.referer),
-  };
+/** The click as stored, every column given: its facts filled in, the address left behind. */
+export function enrichClick(write: ClickWrite, countries: CountryLookup): ClickInsert {
+  const row = clickInsert(write.click);
+  const agent = agentFacts(row.user_agent);
+  row.country = countries.countryOf(write.address);
+  row.device = agent.device;
+  row.browser = agent.browser;
+  row.os = agent.os;
+  row.referer_host = refererHost(write.referer);
+  return row;
 }
 
 /** The IP database at `path`, or none (every country ZZ) when the operator turned it off. */

@@ -16,11 +16,10 @@
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import { serveCalls } from './worker-rpc.js';
-import { CLICK_INSERT_SQL, ClicksRepository, clickInsert } from './repositories/clicks.js';
+import { CLICK_INSERT_SQL, ClicksRepository, type ClickInsert } from './repositories/clicks.js';
 import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
 import { sqliteRollUpSql } from './rollup-rows.js';
 import { openDatabase } from './database.js';
-import type { NewClickRow } from './tables.js';
 import { setPageCache } from './sqlite-page-cache.js';
 import { runPaced, type Pace } from './paced-steps.js';
 
@@ -50,8 +49,8 @@ const countries = countryLookupAt(options.ipDatabase);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Stores one chunk of enriched clicks (with their sums, or leaving those to countNow). */
-type ChunkWriter = (clicks: NewClickRow[]) => Promise<void> | void;
+/** Stores one chunk of enriched clicks (their sums follow in the background). */
+type ChunkWriter = (clicks: ClickInsert[]) => Promise<void> | void;
 
 interface Writer {
   writeChunk: ChunkWriter;
@@ -86,8 +85,8 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   driver.pragma('busy_timeout = 5000');
 
   const insert = driver.prepare(CLICK_INSERT_SQL);
-  const writeChunk = driver.transaction((clicks: NewClickRow[]) => {
-    for (const click of clicks) insert.run(clickInsert(click));
+  const writeChunk = driver.transaction((clicks: ClickInsert[]) => {
+    for (const click of clicks) insert.run(click);
   });
 
   const counted = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');

@@ -3,25 +3,25 @@
 -- clicks.write
 insert into
   "clicks" (
-    "mdasc",
-    "user_agent",
-    "country",
-    "device",
-    "browser",
-    "os",
-    "referer_host",
     "id",
     "link_id",
     "affiliate_id",
     "channel_id",
     "organization_id",
+    "mdasc",
     "created_at",
     "is_bot",
     "is_head",
     "is_repeat",
     "is_suspicious",
     "counted",
-    "visitor_hash"
+    "visitor_hash",
+    "user_agent",
+    "country",
+    "device",
+    "browser",
+    "os",
+    "referer_host"
   )
 values
   (
@@ -48,7 +48,7 @@ values
 on conflict ("id") do nothing
 returning
   "id";
--- parameters: [null,"Mozilla/5.0",null,null,null,null,null,"0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>","2026-01-01T00:00:00.000Z",0,0,0,0,1,"v"]
+-- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>",null,"2026-01-01T00:00:00.000Z",0,0,0,0,1,"v","Mozilla/5.0",null,null,null,null,null]
 
 select
   (
