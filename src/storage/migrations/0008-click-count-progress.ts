@@ -12,8 +12,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('id', 'integer', (col) => col.primaryKey())
     .addColumn('last_counted_rowid', 'bigint', (col) => col.notNull())
     .execute();
-  // PostgreSQL adds clicks to their links' counts in the same transaction that stores them; the
-  // row exists there only so both schemas are the same.
+  // PostgreSQL added clicks to their links' counts in the transaction that stored them (later by
+  // the ids in unrolled_clicks, migration 0033); the row exists there only so both schemas are
+  // the same.
   const last = dialect === 'sqlite' ? sql`(select coalesce(max(rowid), 0) from clicks)` : sql`0`;
   await sql`insert into click_count_progress (id, last_counted_rowid) values (1, ${last})`.execute(db);
 }

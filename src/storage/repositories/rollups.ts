@@ -66,7 +66,7 @@ function addingUp<S extends string>(table: string, sums: readonly S[]): Record<S
   return Object.fromEntries(sums.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<S, RawBuilder<number>>;
 }
 
-/** Adds a batch of clicks being written to the rollups, in the batch's transaction. */
+/** Adds a batch of clicks to the rollups, in the caller's transaction (PostgreSQL: the step that claims them). */
 export async function addClicksToRollups(trx: Transaction<DB>, clicks: readonly NewClickRow[]): Promise<void> {
   for (const period of PERIODS) {
     const table = CLICK_ROLLUP_TABLE[period];
