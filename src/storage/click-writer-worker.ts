@@ -154,9 +154,8 @@ function postgresWriter(url: string): Writer {
   return {
     writeChunk: (clicks) => repository.write(clicks),
     async countNow() {
-      const deadline = performance.now() + POSTGRES_COUNT_NOW_MS;
       try {
-        while (performance.now() < deadline && (await repository.rollUpStored(POSTGRES_ROLLUP_PACE.maxStep)) > 0);
+        await repository.sumAllStored(performance.now() + POSTGRES_COUNT_NOW_MS);
         return undefined;
       } catch (error) {
         // Nothing is lost: the claim was rolled back, and a later step adds these clicks.

@@ -111,15 +111,15 @@ async function addToLinkCounts(trx: Transaction<DB>, clicks: readonly NewClickRo
 }
 
 /**
- * Inserts the clicks `chunk` rows per statement; the clicks it stored. A click already stored is
+ * Inserts the clicks CHUNK rows per statement; the clicks it stored. A click already stored is
  * skipped, not an error: a batch whose commit went through but whose answer was lost (the
  * connection broke) is written again by the retry, and only the clicks not stored yet go on to
  * be counted.
  */
-async function insertNew(trx: Transaction<DB>, batch: readonly NewClickRow[], chunk: number): Promise<readonly NewClickRow[]> {
+async function insertNew(trx: Transaction<DB>, batch: readonly NewClickRow[]): Promise<readonly NewClickRow[]> {
   const inserted = new Set<string>();
-  for (let i = 0; i < batch.length; i += chunk) {
-    const rows = await trx.insertInto('clicks').values(batch.slice(i, i + chunk).map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
+  for (let i = 0; i < batch.length; i += CHUNK) {
+    const rows = await trx.insertInto('clicks').values(batch.slice(i, i + CHUNK).map(clickInsert)).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
     for (const { id } of rows) inserted.add(id);
   }
   return inserted.size === batch.length ? batch : batch.filter((click) => inserted.has(click.id));
@@ -140,7 +140,7 @@ export class ClicksRepository {
     if (batch.length === 0) return;
     if (this.database.dialect === 'postgres') return this.writeForRollUp(batch);
     await this.database.db.transaction().execute(async (trx) => {
-      const clicks = await insertNew(trx, batch, CHUNK);
+      const clicks = await insertNew(trx, batch);
       await addToLinkCounts(trx, clicks, false);
       const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
       const from = Number(rows[0]?.from ?? 0);
@@ -155,9 +155,10 @@ export class ClicksRepository {
    * as one array per column (unnest): 19 parameters whatever the batch size, where VALUES lists
    * take 19 per click, a large statement text to build, send and parse for every batch.
    */
-  private async writeForRollUp(batch: NewClickRow[]): Promise<void> {
-    const rows = batch.map(clickInsert);
-    const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(rows.map((row) => row[column]))}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
+  private async writeForRollUp(batch: readonly NewClickRow[]): Promise<void> {
+    // Each column read straight from the clicks (absent optional ones as null): the writer's
+    // clicks are not copied again on their way to the arrays.
+    const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(batch.map((click) => click[column] ?? null))}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
     await sql`with stored as (
         insert into clicks (${sql.join(CLICK_COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns)})
         on conflict (id) do nothing returning id
@@ -190,11 +191,13 @@ export class ClicksRepository {
   }
 
   /**
-   * Adds every stored click not in the sums yet to them now (a tool that writes clicks with no
-   * click writer running: the demo seed). On SQLite write already did.
+   * Adds every stored click not in the sums yet to them now, or as many as it can until
+   * `deadline` (performance.now() time): a tool that writes clicks with no click writer running
+   * (the demo seed), and the writer before it stops. On SQLite write already did.
    */
-  async sumAllStored(): Promise<void> {
-    if (this.database.dialect === 'postgres') while ((await this.rollUpStored(SUM_ALL_STEP)) > 0);
+  async sumAllStored(deadline = Number.POSITIVE_INFINITY): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
+    while (performance.now() < deadline && (await this.rollUpStored(SUM_ALL_STEP)) > 0);
   }
 
   /** How many stored clicks are not in their links' counts or the rollups yet (all instances). */
