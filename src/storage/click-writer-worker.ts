@@ -16,8 +16,8 @@
 import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
 import { serveCalls } from './worker-rpc.js';
-import { CLICK_INSERT_SQL, ClicksRepository, type ClickInsert } from './repositories/clicks.js';
-import { countryLookupAt, enrichClick, type ClickWrite } from './click-enrichment.js';
+import { CLICK_COLUMNS, CLICK_INSERT_SQL, ClicksRepository, type ClickColumns } from './repositories/clicks.js';
+import { countryLookupAt, enrichBatch, type ClickBatch } from './click-enrichment.js';
 import { sqliteRollUpSql } from './rollup-rows.js';
 import { openDatabase } from './database.js';
 import { setPageCache } from './sqlite-page-cache.js';
@@ -36,7 +36,7 @@ export interface ClickWriterOptions {
 }
 
 /** Store these clicks, add every stored click to the sums now (before stopping), or close the connection. */
-export type ClickWriterCall = { clicks: ClickWrite[] } | { countNow: true } | { stop: true };
+export type ClickWriterCall = { clicks: ClickBatch } | { countNow: true } | { stop: true };
 
 export interface WriteResult {
   /** Clicks committed, in order, before any error. */
@@ -49,8 +49,8 @@ const countries = countryLookupAt(options.ipDatabase);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Stores one chunk of enriched clicks (their sums follow in the background). */
-type ChunkWriter = (clicks: ClickInsert[]) => Promise<void> | void;
+/** Stores clicks [from, to) of the batch (their sums follow in the background). */
+type ChunkWriter = (clicks: ClickColumns, from: number, to: number) => Promise<void> | void;
 
 interface Writer {
   writeChunk: ChunkWriter;
@@ -85,8 +85,14 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   driver.pragma('busy_timeout = 5000');
 
   const insert = driver.prepare(CLICK_INSERT_SQL);
-  const writeChunk = driver.transaction((clicks: ClickInsert[]) => {
-    for (const click of clicks) insert.run(click);
+  const writeChunk = driver.transaction((clicks: ClickColumns, from: number, to: number) => {
+    const columns = CLICK_COLUMNS.map((column) => clicks[column]);
+    // One parameter array for every row: better-sqlite3 binds its values before run returns.
+    const row = new Array<unknown>(columns.length);
+    for (let i = from; i < to; i++) {
+      for (let c = 0; c < columns.length; c++) row[c] = columns[c]![i];
+      insert.run(row);
+    }
   });
 
   const counted = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');
@@ -147,12 +153,18 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   };
 }
 
+/** Clicks [from, to) of `clicks`, each column sliced. */
+function sliceColumns(clicks: ClickColumns, from: number, to: number): ClickColumns {
+  if (from === 0 && to === clicks.id.length) return clicks;
+  return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, clicks[column].slice(from, to)])) as ClickColumns;
+}
+
 function postgresWriter(url: string): Writer {
   const database = openDatabase(url, { poolSize: 2 });
   const repository = new ClicksRepository(database);
   const rollUps = runPaced((limit) => repository.rollUpStored(limit), { ...POSTGRES_ROLLUP_PACE, idleMs: options.countEveryMs });
   return {
-    writeChunk: (clicks) => repository.write(clicks),
+    writeChunk: (clicks, from, to) => repository.writeColumns(sliceColumns(clicks, from, to)),
     async countNow() {
       try {
         await repository.sumAllStored(performance.now() + POSTGRES_COUNT_NOW_MS);
@@ -181,13 +193,14 @@ serveCalls(async (payload) => {
     const error = await writer.countNow();
     return { written: 0, ...(error === undefined ? {} : { error }) } satisfies WriteResult;
   }
-  const clicks = call.clicks.map((write) => enrichClick(write, countries));
+  const clicks = enrichBatch(call.clicks, countries);
+  const total = clicks.id.length;
   let written = 0;
   try {
-    for (let i = 0; i < clicks.length; i += CLICKS_PER_TRANSACTION) {
-      const chunk = clicks.slice(i, i + CLICKS_PER_TRANSACTION);
-      await writer.writeChunk(chunk);
-      written += chunk.length;
+    for (let from = 0; from < total; from += CLICKS_PER_TRANSACTION) {
+      const to = Math.min(total, from + CLICKS_PER_TRANSACTION);
+      await writer.writeChunk(clicks, from, to);
+      written = to;
     }
     return { written } satisfies WriteResult;
   } catch (error) {

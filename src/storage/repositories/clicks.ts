@@ -36,37 +36,20 @@ export const CLICK_COLUMNS = [
 /** A click as written: every column of CLICK_COLUMNS, optional ones included. */
 export type ClickInsert = Required<Pick<NewClickRow, (typeof CLICK_COLUMNS)[number]>>;
 
+/** Clicks as one array per column (of `C`, every column by default), the i-th click at index i of each. */
+export type ClickColumns<C extends (typeof CLICK_COLUMNS)[number] = (typeof CLICK_COLUMNS)[number]> = { [K in C]: ClickInsert[K][] };
 
-/** The INSERT of one click with named parameters (@column), as better-sqlite3 binds them. */
-export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}) values (${CLICK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+/** The INSERT of one click with positional parameters, in the order of CLICK_COLUMNS. */
+export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}) values (${CLICK_COLUMNS.map(() => '?').join(', ')})`;
 
-/**
- * The click with every column of CLICK_COLUMNS, optional ones null when absent. A literal of one
- * shape rather than a spread: the click writer makes one per click, and spreads of 19 properties
- * showed in its profile (with the garbage they leave).
- */
-export function clickInsert(c: NewClickRow): ClickInsert {
-  return {
-    id: c.id,
-    link_id: c.link_id,
-    affiliate_id: c.affiliate_id,
-    channel_id: c.channel_id,
-    organization_id: c.organization_id,
-    mdasc: c.mdasc ?? null,
-    created_at: c.created_at,
-    is_bot: c.is_bot,
-    is_head: c.is_head,
-    is_repeat: c.is_repeat,
-    is_suspicious: c.is_suspicious,
-    counted: c.counted,
-    visitor_hash: c.visitor_hash,
-    user_agent: c.user_agent ?? null,
-    country: c.country ?? null,
-    device: c.device ?? null,
-    browser: c.browser ?? null,
-    os: c.os ?? null,
-    referer_host: c.referer_host ?? null,
-  };
+/** The click with every column of CLICK_COLUMNS, optional ones null when absent. */
+function clickInsert(c: NewClickRow): ClickInsert {
+  return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, c[column] ?? null])) as ClickInsert;
+}
+
+/** The clicks as one array per column (absent optional values as null). */
+function clickColumns(rows: readonly NewClickRow[]): ClickColumns {
+  return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, rows.map((row) => row[column] ?? null)])) as ClickColumns;
 }
 
 // Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
@@ -138,7 +121,7 @@ export class ClicksRepository {
    */
   async write(batch: NewClickRow[]): Promise<void> {
     if (batch.length === 0) return;
-    if (this.database.dialect === 'postgres') return this.writeForRollUp(batch);
+    if (this.database.dialect === 'postgres') return this.writeColumns(clickColumns(batch));
     await this.database.db.transaction().execute(async (trx) => {
       const clicks = await insertNew(trx, batch);
       await addToLinkCounts(trx, clicks, false);
@@ -151,14 +134,15 @@ export class ClicksRepository {
   }
 
   /**
-   * PostgreSQL: stores the clicks, each id also in unrolled_clicks, in one statement. The rows go
-   * as one array per column (unnest): 19 parameters whatever the batch size, where VALUES lists
-   * take 19 per click, a large statement text to build, send and parse for every batch.
+   * PostgreSQL: stores the clicks, each id also in unrolled_clicks, in one statement; rollUpStored
+   * adds them to their links' counts and the rollups later. The rows go as one array per column
+   * (unnest): 19 parameters whatever the batch size, where VALUES lists take 19 per click, a
+   * large statement text to build, send and parse for every batch.
    */
-  private async writeForRollUp(batch: readonly NewClickRow[]): Promise<void> {
-    // Each column read straight from the clicks (absent optional ones as null): the writer's
-    // clicks are not copied again on their way to the arrays.
-    const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(batch.map((click) => click[column] ?? null))}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
+  async writeColumns(clicks: ClickColumns): Promise<void> {
+    if (this.database.dialect !== 'postgres') throw new Error('writeColumns is for PostgreSQL; SQLite writes with write()');
+    if (clicks.id.length === 0) return;
+    const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(clicks[column])}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
     await sql`with stored as (
         insert into clicks (${sql.join(CLICK_COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns)})
         on conflict (id) do nothing returning id
