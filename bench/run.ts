@@ -98,25 +98,37 @@ function processTree(pid: number): number[] {
 }
 
 /**
- * CPU time (user + system, Linux) `pid`'s tree has used so far, in ms: read before and after a run,
- * it gives the CPU each request cost, which time stolen by other guests on the host does not
- * inflate as it does req/s. PostgreSQL's and Redis' own processes are not included.
+ * CPU time (user + system, Linux) `pid`'s tree has used so far, in ms: of all its threads, and of
+ * the serving threads alone (each process's main thread, whose id is the process id). Read before
+ * and after a run, it gives the CPU each request cost, which time stolen by other guests on the
+ * host does not inflate as it does req/s. PostgreSQL's and Redis' own processes are not included.
  */
-function cpuMs(pid: number): number {
+function cpuMs(pid: number): { all: number; serving: number } {
   const ticksPerSecond = 100; // USER_HZ on Linux
-  const used = (one: number) => {
+  const used = (stat: string) => {
     // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${one}/stat`, 'utf8').split(')').at(-1)!.trim().split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    const fields = readFileSync(stat, 'utf8').split(')').at(-1)!.trim().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
   };
-  return (processTree(pid).reduce((sum, one) => sum + used(one), 0) * 1000) / ticksPerSecond;
+  const tree = processTree(pid);
+  return {
+    all: tree.reduce((sum, one) => sum + used(`/proc/${one}/stat`), 0),
+    serving: tree.reduce((sum, one) => sum + used(`/proc/${one}/task/${one}/stat`), 0),
+  };
+}
+
+interface CpuPerRequest {
+  /** µs of CPU per answered request, all threads; and of the serving threads alone. */
+  cpuUs: { all: number; serving: number };
 }
 
 /** Runs `load` and says how many µs of `pid`'s CPU each of its requests cost. */
-function measuringCpu(pid: number, load: () => Result): Result & { cpuUsPerRequest: number } {
+function measuringCpu(pid: number, load: () => Result): Result & CpuPerRequest {
   const before = cpuMs(pid);
   const result = load();
-  return { ...result, cpuUsPerRequest: result.requests > 0 ? ((cpuMs(pid) - before) * 1000) / result.requests : Number.NaN };
+  const after = cpuMs(pid);
+  const per = (ms: number) => (result.requests > 0 ? (ms * 1000) / result.requests : Number.NaN);
+  return { ...result, cpuUs: { all: per(after.all - before.all), serving: per(after.serving - before.serving) } };
 }
 
 /** Peak resident memory (Linux VmHWM) of the largest process of `pid`'s tree, in MB: the bound is per process. */
@@ -406,8 +418,8 @@ async function main(): Promise<void> {
     };
     const busy = measuringCpu(bare.pid!, () => wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/busy'] }, duration));
     const rows: string[] = [];
-    const line = (name: string, r: Result & { cpuUsPerRequest: number }, ratio: string, peakRss = '—') =>
-      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.timeouts} | ${ratio} | ${Math.round(r.cpuUsPerRequest).toLocaleString('en-US')} | ${peakRss} |`;
+    const line = (name: string, r: Result & CpuPerRequest, ratio: string, peakRss = '—') =>
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.timeouts} | ${ratio} | ${Math.round(r.cpuUs.all).toLocaleString('en-US')} (${Math.round(r.cpuUs.serving).toLocaleString('en-US')}) | ${peakRss} |`;
     rows.push(
       line('bare node:http, 302', baselines.redirect, '1.00'),
       line('bare node:http, JSON', baselines.json, '1.00'),
@@ -445,9 +457,9 @@ async function main(): Promise<void> {
       `# Benchmark, scale ${scale}, ${new Date().toISOString().slice(0, 10)}`,
       '',
       `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Database: ${databaseUrl.split(':')[0]}${sizeNote}${process.env.REDIS_URL ? ', Redis' : ''}.${workers > 1 ? ` Service: \`serve --workers ${workers}\` on cores 0-${workers - 1} (wrk shares core 1 with a worker).` : ''}`,
-      `wrk: 1 thread, ${connections} connections (analytics: 1, for latency), ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page. CPU per request: user + system time of the server's processes (every thread: the service's click writer and read worker included; not PostgreSQL's or Redis') during the measured run, over the answers: unlike req/s, time the host gives other guests does not move it.`,
+      `wrk: 1 thread, ${connections} connections (analytics: 1, for latency), ${duration} s per scenario after a 2 s warm-up; server on core 0, wrk on core 1. Ratios: req/s against the bare node:http server of the same kind (302 or JSON) in this run. The bare JSON after 1 ms of CPU shows what queueing alone does to a request costing about as much as a list page. CPU per request: user + system time of the server's processes during the measured run, over the answers, of every thread (the service's click writer and read worker included; not PostgreSQL's or Redis') and in parentheses of the serving thread alone: unlike req/s, time the host gives other guests does not move it.`,
       '',
-      '| scenario | req/s | p50 ms | p99 ms | errors | timeouts (> 2 s) | ratio to bare | CPU µs per request | service peak RSS so far, MB |',
+      '| scenario | req/s | p50 ms | p99 ms | errors | timeouts (> 2 s) | ratio to bare | CPU µs per request (serving thread) | service peak RSS so far, MB |',
       '|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
