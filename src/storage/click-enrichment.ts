@@ -10,7 +10,7 @@ import { agentFacts } from '../lib/user-agents.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from '../lib/ip-country.js';
 import { refererHost } from '../lib/referers.js';
 import type { NewClickRow } from './tables.js';
-import { CLICK_COLUMNS, type ClickColumns, type ClickInsert } from './repositories/clicks.js';
+import { CLICK_COLUMNS, DECIDED_CLICK_COLUMNS, clickColumns, type ClickColumns, type ClickInsert, type DecidedClickColumn, type EnrichedClickColumn } from './repositories/clicks.js';
 
 /** A click on its way to the writer, with the request facts it is enriched from. */
 export interface ClickWrite {
@@ -20,34 +20,16 @@ export interface ClickWrite {
   referer: string | null;
 }
 
-/** The columns whose values the serving thread decides; the writer finds the others. */
-const DECIDED_COLUMNS = [
-  'id',
-  'link_id',
-  'affiliate_id',
-  'channel_id',
-  'organization_id',
-  'mdasc',
-  'created_at',
-  'is_bot',
-  'is_head',
-  'is_repeat',
-  'is_suspicious',
-  'counted',
-  'visitor_hash',
-  'user_agent',
-] as const satisfies ReadonlyArray<(typeof CLICK_COLUMNS)[number]>;
-
 /** Clicks as they cross to the writer thread: what the serving thread decided, and the request facts. */
 export interface ClickBatch {
-  columns: ClickColumns<(typeof DECIDED_COLUMNS)[number]>;
+  columns: ClickColumns<DecidedClickColumn>;
   address: string[];
   referer: (string | null)[];
 }
 
-/** The clicks as one array per column (absent optional values as null). */
+/** The clicks as one array per column (absent optional values as null), with their request facts. */
 export function clickBatch(writes: readonly ClickWrite[]): ClickBatch {
-  const columns = Object.fromEntries(DECIDED_COLUMNS.map((column) => [column, writes.map(({ click }) => click[column] ?? null)])) as ClickBatch['columns'];
+  const columns = clickColumns(writes.map((w) => w.click), DECIDED_CLICK_COLUMNS);
   return { columns, address: writes.map((w) => w.address), referer: writes.map((w) => w.referer) };
 }
 
@@ -55,7 +37,7 @@ export function clickBatch(writes: readonly ClickWrite[]): ClickBatch {
 export function enrichBatch(batch: ClickBatch, countries: CountryLookup): ClickColumns {
   const { columns, address, referer } = batch;
   const n = columns.id.length;
-  const facts = { country: new Array<string>(n), device: new Array<string>(n), browser: new Array<string>(n), os: new Array<string>(n), referer_host: new Array<string>(n) };
+  const facts: ClickColumns<EnrichedClickColumn> = { country: new Array<string>(n), device: new Array<string>(n), browser: new Array<string>(n), os: new Array<string>(n), referer_host: new Array<string>(n) };
   for (let i = 0; i < n; i++) {
     const agent = agentFacts(columns.user_agent[i]);
     facts.country[i] = countries.countryOf(address[i]!);

@@ -33,11 +33,19 @@ export const CLICK_COLUMNS = [
   'referer_host',
 ] as const satisfies ReadonlyArray<keyof NewClickRow>;
 
+export type ClickColumn = (typeof CLICK_COLUMNS)[number];
+
+/** The columns the click writer finds (from the address, user agent and referrer); the serving thread decides the others. */
+const ENRICHED_CLICK_COLUMNS = ['country', 'device', 'browser', 'os', 'referer_host'] as const satisfies ReadonlyArray<ClickColumn>;
+export type EnrichedClickColumn = (typeof ENRICHED_CLICK_COLUMNS)[number];
+export type DecidedClickColumn = Exclude<ClickColumn, EnrichedClickColumn>;
+export const DECIDED_CLICK_COLUMNS = CLICK_COLUMNS.filter((column): column is DecidedClickColumn => !(ENRICHED_CLICK_COLUMNS as readonly string[]).includes(column));
+
 /** A click as written: every column of CLICK_COLUMNS, optional ones included. */
-export type ClickInsert = Required<Pick<NewClickRow, (typeof CLICK_COLUMNS)[number]>>;
+export type ClickInsert = Required<Pick<NewClickRow, ClickColumn>>;
 
 /** Clicks as one array per column (of `C`, every column by default), the i-th click at index i of each. */
-export type ClickColumns<C extends (typeof CLICK_COLUMNS)[number] = (typeof CLICK_COLUMNS)[number]> = { [K in C]: ClickInsert[K][] };
+export type ClickColumns<C extends ClickColumn = ClickColumn> = { [K in C]: ClickInsert[K][] };
 
 /** The INSERT of one click with positional parameters, in the order of CLICK_COLUMNS. */
 export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}) values (${CLICK_COLUMNS.map(() => '?').join(', ')})`;
@@ -47,9 +55,9 @@ function clickInsert(c: NewClickRow): ClickInsert {
   return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, c[column] ?? null])) as ClickInsert;
 }
 
-/** The clicks as one array per column (absent optional values as null). */
-function clickColumns(rows: readonly NewClickRow[]): ClickColumns {
-  return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, rows.map((row) => row[column] ?? null)])) as ClickColumns;
+/** `rows` as one array per column of `columns` (absent optional values as null). */
+export function clickColumns<C extends ClickColumn>(rows: readonly NewClickRow[], columns: readonly C[]): ClickColumns<C> {
+  return Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column] ?? null)])) as ClickColumns<C>;
 }
 
 // Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
@@ -121,7 +129,7 @@ export class ClicksRepository {
    */
   async write(batch: NewClickRow[]): Promise<void> {
     if (batch.length === 0) return;
-    if (this.database.dialect === 'postgres') return this.writeColumns(clickColumns(batch));
+    if (this.database.dialect === 'postgres') return this.writeColumns(clickColumns(batch, CLICK_COLUMNS));
     await this.database.db.transaction().execute(async (trx) => {
       const clicks = await insertNew(trx, batch);
       await addToLinkCounts(trx, clicks, false);
