@@ -131,6 +131,9 @@ export class WebhooksRepository {
       .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1))
       .orderBy('next_attempt_at')
       .limit(limit);
+    // Read first: on SQLite the UPDATE takes the write lock even when it claims nothing, and the
+    // serving thread waits for it synchronously (behind the click writer's steps) once a second.
+    if (!(await due.executeTakeFirst())) return [];
     if (dialect === 'postgres') due = due.forUpdate().skipLocked();
     const deliveries = await db
       .updateTable('webhook_deliveries')

@@ -137,42 +137,30 @@ values
 -- parameters: ["<uuid>","msg_1","whe_1","pending",0,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- webhooks.claimDue
-update "webhook_deliveries"
-set
-  "lease_owner" = $1,
-  "lease_until" = $2,
-  "updated_at" = $3
+select
+  "id"
+from
+  "webhook_deliveries"
 where
-  "id" in (
+  "status" = $1
+  and "next_attempt_at" <= $2
+  and (
+    "lease_until" is null
+    or "lease_until" < $3
+  )
+  and "endpoint_id" in (
     select
       "id"
     from
-      "webhook_deliveries"
+      "webhook_endpoints"
     where
-      "status" = $4
-      and "next_attempt_at" <= $5
-      and (
-        "lease_until" is null
-        or "lease_until" < $6
-      )
-      and "endpoint_id" in (
-        select
-          "id"
-        from
-          "webhook_endpoints"
-        where
-          "enabled" = $7
-      )
-    order by
-      "next_attempt_at"
-    limit
-      $8
-    for update
-      skip locked
+      "enabled" = $4
   )
-returning
-  *;
--- parameters: ["instance-1","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
+order by
+  "next_attempt_at"
+limit
+  $5;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
 
 -- webhooks.recordAttempt
 update "webhook_deliveries"

@@ -122,40 +122,30 @@ values
 -- parameters: ["<uuid>","msg_1","whe_1","pending",0,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- webhooks.claimDue
-update "webhook_deliveries"
-set
-  "lease_owner" = ?,
-  "lease_until" = ?,
-  "updated_at" = ?
+select
+  "id"
+from
+  "webhook_deliveries"
 where
-  "id" in (
+  "status" = ?
+  and "next_attempt_at" <= ?
+  and (
+    "lease_until" is null
+    or "lease_until" < ?
+  )
+  and "endpoint_id" in (
     select
       "id"
     from
-      "webhook_deliveries"
+      "webhook_endpoints"
     where
-      "status" = ?
-      and "next_attempt_at" <= ?
-      and (
-        "lease_until" is null
-        or "lease_until" < ?
-      )
-      and "endpoint_id" in (
-        select
-          "id"
-        from
-          "webhook_endpoints"
-        where
-          "enabled" = ?
-      )
-    order by
-      "next_attempt_at"
-    limit
-      ?
+      "enabled" = ?
   )
-returning
-  *;
--- parameters: ["instance-1","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
+order by
+  "next_attempt_at"
+limit
+  ?;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
 
 -- webhooks.recordAttempt
 update "webhook_deliveries"
