@@ -8,7 +8,8 @@ import type pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Driver, type LogEvent } from 'kysely';
 import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
-import { DEFAULT_SQLITE_CACHE_MB, setPageCache } from './sqlite-page-cache.js';
+import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
+import { setUpWriting } from './sqlite-writing.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -67,12 +68,8 @@ export function openDatabase(url: string, options: { poolSize?: number; sqliteCa
 function openSqlite(path: string, cacheMb: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
-  setPageCache(driver, cacheMb);
-  driver.pragma('journal_mode = WAL');
-  // NORMAL is durable across application crashes in WAL mode and far cheaper than FULL.
-  driver.pragma('synchronous = NORMAL');
+  setUpWriting(driver, cacheMb);
   driver.pragma('foreign_keys = ON');
-  driver.pragma('busy_timeout = 5000');
   const errors = errorCounter();
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(driver) }), log: errors.log });
   let reader: WorkerRpc | undefined;

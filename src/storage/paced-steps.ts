@@ -9,8 +9,8 @@ export interface Pace {
   firstStep: number;
   targetMs: number;
   maxStep: number;
-  /** Share of the time steps may take while there is work (0–1]. */
-  duty: number;
+  /** Share of the time steps may take while there is work (0–1], or how to find it before each pause. */
+  duty: number | (() => number);
   /** Pause after a step that found nothing to do, or failed. */
   idleMs: number;
 }
@@ -44,7 +44,8 @@ export function runPaced(step: (limit: number) => number | Promise<number>, pace
     const took = performance.now() - started;
     if (handled === 0) return later(pace.idleMs);
     if (handled === size) size = Math.max(10, Math.min(pace.maxStep, Math.round((size * pace.targetMs) / Math.max(took, 1))));
-    later((took * (1 - pace.duty)) / pace.duty);
+    const duty = typeof pace.duty === 'number' ? pace.duty : pace.duty();
+    later((took * (1 - duty)) / duty);
   };
   running = once();
   return {
