@@ -1,10 +1,11 @@
 // Service configuration, read once from the environment. Every entry point (server, CLI, tests)
 // goes through loadConfig so they all agree on defaults.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { bundledIpDatabasePath } from './lib/ip-country.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './storage/sqlite-page-cache.js';
+import { dialectOf, sqlitePath } from './storage/database.js';
 import { DEFAULT_REDIRECT_CACHE_MB } from './domain/links/redirect-cache.js';
 
 export interface Config {
@@ -20,6 +21,14 @@ export interface Config {
   logLevel: string;
   /** How often buffered clicks are written to the database. */
   clickFlushMs: number;
+  /** Clicks waiting in memory for the database (estimated MB) before they are kept in files instead. */
+  clickBufferMb: number;
+  /**
+   * Where clicks wait in files while the database is away (CLICK_SPOOL_DIR): by default
+   * click-spool beside the SQLite file, or data/click-spool for PostgreSQL; null for an
+   * in-memory database.
+   */
+  clickSpoolDir: string | null;
   /** A visitor's repeat clicks on the same link within this window do not count. */
   repeatClickWindowMs: number;
   /**
@@ -171,6 +180,14 @@ function redisUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function clickSpoolDir(env: NodeJS.ProcessEnv): string | null {
+  if (env.CLICK_SPOOL_DIR && env.CLICK_SPOOL_DIR !== '') return resolve(env.CLICK_SPOOL_DIR);
+  const url = databaseUrl(env.DATABASE_URL);
+  if (dialectOf(url) === 'postgres') return resolve('data', 'click-spool');
+  const path = sqlitePath(url);
+  return path === ':memory:' ? null : join(dirname(resolve(path)), 'click-spool');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicUrl = (env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://localhost:${port}`).replace(/\/+$/, '');
@@ -186,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
     logLevel: logLevel(env.LOG_LEVEL),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 200, 10, 60_000),
+    clickBufferMb: integer(env, 'CLICK_BUFFER_MB', 32, 1, 65_536),
+    clickSpoolDir: clickSpoolDir(env),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -222,6 +241,8 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   redisPrefix: 'REDIS_PREFIX',
   logLevel: 'LOG_LEVEL',
   clickFlushMs: 'CLICK_FLUSH_MS',
+  clickBufferMb: 'CLICK_BUFFER_MB',
+  clickSpoolDir: 'CLICK_SPOOL_DIR',
   repeatClickWindowMs: 'REPEAT_CLICK_WINDOW_SECONDS',
   clickVelocityLimit: 'CLICK_VELOCITY_LIMIT',
   visitorSalt: 'VISITOR_SALT',

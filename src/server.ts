@@ -13,6 +13,7 @@ import { countInWindow, countUp, markSeen } from './storage/redis-windows.js';
 import { failedKeyThrottle, failoverWindowCounter, memoryWindowCounter } from './domain/access/failed-key-throttle.js';
 import { redisChannel } from './storage/redis-messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { ClickSpool } from './storage/click-spool.js';
 import { ClickRecorder } from './domain/links/click-recorder.js';
 import { RedirectCache } from './domain/links/redirect-cache.js';
 import { TrackingService } from './domain/links/tracking-service.js';
@@ -99,6 +100,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       flushMs: config.clickFlushMs,
       visitorSalt: await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt),
       onWrite: (seconds) => metrics.clickWrite(seconds),
+      ...(config.clickSpoolDir === null ? {} : { overflow: { to: new ClickSpool(config.clickSpoolDir), maxBytes: config.clickBufferMb * 1024 * 1024 } }),
     },
     clock,
     logError('writing clicks failed; will retry'),

@@ -9,7 +9,7 @@ import type { DatabaseStats } from '../storage/database.js';
 
 /** Where the figures read at scrape time come from. */
 export interface MetricSources {
-  clicks: { readonly written: Readonly<Record<ClickOutcome, number>>; readonly failedWrites: number; readonly backlog: number };
+  clicks: { readonly written: Readonly<Record<ClickOutcome, number>>; readonly failedWrites: number; readonly backlog: number; readonly overflowed: number };
   /** Stored clicks not yet in their links' counts and the rollups (all instances). */
   unsummedClicks: () => Promise<number>;
   redirectCache: { readonly lookups: { readonly hits: number; readonly misses: number }; readonly held: { entries: number; bytes: number } };
@@ -86,6 +86,7 @@ export class ServiceMetrics {
     });
     new Counter({ name: 'affnet_clicks_pruned_total', help: 'Clicks this instance deleted past CLICK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.clicks.deleted); } });
     new Counter({ name: 'affnet_webhook_outbox_pruned_total', help: 'Webhook events, deliveries and log entries this instance deleted past WEBHOOK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.webhooks.deleted); } });
+    new Counter({ name: 'affnet_clicks_spooled_total', help: 'Clicks moved from memory to spool files (CLICK_SPOOL_DIR) because more than CLICK_BUFFER_MB waited for the database', registers, collect() { this.reset(); this.inc(sources.clicks.overflowed); } });
     new Counter({ name: 'affnet_click_write_failures_total', help: 'Clicks in writes that failed (kept and retried; one click counts once per failed attempt)', registers, collect() { this.reset(); this.inc(sources.clicks.failedWrites); } });
     new Counter({
       name: 'affnet_redirect_cache_lookups_total',

@@ -4,6 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createService, type Service } from '../../src/server.js';
 import { buildWorld, BRANDS, type World } from '../helpers/world.js';
@@ -21,6 +24,8 @@ let redisPort: number;
 let redis: ChildProcess | undefined;
 let service: Service;
 let world: World;
+const spoolDir = mkdtempSync(join(tmpdir(), 'affnet-outage-spool-'));
+const spooled = () => readdirSync(spoolDir).filter((name) => !name.startsWith('.'));
 
 function startRedis(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -57,6 +62,9 @@ before(async () => {
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     PUBLIC_URL: 'http://go.test',
     CLICK_FLUSH_MS: '50',
+    // Small, so an outage's clicks overflow to files within a test.
+    CLICK_BUFFER_MB: '1',
+    CLICK_SPOOL_DIR: spoolDir,
   });
   service = await createService(config);
   request = injector(service);
@@ -69,6 +77,7 @@ after(async () => {
   await stopRedis();
   await proxy?.close();
   await testDb?.drop();
+  rmSync(spoolDir, { recursive: true, force: true });
 });
 
 let request: Inject;
@@ -182,12 +191,15 @@ describe('PostgreSQL goes away and comes back', () => {
     assert.ok(Number(res.headers['retry-after']) >= 1);
 
     // A cached link still redirects, after several polls for changed links have failed too; its
-    // clicks wait in the buffer while writes fail.
+    // clicks wait in the buffer while writes fail, and past CLICK_BUFFER_MB (1 MB here, some 2,000
+    // clicks) in files.
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const during = 3;
+    const during = 3000;
     for (let i = 0; i < during; i++) {
-      assert.equal((await inject(`/${code}`, { 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.1.0.${i + 1}` })).statusCode, 302);
+      assert.equal((await inject(`/${code}`, { 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` })).statusCode, 302);
     }
+    const files = await pollUntil(async () => spooled(), (names) => names.length > 0, { timeoutMs: 20_000 });
+    assert.ok(files.length > 0, 'the clicks past the memory bound wait in files');
 
     await proxy.restore();
     const back = await pollUntil(() => inject('/readyz'), (r) => r.statusCode === 200, { timeoutMs: 10_000 });
@@ -201,5 +213,6 @@ describe('PostgreSQL goes away and comes back', () => {
       { timeoutMs: 10_000 },
     );
     assert.equal(clicks.length, during + 1, 'every click answered during the outage is written once the database is back');
+    assert.deepEqual(spooled(), [], 'and the files are gone');
   });
 });
