@@ -5,7 +5,7 @@
 // renaming it before it is read, so two processes sharing the directory never take the same one.
 // The files hold each click's client address until it is written (the writer finds the country
 // from it and keeps neither); they are readable by this user only, and deleted when taken.
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClickWrite } from './click-enrichment.js';
 
@@ -16,9 +16,9 @@ export class ClickSpool {
   /** Files known to wait here (those of earlier processes are found when the spool opens). */
   private waiting: number;
 
+  /** Nothing is created until clicks need it: a service that never overflows needs no writable directory. */
   constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.waiting = this.files().length;
+    this.waiting = existsSync(dir) ? this.files().length : 0;
   }
 
   /** Whether any file waits to be taken. */
@@ -30,6 +30,7 @@ export class ClickSpool {
   put(writes: readonly ClickWrite[]): void {
     if (writes.length === 0) return;
     // Names sort by time, so the oldest clicks are taken back first.
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const name = `${Date.now().toString().padStart(15, '0')}-${process.pid}-${this.sequence++}${SUFFIX}`;
     const partial = join(this.dir, `.${name}.partial`);
     writeFileSync(partial, writes.map((w) => JSON.stringify(w)).join('\n') + '\n', { mode: 0o600 });

@@ -4,7 +4,7 @@
 // what it is given otherwise; the spool is the real one, on disk.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClickRecorder } from '../../src/domain/links/click-recorder.js';
@@ -132,6 +132,26 @@ describe('ClickSpool', () => {
       assert.equal(a.take(), undefined);
       assert.equal(b.take(), undefined);
       assert.equal(a.holds, false);
+    }),
+  );
+});
+
+describe('a spool directory that cannot be written', () => {
+  test(
+    'is not needed to start, and clicks then wait in memory, none lost',
+    withDir(async (dir) => {
+      const blocked = join(dir, 'not-a-directory');
+      writeFileSync(blocked, 'a file where the directory would go');
+      const { state, sink } = switchableSink();
+      const { clicks, errors } = recorder(sink, new ClickSpool(join(blocked, 'spool')), 1);
+      state.down = true;
+      answer(clicks, 20);
+      await clicks.flush();
+      assert.equal(clicks.backlog, 20, 'kept in memory');
+      assert.ok(errors.length >= 2, 'the write and the move are both reported');
+      state.down = false;
+      await clicks.flush();
+      assert.equal(state.stored.length, 20);
     }),
   );
 });

@@ -212,7 +212,13 @@ export class ClickRecorder {
   private moveToOverflow(): void {
     const overflow = this.options.overflow?.to;
     if (!overflow || this.unwritten.length === 0) return;
-    overflow.put(this.unwritten);
+    try {
+      overflow.put(this.unwritten);
+    } catch (error) {
+      // A full or read-only disk: the clicks stay in memory, as they would without an overflow.
+      this.onError(error);
+      return;
+    }
     for (const { click } of this.unwritten) this.pendingById.delete(click.id);
     this.overflowed += this.unwritten.length;
     this.unwritten = [];
@@ -231,7 +237,13 @@ export class ClickRecorder {
       if (this.undecided.length > 0 || now - this.probedAt < OVERFLOW_PROBE_MS) return;
       this.probedAt = now;
     }
-    const taken = overflow.take();
+    let taken: ClickWrite[] | undefined;
+    try {
+      taken = overflow.take();
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
     if (!taken) return;
     for (const { click } of taken) this.pendingById.set(click.id, click);
     this.unwritten = taken;
