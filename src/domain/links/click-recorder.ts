@@ -229,10 +229,10 @@ export class ClickRecorder {
    * unwritten: after a successful write, or (to find out whether the database is back when no new
    * click arrives to try it) at most every OVERFLOW_PROBE_MS.
    */
-  private takeBackOverflow(now = false): void {
+  private takeBackOverflow(force = false): void {
     const overflow = this.options.overflow?.to;
     if (!overflow?.holds || this.unwritten.length > 0) return;
-    if (!this.writing && !now) {
+    if (!this.writing && !force) {
       const now = performance.now();
       if (this.undecided.length > 0 || now - this.probedAt < OVERFLOW_PROBE_MS) return;
       this.probedAt = now;
@@ -311,9 +311,12 @@ export class ClickRecorder {
     if (this.timer) clearInterval(this.timer);
     const deadline = performance.now() + patienceMs;
     await this.flush();
-    while ((this.backlog > 0 || this.options.overflow?.to.holds) && performance.now() < deadline) {
+    while (performance.now() < deadline) {
       if (this.backlog > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      else this.takeBackOverflow(true); // the last chance to write them: no waiting for a probe
+      else {
+        this.takeBackOverflow(true); // the last chance to write kept clicks: no waiting for a probe
+        if (this.backlog === 0) break; // none kept, or none could be taken
+      }
       await this.flush();
     }
     // What could not be written waits in the overflow for the next start, if there is one.
