@@ -2,6 +2,8 @@
 // thread) less what the calling thread says it spent working, over the wall time since the last
 // reading, against the cores this process may run on (its CPU affinity). Background work sizes
 // its share by it, so it takes what is spare and yields when the serving thread needs the cores.
+// Other processes are not seen: with `serve --workers`, or a database on the same machine, a
+// core this process finds spare may be busy with them.
 import { availableParallelism } from 'node:os';
 
 export interface SpareCoresSources {
