@@ -180,9 +180,9 @@ function redisUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
-function clickSpoolDir(env: NodeJS.ProcessEnv): string | null {
+/** CLICK_SPOOL_DIR, or its default for the database at `url` (DATABASE_URL as read). */
+function clickSpoolDir(env: NodeJS.ProcessEnv, url: string): string | null {
   if (env.CLICK_SPOOL_DIR && env.CLICK_SPOOL_DIR !== '') return resolve(env.CLICK_SPOOL_DIR);
-  const url = databaseUrl(env.DATABASE_URL);
   if (dialectOf(url) === 'postgres') return resolve('data', 'click-spool');
   const path = sqlitePath(url);
   return path === ':memory:' ? null : join(dirname(resolve(path)), 'click-spool');
@@ -194,17 +194,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^https?:\/\//i.test(publicUrl) || !URL.canParse(publicUrl)) {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://go.example.com, got "${publicUrl}"`);
   }
+  const database = databaseUrl(env.DATABASE_URL);
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseUrl: database,
     publicUrl,
     redisUrl: redisUrl(env.REDIS_URL),
     redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
     logLevel: logLevel(env.LOG_LEVEL),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 200, 10, 60_000),
     clickBufferMb: integer(env, 'CLICK_BUFFER_MB', 32, 1, 65_536),
-    clickSpoolDir: clickSpoolDir(env),
+    clickSpoolDir: clickSpoolDir(env, database),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

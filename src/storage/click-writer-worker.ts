@@ -72,6 +72,7 @@ function working<T>(work: () => T): T {
     spare.worked(performance.now() - started);
   }
 }
+
 /**
  * SQLite: rollup steps of about 50 ms (each holds the write lock, which the serving thread's own
  * writes wait on synchronously). They take up to half the time when the other threads leave a
