@@ -89,6 +89,8 @@ export interface Config {
   sqliteCacheMb: number;
   /** The budget of the in-process cache of short-link codes (the redirect path), in MB. */
   redirectCacheMb: number;
+  /** How far past its live objects each heap may grow before a full collection, in percent; 0: V8's own choice. */
+  heapGrowthPercent: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -225,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
     redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
+    heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
     ...timeouts(env),
   };
 }
@@ -266,6 +269,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   userRateLimit: 'USER_RATE_LIMIT',
   sqliteCacheMb: 'SQLITE_CACHE_MB',
   redirectCacheMb: 'REDIRECT_CACHE_MB',
+  heapGrowthPercent: 'HEAP_GROWTH_PERCENT',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */
