@@ -18,7 +18,7 @@ import SqliteDriver from 'better-sqlite3';
 import { serveCalls } from './worker-rpc.js';
 import { CLICK_COLUMNS, CLICK_INSERT_SQL, ClicksRepository, type ClickColumns } from './repositories/clicks.js';
 import { countryLookupAt, enrichBatch, type ClickBatch } from './click-enrichment.js';
-import { sqliteRollUpSql } from './rollup-rows.js';
+import { SQLITE_ROLLUP_RANGE_SQL, sqliteRollUpStep } from './rollup-rows.js';
 import { openDatabase } from './database.js';
 import { setUpWriting } from './sqlite-writing.js';
 import { runPaced, type Pace } from './paced-steps.js';
@@ -115,14 +115,13 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   });
 
   const counted = driver.prepare<[], { last: number }>('select last_counted_rowid as last from click_count_progress where id = 1');
-  const rolled = driver.prepare<[], { last: number }>('select last_rolled_rowid as last from rollup_progress where id = 1');
+  const rollupRange = driver.prepare<[], { from: number; to: number }>(SQLITE_ROLLUP_RANGE_SQL);
   const lastStored = driver.prepare<[], { last: number | null }>('select max(rowid) as last from clicks');
   const countsSince = driver.prepare<[number, number], { link_id: string; n: number }>(
     'select link_id, count(*) as n from clicks where rowid > ? and rowid <= ? and counted = 1 group by link_id',
   );
   const addCount = driver.prepare('update short_links set click_count = click_count + ? where id = ?');
   const setCounted = driver.prepare('update click_count_progress set last_counted_rowid = ? where id = 1');
-  const setRolled = driver.prepare('update rollup_progress set last_rolled_rowid = ? where id = 1');
 
   const countUp = driver.transaction(() => {
     const from = counted.get()?.last ?? 0;
@@ -134,12 +133,9 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
 
   /** Adds the next stored clicks after the progress (at most `limit`) to the rollups; how many. */
   const rollUpStep = driver.transaction((limit: number) => {
-    const from = rolled.get()?.last ?? 0;
-    const to = Math.min(lastStored.get()?.last ?? 0, from + limit);
-    if (to <= from) return 0;
-    for (const statement of sqliteRollUpSql(from, to)) driver.prepare(statement).run();
-    setRolled.run(to);
-    return to - from;
+    const step = sqliteRollUpStep(rollupRange.get()!, limit);
+    for (const statement of step.statements) driver.prepare(statement).run();
+    return step.clicks;
   });
 
   const countNow = () => {

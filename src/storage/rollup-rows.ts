@@ -122,13 +122,28 @@ export function clickRollupSql(where: string, period: Period = 'hour'): string {
 }
 
 /**
- * SQLite: adds the clicks stored after rowid `from` up to `to` to the hourly and daily rollups
- * (the click writer's incremental step; rollup_progress remembers `to`), one statement each.
+ * SQLite: where the next rollup step starts (the rowid rollup_progress remembers, `from`) and the
+ * last stored click (`to`), as one row.
  */
-export function sqliteRollUpSql(from: number, to: number): string[] {
+export const SQLITE_ROLLUP_RANGE_SQL = 'select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"';
+
+/**
+ * SQLite: one rollup step over `range` (a row of SQLITE_ROLLUP_RANGE_SQL), at most `limit`
+ * clicks: the statements that add the clicks stored after rowid `from` to the hourly and daily
+ * rollups and move rollup_progress past them, to run in one transaction, and how many clicks
+ * they add (no statement when none). Both SQLite click writers (the writer thread, and the
+ * repository on an in-memory database) step this way, so every click is added exactly once.
+ */
+export function sqliteRollUpStep(range: { from: number; to: number }, limit = Number.MAX_SAFE_INTEGER): { statements: string[]; clicks: number } {
+  const from = Number(range.from);
+  const to = Math.min(Number(range.to), from + limit);
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new Error('rowids must be integers');
+  if (to <= from) return { statements: [], clicks: 0 };
   const where = `rowid > ${from} and rowid <= ${to}`;
-  return [clickRollupSql(where, 'hour'), clickRollupSql(where, 'day')];
+  return {
+    statements: [clickRollupSql(where, 'hour'), clickRollupSql(where, 'day'), `update rollup_progress set last_rolled_rowid = ${to} where id = 1`],
+    clicks: to - from,
+  };
 }
 
 /** The rollup rows of the stored orders matching `where`, as clickRollupSelects gives those of clicks. */

@@ -5,7 +5,7 @@ import { CLICK_PARTITIONS, dropMonthPartitionsBefore, prepareMonthPartitions } f
 import { clickIdTime, clickIdTimePrefix } from '../../lib/click-id-time.js';
 import type { ClickRow, DB, NewClickRow } from '../tables.js';
 import { addClicksToRollups } from './rollups.js';
-import { sqliteRollUpSql } from '../rollup-rows.js';
+import { SQLITE_ROLLUP_RANGE_SQL, sqliteRollUpStep } from '../rollup-rows.js';
 
 /**
  * Every column a click is written with, in order: the one list both click writers insert (this
@@ -133,11 +133,8 @@ export class ClicksRepository {
     await this.database.db.transaction().execute(async (trx) => {
       const clicks = await insertNew(trx, batch);
       await addToLinkCounts(trx, clicks, false);
-      const { rows } = await sql<{ from: number; to: number }>`select (select last_rolled_rowid from rollup_progress where id = 1) as "from", (select coalesce(max(rowid), 0) from clicks) as "to"`.execute(trx);
-      const from = Number(rows[0]?.from ?? 0);
-      const to = Number(rows[0]?.to ?? 0);
-      for (const statement of sqliteRollUpSql(from, to)) await sql.raw(statement).execute(trx);
-      await trx.updateTable('rollup_progress').set({ last_rolled_rowid: to }).where('id', '=', 1).execute();
+      const { rows } = await sql.raw<{ from: number; to: number }>(SQLITE_ROLLUP_RANGE_SQL).execute(trx);
+      for (const statement of sqliteRollUpStep(rows[0] ?? { from: 0, to: 0 }).statements) await sql.raw(statement).execute(trx);
     });
   }
 
