@@ -1,4 +1,4 @@
-// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only 'a|b'] [--workers N] [--closed-only] [--profile DIR]
+// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only 'a|b'] [--workers N] [--closed-only] [--repeat N] [--node-args '...'] [--profile DIR]
 //
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
@@ -32,6 +32,11 @@ const { values: args } = parseArgs({
     // wrk only, no fixed-rate run: like for like with an older harness, whose scenarios did not
     // leave a fixed-rate run's clicks for the next one to share the core with.
     'closed-only': { type: 'boolean', default: false },
+    // Runs each scenario N times in a row on the same service, with its RSS after each run: whether
+    // memory levels off or keeps growing.
+    repeat: { type: 'string', default: '1' },
+    // Options for the service's node (e.g. '--max-semi-space-size=8'), for memory experiments.
+    'node-args': { type: 'string', default: '' },
   },
 });
 const scale = args.scale;
@@ -73,6 +78,8 @@ function ensureData(): void {
 const pinned = (core: number | string, command: string, commandArgs: string[]) =>
   cpus().length > 1 ? { command: 'taskset', args: ['-c', String(core), command, ...commandArgs] } : { command, args: commandArgs };
 const workers = Number(args.workers);
+const repeat = Number(args.repeat);
+if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat must be a whole number from 1');
 if (!Number.isInteger(workers) || workers < 1 || workers > cpus().length) throw new Error(`--workers must be from 1 to ${cpus().length}`);
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
@@ -131,11 +138,14 @@ function measuringCpu(pid: number, load: () => Result): Result & CpuPerRequest {
   return { ...result, cpuUs: { all: per(after.all - before.all), serving: per(after.serving - before.serving) } };
 }
 
-/** Peak resident memory (Linux VmHWM) of the largest process of `pid`'s tree, in MB: the bound is per process. */
-function peakRssMb(pid: number): number {
+/**
+ * Peak resident memory (Linux VmHWM) of the largest process of `pid`'s tree, in MB: the bound is
+ * per process. With 'VmRSS', its resident memory now.
+ */
+function peakRssMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   const peak = (one: number) => {
     const status = readFileSync(`/proc/${one}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   };
   return Math.round(Math.max(...processTree(pid).map(peak)) / 1024);
 }
@@ -392,7 +402,7 @@ async function main(): Promise<void> {
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
   const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
   const serviceCores = workers === 1 ? 0 : `0-${workers - 1}`;
-  const serviceCmd = pinned(serviceCores, process.execPath, [...profiling, 'dist/server/main.js', 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])]);
+  const serviceCmd = pinned(serviceCores, process.execPath, [...profiling, ...args['node-args'].split(' ').filter(Boolean), 'dist/server/main.js', 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])]);
   const started = performance.now();
   const service = spawn(serviceCmd.command, serviceCmd.args, {
     env: { ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', REDIS_PREFIX: `bench-${Date.now()}:`, DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
@@ -428,15 +438,17 @@ async function main(): Promise<void> {
     const clickChecks: string[] = [];
     const openRows: string[] = [];
     const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
-    for (const scenario of selected) {
-      log(`Scenario: ${scenario.name}`);
+    const rssAfterRuns = new Map<string, number[]>();
+    for (const [scenario, run] of selected.flatMap((one) => Array.from({ length: repeat }, (_, i) => [one, i + 1] as const))) {
+      log(`Scenario: ${scenario.name}${repeat > 1 ? `, run ${run} of ${repeat}` : ''}`);
       const since = clickIdTimePrefix(Date.now());
       const warm = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
       const result = measuringCpu(service.pid!, () => wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration));
       // The peak so far, so the scenario that raised it shows.
-      rows.push(line(scenario.name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
+      const name = repeat > 1 ? `${scenario.name}, run ${run}` : scenario.name;
+      rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
       const open = args['closed-only'] ? NO_OPEN_LOOP : openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
-      if (!args['closed-only']) openRows.push(`| ${scenario.name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
+      if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
       if (scenario.baseline === 'redirect') {
         // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
         // answers still in flight when a run ends (at most one per connection): the service
@@ -446,9 +458,10 @@ async function main(): Promise<void> {
         const { stored, counted } = await storedClicks(since, redirects);
         const ok = counted === stored && stored >= redirects && stored - redirects <= inFlight;
         const verdict = ok ? `every one counted (${stored - redirects} answered after wrk stopped reading)` : `**MISMATCH** (timeouts: ${warm.timeouts + result.timeouts})`;
-        clickChecks.push(`- ${scenario.name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-ups and the fixed-rate run included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
+        clickChecks.push(`- ${name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-ups and the fixed-rate run included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
         if (!ok) process.exitCode = 1;
       }
+      if (repeat > 1) rssAfterRuns.set(scenario.name, [...(rssAfterRuns.get(scenario.name) ?? []), peakRssMb(service.pid!, 'VmRSS')]);
     }
     const rss = peakRssMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -465,6 +478,7 @@ async function main(): Promise<void> {
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
       '',
+      ...[...rssAfterRuns].map(([scenario, mbs]) => `RSS after each run of ${scenario} (VmRSS, MB): ${mbs.join(', ')}.\n`),
       ...(openRows.length > 0
         ? [
             `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
@@ -479,7 +493,7 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(`\n${report}`);
     mkdirSync('bench/results', { recursive: true });
-    const variant = `${databaseUrl.startsWith('postgres') ? '-postgres' : ''}${workers > 1 ? `-workers${workers}` : ''}${args.only ? '-partial' : ''}`;
+    const variant = `${databaseUrl.startsWith('postgres') ? '-postgres' : ''}${workers > 1 ? `-workers${workers}` : ''}${repeat > 1 ? `-repeat${repeat}` : ''}${args.only ? '-partial' : ''}`;
     const file = `bench/results/${new Date().toISOString().slice(0, 10)}-${scale}${variant}.md`;
     writeFileSync(file, report);
     log(`Written to ${file}`);
