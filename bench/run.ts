@@ -139,15 +139,15 @@ function measuringCpu(pid: number, load: () => Result): Result & CpuPerRequest {
 }
 
 /**
- * Peak resident memory (Linux VmHWM) of the largest process of `pid`'s tree, in MB: the bound is
- * per process. With 'VmRSS', its resident memory now.
+ * Resident memory of the largest process of `pid`'s tree, in MB (the bound is per process): its
+ * peak so far (Linux VmHWM), or with 'VmRSS' what it holds now.
  */
-function peakRssMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
-  const peak = (one: number) => {
+function residentMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
+  const resident = (one: number) => {
     const status = readFileSync(`/proc/${one}/status`, 'utf8');
     return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   };
-  return Math.round(Math.max(...processTree(pid).map(peak)) / 1024);
+  return Math.round(Math.max(...processTree(pid).map(resident)) / 1024);
 }
 
 function zipfSample(items: string[], draws: number, s = 1.0): string[] {
@@ -446,7 +446,7 @@ async function main(): Promise<void> {
       const result = measuringCpu(service.pid!, () => wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration));
       // The peak so far, so the scenario that raised it shows.
       const name = repeat > 1 ? `${scenario.name}, run ${run}` : scenario.name;
-      rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(peakRssMb(service.pid!))));
+      rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(residentMb(service.pid!))));
       const open = args['closed-only'] ? NO_OPEN_LOOP : openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
       if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
       if (scenario.baseline === 'redirect') {
@@ -461,9 +461,9 @@ async function main(): Promise<void> {
         clickChecks.push(`- ${name}: ${redirects.toLocaleString('en-US')} redirects answered 302 (warm-ups and the fixed-rate run included), ${stored.toLocaleString('en-US')} clicks stored, ${counted.toLocaleString('en-US')} counted: ${verdict}.`);
         if (!ok) process.exitCode = 1;
       }
-      if (repeat > 1) rssAfterRuns.set(scenario.name, [...(rssAfterRuns.get(scenario.name) ?? []), peakRssMb(service.pid!, 'VmRSS')]);
+      if (repeat > 1) rssAfterRuns.set(scenario.name, [...(rssAfterRuns.get(scenario.name) ?? []), residentMb(service.pid!, 'VmRSS')]);
     }
-    const rss = peakRssMb(service.pid!);
+    const rss = residentMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
     const sizeNote = databaseUrl.startsWith('sqlite:') ? ` (${Math.round(statSync(databaseUrl.slice(7)).size / 1e6)} MB file)` : '';
     const report = [

@@ -1,7 +1,7 @@
 // How far V8 lets a heap grow past what its last full collection kept. V8 picks the factor itself,
 // up to four times the live heap when the process is busy; under redirect load the serving
-// thread promotes each click it buffers (about 450 bytes a request), so its old space held three
-// times its live objects in garbage before a full collection ran, most of the service's peak RSS.
+// thread promotes about 450 bytes a request to its old space, which then held three times its
+// live objects in garbage before a full collection ran: most of the service's peak RSS.
 // A fixed factor bounds that garbage at a share of the live heap, for a few more full collections
 // (each a few milliseconds, mostly on V8's helper threads).
 import { setFlagsFromString } from 'node:v8';

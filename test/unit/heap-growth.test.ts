@@ -1,5 +1,5 @@
 // limitHeapGrowth bounds the garbage a busy heap holds: a process that keeps batches of objects
-// for a while (as the click buffer does) peaks far lower with it than with V8's own choice.
+// for a while (as the serving thread does under load) peaks far lower with it than with V8's own choice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
