@@ -91,6 +91,8 @@ export interface Config {
   redirectCacheMb: number;
   /** How far past its live objects each heap may grow before a full collection, in percent; 0: V8's own choice. */
   heapGrowthPercent: number;
+  /** How much lower (in nice steps) background threads run than the serving thread; 0: the same. */
+  backgroundNice: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -228,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
     redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
+    backgroundNice: integer(env, 'BACKGROUND_NICE', 5, 0, 19),
     ...timeouts(env),
   };
 }
@@ -270,6 +273,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   sqliteCacheMb: 'SQLITE_CACHE_MB',
   redirectCacheMb: 'REDIRECT_CACHE_MB',
   heapGrowthPercent: 'HEAP_GROWTH_PERCENT',
+  backgroundNice: 'BACKGROUND_NICE',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */

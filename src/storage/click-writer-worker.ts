@@ -13,9 +13,8 @@
 // unrolled_clicks; steps like SQLite's claim the oldest ids, add those clicks to their links'
 // counts and the rollups, and delete the ids, in one transaction each. Several instances' writers
 // claim disjoint ids, and a crash rolls a claim back with its sums.
-import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
-import { serveCalls } from './worker-rpc.js';
+import { serveCalls, startedWith } from './worker-rpc.js';
 import { CLICK_COLUMNS, CLICK_INSERT_SQL, ClicksRepository, type ClickColumns } from './repositories/clicks.js';
 import { countryLookupAt, enrichBatch, type ClickBatch } from './click-enrichment.js';
 import { SQLITE_ROLLUP_RANGE_SQL, sqliteRollUpStep } from './rollup-rows.js';
@@ -45,7 +44,7 @@ export interface WriteResult {
   error?: string;
 }
 
-const options = workerData as ClickWriterOptions;
+const options = startedWith<ClickWriterOptions>();
 const countries = countryLookupAt(options.ipDatabase);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

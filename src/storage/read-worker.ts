@@ -1,9 +1,8 @@
 // Runs slow reads (counts over hundreds of thousands of rows) on a thread of its own with a
 // read-only SQLite connection, so the serving thread keeps answering meanwhile. WAL mode lets it
 // read alongside the service's writes.
-import { workerData } from 'node:worker_threads';
 import SqliteDriver from 'better-sqlite3';
-import { serveCalls } from './worker-rpc.js';
+import { serveCalls, startedWith } from './worker-rpc.js';
 import { setPageCache } from './sqlite-page-cache.js';
 
 export interface ReadRequest {
@@ -17,7 +16,7 @@ export interface ReadResult {
   ms: number;
 }
 
-const { path, cacheMb } = workerData as { path: string; cacheMb: number };
+const { path, cacheMb } = startedWith<{ path: string; cacheMb: number }>();
 const driver = new SqliteDriver(path, { readonly: true });
 setPageCache(driver, cacheMb);
 driver.pragma('busy_timeout = 5000');

@@ -1,6 +1,7 @@
 // Request/reply with a storage worker thread (its own SQLite connection): the serving thread posts
 // work and awaits the answer instead of blocking on better-sqlite3, which is synchronous.
-import { Worker, parentPort } from 'node:worker_threads';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { getBackgroundNice, lowerBackgroundThreads } from '../lib/thread-priority.js';
 
 interface Request {
   id: number;
@@ -30,13 +31,30 @@ export interface WorkerRpc {
  */
 const WORKER_YOUNG_GENERATION_MB = 8;
 
-function startWorker(name: string, workerData: unknown): Worker {
+function startWorker(name: string, options: unknown): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  const workerData: WorkerStart = { options, nice: getBackgroundNice() };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`${name}.js`, import.meta.url), { workerData, resourceLimits });
   const source = new URL(`${name}.ts`, import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
   return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+}
+
+/** What a storage worker is started with: its options, and how far below the serving thread it runs. */
+interface WorkerStart {
+  options: unknown;
+  nice: number;
+}
+
+/**
+ * Inside a worker, first: lowers this thread's priority as the service asked (a storage worker is
+ * background work; see src/lib/thread-priority.ts) and returns the options it was started with.
+ */
+export function startedWith<T>(): T {
+  const start = workerData as WorkerStart;
+  lowerBackgroundThreads(start.nice);
+  return start.options as T;
 }
 
 export function startWorkerRpc(name: string, workerData: unknown): WorkerRpc {
