@@ -61,6 +61,63 @@ const PERIODS_PER_STATEMENT = 400;
 /** Past this many candidates the ranking stops and the range is summed whole. */
 const MAX_CANDIDATES = 4000;
 
+/** A period of a ranked read: an hour (or a day's 00:00) and the table that keeps it. */
+interface RankedPeriod {
+  table: string;
+  hour: string;
+}
+
+/** The statements of a ranked read: each period's `depth` largest counts; given values' rows in given periods. */
+interface RankedReads {
+  tops(periods: readonly RankedPeriod[], depth: number): RawBuilder<unknown>[];
+  rows(wanted: ReadonlyArray<RankedPeriod & { values: readonly string[] }>): RawBuilder<unknown>[];
+}
+
+const COUNT_COLUMNS = sql.raw(CLICK_COUNTS.join(', '));
+
+/** The key of a ranked read; the dimension as a literal, for only then do the databases use its partial index. */
+const rankedKey = (range: RollupRange) =>
+  sql`affiliate_id = ${range.affiliateId} and organization_id = ${range.organizationId} and link_id = ${range.linkId} and dimension = ${sql.lit(range.dimension)}`;
+
+/** SQLite: one select per period, joined by union all (at most PERIODS_PER_STATEMENT per statement). */
+function sqliteRankedReads(range: RollupRange): RankedReads {
+  const rowsOf = ({ table, hour }: RankedPeriod) => sql`select hour, value, ${COUNT_COLUMNS} from ${sql.table(table)} where ${rankedKey(range)} and hour = ${hour}`;
+  const statements = (parts: RawBuilder<unknown>[]) => {
+    const out: RawBuilder<unknown>[] = [];
+    for (let i = 0; i < parts.length; i += PERIODS_PER_STATEMENT) out.push(sql`${sql.join(parts.slice(i, i + PERIODS_PER_STATEMENT), sql` union all `)}`);
+    return out;
+  };
+  return {
+    tops: (periods, depth) => statements(periods.map((period) => sql`select * from (${rowsOf(period)} order by counted desc, value limit ${depth}) as top`)),
+    rows: (wanted) => statements(wanted.map((w) => sql`${rowsOf(w)} and value in (${sql.join(w.values)})`)),
+  };
+}
+
+/**
+ * PostgreSQL: one statement per table whatever the number of periods, the periods as an array
+ * parameter. Planning a union of thirty selects took 5.5 ms (its execution 0.3); a lateral join
+ * over the periods is planned once.
+ */
+function postgresRankedReads(range: RollupRange): RankedReads {
+  const byTable = <T extends RankedPeriod>(items: readonly T[]) => {
+    const tables = new Map<string, T[]>();
+    for (const item of items) tables.set(item.table, [...(tables.get(item.table) ?? []), item]);
+    return [...tables];
+  };
+  return {
+    tops: (periods, depth) =>
+      byTable(periods).map(
+        ([table, list]) =>
+          sql`select top.* from unnest(${list.map((p) => p.hour)}::text[]) as period(hour) cross join lateral (select hour, value, ${COUNT_COLUMNS} from ${sql.table(table)} where ${rankedKey(range)} and hour = period.hour order by counted desc, value limit ${depth}) as top`,
+      ),
+    rows: (wanted) =>
+      byTable(wanted).map(([table, list]) => {
+        const pairs = list.flatMap((w) => w.values.map((value) => [w.hour, value] as const));
+        return sql`select hour, value, ${COUNT_COLUMNS} from ${sql.table(table)} where ${rankedKey(range)} and (hour, value) in (select * from unnest(${pairs.map(([hour]) => hour)}::text[], ${pairs.map(([, value]) => value)}::text[]))`;
+      }),
+  };
+}
+
 /** The upsert's update: each sum plus the one being added. */
 function addingUp<S extends string>(table: string, sums: readonly S[]): Record<S, RawBuilder<number>> {
   return Object.fromEntries(sums.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<S, RawBuilder<number>>;
@@ -230,19 +287,17 @@ export class RollupsRepository {
   private async topRanked(range: RollupRange, limit: number, uncounted: boolean): Promise<Array<ClickCounts & { value: string }> | undefined> {
     const periods = slicesOf(range.from, range.to).flatMap((slice) => periodsOf(slice).map((hour) => ({ table: CLICK_ROLLUP_TABLE[slice.period], hour })));
     const tableOf = new Map(periods.map((p) => [p.hour, p.table]));
-    // The dimension as a literal: only then do the databases use its partial index.
-    const rowsOf = (table: string, hour: string) =>
-      sql`select hour, value, ${sql.raw(CLICK_COUNTS.join(', '))} from ${sql.table(table)} where affiliate_id = ${range.affiliateId} and organization_id = ${range.organizationId} and link_id = ${range.linkId} and dimension = ${sql.lit(range.dimension)} and hour = ${hour}`;
-    const run = async (parts: RawBuilder<unknown>[]) => {
+    const reads = this.database.dialect === 'postgres' ? postgresRankedReads(range) : sqliteRankedReads(range);
+    const run = async (statements: RawBuilder<unknown>[]) => {
       const out: Array<ClickCounts & { hour: string; value: string }> = [];
-      for (let i = 0; i < parts.length; i += PERIODS_PER_STATEMENT) {
-        const { rows } = await sql<Record<string, unknown>>`${sql.join(parts.slice(i, i + PERIODS_PER_STATEMENT), sql` union all `)}`.execute(this.database.db);
+      for (const statement of statements) {
+        const { rows } = await sql<Record<string, unknown>>`${statement}`.execute(this.database.db);
         for (const row of rows) out.push({ hour: String(row.hour), value: String(row.value), ...numbers(row, CLICK_COUNTS) });
       }
       return out;
     };
     for (let depth = Math.max(2 * limit, 20); ; depth *= 4) {
-      const listed = await run(periods.map(({ table, hour }) => sql`select * from (${rowsOf(table, hour)} order by counted desc, value limit ${depth}) as top`));
+      const listed = await run(reads.tops(periods, depth));
       const lists = new Map<string, typeof listed>();
       for (const row of listed) {
         let list = lists.get(row.hour);
@@ -277,7 +332,7 @@ export class RollupsRepository {
       for (const candidate of candidates) {
         for (const hour of fullLists) if (!candidate.seenIn.has(hour)) missing.set(hour, [...(missing.get(hour) ?? []), candidate.value]);
       }
-      const completed = await run([...missing].map(([hour, values]) => sql`${rowsOf(tableOf.get(hour)!, hour)} and value in (${sql.join(values)})`));
+      const completed = await run(reads.rows([...missing].map(([hour, values]) => ({ table: tableOf.get(hour)!, hour, values }))));
       for (const row of completed) for (const count of CLICK_COUNTS) sums.get(row.value)![count] += row[count];
       const exact = candidates
         .filter((s) => uncounted || s.counted > 0)
