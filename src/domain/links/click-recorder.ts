@@ -64,6 +64,8 @@ const OVERFLOW_PROBE_MS = 5_000;
 /** A click as answered: the request facts needed to flag it, decided when the batch is written. */
 interface PendingClick {
   row: NewClickRow;
+  /** When it was answered, in ms (the row's created_at, unparsed). */
+  at: number;
   ip: string;
   userAgent: string | undefined;
   method: string;
@@ -147,7 +149,7 @@ export class ClickRecorder {
       visitor_hash: '',
       user_agent: null,
     };
-    this.undecided.push({ row, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
+    this.undecided.push({ row, at: now, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
     this.pendingById.set(row.id, row);
   }
 
@@ -290,8 +292,9 @@ export class ClickRecorder {
    */
   private async decide(clicks: PendingClick[]): Promise<ClickWrite[]> {
     const { visitorSalt } = this.options;
-    const judged = clicks.map(({ row, ip, userAgent, method }) => ({
+    const judged = clicks.map(({ row, at, ip, userAgent, method }) => ({
       row,
+      at,
       ip,
       userAgent,
       isBot: this.isBot(userAgent),
@@ -301,10 +304,10 @@ export class ClickRecorder {
       visitor: visitorHash(visitorSalt, ip, userAgent ?? ''),
     }));
     const candidates = judged.filter((c) => !c.isBot && !c.isHead);
-    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.visitor, at: Date.parse(c.row.created_at) })));
+    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.visitor, at: c.at })));
     candidates.forEach((c, i) => (c.isRepeat = repeats[i] === true));
     const firsts = candidates.filter((c) => !c.isRepeat);
-    const exceeded = await this.velocity.exceeded(firsts.map((c) => ({ linkId: c.row.link_id, address: addressHash(visitorSalt, c.ip), at: Date.parse(c.row.created_at) })));
+    const exceeded = await this.velocity.exceeded(firsts.map((c) => ({ linkId: c.row.link_id, address: addressHash(visitorSalt, c.ip), at: c.at })));
     firsts.forEach((c, i) => (c.isSuspicious = exceeded[i] === true));
     for (const c of judged) {
       const { row } = c;
