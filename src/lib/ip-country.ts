@@ -27,9 +27,18 @@ const ALPHA_2 = /^[A-Z]{2}$/;
 // Node writes IPv4 peers on a dual-stack socket as IPv4-mapped IPv6; the database keys them as IPv4.
 const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 
+/**
+ * Decoded records kept, by their place in the file: a country database has a few hundred (one per
+ * country), and decoding one again for every address was a third of a lookup. A city database
+ * has many more; past this many, the others are decoded each time.
+ */
+const RECORDS_KEPT = 1024;
+
 /** Reads the database at `path` whole into memory (a few MB); lookups are then synchronous. */
 export function openCountryLookup(path: string): CountryLookup {
-  const reader = new Reader<Response>(readFileSync(path));
+  const records = new Map<number, unknown>();
+  const cache = { get: (offset: number) => records.get(offset), set: (offset: number, record: unknown) => void (records.size < RECORDS_KEPT && records.set(offset, record)) };
+  const reader = new Reader<Response>(readFileSync(path), { cache });
   return {
     countryOf(address) {
       let record: CountryRecord | null;
