@@ -132,7 +132,6 @@ export class LinksRepository {
     );
   }
 
-
   async findRedirectTarget(code: string): Promise<RedirectTarget | undefined> {
     const compiled = (this.redirectLookup ??= redirectQuery(this.database));
     const [row] = (await this.database.db.executeQuery<RedirectRow>({ ...compiled, parameters: [code] })).rows;
