@@ -75,15 +75,17 @@ function working<T>(work: () => T): T {
 /**
  * SQLite: rollup steps of about 50 ms (each holds the write lock, which the serving thread's own
  * writes wait on synchronously). They take up to half the time when the other threads leave a
- * core spare, and a tenth when they need the cores (a burst of redirects): catching up at half
- * the time, with checkpoints every 10,000 pages, sums about 640 clicks a second at 100k links
- * against 60 at a tenth; during a burst redirects keep the cores and the rollups follow after it.
+ * core spare, and wait while the other threads need the cores (a burst of redirects): a step
+ * started then is slow and dear (one of 200 clicks at the start of a burst held the writer for
+ * 4 s and took as much of its CPU as writing the burst's 60,000 clicks), and the sums follow
+ * after the burst in larger, cheaper steps. Under load that never ends, one step a minute runs.
  */
 const SQLITE_ROLLUP_PACE: Omit<Pace, 'idleMs'> = {
   firstStep: 200,
   targetMs: 50,
   maxStep: 20_000,
-  duty: () => Math.min(0.5, Math.max(0.1, spare.read() - 0.5)),
+  duty: () => Math.min(0.5, Math.max(0, spare.read() - 0.5)),
+  maxDeferMs: 60_000,
 };
 /**
  * PostgreSQL: a step locks only the rows it adds to, so steps are longer (more clicks summed into

@@ -9,8 +9,14 @@ export interface Pace {
   firstStep: number;
   targetMs: number;
   maxStep: number;
-  /** Share of the time steps may take while there is work (0–1], or how to find it before each pause. */
+  /**
+   * Share of the time steps may take while there is work (0–1], or how to find it before each
+   * step; 0 puts the step off (the cores are needed elsewhere) until `maxDeferMs` have passed
+   * since the last one.
+   */
   duty: number | (() => number);
+  /** The longest steps are put off by a duty of 0; then one runs, paced as at MIN_DUTY. */
+  maxDeferMs?: number;
   /** Pause after a step that found nothing to do, or failed. */
   idleMs: number;
 }
@@ -19,6 +25,9 @@ export interface PacedSteps {
   /** No further step starts; resolves once the one under way (if any) has ended. */
   stop(): Promise<void>;
 }
+
+/** The share a step put off for too long runs at: enough to make progress, little enough to yield. */
+const MIN_DUTY = 0.02;
 
 /** Runs `step(limit)` (how many items it handled, at most `limit`) at `pace` until stopped. */
 export function runPaced(step: (limit: number) => number | Promise<number>, pace: Pace): PacedSteps {
@@ -33,8 +42,12 @@ export function runPaced(step: (limit: number) => number | Promise<number>, pace
     }, ms);
     timer.unref();
   };
+  let lastStepAt = performance.now();
   const once = async () => {
+    const duty = typeof pace.duty === 'number' ? pace.duty : pace.duty();
     const started = performance.now();
+    if (duty <= 0 && started - lastStepAt < (pace.maxDeferMs ?? 0)) return later(pace.idleMs);
+    lastStepAt = started;
     let handled: number;
     try {
       handled = await step(size);
@@ -44,8 +57,8 @@ export function runPaced(step: (limit: number) => number | Promise<number>, pace
     const took = performance.now() - started;
     if (handled === 0) return later(pace.idleMs);
     if (handled === size) size = Math.max(10, Math.min(pace.maxStep, Math.round((size * pace.targetMs) / Math.max(took, 1))));
-    const duty = typeof pace.duty === 'number' ? pace.duty : pace.duty();
-    later((took * (1 - duty)) / duty);
+    const share = Math.max(duty, MIN_DUTY);
+    later((took * (1 - share)) / share);
   };
   running = once();
   return {
