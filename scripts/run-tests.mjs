@@ -5,7 +5,7 @@
 // PostgreSQL and Redis come from TEST_POSTGRES_URL / TEST_REDIS_URL (defaults: the local
 // servers). When they cannot be reached the second run is skipped and said so plainly — except
 // in CI (CI=true), where that is a failure.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
@@ -60,6 +60,10 @@ function run(label, files, env) {
     child.on('close', (code) => resolve({ ...counts, code: code ?? 1 }));
   });
 }
+
+// Tests run the built command (test/helpers/built-cli.ts): built here once from the current
+// sources, so no two test files build it at the same time.
+execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
 
 const results = [await run('SQLite', [...unit, ...everywhere, ...browser], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
 const skippedSuites = [];

@@ -1,8 +1,6 @@
 // Runs the affnet command line as an operator would, against a database of the test's choosing.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+import { BUILT_MAIN } from './built-cli.js';
 
 export interface CliResult {
   code: number;
@@ -12,7 +10,7 @@ export interface CliResult {
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [BUILT_MAIN, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,10 +2,8 @@
 // port, stopped at the end of the test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { sleep } from './api.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+import { BUILT_MAIN } from './built-cli.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,8 +31,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const port = await freePort();
   // A browser test needs short links and the portal's origin check to name this very server.
   if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` };
-  // tsx by its full address, so the server can run from any directory.
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, 'serve', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [BUILT_MAIN, 'serve', ...(options.args ?? [])], {
     ...(options.cwd && { cwd: options.cwd }),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
