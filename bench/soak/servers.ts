@@ -2,31 +2,21 @@
 // there and not older than the sources (npm ci and npm run soak build it), otherwise from the
 // sources through tsx. Stopped with SIGTERM, so its graceful shutdown writes the buffered clicks.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/helpers/processes.js';
+import { BUILT_MAIN, builtIsCurrent } from '../../test/helpers/built-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT_MAIN = join(ROOT, 'dist/server/main.js');
 const SOURCE_MAIN = join(ROOT, 'src/cli/main.ts');
-
-function newestSourceChange(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceChange(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 /**
  * How the server is started: the built entry point, or the sources when the build is missing or
  * (unless `build` is insisted on, by a caller that has just built it) older than the sources.
  */
 export function serverLaunch(prefer: 'build' | 'newest' = 'newest'): { args: string[]; from: 'build' | 'sources' } {
-  const fresh = () => statSync(BUILT_MAIN).mtimeMs >= newestSourceChange(join(ROOT, 'src'));
-  if (existsSync(BUILT_MAIN) && (prefer === 'build' || fresh())) return { args: [BUILT_MAIN, 'serve'], from: 'build' };
+  if (prefer === 'build' ? existsSync(BUILT_MAIN) : builtIsCurrent()) return { args: [BUILT_MAIN, 'serve'], from: 'build' };
   return { args: ['--import', 'tsx', SOURCE_MAIN, 'serve'], from: 'sources' };
 }
 

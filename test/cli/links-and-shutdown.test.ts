@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
-import { BUILT_MAIN } from '../helpers/built-cli.js';
+import { BUILT_MAIN, ensureBuilt } from '../helpers/built-cli.js';
 import { buildWorld, BRANDS, type World } from '../helpers/world.js';
 import { pollUntil } from '../helpers/wait.js';
 import { redisEnv } from '../helpers/databases.js';
@@ -174,6 +174,7 @@ interface RunningServer {
 async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  ensureBuilt();
   const child = spawn(process.execPath, [BUILT_MAIN, 'serve'], {
     cwd: ROOT,
     // Flushing at most every minute (the maximum): clicks stay buffered until the stop. The

@@ -21,6 +21,16 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-if (!existsSync(BUILT_MAIN) || statSync(BUILT_MAIN).mtimeMs < newestSource(join(ROOT, 'src'))) {
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+/** Whether the built command exists and is not older than any source file. */
+export function builtIsCurrent(): boolean {
+  return existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestSource(join(ROOT, 'src'));
+}
+
+let checked = false;
+
+/** Builds the command from the current sources unless that was done already; checked once per process. */
+export function ensureBuilt(): void {
+  if (checked) return;
+  if (!builtIsCurrent()) execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  checked = true;
 }

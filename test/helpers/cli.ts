@@ -1,6 +1,6 @@
 // Runs the affnet command line as an operator would, against a database of the test's choosing.
 import { spawn } from 'node:child_process';
-import { BUILT_MAIN } from './built-cli.js';
+import { BUILT_MAIN, ensureBuilt } from './built-cli.js';
 
 export interface CliResult {
   code: number;
@@ -9,6 +9,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  ensureBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILT_MAIN, ...args], {
       env: { ...process.env, ...env },

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { sleep } from './api.js';
-import { BUILT_MAIN } from './built-cli.js';
+import { BUILT_MAIN, ensureBuilt } from './built-cli.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,6 +31,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const port = await freePort();
   // A browser test needs short links and the portal's origin check to name this very server.
   if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  ensureBuilt();
   const child = spawn(process.execPath, [BUILT_MAIN, 'serve', ...(options.args ?? [])], {
     ...(options.cwd && { cwd: options.cwd }),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
