@@ -541,6 +541,41 @@ describe('GET /affiliate/campaigns: channels', () => {
   });
 });
 
+describe("GET /affiliate/campaigns: the brand's rules on each channel", () => {
+  let rules: Harness;
+  let key: string;
+
+  before(async () => {
+    rules = await startHarness();
+    const imports = servicesFor(rules.service.database).imports;
+    await imports.upsertCampaign(campaignInput({ id: 'c-umbrella-coupon', organizationId: BRANDS.umbrella, type: 'GenericCoupon', url: 'https://umbrella.com/promo' }));
+    await imports.upsertCampaign(campaignInput({ id: 'c-hooli-coupon', organizationId: BRANDS.hooli, type: 'GenericCoupon', url: 'https://hooli.com/promo' }));
+    key = (await newKey(rules, 'aff-1')).key;
+  });
+  after(async () => {
+    await rules.close();
+  });
+
+  test('a channel kind the brand does not accept carries a message; the others none', async () => {
+    const [umbrella] = (await list(qs({ organizationId: BRANDS.umbrella }), key, rules)).data;
+    const [instagram, site] = byId(umbrella!.channels);
+    assert.equal(instagram!.availableChannel.id, 'instagram');
+    assert.match(instagram!.message ?? '', /instagram/i);
+    assert.deepEqual(instagram!.shortUrls, []);
+    assert.equal(site!.availableChannel.id, 'site');
+    assert.equal(site!.message ?? null, null);
+  });
+
+  test("an inactive brand's campaign carries a message on every channel", async () => {
+    const [hooli] = (await list(qs({ organizationId: BRANDS.hooli }), key, rules)).data;
+    assert.equal(hooli!.channels.length, 2);
+    for (const channel of hooli!.channels) {
+      assert.ok((channel.message ?? '').length > 0, channel.id);
+      assert.deepEqual(channel.shortUrls, []);
+    }
+  });
+});
+
 describe('GET /affiliate/campaigns: security', () => {
   test('no key answers 401 unauthorized', async () => {
     assertError(await h.get(PATH), 401, 'unauthorized');

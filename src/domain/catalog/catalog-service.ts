@@ -71,7 +71,7 @@ export class CatalogService {
       categories.ofCampaigns(rows),
       affiliates.channelsOf(affiliateId),
       links.forResources(affiliateId, { featureIds: ids, linkTypes: ['Coupon', 'Offer'] }),
-      brands.byIds([...new Set(rows.map((r) => r.organization_id))]),
+      brands.linkRulesOf([...new Set(rows.map((r) => r.organization_id))]),
     ]);
     const brandById = new Map(brandRows.map((b) => [b.id, b]));
     // A campaign id is unique per brand only: links and categories are matched by both.

@@ -2,7 +2,7 @@
 // calling affiliate, with its links for the resource and, where blocked, the reason.
 import type { Channel } from '../../schemas/channel.js';
 import type { AffiliateChannel } from '../../storage/repositories/affiliates.js';
-import type { ShortLinkRow } from '../../storage/tables.js';
+import type { ResourceLink } from '../../storage/repositories/links.js';
 
 export const shortUrlOf = (publicUrl: string, code: string): string => `${publicUrl}/${code}`;
 
@@ -18,7 +18,7 @@ export function channelView(channel: AffiliateChannel, shortUrls: string[], mess
 }
 
 /** Groups links by channel, keeping only active ones, as short URLs. */
-export function shortUrlsByChannel(links: ShortLinkRow[], publicUrl: string, keyOf: (link: ShortLinkRow) => string): Map<string, string[]> {
+export function shortUrlsByChannel(links: ResourceLink[], publicUrl: string, keyOf: (link: ResourceLink) => string): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const link of links) {
     if (link.active !== 1) continue;

@@ -1,6 +1,7 @@
 // The rules of link generation: where a link points, and why a channel may not get one.
 import type { BrandRow, CampaignRow } from '../../storage/tables.js';
 import type { AffiliateChannel } from '../../storage/repositories/affiliates.js';
+import type { BrandLinkRules } from '../../storage/repositories/brands.js';
 import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';
 import { invalid } from '../errors.js';
@@ -16,7 +17,7 @@ export const channelKindNotAllowed = (kindName: string) => `This brand does not 
  * Why links cannot be generated for this channel of an affiliate the brand accepts (public, or
  * approved: checked before anything else, see LinksService), or undefined when they can.
  */
-export function blockReason(channel: AffiliateChannel, brand: BrandRow, campaign: CampaignRow | undefined, now: string): string | undefined {
+export function blockReason(channel: AffiliateChannel, brand: BrandLinkRules, campaign: CampaignRow | undefined, now: string): string | undefined {
   if (brand.active !== 1) return BRAND_INACTIVE;
   if (brand.allowed_channel_kinds !== null) {
     const allowed = JSON.parse(brand.allowed_channel_kinds) as string[];

@@ -21,6 +21,9 @@ export interface BrandFilters {
 export type WriteOutcome = 'inserted' | 'updated';
 export type CategoryRows = Array<{ category: string; category_key: string }>;
 
+/** The columns of a brand that decide whether a channel may have links to it. */
+export type BrandLinkRules = Pick<BrandRow, 'id' | 'active' | 'allowed_channel_kinds'>;
+
 export class BrandsRepository {
   constructor(private readonly database: Database) {}
 
@@ -68,6 +71,11 @@ export class BrandsRepository {
 
   async byIds(ids: string[]): Promise<BrandRow[]> {
     return ids.length ? this.database.db.selectFrom('brands').selectAll().where('id', 'in', ids).execute() : [];
+  }
+
+  /** What decides whether each of these brands takes links, for lists that show many brands' links. */
+  async linkRulesOf(ids: string[]): Promise<BrandLinkRules[]> {
+    return ids.length ? this.database.db.selectFrom('brands').select(['id', 'active', 'allowed_channel_kinds']).where('id', 'in', ids).execute() : [];
   }
 
   /** The currency of each of these brands. */

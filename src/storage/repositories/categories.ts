@@ -1,4 +1,5 @@
 // Categories of brands and of campaigns: the same shape in two tables, read the same way.
+import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
 
@@ -22,15 +23,19 @@ export class CategoriesRepository {
     return byOwner(await db.selectFrom('brand_categories').select(['brand_id as owner', 'category']).where('brand_id', 'in', brandIds).orderBy('brand_id').orderBy('category_key').execute());
   }
 
-  /** Keyed by campaignKey(brand, id): a campaign's id is unique per brand only. */
+  /**
+   * Keyed by campaignKey(brand, id): a campaign's id is unique per brand only. The (brand, id)
+   * pairs are matched as row values: one index probe per campaign, where a brand list crossed with
+   * an id list probes every combination (400 for a page of 20).
+   */
   async ofCampaigns(campaigns: ReadonlyArray<{ organization_id: string; id: string }>): Promise<Map<string, string[]>> {
     if (campaigns.length === 0) return new Map();
     const { db } = this.database;
+    const pairs = sql.join(campaigns.map((c) => sql`(${c.organization_id}, ${c.id})`));
     const rows = await db
       .selectFrom('campaign_categories')
       .select(['organization_id', 'campaign_id', 'category'])
-      .where('campaign_id', 'in', [...new Set(campaigns.map((c) => c.id))])
-      .where('organization_id', 'in', [...new Set(campaigns.map((c) => c.organization_id))])
+      .where(sql<boolean>`(organization_id, campaign_id) in (values ${pairs})`)
       .orderBy('organization_id')
       .orderBy('campaign_id')
       .orderBy('category_key')

@@ -9,6 +9,9 @@ import { writeOutbox } from './webhooks.js';
 /** A link to create: every column but its state (active, count) and times, which the insert sets. */
 export type NewLink = Omit<ShortLinkRow, 'active' | 'click_count' | 'created_at' | 'updated_at'>;
 
+/** What a brand or campaign shows of one of the affiliate's links: its short URL, per channel. */
+export type ResourceLink = Pick<ShortLinkRow, 'id' | 'organization_id' | 'feature_id' | 'channel_id' | 'code' | 'active'>;
+
 /** What the redirect needs to know about a code. */
 export interface RedirectTarget {
   linkId: string;
@@ -90,15 +93,16 @@ export class LinksRepository {
   /**
    * The affiliate's plain links (without mdasc) for some brands or features, to show on the
    * resources they belong to. Links with an mdasc are per-use tracking links: an app may make
-   * thousands, so they are listed by GET /affiliate/shortener/urls only.
+   * thousands, so they are listed by GET /affiliate/shortener/urls only. Only the columns shown
+   * are read: every list page asks for these, and whole rows cost twice as much to build.
    */
   async forResources(
     affiliateId: string,
     by: { brandIds?: string[]; featureIds?: string[]; linkTypes: string[] },
-  ): Promise<ShortLinkRow[]> {
+  ): Promise<ResourceLink[]> {
     let q = this.database.db
       .selectFrom('short_links')
-      .selectAll()
+      .select(['id', 'organization_id', 'feature_id', 'channel_id', 'code', 'active'])
       .where('affiliate_id', '=', affiliateId)
       .where('link_type', 'in', by.linkTypes)
       .where('mdasc', 'is', null);

@@ -21,10 +21,12 @@ select
 from
   "campaign_categories"
 where
-  "campaign_id" in ($1)
-  and "organization_id" in ($2)
+  (organization_id, campaign_id) in (
+    values
+      ($1, $2)
+  )
 order by
   "organization_id",
   "campaign_id",
   "category_key";
--- parameters: ["c-1","<uuid>"]
+-- parameters: ["<uuid>","c-1"]

@@ -72,7 +72,12 @@ where
 
 -- links.forResources (brands)
 select
-  *
+  "id",
+  "organization_id",
+  "feature_id",
+  "channel_id",
+  "code",
+  "active"
 from
   "short_links"
 where
@@ -87,7 +92,12 @@ order by
 
 -- links.forResources (campaigns)
 select
-  *
+  "id",
+  "organization_id",
+  "feature_id",
+  "channel_id",
+  "code",
+  "active"
 from
   "short_links"
 where

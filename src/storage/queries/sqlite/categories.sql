@@ -21,10 +21,12 @@ select
 from
   "campaign_categories"
 where
-  "campaign_id" in (?)
-  and "organization_id" in (?)
+  (organization_id, campaign_id) in (
+    values
+      (?, ?)
+  )
 order by
   "organization_id",
   "campaign_id",
   "category_key";
--- parameters: ["c-1","<uuid>"]
+-- parameters: ["<uuid>","c-1"]

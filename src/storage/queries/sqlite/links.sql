@@ -57,7 +57,12 @@ where
 
 -- links.forResources (brands)
 select
-  *
+  "id",
+  "organization_id",
+  "feature_id",
+  "channel_id",
+  "code",
+  "active"
 from
   "short_links"
 where
@@ -72,7 +77,12 @@ order by
 
 -- links.forResources (campaigns)
 select
-  *
+  "id",
+  "organization_id",
+  "feature_id",
+  "channel_id",
+  "code",
+  "active"
 from
   "short_links"
 where
