@@ -37,6 +37,7 @@ import * as channelNameUnique from './migrations/0030-channel-name-unique.js';
 import * as dailyRollups from './migrations/0031-daily-rollups.js';
 import * as clickFactsRollups from './migrations/0032-click-facts-rollups.js';
 import * as unrolledClicks from './migrations/0033-unrolled-clicks.js';
+import * as campaignsListCoveringIndex from './migrations/0034-campaigns-list-covering-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -75,6 +76,7 @@ const migrations: Record<string, DialectMigration> = {
   '0031-daily-rollups': dailyRollups,
   '0032-click-facts-rollups': clickFactsRollups,
   '0033-unrolled-clicks': unrolledClicks,
+  '0034-campaigns-list-covering-index': campaignsListCoveringIndex,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

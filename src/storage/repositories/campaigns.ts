@@ -58,17 +58,28 @@ export class CampaignsRepository {
     return q;
   }
 
-  /** A page of campaigns of visible brands, newest first (id breaks ties), and the total. */
+  /**
+   * A page of campaigns of visible brands, newest first (id breaks ties), and the total. The page
+   * is found by key first, from an index that holds every column the usual filters read, and only
+   * its rows are read whole: rows skipped by the offset or the filters cost an index entry each,
+   * not a table row, and the two coupon types are walked in list order rather than sorted.
+   */
   list(affiliateId: string, filters: CampaignFilters, page: PageWindow, now: string): Promise<Page<CampaignRow>> {
     const count = (at: string) => this.filtered(affiliateId, filters, at, 'as-set').select((eb) => eb.fn.countAll<number>().as('n'));
+    const keys = this.filtered(affiliateId, filters, now, 'per-row')
+      .select(['campaigns.organization_id', 'campaigns.id'])
+      .orderBy('campaigns.created_at', 'desc')
+      .orderBy('campaigns.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
     return pageWithTotal(
       this.database,
-      this.filtered(affiliateId, filters, now, 'per-row')
-        .selectAll('campaigns')
-        .orderBy('campaigns.created_at', 'desc')
-        .orderBy('campaigns.id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
+      this.database.db
+        .selectFrom('campaigns')
+        .selectAll()
+        .where((eb) => eb(eb.refTuple('organization_id', 'id'), 'in', keys.$asTuple('organization_id', 'id')))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
         .execute(),
       count(now),
       // The status filters compare with the current time, which would make every second's count

@@ -2,60 +2,71 @@
 
 -- campaigns.list (every filter)
 select
-  "campaigns".*
+  *
 from
   "campaigns"
 where
-  not exists (
+  ("organization_id", "id") in (
     select
-      1
+      "campaigns"."organization_id",
+      "campaigns"."id"
     from
-      brands as hidden
+      "campaigns"
     where
-      hidden.is_public = 0
-      and hidden.id = "campaigns"."organization_id"
-      and not exists (
+      not exists (
         select
           1
         from
-          brand_approvals as approved
+          brands as hidden
         where
-          approved.affiliate_id = $1
-          and approved.brand_id = hidden.id
+          hidden.is_public = 0
+          and hidden.id = "campaigns"."organization_id"
+          and not exists (
+            select
+              1
+            from
+              brand_approvals as approved
+            where
+              approved.affiliate_id = $1
+              and approved.brand_id = hidden.id
+          )
       )
+      and "campaigns"."type" in ($2)
+      and "campaigns"."offer_type" = $3
+      and "campaigns"."organization_id" in ($4)
+      and "campaigns"."name_key" like $5 escape '\'
+      and "campaigns"."is_highlight" = $6
+      and exists (
+        select
+          1 as "one"
+        from
+          "campaign_categories" as "cc"
+        where
+          "cc"."campaign_id" = "campaigns"."id"
+          and "cc"."organization_id" = "campaigns"."organization_id"
+          and "cc"."category_key" in ($7)
+      )
+      and (
+        "campaigns"."start_at" > $8
+        or "campaigns"."end_at" < $9
+        or (
+          "campaigns"."start_at" <= $10
+          and "campaigns"."end_at" >= $11
+        )
+      )
+      and "campaigns"."end_at" >= $12
+      and "campaigns"."start_at" <= $13
+    order by
+      "campaigns"."created_at" desc,
+      "campaigns"."id" desc
+    limit
+      $14
+    offset
+      $15
   )
-  and "campaigns"."type" in ($2)
-  and "campaigns"."offer_type" = $3
-  and "campaigns"."organization_id" in ($4)
-  and "campaigns"."name_key" like $5 escape '\'
-  and "campaigns"."is_highlight" = $6
-  and exists (
-    select
-      1 as "one"
-    from
-      "campaign_categories" as "cc"
-    where
-      "cc"."campaign_id" = "campaigns"."id"
-      and "cc"."organization_id" = "campaigns"."organization_id"
-      and "cc"."category_key" in ($7)
-  )
-  and (
-    "campaigns"."start_at" > $8
-    or "campaigns"."end_at" < $9
-    or (
-      "campaigns"."start_at" <= $10
-      and "campaigns"."end_at" >= $11
-    )
-  )
-  and "campaigns"."end_at" >= $12
-  and "campaigns"."start_at" <= $13
 order by
-  "campaigns"."created_at" desc,
-  "campaigns"."id" desc
-limit
-  $14
-offset
-  $15;
+  "created_at" desc,
+  "id" desc;
 -- parameters: ["aff-1","Offer","Url","<uuid>","%sale%",1,"shoes","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",20,40]
 
 select
