@@ -7,7 +7,7 @@ import { ProductsRepository } from '../../src/storage/repositories/products.js';
 import { servicesFor } from '../helpers/databases.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { visibleBrandIds } from '../../src/storage/repositories/visibility.js';
+import { brandRowIsVisible } from '../../src/storage/repositories/visibility.js';
 import { campaignStatus } from '../../src/domain/catalog/campaign-status.js';
 import { commissionFor } from '../../src/domain/orders/commission.js';
 import { BrandInput } from '../../src/schemas/brand.js';
@@ -310,7 +310,7 @@ describe('seedDemo', () => {
     for (const affiliate of ['aff-demo-1', 'aff-demo-2']) {
       const orders = await database.db.selectFrom('orders').selectAll().where('affiliate_id', '=', affiliate).execute();
       assert.ok(orders.length >= 30, `${affiliate} has at least 30 orders`);
-      const visible = new Set((await visibleBrandIds(database.db, affiliate).execute()).map((r) => r.id));
+      const visible = new Set((await database.db.selectFrom('brands').select('id').where(brandRowIsVisible(affiliate)).execute()).map((r) => r.id));
       assert.ok(
         orders.some((o) => brands.get(o.organization_id)!.is_public === 0),
         `${affiliate} has orders from private brands it is approved for`,

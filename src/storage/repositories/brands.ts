@@ -4,7 +4,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type { BrandRow, BrandsTable } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-import { brandIsVisible, likePattern, visibleBrandIds, type VisibilityCheck } from './visibility.js';
+import { brandRowIsVisible, likePattern } from './visibility.js';
 
 export interface BrandFilters {
   search?: string;
@@ -27,8 +27,8 @@ export type BrandLinkRules = Pick<BrandRow, 'id' | 'active' | 'allowed_channel_k
 export class BrandsRepository {
   constructor(private readonly database: Database) {}
 
-  private filtered(affiliateId: string, f: BrandFilters, visibility: VisibilityCheck) {
-    let q = this.database.db.selectFrom('brands').where(brandIsVisible(this.database.db, affiliateId, 'brands.id', visibility));
+  private filtered(affiliateId: string, f: BrandFilters) {
+    let q = this.database.db.selectFrom('brands').where(brandRowIsVisible(affiliateId));
     if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
     if (f.categories?.length) {
       const keys = f.categories.map((c) => c.toLowerCase());
@@ -51,14 +51,13 @@ export class BrandsRepository {
   list(affiliateId: string, filters: BrandFilters, page: PageWindow): Promise<Page<BrandRow>> {
     return pageWithTotal(
       this.database,
-      this.filtered(affiliateId, filters, 'per-row').selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
-      this.filtered(affiliateId, filters, 'as-set').select((eb) => eb.fn.countAll<number>().as('n')),
+      this.filtered(affiliateId, filters).selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
+      this.filtered(affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')),
     );
   }
 
   findVisible(affiliateId: string, id: string): Promise<BrandRow | undefined> {
-    const { db } = this.database;
-    return db.selectFrom('brands').selectAll().where('id', '=', id).where('brands.id', 'in', visibleBrandIds(db, affiliateId)).executeTakeFirst();
+    return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).where(brandRowIsVisible(affiliateId)).executeTakeFirst();
   }
 
   find(id: string): Promise<BrandRow | undefined> {

@@ -6,23 +6,17 @@ select
 from
   "brands"
 where
-  not exists (
-    select
-      1
-    from
-      brands as hidden
-    where
-      hidden.is_public = 0
-      and hidden.id = "brands"."id"
-      and not exists (
-        select
-          1
-        from
-          brand_approvals as approved
-        where
-          approved.affiliate_id = $1
-          and approved.brand_id = hidden.id
-      )
+  (
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = $1
+        and approved.brand_id = brands.id
+    )
   )
   and "brands"."name_key" like $2 escape '\'
   and exists (
@@ -54,24 +48,19 @@ select
 from
   "brands"
 where
-  "brands"."id" not in (
-    (
+  (
+    brands.is_public = 1
+    or exists (
       select
-        "brands"."id"
+        1
       from
-        "brands"
+        brand_approvals as approved
       where
-        "brands"."is_public" = $1
-      except
-      select
-        "brand_approvals"."brand_id" as "id"
-      from
-        "brand_approvals"
-      where
-        "brand_approvals"."affiliate_id" = $2
+        approved.affiliate_id = $1
+        and approved.brand_id = brands.id
     )
   )
-  and "brands"."name_key" like $3 escape '\'
+  and "brands"."name_key" like $2 escape '\'
   and exists (
     select
       1 as "one"
@@ -79,15 +68,15 @@ where
       "brand_categories" as "bc"
     where
       "bc"."brand_id" = "brands"."id"
-      and "bc"."category_key" in ($4)
+      and "bc"."category_key" in ($3)
   )
-  and "brands"."is_exclusive" = $5
-  and "brands"."is_favorite" = $6
-  and "brands"."is_highlight" = $7
-  and "brands"."is_public" = $8
-  and "brands"."created_at" >= $9
-  and "brands"."created_at" <= $10;
--- parameters: [0,"aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  and "brands"."is_exclusive" = $4
+  and "brands"."is_favorite" = $5
+  and "brands"."is_highlight" = $6
+  and "brands"."is_public" = $7
+  and "brands"."created_at" >= $8
+  and "brands"."created_at" <= $9;
+-- parameters: ["aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- brands.findVisible
 select
@@ -96,22 +85,19 @@ from
   "brands"
 where
   "id" = $1
-  and "brands"."id" in (
-    select
-      "brands"."id"
-    from
-      "brands"
-    where
-      "brands"."is_public" = $2
-    union
-    select
-      "brand_approvals"."brand_id" as "id"
-    from
-      "brand_approvals"
-    where
-      "brand_approvals"."affiliate_id" = $3
+  and (
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = $2
+        and approved.brand_id = brands.id
+    )
   );
--- parameters: ["<uuid>",1,"aff-1"]
+-- parameters: ["<uuid>","aff-1"]
 
 -- brands.find
 select

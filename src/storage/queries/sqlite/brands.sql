@@ -6,23 +6,17 @@ select
 from
   "brands"
 where
-  not exists (
-    select
-      1
-    from
-      brands as hidden
-    where
-      hidden.is_public = 0
-      and hidden.id = "brands"."id"
-      and not exists (
-        select
-          1
-        from
-          brand_approvals as approved
-        where
-          approved.affiliate_id = ?
-          and approved.brand_id = hidden.id
-      )
+  (
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
+    )
   )
   and "brands"."name_key" like ? escape '\'
   and exists (
@@ -54,21 +48,16 @@ select
 from
   "brands"
 where
-  "brands"."id" not in (
-    (
+  (
+    brands.is_public = 1
+    or exists (
       select
-        "brands"."id"
+        1
       from
-        "brands"
+        brand_approvals as approved
       where
-        "brands"."is_public" = ?
-      except
-      select
-        "brand_approvals"."brand_id" as "id"
-      from
-        "brand_approvals"
-      where
-        "brand_approvals"."affiliate_id" = ?
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
     )
   )
   and "brands"."name_key" like ? escape '\'
@@ -87,7 +76,7 @@ where
   and "brands"."is_public" = ?
   and "brands"."created_at" >= ?
   and "brands"."created_at" <= ?;
--- parameters: [0,"aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- brands.findVisible
 select
@@ -96,22 +85,19 @@ from
   "brands"
 where
   "id" = ?
-  and "brands"."id" in (
-    select
-      "brands"."id"
-    from
-      "brands"
-    where
-      "brands"."is_public" = ?
-    union
-    select
-      "brand_approvals"."brand_id" as "id"
-    from
-      "brand_approvals"
-    where
-      "brand_approvals"."affiliate_id" = ?
+  and (
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
+    )
   );
--- parameters: ["<uuid>",1,"aff-1"]
+-- parameters: ["<uuid>","aff-1"]
 
 -- brands.find
 select
