@@ -2,38 +2,47 @@
 
 -- products.list (filters)
 select
-  "products".*
+  *
 from
   "products"
 where
-  not exists (
+  "seq" in (
     select
-      1
+      "products"."seq"
     from
-      brands as hidden
+      "products"
     where
-      hidden.is_public = 0
-      and hidden.id = "products"."organization_id"
-      and not exists (
+      not exists (
         select
           1
         from
-          brand_approvals as approved
+          brands as hidden
         where
-          approved.affiliate_id = ?
-          and approved.brand_id = hidden.id
+          hidden.is_public = 0
+          and hidden.id = "products"."organization_id"
+          and not exists (
+            select
+              1
+            from
+              brand_approvals as approved
+            where
+              approved.affiliate_id = ?
+              and approved.brand_id = hidden.id
+          )
       )
+      and "products"."organization_id" in (?)
+      and "products"."available" = ?
+      and "products"."price_cents" >= ?
+      and "products"."price_cents" <= ?
+    order by
+      "products"."seq" desc
+    limit
+      ?
+    offset
+      ?
   )
-  and "products"."organization_id" in (?)
-  and "products"."available" = ?
-  and "products"."price_cents" >= ?
-  and "products"."price_cents" <= ?
 order by
-  "products"."seq" desc
-limit
-  ?
-offset
-  ?;
+  "seq" desc;
 -- parameters: ["aff-1","<uuid>",1,1000,5000,20,40]
 
 select
