@@ -10,6 +10,7 @@ import type { DB } from './tables.js';
 import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { setUpWriting } from './sqlite-writing.js';
+import { preparedStatements } from './sqlite-statements.js';
 import type { ReadRequest, ReadResult } from './read-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -71,7 +72,7 @@ function openSqlite(path: string, cacheMb: number): Database {
   setUpWriting(driver, cacheMb);
   driver.pragma('foreign_keys = ON');
   const errors = errorCounter();
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(driver) }), log: errors.log });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: preparedStatements(driver) }), log: errors.log });
   let reader: WorkerRpc | undefined;
   return {
     db,
@@ -111,27 +112,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
     };
     return driver;
   }
-}
-
-/**
- * Kysely prepares every query anew; preparing costs more than running a simple lookup. Statements
- * are reused by SQL text (bounded, oldest dropped first), which makes hot queries several times
- * cheaper. Kysely only calls all()/run()/iterate() on them, never holding one across queries.
- */
-function withStatementCache(driver: SqliteDriver.Database, maxStatements = 500) {
-  const statements = new Map<string, SqliteDriver.Statement>();
-  return {
-    close: () => driver.close(),
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (!statement) {
-        statement = driver.prepare(sqlText);
-        if (statements.size >= maxStatements) statements.delete(statements.keys().next().value!);
-        statements.set(sqlText, statement);
-      }
-      return statement;
-    },
-  };
 }
 
 // Loaded only for a PostgreSQL DATABASE_URL, so the embedded default starts without it.
