@@ -138,3 +138,55 @@ describe('ProductsRepository.save', () => {
     assert.deepEqual(await f.database.db.selectFrom('products').selectAll().where('id', '=', 'p-sneakers').executeTakeFirstOrThrow(), before);
   });
 });
+
+// A price-range page is found either by walking the products in list order or through the price
+// index, whichever reads fewer rows for the range's share of the products: wide and narrow ranges,
+// first and later pages, a hidden brand's products among them, must all list exactly the matching
+// visible products, newest first.
+describe('ProductsRepository.list: price-range pages, whichever way they are found', () => {
+  let many: StorageFixture;
+  const expected: Array<{ id: string; price: number; visible: boolean }> = [];
+
+  before(async () => {
+    many = await openFixture();
+    const services = servicesFor(many.database);
+    await saveBrand(many.database, 'b-open', true);
+    await saveBrand(many.database, 'b-closed', false);
+    await services.access.upsertAffiliate('aff-p', 'aff-p');
+    // 120 products, added in this order: every fifth of the hidden brand, prices spread so that
+    // one range holds most of them and another only two.
+    for (let i = 0; i < 120; i++) {
+      const id = `p-${String(i).padStart(3, '0')}`;
+      const price = i === 31 || i === 91 ? 77_777 : 1_000 + (i % 7) * 500;
+      const brandId = i % 5 === 0 ? 'b-closed' : 'b-open';
+      await services.imports.upsertProduct(productInput(id, brandId, `Product ${i}`, price, { createdAt: '2025-03-01T00:00:00.000Z' }));
+      expected.unshift({ id, price, visible: brandId === 'b-open' });
+    }
+  });
+  after(async () => {
+    await many?.close();
+  });
+
+  test('each page holds exactly the visible products in the range, newest first, and the total counts them all', async () => {
+    for (const [from, to] of [
+      [1_000, 4_000],
+      [1_000, 1_000],
+      [77_777, 77_777],
+      [0, 999],
+    ] as const) {
+      const matching = expected.filter((p) => p.visible && p.price >= from && p.price <= to).map((p) => p.id);
+      for (const window of [
+        { limit: 10, offset: 0 },
+        { limit: 10, offset: 10 },
+        { limit: 7, offset: 63 },
+      ]) {
+        const page = await many.repos.products.list('aff-p', { priceFrom: from, priceTo: to }, window);
+        assert.deepEqual(
+          { ids: idsOf(page.rows), total: page.total },
+          { ids: matching.slice(window.offset, window.offset + window.limit), total: matching.length },
+          `${from}:${to} at ${window.offset}`,
+        );
+      }
+    }
+  });
+});

@@ -32,18 +32,16 @@ where
       )
       and "products"."organization_id" in ($2)
       and "products"."available" = $3
-      and "products"."price_cents" >= $4
-      and "products"."price_cents" <= $5
     order by
       "products"."seq" desc
     limit
-      $6
+      $4
     offset
-      $7
+      $5
   )
 order by
   "seq" desc;
--- parameters: ["aff-1","<uuid>",1,1000,5000,20,40]
+-- parameters: ["aff-1","<uuid>",1,20,40]
 
 select
   count(*) as "n"
@@ -68,10 +66,77 @@ where
     )
   )
   and "products"."organization_id" in ($3)
-  and "products"."available" = $4
-  and "products"."price_cents" >= $5
-  and "products"."price_cents" <= $6;
--- parameters: [0,"aff-1","<uuid>",1,1000,5000]
+  and "products"."available" = $4;
+-- parameters: [0,"aff-1","<uuid>",1]
+
+-- products.list (price range)
+select
+  *
+from
+  "products"
+where
+  "seq" in (
+    select
+      "products"."seq"
+    from
+      "products"
+    where
+      not exists (
+        select
+          1
+        from
+          brands as hidden
+        where
+          hidden.is_public = 0
+          and hidden.id = "products"."organization_id"
+          and not exists (
+            select
+              1
+            from
+              brand_approvals as approved
+            where
+              approved.affiliate_id = $1
+              and approved.brand_id = hidden.id
+          )
+      )
+      and "products"."price_cents" >= $2
+      and "products"."price_cents" <= $3
+    order by
+      "products"."seq" desc
+    limit
+      $4
+    offset
+      $5
+  )
+order by
+  "seq" desc;
+-- parameters: ["aff-1",1000,5000,20,40]
+
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."is_public" = $1
+      except
+      select
+        "brand_approvals"."brand_id" as "id"
+      from
+        "brand_approvals"
+      where
+        "brand_approvals"."affiliate_id" = $2
+    )
+  )
+  and "products"."price_cents" >= $3
+  and "products"."price_cents" <= $4;
+-- parameters: [0,"aff-1",1000,5000]
 
 -- products.list (search)
 select

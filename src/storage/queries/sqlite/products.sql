@@ -32,8 +32,6 @@ where
       )
       and "products"."organization_id" in (?)
       and "products"."available" = ?
-      and "products"."price_cents" >= ?
-      and "products"."price_cents" <= ?
     order by
       "products"."seq" desc
     limit
@@ -43,7 +41,7 @@ where
   )
 order by
   "seq" desc;
--- parameters: ["aff-1","<uuid>",1,1000,5000,20,40]
+-- parameters: ["aff-1","<uuid>",1,20,40]
 
 select
   count(*) as "n"
@@ -68,10 +66,35 @@ where
     )
   )
   and "products"."organization_id" in (?)
-  and "products"."available" = ?
+  and "products"."available" = ?;
+-- parameters: [0,"aff-1","<uuid>",1]
+
+-- products.list (price range)
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."is_public" = ?
+      except
+      select
+        "brand_approvals"."brand_id" as "id"
+      from
+        "brand_approvals"
+      where
+        "brand_approvals"."affiliate_id" = ?
+    )
+  )
   and "products"."price_cents" >= ?
   and "products"."price_cents" <= ?;
--- parameters: [0,"aff-1","<uuid>",1,1000,5000]
+-- parameters: [0,"aff-1",1000,5000]
 
 -- products.list (search)
 select
