@@ -56,7 +56,7 @@ export function preparedStatements(driver: SqliteDriver.Database, maxStatements 
       let statement = statements.get(sqlText);
       if (!statement) {
         const prepared = driver.prepare(sqlText);
-        statement = prepared.reader ? readerOf(prepared) : (prepared);
+        statement = prepared.reader ? readerOf(prepared) : prepared;
         if (statements.size >= maxStatements) statements.delete(statements.keys().next().value!);
         statements.set(sqlText, statement);
       }
