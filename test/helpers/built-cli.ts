@@ -3,27 +3,18 @@
 // times. Built from the current sources first when it is missing or older than they are (the
 // whole suite builds it once before its files run, so they never build at the same time).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isStale } from '../../scripts/build-freshness.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The built command's entry point, absolute (so it runs from any directory). */
 export const BUILT_MAIN = join(ROOT, 'dist/server/main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /** Whether the built command exists and is not older than any source file. */
 export function builtIsCurrent(): boolean {
-  return existsSync(BUILT_MAIN) && statSync(BUILT_MAIN).mtimeMs >= newestSource(join(ROOT, 'src'));
+  return !isStale(BUILT_MAIN, join(ROOT, 'src'));
 }
 
 let checked = false;
