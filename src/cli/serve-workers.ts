@@ -24,6 +24,17 @@ export function workerIndex(): number | undefined {
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
+/** What a worker tells the primary once everything it serves (API and metrics ports) listens. */
+const READY_MESSAGE = 'affnet:worker-ready';
+
+/**
+ * Tells the primary this worker is serving. Cluster's own 'listening' event comes with the first
+ * port, before the metrics port; the primary counts a worker as started only on this message.
+ */
+export function announceWorkerReady(): void {
+  if (cluster.isWorker) process.send?.(READY_MESSAGE);
+}
+
 export async function serveWorkers(count: number): Promise<void> {
   const running = new Map<number, { worker: Worker; startedAt: number }>();
   let stopping = false;
@@ -34,7 +45,12 @@ export async function serveWorkers(count: number): Promise<void> {
       const worker = cluster.fork({ [INDEX_VARIABLE]: String(index) });
       const startedAt = Date.now();
       running.set(index, { worker, startedAt });
-      worker.once('listening', () => listening());
+      const onMessage = (message: unknown) => {
+        if (message !== READY_MESSAGE) return;
+        worker.off('message', onMessage);
+        listening();
+      };
+      worker.on('message', onMessage);
       worker.once('exit', (code, signal) => {
         running.delete(index);
         const how = signal ? `signal ${signal}` : `code ${code}`;

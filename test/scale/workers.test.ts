@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { freshDatabase, redisEnv, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { freePort, startServerProcess } from '../helpers/processes.js';
+import { startServerProcess } from '../helpers/processes.js';
 import { runCli } from '../helpers/cli.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
@@ -45,11 +45,15 @@ const listenable = (port: number) =>
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
-/** Two free ports in a row: worker i answers metrics on the first port + i. */
+/**
+ * Two free ports in a row: worker i answers metrics on the first port + i. Taken below the
+ * ephemeral range (32768 and up), where the workers' own outgoing connections to the databases
+ * could take the second port between this check and the workers' start.
+ */
 async function freePortPair(): Promise<number> {
   for (;;) {
-    const port = await freePort();
-    if (port < 65535 && (await listenable(port + 1))) return port;
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if ((await listenable(port)) && (await listenable(port + 1))) return port;
   }
 }
 
@@ -108,7 +112,13 @@ for (const [name, open] of databases) {
           // One visitor (same address and browser) six times, on six connections.
           for (let i = 0; i < 6; i++) assert.equal((await fresh(server.url, `/${code}`, { headers: { 'user-agent': BROWSER_UA } })).status, 302);
           const served = await pollUntil(
-            async () => [await redirectsOf(metricsPort), await redirectsOf(metricsPort + 1)],
+            async () => {
+              try {
+                return [await redirectsOf(metricsPort), await redirectsOf(metricsPort + 1)];
+              } catch (error) {
+                throw new Error(`reading the workers' metrics failed (${String(error)}); the server said:\n${server.output()}`);
+              }
+            },
             ([first, second]) => first! + second! === 6,
           );
           assert.ok(served[0]! > 0 && served[1]! > 0, `both workers answered redirects: ${served.join(' and ')}`);

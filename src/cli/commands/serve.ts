@@ -9,7 +9,7 @@ import { startMetricsServer } from '../../http/metrics-server.js';
 import { CliError } from '../cli-error.js';
 import { limitHeapGrowth } from '../../lib/heap-growth.js';
 import { lowerBackgroundThreads, setBackgroundNice } from '../../lib/thread-priority.js';
-import { serveWorkers, workerIndex } from '../serve-workers.js';
+import { announceWorkerReady, serveWorkers, workerIndex } from '../serve-workers.js';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
@@ -80,4 +80,5 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
     metricsServer = await startMetricsServer(service.metrics, port, config.host);
     app.log.info(`Prometheus metrics at http://${config.host}:${port}/metrics`);
   }
+  announceWorkerReady();
 }
