@@ -116,7 +116,7 @@ for (const [name, open] of databases) {
               try {
                 return [await redirectsOf(metricsPort), await redirectsOf(metricsPort + 1)];
               } catch (error) {
-                throw new Error(`reading the workers' metrics failed (${String(error)}); the server said:\n${server.output()}`);
+                throw new Error(`reading the workers' metrics failed (${String(error)}); the server said:\n${server.output()}`, { cause: error });
               }
             },
             ([first, second]) => first! + second! === 6,
