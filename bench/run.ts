@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
+import { isStale } from '../scripts/build-freshness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,7 +65,9 @@ function ensureTools(): void {
     const installed = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
     if (installed.status !== 0) throw new Error('wrk is required: install it with `apt-get install wrk`');
   }
-  if (!existsSync('dist/server/main.js')) run('npm', ['run', 'build']);
+  // Run directly (`tsx bench/run.ts`, not `npm run bench`), a build older than the sources
+  // would measure other code than the checkout's.
+  if (isStale('dist/server/main.js', 'src')) run('npm', ['run', 'build']);
 }
 
 function ensureData(): void {
