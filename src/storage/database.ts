@@ -46,6 +46,12 @@ export interface Database {
    * asynchronous already.
    */
   readAside?(sql: string, parameters: readonly unknown[]): Promise<ReadResult>;
+  /**
+   * SQLite file only: runs a read on the serving connection at once, timed like readAside (the
+   * statement alone, not the wait for a turn on the connection). Undefined while a transaction is
+   * open on that connection: its writes are not committed, and a read now would see them.
+   */
+  readHere?(sql: string, parameters: readonly unknown[]): ReadResult | undefined;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   /** Failed queries so far, and PostgreSQL's connection pool as it is now (for the metrics). */
@@ -72,7 +78,8 @@ function openSqlite(path: string, cacheMb: number): Database {
   setUpWriting(driver, cacheMb);
   driver.pragma('foreign_keys = ON');
   const errors = errorCounter();
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: preparedStatements(driver) }), log: errors.log });
+  const statements = preparedStatements(driver);
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }), log: errors.log });
   let reader: WorkerRpc | undefined;
   return {
     db,
@@ -85,6 +92,13 @@ function openSqlite(path: string, cacheMb: number): Database {
           readAside(sqlText: string, parameters: readonly unknown[]) {
             reader ??= startWorkerRpc('read-worker', { path, cacheMb });
             return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<ReadResult>;
+          },
+          readHere(sqlText: string, parameters: readonly unknown[]) {
+            if (driver.inTransaction) return undefined;
+            const statement = statements.prepare(sqlText);
+            const started = performance.now();
+            const rows = statement.all(parameters);
+            return { rows, ms: performance.now() - started };
           },
         }),
     async ping() {

@@ -3,17 +3,32 @@
 // dominate the API's cost at scale. So a count that took long is remembered for a few seconds per
 // exact query (SQL and parameters) — once 10 s old it is still answered while a fresh count runs
 // in the background — and concurrent identical counts share one query. Cheap counts
-// are never cached, so small result sets are always exact. On SQLite every count runs on a read
-// worker thread, so even a slow one never stalls other requests.
+// are never cached, so small result sets are always exact. On SQLite a count runs on a read
+// worker thread, so even a slow one never stalls other requests; a count that was cheap the last
+// time it ran runs on the serving thread instead, where it costs less than the hand-off to the
+// worker and back.
 import type { Compilable } from 'kysely';
 import type { Database } from '../database.js';
 
 /**
  * A count that took at least this long is remembered. On SQLite the time is the statement's own,
- * measured on the read worker; elsewhere it is the round trip, which includes the network, so the
+ * measured on the thread that ran it; elsewhere it is the round trip, which includes the network, so the
  * bar is higher.
  */
 export const SLOW_COUNT_MS = { statement: 2, roundTrip: 5 };
+/**
+ * A remembered total is forgotten only once its count takes under half the bar: a count that
+ * takes about the bar would otherwise be remembered on one refresh and re-counted on every
+ * request after the next, which makes the list's cost flip from run to run.
+ */
+const FORGET_BELOW = 0.5;
+/**
+ * On SQLite, a count runs on the serving connection when the same count (SQL and parameters)
+ * last took under INLINE_BELOW_MS: for a cheap count the hand-off to the worker and its colder
+ * page cache cost more than the count (measurements in ADR 0003). A count never run before goes
+ * to the worker, and one that turns out slow sends the next one back there.
+ */
+const INLINE_BELOW_MS = 1;
 /** How long a remembered count is served. */
 export const COUNT_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
@@ -21,6 +36,8 @@ const MAX_ENTRIES = 10_000;
 interface Counts {
   remembered: Map<string, { total: number; expires: number }>;
   inFlight: Map<string, Promise<number>>;
+  /** How long each count took the last time (SQLite file only). */
+  lastMs: Map<string, number>;
 }
 
 /** Per database, so two databases in one process never share a total. */
@@ -35,8 +52,8 @@ export async function countOf(
   options: { rememberAs?: Compilable<unknown> } = {},
 ): Promise<number> {
   let counts = perDatabase.get(database);
-  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map() }));
-  const { remembered, inFlight } = counts;
+  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map(), lastMs: new Map() }));
+  const { remembered, inFlight, lastMs } = counts;
   const compiled = query.compile();
   const keyQuery = options.rememberAs?.compile() ?? compiled;
   const key = `${keyQuery.sql}\u0000${JSON.stringify(keyQuery.parameters)}`;
@@ -52,10 +69,10 @@ export async function countOf(
   return running ?? start();
 
   function start(): Promise<number> {
-    const counting = timedCount(database, query, compiled)
+    const counting = timedCount(database, query, compiled, key, lastMs)
       .then(({ n, ms, slow }) => {
         const total = Number(n);
-        if (ms >= slow) {
+        if (ms >= (remembered.has(key) ? slow * FORGET_BELOW : slow)) {
           if (remembered.size >= MAX_ENTRIES) remembered.clear();
           remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
         } else {
@@ -70,17 +87,26 @@ export async function countOf(
   }
 }
 
-/** Runs a count; on SQLite on the read worker, so a slow one never stalls the serving thread. */
+/**
+ * Runs a count; on a SQLite file on the read worker, so a slow one never stalls the serving
+ * thread, unless the same count was cheap the last time.
+ */
 async function timedCount(
   database: Database,
   query: CountQuery,
   compiled: { sql: string; parameters: readonly unknown[] },
+  key: string,
+  lastMs: Map<string, number>,
 ): Promise<{ n: number | string | bigint; ms: number; slow: number }> {
-  if (database.readAside) {
-    const { rows, ms } = await database.readAside(compiled.sql, compiled.parameters);
-    return { n: (rows[0] as { n: number | string | bigint }).n, ms, slow: SLOW_COUNT_MS.statement };
+  if (!database.readAside) {
+    const started = performance.now();
+    const { n } = await query.executeTakeFirstOrThrow();
+    return { n, ms: performance.now() - started, slow: SLOW_COUNT_MS.roundTrip };
   }
-  const started = performance.now();
-  const { n } = await query.executeTakeFirstOrThrow();
-  return { n, ms: performance.now() - started, slow: SLOW_COUNT_MS.roundTrip };
+  const here = (lastMs.get(key) ?? Infinity) < INLINE_BELOW_MS ? database.readHere?.(compiled.sql, compiled.parameters) : undefined;
+  const { rows, ms } = here ?? (await database.readAside(compiled.sql, compiled.parameters));
+  const result = { n: (rows[0] as { n: number | string | bigint }).n, ms };
+  if (!lastMs.has(key) && lastMs.size >= MAX_ENTRIES) lastMs.clear();
+  lastMs.set(key, result.ms);
+  return { ...result, slow: SLOW_COUNT_MS.statement };
 }
