@@ -1,7 +1,10 @@
 // npx tsx bench/profile-summary.ts <file.cpuprofile> [top]
 //
 // Self time per function (and per file) of a V8 CPU profile, the heaviest first: what
-// `node --cpu-prof` recorded during a benchmark run (npm run bench -- --profile DIR).
+// `node --cpu-prof` recorded during a benchmark run (npm run bench -- --profile DIR). Then the
+// thread's longest busy stretches (no idle sample between) and its longest gaps between samples
+// (the thread not running: a collection, another thread on its core, the host): where a
+// fixed-rate tail can come from, which self time alone does not show.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -49,3 +52,35 @@ const table = (title: string, rows: Map<string, number>, n: number) => {
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s sampled\n`);
 table('Self time by function', byFunction, top);
 table('Self time by file or package', byFile, 20);
+
+// Sample times: each sample is taken timeDeltas[i] after the one before it.
+let clock = (profile as Profile & { startTime: number }).startTime;
+const sampledAt = profile.timeDeltas.map((delta) => (clock += delta));
+const start = sampledAt[0] ?? 0;
+const nodeById = new Map(profile.nodes.map((node) => [node.id, node]));
+const frameOf = (id: number) => {
+  const { functionName, url, lineNumber } = nodeById.get(id)!.callFrame;
+  return `${functionName || '(anonymous)'} ${shortUrl(url) ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`.trim();
+};
+const stretches: Array<{ at: number; ms: number; frames: Map<string, number> }> = [];
+let open: { at: number; frames: Map<string, number> } | undefined;
+profile.samples.forEach((id, i) => {
+  const frame = frameOf(id);
+  if (frame === '(idle)') {
+    if (open) stretches.push({ ...open, ms: (sampledAt[i]! - open.at) / 1000 });
+    open = undefined;
+    return;
+  }
+  open ??= { at: sampledAt[i]!, frames: new Map() };
+  open.frames.set(frame, (open.frames.get(frame) ?? 0) + 1);
+});
+process.stdout.write('\nLongest busy stretches (s from the start, ms, most sampled functions)\n');
+for (const { at, ms, frames } of stretches.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+  const heaviest = [...frames].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, n]) => `${name} ×${n}`);
+  process.stdout.write(`${((at - start) / 1e6).toFixed(2).padStart(8)}  ${ms.toFixed(1).padStart(7)}  ${heaviest.join(', ')}\n`);
+}
+process.stdout.write('\nLongest gaps between samples (s from the start, ms, the samples either side)\n');
+const gaps = profile.timeDeltas.map((delta, i) => ({ i, delta })).filter(({ i }) => i > 0);
+for (const { i, delta } of gaps.sort((a, b) => b.delta - a.delta).slice(0, 10)) {
+  process.stdout.write(`${((sampledAt[i]! - start) / 1e6).toFixed(2).padStart(8)}  ${(delta / 1000).toFixed(1).padStart(7)}  ${frameOf(profile.samples[i - 1]!)} → ${frameOf(profile.samples[i]!)}\n`);
+}
