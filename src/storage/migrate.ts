@@ -38,6 +38,7 @@ import * as dailyRollups from './migrations/0031-daily-rollups.js';
 import * as clickFactsRollups from './migrations/0032-click-facts-rollups.js';
 import * as unrolledClicks from './migrations/0033-unrolled-clicks.js';
 import * as campaignsListCoveringIndex from './migrations/0034-campaigns-list-covering-index.js';
+import * as campaignsTypeCoveringIndex from './migrations/0035-campaigns-type-covering-index.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -77,6 +78,7 @@ const migrations: Record<string, DialectMigration> = {
   '0032-click-facts-rollups': clickFactsRollups,
   '0033-unrolled-clicks': unrolledClicks,
   '0034-campaigns-list-covering-index': campaignsListCoveringIndex,
+  '0035-campaigns-type-covering-index': campaignsTypeCoveringIndex,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -27,9 +27,20 @@ const timeWindowOf = (now: string) => new Date(Math.floor(Date.parse(now) / COUN
 export class CampaignsRepository {
   constructor(private readonly database: Database) {}
 
+  /**
+   * The type column as a filter on `count` types. With several types, SQLite would walk the type
+   * index once per type and sort every match by the list order (430 µs for page 10 of coupons at
+   * 10,000 campaigns); `+type` keeps it off that index, so it walks campaigns_list_idx in list
+   * order and stops after the page (250 µs). PostgreSQL has no unary plus for text, and plans
+   * on its own.
+   */
+  private typeColumn(count: number) {
+    return count > 1 && this.database.dialect === 'sqlite' ? sql<string>`+${sql.ref('campaigns.type')}` : sql.ref<string>('campaigns.type');
+  }
+
   private filtered(affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {
     let q = this.database.db.selectFrom('campaigns').where(brandIsVisible(this.database.db, affiliateId, 'campaigns.organization_id', visibility));
-    if (f.types?.length) q = q.where('campaigns.type', 'in', f.types);
+    if (f.types?.length) q = q.where(this.typeColumn(f.types.length), 'in', f.types);
     if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
     if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
     if (f.name) q = q.where('campaigns.name_key', 'like', sql<string>`${likePattern(f.name)} escape '\\'`);
