@@ -9,11 +9,12 @@
 // worker and back.
 import type { Compilable } from 'kysely';
 import type { Database } from '../database.js';
+import { RecentMap } from '../../lib/recent-map.js';
 
 /**
  * A count that took at least this long is remembered. On SQLite the time is the statement's own,
- * measured on the thread that ran it; elsewhere it is the round trip, which includes the network, so the
- * bar is higher.
+ * measured on the thread that ran it; elsewhere it is the round trip, which includes the network,
+ * so the bar is higher.
  */
 export const SLOW_COUNT_MS = { statement: 2, roundTrip: 5 };
 /**
@@ -37,7 +38,7 @@ interface Counts {
   remembered: Map<string, { total: number; expires: number }>;
   inFlight: Map<string, Promise<number>>;
   /** How long each count took the last time (SQLite file only). */
-  lastMs: Map<string, number>;
+  lastMs: RecentMap<string, number>;
 }
 
 /** Per database, so two databases in one process never share a total. */
@@ -52,7 +53,7 @@ export async function countOf(
   options: { rememberAs?: Compilable<unknown> } = {},
 ): Promise<number> {
   let counts = perDatabase.get(database);
-  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map(), lastMs: new Map() }));
+  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map(), lastMs: new RecentMap(MAX_ENTRIES) }));
   const { remembered, inFlight, lastMs } = counts;
   const compiled = query.compile();
   const keyQuery = options.rememberAs?.compile() ?? compiled;
@@ -96,7 +97,7 @@ async function timedCount(
   query: CountQuery,
   compiled: { sql: string; parameters: readonly unknown[] },
   key: string,
-  lastMs: Map<string, number>,
+  lastMs: RecentMap<string, number>,
 ): Promise<{ n: number | string | bigint; ms: number; slow: number }> {
   if (!database.readAside) {
     const started = performance.now();
@@ -105,8 +106,6 @@ async function timedCount(
   }
   const here = (lastMs.get(key) ?? Infinity) < INLINE_BELOW_MS ? database.readHere?.(compiled.sql, compiled.parameters) : undefined;
   const { rows, ms } = here ?? (await database.readAside(compiled.sql, compiled.parameters));
-  const result = { n: (rows[0] as { n: number | string | bigint }).n, ms };
-  if (!lastMs.has(key) && lastMs.size >= MAX_ENTRIES) lastMs.clear();
-  lastMs.set(key, result.ms);
-  return { ...result, slow: SLOW_COUNT_MS.statement };
+  lastMs.set(key, ms);
+  return { n: (rows[0] as { n: number | string | bigint }).n, ms, slow: SLOW_COUNT_MS.statement };
 }
