@@ -35,7 +35,7 @@ export const COUNT_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 interface Counts {
-  remembered: Map<string, { total: number; expires: number }>;
+  remembered: RecentMap<string, { total: number; expires: number }>;
   inFlight: Map<string, Promise<number>>;
   /** How long each count took the last time (SQLite file only). */
   lastMs: RecentMap<string, number>;
@@ -53,7 +53,7 @@ export async function countOf(
   options: { rememberAs?: Compilable<unknown> } = {},
 ): Promise<number> {
   let counts = perDatabase.get(database);
-  if (!counts) perDatabase.set(database, (counts = { remembered: new Map(), inFlight: new Map(), lastMs: new RecentMap(MAX_ENTRIES) }));
+  if (!counts) perDatabase.set(database, (counts = { remembered: new RecentMap(MAX_ENTRIES), inFlight: new Map(), lastMs: new RecentMap(MAX_ENTRIES) }));
   const { remembered, inFlight, lastMs } = counts;
   const compiled = query.compile();
   const keyQuery = options.rememberAs?.compile() ?? compiled;
@@ -73,8 +73,7 @@ export async function countOf(
     const counting = timedCount(database, query, compiled, key, lastMs)
       .then(({ n, ms, slow }) => {
         const total = Number(n);
-        if (ms >= (remembered.has(key) ? slow * FORGET_BELOW : slow)) {
-          if (remembered.size >= MAX_ENTRIES) remembered.clear();
+        if (ms >= (remembered.get(key) !== undefined ? slow * FORGET_BELOW : slow)) {
           remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
         } else {
           // Cheap again: forget the remembered total, or it would be answered stale forever.
