@@ -133,7 +133,7 @@ interface CpuPerRequest {
 }
 
 /** Runs `load` and says how many µs of `pid`'s CPU each of its requests cost. */
-function measuringCpu(pid: number, load: () => Result): Result & CpuPerRequest {
+function measuringCpu<R extends { requests: number }>(pid: number, load: () => R): R & CpuPerRequest {
   const before = cpuMs(pid);
   const result = load();
   const after = cpuMs(pid);
@@ -455,9 +455,16 @@ async function main(): Promise<void> {
       // The peak so far, so the scenario that raised it shows.
       const name = repeat > 1 ? `${scenario.name}, run ${run}` : scenario.name;
       rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(residentMb(service.pid!))));
-      const open = args['closed-only'] ? NO_OPEN_LOOP : openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
+      // Its CPU too: what the other threads (click writer, read worker) spend beside a list at a
+      // fixed rate is the background work its tail shares the core with.
+      const open = args['closed-only']
+        ? { ...NO_OPEN_LOOP, requests: 0, cpuUs: { all: Number.NaN, serving: Number.NaN } }
+        : measuringCpu(service.pid!, () => {
+            const one = openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
+            return { ...one, requests: one.warmupAnswered + one.answered };
+          });
       if (!args['closed-only']) openRates.push([scenario, OPEN_LOOP_SHARE * result.rps]);
-      if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} |`);
+      if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} | ${Math.round(open.cpuUs.all).toLocaleString('en-US')} (${Math.round(open.cpuUs.serving).toLocaleString('en-US')}) |`);
       if (scenario.baseline === 'redirect') {
         // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
         // answers still in flight when a run ends (at most one per connection): the service
@@ -478,7 +485,7 @@ async function main(): Promise<void> {
     if (redirectRate !== undefined) {
       log('Fixed rate: the bare 302 server at the redirect rate');
       const floor = openLoop(`http://127.0.0.1:${BARE_PORT}`, { name: 'bare', paths: ['/r'], baseline: 'redirect' }, redirectRate, duration);
-      openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | ${floor.errors} | ${floor.late} |`);
+      openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | ${floor.errors} | ${floor.late} | — |`);
     }
     const rss = residentMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -500,8 +507,8 @@ async function main(): Promise<void> {
         ? [
             `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
             '',
-            '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late |',
-            '|---|---|---|---|---|---|---|---|',
+            '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late | CPU µs per request, warm-up included (serving thread) |',
+            '|---|---|---|---|---|---|---|---|---|',
             ...openRows,
             '',
           ]
