@@ -31,7 +31,7 @@ where
   and "brands"."is_exclusive" = ?
   and "brands"."is_favorite" = ?
   and "brands"."is_highlight" = ?
-  and "brands"."is_public" = ?
+  and + "brands"."is_public" = ?
   and "brands"."created_at" >= ?
   and "brands"."created_at" <= ?
 order by
@@ -73,7 +73,7 @@ where
   and "brands"."is_exclusive" = ?
   and "brands"."is_favorite" = ?
   and "brands"."is_highlight" = ?
-  and "brands"."is_public" = ?
+  and + "brands"."is_public" = ?
   and "brands"."created_at" >= ?
   and "brands"."created_at" <= ?;
 -- parameters: ["aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
