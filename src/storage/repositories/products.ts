@@ -4,7 +4,7 @@ import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { DB, ProductRow, ProductsTable } from '../tables.js';
-import { brandIsVisible, type VisibilityCheck } from './visibility.js';
+import { brandIsVisible, hiddenBrandIds, type VisibilityCheck } from './visibility.js';
 import { foldText } from '../../lib/text-keys.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { WriteOutcome } from './brands.js';
@@ -45,6 +45,13 @@ function filtered(database: Database, affiliateId: string, f: ProductFilters, vi
 
 type ProductQuery = SelectQueryBuilder<DB, 'products', object>;
 
+/** An FTS5 query: every word as a prefix. */
+const ftsMatch = (terms: string[]): string => terms.map((t) => `"${t}"*`).join(' ');
+
+/** A search with no other filter, whose total the full-text index can count on its own. */
+const searchIsAlone = (f: ProductFilters): boolean =>
+  f.priceFrom === undefined && f.priceTo === undefined && !f.organizationIds?.length && f.isAvailable === undefined;
+
 /**
  * Full-text search, the one dialect-specific query: every word must match as a prefix ("sneak"
  * finds "sneakers"). On SQLite the FTS5 table drives the query, joined by rowid and read in rowid
@@ -53,8 +60,7 @@ type ProductQuery = SelectQueryBuilder<DB, 'products', object>;
  */
 function searched(database: Database, q: ProductQuery, terms: string[]): { query: ProductQuery; order: string } {
   if (database.dialect === 'sqlite') {
-    const match = terms.map((t) => `"${t}"*`).join(' ');
-    const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${match}`);
+    const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${ftsMatch(terms)}`);
     // The join only narrows the rows; every column selected is still a products column.
     return { query: joined, order: 'products_fts.rowid' };
   }
@@ -82,7 +88,9 @@ export class ProductsRepository {
       const { query, order } = searched(database, pageBase, terms);
       const [rows, total] = await Promise.all([
         query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
-        counted(searched(database, countBase, terms).query),
+        database.dialect === 'sqlite' && searchIsAlone(filters)
+          ? countOf(database, this.searchMatchesVisible(affiliateId, terms))
+          : counted(searched(database, countBase, terms).query),
       ]);
       return { rows, total };
     }
@@ -98,6 +106,28 @@ export class ProductsRepository {
     }
     const [rows, total] = await Promise.all([rowsOf(pageBase), counted(countBase)]);
     return { rows, total };
+  }
+
+  /**
+   * How many products of visible brands match a search with no other filter, on SQLite: every
+   * match in the full-text index, less the matches among the hidden brands' products. Counting the
+   * matches through the products table read each match's wide row for its brand: 0.7 s for a word
+   * in 880,000 of a million products, 1.7 s from a cold disk, which the first searches for it
+   * waited on. The index's own count reads its word lists (20 ms), and the hidden brands' products
+   * come from (organization_id, seq) entries: 0.12 s in all, the same total (the index holds
+   * exactly the products: triggers keep it).
+   */
+  private searchMatchesVisible(affiliateId: string, terms: string[]) {
+    const { db } = this.database;
+    const matches = () => db.selectFrom('products_fts').where(sql<boolean>`products_fts match ${ftsMatch(terms)}`);
+    const all = matches().select((eb) => eb.fn.countAll<number>().as('n'));
+    const hidden = db
+      .selectFrom('products')
+      .where('products.organization_id', 'in', hiddenBrandIds(db, affiliateId))
+      // Off the rowid, so the hidden brands' index entries drive and the matches are the set probed.
+      .where(sql<number>`+products.seq`, 'in', matches().select('products_fts.rowid'))
+      .select((eb) => eb.fn.countAll<number>().as('n'));
+    return db.selectNoFrom(sql<number>`(${all}) - (${hidden})`.as('n'));
   }
 
   /**
