@@ -47,7 +47,7 @@ const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sq
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
 const work = join(tmpdir(), `affnet-bench-${process.pid}`);
-const NO_OPEN_LOOP: OpenLoopResult = { rate: 0, sent: 0, answered: 0, errors: 0, late: 0, warmupAnswered: 0, p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN };
+const NO_OPEN_LOOP: OpenLoopResult & { requests: number } & CpuPerRequest = { rate: 0, sent: 0, answered: 0, errors: 0, late: 0, warmupAnswered: 0, p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN, requests: 0, cpuUs: { all: Number.NaN, serving: Number.NaN } };
 /** The open-loop rate, as a share of the closed-loop throughput of the same scenario in the same run. */
 const OPEN_LOOP_SHARE = 0.5;
 mkdirSync(work, { recursive: true });
@@ -458,7 +458,7 @@ async function main(): Promise<void> {
       // Its CPU too: what the other threads (click writer, read worker) spend beside a list at a
       // fixed rate is the background work its tail shares the core with.
       const open = args['closed-only']
-        ? { ...NO_OPEN_LOOP, requests: 0, cpuUs: { all: Number.NaN, serving: Number.NaN } }
+        ? NO_OPEN_LOOP
         : measuringCpu(service.pid!, () => {
             const one = openLoop(`http://127.0.0.1:${SERVICE_PORT}`, scenario, OPEN_LOOP_SHARE * result.rps, duration);
             return { ...one, requests: one.warmupAnswered + one.answered };

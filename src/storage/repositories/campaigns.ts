@@ -6,6 +6,7 @@ import { COUNT_TTL_MS } from './totals.js';
 import type { CampaignRow, CampaignsTable } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { brandIsVisible, likePattern, type VisibilityCheck } from './visibility.js';
+import { offIndex } from './off-index.js';
 import type { CategoryRows, WriteOutcome } from './brands.js';
 
 export interface CampaignFilters {
@@ -30,12 +31,11 @@ export class CampaignsRepository {
   /**
    * The type column as a filter on `count` types. With several types, SQLite would walk the type
    * index once per type and sort every match by the list order (430 µs for page 10 of coupons at
-   * 10,000 campaigns); `+type` keeps it off that index, so it walks campaigns_list_idx in list
-   * order and stops after the page (250 µs). PostgreSQL has no unary plus for text, and plans
-   * on its own.
+   * 10,000 campaigns); kept off that index, it walks campaigns_list_idx in list order and stops
+   * after the page (250 µs).
    */
   private typeColumn(count: number) {
-    return count > 1 && this.database.dialect === 'sqlite' ? sql<string>`+${sql.ref('campaigns.type')}` : sql.ref<string>('campaigns.type');
+    return count > 1 ? offIndex<string>(this.database, 'campaigns.type') : sql.ref<string>('campaigns.type');
   }
 
   private filtered(affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {

@@ -5,6 +5,7 @@ import type { Database } from '../database.js';
 import { countOf } from './totals.js';
 import type { DB, ProductRow, ProductsTable } from '../tables.js';
 import { brandIsVisible, hiddenBrandIds, type VisibilityCheck } from './visibility.js';
+import { offIndex } from './off-index.js';
 import { foldText } from '../../lib/text-keys.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { WriteOutcome } from './brands.js';
@@ -37,7 +38,7 @@ function filtered(database: Database, affiliateId: string, f: ProductFilters, vi
   let q = database.db.selectFrom('products').where(brandIsVisible(database.db, affiliateId, 'products.organization_id', visibility));
   if (f.organizationIds?.length) q = q.where('products.organization_id', 'in', f.organizationIds);
   if (f.isAvailable !== undefined) q = q.where('products.available', '=', f.isAvailable ? 1 : 0);
-  const price = priceIndex ? sql.ref<number>('products.price_cents') : sql<number>`+products.price_cents`;
+  const price = priceIndex ? sql.ref<number>('products.price_cents') : offIndex<number>(database, 'products.price_cents');
   if (f.priceFrom !== undefined) q = q.where(price, '>=', f.priceFrom);
   if (f.priceTo !== undefined) q = q.where(price, '<=', f.priceTo);
   return q;
@@ -125,7 +126,7 @@ export class ProductsRepository {
       .selectFrom('products')
       .where('products.organization_id', 'in', hiddenBrandIds(db, affiliateId))
       // Off the rowid, so the hidden brands' index entries drive and the matches are the set probed.
-      .where(sql<number>`+products.seq`, 'in', matches().select('products_fts.rowid'))
+      .where(offIndex<number>(this.database, 'products.seq'), 'in', matches().select('products_fts.rowid'))
       .select((eb) => eb.fn.countAll<number>().as('n'));
     return db.selectNoFrom(sql<number>`(${all}) - (${hidden})`.as('n'));
   }
