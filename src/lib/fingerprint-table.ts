@@ -18,7 +18,14 @@ function fingerprint(key: string): [number, number] {
   return [a >>> 0, (b >>> 0) || 1];
 }
 
-/** One generation: open addressing with linear probing, at most half full. */
+/**
+ * A generation is at most this full. Linear probing stays short at 0.6 (about 1.8 slots read to
+ * find a key, 3.6 to miss one), and the slot count is not rounded up to a power of two: rounded,
+ * 100,000 entries took 262,144 slots (38 % full), 1.6 times the memory for the same entries.
+ */
+const MAX_LOAD = 0.6;
+
+/** One generation: open addressing with linear probing, at most MAX_LOAD full. */
 class Generation {
   readonly high: Uint32Array;
   readonly low: Uint32Array;
@@ -36,8 +43,9 @@ class Generation {
 
   /** The slot holding this fingerprint, or the empty slot where it would go (as -1 - slot). */
   probe(high: number, low: number): number {
-    const mask = this.high.length - 1;
-    for (let slot = low & mask; ; slot = (slot + 1) & mask) {
+    const slots = this.high.length;
+    // The fingerprint's low half scaled onto the slots (exact: both factors are below 2^32).
+    for (let slot = Math.floor((low * slots) / 2 ** 32); ; slot = slot + 1 === slots ? 0 : slot + 1) {
       const h = this.high[slot]!;
       const l = this.low[slot]!;
       if (h === high && l === low) return slot;
@@ -66,7 +74,7 @@ class Generation {
  * one, and when the current one is full the previous one is forgotten whole. Keys are kept as
  * 64-bit fingerprints: two keys share a record only with a chance of about n²/2⁶⁵ (n = entries),
  * which callers must be able to afford (the click windows' keys are salted hashes, so nobody can
- * aim for a collision). Memory: about 2 × 2 × maxEntries/2 slots × (8 + 8 × width) bytes.
+ * aim for a collision). Memory: 2 generations × maxEntries/2/MAX_LOAD slots × (8 + 8 × width) bytes.
  */
 export class FingerprintTable {
   private current: Generation;
@@ -78,8 +86,7 @@ export class FingerprintTable {
     private readonly width = 1,
   ) {
     this.generationSize = Math.max(1, Math.floor(maxEntries / 2));
-    // At most half full, so probes stay short.
-    const slots = 2 ** Math.ceil(Math.log2(this.generationSize * 2));
+    const slots = Math.ceil(this.generationSize / MAX_LOAD);
     this.current = new Generation(slots, width);
     this.previous = new Generation(slots, width);
   }

@@ -36,9 +36,9 @@ describe('FingerprintTable', () => {
     assert.equal(table.get('100000:0123456789abcdef0123456789abcdef'), undefined);
   });
 
-  test('its arrays are sized from the bound: 16 bytes a slot for one value, at most half full', () => {
-    // 200,000 entries: two generations of 262,144 slots (2¹⁸ ≥ 2 × 100,000).
-    assert.equal(new FingerprintTable(200_000, 1).bytes, 2 * 262_144 * 16);
-    assert.equal(new FingerprintTable(200_000, 2).bytes, 2 * 262_144 * 24);
+  test('its arrays are sized from the bound: 16 bytes a slot for one value, at most 60 % full', () => {
+    // 200,000 entries: two generations of 166,667 slots (100,000 / 0.6, not rounded to a power of two).
+    assert.equal(new FingerprintTable(200_000, 1).bytes, 2 * 166_667 * 16);
+    assert.equal(new FingerprintTable(200_000, 2).bytes, 2 * 166_667 * 24);
   });
 });
