@@ -91,6 +91,8 @@ export interface Config {
   redirectCacheMb: number;
   /** How far past its live objects each heap may grow before a full collection, in percent; 0: V8's own choice. */
   heapGrowthPercent: number;
+  /** The serving thread's young generation (V8's new space), at most, in MB; 0: V8's own limit (32). */
+  youngGenerationMb: number;
   /** How much lower (in nice steps) background threads run than the serving thread; 0: the same. */
   backgroundNice: number;
 }
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
     redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
+    youngGenerationMb: integer(env, 'YOUNG_GENERATION_MB', 16, 0, 1024),
     backgroundNice: integer(env, 'BACKGROUND_NICE', 5, 0, 19),
     ...timeouts(env),
   };
@@ -273,6 +276,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   sqliteCacheMb: 'SQLITE_CACHE_MB',
   redirectCacheMb: 'REDIRECT_CACHE_MB',
   heapGrowthPercent: 'HEAP_GROWTH_PERCENT',
+  youngGenerationMb: 'YOUNG_GENERATION_MB',
   backgroundNice: 'BACKGROUND_NICE',
 };
 

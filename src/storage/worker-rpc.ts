@@ -2,6 +2,7 @@
 // work and awaits the answer instead of blocking on better-sqlite3, which is synchronous.
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { getBackgroundNice, lowerBackgroundThreads } from '../lib/thread-priority.js';
+import { keepYoungGenerationCap } from '../lib/young-generation.js';
 
 interface Request {
   id: number;
@@ -32,6 +33,13 @@ export interface WorkerRpc {
 const WORKER_YOUNG_GENERATION_MB = 8;
 
 function startWorker(name: string, options: unknown): Worker {
+  const worker = newWorker(name, options);
+  // Setting up the worker's heap reset the serving thread's young generation cap (see there).
+  worker.once('online', keepYoungGenerationCap);
+  return worker;
+}
+
+function newWorker(name: string, options: unknown): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
   const workerData: WorkerStart = { options, nice: getBackgroundNice() };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`${name}.js`, import.meta.url), { workerData, resourceLimits });

@@ -11,6 +11,7 @@ const INVALID: Array<[string, string, RegExp]> = [
   ['REPEAT_CLICK_WINDOW_SECONDS', '-1', /REPEAT_CLICK_WINDOW_SECONDS must be an integer/],
   ['FAILED_KEY_LIMIT', '0', /FAILED_KEY_LIMIT must be an integer between 1/],
   ['HEAP_GROWTH_PERCENT', '-5', /HEAP_GROWTH_PERCENT must be an integer between 0 and 1000/],
+  ['YOUNG_GENERATION_MB', 'big', /YOUNG_GENERATION_MB must be an integer between 0 and 1024/],
   ['BACKGROUND_NICE', '20', /BACKGROUND_NICE must be an integer between 0 and 19/],
   ['SHUTDOWN_TIMEOUT_MS', '1e3', /SHUTDOWN_TIMEOUT_MS must be an integer/],
   ['HEADERS_TIMEOUT_MS', '50', /HEADERS_TIMEOUT_MS must be an integer between 100/],

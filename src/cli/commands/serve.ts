@@ -8,6 +8,7 @@ import { loggerOptions } from '../../http/logging.js';
 import { startMetricsServer } from '../../http/metrics-server.js';
 import { CliError } from '../cli-error.js';
 import { limitHeapGrowth } from '../../lib/heap-growth.js';
+import { capYoungGeneration } from '../../lib/young-generation.js';
 import { lowerBackgroundThreads, setBackgroundNice } from '../../lib/thread-priority.js';
 import { announceWorkerReady, serveWorkers, workerIndex } from '../serve-workers.js';
 
@@ -37,6 +38,7 @@ export function serveCommand(): Command {
 /** One serving process: alone, or worker `index` of several (counted from 0). */
 async function serveInstance(config: ReturnType<typeof loadConfig>, index: number | undefined): Promise<void> {
   limitHeapGrowth(config.heapGrowthPercent);
+  capYoungGeneration(config.youngGenerationMb);
   setBackgroundNice(config.backgroundNice);
   lowerBackgroundThreads();
   const service = await createService(config, { logger: loggerOptions(config.logLevel) });
