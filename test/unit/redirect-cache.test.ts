@@ -1,6 +1,7 @@
 // The cache of short-link codes holds what its byte budget allows, whatever the codes followed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { RedirectCache } from '../../src/domain/links/redirect-cache.js';
 import type { RedirectTarget } from '../../src/storage/repositories/links.js';
 
@@ -30,4 +31,38 @@ test('the cache keeps within its budget in bytes, and still answers every code',
   assert.ok(bytes <= 1024 * 1024 + 2_000, `holds ${bytes} bytes`);
   assert.ok(entries > 1_000 && entries < 20_000, `holds ${entries} codes`);
   assert.equal((await cache.resolve('code000000'))?.locationAfter, '#reviews', 'a forgotten code is looked up again');
+});
+
+test("the budget bounds the heap the cache really holds, not only its own estimate", () => {
+  // In a child with a collectable heap: the heap the cache keeps, measured, against its budget.
+  const script = `
+    const { RedirectCache } = await import(${JSON.stringify(new URL('../../src/domain/links/redirect-cache.ts', import.meta.url).pathname)});
+    const { randomUUID } = await import('node:crypto');
+    // Strings as a database driver returns them: flat, one allocation each.
+    const flat = (text) => Buffer.from(text).toString();
+    const links = {
+      findRedirectTarget: async (code) => ({
+        linkId: flat(randomUUID()),
+        destination: flat('https://www.brand-' + code.slice(-3) + '.example/products/item-' + code + '?mdasc=yt-review-' + code.slice(-1)),
+        active: true,
+        affiliateId: flat('aff-' + code.slice(-2)),
+        channelId: flat('ch-' + code.slice(-2) + '-youtube'),
+        brandId: flat('brand-' + code.slice(-3)),
+        mdasc: flat('yt-review-' + code.slice(-1)),
+        clickIdParam: 'clickId',
+      }),
+      changesSince: async () => [],
+    };
+    const cache = new RedirectCache(links, { now: () => Date.now(), iso: () => new Date().toISOString() }, { maxMb: 4 });
+    gc(); gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100000; i++) await cache.resolve(flat('c' + String(i).padStart(7, '0') + 'x'));
+    gc(); gc();
+    process.stdout.write(JSON.stringify({ heap: process.memoryUsage().heapUsed - before, estimated: cache.held.bytes }));`;
+  const { heap, estimated } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { heap: number; estimated: number };
+  const budget = 4 * 1024 * 1024;
+  assert.ok(estimated <= budget + 2_000, `estimated ${estimated} bytes`);
+  // The estimate is what the budget is checked against: within 10 % of what is held, either way.
+  assert.ok(heap <= estimated * 1.1, `the cache holds ${(heap / 1048576).toFixed(2)} MB of heap where it counts ${(estimated / 1048576).toFixed(2)} MB`);
+  assert.ok(heap >= estimated * 0.9, `the cache counts ${(estimated / 1048576).toFixed(2)} MB for ${(heap / 1048576).toFixed(2)} MB of heap: it would hold fewer codes than its budget allows`);
 });
