@@ -1,9 +1,9 @@
-// Background threads (the click writer, the read worker, V8's garbage-collection helpers, libuv's
-// pool) run at a lower scheduling priority than the serving thread. On a core they share, a
-// background thread at the same priority keeps it for a whole time slice while requests wait
-// behind it; a lower one is set aside as soon as the serving thread has work, and still gets
-// every cycle the serving thread leaves idle. Linux only: elsewhere there is no per-thread
-// priority here, and threads are left as they are.
+// Background threads (the click writer and its slow counts, a read worker where there is no click
+// writer, V8's garbage-collection helpers, libuv's pool) run at a lower scheduling priority than
+// the serving thread. On a core they share, a background thread at the same priority keeps it
+// for a whole time slice while requests wait behind it; a lower one is set aside as soon as the
+// serving thread has work, and still gets every cycle the serving thread leaves idle. Linux only:
+// elsewhere there is no per-thread priority here, and threads are left as they are.
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 

@@ -19,8 +19,10 @@ export interface ClickSink {
   close(): Promise<void>;
 }
 
-function workerSink(options: ClickWriterOptions): ClickSink {
+function workerSink(options: ClickWriterOptions, database: Database): ClickSink {
   const rpc = startWorkerRpc('click-writer-worker', options);
+  // SQLite: the writer's thread also serves the service's reads aside (see Database.readAsideOn).
+  database.readAsideOn?.(rpc);
   const call = async (request: ClickWriterCall) =>
     (await rpc.call(request).catch((error: Error) => ({ written: 0, error: error.message }))) as WriteResult;
   return {
@@ -48,10 +50,10 @@ export interface ClickSinkOptions {
 export function openClickSink(database: Database, options: ClickSinkOptions): ClickSink {
   const { countEveryMs, ipDatabase } = options;
   if (database.dialect === 'postgres' && database.postgresUrl) {
-    return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase });
+    return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase }, database);
   }
   if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
-    return workerSink({ database: { sqlitePath: database.sqlitePath, cacheMb: database.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB }, countEveryMs, ipDatabase });
+    return workerSink({ database: { sqlitePath: database.sqlitePath, cacheMb: database.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB }, countEveryMs, ipDatabase }, database);
   }
   const repository = new ClicksRepository(database);
   const countries = countryLookupAt(ipDatabase);

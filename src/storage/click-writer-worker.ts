@@ -8,6 +8,8 @@
 // is most of the saving. Rollups follow the stored clicks in short steps that take a bounded share
 // of the time (see rollUp below). How far clicks have been counted and rolled up is stored with
 // the sums (click_count_progress, rollup_progress), so a crash neither loses nor double-counts.
+// The same thread and connection serve the service's reads aside (src/storage/sqlite-reads.ts):
+// a second thread for them cost about 20 MB (its V8 heap and SQLite connection).
 //
 // PostgreSQL (a small pool of its own): clicks are only inserted, each with its id in
 // unrolled_clicks; steps like SQLite's claim the oldest ids, add those clicks to their links'
@@ -22,6 +24,7 @@ import { openDatabase } from './database.js';
 import { setUpWriting } from './sqlite-writing.js';
 import { runPaced, type Pace } from './paced-steps.js';
 import { SpareCores } from '../lib/spare-cores.js';
+import { sqliteReader, type ReadCall, type ReadRequest, type ReadResult } from './sqlite-reads.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
@@ -35,8 +38,11 @@ export interface ClickWriterOptions {
   ipDatabase: string | null;
 }
 
-/** Store these clicks, add every stored click to the sums now (before stopping), or close the connection. */
-export type ClickWriterCall = { clicks: ClickBatch } | { countNow: true } | { stop: true };
+/**
+ * Store these clicks, add every stored click to the sums now (before stopping), close the
+ * connection, or (SQLite) run a read aside for the serving thread (src/storage/sqlite-reads.ts).
+ */
+export type ClickWriterCall = { clicks: ClickBatch } | { countNow: true } | { stop: true } | ReadCall;
 
 export interface WriteResult {
   /** Clicks committed, in order, before any error. */
@@ -54,6 +60,8 @@ type ChunkWriter = (clicks: ClickColumns, from: number, to: number) => Promise<v
 
 interface Writer {
   writeChunk: ChunkWriter;
+  /** SQLite: runs a read aside on this thread's connection, between click writes and rollup steps. */
+  read?: (request: ReadRequest) => ReadResult;
   /** Adds stored clicks to the sums now (before stopping); the error, if that failed. */
   countNow(): Promise<string | undefined> | string | undefined;
   stop(): Promise<void> | void;
@@ -160,6 +168,7 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   countTimer.unref();
   return {
     writeChunk,
+    read: sqliteReader(driver),
     countNow,
     async stop() {
       clearInterval(countTimer);
@@ -201,6 +210,11 @@ const writer = 'sqlitePath' in options.database ? sqliteWriter(options.database.
 
 serveCalls(async (payload) => {
   const call = payload as ClickWriterCall;
+  if ('read' in call) {
+    const { read } = writer;
+    if (!read) throw new Error('reads aside are served on SQLite only');
+    return working(() => read(call.read));
+  }
   if ('stop' in call) {
     await writer.stop();
     return { written: 0 } satisfies WriteResult;

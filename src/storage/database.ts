@@ -11,7 +11,7 @@ import { startWorkerRpc, type WorkerRpc } from './worker-rpc.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { setUpWriting } from './sqlite-writing.js';
 import { preparedStatements } from './sqlite-statements.js';
-import type { ReadRequest, ReadResult } from './read-worker.js';
+import type { ReadCall, ReadResult } from './sqlite-reads.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -47,6 +47,14 @@ export interface Database {
    */
   readAside?(sql: string, parameters: readonly unknown[]): Promise<ReadResult>;
   /**
+   * SQLite file only: from now on, reads aside go to `thread` (the click writer's, which serves
+   * them on its own connection) rather than to a read worker of their own: one thread, V8 heap and
+   * SQLite connection fewer (about 20 MB). They then wait behind a click write or a rollup step
+   * (tens of milliseconds) where they had a thread to themselves. `thread` is not closed with this
+   * database: its owner closes it.
+   */
+  readAsideOn?(thread: WorkerRpc): void;
+  /**
    * SQLite file only: runs a read on the serving connection at once, timed like readAside (the
    * statement alone, not the wait for a turn on the connection). Undefined while a transaction is
    * open on that connection: its writes are not committed, and a read now would see them.
@@ -81,6 +89,8 @@ function openSqlite(path: string, cacheMb: number): Database {
   const statements = preparedStatements(driver);
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }), log: errors.log });
   let reader: WorkerRpc | undefined;
+  /** Whether the reader is this database's own read worker (closed with it), not a thread lent to it. */
+  let ownReader = true;
   return {
     db,
     dialect: 'sqlite',
@@ -91,7 +101,12 @@ function openSqlite(path: string, cacheMb: number): Database {
       : {
           readAside(sqlText: string, parameters: readonly unknown[]) {
             reader ??= startWorkerRpc('read-worker', { path, cacheMb });
-            return reader.call({ sql: sqlText, parameters } satisfies ReadRequest) as Promise<ReadResult>;
+            return reader.call({ read: { sql: sqlText, parameters } } satisfies ReadCall) as Promise<ReadResult>;
+          },
+          readAsideOn(thread: WorkerRpc) {
+            if (ownReader) void reader?.close();
+            reader = thread;
+            ownReader = false;
           },
           readHere(sqlText: string, parameters: readonly unknown[]) {
             if (driver.inTransaction) return undefined;
@@ -106,7 +121,7 @@ function openSqlite(path: string, cacheMb: number): Database {
     },
     stats: () => ({ queryErrors: errors.count() }),
     async close() {
-      await reader?.close();
+      if (ownReader) await reader?.close();
       await db.destroy();
     },
   };

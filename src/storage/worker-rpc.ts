@@ -80,15 +80,23 @@ export function startWorkerRpc(name: string, workerData: unknown): WorkerRpc {
     if (reply.error !== undefined) pending.reject(new Error(reply.error));
     else pending.resolve(reply.result);
   });
-  worker.on('error', (error) => {
+  /** Set once the thread is gone (closed, or it died): calls are refused rather than left unanswered. */
+  let gone: Error | undefined;
+  const failAll = (error: Error) => {
     for (const pending of waiting.values()) pending.reject(error);
     waiting.clear();
     settle();
+  };
+  worker.on('error', failAll);
+  worker.on('exit', () => {
+    gone = new Error(`the ${name} thread has stopped`);
+    failAll(gone);
   });
   return {
     call(payload) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
+        if (gone) return reject(gone);
         waiting.set(id, { resolve, reject });
         settle();
         worker.postMessage({ id, payload } satisfies Request);

@@ -88,8 +88,8 @@ export async function countOf(
 }
 
 /**
- * Runs a count; on a SQLite file on the read worker, so a slow one never stalls the serving
- * thread, unless the same count was cheap the last time.
+ * Runs a count; on a SQLite file on a storage thread (the click writer's in a serving instance),
+ * so a slow one never stalls the serving thread, unless the same count was cheap the last time.
  */
 async function timedCount(
   database: Database,
