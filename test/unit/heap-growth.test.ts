@@ -2,8 +2,8 @@
 // for a while (as the serving thread does under load) peaks far lower with it than with V8's own choice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childScriptOutput } from '../helpers/child-script.js';
 
 const HEAP_GROWTH = fileURLToPath(new URL('../../src/lib/heap-growth.ts', import.meta.url));
 
@@ -26,7 +26,7 @@ function peakHeapMb(percent: number): number {
       await new Promise((resolve) => setImmediate(resolve));
     }
     process.stdout.write(String(peak / 1048576));`;
-  return Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  return Number(childScriptOutput(script));
 }
 
 test('a growth limit keeps a busy heap well below what V8 lets it reach by itself', (t) => {

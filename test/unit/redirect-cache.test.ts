@@ -1,8 +1,8 @@
 // The cache of short-link codes holds what its byte budget allows, whatever the codes followed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { RedirectCache } from '../../src/domain/links/redirect-cache.js';
+import { childScriptOutput } from '../helpers/child-script.js';
 import type { RedirectTarget } from '../../src/storage/repositories/links.js';
 
 const links = {
@@ -59,7 +59,7 @@ test("the budget bounds the heap the cache really holds, not only its own estima
     for (let i = 0; i < 100000; i++) await cache.resolve(flat('c' + String(i).padStart(7, '0') + 'x'));
     gc(); gc();
     process.stdout.write(JSON.stringify({ heap: process.memoryUsage().heapUsed - before, estimated: cache.held.bytes }));`;
-  const { heap, estimated } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { heap: number; estimated: number };
+  const { heap, estimated } = JSON.parse(childScriptOutput(script, ['--expose-gc'])) as { heap: number; estimated: number };
   const budget = 4 * 1024 * 1024;
   assert.ok(estimated <= budget + 2_000, `estimated ${estimated} bytes`);
   // The estimate is what the budget is checked against: within 10 % of what is held, either way.

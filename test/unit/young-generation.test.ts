@@ -1,8 +1,8 @@
 // capYoungGeneration keeps a busy thread's new space at its cap, where V8 alone doubles it to 32 MB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childScriptOutput } from '../helpers/child-script.js';
 
 const YOUNG_GENERATION = fileURLToPath(new URL('../../src/lib/young-generation.ts', import.meta.url));
 
@@ -32,7 +32,7 @@ function peakNewSpaceMb(capMb: number, { withWorker = false } = {}): number {
       await new Promise((resolve) => setImmediate(resolve));
     }
     process.stdout.write(String(peak / 1048576));`;
-  return Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }));
+  return Number(childScriptOutput(script));
 }
 
 test('a capped young generation stays at its cap under allocation that grows an uncapped one past it', (t) => {
