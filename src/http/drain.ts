@@ -37,11 +37,17 @@ export class ConnectionDrain {
     // net.Server's close stops accepting and reports when the last connection has ended, without
     // http.Server's immediate closing of idle connections.
     const closed = new Promise<'closed'>((resolve) => NetServer.prototype.close.call(server, () => resolve('closed')));
-    const grace = setTimeout(() => server.closeIdleConnections(), options.idleGraceMs);
+    // The grace timer comes due at the start of a turn of the event loop, before that turn reads
+    // its sockets: a request that arrived while the thread was busy would still be unread, its
+    // connection idle to look at, and closing it would cut that request. So the idle connections
+    // are closed after the turn's reads (setImmediate), once such requests have begun.
+    let closingIdle: NodeJS.Immediate | undefined;
+    const grace = setTimeout(() => (closingIdle = setImmediate(() => server.closeIdleConnections())), options.idleGraceMs);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), Math.max(options.timeoutMs, options.idleGraceMs))));
     const outcome = await Promise.race([closed, deadline]);
     clearTimeout(grace);
+    clearImmediate(closingIdle);
     clearTimeout(timer);
     if (outcome === 'closed') return { forced: 0 };
     const forced = await new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count ?? 0)));
