@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { ConnectionDrain } from '../../src/http/drain.js';
 
 const REQUEST = 'GET / HTTP/1.1\r\nHost: drain.test\r\n\r\n';
 
-async function listening(): Promise<{ server: Server; drain: ConnectionDrain; port: number }> {
+const answerOk: RequestListener = (_request, response) => response.end('ok');
+
+async function listening(handler: RequestListener = answerOk): Promise<{ server: Server; drain: ConnectionDrain; port: number }> {
   const drain = new ConnectionDrain();
-  const server = createServer(drain.listener((_request, response) => response.end('ok')));
+  const server = createServer(drain.listener(handler));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, drain, port: (server.address() as AddressInfo).port };
@@ -38,21 +40,15 @@ function blockEventLoop(ms: number): void {
 
 test('a request that arrives while the server is busy past the idle grace is answered (with Connection: close), not cut with its connection', async () => {
   let arrives: (() => void) | undefined;
-  const drain = new ConnectionDrain();
-  const server = createServer(
-    drain.listener((request, response) => {
-      if (request.url === '/busy') {
-        // While this request keeps the server's thread busy past the grace, the other client's
-        // next request arrives: it waits unread in its socket when the grace timer comes due.
-        arrives?.();
-        blockEventLoop(100);
-      }
-      response.end('ok');
-    }),
-  );
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const { server, drain, port } = await listening((request, response) => {
+    if (request.url === '/busy') {
+      // While this request keeps the server's thread busy past the grace, the other client's
+      // next request arrives: it waits unread in its socket when the grace timer comes due.
+      arrives?.();
+      blockEventLoop(100);
+    }
+    answerOk(request, response);
+  });
   const waiting = await answeredOnce(port);
   const busy = await answeredOnce(port);
   arrives = () => waiting.socket.write(REQUEST);
