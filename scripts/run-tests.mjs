@@ -46,6 +46,10 @@ function run(label, files, env) {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const counts = { pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0 };
+    // "not ok" lines, with the subtests that hold them, so the closing summary can name every
+    // failure: a CI log is often read from its end only.
+    const failures = [];
+    const path = [];
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -55,9 +59,17 @@ function run(label, files, env) {
       for (const line of lines) {
         const match = /^# (pass|fail|skipped|cancelled|todo) (\d+)$/.exec(line);
         if (match) counts[match[1]] = Number(match[2]);
+        const subtest = /^( *)# Subtest: (.*)$/.exec(line);
+        if (subtest) path.splice(subtest[1].length / 4, Infinity, subtest[2]);
+        const notOk = /^( *)not ok \d+ - (.*)$/.exec(line);
+        if (notOk) {
+          const name = [...path.slice(0, notOk[1].length / 4), notOk[2]].join(' > ');
+          // A suite fails with its failing tests: name only the innermost.
+          if (!failures.some((f) => f.startsWith(`${name} > `))) failures.push(name);
+        }
       }
     });
-    child.on('close', (code) => resolve({ ...counts, code: code ?? 1 }));
+    child.on('close', (code) => resolve({ ...counts, label, failures, code: code ?? 1 }));
   });
 }
 
@@ -79,6 +91,7 @@ if (pgUp && redisUp) {
 
 const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
 const failedRun = results.some((r) => r.code !== 0);
+for (const r of results) for (const name of r.failures ?? []) console.log(`# failed (${r.label}): ${name}`);
 for (const line of skippedSuites) console.log(`\n# ${line}${process.env.CI ? ' — a failure in CI' : ''}`);
 if (failedRun && total.fail === 0) total.fail = 1; // a run that crashed before reporting still fails
 console.log(`\n${total.pass} passed, ${total.fail} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
