@@ -39,20 +39,24 @@ function blockEventLoop(ms: number): void {
 }
 
 test('a request that arrives while the server is busy past the idle grace is answered (with Connection: close), not cut with its connection', async () => {
-  let arrives: (() => void) | undefined;
+  let busyBegins: (() => void) | undefined;
   const { server, drain, port } = await listening((request, response) => {
     if (request.url === '/busy') {
-      // While this request keeps the server's thread busy past the grace, the other client's
-      // next request arrives: it waits unread in its socket when the grace timer comes due.
-      arrives?.();
+      // The drain begins while this request keeps the server's thread busy past the grace, and
+      // the other client's next request arrives meanwhile: it waits unread in its socket when
+      // the grace timer comes due.
+      busyBegins?.();
       blockEventLoop(100);
     }
     answerOk(request, response);
   });
   const waiting = await answeredOnce(port);
   const busy = await answeredOnce(port);
-  arrives = () => waiting.socket.write(REQUEST);
-  const drained = drain.drain(server, { idleGraceMs: 20, timeoutMs: 5000 });
+  let drained: Promise<{ forced: number }> | undefined;
+  busyBegins = () => {
+    drained = drain.drain(server, { idleGraceMs: 20, timeoutMs: 5000 });
+    waiting.socket.write(REQUEST);
+  };
   busy.socket.write(REQUEST.replace('GET / ', 'GET /busy '));
   assert.equal(await waiting.ended, 'closed');
   assert.match(waiting.received(), /^HTTP\/1\.1 200 OK\r\n/, `the request was cut: received ${JSON.stringify(waiting.received())}`);
