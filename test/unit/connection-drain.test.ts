@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { ConnectionDrain } from '../../src/http/drain.js';
+import { ConnectionDrain, type DrainResult } from '../../src/http/drain.js';
 
 const REQUEST = 'GET / HTTP/1.1\r\nHost: drain.test\r\n\r\n';
 
@@ -52,7 +52,7 @@ test('a request that arrives while the server is busy past the idle grace is ans
   });
   const waiting = await answeredOnce(port);
   const busy = await answeredOnce(port);
-  let drained: Promise<{ forced: number }> | undefined;
+  let drained: Promise<DrainResult> | undefined;
   busyBegins = () => {
     drained = drain.drain(server, { idleGraceMs: 20, timeoutMs: 5000 });
     waiting.socket.write(REQUEST);
