@@ -1,5 +1,5 @@
-// npm run screenshots: every page of the portal, signed in as the demo affiliate and the demo
-// brand, at desktop width and at 375 px, into docs/screenshots/. Runs the built service on a
+// npm run screenshots: every page of the portal (every route of portal/src/main.tsx), signed in as
+// the demo affiliate and the demo brand, at desktop width and at 375 px, into docs/screenshots/. Runs the built service on a
 // fresh demo database of its own (nothing else is touched).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
@@ -29,6 +29,10 @@ execFileSync(process.execPath, [MAIN, 'migrate'], { env, stdio: 'ignore' });
 const seeded = execFileSync(process.execPath, [MAIN, 'seed', '--demo'], { env, encoding: 'utf8' });
 const password = /with the password \(shown once\):\n(\S+)/.exec(seeded)?.[1];
 if (!password) throw new Error(`no demo password in:\n${seeded}`);
+// A person invited to the demo affiliate, for the page where they set their password.
+const invited = execFileSync(process.execPath, [MAIN, 'users', 'create', '--affiliate', 'aff-demo-1', '--email', 'invited@aff-demo-1.example'], { env, encoding: 'utf8' });
+const inviteLink = new URL(invited.trim().split('\n').at(-1)!);
+const setPasswordPath = inviteLink.pathname + inviteLink.search + inviteLink.hash;
 const server = spawn(process.execPath, [MAIN, 'serve'], { env, stdio: 'inherit' });
 for (let i = 0; i < 100; i++) {
   if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
@@ -54,6 +58,8 @@ try {
       await page.getByRole('button', { name: 'Sign in' }).click();
     };
     const open = (path: string) => page.goto(`/app${path}`);
+    await page.goto(setPasswordPath);
+    await shot('set-password', () => page.getByRole('button', { name: 'Save and sign in' }).waitFor());
     await page.goto('/app/');
     await shot('sign-in', () => page.getByRole('heading', { name: 'Sign in' }).waitFor());
 
@@ -100,6 +106,18 @@ try {
     await shot('brand-profile', () => page.getByRole('heading', { name: 'Change' }).waitFor());
     await open('/affiliates');
     await shot('brand-affiliates', () => page.getByRole('heading', { name: 'Affiliates' }).waitFor());
+    await open('/webhooks');
+    await shot('brand-webhooks', () => page.getByRole('heading', { name: 'Webhooks' }).waitFor());
+    await open('/team');
+    await shot('brand-team', () => page.getByRole('table').waitFor());
+    await open('/keys');
+    await shot('brand-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    if (size === 'mobile') {
+      // The menu, folded on a phone, once open.
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await shot('brand-menu', () => page.getByRole('button', { name: 'Sign out' }).waitFor());
+      await page.getByRole('button', { name: 'Menu' }).click();
+    }
     await context.close();
   }
 } finally {
@@ -109,6 +127,9 @@ try {
 }
 
 async function signOut(page: Page): Promise<void> {
+  // On a phone sign-out is inside the folded menu.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }

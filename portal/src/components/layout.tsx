@@ -1,10 +1,12 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import { useQueryClient } from '@tanstack/react-query';
 import { LOCALES, useMessages, type Locale } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
 import { api } from '../api.js';
 import { SESSION_KEY, type User } from '../session.js';
+import { useCellLabels } from './cell-labels.js';
 
 const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
@@ -30,11 +32,19 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/team', 'nav.team'],
 ];
 
-/** The frame of every signed-in page: the menu of the user's side, the language, sign-out. */
+/**
+ * The frame of every signed-in page: the menu of the user's side, the account, the language,
+ * sign-out. On a narrow screen all of it folds behind one menu button, so a page starts with its
+ * content; following a link folds it again.
+ */
 export function Layout({ user, onLocale, children }: { user: User; onLocale: (locale: Locale) => void; children: ComponentChildren }) {
   const { t, locale } = useMessages();
   const [location] = useLocation();
   const queries = useQueryClient();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location]);
+  const main = useRef<HTMLElement>(null);
+  useCellLabels(main);
   // Keys are an owner's to manage; members do not see the page.
   const pages = [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ...(user.role === 'owner' ? ([['/keys', 'nav.keys']] as Array<[string, MessageKey]>) : [])];
   const signOut = async () => {
@@ -46,36 +56,43 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
   return (
     <div class="frame">
       <header class="top">
-        <strong class="brand">{t('app.name')}</strong>
-        <nav aria-label={t('nav.main')}>
-          <ul>
-            {pages.map(([path, key]) => (
-              <li key={path}>
-                <Link href={path} aria-current={location === path ? 'page' : undefined}>
-                  {t(key)}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div class="account">
-          <span class="who">{user.email}</span>
-          <label for="language" class="visually-hidden">
-            {t('nav.language')}
-          </label>
-          <select id="language" value={locale} onChange={(e) => onLocale((e.currentTarget).value as Locale)}>
+        <div class="masthead">
+          <strong class="brand">{t('app.name')}</strong>
+          <button type="button" class="menu-button secondary" aria-expanded={menuOpen} aria-controls="menu" onClick={() => setMenuOpen(!menuOpen)}>
+            {t('nav.menu')}
+          </button>
+        </div>
+        <div id="menu" class={menuOpen ? 'menu open' : 'menu'}>
+          <nav aria-label={t('nav.main')}>
+            <ul>
+              {pages.map(([path, key]) => (
+                <li key={path}>
+                  <Link href={path} aria-current={location === path ? 'page' : undefined}>
+                    {t(key)}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div class="account">
+            <span class="who">{user.email}</span>
+            <label for="language" class="visually-hidden">
+              {t('nav.language')}
+            </label>
+            <select id="language" value={locale} onChange={(e) => onLocale(e.currentTarget.value as Locale)}>
               {Object.entries(LOCALES).map(([code, name]) => (
                 <option key={code} value={code}>
                   {name}
                 </option>
               ))}
-          </select>
-          <button type="button" onClick={() => void signOut()}>
-            {t('nav.signOut')}
-          </button>
+            </select>
+            <button type="button" onClick={() => void signOut()}>
+              {t('nav.signOut')}
+            </button>
+          </div>
         </div>
       </header>
-      <main>{children}</main>
+      <main ref={main}>{children}</main>
     </div>
   );
 }

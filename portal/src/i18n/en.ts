@@ -11,6 +11,7 @@ export const en = {
   'nav.signOut': 'Sign out',
   'nav.language': 'Language',
   'nav.main': 'Main menu',
+  'nav.menu': 'Menu',
   'nav.team': 'Team',
   'nav.channels': 'Channels',
   'channels.title': 'Channels',

@@ -12,6 +12,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nav.signOut': 'Sair',
   'nav.language': 'Idioma',
   'nav.main': 'Menu principal',
+  'nav.menu': 'Menu',
   'nav.team': 'Equipe',
   'nav.channels': 'Canais',
   'channels.title': 'Canais',
