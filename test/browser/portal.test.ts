@@ -221,12 +221,15 @@ test('in Portuguese on a 375 px screen: the menu and figures fit, money in the B
     await page.getByLabel('Senha').fill(PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('heading', { name: 'Últimos 30 dias' }).waitFor();
+    // On a phone the menu is folded behind its button.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Pedidos' }).click();
     await page.getByTestId('order-portal-order-1').waitFor();
     assert.match((await page.getByTestId('order-portal-order-1').textContent())!, /R\$\s?123,45/);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
     await page.screenshot({ path: join(shots, 'orders-375-pt-BR.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByLabel('Idioma').selectOption('en');
     await page.getByRole('heading', { name: 'Orders' }).waitFor();
   } finally {

@@ -28,5 +28,10 @@ export function DailyChart({ days, values, label }: { days: number[]; values: nu
       plot.destroy();
     };
   }, [days, values, label]);
-  return <div ref={box} class="chart" role="img" aria-label={label} />;
+  // uPlot is sized to the inner box, which has no padding, so the chart never outgrows the frame.
+  return (
+    <div class="chart" role="img" aria-label={label}>
+      <div ref={box} />
+    </div>
+  );
 }

@@ -1,0 +1,249 @@
+/// <reference lib="dom" />
+// Every page of the portal on a phone: each route of portal/src/main.tsx, signed out, as an
+// affiliate and a brand with the demo data, and as an affiliate and a brand with nothing yet, at
+// 320 and 375 px. No page may scroll sideways, every page passes the accessibility check, and
+// every button and menu item is at least 44 × 44 px. The menu folds behind a button on a phone.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { brandInput } from '../helpers/world.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { DEMO_AFFILIATE_USER, DEMO_BRAND_USER, seedDemo } from '../../src/seed/demo.js';
+
+const PASSWORD = 'a long enough password';
+const WIDTHS = [375, 320] as const;
+const TOUCH_TARGET = 44;
+const EMPTY_AFFILIATE_USER = 'owner@new-affiliate.example';
+const EMPTY_BRAND_USER = 'owner@new-brand.example';
+const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
+
+/** Each side's routes as main.tsx declares them, and the address this test opens for each. */
+const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/channels', '/team', '/keys', '/webhooks', '/analytics'];
+const BRAND_ROUTES = ['/', '/conversions', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/keys', '/webhooks', '/analytics'];
+const SIGNED_OUT_ROUTES = ['/set-password', '(any other: sign-in)'];
+
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+let setPasswordPath = '';
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  const services = servicesFor(database);
+  await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
+  // Long values where phones break first: an e-mail address in the team list.
+  await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
+  // An affiliate and a brand that have just joined: every list empty.
+  await services.access.upsertAffiliate('aff-new', 'New Affiliate');
+  await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
+  await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: 'New Brand', slug: 'new-brand', site: 'https://www.new-brand.example', network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
+  await services.users.createWithPassword({ brandId: EMPTY_BRAND }, EMPTY_BRAND_USER, 'owner', PASSWORD);
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  const invited = await services.users.create({ affiliateId: 'aff-new' }, 'invited@new-affiliate.example', 'member');
+  const link = new URL(invited.link);
+  setPasswordPath = link.pathname + link.search + link.hash;
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+test('the routes checked here are every route of the portal', async () => {
+  const source = await readFile(new URL('../../portal/src/main.tsx', import.meta.url), 'utf8');
+  // main.tsx has three switches, in order: signed out (set-password, else sign-in), affiliate, brand.
+  const switches = [...source.matchAll(/<Switch>([\s\S]*?)<\/Switch>/g)].map(([, body]) => [...body!.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path));
+  assert.equal(switches.length, 3, 'main.tsx no longer has the three switches this test reads');
+  assert.deepEqual(switches[0], SIGNED_OUT_ROUTES.slice(0, 1), 'signed-out routes');
+  assert.deepEqual([...switches[1]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
+  assert.deepEqual([...switches[2]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
+});
+
+test('signed out: the sign-in page (also with an error) and the set-password page fit a phone', async () => {
+  const page = await phonePage();
+  const problems: string[] = [];
+  try {
+    await page.goto('/app/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await checkAtPhoneWidths(page, 'sign-in', problems);
+    await page.getByLabel('E-mail').fill('someone-with-a-long-address@nowhere.example');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await checkAtPhoneWidths(page, 'sign-in refused', problems);
+    await page.goto(setPasswordPath);
+    await page.getByRole('button', { name: 'Save and sign in' }).waitFor();
+    await checkAtPhoneWidths(page, 'set-password', problems);
+  } finally {
+    await page.context().close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+for (const [who, email, routes] of [
+  ['an affiliate with data', DEMO_AFFILIATE_USER, AFFILIATE_ROUTES],
+  ['an affiliate with nothing yet', EMPTY_AFFILIATE_USER, AFFILIATE_ROUTES],
+  ['a brand with data', DEMO_BRAND_USER, BRAND_ROUTES],
+  ['a brand with nothing yet', EMPTY_BRAND_USER, BRAND_ROUTES],
+] as const) {
+  test(`${who}: every page fits 320 and 375 px, passes the accessibility check, with targets of 44 px`, async () => {
+    const page = await phonePage();
+    const problems: string[] = [];
+    try {
+      await signIn(page, email);
+      for (const route of routes) {
+        await page.goto(`/app${await addressOf(page, route)}`);
+        await ready(page);
+        await checkAtPhoneWidths(page, route, problems);
+      }
+    } finally {
+      await page.context().close();
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('on a phone the menu folds behind a button holding the pages, the account, the language and sign-out; a link folds it again', async () => {
+  const page = await phonePage();
+  try {
+    await signIn(page, DEMO_AFFILIATE_USER);
+    const menuButton = page.getByRole('button', { name: 'Menu' });
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    assert.equal(await menuButton.getAttribute('aria-expanded'), 'false');
+    assert.equal(await menu.isVisible(), false, 'the menu is folded at first');
+    assert.equal(await page.getByRole('button', { name: 'Sign out' }).isVisible(), false);
+    // The page's content starts within the top fifth of the screen.
+    const headingTop = (await page.locator('main h1').boundingBox())!.y;
+    assert.ok(headingTop < 800 / 5, `the first heading starts ${headingTop} px down`);
+
+    await menuButton.click();
+    assert.equal(await menuButton.getAttribute('aria-expanded'), 'true');
+    for (const control of [menu, page.getByText(DEMO_AFFILIATE_USER), page.getByLabel('Language'), page.getByRole('button', { name: 'Sign out' })]) assert.ok(await control.isVisible());
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      problems.push(...(await smallTargets(page)).map((target) => `open menu at ${width} px: ${target}`));
+      await assertAccessible(page, `open menu at ${width} px`);
+    }
+    assert.deepEqual(problems, []);
+
+    await menu.getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    assert.equal(await menu.isVisible(), false, 'following a link folds the menu');
+    assert.equal(await menuButton.getAttribute('aria-expanded'), 'false');
+
+    // At desktop width the menu is always open and the button is gone.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await menu.isVisible(), true);
+    assert.equal(await menuButton.isVisible(), false);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('on a phone a table row reads as a card: each value beside its column name', async () => {
+  const page = await phonePage();
+  try {
+    await signIn(page, DEMO_BRAND_USER);
+    await page.goto('/app/conversions');
+    await ready(page);
+    const row = page.locator('tbody tr').first();
+    const cells = await row.locator('td').evaluateAll((tds) =>
+      tds.map((td) => ({ label: td.getAttribute('data-label'), shown: getComputedStyle(td, '::before').content, right: td.getBoundingClientRect().right })),
+    );
+    assert.deepEqual(
+      cells.map((c) => c.label),
+      ['Affiliate', 'Date', 'Value', 'Commission', 'Status', ''],
+      'the column names, none for the actions',
+    );
+    assert.deepEqual(
+      cells.slice(0, 5).map((c) => c.shown),
+      ['"Affiliate"', '"Date"', '"Value"', '"Commission"', '"Status"'],
+    );
+    assert.ok(cells.every((c) => c.right <= 375), 'no cell runs past the screen');
+    // The labels follow the language.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByLabel('Language').selectOption('pt-BR');
+    await page.getByRole('heading', { name: 'Conversões' }).waitFor();
+    assert.equal(await row.locator('td').nth(3).getAttribute('data-label'), 'Comissão');
+  } finally {
+    await page.context().close();
+  }
+});
+
+async function phonePage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: WIDTHS[0], height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => assert.fail(`uncaught error on ${page.url()}: ${error.message}`));
+  return page;
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Menu' }).waitFor();
+}
+
+/** The address of a route: a conversion's page is the first one in the list (or one that does not exist). */
+async function addressOf(page: Page, route: string): Promise<string> {
+  if (route !== '/conversions/:orderId') return route;
+  await page.goto('/app/conversions');
+  await ready(page);
+  const first = page.locator('tbody a').first();
+  return (await first.count()) > 0 ? (await first.getAttribute('href'))!.replace(/^\/app/, '') : '/conversions/no-such-order';
+}
+
+/** The page has its heading and nothing more to load. */
+async function ready(page: Page): Promise<void> {
+  await page.locator('main h1').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.getByText('Loading…').waitFor({ state: 'detached' });
+}
+
+/** Sideways scrolling, accessibility and small targets at each phone width, added to `problems`. */
+async function checkAtPhoneWidths(page: Page, what: string, problems: string[]): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    // Two frames: what follows the width (the charts) has been laid out again.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    if (scrollWidth > innerWidth) problems.push(`${what} at ${width} px: ${scrollWidth} px wide (${await widest(page)})`);
+    problems.push(...(await smallTargets(page)).map((target) => `${what} at ${width} px: ${target}`));
+    await assertAccessible(page, `${what} at ${width} px`);
+  }
+}
+
+/** Visible buttons and menu items smaller than 44 × 44 px (links inside text are exempt). */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((minimum) => {
+    const targets = document.querySelectorAll<HTMLElement>('button, a.button, [role="button"], summary, select, nav a');
+    return Array.from(targets).flatMap((element) => {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) return [];
+      return box.width < minimum || box.height < minimum ? [`"${(element.textContent ?? '').trim()}" ${Math.round(box.width)} × ${Math.round(box.height)}`] : [];
+    });
+  }, TOUCH_TARGET);
+}
+
+/** The elements running past the right edge, to say what to fix. */
+function widest(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('main *, header *'))
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth)
+      .slice(0, 3)
+      .map((element) => `${element.tagName.toLowerCase()}${element.className ? `.${element.className}` : ''} to ${Math.round(element.getBoundingClientRect().right)} px`)
+      .join(', '),
+  );
+}
