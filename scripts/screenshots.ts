@@ -88,7 +88,7 @@ try {
     await open('/team');
     await shot('affiliate-team', () => page.getByRole('table').waitFor());
     await open('/keys');
-    await shot('affiliate-keys', () => page.getByRole('table').waitFor());
+    await shot('affiliate-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');

@@ -67,38 +67,42 @@ export function ApiKeys({ side }: { side: Side }) {
         </div>
       )}
       <QueryState query={keys}>
-        {(list) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.prefix')}</th>
-                <th scope="col">{t('keys.scopes')}</th>
-                <th scope="col">{t('keys.created')}</th>
-                <th scope="col"><span class="visually-hidden">{t('keys.revoke')}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td><code>{key.prefix}…</code></td>
-                  <td>{key.scopes.join(' ')}</td>
-                  <td>{date(key.createdAt)}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      t('keys.revokedOn', { date: date(key.revokedAt) })
-                    ) : (
-                      <button type="button" class="danger" aria-label={t('keys.revokeNamed', { name: key.name })} onClick={() => revoke.mutate(key.id)}>
-                        {t('keys.revoke')}
-                      </button>
-                    )}
-                  </td>
+        {(list) =>
+          list.length === 0 ? (
+            <p>{t('common.empty')}</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('keys.name')}</th>
+                  <th scope="col">{t('keys.prefix')}</th>
+                  <th scope="col">{t('keys.scopes')}</th>
+                  <th scope="col">{t('keys.created')}</th>
+                  <th scope="col"><span class="visually-hidden">{t('keys.revoke')}</span></th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {list.map((key) => (
+                  <tr key={key.id}>
+                    <th scope="row">{key.name}</th>
+                    <td><code>{key.prefix}…</code></td>
+                    <td>{key.scopes.join(' ')}</td>
+                    <td>{date(key.createdAt)}</td>
+                    <td>
+                      {key.revokedAt ? (
+                        t('keys.revokedOn', { date: date(key.revokedAt) })
+                      ) : (
+                        <button type="button" class="danger" aria-label={t('keys.revokeNamed', { name: key.name })} onClick={() => revoke.mutate(key.id)}>
+                          {t('keys.revoke')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
       </QueryState>
     </>
   );
