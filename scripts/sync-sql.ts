@@ -229,6 +229,12 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['getOrCreate', (r) => r.settings.getOrCreate('visitor_salt', 'salt', NOW)],
     ['set', (r) => r.settings.set('visitor_salt', 'salt', NOW)],
   ],
+  scheduledTasks: [
+    ['ensure', (r) => r.scheduledTasks.ensure(['clicks-retention', 'webhooks-retention'], NOW)],
+    ['claimDue', (r) => r.scheduledTasks.claimDue(['clicks-retention', 'webhooks-retention'], 'instance-1', NOW, NOW)],
+    ['recordRun', (r) => r.scheduledTasks.recordRun({ name: 'clicks-retention', next_run_at: NOW, failures: 0, lease_owner: 'instance-1', lease_until: NOW, last_run_at: null, last_error: null, updated_at: NOW }, { next_run_at: NOW, failures: 0, last_error: null }, NOW)],
+    ['find', (r) => r.scheduledTasks.find('clicks-retention')],
+  ],
   users: [
     ['insert', (r) => r.users.insert({ id: 'usr_1', email: 'ana@example.com', affiliate_id: AFF, brand_id: null, role: 'owner', password_hash: null, created_at: NOW, updated_at: NOW })],
     ['findByEmail', (r) => r.users.findByEmail('ana@example.com')],

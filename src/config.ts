@@ -55,6 +55,8 @@ export interface Config {
   webhookAllowLocalTargets: boolean;
   /** How often this instance looks for webhook deliveries that are due; 0 delivers none here. */
   webhookPollMs: number;
+  /** How often this instance looks for scheduled tasks that are due (retention); 0 runs none here. */
+  schedulePollMs: number;
   /**
    * The IP database (MMDB) click countries are found in: the one shipped with the service unless
    * IP_DATABASE names another file; null (IP_DATABASE=off) records every country as ZZ.
@@ -219,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usesDefaultDatabase: !env.DATABASE_URL,
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
+    schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     ipDatabase: ipDatabase(env.IP_DATABASE),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 20, 1, 1_000_000_000),
@@ -260,6 +263,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   usesDefaultDatabase: null,
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookPollMs: 'WEBHOOK_POLL_MS',
+  schedulePollMs: 'SCHEDULE_POLL_MS',
   ipDatabase: 'IP_DATABASE',
   corsOrigins: 'CORS_ORIGINS',
   headersTimeoutMs: 'HEADERS_TIMEOUT_MS',

@@ -22,7 +22,9 @@ import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from 
 import { ConversionsService } from './domain/orders/conversions.js';
 import { Retention } from './domain/retention.js';
 import { HealthService } from './domain/health.js';
-import { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
+import { WebhookQueue } from './domain/webhooks/webhook-queue.js';
+import { JobRunner } from './domain/jobs/job-runner.js';
+import { ScheduledTasks } from './domain/jobs/scheduled-tasks.js';
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
@@ -78,6 +80,12 @@ const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 }
 
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
+const HOUR_MS = 3_600_000;
+/** What a failed round of each job queue means for the operator reading the log. */
+const JOB_FAILURES: Record<string, string> = {
+  webhooks: 'delivering webhooks failed; will retry',
+  scheduled: 'running scheduled tasks (retention) failed; will retry',
+};
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl, { sqliteCacheMb: config.sqliteCacheMb });
@@ -126,6 +134,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     : bus;
   // Counters of failed keys and sign-in attempts: shared through Redis, this instance's own while it is away.
   const windowCounter = redis ? failoverWindowCounter((key, windowMs) => countInWindow(redis, key, windowMs), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone')) : memoryWindowCounter();
+  const retention = {
+    clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
+    webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
+  };
   const services: ServingServices = {
     ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs }),
     tracking,
@@ -134,21 +146,23 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // is all there is.
     conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
-    dispatcher: new WebhookDispatcher(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock, {
-      instanceId: randomUUID(),
-      pollMs: config.webhookPollMs,
-      onError: logError('delivering webhooks failed; will retry'),
-    }),
-    retention: {
-      clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
-      webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
-    },
+    jobs: new JobRunner(clock, { instanceId: randomUUID(), onError: (queue, error) => logError(JOB_FAILURES[queue] ?? `running ${queue} jobs failed; will retry`)(error) }),
+    retention,
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
     signInAttempts: {
       account: failedKeyThrottle(SIGN_IN_LIMITS.perAccount, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-account'),
       address: failedKeyThrottle(SIGN_IN_LIMITS.perAddress, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-address'),
     },
   };
+  services.jobs
+    .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock), config.webhookPollMs)
+    .add(
+      new ScheduledTasks(repositories.scheduledTasks, [
+        { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },
+        { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
+      ]),
+      config.schedulePollMs,
+    );
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({
     clicks,
@@ -156,7 +170,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     redirectCache,
     database: () => database.stats(),
     ...(redis && { redisReady: () => redis.client.status === 'ready' }),
-    webhooks: { attempts: services.dispatcher.attempts, backlog: () => repositories.webhooks.backlog() },
+    webhooks: { attempts: services.jobs.outcomes.webhooks!, backlog: () => repositories.webhooks.backlog() },
     retention: services.retention,
     now: () => clock.now(),
   });
@@ -173,15 +187,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await subscribed;
   }
   tracking.start(logError('asking the database for changed links failed; cached links keep redirecting (for at most a minute without an answer)'));
-  services.dispatcher.start();
-  services.retention.clicks.start(logError('deleting clicks past CLICK_RETENTION_DAYS failed; will retry within the hour'));
-  services.retention.webhooks.start(logError('deleting webhook deliveries past WEBHOOK_RETENTION_DAYS failed; will retry within the hour'));
+  services.jobs.start();
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
       await app.close();
-      await services.dispatcher.stop();
-      await Promise.all([services.retention.clicks.stop(), services.retention.webhooks.stop()]);
+      await Promise.all([services.retention.clicks.stop(), services.retention.webhooks.stop(), services.jobs.stop()]);
       await tracking.stop();
       await redis?.close();
       if (!options.database) await database.close();

@@ -18,7 +18,7 @@ import { PayoutsService } from './domain/orders/payouts.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
-import type { WebhookDispatcher } from './domain/webhooks/dispatcher.js';
+import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { HealthService } from './domain/health.js';
@@ -45,13 +45,13 @@ export interface ServingServices extends Services {
   tracking: TrackingService;
   conversions: ConversionsService;
   health: HealthService;
-  /** Delivers the webhook outbox (started with the server; tests run its rounds themselves). */
-  dispatcher: WebhookDispatcher;
+  /** Background work: the webhook outbox (queue `webhooks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
+  jobs: JobRunner;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
   /** Counts sign-in attempts per account and per client address. */
   signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Deletes raw clicks past CLICK_RETENTION_DAYS, and the webhook outbox and log past WEBHOOK_RETENTION_DAYS, in the background. */
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS, and the webhook outbox and log past WEBHOOK_RETENTION_DAYS (hourly scheduled tasks). */
   retention: { clicks: Retention; webhooks: Retention };
 }
 

@@ -3,7 +3,8 @@
 // them apart (PostgreSQL partitions), the rest in small batches with pauses between them, so the
 // writers never wait long for the table. What the rows add up to outlives them: links keep their
 // counts, the analytics rollups their hours, and orders the facts of their click (copied onto the
-// order when it is reported), so attribution and every figure stay as they were.
+// order when it is reported), so attribution and every figure stay as they were. The prune is a
+// scheduled task of the job runner: hourly, once across instances.
 import type { Clock } from '../lib/clock.js';
 
 const DAY_MS = 86_400_000;
@@ -25,12 +26,9 @@ export interface RetentionOptions {
   batch?: number;
   /** Pause between two batches, so other writers get the table in between. */
   pauseMs?: number;
-  /** How often the background prune runs. */
-  everyMs?: number;
 }
 
 export class Retention {
-  private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private stopped = false;
   /** Rows this instance deleted so far (for the metrics). */
@@ -72,17 +70,9 @@ export class Retention {
     return total;
   }
 
-  /** Prunes (and prepares months) now and then every `everyMs` (an hour by default); failures are reported and retried next time. */
-  start(onError: (error: unknown) => void): void {
-    const run = () => void this.prune().catch(onError);
-    this.timer = setInterval(run, this.options.everyMs ?? 3_600_000);
-    this.timer.unref();
-    setImmediate(run);
-  }
-
+  /** Ends a prune in progress after its current batch. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => {});
   }
 }

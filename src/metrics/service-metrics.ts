@@ -1,7 +1,7 @@
 // The service's metrics in Prometheus' terms (prom-client): what a request, a redirect, a click
 // write and a webhook delivery came to, and the state of the caches, database, Redis and outbox.
 // Counts kept by the parts themselves as plain integers (the redirect cache, the click recorder,
-// the dispatcher) are read when Prometheus scrapes, so the redirect path only adds to an integer;
+// the job runner) are read when Prometheus scrapes, so the redirect path only adds to an integer;
 // durations are observed as they happen. docs/operations.md lists each metric.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ClickOutcome } from '../domain/links/click-recorder.js';
@@ -17,6 +17,7 @@ export interface MetricSources {
   /** Undefined without Redis. */
   redisReady?: () => boolean;
   webhooks: {
+    /** The job runner's outcomes of the webhook queue: done, retrying, failed. */
     readonly attempts: Readonly<Record<string, number>>;
     backlog(): Promise<{ pending: number; earliestDueAt: string | null }>;
   };
@@ -136,7 +137,7 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.reset();
-        for (const [outcome, count] of Object.entries(sources.webhooks.attempts)) this.inc({ outcome }, count);
+        for (const [outcome, count] of Object.entries(sources.webhooks.attempts)) this.inc({ outcome: outcome === 'done' ? 'delivered' : outcome }, count);
       },
     });
     // One query per scrape answers both outbox figures.

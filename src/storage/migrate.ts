@@ -39,6 +39,7 @@ import * as clickFactsRollups from './migrations/0032-click-facts-rollups.js';
 import * as unrolledClicks from './migrations/0033-unrolled-clicks.js';
 import * as campaignsListCoveringIndex from './migrations/0034-campaigns-list-covering-index.js';
 import * as campaignsTypeCoveringIndex from './migrations/0035-campaigns-type-covering-index.js';
+import * as scheduledTasks from './migrations/0036-scheduled-tasks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -79,6 +80,7 @@ const migrations: Record<string, DialectMigration> = {
   '0033-unrolled-clicks': unrolledClicks,
   '0034-campaigns-list-covering-index': campaignsListCoveringIndex,
   '0035-campaigns-type-covering-index': campaignsTypeCoveringIndex,
+  '0036-scheduled-tasks': scheduledTasks,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -408,6 +408,20 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+/** A task run on a schedule, once across instances: when it is due next, and who runs it now. */
+export interface ScheduledTasksTable {
+  name: string;
+  next_run_at: string;
+  /** Failed runs in a row (0 after a success): the retry wait grows with them. */
+  failures: Generated<number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_run_at: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+export type ScheduledTaskRow = Selectable<ScheduledTasksTable>;
+
 /** A person who signs in to the portal, on behalf of one affiliate or one brand. */
 export interface UsersTable {
   id: string;
@@ -447,6 +461,7 @@ export interface DB {
   user_links: UserLinksTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  scheduled_tasks: ScheduledTasksTable;
   click_rollups: ClickRollupsTable;
   order_rollups: OrderRollupsTable;
   /** The same sums per UTC day: a read of whole days takes one row per day instead of 24. */

@@ -44,7 +44,7 @@ const redeliver = (endpointId: string, deliveryId: string) =>
 async function orderDelivered(endpointId: string): Promise<Attempt> {
   const res = await report(h, acme, { clickId: await freshClick(h, aff, BRANDS.acme), orderId: `retained-${++seq}`, value: 1000, items: [item(1000)] });
   assert.equal(res.statusCode, 201, res.body);
-  assert.equal(await h.service.services.dispatcher.runOnce(), 1);
+  assert.equal(await h.service.services.jobs.runOnce('webhooks'), 1);
   return (await deliveryLog(endpointId))[0]!;
 }
 const outboxRows = async () => {
@@ -66,7 +66,7 @@ test('a prune deletes the outbox and log past the retention and keeps what a rec
   clock.set('2026-01-30T10:00:00.000Z');
   const again = await redeliver(endpointId, redelivered.deliveryId);
   assert.equal(again.statusCode, 202, again.body);
-  assert.equal(await h.service.services.dispatcher.runOnce(), 1);
+  assert.equal(await h.service.services.jobs.runOnce('webhooks'), 1);
   const recent = await orderDelivered(endpointId); // 2026-01-30
   clock.set('2026-02-04T10:00:00.000Z');
   assert.deepEqual(await outboxRows(), { events: 4, deliveries: 5, attempts: 5 });
@@ -89,6 +89,6 @@ test('a prune deletes the outbox and log past the retention and keeps what a rec
   const resent = await redeliver(endpointId, (await deliveryLog(endpointId)).find((a) => a.eventId === redelivered.eventId)!.deliveryId);
   assert.equal(resent.statusCode, 202, resent.body);
   const before = receiver.received.length;
-  assert.equal(await h.service.services.dispatcher.runOnce(), 1);
+  assert.equal(await h.service.services.jobs.runOnce('webhooks'), 1);
   assert.equal(receiver.received[before]?.headers['webhook-id'], redelivered.eventId, 'sent with its event');
 });

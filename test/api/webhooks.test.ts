@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/lib/clock.js';
-import { WebhookDispatcher } from '../../src/domain/webhooks/dispatcher.js';
+import { WebhookQueue } from '../../src/domain/webhooks/webhook-queue.js';
+import { JobRunner } from '../../src/domain/jobs/job-runner.js';
 import { WebhooksRepository } from '../../src/storage/repositories/webhooks.js';
 import { webhookTransport } from '../../src/outbound/webhook-transport.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -52,7 +53,7 @@ async function endpoint(side: 'affiliate' | 'advertiser', key: string, events: s
   return res.json<{ data: Endpoint }>().data;
 }
 
-const deliver = () => h.service.services.dispatcher.runOnce();
+const deliver = () => h.service.services.jobs.runOnce('webhooks');
 const since = (count: number) => receiver.received.slice(count);
 const payloadOf = (body: string) => JSON.parse(body) as Payload;
 const log = async (side: 'affiliate' | 'advertiser', key: string, id: string) => {
@@ -259,12 +260,12 @@ describe('delivery', () => {
     await remove('affiliate', aff1, hook.id);
   });
 
-  test('two dispatchers on one database deliver each event once', async () => {
+  test('two instances on one database deliver each event once', async () => {
     const hook = await endpoint('affiliate', aff1, ['order.created']);
     for (let i = 0; i < 6; i++) await conversion(aff1);
-    const other = new WebhookDispatcher(new WebhooksRepository(h.service.database), webhookTransport({ allowLocal: true }), clock, { instanceId: 'other', pollMs: 0, onError: () => {} });
+    const other = new JobRunner(clock, { instanceId: 'other', onError: () => {} }).add(new WebhookQueue(new WebhooksRepository(h.service.database), webhookTransport({ allowLocal: true }), clock), 0);
     const before = receiver.received.length;
-    const [a, b] = await Promise.all([deliver(), other.runOnce()]);
+    const [a, b] = await Promise.all([deliver(), other.runOnce('webhooks')]);
     assert.equal(a + b, 6);
     assert.equal(new Set(since(before).map((r) => r.headers['webhook-id'])).size, 6);
     assert.equal(since(before).length, 6);
@@ -302,7 +303,7 @@ describe('destinations that lead inside', () => {
     const reported = await report(strict, brand, { clickId: await freshClick(strict, key, BRANDS.acme), orderId: 'rebind-1', value: 1_000, items: [item(1_000)] });
     assert.equal(reported.statusCode, 201, reported.body);
     const before = receiver.received.length;
-    await strict.service.services.dispatcher.runOnce();
+    await strict.service.services.jobs.runOnce('webhooks');
     const attempts = (await strict.request({ method: 'GET', url: `/affiliate/webhooks/${hook.id}/deliveries`, headers: { 'x-api-key': key } })).json<{ data: Attempt[] }>().data;
     assert.equal(attempts.length, 1);
     assert.equal(attempts[0]!.outcome, 'retrying');

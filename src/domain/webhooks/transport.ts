@@ -1,4 +1,4 @@
-// What the dispatcher needs from the network: send one signed request, say how it went. The
+// What the webhook queue needs from the network: send one signed request, say how it went. The
 // implementation (src/outbound/webhook-transport.ts) decides where a request may go.
 
 export interface WebhookRequest {

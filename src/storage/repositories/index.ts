@@ -15,6 +15,7 @@ import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
+import { ScheduledTasksRepository } from './scheduled-tasks.js';
 import { UsersRepository } from './users.js';
 import { WebhooksRepository } from './webhooks.js';
 
@@ -34,6 +35,7 @@ export function openRepositories(database: Database) {
     products: new ProductsRepository(database),
     rollups: new RollupsRepository(database),
     settings: new SettingsRepository(database),
+    scheduledTasks: new ScheduledTasksRepository(database),
     users: new UsersRepository(database),
     webhooks: new WebhooksRepository(database),
   };
