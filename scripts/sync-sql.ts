@@ -229,6 +229,12 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['getOrCreate', (r) => r.settings.getOrCreate('visitor_salt', 'salt', NOW)],
     ['set', (r) => r.settings.set('visitor_salt', 'salt', NOW)],
   ],
+  mail: [
+    ['queue', (r) => r.mail.queue([{ to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_purpose: 'sign_up' }], NOW)],
+    ['claimDue', (r) => r.mail.claimDue('instance-1', NOW, NOW, 10)],
+    ['recordAttempt', (r) => r.mail.recordAttempt({ id: 'm-1', to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_purpose: 'sign_up', status: 'pending', attempts: 0, next_attempt_at: NOW, lease_owner: 'instance-1', lease_until: NOW, last_error: null, created_at: NOW, sent_at: null, updated_at: NOW }, { status: 'sent', next_attempt_at: NOW, last_error: null, params: null, sent_at: NOW }, NOW)],
+    ['find', (r) => r.mail.find('m-1')],
+  ],
   scheduledTasks: [
     ['ensure', (r) => r.scheduledTasks.ensure(['clicks-retention', 'webhooks-retention'], NOW)],
     ['claimDue', (r) => r.scheduledTasks.claimDue(['clicks-retention', 'webhooks-retention'], 'instance-1', NOW, NOW)],
@@ -236,6 +242,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['find', (r) => r.scheduledTasks.find('clicks-retention')],
   ],
   users: [
+    ['findById', (r) => r.users.findById('usr_1')],
     ['insert', (r) => r.users.insert({ id: 'usr_1', email: 'ana@example.com', affiliate_id: AFF, brand_id: null, role: 'owner', password_hash: null, created_at: NOW, updated_at: NOW })],
     ['findByEmail', (r) => r.users.findByEmail('ana@example.com')],
     ['findOf', (r) => r.users.findOf({ affiliateId: AFF }, 'usr_1')],

@@ -57,6 +57,16 @@ export interface Config {
   webhookPollMs: number;
   /** How often this instance looks for scheduled tasks that are due (retention); 0 runs none here. */
   schedulePollMs: number;
+  /** smtp:// or smtps:// with credentials; undefined: mail is written as .eml files to mailOutboxDir. */
+  smtpUrl: string | undefined;
+  /** The sender of every message (MAIL_FROM). */
+  mailFrom: string;
+  /** Where messages go without SMTP_URL; null with an in-memory database (nothing is written). */
+  mailOutboxDir: string | null;
+  /** How often this instance looks for messages to send; 0 sends none here. */
+  mailPollMs: number;
+  /** The network's name in messages and on pages (NETWORK_NAME). */
+  networkName: string;
   /**
    * The IP database (MMDB) click countries are found in: the one shipped with the service unless
    * IP_DATABASE names another file; null (IP_DATABASE=off) records every country as ZZ.
@@ -190,10 +200,29 @@ function redisUrl(raw: string | undefined): string | undefined {
 
 /** CLICK_SPOOL_DIR, or its default for the database at `url` (DATABASE_URL as read). */
 function clickSpoolDir(env: NodeJS.ProcessEnv, url: string): string | null {
-  if (env.CLICK_SPOOL_DIR && env.CLICK_SPOOL_DIR !== '') return resolve(env.CLICK_SPOOL_DIR);
-  if (dialectOf(url) === 'postgres') return resolve('data', 'click-spool');
+  return dirBesideDatabase(env.CLICK_SPOOL_DIR, url, 'click-spool');
+}
+
+/** A directory set by its variable, or by default `name` beside the SQLite file (data/`name` with PostgreSQL). */
+function dirBesideDatabase(raw: string | undefined, url: string, name: string): string | null {
+  if (raw && raw !== '') return resolve(raw);
+  if (dialectOf(url) === 'postgres') return resolve('data', name);
   const path = sqlitePath(url);
-  return path === ':memory:' ? null : join(dirname(resolve(path)), 'click-spool');
+  return path === ':memory:' ? null : join(dirname(resolve(path)), name);
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^smtps?:\/\//i.test(raw) || !URL.canParse(raw)) throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 (or smtps:// for TLS from the start, port 465)');
+  return raw;
+}
+
+/** MAIL_FROM, or no-reply at PUBLIC_URL's host under the network's name. */
+function mailFrom(raw: string | undefined, publicUrl: string, networkName: string): string {
+  if (raw === undefined || raw === '') return `${networkName} <no-reply@${new URL(publicUrl).hostname}>`;
+  const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address.trim())) throw new Error(`MAIL_FROM must be an address such as "Affnet <no-reply@example.com>" or no-reply@example.com, got "${raw}"`);
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -203,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://go.example.com, got "${publicUrl}"`);
   }
   const database = databaseUrl(env.DATABASE_URL);
+  const networkName = env.NETWORK_NAME && env.NETWORK_NAME.trim() !== '' ? env.NETWORK_NAME.trim() : 'affnet';
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
@@ -222,6 +252,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, publicUrl, networkName),
+    mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
+    mailPollMs: integer(env, 'MAIL_POLL_MS', 1000, 0, 3_600_000),
+    networkName,
     ipDatabase: ipDatabase(env.IP_DATABASE),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 20, 1, 1_000_000_000),
@@ -264,6 +299,11 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookPollMs: 'WEBHOOK_POLL_MS',
   schedulePollMs: 'SCHEDULE_POLL_MS',
+  smtpUrl: 'SMTP_URL',
+  mailFrom: 'MAIL_FROM',
+  mailOutboxDir: 'MAIL_OUTBOX_DIR',
+  mailPollMs: 'MAIL_POLL_MS',
+  networkName: 'NETWORK_NAME',
   ipDatabase: 'IP_DATABASE',
   corsOrigins: 'CORS_ORIGINS',
   headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
@@ -309,7 +349,7 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     const raw = config[key];
     let value: string;
     if (key === 'visitorSalt') value = raw === undefined ? '(the installation’s own, kept in the database)' : MASK;
-    else if (key === 'databaseUrl' || key === 'redisUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
+    else if (key === 'databaseUrl' || key === 'redisUrl' || key === 'smtpUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');
     else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);

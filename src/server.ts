@@ -25,6 +25,9 @@ import { HealthService } from './domain/health.js';
 import { WebhookQueue } from './domain/webhooks/webhook-queue.js';
 import { JobRunner } from './domain/jobs/job-runner.js';
 import { ScheduledTasks } from './domain/jobs/scheduled-tasks.js';
+import { MailQueue } from './domain/mail/mail-queue.js';
+import type { MailTransport } from './domain/mail/transport.js';
+import { outboxMailTransport, smtpMailTransport } from './outbound/mail-transport.js';
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
@@ -85,7 +88,14 @@ const HOUR_MS = 3_600_000;
 const JOB_FAILURES: Record<string, string> = {
   webhooks: 'delivering webhooks failed; will retry',
   scheduled: 'running scheduled tasks (retention) failed; will retry',
+  mail: 'sending mail failed; will retry',
 };
+
+/** SMTP when configured; else the outbox folder; nothing where there is no folder (an in-memory database). */
+function mailTransportFor(config: Config, written: (path: string) => void): MailTransport | undefined {
+  if (config.smtpUrl) return smtpMailTransport(config.smtpUrl);
+  return config.mailOutboxDir === null ? undefined : outboxMailTransport(config.mailOutboxDir, written);
+}
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl, { sqliteCacheMb: config.sqliteCacheMb });
@@ -163,6 +173,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ]),
       config.schedulePollMs,
     );
+  const mailTransport = mailTransportFor(config, (path) => app?.log.info({ path }, 'mail written to the outbox folder (SMTP_URL is not set)'));
+  if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (userId, purpose) => services.users.issueLink(userId, purpose), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({
     clicks,
@@ -193,6 +205,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closed ??= (async () => {
       await app.close();
       await Promise.all([services.retention.clicks.stop(), services.retention.webhooks.stop(), services.jobs.stop()]);
+      mailTransport?.close();
       await tracking.stop();
       await redis?.close();
       if (!options.database) await database.close();

@@ -40,6 +40,7 @@ import * as unrolledClicks from './migrations/0033-unrolled-clicks.js';
 import * as campaignsListCoveringIndex from './migrations/0034-campaigns-list-covering-index.js';
 import * as campaignsTypeCoveringIndex from './migrations/0035-campaigns-type-covering-index.js';
 import * as scheduledTasks from './migrations/0036-scheduled-tasks.js';
+import * as mailMessages from './migrations/0037-mail-messages.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -81,6 +82,7 @@ const migrations: Record<string, DialectMigration> = {
   '0034-campaigns-list-covering-index': campaignsListCoveringIndex,
   '0035-campaigns-type-covering-index': campaignsTypeCoveringIndex,
   '0036-scheduled-tasks': scheduledTasks,
+  '0037-mail-messages': mailMessages,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

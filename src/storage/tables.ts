@@ -422,6 +422,31 @@ export interface ScheduledTasksTable {
 }
 export type ScheduledTaskRow = Selectable<ScheduledTasksTable>;
 
+/** A message waiting to be sent, sent, or given up; see migration 0037. */
+export interface MailMessagesTable {
+  id: string;
+  to_address: string;
+  template: string;
+  locale: string;
+  /** The template's values as JSON; null once sent. */
+  params: string | null;
+  /** A one-time link is made at sending for this user, for this purpose. */
+  link_user_id: string | null;
+  link_purpose: 'sign_up' | 'reset' | null;
+  /** pending → sent | failed (retries over) | canceled (its user is gone). */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+  updated_at: string;
+}
+export type MailMessageRow = Selectable<MailMessagesTable>;
+export type NewMailMessage = Pick<MailMessageRow, 'to_address' | 'template' | 'locale' | 'params' | 'link_user_id' | 'link_purpose'>;
+
 /** A person who signs in to the portal, on behalf of one affiliate or one brand. */
 export interface UsersTable {
   id: string;
@@ -462,6 +487,7 @@ export interface DB {
   sessions: SessionsTable;
   settings: SettingsTable;
   scheduled_tasks: ScheduledTasksTable;
+  mail_messages: MailMessagesTable;
   click_rollups: ClickRollupsTable;
   order_rollups: OrderRollupsTable;
   /** The same sums per UTC day: a read of whole days takes one row per day instead of 24. */

@@ -76,6 +76,7 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (!config.smtpUrl && config.mailOutboxDir && (index ?? 0) === 0) app.log.info(`Mail is not sent (SMTP_URL is not set): each message is written to ${config.mailOutboxDir} as an .eml file`);
   if (config.metricsPort) {
     // Each worker answers its own figures, on the port after the previous worker's.
     const port = config.metricsPort + (index ?? 0);

@@ -5,7 +5,9 @@
 import type { UserOwner, UsersRepository } from '../../storage/repositories/users.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
-import type { UserRow } from '../../storage/tables.js';
+import type { MailRepository } from '../../storage/repositories/mail.js';
+import type { NewMailMessage, UserRow } from '../../storage/tables.js';
+import { mailRow } from '../mail/mail-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -56,6 +58,7 @@ export interface UsersRepositories {
   users: UsersRepository;
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
+  mail: MailRepository;
 }
 
 const viewOf = (row: UserRow): UserView => ({
@@ -86,9 +89,15 @@ export class UsersService {
     private readonly settings: { publicUrl: string; sessionIdleMs: number },
   ) {}
 
-  /** A new user of an affiliate or a brand, and the one-time link where they set their password. */
-  async create(owner: UserOwner, email: string, role: Role = 'member'): Promise<{ user: UserView; link: string }> {
-    const row = await this.insertUser(owner, email, role, null);
+  /**
+   * A new user of an affiliate or a brand, and the one-time link where they set their password;
+   * they are also mailed an invitation with a link of its own (made when the message is sent).
+   */
+  async create(owner: UserOwner, email: string, role: Role = 'member', locale = 'en'): Promise<{ user: UserView; link: string }> {
+    const account = owner.affiliateId ? await this.repositories.affiliates.nameOf(owner.affiliateId) : (await this.repositories.brands.find(owner.brandId ?? ''))?.name;
+    const row = await this.insertUser(owner, email, role, null, (id, address) => [
+      mailRow({ to: address, template: 'invitation', locale, values: { ...(account && { account }) }, link: { userId: id, purpose: 'sign_up' } }),
+    ]);
     return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
   }
 
@@ -99,7 +108,7 @@ export class UsersService {
     return viewOf(await this.insertUser(owner, email, role, await hashPassword(password)));
   }
 
-  private async insertUser(owner: UserOwner, email: string, role: Role, passwordHash: string | null): Promise<UserRow> {
+  private async insertUser(owner: UserOwner, email: string, role: Role, passwordHash: string | null, mail: (id: string, address: string) => NewMailMessage[] = () => []): Promise<UserRow> {
     if (Boolean(owner.affiliateId) === Boolean(owner.brandId)) throw invalid('invalid_owner', 'a user belongs to exactly one affiliate or one brand');
     if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
     else await requireBrand(this.repositories.brands, owner.brandId!);
@@ -109,15 +118,15 @@ export class UsersService {
     if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
     const now = this.clock.iso();
     const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: passwordHash, created_at: now, updated_at: now };
-    await this.repositories.users.insert(row);
+    await this.repositories.users.insert(row, mail(row.id, row.email));
     return row;
   }
 
-  /** A one-time link to set a new password (the old one keeps working until then). */
+  /** A one-time link to set a new password (the old one keeps working until then); the user is mailed one of their own. */
   async resetLink(email: string): Promise<string> {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     if (!user) throw notFound(`no user has the e-mail ${email}`, 'user_not_found');
-    return this.newLink(user.id, user.password_hash ? 'reset' : 'sign_up');
+    return this.passwordLink(user);
   }
 
   /** Sets the password through a one-time link and signs in; every other session of the user ends. */
@@ -165,8 +174,20 @@ export class UsersService {
 
   /** A new password link for a user of the team. */
   async teamResetLink(owner: UserOwner, userId: string): Promise<string> {
-    const user = await this.memberOf(owner, userId);
-    return this.newLink(user.id, user.password_hash ? 'reset' : 'sign_up');
+    return this.passwordLink(await this.memberOf(owner, userId));
+  }
+
+  /** A link to set a password for `user`, and the same mailed to them (with a link of its own). */
+  private async passwordLink(user: UserRow): Promise<string> {
+    const purpose = user.password_hash ? 'reset' : 'sign_up';
+    await this.repositories.mail.queue([mailRow({ to: user.email, template: 'password-link', locale: 'en', values: { email: user.email }, link: { userId: user.id, purpose } })], this.clock.iso());
+    return this.newLink(user.id, purpose);
+  }
+
+  /** A one-time link made as a message is sent; undefined when the user is gone. */
+  async issueLink(userId: string, purpose: 'sign_up' | 'reset'): Promise<string | undefined> {
+    if (!(await this.repositories.users.findById(userId))) return undefined;
+    return this.newLink(userId, purpose);
   }
 
   /** Removes a user of the team (their sessions end with them); the last owner stays. */

@@ -15,6 +15,7 @@ import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
+import { MailRepository } from './mail.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
 import { UsersRepository } from './users.js';
 import { WebhooksRepository } from './webhooks.js';
@@ -29,6 +30,7 @@ export function openRepositories(database: Database) {
     categories: new CategoriesRepository(database),
     clicks: new ClicksRepository(database),
     links: new LinksRepository(database),
+    mail: new MailRepository(database),
     orders: new OrdersRepository(database),
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),

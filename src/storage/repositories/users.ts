@@ -1,6 +1,7 @@
 // Users of the portal, their one-time links and their sessions: the SQL behind them.
 import type { Database } from '../database.js';
-import type { SessionRow, UserRow } from '../tables.js';
+import type { NewMailMessage, SessionRow, UserRow } from '../tables.js';
+import { writeMail } from './mail.js';
 
 export interface UserOwner {
   affiliateId?: string;
@@ -10,8 +11,16 @@ export interface UserOwner {
 export class UsersRepository {
   constructor(private readonly database: Database) {}
 
-  async insert(row: UserRow): Promise<void> {
-    await this.database.db.insertInto('users').values(row).execute();
+  /** Adds a user, with the mail telling them (an invitation) in the same transaction. */
+  async insert(row: UserRow, mail: readonly NewMailMessage[] = []): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(row).execute();
+      await writeMail(trx, mail, row.created_at);
+    });
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {

@@ -1,0 +1,27 @@
+// Every message in both languages: a subject, the link in the text and in the HTML, the network's
+// name, and values that cannot break out of the HTML.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAIL_LOCALES, renderMail, type TemplateName } from '../../src/domain/mail/templates.js';
+
+const TEMPLATES: TemplateName[] = ['invitation', 'password-link'];
+const LINK = 'https://go.example/app/set-password?token=abc123';
+
+test('each template in each language names the network and carries the link in text and HTML', () => {
+  for (const template of TEMPLATES) {
+    for (const locale of MAIL_LOCALES) {
+      const mail = renderMail(template, locale, { network: 'Rede', account: 'Loja', email: 'ana@example.com', link: LINK });
+      assert.ok(mail.subject.includes('Rede'), `${template} ${locale}: subject`);
+      assert.ok(mail.text.includes(LINK), `${template} ${locale}: text link`);
+      assert.ok(mail.html.includes(`href="${LINK}"`), `${template} ${locale}: HTML link`);
+    }
+  }
+  assert.equal(renderMail('invitation', 'pt-BR', { network: 'Rede', account: 'Loja' }).subject, 'Você foi convidado para Loja na Rede');
+  assert.equal(renderMail('invitation', 'fr', { network: 'Rede', account: 'Loja' }).subject, 'You are invited to Loja on Rede', 'English for another language');
+});
+
+test('values are escaped in the HTML', () => {
+  const mail = renderMail('invitation', 'en', { network: 'Rede', account: '<script>alert("x")</script> & Co', link: LINK });
+  assert.ok(!mail.html.includes('<script>'));
+  assert.ok(mail.html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co'));
+});
