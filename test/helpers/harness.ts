@@ -27,8 +27,9 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}, options: Pick<ServiceOptions, 'clock' | 'resolveHost'> = {}): Promise<Harness> {
   const database = await freshDatabase();
   // Tests send invalid keys by the hundred from one address; the throttle's own tests set a limit.
-  // Scheduled tasks (retention) run when a test asks: a test moving its clock by days must not race an automatic prune.
-  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', ...redisEnv(), ...env });
+  // Scheduled tasks (retention) and mail run when a test asks: a test moving its clock by days must
+  // not race an automatic prune, and no test writes mail into the working tree's data/outbox.
+  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', MAIL_POLL_MS: '0', ...redisEnv(), ...env });
   const service = await createService(config, options);
   const world = await buildWorld(service.database);
   const request = injector(service);
