@@ -19,7 +19,7 @@ import { Payout } from '../schemas/payout.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
-import { answerClientError, errorBody, handleError, HttpError } from './errors.js';
+import { answerClientError, BODY_LIMIT_BYTES, errorBody, handleError, HttpError } from './errors.js';
 import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
@@ -27,6 +27,7 @@ import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
 import { refuseControlCharacters } from './plugins/control-characters.js';
+import { refuseUnreadLargeBodies } from './plugins/body-limit.js';
 import { registerRedirect } from './routes/redirect.js';
 import { redirectFront } from './redirect-front.js';
 import { trustFunction } from './client-address.js';
@@ -87,7 +88,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
     // Per-request logging halves throughput: debug level only; errors are always logged.
     logController: new LogController({ disableRequestLogging: !logsRequests(ctx.config.logLevel), requestIdLogLabel: 'requestId' }),
     genReqId: requestIdFor(trustFunction(ctx.config.trustProxy)),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // The client address (repeat-click detection) comes from X-Forwarded-For only through proxies
     // the operator trusts (TRUST_PROXY); otherwise a client could claim any address.
@@ -140,6 +141,7 @@ function registerRequestHandling(app: App, ctx: AppContext): void {
   // Bodies are JSON only; anything else answers 415 instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
+  refuseUnreadLargeBodies(app);
   refuseControlCharacters(app);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs for the API reference`)),

@@ -26,6 +26,10 @@ const STATUS_NAMES: Record<number, string> = {
   503: 'ServiceUnavailable',
 };
 
+/** The largest request body any operation reads (see plugins/body-limit.ts), and what a larger one is told. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_TOO_LARGE = 'Request body is too large (limit 1 MiB)';
+
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, success: false, code };
 }
@@ -63,7 +67,7 @@ function frameworkError(error: FastifyError): ErrorBody | undefined {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errorBody(415, 'unsupported_media_type', 'Send the request body as JSON with content-type: application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errorBody(413, 'payload_too_large', 'Request body is too large (limit 1 MiB)');
+      return errorBody(413, 'payload_too_large', BODY_TOO_LARGE);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errorBody(400, 'invalid_body', 'Content-Length does not match the body sent');
     default:

@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import { clientAddress, trustFunction } from './client-address.js';
 import { errorBody } from './errors.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
+import { announcesTooLargeBody } from './plugins/body-limit.js';
 
 export const LINK_NOT_FOUND = errorBody(404, 'link_not_found', 'Short link not found or no longer active');
 const NOT_FOUND_JSON = JSON.stringify(LINK_NOT_FOUND);
@@ -42,7 +43,8 @@ export function redirectFront(ctx: AppContext, reserved: ReadonlySet<string>, ne
     const url = request.url!;
     const queryAt = url.indexOf('?');
     const code = codeOf(url, queryAt);
-    if (code === undefined || reserved.has(code)) return next(request, response);
+    // A body past the limit is refused by Fastify, as on every operation.
+    if (code === undefined || reserved.has(code) || announcesTooLargeBody(request.headers)) return next(request, response);
     const startedAt = performance.now();
     const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
     const cached = tracking.cached(code);

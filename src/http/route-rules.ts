@@ -49,18 +49,25 @@ type ResponseMap = Record<string, unknown>;
 
 const errorRef = (status: number) => Type.Ref(ErrorBody, { description: ERROR_DESCRIPTIONS[status] ?? 'Error' });
 
+/** Methods whose body is read, and refused when not JSON (415), whether the route takes one or not. */
+const BODY_READING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What any documented route can answer about a body: 413 past the limit on every one (a GET's is
+ * never read, but one announced too large is refused: plugins/body-limit.ts), 415 where it is read.
+ */
+function bodyStatuses(route: RouteOptions): number[] {
+  return [route.method].flat().some((m) => BODY_READING_METHODS.has(m)) || route.schema?.body ? [413, 415] : [413];
+}
+
 /**
  * Statuses any API route can answer, beside the ones its own file declares: input errors (400),
- * keys (401, 403), the limit (429), failures (500, 503); 413 and 415 on writes (POST, PUT, PATCH), 414
- * where a path parameter can be too long.
+ * keys (401, 403), the limit (429), failures (500, 503), bodies (413, 415: bodyStatuses), 414 where
+ * a path parameter can be too long.
  */
 function commonStatuses(route: RouteOptions): number[] {
-  const schema = route.schema ?? {};
-  const statuses = [400, 401, 403, 429, 500, 503];
-  // A body is read (and refused when too large or not JSON) on every write, with or without a schema.
-  const writes = [route.method].flat().some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH');
-  if (schema.body || writes) statuses.push(413, 415);
-  if (schema.params) statuses.push(414);
+  const statuses = [400, 401, 403, 429, 500, 503, ...bodyStatuses(route)];
+  if (route.schema?.params) statuses.push(414);
   return statuses;
 }
 
@@ -85,10 +92,11 @@ function describeApiResponses(route: RouteOptions): ResponseMap {
   return all;
 }
 
-/** Every documented route can fail unexpectedly (500) or find the database away (503). */
+/** Every documented route can fail unexpectedly (500), find the database away (503), or refuse a body (413, 415). */
 function describeFailures(route: RouteOptions): ResponseMap {
   const declared = (route.schema?.response ?? {}) as ResponseMap;
-  return { 500: errorRef(500), 503: { ...errorRef(503), headers: RETRY_AFTER }, ...declared };
+  const bodies = Object.fromEntries(bodyStatuses(route).map((status) => [status, errorRef(status)]));
+  return { ...bodies, 500: errorRef(500), 503: { ...errorRef(503), headers: RETRY_AFTER }, ...declared };
 }
 
 /** onRoute hook: applies the rules above to each route as it is registered. */

@@ -3,9 +3,10 @@
 // describes (each query parameter, each path parameter, each body field at any depth, through
 // nested objects, array items and $refs) gets hostile variants, one at a time: control characters,
 // broken Unicode, huge and empty text, wrong JSON types, numbers and dates out of range,
-// prototype keys, repeated parameters, dot segments, bodies nested 10,000 deep. Whatever arrives,
-// the answer is below 500, a 4xx carries the service's error body, and the contract check accepts
-// it. Failures are collected per operation, so one run lists every one.
+// prototype keys, repeated parameters, dot segments, bodies nested 10,000 deep; and on every
+// operation, whether it takes a body or not, a body over 1 MiB and one that is not JSON.
+// Whatever arrives, the answer is below 500, a 4xx carries the service's error body, and the
+// contract check accepts it. Failures are collected per operation, so one run lists every one.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -166,6 +167,12 @@ const WHOLE_BODY: BodyVariant[] = [
   ...MEMBERS,
 ];
 
+/** Sent to every operation, whether it takes a body or not: one too large for any, one that is not JSON. */
+const ANY_OPERATION_BODIES = [
+  { name: 'over 1 MiB', contentType: 'application/json', payload: JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) }) },
+  { name: 'not JSON', contentType: 'text/plain', payload: 'hello' },
+];
+
 function bodyVariants(field: Field): BodyVariant[] {
   switch (field.kind) {
     case 'string':
@@ -265,7 +272,7 @@ let server: Server;
 let document: OpenApiDocument;
 let linkCode = '';
 const routeSamples = createRouteSamples();
-const stats = { requests: 0, deepFields: 0, operations: 0, documented: 0, fields: new Set<string>(), statuses: new Map<number, number>() };
+const stats = { requests: 0, deepFields: 0, operations: 0, documented: 0, fields: new Set<string>(), statuses: new Map<number, number>(), refusedTooLarge: new Set<string>() };
 
 /** How each operation's valid request is made: the API samples, and the routes outside the API. */
 function starterOf(method: string, route: string): (() => Promise<InjectOptions> | InjectOptions) | undefined {
@@ -505,8 +512,8 @@ function answered(sending: Promise<Response>): Promise<Response> {
   return Promise.race([sending, late]).finally(() => clearTimeout(timer));
 }
 
-/** Sends one hostile request and records what is wrong with its answer. */
-async function probe(failures: string[], where: string, variant: string, options: InjectOptions, socket = false): Promise<void> {
+/** Sends one hostile request, records what is wrong with its answer, and answers its status (undefined when it failed). */
+async function probe(failures: string[], where: string, variant: string, options: InjectOptions, socket = false): Promise<number | undefined> {
   stats.requests++;
   const method = options.method ?? 'GET';
   let res: Response;
@@ -514,11 +521,12 @@ async function probe(failures: string[], where: string, variant: string, options
     res = await answered(socket ? sendOverSocket(options) : inject(h.service.handler, options));
   } catch (error) {
     failures.push(`${where} [${variant}] → the request failed: ${(error as Error).message}`);
-    return;
+    return undefined;
   }
   stats.statuses.set(res.statusCode, (stats.statuses.get(res.statusCode) ?? 0) + 1);
   const problem = problemOf(method, urlOf(options), res);
   if (problem) failures.push(`${where} [${variant}] → ${res.statusCode}, ${problem}: ${res.body.slice(0, 200)}`);
+  return res.statusCode;
 }
 
 function jsonHeaders(options: InjectOptions): Record<string, string> {
@@ -571,6 +579,12 @@ async function fuzzOperation(method: string, path: string, operation: Operation,
   const res = await inject(h.service.handler, valid);
   // The starting point must succeed, or every variant below would test a refusal.
   if (res.statusCode >= 400) failures.push(`the valid request [as is] → ${res.statusCode}: ${res.body.slice(0, 200)}`);
+
+  for (const body of ANY_OPERATION_BODIES) {
+    const base = await start();
+    const status = await probe(failures, 'any body', body.name, { ...base, headers: { ...(base.headers as Record<string, string>), 'content-type': body.contentType }, payload: body.payload });
+    if (body === ANY_OPERATION_BODIES[0] && status === 413) stats.refusedTooLarge.add(`${method} ${path}`);
+  }
 
   for (const pair of QUERY_PROTOTYPE_KEYS) {
     const base = await start();
@@ -634,6 +648,7 @@ test('the walk reached every operation and nested body fields (positive control)
   t.diagnostic(`answers by status: ${[...stats.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ')}`);
   assert.ok(stats.documented > 0 && stats.operations === stats.documented, `${stats.operations} of ${stats.documented} operations were walked to the end`);
   assert.ok(stats.deepFields > 0, 'no body field nested in another was reached');
+  assert.equal(stats.refusedTooLarge.size, stats.documented, 'every operation refuses a body over 1 MiB with 413');
   for (const deep of ['POST /advertiser/conversions items[0].price', 'PUT /advertiser/products/{id} options[0].pricing[0].listPrice', 'POST /advertiser/products/bulk options[0].stocks[0].metadata[0]', 'PATCH /advertiser/brand commission.transfer']) {
     assert.ok(stats.fields.has(deep), `the walk did not reach ${deep}`);
   }

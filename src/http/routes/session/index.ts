@@ -13,9 +13,11 @@ import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf
 
 const TAG = 'Session';
 const NoQuery = Type.Object({}, { additionalProperties: false });
-/** What any of these routes may answer besides its own (they are outside the API's route rules, which add these there). */
-const READ_ERRORS = [400, 500, 503];
-const WRITE_ERRORS = [...READ_ERRORS, 413, 415];
+/**
+ * What any of these routes may answer besides its own: they are outside the API's route rules, which
+ * add these there (413 and 415 the rules add to every documented route, these included).
+ */
+const ERRORS = [400, 500, 503];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
   const { users, signInAttempts } = ctx.services;
@@ -44,7 +46,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         description: 'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
         querystring: NoQuery,
         body: SignIn,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...WRITE_ERRORS, 401, 429) },
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -64,7 +66,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         description: 'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end.',
         querystring: NoQuery,
         body: SetPassword,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...WRITE_ERRORS, 429) },
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 429) },
       },
     },
     async (request, reply) => {
@@ -81,7 +83,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         summary: 'Who is signed in',
         description: 'The signed-in user, the CSRF token and when the session ends unless used. 401 without a session.',
         querystring: NoQuery,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...READ_ERRORS, 401) },
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401) },
       },
     },
     async (request) => {
@@ -99,7 +101,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         summary: 'Sign out',
         description: 'Ends the session (on the server: the cookie stops working everywhere) and clears the cookie. Needs the x-csrf-token header.',
         querystring: NoQuery,
-        response: { 204: Type.Null(), ...errorResponses(...READ_ERRORS, 401, 403) },
+        response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403) },
       },
     },
     async (request, reply) => {
