@@ -38,7 +38,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { dialectOf, openDatabase, type Dialect } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { BrandCategoriesTable, BrandRow, CampaignCategoriesTable, CampaignRow, ClickRow, OrderRow, ProductRow, ShortLinkRow } from '../src/storage/tables.js';
-import type { ProductInput, ProductOption } from '../src/schemas/product.js';
+import type { CompleteProduct, ProductOption } from '../src/schemas/product.js';
 import type { OrderItem } from '../src/schemas/order.js';
 import type { CampaignType } from '../src/schemas/campaign.js';
 import type { LinkType } from '../src/schemas/short-url.js';
@@ -356,7 +356,7 @@ interface Catalogue {
 }
 
 interface BuiltProduct {
-  input: ProductInput;
+  input: CompleteProduct;
   /** Numeric category id of the product in its brand's catalogue (order items carry it). */
   categoryId: number;
   model: number;
@@ -461,7 +461,7 @@ function productAt(cat: Catalogue, i: number, full: boolean): BuiltProduct {
 type ProductInsert = Omit<ProductRow, 'seq'>;
 
 /** The row upsertProduct writes for this input (seq is assigned by the database). */
-function productRow(input: ProductInput): ProductInsert {
+function productRow(input: CompleteProduct): ProductInsert {
   return { id: input.id, ...productColumns(input, input.updatedAt!), created_at: input.createdAt! };
 }
 

@@ -7690,7 +7690,7 @@ export interface paths {
         get?: never;
         /**
          * Create or replace one of your products
-         * @description The whole product, in the shape of the catalogue import (organizationId and id may be left out: they come from your key and the path; given, they must agree). Prices are integer cents of your currency. 201 when new, 200 when it replaced yours with that id. Ids are yours: another brand using the same id has another product. Scope: catalog:write.
+         * @description The whole product. Required: name, url, available and a price: either price (integer cents of your currency; listPrice defaults to it), stored as one option whose id is the product's, or options, each with its pricing. The rest may be left out and takes its default (empty lists and strings): a PUT replaces the product, so a field left out is emptied, not kept (PATCH changes only the fields it names). organizationId and id come from your key and the path; given (the catalogue import's shape), they must agree. 400 invalid_body says what is missing or wrong (neither price nor options, or both). 201 when new, 200 when it replaced yours with that id. Ids are yours: another brand using the same id has another product. Scope: catalog:write.
          */
         put: {
             parameters: {
@@ -7706,6 +7706,85 @@ export interface paths {
                 content: {
                     "application/json": {
                         available: boolean;
+                        name: string;
+                        /** @description Product page URL */
+                        url: string;
+                        /** @description The product's one price, in integer cents, instead of options. Stored as one option whose id is the product's, available as the product, with pricing [{ listPrice, price }] and the rest empty */
+                        price?: number;
+                        /** @description Price before discount, in integer cents, with price only; default: price (no discount) */
+                        listPrice?: number;
+                        /** @description Variants, each with its pricing, instead of price */
+                        options?: {
+                            id: string;
+                            /**
+                             * @description European Article Number
+                             * @default
+                             */
+                            ean?: string;
+                            /** @default  */
+                            name?: string;
+                            available: boolean;
+                            /**
+                             * @description Seller identifier
+                             * @default
+                             */
+                            seller?: string;
+                            /** @default [] */
+                            images?: {
+                                url: string;
+                            }[];
+                            /**
+                             * @description Category names, most general first
+                             * @default []
+                             */
+                            categories?: string[];
+                            /**
+                             * @description Manufacturer brand names
+                             * @default []
+                             */
+                            brands?: string[];
+                            /** @description Prices in integer cents, like the price filter; each price's metadata may be left out (empty) */
+                            pricing: {
+                                /** @description Price before discount, in integer cents */
+                                listPrice: number;
+                                /** @description Current selling price, in integer cents */
+                                price: number;
+                                /**
+                                 * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                                 * @default []
+                                 */
+                                metadata?: unknown[];
+                            }[];
+                            /** @default [] */
+                            stocks?: {
+                                /** @description Units in stock */
+                                value: number;
+                                /**
+                                 * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                                 * @default []
+                                 */
+                                metadata?: unknown[];
+                            }[];
+                            /**
+                             * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                             * @default []
+                             */
+                            metadata?: unknown[];
+                        }[];
+                        /**
+                         * @description HTML
+                         * @default
+                         */
+                        description?: string;
+                        /** @default [] */
+                        images?: {
+                            url: string;
+                        }[];
+                        /**
+                         * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                         * @default []
+                         */
+                        metadata?: unknown[];
                         /**
                          * Format: date-time
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
@@ -7716,49 +7795,6 @@ export interface paths {
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
                          */
                         updatedAt?: string;
-                        name: string;
-                        /** @description HTML */
-                        description: string;
-                        /** @description Product page URL */
-                        url: string;
-                        images: {
-                            url: string;
-                        }[];
-                        options: {
-                            id: string;
-                            /** @description European Article Number */
-                            ean: string;
-                            name: string;
-                            available: boolean;
-                            /** @description Seller identifier */
-                            seller: string;
-                            images: {
-                                url: string;
-                            }[];
-                            /** @description Category names, most general first */
-                            categories: string[];
-                            /** @description Manufacturer brand names */
-                            brands: string[];
-                            /** @description Prices in integer cents, like the price filter */
-                            pricing: {
-                                /** @description Price before discount, in integer cents */
-                                listPrice: number;
-                                /** @description Current selling price, in integer cents */
-                                price: number;
-                                /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                                metadata: unknown[];
-                            }[];
-                            stocks: {
-                                /** @description Units in stock */
-                                value: number;
-                                /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                                metadata: unknown[];
-                            }[];
-                            /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                            metadata: unknown[];
-                        }[];
-                        /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                        metadata: unknown[];
                         integration?: string;
                         /**
                          * Format: uuid
@@ -8087,7 +8123,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of one of your products
-         * @description Fields given replace the stored ones (options and images as a whole); the result must be a valid product. 404 product_not_found for an id you have no product with. Scope: catalog:write.
+         * @description Fields given replace the stored ones (options and images as a whole); the result must be a valid product. price and listPrice change the price of a product with one option (one without options gets one, as with PUT): listPrice follows a new price when it was equal to the old one (no discount stays none) and is kept otherwise, unless given. On a product with several options they answer 400 invalid_body naming the options: send options, each with its pricing, instead. available changes a one-option product's option too, so the two agree. 404 product_not_found for an id you have no product with. Scope: catalog:write.
          */
         patch: {
             parameters: {
@@ -8103,6 +8139,78 @@ export interface paths {
                 content: {
                     "application/json": {
                         available?: boolean;
+                        name?: string;
+                        /** @description Product page URL */
+                        url?: string;
+                        /** @description The product's one price, in integer cents, instead of options. Stored as one option whose id is the product's, available as the product, with pricing [{ listPrice, price }] and the rest empty */
+                        price?: number;
+                        /** @description Price before discount, in integer cents, with price only; default: price (no discount) */
+                        listPrice?: number;
+                        /** @description Variants, each with its pricing, instead of price */
+                        options?: {
+                            id: string;
+                            /**
+                             * @description European Article Number
+                             * @default
+                             */
+                            ean?: string;
+                            /** @default  */
+                            name?: string;
+                            available: boolean;
+                            /**
+                             * @description Seller identifier
+                             * @default
+                             */
+                            seller?: string;
+                            /** @default [] */
+                            images?: {
+                                url: string;
+                            }[];
+                            /**
+                             * @description Category names, most general first
+                             * @default []
+                             */
+                            categories?: string[];
+                            /**
+                             * @description Manufacturer brand names
+                             * @default []
+                             */
+                            brands?: string[];
+                            /** @description Prices in integer cents, like the price filter; each price's metadata may be left out (empty) */
+                            pricing: {
+                                /** @description Price before discount, in integer cents */
+                                listPrice: number;
+                                /** @description Current selling price, in integer cents */
+                                price: number;
+                                /**
+                                 * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                                 * @default []
+                                 */
+                                metadata?: unknown[];
+                            }[];
+                            /** @default [] */
+                            stocks?: {
+                                /** @description Units in stock */
+                                value: number;
+                                /**
+                                 * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                                 * @default []
+                                 */
+                                metadata?: unknown[];
+                            }[];
+                            /**
+                             * @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body
+                             * @default []
+                             */
+                            metadata?: unknown[];
+                        }[];
+                        /** @description HTML */
+                        description?: string;
+                        images?: {
+                            url: string;
+                        }[];
+                        /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
+                        metadata?: unknown[];
                         /**
                          * Format: date-time
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
@@ -8113,49 +8221,6 @@ export interface paths {
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
                          */
                         updatedAt?: string;
-                        name?: string;
-                        /** @description HTML */
-                        description?: string;
-                        /** @description Product page URL */
-                        url?: string;
-                        images?: {
-                            url: string;
-                        }[];
-                        options?: {
-                            id: string;
-                            /** @description European Article Number */
-                            ean: string;
-                            name: string;
-                            available: boolean;
-                            /** @description Seller identifier */
-                            seller: string;
-                            images: {
-                                url: string;
-                            }[];
-                            /** @description Category names, most general first */
-                            categories: string[];
-                            /** @description Manufacturer brand names */
-                            brands: string[];
-                            /** @description Prices in integer cents, like the price filter */
-                            pricing: {
-                                /** @description Price before discount, in integer cents */
-                                listPrice: number;
-                                /** @description Current selling price, in integer cents */
-                                price: number;
-                                /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                                metadata: unknown[];
-                            }[];
-                            stocks: {
-                                /** @description Units in stock */
-                                value: number;
-                                /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                                metadata: unknown[];
-                            }[];
-                            /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                            metadata: unknown[];
-                        }[];
-                        /** @description Additional data as the brand supplied it; elements are usually { "key": string, "value": string } pairs. No null anywhere in it (leave the entry out): a product with one is refused with 400 invalid_body */
-                        metadata?: unknown[];
                         integration?: string;
                     };
                 };
@@ -8612,7 +8677,7 @@ export interface paths {
         get?: never;
         /**
          * Create or replace one of your campaigns
-         * @description The whole campaign (coupon or offer), in the shape of the catalogue import (organizationId and id may be left out). Its url must be on your brand domain or one of its subdomains (400 invalid_domain). 201 when new, 200 when it replaced yours with that id; another brand using the same id has another campaign. Scope: catalog:write.
+         * @description The whole campaign (coupon or offer). Required: name, type, period and what the type needs: code for a coupon (PersonalCoupon, GenericCoupon), offerType for an Offer, and url for an Offer of offerType Url. The rest may be left out and takes its default: categories [], description "", isHighlight false, no media kit, url your home page. A PUT replaces the campaign, so a field left out takes its default, not the stored value (PATCH changes only the fields it names). url, when given, must be on your brand domain or one of its subdomains (400 invalid_domain). organizationId and id come from your key and the path; given (the catalogue import's shape), they must agree. 201 when new, 200 when it replaced yours with that id; another brand using the same id has another campaign. Scope: catalog:write.
          */
         put: {
             parameters: {
@@ -8645,18 +8710,27 @@ export interface paths {
                          * @enum {string}
                          */
                         type: "PersonalCoupon" | "GenericCoupon" | "Offer";
+                        /** @description Required for an Offer (Spreadsheet or Url); left out (or null) for coupons */
                         offerType?: ("Spreadsheet" | "Url") | null;
-                        categories: string[];
-                        description: string;
+                        /** @description The coupon code: required for PersonalCoupon and GenericCoupon; left out (or null) for offers */
                         code?: string | null;
-                        /** Format: uri */
-                        url: string;
-                        isHighlight: boolean;
+                        /**
+                         * Format: uri
+                         * @description Where the campaign's links lead, on your domain: required for an Offer of offerType Url; default: your home page (homeUrl of GET /advertiser/brand) when the campaign is written
+                         */
+                        url?: string;
+                        /** @default [] */
+                        categories?: string[];
+                        /** @default  */
+                        description?: string;
+                        /** @default false */
+                        isHighlight?: boolean;
                         /**
                          * Format: date-time
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
                          */
                         createdAt?: string;
+                        /** @description Banners and a ready-made e-mail; default: no banners, no e-mail */
                         mediaKit?: {
                             /** @description Banner image URLs */
                             banners: string[];
@@ -9023,18 +9097,24 @@ export interface paths {
                          * @enum {string}
                          */
                         type?: "PersonalCoupon" | "GenericCoupon" | "Offer";
+                        /** @description Required for an Offer (Spreadsheet or Url); left out (or null) for coupons */
                         offerType?: ("Spreadsheet" | "Url") | null;
+                        /** @description The coupon code: required for PersonalCoupon and GenericCoupon; left out (or null) for offers */
+                        code?: string | null;
+                        /**
+                         * Format: uri
+                         * @description Where the campaign's links lead, on your domain: required for an Offer of offerType Url; default: your home page (homeUrl of GET /advertiser/brand) when the campaign is written
+                         */
+                        url?: string;
                         categories?: string[];
                         description?: string;
-                        code?: string | null;
-                        /** Format: uri */
-                        url?: string;
                         isHighlight?: boolean;
                         /**
                          * Format: date-time
                          * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
                          */
                         createdAt?: string;
+                        /** @description Banners and a ready-made e-mail; default: no banners, no e-mail */
                         mediaKit?: {
                             /** @description Banner image URLs */
                             banners: string[];
@@ -9207,7 +9287,7 @@ export interface paths {
         put?: never;
         /**
          * Create or replace many of your products (NDJSON)
-         * @description Content-Type application/x-ndjson: one product per line in the shape of PUT /advertiser/products/{id}, with its id (organizationId may be left out). Each line is applied on its own as it arrives: a bad line (not JSON, invalid, another brand's organizationId) is reported with its number and reason and never stops the others. At most 10,000 lines and 10 MB per request: a body announced larger answers 413; past either limit the rest is not read, and the last result says where it stopped (truncated: true). Blank lines are skipped. Scope: catalog:write.
+         * @description Content-Type application/x-ndjson: one product per line in the shape of PUT /advertiser/products/{id}, with its id (organizationId may be left out): at least id, name, url, available and price (or options). Each line is applied on its own as it arrives: a bad line (not JSON, invalid, another brand's organizationId) is reported with its number and reason and never stops the others. At most 10,000 lines and 10 MB per request: a body announced larger answers 413; past either limit the rest is not read, and the last result says where it stopped (truncated: true). Blank lines are skipped. Scope: catalog:write.
          */
         post: {
             parameters: {

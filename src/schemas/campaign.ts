@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { CloneType, Type, type Static } from '@sinclair/typebox';
 import { Channel } from './channel.js';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Defaulted, Examples, Uuid, WithoutDefaults } from './common.js';
 
 export const CampaignTypes = ['PersonalCoupon', 'GenericCoupon', 'Offer'] as const;
 export type CampaignType = (typeof CampaignTypes)[number];
@@ -28,40 +28,62 @@ export const MediaKitView = Type.Object({
   emailMarketing: Type.Optional(Type.String({ description: 'HTML of a ready-made e-mail; omitted when the brand supplies none' })),
 });
 
-export const CampaignInput = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 200 }),
-    name: Type.String({ minLength: 1, maxLength: 300 }),
-    period: Period,
-    type: CampaignTypeSchema,
-    offerType: Type.Optional(Type.Union([OfferTypeSchema, Type.Null()])),
-    categories: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 }),
-    description: Type.String({ maxLength: 20_000 }),
-    code: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-    url: Type.String({ format: 'uri', maxLength: 2048 }),
-    organizationId: Uuid,
-    isHighlight: Type.Boolean(),
-    createdAt: Type.Optional(DateTime),
-    mediaKit: Type.Optional(MediaKit),
-  },
-  { additionalProperties: false },
-);
-export type CampaignInput = Static<typeof CampaignInput>;
+const campaignIdProperty = Type.String({ minLength: 1, maxLength: 200 });
 
-const { organizationId: _organizationId, id: _id, ...brandCampaignProperties } = CampaignInput.properties;
+/**
+ * What a brand writes of a campaign besides its brand and id: its name, type, period and what the
+ * type needs (a code for coupons; offerType for offers, and url for offers of offerType Url); the
+ * rest may be left out and then takes its default.
+ */
+const campaignInputProperties = {
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  period: Period,
+  type: CampaignTypeSchema,
+  offerType: Type.Optional(Type.Union([OfferTypeSchema, Type.Null()], { description: 'Required for an Offer (Spreadsheet or Url); left out (or null) for coupons' })),
+  code: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'The coupon code: required for PersonalCoupon and GenericCoupon; left out (or null) for offers' })),
+  url: Type.Optional(
+    Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      description: 'Where the campaign\'s links lead, on your domain: required for an Offer of offerType Url; default: your home page (homeUrl of GET /advertiser/brand) when the campaign is written',
+    }),
+  ),
+  categories: Defaulted(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 }), []),
+  description: Defaulted(Type.String({ maxLength: 20_000 }), ''),
+  isHighlight: Defaulted(Type.Boolean(), false),
+  createdAt: Type.Optional(DateTime),
+  mediaKit: Type.Optional(CloneType(MediaKit, { description: 'Banners and a ready-made e-mail; default: no banners, no e-mail' })),
+};
+
+/** A campaign as the catalogue import reads it: its brand and id, and what a brand writes. */
+export const CampaignInput = Type.Object({ id: campaignIdProperty, organizationId: Uuid, ...campaignInputProperties }, { additionalProperties: false });
+export type CampaignInput = Static<typeof CampaignInput>;
 
 /**
  * A campaign as its brand sends it through the API: the brand comes from the key and the id from
  * the path; either may still be given (the import's shape), and must then agree.
  */
 export const BrandCampaignInput = Type.Object(
-  { ...brandCampaignProperties, organizationId: Type.Optional(Uuid), id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
-  { additionalProperties: false },
+  { ...campaignInputProperties, organizationId: Type.Optional(Uuid), id: Type.Optional(campaignIdProperty) },
+  {
+    additionalProperties: false,
+    ...Examples({
+      coupon: ['A coupon', { name: 'Black week', type: 'GenericCoupon', code: 'BLACK10', period: { startAt: '2026-11-23T00:00:00Z', endAt: '2026-11-30T23:59:59Z' } }],
+      offer: [
+        'An offer whose links lead to a page',
+        { name: 'Sneakers from 99.90', type: 'Offer', offerType: 'Url', url: 'https://www.example.com/sale/sneakers', period: { startAt: '2026-11-01T00:00:00Z', endAt: '2026-12-31T23:59:59Z' }, categories: ['Shoes'], isHighlight: true },
+      ],
+    }),
+  },
 );
 export type BrandCampaignInput = Static<typeof BrandCampaignInput>;
 
 /** The fields of a campaign a PATCH changes; at least one. */
-export const BrandCampaignPatch = Type.Partial(Type.Object(brandCampaignProperties), { additionalProperties: false, minProperties: 1 });
+export const BrandCampaignPatch = Type.Partial(Type.Object(WithoutDefaults(campaignInputProperties)), {
+  additionalProperties: false,
+  minProperties: 1,
+  ...Examples({ period: ['Extended by a week', { period: { startAt: '2026-11-23T00:00:00Z', endAt: '2026-12-07T23:59:59Z' } }] }),
+});
 export type BrandCampaignPatch = Static<typeof BrandCampaignPatch>;
 
 export const Campaign = Type.Object(

@@ -1,6 +1,6 @@
 // Building blocks shared by the resource schemas. Each schema here is at once the validator,
 // the TypeScript type (Static<>) and a component of the OpenAPI document.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CloneType, Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * A reference to a shared schema with a description of its own: the OpenAPI generator drops
@@ -90,3 +90,28 @@ export const CommaList = <T extends TSchema>(description: string, item: T) =>
 export function pageOf(total: number, page: number, limit: number): Pagination {
   return { total, page, limit, totalPages: Math.ceil(total / limit) };
 }
+
+/**
+ * An input field a writer may leave out, and the value it then takes: validation fills it in, and
+ * the OpenAPI document shows it as the field's default.
+ */
+export const Defaulted = <T extends TSchema>(schema: T, value: unknown) => Type.Optional(CloneType(schema, { default: value }));
+
+/**
+ * The same properties without their defaults, for a PATCH body: a field left out there keeps its
+ * stored value, so validation must fill nothing in.
+ */
+export function WithoutDefaults<P extends TProperties>(properties: P): P {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      const copy: TSchema = { ...schema };
+      delete copy.default;
+      return [name, copy];
+    }),
+  ) as P;
+}
+
+/** A write's example requests by name, each with a summary: the OpenAPI document shows them beside its body. */
+export const Examples = (named: Record<string, [summary: string, value: unknown]>) => ({
+  'x-examples': Object.fromEntries(Object.entries(named).map(([name, [summary, value]]) => [name, { summary, value }])),
+});

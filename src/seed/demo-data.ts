@@ -4,7 +4,7 @@
 import type { BrandInput } from '../schemas/brand.js';
 import type { CampaignInput, CampaignType } from '../schemas/campaign.js';
 import type { OrderItem } from '../schemas/order.js';
-import type { ProductInput, ProductOption } from '../schemas/product.js';
+import type { CompleteProduct, ProductOption } from '../schemas/product.js';
 import type { NewOrderRow } from '../storage/tables.js';
 import { percentToBasisPoints } from '../domain/catalog/catalog-writer.js';
 import { commissionFor } from '../domain/orders/commission.js';
@@ -283,7 +283,7 @@ const MDASC_PREFIX: Record<string, string> = { site: 'blog-top10', instagram: 'i
 
 export interface DemoData {
   brands: BrandInput[];
-  products: ProductInput[];
+  products: CompleteProduct[];
   campaigns: CampaignInput[];
   affiliates: DemoAffiliate[];
   orders: NewOrderRow[];
@@ -310,9 +310,9 @@ export function paymentRuns(): string[] {
   return runs;
 }
 
-/** A product with what order items need and ProductInput does not carry. */
+/** A product with what order items need and a product input does not carry. */
 interface BuiltProduct {
-  input: ProductInput;
+  input: CompleteProduct;
   /** Numeric category id of the product in its brand's catalogue. */
   categoryId: number;
 }

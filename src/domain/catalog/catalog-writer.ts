@@ -13,12 +13,13 @@ import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { findNull } from '../../lib/json-nulls.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
 import { applyLines, importNdjson, type ImportHooks, type ImportKind, type ImportSummary, type Importer, type LineResult } from './ndjson-import.js';
-import type { BrandProductInput, BrandProductPatch, Product } from '../../schemas/product.js';
+import type { BrandProductInput, BrandProductPatch, CompleteProduct, Product } from '../../schemas/product.js';
 import { compileCheck } from '../../schemas/validate.js';
 import { BrandProductInput as BrandProductInputSchema, ProductInput as ProductInputSchema } from '../../schemas/product.js';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
 import { productOf } from './products.js';
+import { completeProduct, patchedOptions } from './product-input.js';
 import { campaignWithoutChannels } from './campaigns.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
 import { brandDomains, destinationOf, isOnBrandDomain } from '../links/link-rules.js';
@@ -78,13 +79,13 @@ const categoryRows = (categories: string[]) => {
 };
 
 /** The lowest current price among the options, what the price filter compares. */
-export function lowestPrice(input: ProductInput): number | null {
+function lowestPrice(input: CompleteProduct): number | null {
   const prices = input.options.flatMap((o) => o.pricing.map((p) => p.price));
   return prices.length ? Math.min(...prices) : null;
 }
 
 /** Free-form metadata is stored as sent and answered back as stored: it must not hold null. */
-function checkMetadata(input: ProductInput): void {
+function checkMetadata(input: CompleteProduct): void {
   const places: Array<[unknown, string]> = [[input.metadata, 'metadata']];
   input.options.forEach((option, i) => {
     places.push([option.metadata, `options[${i}].metadata`]);
@@ -97,8 +98,12 @@ function checkMetadata(input: ProductInput): void {
   }
 }
 
-/** The stored columns of a product (all but seq, id and created_at), as every writer stores them. */
-export function productColumns(input: ProductInput, now: string) {
+/**
+ * The stored columns of a product (all but seq, id and created_at), as every writer stores them:
+ * the product made whole first (defaults, a top-level price as its one option).
+ */
+export function productColumns(written: ProductInput, now: string) {
+  const input = completeProduct(written);
   checkMetadata(input);
   return {
     organization_id: input.organizationId,
@@ -187,15 +192,22 @@ export class CatalogWriter {
     if (isOffer && !input.offerType) throw invalid('invalid_campaign', 'an Offer needs offerType Spreadsheet or Url');
     if (!isOffer && input.offerType) throw invalid('invalid_campaign', `offerType applies to offers only, not to ${input.type}`);
     if (!isOffer && !input.code) throw invalid('invalid_campaign', `a ${input.type} needs a coupon code`);
+    if (input.offerType === 'Url' && input.url === undefined) throw invalid('invalid_campaign', 'an Offer of offerType Url needs url: the page its links lead to, on your domain');
+    const brand = await this.repositories.brands.find(input.organizationId);
+    if (!brand) throw unknownBrand(input.organizationId);
+    if (input.url !== undefined && !isOnBrandDomain(input.url, brand)) {
+      throw invalid('invalid_domain', `url must be on the brand domain ${brandDomains(brand).join(' or ')} or one of its subdomains (got ${new URL(input.url).hostname})`);
+    }
     const columns = {
       organization_id: input.organizationId,
       name: input.name,
       name_key: foldText(input.name),
       type: input.type,
       offer_type: isOffer ? input.offerType! : null,
-      description: input.description,
+      description: input.description ?? '',
       code: input.code ?? null,
-      url: input.url,
+      // Without one, links lead to the brand's home page as it is now.
+      url: input.url ?? destinationOf('Home', brand),
       is_highlight: input.isHighlight ? 1 : 0,
       start_at: startAt,
       end_at: endAt,
@@ -203,12 +215,7 @@ export class CatalogWriter {
       email_marketing: input.mediaKit?.emailMarketing ?? null,
       updated_at: now,
     };
-    const brand = await this.repositories.brands.find(input.organizationId);
-    if (!brand) throw unknownBrand(input.organizationId);
-    if (!isOnBrandDomain(input.url, brand)) {
-      throw invalid('invalid_domain', `url must be on the brand domain ${brandDomains(brand).join(' or ')} or one of its subdomains (got ${new URL(input.url).hostname})`);
-    }
-    const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories));
+    const outcome = await this.repositories.campaigns.save(input.id, columns, input.createdAt ? toIso(input.createdAt) : now, categoryRows(input.categories ?? []));
     if (outcome === 'brand_missing') throw unknownBrand(input.organizationId);
     return outcome;
   }
@@ -331,10 +338,15 @@ export class CatalogWriter {
     return { created: outcome === 'inserted', product: await this.product(brandId, id) };
   }
 
-  /** The brand changes some fields of one of its products. */
+  /**
+   * The brand changes some fields of one of its products; price, listPrice and available reach its
+   * one option (see patchedOptions).
+   */
   async patchProduct(brandId: string, id: string, patch: BrandProductPatch): Promise<Product> {
     const { createdAt: _createdAt, updatedAt: _updatedAt, currency: _currency, ...stored } = await this.product(brandId, id);
-    const checked = checkProduct({ ...stored, ...patch, organizationId: brandId, id });
+    const { price: _price, listPrice: _listPrice, ...fields } = patch;
+    const options = patchedOptions(stored, patch);
+    const checked = checkProduct({ ...stored, ...fields, ...(options && { options }), organizationId: brandId, id });
     if (!checked.ok) throw invalid('invalid_body', checked.message);
     await this.upsertProduct(checked.value);
     return this.product(brandId, id);

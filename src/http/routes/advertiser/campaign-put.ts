@@ -13,7 +13,10 @@ export function putCampaignRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Create or replace one of your campaigns',
         description:
-          'The whole campaign (coupon or offer), in the shape of the catalogue import (organizationId and id may be left out). Its url must be on your brand domain or one of its subdomains (400 invalid_domain). 201 when new, 200 when it replaced yours with that id; another brand using the same id has another campaign.',
+          'The whole campaign (coupon or offer). Required: name, type, period and what the type needs: code for a coupon (PersonalCoupon, GenericCoupon), offerType for an Offer, and url for an Offer of offerType Url. ' +
+          'The rest may be left out and takes its default: categories [], description "", isHighlight false, no media kit, url your home page. A PUT replaces the campaign, so a field left out takes its default, not the stored value (PATCH changes only the fields it names). ' +
+          'url, when given, must be on your brand domain or one of its subdomains (400 invalid_domain). organizationId and id come from your key and the path; given (the catalogue import\'s shape), they must agree. ' +
+          '201 when new, 200 when it replaced yours with that id; another brand using the same id has another campaign.',
         security: [{ apiKey: [] }],
         params: CampaignIdParams,
         body: BrandCampaignInput,

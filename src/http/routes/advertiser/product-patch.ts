@@ -12,7 +12,11 @@ export function patchProductRoute(app: App, services: ServingServices): void {
       schema: {
         tags: ['Advertiser'],
         summary: 'Change some fields of one of your products',
-        description: 'Fields given replace the stored ones (options and images as a whole); the result must be a valid product. 404 product_not_found for an id you have no product with.',
+        description:
+          'Fields given replace the stored ones (options and images as a whole); the result must be a valid product. ' +
+          'price and listPrice change the price of a product with one option (one without options gets one, as with PUT): listPrice follows a new price when it was equal to the old one (no discount stays none) and is kept otherwise, unless given. ' +
+          'On a product with several options they answer 400 invalid_body naming the options: send options, each with its pricing, instead. available changes a one-option product\'s option too, so the two agree. ' +
+          '404 product_not_found for an id you have no product with.',
         security: [{ apiKey: [] }],
         params: ProductIdParams,
         body: BrandProductPatch,

@@ -13,7 +13,10 @@ export function putProductRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Create or replace one of your products',
         description:
-          'The whole product, in the shape of the catalogue import (organizationId and id may be left out: they come from your key and the path; given, they must agree). Prices are integer cents of your currency. 201 when new, 200 when it replaced yours with that id. Ids are yours: another brand using the same id has another product.',
+          'The whole product. Required: name, url, available and a price: either price (integer cents of your currency; listPrice defaults to it), stored as one option whose id is the product\'s, or options, each with its pricing. ' +
+          'The rest may be left out and takes its default (empty lists and strings): a PUT replaces the product, so a field left out is emptied, not kept (PATCH changes only the fields it names). ' +
+          'organizationId and id come from your key and the path; given (the catalogue import\'s shape), they must agree. 400 invalid_body says what is missing or wrong (neither price nor options, or both). ' +
+          '201 when new, 200 when it replaced yours with that id. Ids are yours: another brand using the same id has another product.',
         security: [{ apiKey: [] }],
         params: ProductIdParams,
         body: BrandProductInput,

@@ -6,6 +6,8 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { HttpError } from '../../errors.js';
+import { PRODUCT_LINES_EXAMPLE } from '../../../schemas/product.js';
+import { Examples } from '../../../schemas/common.js';
 
 export const NDJSON = 'application/x-ndjson';
 const MAX_LINES = 10_000;
@@ -35,7 +37,10 @@ async function* linesOf(body: Readable, onOverflow: () => void): AsyncGenerator<
  * The body as the OpenAPI document declares it: NDJSON text. Documentation only: a body schema on
  * the route would have Fastify validate the stream the route reads, so the route declares none.
  */
-const NdjsonBody = Type.String({ description: 'One product per line (JSON), each in the shape of PUT /advertiser/products/{id} with its id; lines separated by \\n' });
+const NdjsonBody = Type.String({
+  description: 'One product per line (JSON), each in the shape of PUT /advertiser/products/{id} with its id; lines separated by \\n',
+  ...Examples({ lines: ['One product with a price, one with options', PRODUCT_LINES_EXAMPLE] }),
+});
 
 export function bulkProductsRoute(app: App, services: ServingServices): void {
   app.post(
@@ -46,7 +51,7 @@ export function bulkProductsRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Create or replace many of your products (NDJSON)',
         description:
-          `Content-Type ${NDJSON}: one product per line in the shape of PUT /advertiser/products/{id}, with its id (organizationId may be left out). ` +
+          `Content-Type ${NDJSON}: one product per line in the shape of PUT /advertiser/products/{id}, with its id (organizationId may be left out): at least id, name, url, available and price (or options). ` +
           'Each line is applied on its own as it arrives: a bad line (not JSON, invalid, another brand\'s organizationId) is reported with its number and reason and never stops the others. ' +
           `At most ${MAX_LINES.toLocaleString('en')} lines and 10 MB per request: a body announced larger answers 413; past either limit the rest is not read, and the last result says where it stopped (truncated: true). Blank lines are skipped.`,
         security: [{ apiKey: [] }],
