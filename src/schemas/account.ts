@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AFFILIATE_SCOPES, BRAND_SCOPES } from '../domain/access/scopes.js';
 import { User } from './session.js';
+import { Examples } from './common.js';
 
 export const ApiKey = Type.Object(
   {
@@ -29,7 +30,7 @@ export const ApiKeyInput = (side: 'affiliate' | 'brand') =>
         }),
       ),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, ...Examples({ key: ['A key for an integration, with every scope of your side', { name: 'shop integration' }] }) },
   );
 export type ApiKeyInput = Static<ReturnType<typeof ApiKeyInput>>;
 
@@ -38,7 +39,7 @@ export const TeamMemberInput = Type.Object(
     email: Type.String({ minLength: 3, maxLength: 254 }),
     role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('member')], { default: 'member', description: 'owner: manages the team and API keys as well' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...Examples({ member: ['A member of your team', { email: 'sam@example.com', role: 'member' }] }) },
 );
 export type TeamMemberInput = Static<typeof TeamMemberInput>;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from './channel.js';
-import { Currency, DateTime, Uuid } from './common.js';
+import { Currency, DateTime, Examples, Uuid } from './common.js';
 
 export const CommissionTransfers = ['cps', 'cpa'] as const;
 
@@ -117,6 +117,10 @@ export const BrandProfilePatch = Type.Object(
     allowedChannels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), Type.Null()], { description: 'null: every kind' })),
     commission: Type.Optional(Commission),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    ...Examples({ shop: ['Another domain, its home page, and a commission for later orders', { domains: ['shop-brand.com'], homeUrl: 'https://shop-brand.com/', commission: { transfer: 'cps', value: 8 } }] }),
+  },
 );
 export type BrandProfilePatch = Static<typeof BrandProfilePatch>;

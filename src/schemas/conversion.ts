@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, DateTime } from './common.js';
+import { Currency, DateTime, Examples } from './common.js';
 import { CommissionReasonField, OrderItem } from './order.js';
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
@@ -18,7 +18,12 @@ export const ConversionInput = Type.Object(
     items: OrderItems,
     createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the order was placed (default: now); not in the future, not before the click' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...Examples({
+      order: ['An order of one item', { clickId: '9f2c4e1a7b3d4c5e8f6a1b2c3d4e5f60', orderId: 'A-1001', value: 19990, items: [{ id: 'sku-1', name: 'Sneakers', quantity: 1, price: 19990, categories: 12 }] }],
+    }),
+  },
 );
 export type ConversionInput = Static<typeof ConversionInput>;
 
@@ -51,7 +56,14 @@ export const ConversionUpdate = Type.Object(
     value: Type.Optional({ ...OrderValue, description: 'Pending orders only: the corrected order value in integer cents (a partial refund); the commission is recomputed with the rule the order was created under' }),
     items: Type.Optional({ ...OrderItems, description: 'Pending orders only: the corrected order lines (a returned item); Σ price × quantity must match the value within 1 % or 100 cents' }),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    ...Examples({
+      approve: ['The order is final', { status: 'approved' }],
+      refund: ['A partial refund', { value: 9990, items: [{ id: 'sku-1', name: 'Sneakers', quantity: 1, price: 9990, categories: 12 }] }],
+    }),
+  },
 );
 export type ConversionUpdate = Static<typeof ConversionUpdate>;
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Examples } from './common.js';
 
 export const User = Type.Object(
   {
@@ -27,7 +28,7 @@ export const SignIn = Type.Object(
     email: Type.String({ minLength: 1, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 200 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...Examples({ signIn: ['Sign in', { email: 'ana@example.com', password: 'correct horse battery' }] }) },
 );
 export type SignIn = Static<typeof SignIn>;
 
@@ -36,6 +37,6 @@ export const SetPassword = Type.Object(
     token: Type.String({ minLength: 1, maxLength: 100, description: 'The token of the one-time link (sign-up or password reset)' }),
     password: Type.String({ minLength: 10, maxLength: 200, description: 'At least 10 characters' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...Examples({ link: ['The token from the link, and a new password', { token: 'Jx3vQm8TzR1bK5wN0pLs7YdC2hFa9UeG4iOq6MnVt', password: 'correct horse battery' }] }) },
 );
 export type SetPassword = Static<typeof SetPassword>;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime } from './common.js';
+import { DateTime, Examples } from './common.js';
 import { AFFILIATE_EVENTS, BRAND_EVENTS, type OwnerKind } from '../domain/webhooks/events.js';
 
 const eventType = (side: OwnerKind) => Type.Union((side === 'affiliate' ? AFFILIATE_EVENTS : BRAND_EVENTS).map((e) => Type.Literal(e)));
@@ -18,7 +18,7 @@ export const WebhookEndpointInput = (side: OwnerKind) =>
       description: Type.Optional(Type.String({ maxLength: 500, description: 'A note for yourself' })),
       enabled: Type.Optional(Type.Boolean({ description: 'false: keep the endpoint but send nothing (default true)' })),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, ...Examples({ endpoint: ['Your receiver, for some events', { url: 'https://hooks.example.com/affnet', events: [(side === 'affiliate' ? AFFILIATE_EVENTS : BRAND_EVENTS)[0]] }] }) },
   );
 
 export const WebhookEndpointUpdate = (side: OwnerKind) =>
@@ -31,7 +31,7 @@ export const WebhookEndpointUpdate = (side: OwnerKind) =>
         Type.Boolean({ description: 'true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off' }),
       ),
     },
-    { additionalProperties: false, minProperties: 1 },
+    { additionalProperties: false, minProperties: 1, ...Examples({ enable: ['Switched on again', { enabled: true }] }) },
   );
 
 export const WebhookEndpoint = Type.Object(

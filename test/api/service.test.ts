@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { assertError } from '../helpers/api.js';
+import { buildAjv } from '../../src/schemas/ajv.js';
 
 let h: Harness;
 before(async () => {
@@ -136,6 +137,25 @@ describe('GET /openapi.json: what generated clients and viewers read', () => {
     assert.equal(type.anyOf, undefined);
     assert.equal(type.type, 'string');
     assert.ok(Array.isArray(type.enum) && type.enum.includes('BrandPage') && type.enum.length > 1, JSON.stringify(type));
+  });
+});
+
+describe('GET /openapi.json: example requests', () => {
+  test('every operation that takes a body documents an example of it, which the body schema accepts', async () => {
+    type Media = { schema: object; example?: unknown; examples?: Record<string, { value: unknown }> };
+    const doc = (await openapi()) as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, Media> } }>>; components: object };
+    // The schemas' $refs point into the document's components: each is checked with them beside it.
+    const ajv = buildAjv({ coerceTypes: false });
+    const writes = Object.entries(doc.paths).flatMap(([path, operations]) => Object.entries(operations).filter(([, op]) => op.requestBody).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, content: op.requestBody!.content })));
+    assert.ok(writes.length >= 20, `only ${writes.length} operations take a body`);
+    for (const { name, content } of writes) {
+      for (const [type, media] of Object.entries(content)) {
+        const examples = media.examples ? Object.values(media.examples).map((e) => e.value) : media.example === undefined ? [] : [media.example];
+        assert.ok(examples.length > 0, `${name} (${type}) documents no example request`);
+        const validate = ajv.compile({ ...media.schema, components: doc.components });
+        for (const example of examples) assert.ok(validate(structuredClone(example)), `${name}: its example ${JSON.stringify(example)} does not fit its schema: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
   });
 });
 

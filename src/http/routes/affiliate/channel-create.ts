@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AffiliateChannel } from '../../../schemas/channel.js';
+import { Examples } from '../../../schemas/common.js';
 import { CHANNEL_KINDS, CHANNEL_NAME_MAX } from '../../../domain/access/channels-service.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
@@ -26,7 +27,7 @@ export function createChannelRoute(app: App, services: ServingServices): void {
             ),
             name: ChannelName,
           },
-          { additionalProperties: false },
+          { additionalProperties: false, ...Examples({ site: ['Your blog', { availableChannelId: 'site', name: 'Travel blog' }] }) },
         ),
         response: { 201: Type.Object({ data: Type.Ref(AffiliateChannel) }), ...errorResponses(409) },
       },

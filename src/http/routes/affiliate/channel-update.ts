@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AffiliateChannel } from '../../../schemas/channel.js';
+import { Examples } from '../../../schemas/common.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
@@ -19,7 +20,7 @@ export function updateChannelRoute(app: App, services: ServingServices): void {
           'Addition to the spec. Renames one of your channels in use; its links, their codes and its orders stay as they are and show the new name. Its kind cannot change: remove it and add another. An id that is not one of your channels in use answers 404 channel_not_found.',
         security: [{ apiKey: [] }],
         params: ChannelParams,
-        body: Type.Object({ name: ChannelName }, { additionalProperties: false }),
+        body: Type.Object({ name: ChannelName }, { additionalProperties: false, ...Examples({ rename: ['A new name', { name: 'Travel and food blog' }] }) }),
         response: { 200: Type.Object({ data: Type.Ref(AffiliateChannel) }), ...errorResponses(404, 409) },
       },
     },

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Channel } from '../../../schemas/channel.js';
-import { Uuid } from '../../../schemas/common.js';
+import { Examples, Uuid } from '../../../schemas/common.js';
 import { LinkTypeSchema } from '../../../schemas/short-url.js';
 import { MAX_URL_LENGTH } from '../../../domain/urls.js';
 import type { App } from '../../context.js';
@@ -18,7 +18,13 @@ const Body = Type.Object(
     ),
     mdasc: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own tracking id, appended to the destination as the query parameter mdasc' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...Examples({
+      brandPage: ['Links to a brand\'s page, one per channel', { organizationId: '3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d', type: 'BrandPage', mdasc: 'newsletter-42' }],
+      coupon: ['Links to a coupon', { organizationId: '3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d', type: 'Coupon', featureId: 'black-week' }],
+    }),
+  },
 );
 
 /** Which fields go with which type: rules across fields that the schema cannot express. */
