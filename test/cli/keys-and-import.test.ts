@@ -125,6 +125,30 @@ describe('affnet import', () => {
     assert.match(c.stdout, /campaigns: 1 inserted, 0 updated, 0 rejected/);
   });
 
+  test('a product line with what matters only and a campaign line with its required fields are imported with the defaults', async () => {
+    const products = join(dir, 'short-products.ndjson');
+    const short = { organizationId: brand.id, id: 'imp-short', name: 'Short shoe', url: 'https://imported.example/p/short', available: true, price: 2_990 };
+    writeFileSync(products, [JSON.stringify(short), JSON.stringify({ ...short, id: 'imp-unpriced', price: undefined })].join('\n'));
+    const p = await runCli(['import', 'products', products], env);
+    assert.equal(p.code, 2, p.stderr);
+    assert.match(p.stdout, /products: 1 inserted, 0 updated, 1 rejected/);
+    assert.match(p.stderr, /line 2: a product needs a price/);
+    const row = await database.db.selectFrom('products').select(['description', 'images', 'options', 'price_cents']).where('id', '=', 'imp-short').executeTakeFirstOrThrow();
+    assert.deepEqual({ ...row, images: JSON.parse(row.images) as unknown, options: JSON.parse(row.options) as unknown }, {
+      description: '',
+      images: [],
+      options: [{ id: 'imp-short', ean: '', name: '', available: true, seller: '', images: [], categories: [], brands: [], pricing: [{ listPrice: 2_990, price: 2_990, metadata: [] }], stocks: [], metadata: [] }],
+      price_cents: 2_990,
+    });
+
+    const campaigns = join(dir, 'short-campaigns.ndjson');
+    writeFileSync(campaigns, JSON.stringify({ organizationId: brand.id, id: 'imp-c-short', name: 'Short deal', type: 'GenericCoupon', code: 'SHORT', period: { startAt: '2026-01-01T00:00:00Z', endAt: '2026-12-31T00:00:00Z' } }) + '\n');
+    const c = await runCli(['import', 'campaigns', campaigns], env);
+    assert.equal(c.code, 0, c.stderr);
+    const campaign = await database.db.selectFrom('campaigns').select(['url', 'description', 'is_highlight']).where('id', '=', 'imp-c-short').executeTakeFirstOrThrow();
+    assert.deepEqual(campaign, { url: 'https://imported.example/', description: '', is_highlight: 0 });
+  });
+
   test('a missing file or an unknown kind fails clearly', async () => {
     const missing = await runCli(['import', 'brands', join(dir, 'nope.ndjson')], env);
     assert.notEqual(missing.code, 0);
