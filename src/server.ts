@@ -80,6 +80,8 @@ function clickFilters(config: Config, redis: RedisConnection | undefined, logErr
 
 /** Sign-in attempts allowed in a quarter of an hour, for one account and from one address. */
 const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 };
+/** A mailbox gets a few links an hour at most, however many people ask for it. */
+const PASSWORD_RESET_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
@@ -159,6 +161,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     jobs: new JobRunner(clock, { instanceId: randomUUID(), onError: (queue, error) => logError(JOB_FAILURES[queue] ?? `running ${queue} jobs failed; will retry`)(error) }),
     retention,
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
+    passwordResets: {
+      account: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAccount, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-account'),
+      address: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAddress, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-address'),
+    },
     signInAttempts: {
       account: failedKeyThrottle(SIGN_IN_LIMITS.perAccount, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-account'),
       address: failedKeyThrottle(SIGN_IN_LIMITS.perAddress, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-address'),

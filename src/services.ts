@@ -51,6 +51,8 @@ export interface ServingServices extends Services {
   failedKeys: FailedKeyThrottle;
   /** Counts sign-in attempts per account and per client address. */
   signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
+  /** Counts requests for a password link per address asked for and per client address. */
+  passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Deletes raw clicks past CLICK_RETENTION_DAYS, and the webhook outbox and log past WEBHOOK_RETENTION_DAYS (hourly scheduled tasks). */
   retention: { clicks: Retention; webhooks: Retention };
 }

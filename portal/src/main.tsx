@@ -10,6 +10,7 @@ import { isSignedOut, SESSION_KEY, useSession } from './session.js';
 import { Layout } from './components/layout.js';
 import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
+import { ForgotPassword } from './pages/forgot-password.js';
 import { AffiliateOverview } from './pages/affiliate/overview.js';
 import { Brands } from './pages/affiliate/brands.js';
 import { Links } from './pages/affiliate/links.js';
@@ -55,6 +56,7 @@ function App() {
       <Router base="/app">
         <Switch>
           <Route path="/set-password" component={SetPassword} />
+          <Route path="/forgot-password" component={ForgotPassword} />
           <Route>
             <Pages onLocale={changeLocale} />
           </Route>

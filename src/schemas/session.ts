@@ -40,3 +40,11 @@ export const SetPassword = Type.Object(
   { additionalProperties: false, ...Examples({ link: ['The token from the link, and a new password', { token: 'Jx3vQm8TzR1bK5wN0pLs7YdC2hFa9UeG4iOq6MnVt', password: 'correct horse battery' }] }) },
 );
 export type SetPassword = Static<typeof SetPassword>;
+
+export const PasswordReset = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254, description: 'The address the person signs in with' }),
+  },
+  { additionalProperties: false, ...Examples({ forgot: ['Forgot the password', { email: 'ana@example.com' }] }) },
+);
+export type PasswordReset = Static<typeof PasswordReset>;

@@ -165,6 +165,38 @@ test('two instances sending from one queue send each message once', async () => 
   assert.equal(new Set(arrived.map((mail) => mail.messageId)).size, 6);
 });
 
+test('"forgot the password": a known address is mailed a link that sets a new password; an unknown one gets the same answer and nothing is sent', async () => {
+  const { user } = await invite('forgetful@aff1.example');
+  await send();
+  const ask = (email: string) => h.request({ method: 'POST', url: '/session/password-reset', payload: { email } });
+  const known = await ask('Forgetful@aff1.example ');
+  const unknown = await ask('nobody.here@aff1.example');
+  assert.equal(known.statusCode, 202, known.body);
+  assert.equal(unknown.statusCode, 202);
+  assert.equal(known.body, unknown.body, 'the same answer either way');
+  assert.deepEqual(await rowsTo('nobody.here@aff1.example'), []);
+  assert.equal(await send(), 1);
+  const mail = arrivedTo('forgetful@aff1.example').at(-1)!;
+  assert.equal(mail.subject, 'Set a new password for Rede Teste');
+  const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(setPasswordLink(mail)), password: 'a brand new password' } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json<{ data: { user: { id: string } } }>().data.user.id, user.id);
+  const signIn = await h.request({ method: 'POST', url: '/session', payload: { email: 'forgetful@aff1.example', password: 'a brand new password' } });
+  assert.equal(signIn.statusCode, 200);
+});
+
+test('"forgot the password" is limited to 3 links an hour per address asked for, saying when to try again', async () => {
+  const ask = (email: string) => h.request({ method: 'POST', url: '/session/password-reset', payload: { email } });
+  for (let i = 0; i < 3; i++) assert.equal((await ask('limited@aff1.example')).statusCode, 202);
+  const refused = await ask('LIMITED@aff1.example');
+  assert.equal(refused.statusCode, 429);
+  assert.equal(refused.json<{ code: string }>().code, 'too_many_password_resets');
+  assert.ok(Number(refused.headers['retry-after']) > 0);
+  assert.equal((await ask('someone.else@aff1.example')).statusCode, 202, 'another address is still served');
+  const bad = await h.request({ method: 'POST', url: '/session/password-reset', payload: { email: '' } });
+  assert.equal(bad.statusCode, 400);
+});
+
 describe('without SMTP_URL', () => {
   let outbox: string;
   let local: Harness;

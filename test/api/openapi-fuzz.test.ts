@@ -284,6 +284,7 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'GET /readyz': () => ({ method: 'GET', url: '/readyz' }),
     'POST /session': () => ({ method: 'POST', url: '/session', payload: { email: PORTAL_USER, password: PORTAL_PASSWORD } }),
     'POST /session/password': async () => ({ method: 'POST', url: '/session/password', payload: { token: new URL(await h.service.services.users.resetLink(PORTAL_USER)).searchParams.get('token'), password: PORTAL_PASSWORD } }),
+    'POST /session/password-reset': () => ({ method: 'POST', url: '/session/password-reset', payload: { email: PORTAL_USER } }),
     'GET /session': () => withFreshSession({ method: 'GET', url: '/session' }),
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
   };

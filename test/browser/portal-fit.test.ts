@@ -25,7 +25,7 @@ const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
 const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/channels', '/team', '/keys', '/webhooks', '/analytics'];
 const BRAND_ROUTES = ['/', '/conversions', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/keys', '/webhooks', '/analytics'];
-const SIGNED_OUT_ROUTES = ['/set-password', '(any other: sign-in)'];
+const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '(any other: sign-in)'];
 
 let testDb: TestDatabase;
 let database: Database;
@@ -64,12 +64,12 @@ test('the routes checked here are every route of the portal', async () => {
   // main.tsx has three switches, in order: signed out (set-password, else sign-in), affiliate, brand.
   const switches = [...source.matchAll(/<Switch>([\s\S]*?)<\/Switch>/g)].map(([, body]) => [...body!.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path));
   assert.equal(switches.length, 3, 'main.tsx no longer has the three switches this test reads');
-  assert.deepEqual(switches[0], SIGNED_OUT_ROUTES.slice(0, 1), 'signed-out routes');
+  assert.deepEqual(switches[0], SIGNED_OUT_ROUTES.slice(0, -1), 'signed-out routes');
   assert.deepEqual([...switches[1]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
   assert.deepEqual([...switches[2]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
 });
 
-test('signed out: the sign-in page (also with an error) and the set-password page fit a phone', async () => {
+test('signed out: the sign-in page (also with an error), the set-password page and the forgotten-password page (also once sent) fit a phone', async () => {
   const page = await phonePage();
   const problems: string[] = [];
   try {
@@ -84,6 +84,14 @@ test('signed out: the sign-in page (also with an error) and the set-password pag
     await page.goto(setPasswordPath);
     await page.getByRole('button', { name: 'Save and sign in' }).waitFor();
     await checkAtPhoneWidths(page, 'set-password', problems);
+    await page.goto('/app/');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    await checkAtPhoneWidths(page, 'forgot-password', problems);
+    await page.getByLabel('E-mail').fill('someone-with-a-rather-long-address@partners.nowhere.example');
+    await page.getByRole('button', { name: 'Mail me a link' }).click();
+    await page.getByRole('status').waitFor();
+    await checkAtPhoneWidths(page, 'forgot-password sent', problems);
   } finally {
     await page.context().close();
   }

@@ -19,6 +19,7 @@ import { BROWSER_UA } from '../helpers/tracking.js';
 import { pollUntil } from '../helpers/wait.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { setPasswordLink, startMailbox, type Mailbox } from '../helpers/smtp.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 
@@ -31,6 +32,7 @@ let brandKey = '';
 let aff1Key = '';
 let aff2Key = '';
 let receiver: Receiver;
+let mailbox: Mailbox;
 let signUpLink = '';
 let shots = '';
 /** Uncaught errors in any page: there must be none. */
@@ -51,9 +53,11 @@ before(async () => {
   aff1Key = (await services.access.createApiKey({ affiliateId: 'aff-1' })).key;
   aff2Key = (await services.access.createApiKey({ affiliateId: 'aff-2' })).key;
   receiver = await startReceiver();
-  // Webhooks go to the local receiver (a test's own address), looked for every 200 ms.
+  mailbox = await startMailbox();
+  // Webhooks go to the local receiver (a test's own address), looked for every 200 ms; mail to the
+  // SMTP server in this process.
   server = await startServerProcess(
-    { DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100' },
+    { DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' },
     { publicUrlIsOwn: true },
   );
   // The sign-up link names PUBLIC_URL, which is the server's own address now.
@@ -65,6 +69,7 @@ after(async () => {
   await browser?.close();
   await server?.stop();
   await receiver?.close();
+  await mailbox?.stop();
   await database?.close();
   await testDb?.drop();
 });
@@ -655,6 +660,40 @@ test('my links come a page at a time: the newest first, the older ones on the ne
     await page.getByLabel('Show links to').selectOption({ label: "A page of the brand's site" });
     await pager.waitFor();
     await page.getByTestId(`clicks-${codes.at(-1)!}`).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('forgot the password: the link arrives by e-mail and sets a new one; the page answers an unknown address the same', async () => {
+  await servicesFor(database).users.createWithPassword({ affiliateId: 'aff-1' }, 'forgetful@aff1.example', 'member', PASSWORD);
+  const { context, page } = await newPage();
+  try {
+    await page.goto('/app/');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail').fill('nobody@nowhere.example');
+    await page.getByRole('button', { name: 'Mail me a link' }).click();
+    const unknown = (await page.getByRole('status').textContent())!;
+    await page.getByRole('link', { name: 'Back to sign in' }).click();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail').fill('forgetful@aff1.example');
+    await page.getByRole('button', { name: 'Mail me a link' }).click();
+    const known = (await page.getByRole('status').textContent())!;
+    assert.equal(known.replace('forgetful@aff1.example', 'X'), unknown.replace('nobody@nowhere.example', 'X'), 'the same words either way');
+    await assertAccessible(page, 'forgot password, sent');
+
+    const mail = await pollUntil(
+      async () => mailbox.received.find((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === 'forgetful@aff1.example'),
+      (found) => found !== undefined,
+    );
+    assert.ok(!mailbox.received.some((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === 'nobody@nowhere.example'), 'nothing goes to an unknown address');
+    await page.goto(setPasswordLink(mail!).slice(server.url.length));
+    await page.getByLabel('Password').fill('my new long password');
+    await page.getByRole('button', { name: 'Save and sign in' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await signOut(page);
+    await signIn(page, 'forgetful@aff1.example', 'my new long password');
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
   } finally {
     await context.close();
   }

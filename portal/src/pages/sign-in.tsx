@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
 import { api, setCsrfToken } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { SESSION_KEY } from '../session.js';
@@ -42,6 +43,9 @@ export function SignIn({ expired }: { expired: boolean }) {
           {t('signIn.submit')}
         </button>
       </form>
+      <p>
+        <Link href="/forgot-password">{t('signIn.forgot')}</Link>
+      </p>
     </main>
   );
 }

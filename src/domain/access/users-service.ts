@@ -26,6 +26,8 @@ const LINK_LIFETIME = { sign_up: 7 * DAY, reset: 60 * MINUTE } as const;
 /** A session's last use is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A person who never set a password gets a sign-up link (a week), one who did a reset link (an hour). */
+const linkPurpose = (user: UserRow): 'sign_up' | 'reset' => (user.password_hash ? 'reset' : 'sign_up');
 
 export interface UserView {
   id: string;
@@ -179,9 +181,22 @@ export class UsersService {
 
   /** A link to set a password for `user`, and the same mailed to them (with a link of its own). */
   private async passwordLink(user: UserRow): Promise<string> {
-    const purpose = user.password_hash ? 'reset' : 'sign_up';
-    await this.repositories.mail.queue([mailRow({ to: user.email, template: 'password-link', locale: 'en', values: { email: user.email }, link: { userId: user.id, purpose } })], this.clock.iso());
-    return this.newLink(user.id, purpose);
+    await this.repositories.mail.queue([this.passwordLinkMail(user)], this.clock.iso());
+    return this.newLink(user.id, linkPurpose(user));
+  }
+
+  private passwordLinkMail(user: UserRow): NewMailMessage {
+    return mailRow({ to: user.email, template: 'password-link', locale: 'en', values: { email: user.email }, link: { userId: user.id, purpose: linkPurpose(user) } });
+  }
+
+  /**
+   * "Forgot your password?": mails the person with this address a link to set a new password. The
+   * caller learns nothing of whether the address has an account: the answer is the same.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
+    if (!user) return;
+    await this.repositories.mail.queue([this.passwordLinkMail(user)], this.clock.iso());
   }
 
   /** A one-time link made as a message is sent; undefined when the user is gone. */

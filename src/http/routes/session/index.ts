@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
-import { Session, SetPassword, SignIn } from '../../../schemas/session.js';
+import { PasswordReset, Session, SetPassword, SignIn } from '../../../schemas/session.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
 import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
@@ -20,7 +20,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const ERRORS = [400, 500, 503];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
-  const { users, signInAttempts } = ctx.services;
+  const { users, signInAttempts, passwordResets } = ctx.services;
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
@@ -72,6 +72,30 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       await limitAttempts(request, `link:${request.body.token.slice(0, 8)}`);
       return signedIn(reply, await users.setPassword(request.body.token, request.body.password));
+    },
+  );
+
+  app.post(
+    '/session/password-reset',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Forgot the password: mail a link to set a new one',
+        description:
+          'Mails the person who signs in with this address a one-time link to set a new password (an hour; a week for someone who never set one). The answer is the same whether or not the address has an account, so it tells nobody who is a member. 3 requests per address asked for and 10 per client address in an hour; past them 429.',
+        querystring: NoQuery,
+        body: PasswordReset,
+        response: { 202: Type.Object({ data: Type.Object({ message: Type.String() }) }), ...errorResponses(...ERRORS, 429) },
+      },
+    },
+    async (request, reply) => {
+      const waitMs = Math.max(await passwordResets.address.failed(request.ip), await passwordResets.account.failed(request.body.email.trim().toLowerCase()));
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw new HttpError(429, 'too_many_password_resets', `Too many links asked for this address or from this address: try again in ${Math.ceil(seconds / 60)} min (the last link sent still works for an hour)`, { 'retry-after': String(seconds) });
+      }
+      await users.requestPasswordReset(request.body.email);
+      return reply.status(202).send({ data: { message: 'If an account uses this address, a link to set a new password is on its way to it' } });
     },
   );
 
