@@ -60,6 +60,8 @@ try {
     const open = (path: string) => page.goto(`/app${path}`);
     await page.goto(setPasswordPath);
     await shot('set-password', () => page.getByRole('button', { name: 'Save and sign in' }).waitFor());
+    await page.goto('/app/forgot-password');
+    await shot('forgot-password', () => page.getByRole('button', { name: 'Mail me a link' }).waitFor());
     await page.goto('/app/');
     await shot('sign-in', () => page.getByRole('heading', { name: 'Sign in' }).waitFor());
 
