@@ -5042,7 +5042,7 @@ export interface paths {
         put?: never;
         /**
          * Add a person to your account
-         * @description Creates a user of your account and answers a one-time link, valid for a week, where they set their password; no e-mail is sent: hand the link over yourself. 409 email_taken when the address has a user already. Owners only. Scope: team:write.
+         * @description Creates a user of your account and answers a one-time link, valid for a week, where they set their password, to hand over yourself; they are also mailed an invitation with a link of their own (either works, once). 409 email_taken when the address has a user already. Owners only. Scope: team:write.
          */
         post: {
             parameters: {
@@ -5420,7 +5420,7 @@ export interface paths {
         put?: never;
         /**
          * A new password link for a person of your account
-         * @description A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. A user of another account answers 404. Owners only. Scope: team:write.
+         * @description A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. The user is also mailed a link of their own. A user of another account answers 404. Owners only. Scope: team:write.
          */
         post: {
             parameters: {
@@ -11337,7 +11337,7 @@ export interface paths {
         put?: never;
         /**
          * Add a person to your account
-         * @description Creates a user of your account and answers a one-time link, valid for a week, where they set their password; no e-mail is sent: hand the link over yourself. 409 email_taken when the address has a user already. Owners only. Scope: team:write.
+         * @description Creates a user of your account and answers a one-time link, valid for a week, where they set their password, to hand over yourself; they are also mailed an invitation with a link of their own (either works, once). 409 email_taken when the address has a user already. Owners only. Scope: team:write.
          */
         post: {
             parameters: {
@@ -11715,7 +11715,7 @@ export interface paths {
         put?: never;
         /**
          * A new password link for a person of your account
-         * @description A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. A user of another account answers 404. Owners only. Scope: team:write.
+         * @description A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. The user is also mailed a link of their own. A user of another account answers 404. Owners only. Scope: team:write.
          */
         post: {
             parameters: {

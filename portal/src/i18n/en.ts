@@ -269,7 +269,7 @@ export const en = {
   'team.add': 'Add person',
   'team.actions': 'Actions',
   'team.invited': 'Invited',
-  'team.linkOnce': 'Hand this one-time link to the person: they choose their password there.',
+  'team.linkOnce': 'We mailed the person a link to choose their password. This one works too, once, if you would rather hand it over yourself.',
   'team.newLink': 'New password link',
   'team.newLinkFor': 'New password link for {email}',
   'team.remove': 'Remove',

@@ -270,7 +270,7 @@ export const ptBR: Record<MessageKey, string> = {
   'team.add': 'Adicionar pessoa',
   'team.actions': 'Ações',
   'team.invited': 'Convidado',
-  'team.linkOnce': 'Entregue este link de uso único à pessoa: ela escolhe a senha nele.',
+  'team.linkOnce': 'Enviamos à pessoa um link para escolher a senha. Este também funciona, uma vez, se você preferir entregá-lo pessoalmente.',
   'team.newLink': 'Novo link de senha',
   'team.newLinkFor': 'Novo link de senha para {email}',
   'team.remove': 'Remover',

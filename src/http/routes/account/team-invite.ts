@@ -14,7 +14,7 @@ export const inviteTeamMemberRoute = (side: Side) =>
           tags: [TAG],
           summary: 'Add a person to your account',
           description:
-            'Creates a user of your account and answers a one-time link, valid for a week, where they set their password; no e-mail is sent: hand the link over yourself. 409 email_taken when the address has a user already. Owners only.',
+            'Creates a user of your account and answers a one-time link, valid for a week, where they set their password, to hand over yourself; they are also mailed an invitation with a link of their own (either works, once). 409 email_taken when the address has a user already. Owners only.',
           security: SESSION_ONLY,
           body: TeamMemberInput,
           response: { 201: Type.Object({ data: Invitation }), ...errorResponses(409) },

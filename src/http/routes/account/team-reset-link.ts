@@ -15,7 +15,7 @@ export const teamResetLinkRoute = (side: Side) =>
           tags: [TAG],
           summary: 'A new password link for a person of your account',
           description:
-            'A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. A user of another account answers 404. Owners only.',
+            'A one-time link where the user sets a new password (an hour), or their first one if they never did (a week); their current password works until then. The user is also mailed a link of their own. A user of another account answers 404. Owners only.',
           security: SESSION_ONLY,
           params: MemberParams,
           response: { 201: Type.Object({ data: Type.Object({ link: PasswordLink }) }), ...errorResponses(404) },
