@@ -243,7 +243,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   ],
   users: [
     ['findById', (r) => r.users.findById('usr_1')],
-    ['insert', (r) => r.users.insert({ id: 'usr_1', email: 'ana@example.com', affiliate_id: AFF, brand_id: null, role: 'owner', password_hash: null, created_at: NOW, updated_at: NOW })],
+    ['setLanguage', (r) => r.users.setLanguage('usr_1', 'pt-BR', NOW)],
+    ['insert', (r) => r.users.insert({ id: 'usr_1', email: 'ana@example.com', affiliate_id: AFF, brand_id: null, role: 'owner', password_hash: null, language: null, created_at: NOW, updated_at: NOW })],
     ['findByEmail', (r) => r.users.findByEmail('ana@example.com')],
     ['findOf', (r) => r.users.findOf({ affiliateId: AFF }, 'usr_1')],
     ['listOf', (r) => r.users.listOf({ brandId: BRAND })],

@@ -397,7 +397,105 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the signed-in person's settings
+         * @description Their language: the portal shows it and their mail is written in it. Needs the x-csrf-token header.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The person's language, for the portal and the mail they are sent; absent until chosen (mail goes in English meanwhile)
+                         * @enum {string}
+                         */
+                        language: "en" | "pt-BR";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Session"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/session/password": {
@@ -14154,6 +14252,11 @@ export interface components {
             brandId?: string;
             /** @description False until the user has set a password with their one-time link */
             active: boolean;
+            /**
+             * @description The person's language, for the portal and the mail they are sent; absent until chosen (mail goes in English meanwhile)
+             * @enum {string}
+             */
+            language?: "en" | "pt-BR";
             /** Format: date-time */
             createdAt: string;
         };

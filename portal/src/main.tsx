@@ -2,11 +2,11 @@
 // Brazilian Portuguese. Routes live in the browser under /app; the service answers the same page
 // for all of them.
 import { render } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { QueryClient, QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
 import { Route, Router, Switch } from 'wouter-preact';
 import { initialLocale, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
-import { isSignedOut, SESSION_KEY, useSession } from './session.js';
+import { isSignedOut, saveLanguage, SESSION_KEY, useSession } from './session.js';
 import { Layout } from './components/layout.js';
 import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
@@ -68,12 +68,23 @@ function App() {
 
 function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   const session = useSession();
-  const { t } = useMessages();
-  if (session.isPending) return <p role="status">{t('common.loading')}</p>;
+  const { t, locale } = useMessages();
   const user = session.data?.user;
+  // The person's language is kept with them (their mail is written in it): the portal follows it,
+  // and tells the one this browser shows to someone who has none yet.
+  useEffect(() => {
+    if (!user) return;
+    if (user.language && user.language !== locale) onLocale(user.language);
+    else if (!user.language) void saveLanguage(locale);
+  }, [user?.id]);
+  if (session.isPending) return <p role="status">{t('common.loading')}</p>;
   if (!user) return <SignIn expired={sessionEnded} />;
+  const changeLocale = (next: Locale) => {
+    onLocale(next);
+    void saveLanguage(next);
+  };
   return (
-    <Layout user={user} onLocale={onLocale}>
+    <Layout user={user} onLocale={changeLocale}>
       {user.affiliateId ? (
         <Switch>
           <Route path="/" component={AffiliateOverview} />

@@ -22,4 +22,9 @@ export function useSession() {
   });
 }
 
+/** Keeps the person's language with them; the session's answer carries it from then on. */
+export async function saveLanguage(language: 'en' | 'pt-BR'): Promise<void> {
+  await api.PATCH('/session', { body: { language } });
+}
+
 export const isSignedOut = (error: unknown): boolean => error instanceof ApiFailure && error.status === 401;

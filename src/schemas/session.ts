@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Examples } from './common.js';
 
+const Language = Type.Union([Type.Literal('en'), Type.Literal('pt-BR')], { description: "The person's language, for the portal and the mail they are sent; absent until chosen (mail goes in English meanwhile)" });
+
 export const User = Type.Object(
   {
     id: Type.String(),
@@ -9,6 +11,7 @@ export const User = Type.Object(
     affiliateId: Type.Optional(Type.String({ description: 'The affiliate the user works for (or brandId)' })),
     brandId: Type.Optional(Type.String({ description: 'The brand the user works for (or affiliateId)' })),
     active: Type.Boolean({ description: 'False until the user has set a password with their one-time link' }),
+    language: Type.Optional(Language),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'User', description: 'A person who signs in to the portal, for one affiliate or one brand' },
@@ -48,3 +51,11 @@ export const PasswordReset = Type.Object(
   { additionalProperties: false, ...Examples({ forgot: ['Forgot the password', { email: 'ana@example.com' }] }) },
 );
 export type PasswordReset = Static<typeof PasswordReset>;
+
+export const SessionChange = Type.Object(
+  {
+    language: Language,
+  },
+  { additionalProperties: false, ...Examples({ language: ['Portal and mail in Portuguese', { language: 'pt-BR' }] }) },
+);
+export type SessionChange = Static<typeof SessionChange>;

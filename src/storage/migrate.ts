@@ -41,6 +41,7 @@ import * as campaignsListCoveringIndex from './migrations/0034-campaigns-list-co
 import * as campaignsTypeCoveringIndex from './migrations/0035-campaigns-type-covering-index.js';
 import * as scheduledTasks from './migrations/0036-scheduled-tasks.js';
 import * as mailMessages from './migrations/0037-mail-messages.js';
+import * as userLanguage from './migrations/0038-user-language.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -83,6 +84,7 @@ const migrations: Record<string, DialectMigration> = {
   '0035-campaigns-type-covering-index': campaignsTypeCoveringIndex,
   '0036-scheduled-tasks': scheduledTasks,
   '0037-mail-messages': mailMessages,
+  '0038-user-language': userLanguage,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -455,6 +455,8 @@ export interface UsersTable {
   brand_id: string | null;
   role: 'owner' | 'member';
   password_hash: string | null;
+  /** en or pt-BR; null until known (mail goes in English). */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }

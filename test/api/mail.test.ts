@@ -197,6 +197,23 @@ test('"forgot the password" is limited to 3 links an hour per address asked for,
   assert.equal(bad.statusCode, 400);
 });
 
+test("mail is written in the person's language: PATCH /session sets it; an invitation goes in the inviting owner's", async () => {
+  const change = (language: string) => h.request(withSession({ method: 'PATCH', url: '/session', payload: { language } }, owner));
+  const set = await change('pt-BR');
+  assert.equal(set.statusCode, 200, set.body);
+  assert.equal(set.json<{ data: { user: { language: string } } }>().data.user.language, 'pt-BR');
+  assert.equal((await as('GET', '/session')).json<{ data: { user: { language: string } } }>().data.user.language, 'pt-BR');
+  assert.equal((await change('fr')).statusCode, 400, 'only the languages of the portal');
+  assert.equal((await h.request({ method: 'PATCH', url: '/session', payload: { language: 'en' }, headers: { cookie: owner.cookie } })).statusCode, 403, 'the CSRF token is required');
+
+  await invite('convidada@aff1.example');
+  await h.request({ method: 'POST', url: '/session/password-reset', payload: { email: 'owner@aff1.example' } });
+  await send();
+  assert.equal(arrivedTo('convidada@aff1.example')[0]?.subject, 'Você foi convidado para Affiliate One na Rede Teste');
+  assert.equal(arrivedTo('owner@aff1.example').at(-1)?.subject, 'Defina uma nova senha na Rede Teste');
+  await change('en');
+});
+
 describe('without SMTP_URL', () => {
   let outbox: string;
   let local: Harness;

@@ -286,6 +286,7 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'POST /session/password': async () => ({ method: 'POST', url: '/session/password', payload: { token: new URL(await h.service.services.users.resetLink(PORTAL_USER)).searchParams.get('token'), password: PORTAL_PASSWORD } }),
     'POST /session/password-reset': () => ({ method: 'POST', url: '/session/password-reset', payload: { email: PORTAL_USER } }),
     'GET /session': () => withFreshSession({ method: 'GET', url: '/session' }),
+    'PATCH /session': () => withFreshSession({ method: 'PATCH', url: '/session', payload: { language: 'pt-BR' } }),
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
   };
   return outside[`${method} ${route}`];

@@ -37,8 +37,14 @@ export interface UserView {
   brandId?: string;
   /** False until the user has set a password with their link. */
   active: boolean;
+  /** Their language, once known: the portal's and their mail's. */
+  language?: Language;
   createdAt: string;
 }
+
+export const LANGUAGES = ['en', 'pt-BR'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const isLanguage = (value: string | null): value is Language => (LANGUAGES as readonly (string | null)[]).includes(value);
 
 export interface SignedIn {
   user: UserView;
@@ -70,8 +76,12 @@ const viewOf = (row: UserRow): UserView => ({
   ...(row.affiliate_id ? { affiliateId: row.affiliate_id } : {}),
   ...(row.brand_id ? { brandId: row.brand_id } : {}),
   active: row.password_hash !== null,
+  ...(isLanguage(row.language) ? { language: row.language } : {}),
   createdAt: row.created_at,
 });
+
+/** The language to write to a person in: theirs once known, else English. */
+const mailLanguage = (row: Pick<UserRow, 'language'>): Language => (isLanguage(row.language) ? row.language : 'en');
 
 /** What a user may do: everything of their side; owners also manage the team and API keys. */
 export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): ReadonlySet<Scope> {
@@ -93,9 +103,10 @@ export class UsersService {
 
   /**
    * A new user of an affiliate or a brand, and the one-time link where they set their password;
-   * they are also mailed an invitation with a link of its own (made when the message is sent).
+   * they are also mailed an invitation with a link of its own (made when the message is sent), in
+   * `locale` (the inviting owner's language; their own is not known yet).
    */
-  async create(owner: UserOwner, email: string, role: Role = 'member', locale = 'en'): Promise<{ user: UserView; link: string }> {
+  async create(owner: UserOwner, email: string, role: Role = 'member', locale: Language = 'en'): Promise<{ user: UserView; link: string }> {
     const account = owner.affiliateId ? await this.repositories.affiliates.nameOf(owner.affiliateId) : (await this.repositories.brands.find(owner.brandId ?? ''))?.name;
     const row = await this.insertUser(owner, email, role, null, (id, address) => [
       mailRow({ to: address, template: 'invitation', locale, values: { ...(account && { account }) }, link: { userId: id, purpose: 'sign_up' } }),
@@ -119,7 +130,7 @@ export class UsersService {
     if (!EMAIL.test(address) || address.length > 254) throw invalid('invalid_email', `${email} is not an e-mail address`);
     if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
     const now = this.clock.iso();
-    const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: passwordHash, created_at: now, updated_at: now };
+    const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: passwordHash, language: null, created_at: now, updated_at: now };
     await this.repositories.users.insert(row, mail(row.id, row.email));
     return row;
   }
@@ -186,7 +197,7 @@ export class UsersService {
   }
 
   private passwordLinkMail(user: UserRow): NewMailMessage {
-    return mailRow({ to: user.email, template: 'password-link', locale: 'en', values: { email: user.email }, link: { userId: user.id, purpose: linkPurpose(user) } });
+    return mailRow({ to: user.email, template: 'password-link', locale: mailLanguage(user), values: { email: user.email }, link: { userId: user.id, purpose: linkPurpose(user) } });
   }
 
   /**
@@ -197,6 +208,21 @@ export class UsersService {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     if (!user) return;
     await this.repositories.mail.queue([this.passwordLinkMail(user)], this.clock.iso());
+  }
+
+  /** Sets the signed-in person's language (the portal's and their mail's). */
+  async setLanguage(userId: string, language: string): Promise<UserView> {
+    if (!isLanguage(language)) throw invalid('invalid_language', `language must be one of ${LANGUAGES.join(', ')}`);
+    await this.repositories.users.setLanguage(userId, language, this.clock.iso());
+    const row = await this.repositories.users.findById(userId);
+    if (!row) throw notFound('this user no longer exists', 'user_not_found');
+    return viewOf(row);
+  }
+
+  /** The language a person is written to in. */
+  async languageOf(userId: string): Promise<Language> {
+    const row = await this.repositories.users.findById(userId);
+    return row ? mailLanguage(row) : 'en';
   }
 
   /** A one-time link made as a message is sent; undefined when the user is gone. */

@@ -40,6 +40,10 @@ export class UsersRepository {
     await this.database.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
   }
 
+  async setLanguage(id: string, language: string, now: string): Promise<void> {
+    await this.database.db.updateTable('users').set({ language, updated_at: now }).where('id', '=', id).execute();
+  }
+
   async remove(id: string): Promise<void> {
     await this.database.db.deleteFrom('users').where('id', '=', id).execute();
   }

@@ -3,7 +3,7 @@ import { Invitation, TeamMemberInput } from '../../../schemas/account.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
-import { accountOf, accountPath, SESSION_ONLY, TAG, type Side } from './side.js';
+import { accountOf, accountPath, SESSION_ONLY, TAG, userIdOf, type Side } from './side.js';
 
 export const inviteTeamMemberRoute = (side: Side) =>
   function inviteTeamMemberRoute(app: App, services: ServingServices): void {
@@ -21,7 +21,8 @@ export const inviteTeamMemberRoute = (side: Side) =>
         },
       },
       async (request, reply) => {
-        const data = await services.users.create(accountOf(side, request), request.body.email, request.body.role);
+        // Written in the inviting owner's language: the person's own is not known yet.
+        const data = await services.users.create(accountOf(side, request), request.body.email, request.body.role, await services.users.languageOf(userIdOf(request)));
         return reply.status(201).send({ data });
       },
     );

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
-import { PasswordReset, Session, SetPassword, SignIn } from '../../../schemas/session.js';
+import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
 import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
@@ -114,6 +114,27 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       const session = await sessionOf(request, users);
       if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
       return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
+    },
+  );
+
+  app.patch(
+    '/session',
+    {
+      schema: {
+        tags: [TAG],
+        summary: "Change the signed-in person's settings",
+        description: 'Their language: the portal shows it and their mail is written in it. Needs the x-csrf-token header.',
+        querystring: NoQuery,
+        body: SessionChange,
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 403) },
+      },
+    },
+    async (request) => {
+      const session = await sessionOf(request, users);
+      if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
+      checkCsrf(request, session, allowedOrigins);
+      const user = await users.setLanguage(session.user.id, request.body.language);
+      return { data: { user, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
     },
   );
 

@@ -9,6 +9,15 @@ where
   "id" = $1;
 -- parameters: ["usr_1"]
 
+-- users.setLanguage
+update "users"
+set
+  "language" = $1,
+  "updated_at" = $2
+where
+  "id" = $3;
+-- parameters: ["pt-BR","2026-01-01T00:00:00.000Z","usr_1"]
+
 -- users.insert
 insert into
   "users" (
@@ -18,12 +27,13 @@ insert into
     "brand_id",
     "role",
     "password_hash",
+    "language",
     "created_at",
     "updated_at"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8);
--- parameters: ["usr_1","ana@example.com","aff-1",null,"owner",null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+-- parameters: ["usr_1","ana@example.com","aff-1",null,"owner",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- users.findByEmail
 select

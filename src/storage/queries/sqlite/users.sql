@@ -9,6 +9,15 @@ where
   "id" = ?;
 -- parameters: ["usr_1"]
 
+-- users.setLanguage
+update "users"
+set
+  "language" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+-- parameters: ["pt-BR","2026-01-01T00:00:00.000Z","usr_1"]
+
 -- users.insert
 insert into
   "users" (
@@ -18,12 +27,13 @@ insert into
     "brand_id",
     "role",
     "password_hash",
+    "language",
     "created_at",
     "updated_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?);
--- parameters: ["usr_1","ana@example.com","aff-1",null,"owner",null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- parameters: ["usr_1","ana@example.com","aff-1",null,"owner",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- users.findByEmail
 select
