@@ -158,7 +158,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // is all there is.
     conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
-    jobs: new JobRunner(clock, { instanceId: randomUUID(), onError: (queue, error) => logError(JOB_FAILURES[queue] ?? `running ${queue} jobs failed; will retry`)(error) }),
+    jobs: new JobRunner(clock, {
+      instanceId: randomUUID(),
+      onError: (queue, error) => logError(JOB_FAILURES[queue] ?? `running ${queue} jobs failed; will retry`)(error),
+      // A webhook receiver that fails is its owner's to see (the delivery log); mail and scheduled work that fail are the operator's.
+      onTryFailed: (queue, error) => {
+        if (queue !== 'webhooks') app?.log.warn({ queue, error }, JOB_FAILURES[queue] ?? `a ${queue} job failed; will retry`);
+      },
+    }),
     retention,
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
     passwordResets: {
@@ -180,7 +187,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       config.schedulePollMs,
     );
   const mailTransport = mailTransportFor(config, (path) => app?.log.info({ path }, 'mail written to the outbox folder (SMTP_URL is not set)'));
-  if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (userId, purpose) => services.users.issueLink(userId, purpose), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
+  if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (user) => services.users.issueLink(user), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({
     clicks,

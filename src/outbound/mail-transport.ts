@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailTransport, OutgoingMail } from '../domain/mail/transport.js';
 
-/** Short enough that a try ends well within the mail queue's two-minute lease. */
-const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/**
+ * Short enough that a try ends within the mail queue's five-minute lease: the name lookup, the
+ * connection and the greeting, then at most 30 s of silence for each of the half-dozen commands.
+ */
+const TIMEOUTS = { dnsTimeout: 10_000, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export function smtpMailTransport(url: string): MailTransport {
   const transporter = nodemailer.createTransport({ url, ...TIMEOUTS });

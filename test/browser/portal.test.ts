@@ -225,9 +225,12 @@ test('in Portuguese on a 375 px screen: the menu and figures fit, money in the B
     await page.getByLabel('E-mail').fill('ana@aff1.example');
     await page.getByLabel('Senha').fill(PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Últimos 30 dias' }).waitFor();
-    // On a phone the menu is folded behind its button.
+    // Her own language (English, kept since her first visit) follows her to this browser.
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    // On a phone the menu, with the language box, is folded behind its button.
     await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByLabel('Language').selectOption('pt-BR');
+    await page.getByRole('heading', { name: 'Últimos 30 dias' }).waitFor();
     await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Pedidos' }).click();
     await page.getByTestId('order-portal-order-1').waitFor();
     assert.match((await page.getByTestId('order-portal-order-1').textContent())!, /R\$\s?123,45/);

@@ -1,7 +1,10 @@
 // Real server processes for the multi-instance and outage tests: each `affnet serve` on its own
 // port, stopped at the end of the test.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sleep } from './api.js';
 import { BUILT_MAIN, ensureBuilt } from './built-cli.js';
 
@@ -31,6 +34,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const port = await freePort();
   // A browser test needs short links and the portal's origin check to name this very server.
   if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  // Mail written to the outbox goes to a folder of the test's (with PostgreSQL the default is data/outbox where the test runs).
+  if (!options.cwd && env.MAIL_OUTBOX_DIR === undefined) env = { ...env, MAIL_OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'affnet-outbox-')) };
   ensureBuilt();
   const child = spawn(process.execPath, [BUILT_MAIN, 'serve', ...(options.args ?? [])], {
     ...(options.cwd && { cwd: options.cwd }),

@@ -42,6 +42,7 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
   const [location] = useLocation();
   const queries = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
+  // Following a link folds the menu; so does a page change made any other way.
   useEffect(() => setMenuOpen(false), [location]);
   const main = useRef<HTMLElement>(null);
   useCellLabels(main);
@@ -67,7 +68,7 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
             <ul>
               {pages.map(([path, key]) => (
                 <li key={path}>
-                  <Link href={path} aria-current={location === path ? 'page' : undefined}>
+                  <Link href={path} aria-current={location === path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                     {t(key)}
                   </Link>
                 </li>

@@ -285,7 +285,7 @@ export const en = {
   'setPassword.missingToken': 'This page needs the link you were given: open it again, or ask for a new one.',
   'signIn.forgot': 'Forgot your password?',
   'forgot.title': 'Set a new password',
-  'forgot.hint': 'We mail a link to set a new password to the address you sign in with. It works once, for an hour.',
+  'forgot.hint': 'We mail a link to set a new password to the address you sign in with. It works once, for an hour (a week if you never set a password).',
   'forgot.submit': 'Mail me a link',
   'forgot.sent': 'If an account uses {email}, a link to set a new password is on its way to it. Nothing arrived? Look in the spam folder, or ask again in a few minutes.',
   'forgot.back': 'Back to sign in',

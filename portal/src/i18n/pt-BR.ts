@@ -286,7 +286,7 @@ export const ptBR: Record<MessageKey, string> = {
   'setPassword.missingToken': 'Esta página precisa do link que você recebeu: abra-o de novo ou peça um novo.',
   'signIn.forgot': 'Esqueceu sua senha?',
   'forgot.title': 'Definir uma nova senha',
-  'forgot.hint': 'Enviamos um link para definir uma nova senha ao endereço com que você entra. Ele funciona uma vez, por uma hora.',
+  'forgot.hint': 'Enviamos um link para definir uma nova senha ao endereço com que você entra. Ele funciona uma vez, por uma hora (uma semana se você nunca definiu uma senha).',
   'forgot.submit': 'Enviar um link',
   'forgot.sent': 'Se uma conta usa {email}, um link para definir uma nova senha está a caminho. Não chegou? Veja a pasta de spam ou peça de novo em alguns minutos.',
   'forgot.back': 'Voltar para entrar',

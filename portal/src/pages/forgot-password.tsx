@@ -14,9 +14,14 @@ export function ForgotPassword() {
     event.preventDefault();
     const email = fieldText(event.currentTarget as HTMLFormElement, 'email').trim();
     setBusy(true);
-    const result = await api.POST('/session/password-reset', { body: { email } });
-    setBusy(false);
-    if (result.error) return setError(result.error.message);
+    try {
+      const result = await api.POST('/session/password-reset', { body: { email } });
+      if (result.error) return setError(result.error.message);
+    } catch {
+      return setError(t('common.error', { message: 'network' }));
+    } finally {
+      setBusy(false);
+    }
     setError('');
     setSentTo(email);
   };

@@ -205,9 +205,12 @@ export class UsersService {
    * caller learns nothing of whether the address has an account: the answer is the same.
    */
   async requestPasswordReset(email: string): Promise<void> {
-    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
-    if (!user) return;
-    await this.repositories.mail.queue([this.passwordLinkMail(user)], this.clock.iso());
+    const address = email.trim().toLowerCase();
+    // The same work whether or not the address has an account (a lookup, a row queued), so neither
+    // the answer nor its time tells who is a member; the person is found again when it is sent.
+    const user = await this.repositories.users.findByEmail(address);
+    const mail = mailRow({ to: address, template: 'password-link', locale: user ? mailLanguage(user) : 'en', values: { email: address }, link: { purpose: 'reset' } });
+    await this.repositories.mail.queue([mail], this.clock.iso());
   }
 
   /** Sets the signed-in person's language (the portal's and their mail's). */
@@ -225,10 +228,14 @@ export class UsersService {
     return row ? mailLanguage(row) : 'en';
   }
 
-  /** A one-time link made as a message is sent; undefined when the user is gone. */
-  async issueLink(userId: string, purpose: 'sign_up' | 'reset'): Promise<string | undefined> {
-    if (!(await this.repositories.users.findById(userId))) return undefined;
-    return this.newLink(userId, purpose);
+  /**
+   * A one-time link made as a message is sent, for the user with this id (or this address); its
+   * kind follows the person as they are then (a week for someone who never set a password, else an
+   * hour). Undefined when there is nobody.
+   */
+  async issueLink(target: { id: string | null; email: string }): Promise<string | undefined> {
+    const user = target.id ? await this.repositories.users.findById(target.id) : await this.repositories.users.findByEmail(target.email);
+    return user ? this.newLink(user.id, linkPurpose(user)) : undefined;
   }
 
   /** Removes a user of the team (their sessions end with them); the last owner stays. */

@@ -56,7 +56,10 @@ export interface JobQueue<Item, Detail = unknown> {
 export interface JobRunnerOptions {
   /** Names this instance in leases. */
   instanceId: string;
+  /** A round that failed as a whole (claiming, recording). */
   onError: (queue: string, error: unknown) => void;
+  /** One try that failed (it is retried or given up as the queue says): what went wrong, never what the item holds. */
+  onTryFailed?: (queue: string, error: string) => void;
 }
 
 export class JobRunner {
@@ -109,7 +112,7 @@ export class JobRunner {
   /** One round of one queue: claims what is due, works it, records it; how many items were tried. */
   runOnce(name: string): Promise<number> {
     const queue = this.queues.get(name)?.queue;
-    if (!queue) throw new Error(`no job queue named ${name}`);
+    if (!queue) return Promise.reject(new Error(`no job queue named ${name}`));
     // A queue's rounds never overlap within an instance; a caller arriving mid-round waits for it.
     const round = (this.running.get(name) ?? Promise.resolve(0)).catch(() => 0).then(() => this.round(queue));
     this.running.set(name, round);
@@ -119,7 +122,9 @@ export class JobRunner {
   private async round(queue: JobQueue<unknown, unknown>): Promise<number> {
     const now = this.clock.now();
     const claimed = await queue.claim(this.options.instanceId, now, now + queue.leaseMs, queue.batch);
-    await Promise.all(claimed.map((item) => this.try(queue, item)));
+    // Every try of the round ends before the round does (stop() waits for it), even when one's record fails.
+    const failures = (await Promise.allSettled(claimed.map((item) => this.try(queue, item)))).flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${claimed.length} tries could not be recorded`);
     return claimed.length;
   }
 
@@ -130,6 +135,7 @@ export class JobRunner {
     } catch (error) {
       result = { ok: false, detail: undefined, error: error instanceof Error ? error.message : String(error) };
     }
+    if (!result.ok) this.options.onTryFailed?.(queue.name, result.error);
     const decision = decide(queue, item, result, this.clock.now());
     if (await queue.record(item, decision, result.detail)) this.outcomes[queue.name]![decision.outcome]++;
   }

@@ -1,8 +1,8 @@
 // Sends the mail waiting in the database, as a queue of the job runner (which claims due messages
 // under a lease and retries with backoff for 24 hours): a message is rendered, with its one-time
 // link made now (the row never holds a live token), and handed to the transport with a Message-ID
-// of its own, the same on every try. At least once: a message is sent twice only when an instance
-// stops between the server's acceptance and its record.
+// of its own, the same on every try. At least once: a message is sent twice only when its record
+// fails after the server accepted it (the instance stopped, or lost its database).
 import type { MailRepository } from '../../storage/repositories/mail.js';
 import type { MailMessageRow, NewMailMessage } from '../../storage/tables.js';
 import type { Decision, JobQueue, TryResult } from '../jobs/job-runner.js';
@@ -13,8 +13,8 @@ const HOUR = 3_600_000;
 /** After this long since it was queued, a message that still cannot be sent is given up. */
 export const MAIL_RETRY_FOR_MS = 24 * HOUR;
 
-/** Makes a one-time link for a user at sending; undefined when the user is gone. */
-export type LinkIssuer = (userId: string, purpose: 'sign_up' | 'reset') => Promise<string | undefined>;
+/** Makes a one-time link at sending for the user with this id (or, without one, this address); undefined when there is none. */
+export type LinkIssuer = (user: { id: string | null; email: string }) => Promise<string | undefined>;
 
 /** A message to queue: its template's values, and the user a one-time link is made for when it is sent. */
 export interface MailRequest {
@@ -22,7 +22,8 @@ export interface MailRequest {
   template: TemplateName;
   locale: string;
   values?: Omit<TemplateValues, 'network' | 'link'>;
-  link?: { userId: string; purpose: 'sign_up' | 'reset' };
+  /** A one-time link is made at sending for this user (or for whoever then has the address `to`). */
+  link?: { userId?: string; purpose: 'sign_up' | 'reset' };
 }
 
 /** The row that queues `request`. */
@@ -42,8 +43,8 @@ type Sending = 'sent' | 'canceled';
 export class MailQueue implements JobQueue<MailMessageRow, Sending> {
   readonly name = 'mail';
   readonly retryForMs = MAIL_RETRY_FOR_MS;
-  /** Longer than the transport's timeouts add up to (src/outbound/mail-transport.ts). */
-  readonly leaseMs = 120_000;
+  /** Longer than the transport's timeouts can add up to (src/outbound/mail-transport.ts): a try that outlived it could be sent again by another instance. */
+  readonly leaseMs = 5 * 60_000;
   readonly batch = 10;
 
   constructor(
@@ -64,9 +65,9 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
   async work(row: MailMessageRow): Promise<TryResult<Sending>> {
     if (!isTemplate(row.template)) throw new Error(`no mail template named ${row.template}`);
     let link: string | undefined;
-    if (row.link_user_id) {
-      link = await this.issueLink(row.link_user_id, row.link_purpose ?? 'reset');
-      // The person was removed meanwhile: nothing to send them.
+    if (row.link_purpose) {
+      link = await this.issueLink({ id: row.link_user_id, email: row.to_address });
+      // Nobody to send it to: the person was removed meanwhile, or the address was never a member's.
       if (link === undefined) return { ok: true, detail: 'canceled' };
     }
     const values = { ...(JSON.parse(row.params ?? '{}') as TemplateValues), network: this.settings.network, ...(link && { link }) };

@@ -89,10 +89,11 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const waitMs = Math.max(await passwordResets.address.failed(request.ip), await passwordResets.account.failed(request.body.email.trim().toLowerCase()));
+      // A client past its own limit does not count against the address it names: it cannot use up someone else's links.
+      const waitMs = (await passwordResets.address.failed(request.ip)) || (await passwordResets.account.failed(request.body.email.trim().toLowerCase()));
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
-        throw new HttpError(429, 'too_many_password_resets', `Too many links asked for this address or from this address: try again in ${Math.ceil(seconds / 60)} min (the last link sent still works for an hour)`, { 'retry-after': String(seconds) });
+        throw new HttpError(429, 'too_many_password_resets', `Too many links asked for this address or from this address: try again in ${Math.ceil(seconds / 60)} min (a link already sent keeps working)`, { 'retry-after': String(seconds) });
       }
       await users.requestPasswordReset(request.body.email);
       return reply.status(202).send({ data: { message: 'If an account uses this address, a link to set a new password is on its way to it' } });
