@@ -149,6 +149,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const retention = {
     clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
     webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
+    mail: new Retention(repositories.mail, clock, { retentionDays: config.mailRetentionDays }),
   };
   const services: ServingServices = {
     ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs }),
@@ -183,6 +184,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       new ScheduledTasks(repositories.scheduledTasks, [
         { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },
         { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
+        { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
       ]),
       config.schedulePollMs,
     );
@@ -217,7 +219,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const close = () => {
     closed ??= (async () => {
       await app.close();
-      await Promise.all([services.retention.clicks.stop(), services.retention.webhooks.stop(), services.jobs.stop()]);
+      await Promise.all([...Object.values(services.retention).map((retention) => retention.stop()), services.jobs.stop()]);
       mailTransport?.close();
       await tracking.stop();
       await redis?.close();

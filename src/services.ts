@@ -53,8 +53,8 @@ export interface ServingServices extends Services {
   signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Deletes raw clicks past CLICK_RETENTION_DAYS, and the webhook outbox and log past WEBHOOK_RETENTION_DAYS (hourly scheduled tasks). */
-  retention: { clicks: Retention; webhooks: Retention };
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS (hourly scheduled tasks). */
+  retention: { clicks: Retention; webhooks: Retention; mail: Retention };
 }
 
 export interface ServiceSettings {

@@ -216,6 +216,20 @@ test("mail is written in the person's language: PATCH /session sets it; an invit
   await change('en');
 });
 
+test('messages over are deleted after MAIL_RETENTION_DAYS with their addresses; one still waiting is kept', async () => {
+  await mailbox.stop();
+  try {
+    await invite('still.waiting@aff1.example');
+    clock.advance(31 * 24 * HOUR);
+    const deleted = await h.service.services.retention.mail.prune();
+    assert.ok(deleted > 10, `the messages of the earlier tests went (${deleted})`);
+    const left = await h.service.database.db.selectFrom('mail_messages').select(['to_address', 'status']).execute();
+    assert.deepEqual(left, [{ to_address: 'still.waiting@aff1.example', status: 'pending' }]);
+  } finally {
+    await mailbox.start();
+  }
+});
+
 describe('without SMTP_URL', () => {
   let outbox: string;
   let local: Harness;

@@ -54,6 +54,23 @@ export class MailRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Nothing to prepare: the queue is not kept in months. */
+  async prepareMonths(): Promise<void> {}
+
+  async dropMonthsEndedBy(): Promise<number> {
+    return 0;
+  }
+
+  /** Deletes at most `limit` messages over (sent, failed, canceled) queued before `cutoff`, oldest first. */
+  async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
+    const { db } = this.database;
+    const result = await db
+      .deleteFrom('mail_messages')
+      .where('id', 'in', db.selectFrom('mail_messages').select('id').where('status', '!=', 'pending').where('created_at', '<', new Date(cutoff).toISOString()).orderBy('created_at').limit(limit))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   find(id: string): Promise<MailMessageRow | undefined> {
     return this.database.db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst();
   }

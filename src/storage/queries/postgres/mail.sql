@@ -85,3 +85,21 @@ from
 where
   "id" = $1;
 -- parameters: ["m-1"]
+
+-- mail.pruneOlderThan
+delete from "mail_messages"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "mail_messages"
+    where
+      "status" != $1
+      and "created_at" < $2
+    order by
+      "created_at"
+    limit
+      $3
+  );
+-- parameters: ["pending","2026-01-01T00:00:00.000Z",1000]

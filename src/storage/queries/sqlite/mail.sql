@@ -68,3 +68,21 @@ from
 where
   "id" = ?;
 -- parameters: ["m-1"]
+
+-- mail.pruneOlderThan
+delete from "mail_messages"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "mail_messages"
+    where
+      "status" != ?
+      and "created_at" < ?
+    order by
+      "created_at"
+    limit
+      ?
+  );
+-- parameters: ["pending","2026-01-01T00:00:00.000Z",1000]
