@@ -184,6 +184,7 @@ test('on a phone a table row reads as a card: each value beside its column name'
     await page.getByLabel('Language').selectOption('pt-BR');
     await page.getByRole('heading', { name: 'Conversões' }).waitFor();
     assert.equal(await row.locator('td').nth(3).getAttribute('data-label'), 'Comissão');
+    assert.deepEqual(await overlappingCells(page), [], 'in Portuguese too, no name runs into the next value');
   } finally {
     await page.context().close();
   }
@@ -229,8 +230,19 @@ async function checkAtPhoneWidths(page: Page, what: string, problems: string[]):
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     if (scrollWidth > innerWidth) problems.push(`${what} at ${width} px: ${scrollWidth} px wide (${await widest(page)})`);
     problems.push(...(await smallTargets(page)).map((target) => `${what} at ${width} px: ${target}`));
+    problems.push(...(await overlappingCells(page)).map((cell) => `${what} at ${width} px: ${cell}`));
     await assertAccessible(page, `${what} at ${width} px`);
   }
+}
+
+/** Cells of a row stacked as a card whose column name runs into the next cell (a long name beside a short value). */
+function overlappingCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    // A name that does not fit its cell spills out of it (past the cell's own height).
+    Array.from(document.querySelectorAll<HTMLElement>('td[data-label]'), (cell) =>
+      getComputedStyle(cell).display !== 'table-cell' && cell.scrollHeight > cell.clientHeight + 1 ? `"${cell.dataset.label}" runs into the next cell` : '',
+    ).filter(Boolean),
+  );
 }
 
 /** Visible buttons and menu items smaller than 44 × 44 px (links inside text are exempt). */
