@@ -199,6 +199,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ...(redis && { redisReady: () => redis.client.status === 'ready' }),
     webhooks: { attempts: services.jobs.outcomes.webhooks!, backlog: () => repositories.webhooks.backlog() },
     retention: services.retention,
+    jobs: services.jobs.outcomes,
     now: () => clock.now(),
   });
   const context: AppContext = { config, services, redis, metrics };

@@ -22,6 +22,8 @@ export interface MetricSources {
     backlog(): Promise<{ pending: number; earliestDueAt: string | null }>;
   };
   retention: { clicks: { readonly deleted: number }; webhooks: { readonly deleted: number } };
+  /** The job runner's tries by queue and outcome (done, retrying, failed). */
+  jobs: Readonly<Record<string, Readonly<Record<string, number>>>>;
   now: () => number;
 }
 
@@ -130,6 +132,16 @@ export class ServiceMetrics {
       const ready = sources.redisReady;
       new Gauge({ name: 'affnet_redis_up', help: '1 while the Redis connection is ready, 0 while it is away', registers, collect() { this.set(ready() ? 1 : 0); } });
     }
+    new Counter({
+      name: 'affnet_jobs_total',
+      help: 'Background work tried by this instance, by queue (webhooks, mail, scheduled) and outcome: done, retrying (will be tried again), failed (given up)',
+      labelNames: ['queue', 'outcome'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [queue, outcomes] of Object.entries(sources.jobs)) for (const [outcome, count] of Object.entries(outcomes)) this.inc({ queue, outcome }, count);
+      },
+    });
     new Counter({
       name: 'affnet_webhook_attempts_total',
       help: 'Webhook delivery attempts made by this instance, by outcome: delivered, retrying (will be retried), failed (retries exhausted)',
