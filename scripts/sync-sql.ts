@@ -230,9 +230,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['set', (r) => r.settings.set('visitor_salt', 'salt', NOW)],
   ],
   mail: [
-    ['queue', (r) => r.mail.queue([{ to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_purpose: 'sign_up' }], NOW)],
+    ['queue', (r) => r.mail.queue([{ to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', with_link: 1 }], NOW)],
     ['claimDue', (r) => r.mail.claimDue('instance-1', NOW, NOW, 10)],
-    ['recordAttempt', (r) => r.mail.recordAttempt({ id: 'm-1', to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_purpose: 'sign_up', status: 'pending', attempts: 0, next_attempt_at: NOW, lease_owner: 'instance-1', lease_until: NOW, last_error: null, created_at: NOW, sent_at: null, updated_at: NOW }, { status: 'sent', next_attempt_at: NOW, last_error: null, params: null, sent_at: NOW }, NOW)],
+    ['recordAttempt', (r) => r.mail.recordAttempt({ id: 'm-1', to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', with_link: 1, status: 'pending', attempts: 0, next_attempt_at: NOW, lease_owner: 'instance-1', lease_until: NOW, last_error: null, created_at: NOW, sent_at: null, updated_at: NOW }, { status: 'sent', next_attempt_at: NOW, last_error: null, params: null, sent_at: NOW }, NOW)],
     ['find', (r) => r.mail.find('m-1')],
     ['pruneOlderThan', (r) => r.mail.pruneOlderThan(Date.parse(NOW), 1000)],
   ],

@@ -430,9 +430,10 @@ export interface MailMessagesTable {
   locale: string;
   /** The template's values as JSON; null once sent. */
   params: string | null;
-  /** A one-time link is made at sending for this user, for this purpose. */
+  /** The user a one-time link is made for at sending (null: whoever then has the address). */
   link_user_id: string | null;
-  link_purpose: 'sign_up' | 'reset' | null;
+  /** 1 when the message carries a one-time link; its kind follows the person at sending. */
+  with_link: number;
   /** pending → sent | failed (retries over) | canceled (its user is gone). */
   status: string;
   attempts: Generated<number>;
@@ -445,7 +446,7 @@ export interface MailMessagesTable {
   updated_at: string;
 }
 export type MailMessageRow = Selectable<MailMessagesTable>;
-export type NewMailMessage = Pick<MailMessageRow, 'to_address' | 'template' | 'locale' | 'params' | 'link_user_id' | 'link_purpose'>;
+export type NewMailMessage = Pick<MailMessageRow, 'to_address' | 'template' | 'locale' | 'params' | 'link_user_id' | 'with_link'>;
 
 /** A person who signs in to the portal, on behalf of one affiliate or one brand. */
 export interface UsersTable {

@@ -109,7 +109,7 @@ export class UsersService {
   async create(owner: UserOwner, email: string, role: Role = 'member', locale: Language = 'en'): Promise<{ user: UserView; link: string }> {
     const account = owner.affiliateId ? await this.repositories.affiliates.nameOf(owner.affiliateId) : (await this.repositories.brands.find(owner.brandId ?? ''))?.name;
     const row = await this.insertUser(owner, email, role, null, (id, address) => [
-      mailRow({ to: address, template: 'invitation', locale, values: { ...(account && { account }) }, link: { userId: id, purpose: 'sign_up' } }),
+      mailRow({ to: address, template: 'invitation', locale, values: { ...(account && { account }) }, link: { userId: id } }),
     ]);
     return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
   }
@@ -197,7 +197,7 @@ export class UsersService {
   }
 
   private passwordLinkMail(user: UserRow): NewMailMessage {
-    return mailRow({ to: user.email, template: 'password-link', locale: mailLanguage(user), values: { email: user.email }, link: { userId: user.id, purpose: linkPurpose(user) } });
+    return mailRow({ to: user.email, template: 'password-link', locale: mailLanguage(user), values: { email: user.email }, link: { userId: user.id } });
   }
 
   /**
@@ -209,7 +209,7 @@ export class UsersService {
     // The same work whether or not the address has an account (a lookup, a row queued), so neither
     // the answer nor its time tells who is a member; the person is found again when it is sent.
     const user = await this.repositories.users.findByEmail(address);
-    const mail = mailRow({ to: address, template: 'password-link', locale: user ? mailLanguage(user) : 'en', values: { email: address }, link: { purpose: 'reset' } });
+    const mail = mailRow({ to: address, template: 'password-link', locale: user ? mailLanguage(user) : 'en', values: { email: address }, link: {} });
     await this.repositories.mail.queue([mail], this.clock.iso());
   }
 

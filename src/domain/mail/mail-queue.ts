@@ -22,8 +22,8 @@ export interface MailRequest {
   template: TemplateName;
   locale: string;
   values?: Omit<TemplateValues, 'network' | 'link'>;
-  /** A one-time link is made at sending for this user (or for whoever then has the address `to`). */
-  link?: { userId?: string; purpose: 'sign_up' | 'reset' };
+  /** A one-time link is made at sending, for this user (or whoever then has the address `to`), of the kind that suits them then. */
+  link?: { userId?: string };
 }
 
 /** The row that queues `request`. */
@@ -34,7 +34,7 @@ export function mailRow(request: MailRequest): NewMailMessage {
     locale: request.locale,
     params: JSON.stringify(request.values ?? {}),
     link_user_id: request.link?.userId ?? null,
-    link_purpose: request.link?.purpose ?? null,
+    with_link: request.link ? 1 : 0,
   };
 }
 
@@ -65,7 +65,7 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
   async work(row: MailMessageRow): Promise<TryResult<Sending>> {
     if (!isTemplate(row.template)) throw new Error(`no mail template named ${row.template}`);
     let link: string | undefined;
-    if (row.link_purpose) {
+    if (row.with_link) {
       link = await this.issueLink({ id: row.link_user_id, email: row.to_address });
       // Nobody to send it to: the person was removed meanwhile, or the address was never a member's.
       if (link === undefined) return { ok: true, detail: 'canceled' };

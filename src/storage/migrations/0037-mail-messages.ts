@@ -1,7 +1,7 @@
 // Mail waits in the database, written in the same transaction as what caused it, until a job
 // runner's mail queue sends it. A row holds what the message says (its template, language and
-// values) but never a live token: a one-time link is made when the message is sent, for the user
-// the row names. The values are dropped once the message is sent.
+// values) but never a live token: a one-time link is made when the message is sent (`with_link`),
+// for the user the row names, or whoever then has its address; its kind follows that person then. The values are dropped once the message is sent.
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import { textType } from './column-types.js';
@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('locale', text, (c) => c.notNull())
     .addColumn('params', text)
     .addColumn('link_user_id', text)
-    .addColumn('link_purpose', text)
+    .addColumn('with_link', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status', text, (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', text, (c) => c.notNull())

@@ -8,7 +8,7 @@ insert into
     "locale",
     "params",
     "link_user_id",
-    "link_purpose",
+    "with_link",
     "id",
     "status",
     "attempts",
@@ -22,7 +22,7 @@ insert into
   )
 values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- parameters: ["ana@example.com","invitation","en","{}","usr_1","sign_up","<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
+-- parameters: ["ana@example.com","invitation","en","{}","usr_1",1,"<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
 
 -- mail.claimDue
 select
