@@ -13,6 +13,9 @@ export function toIso(value: string | Date): string {
   return date.toISOString();
 }
 
+/** An instant in epoch milliseconds as stored: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export const isoOf = (ms: number): string => new Date(ms).toISOString();
+
 /** A date alone (YYYY-MM-DD), which a range reads as a whole day. */
 export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -3,7 +3,7 @@
 // offset is a whole number of hours (daylight saving days have 23 or 25 of them). Zones with
 // other offsets (India, +05:30) are refused rather than answered approximately.
 import { invalid } from '../errors.js';
-import { DATE_ONLY, addDays, isTimeZone, zoneOffsetMs, zonedDate, zonedDayStartMs } from '../time.js';
+import { DATE_ONLY, addDays, isTimeZone, isoOf as iso, zoneOffsetMs, zonedDate, zonedDayStartMs } from '../time.js';
 
 export const INTERVALS = ['24h', '7d', '30d', '90d', 'ytd', '1y', 'all'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -39,8 +39,6 @@ const HOUR = 3_600_000;
 /** Ten years of days: enough for "all" on any real data, small enough to answer at once. */
 const MAX_DAYS = 3660;
 const DEFAULT_INTERVAL: Interval = '30d';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function parseInstant(name: string, value: string): number {
   const ms = Date.parse(value);

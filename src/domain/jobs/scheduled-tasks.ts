@@ -4,6 +4,7 @@
 import type { ScheduledTasksRepository } from '../../storage/repositories/scheduled-tasks.js';
 import type { ScheduledTaskRow } from '../../storage/tables.js';
 import type { Decision, JobQueue, TryResult } from './job-runner.js';
+import { isoOf as iso } from '../time.js';
 
 export interface ScheduledTask {
   /** Unique across the installation: the task's row is found by it. */
@@ -57,5 +58,3 @@ export class ScheduledTasks implements JobQueue<ScheduledTaskRow, undefined> {
     );
   }
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();

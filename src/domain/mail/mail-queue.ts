@@ -8,6 +8,7 @@ import type { MailMessageRow, NewMailMessage } from '../../storage/tables.js';
 import type { Decision, JobQueue, TryResult } from '../jobs/job-runner.js';
 import { isTemplate, renderMail, type TemplateName, type TemplateValues } from './templates.js';
 import type { MailTransport } from './transport.js';
+import { isoOf as iso } from '../time.js';
 
 const HOUR = 3_600_000;
 /** After this long since it was queued, a message that still cannot be sent is given up. */
@@ -46,13 +47,17 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
   /** Longer than the transport's timeouts can add up to (src/outbound/mail-transport.ts): a try that outlived it could be sent again by another instance. */
   readonly leaseMs = 5 * 60_000;
   readonly batch = 10;
+  /** The right side of every Message-ID: the service's own host. */
+  private readonly messageIdHost: string;
 
   constructor(
     private readonly mail: MailRepository,
     private readonly transport: MailTransport,
     private readonly issueLink: LinkIssuer,
     private readonly settings: { from: string; network: string; publicUrl: string },
-  ) {}
+  ) {
+    this.messageIdHost = new URL(settings.publicUrl).hostname;
+  }
 
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<MailMessageRow[]> {
     return this.mail.claimDue(owner, iso(now), iso(leaseUntil), limit);
@@ -71,7 +76,7 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
       if (link === undefined) return { ok: true, detail: 'canceled' };
     }
     const values = { ...(JSON.parse(row.params ?? '{}') as TemplateValues), network: this.settings.network, ...(link && { link }) };
-    await this.transport.send({ from: this.settings.from, to: row.to_address, messageId: `<${row.id}@${new URL(this.settings.publicUrl).hostname}>`, ...renderMail(row.template, row.locale, values) });
+    await this.transport.send({ from: this.settings.from, to: row.to_address, messageId: `<${row.id}@${this.messageIdHost}>`, ...renderMail(row.template, row.locale, values) });
     return { ok: true, detail: 'sent' };
   }
 
@@ -83,5 +88,3 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
     return this.mail.recordAttempt(row, { status: failed ? 'failed' : 'pending', next_attempt_at: iso(decision.nextAt), last_error: decision.error ?? null, params: failed ? null : row.params, sent_at: null }, at);
   }
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();

@@ -7,6 +7,7 @@ import type { Decision, JobQueue, TryResult } from '../jobs/job-runner.js';
 import type { AttemptRecord, ClaimedDelivery, WebhooksRepository } from '../../storage/repositories/webhooks.js';
 import { signatures } from './signing.js';
 import type { WebhookResponse, WebhookTransport } from './transport.js';
+import { isoOf as iso } from '../time.js';
 
 const HOUR = 3_600_000;
 /** After this long since the event, a delivery that still fails is given up. */
@@ -89,5 +90,3 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
     };
   }
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
