@@ -50,6 +50,12 @@ export class HttpError extends Error {
   }
 }
 
+/** 429 after `waitMs`: Retry-After in whole seconds, and a message told the wait (seconds and whole minutes, rounded up). */
+export function tooManyRequests(code: string, waitMs: number, message: (wait: { seconds: number; minutes: number }) => string): HttpError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new HttpError(429, code, message({ seconds, minutes: Math.ceil(seconds / 60) }), { 'retry-after': String(seconds) });
+}
+
 const VALIDATION_CODES: Record<string, string> = {
   querystring: 'invalid_query',
   body: 'invalid_body',

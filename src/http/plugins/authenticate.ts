@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
 import { ACCOUNT_SCOPES, type Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
-import { errorBody, HttpError } from '../errors.js';
+import { errorBody, HttpError, tooManyRequests } from '../errors.js';
 import { checkCsrf, portalOrigins, sessionOf } from '../session-cookie.js';
 import type { App, AppContext } from '../context.js';
 
@@ -80,13 +80,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     const waitMs = await ctx.services.failedKeys.failed(request.ip);
     if (waitMs === 0) return;
     ctx.metrics.refused('invalid_keys');
-    const seconds = Math.ceil(waitMs / 1000);
-    throw new HttpError(
-      429,
-      'TOO_MANY_REQUESTS',
-      `Too many requests with an invalid API key from this address; retry in ${seconds} s with a valid key (requests with a valid key are served meanwhile)`,
-      { 'retry-after': String(seconds) },
-    );
+    throw tooManyRequests('TOO_MANY_REQUESTS', waitMs, ({ seconds }) => `Too many requests with an invalid API key from this address; retry in ${seconds} s with a valid key (requests with a valid key are served meanwhile)`);
   };
 
   /** The signed-in user's principal (same scopes by role as keys have by scope), CSRF checked; undefined without a cookie. */

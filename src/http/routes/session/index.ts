@@ -8,7 +8,7 @@ import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
 import { errorResponses } from '../../responses.js';
-import { HttpError } from '../../errors.js';
+import { HttpError, tooManyRequests } from '../../errors.js';
 import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
 
 const TAG = 'Session';
@@ -33,8 +33,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
   const limitAttempts = async (request: FastifyRequest, email: string) => {
     const waitMs = Math.max(await signInAttempts.address.failed(request.ip), await signInAttempts.account.failed(email.trim().toLowerCase()));
     if (waitMs === 0) return;
-    const seconds = Math.ceil(waitMs / 1000);
-    throw new HttpError(429, 'too_many_sign_ins', `Too many sign-in attempts for this account or from this address: try again in ${Math.ceil(seconds / 60)} min, or ask for a password reset link`, { 'retry-after': String(seconds) });
+    throw tooManyRequests('too_many_sign_ins', waitMs, ({ minutes }) => `Too many sign-in attempts for this account or from this address: try again in ${minutes} min, or ask for a password reset link`);
   };
 
   app.post(
@@ -91,10 +90,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       // A client past its own limit does not count against the address it names: it cannot use up someone else's links.
       const waitMs = (await passwordResets.address.failed(request.ip)) || (await passwordResets.account.failed(request.body.email.trim().toLowerCase()));
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        throw new HttpError(429, 'too_many_password_resets', `Too many links asked for this address or from this address: try again in ${Math.ceil(seconds / 60)} min (a link already sent keeps working)`, { 'retry-after': String(seconds) });
-      }
+      if (waitMs > 0) throw tooManyRequests('too_many_password_resets', waitMs, ({ minutes }) => `Too many links asked for this address or from this address: try again in ${minutes} min (a link already sent keeps working)`);
       await users.requestPasswordReset(request.body.email);
       return reply.status(202).send({ data: { message: 'If an account uses this address, a link to set a new password is on its way to it' } });
     },
