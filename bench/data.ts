@@ -308,6 +308,7 @@ function buildBrands(count: number): Brand[] {
         currency: 'BRL',
         home_url: null,
         domains: '[]',
+        setup_pending: 0,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },

@@ -110,6 +110,35 @@ const order: OrderRow = {
 
 const ROLLUP_RANGE = { affiliateId: AFF, organizationId: '', linkId: '', dimension: 'country', from: NOW, to: '2026-01-31T00:00:00.000Z' };
 
+const APPLICATION = {
+  id: 'apl_1',
+  kind: 'affiliate',
+  status: 'unverified',
+  email: 'ana@example.com',
+  name: 'Ana',
+  language: 'en',
+  country: 'BR',
+  website: 'https://ana.example.com/',
+  company: null,
+  tax_id: null,
+  currency: null,
+  expected_monthly_orders: null,
+  password_hash: null,
+  terms_version: '1',
+  terms_accepted_at: NOW,
+  terms_address: '192.0.2.1',
+  verify_token_hash: null,
+  verify_expires_at: null,
+  verified_at: null,
+  decided_at: null,
+  decided_by: null,
+  decline_reason: null,
+  affiliate_id: null,
+  brand_id: null,
+  created_at: NOW,
+  updated_at: NOW,
+} as const;
+
 type Example = [label: string, run: (r: Repositories) => Promise<unknown>];
 
 /** Every repository method, with arguments that exercise its optional parts. */
@@ -168,6 +197,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findVisible', (r) => r.brands.findVisible(AFF, BRAND)],
     ['find', (r) => r.brands.find(BRAND)],
     ['exists', (r) => r.brands.exists(BRAND)],
+    ['slugExists', (r) => r.brands.slugExists('shop')],
+    ['setupOf', (r) => r.brands.setupOf(BRAND)],
+    ['launch', (r) => r.brands.launch(BRAND, NOW)],
     ['byIds', (r) => r.brands.byIds([BRAND])],
     ['currenciesOf', (r) => r.brands.currenciesOf([BRAND])],
     ['isApproved', (r) => r.brands.isApproved(AFF, BRAND)],
@@ -230,9 +262,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['set', (r) => r.settings.set('visitor_salt', 'salt', NOW)],
   ],
   mail: [
-    ['queue', (r) => r.mail.queue([{ to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', with_link: 1 }], NOW)],
+    ['queue', (r) => r.mail.queue([{ to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_application_id: null, with_link: 1 }], NOW)],
     ['claimDue', (r) => r.mail.claimDue('instance-1', NOW, NOW, 10)],
-    ['recordAttempt', (r) => r.mail.recordAttempt({ id: 'm-1', to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', with_link: 1, status: 'pending', attempts: 0, next_attempt_at: NOW, lease_owner: 'instance-1', lease_until: NOW, last_error: null, created_at: NOW, sent_at: null, updated_at: NOW }, { status: 'sent', next_attempt_at: NOW, last_error: null, params: null, sent_at: NOW }, NOW)],
+    ['recordAttempt', (r) => r.mail.recordAttempt({ id: 'm-1', to_address: 'ana@example.com', template: 'invitation', locale: 'en', params: '{}', link_user_id: 'usr_1', link_application_id: null, with_link: 1, status: 'pending', attempts: 0, next_attempt_at: NOW, lease_owner: 'instance-1', lease_until: NOW, last_error: null, created_at: NOW, sent_at: null, updated_at: NOW }, { status: 'sent', next_attempt_at: NOW, last_error: null, params: null, sent_at: NOW }, NOW)],
     ['find', (r) => r.mail.find('m-1')],
     ['pruneOlderThan', (r) => r.mail.pruneOlderThan(Date.parse(NOW), 1000)],
   ],
@@ -241,6 +273,17 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['claimDue', (r) => r.scheduledTasks.claimDue(['clicks-retention', 'webhooks-retention'], 'instance-1', NOW, NOW)],
     ['recordRun', (r) => r.scheduledTasks.recordRun({ name: 'clicks-retention', next_run_at: NOW, failures: 0, lease_owner: 'instance-1', lease_until: NOW, last_run_at: null, last_error: null, updated_at: NOW }, { next_run_at: NOW, failures: 0, last_error: null }, NOW)],
     ['find', (r) => r.scheduledTasks.find('clicks-retention')],
+  ],
+  applications: [
+    ['submit', (r) => r.applications.submit(APPLICATION, [])],
+    ['findOpen', (r) => r.applications.findOpen('ana@example.com', 'affiliate')],
+    ['find', (r) => r.applications.find('apl_1')],
+    ['list', (r) => r.applications.list({ status: 'pending', kind: 'brand' }, 100)],
+    ['queueMail', (r) => r.applications.queueMail([], NOW)],
+    ['setVerifyToken', (r) => r.applications.setVerifyToken('apl_1', 'h', NOW, NOW)],
+    ['verify', (r) => r.applications.verify('h', NOW, () => [])],
+    ['approve', (r) => r.applications.approve('apl_1', { affiliate: { id: 'aff-2', name: 'Ana', created_at: NOW }, owner: { id: 'usr_2', email: 'ana@example.com', affiliate_id: 'aff-2', brand_id: null, role: 'owner', password_hash: null, language: 'en', created_at: NOW, updated_at: NOW } }, 'cli', [], NOW)],
+    ['decline', (r) => r.applications.decline('apl_1', 'no site', 'cli', [], NOW)],
   ],
   users: [
     ['findById', (r) => r.users.findById('usr_1')],

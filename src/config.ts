@@ -67,6 +67,12 @@ export interface Config {
   mailPollMs: number;
   /** The network's name in messages and on pages (NETWORK_NAME). */
   networkName: string;
+  /** Affiliates who sign up and confirm their address are approved at once, without an operator. */
+  signupAutoApprove: boolean;
+  /** The version of the network's terms people accept when they sign up or apply (recorded with them). */
+  termsVersion: string;
+  /** Where those terms are read; undefined: the sign-up pages name the version alone. */
+  termsUrl: string | undefined;
   /**
    * The IP database (MMDB) click countries are found in: the one shipped with the service unless
    * IP_DATABASE names another file; null (IP_DATABASE=off) records every country as ZZ.
@@ -220,6 +226,18 @@ function smtpUrl(raw: string | undefined): string | undefined {
 }
 
 /** MAIL_FROM, or no-reply at PUBLIC_URL's host under the network's name. */
+function termsVersion(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return '1';
+  if (!/^[\w.-]{1,40}$/.test(raw.trim())) throw new Error(`TERMS_VERSION must be 1-40 letters, digits, dots, dashes or underscores (e.g. 2026-11), got "${raw}"`);
+  return raw.trim();
+}
+
+function termsUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) throw new Error(`TERMS_URL must be an absolute http(s) URL, got "${raw}"`);
+  return raw;
+}
+
 function mailFrom(raw: string | undefined, publicUrl: string, networkName: string): string {
   if (raw === undefined || raw === '') return `${networkName} <no-reply@${new URL(publicUrl).hostname}>`;
   const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
@@ -259,6 +277,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
     mailPollMs: integer(env, 'MAIL_POLL_MS', 1000, 0, 3_600_000),
     networkName,
+    signupAutoApprove: boolean(env, 'SIGNUP_AUTO_APPROVE'),
+    termsVersion: termsVersion(env.TERMS_VERSION),
+    termsUrl: termsUrl(env.TERMS_URL),
     ipDatabase: ipDatabase(env.IP_DATABASE),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 20, 1, 1_000_000_000),
@@ -307,6 +328,9 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   mailOutboxDir: 'MAIL_OUTBOX_DIR',
   mailPollMs: 'MAIL_POLL_MS',
   networkName: 'NETWORK_NAME',
+  signupAutoApprove: 'SIGNUP_AUTO_APPROVE',
+  termsVersion: 'TERMS_VERSION',
+  termsUrl: 'TERMS_URL',
   ipDatabase: 'IP_DATABASE',
   corsOrigins: 'CORS_ORIGINS',
   headersTimeoutMs: 'HEADERS_TIMEOUT_MS',

@@ -82,6 +82,8 @@ function clickFilters(config: Config, redis: RedisConnection | undefined, logErr
 const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 };
 /** A mailbox gets a few links an hour at most, however many people ask for it. */
 const PASSWORD_RESET_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
+/** Sign-ups and brand applications: per address given and per client address, in an hour. */
+const JOIN_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
@@ -152,7 +154,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     mail: new Retention(repositories.mail, clock, { retentionDays: config.mailRetentionDays }),
   };
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -169,6 +171,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }),
     retention,
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
+    joinAttempts: {
+      account: failedKeyThrottle(JOIN_LIMITS.perAccount, JOIN_LIMITS.windowMs, windowCounter, 'join-account'),
+      address: failedKeyThrottle(JOIN_LIMITS.perAddress, JOIN_LIMITS.windowMs, windowCounter, 'join-address'),
+    },
     passwordResets: {
       account: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAccount, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-account'),
       address: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAddress, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-address'),
@@ -189,7 +195,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       config.schedulePollMs,
     );
   const mailTransport = mailTransportFor(config, (path) => app?.log.info({ path }, 'mail written to the outbox folder (SMTP_URL is not set)'));
-  if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (user) => services.users.issueLink(user), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
+  if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (target) => (target.applicationId ? services.applications.issueVerifyLink(target.applicationId) : services.users.issueLink(target)), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
   const subscribed = bus.subscribe(forget);
   const metrics = new ServiceMetrics({
     clicks,

@@ -10,8 +10,10 @@ import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
 import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
+import { ApplicationsService } from './domain/access/applications-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
 import { CatalogWriter } from './domain/catalog/catalog-writer.js';
+import { BrandLaunch } from './domain/catalog/brand-launch.js';
 import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
@@ -26,6 +28,8 @@ import type { HealthService } from './domain/health.js';
 export interface Services {
   access: AccessService;
   analytics: AnalyticsService;
+  /** Affiliates' sign-ups and brands' applications, and the operator's decisions on them. */
+  applications: ApplicationsService;
   approvals: ApprovalsService;
   catalog: CatalogService;
   /** Affiliates' channels. */
@@ -33,6 +37,8 @@ export interface Services {
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
+  /** Brands that joined through an application: their setup and launch. */
+  launch: BrandLaunch;
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
@@ -51,6 +57,8 @@ export interface ServingServices extends Services {
   failedKeys: FailedKeyThrottle;
   /** Counts sign-in attempts per account and per client address. */
   signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
+  /** Counts sign-ups and brand applications per address given and per client address. */
+  joinAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS (hourly scheduled tasks). */
@@ -67,6 +75,10 @@ export interface ServiceSettings {
   webhookAllowLocalTargets?: boolean;
   /** How long a portal session lasts without use (SESSION_IDLE_MINUTES). */
   sessionIdleMs?: number;
+  /** Whether affiliates are approved as soon as their address is confirmed (SIGNUP_AUTO_APPROVE). */
+  signupAutoApprove?: boolean;
+  /** The version of the terms people accept when they join (TERMS_VERSION). */
+  termsVersion?: string;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -75,11 +87,13 @@ export function createServices(repositories: Repositories, settings: ServiceSett
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
+    applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
     approvals: new ApprovalsService(repositories, clock, publisher),
     catalog: new CatalogService(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
+    launch: new BrandLaunch(repositories, clock),
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),

@@ -16,6 +16,7 @@ import { visitorSaltCommand } from './commands/visitor-salt.js';
 import { configCommand } from './commands/config.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { usersCommand } from './commands/users.js';
+import { applicationsCommand } from './commands/applications.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -28,6 +29,7 @@ program.addCommand(migrateCommand());
 program.addCommand(seedCommand());
 program.addCommand(keysCommand());
 program.addCommand(usersCommand());
+program.addCommand(applicationsCommand());
 program.addCommand(brandsCommand());
 program.addCommand(importCommand());
 program.addCommand(affiliatesCommand());

@@ -33,6 +33,7 @@ import { redirectFront } from './redirect-front.js';
 import { trustFunction } from './client-address.js';
 import { registerHealth } from './routes/health.js';
 import { registerSessionRoutes } from './routes/session/index.js';
+import { registerJoiningRoutes } from './routes/joining/index.js';
 import cookie from '@fastify/cookie';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   await app.register(cookie);
   registerHealth(app, ctx.services);
   registerSessionRoutes(app, ctx);
+  registerJoiningRoutes(app, ctx);
   await registerPortal(app);
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);

@@ -22,12 +22,17 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '*': 'CORS preflight (OPTIONS), answered by @fastify/cors for the origins CORS_ORIGINS names',
   '/app': 'the portal’s pages and assets (static files; the pages call the API like any client)',
   '/session': 'the portal’s sign-in: no key (a password, then a session cookie), attempts limited per account and address, CSRF checked',
+  '/signup': 'joining: anyone may sign up (and confirm an address) without a key; limited per address given and per client address',
+  '/brand-applications': 'joining: any brand may apply without a key; limited per address given and per client address',
 };
+
+/** Routes outside the API that still read what a client sends: the boundary checks apply to them too. */
+const PUBLIC_INPUT_PATHS = ['/session', '/signup', '/brand-applications'];
 
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
 
-/** Routes that read what a client sends (the API and the portal's sign-in): the boundary checks apply. */
-export const takesClientInput = (url: string): boolean => isApiRoute(url) || url === '/session' || url.startsWith('/session/');
+/** Routes that read what a client sends (the API, the portal's sign-in, joining): the boundary checks apply. */
+export const takesClientInput = (url: string): boolean => isApiRoute(url) || PUBLIC_INPUT_PATHS.some((path) => url === path || url.startsWith(`${path}/`));
 
 /** Whether a route is exempt from the API rules: listed above, or under a listed path. */
 export const isExempt = (url: string): boolean => Object.keys(API_EXEMPTIONS).some((path) => url === path || url.startsWith(`${path}/`));

@@ -35,6 +35,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /advertiser/products/bulk': 'catalog:write',
   'GET /advertiser/brand': 'catalog:read',
   'PATCH /advertiser/brand': 'catalog:write',
+  'GET /advertiser/brand/launch': 'catalog:read',
+  'POST /advertiser/brand/launch': 'catalog:write',
   'GET /advertiser/campaigns': 'catalog:read',
   'PUT /advertiser/campaigns/:id': 'catalog:write',
   'PATCH /advertiser/campaigns/:id': 'catalog:write',

@@ -44,6 +44,8 @@ export interface BrandsTable {
   home_url: string | null;
   /** JSON array of further domains (beside the site's) campaign and Custom link URLs may use. */
   domains: Generated<string>;
+  /** 1 from an approved application until its owner launches it: hidden from affiliates, refusing links. */
+  setup_pending: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -432,6 +434,8 @@ export interface MailMessagesTable {
   params: string | null;
   /** The user a one-time link is made for at sending (null: whoever then has the address). */
   link_user_id: string | null;
+  /** The application a verification link is made for at sending. */
+  link_application_id: string | null;
   /** 1 when the message carries a one-time link; its kind follows the person at sending. */
   with_link: number;
   /** pending → sent | failed (retries over) | canceled (its user is gone). */
@@ -446,7 +450,38 @@ export interface MailMessagesTable {
   updated_at: string;
 }
 export type MailMessageRow = Selectable<MailMessagesTable>;
-export type NewMailMessage = Pick<MailMessageRow, 'to_address' | 'template' | 'locale' | 'params' | 'link_user_id' | 'with_link'>;
+export type NewMailMessage = Pick<MailMessageRow, 'to_address' | 'template' | 'locale' | 'params' | 'link_user_id' | 'link_application_id' | 'with_link'>;
+
+/** Someone asking to join: an affiliate's sign-up or a brand's application. */
+export interface ApplicationsTable {
+  id: string;
+  kind: 'affiliate' | 'brand';
+  status: 'unverified' | 'pending' | 'approved' | 'declined';
+  email: string;
+  name: string;
+  language: string;
+  country: string | null;
+  website: string;
+  company: string | null;
+  tax_id: string | null;
+  currency: string | null;
+  expected_monthly_orders: number | null;
+  password_hash: string | null;
+  terms_version: string;
+  terms_accepted_at: string;
+  terms_address: string;
+  verify_token_hash: string | null;
+  verify_expires_at: string | null;
+  verified_at: string | null;
+  decided_at: string | null;
+  decided_by: string | null;
+  decline_reason: string | null;
+  affiliate_id: string | null;
+  brand_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type ApplicationRow = Selectable<ApplicationsTable>;
 
 /** A person who signs in to the portal, on behalf of one affiliate or one brand. */
 export interface UsersTable {
@@ -501,6 +536,7 @@ export interface DB {
   unrolled_clicks: UnrolledClicksTable;
   channel_kinds: ChannelKindsTable;
   brands: BrandsTable;
+  applications: ApplicationsTable;
   brand_categories: BrandCategoriesTable;
   affiliates: AffiliatesTable;
   affiliate_channels: AffiliateChannelsTable;

@@ -288,8 +288,28 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'GET /session': () => withFreshSession({ method: 'GET', url: '/session' }),
     'PATCH /session': () => withFreshSession({ method: 'PATCH', url: '/session', payload: { language: 'pt-BR' } }),
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
+    'GET /signup/options': () => ({ method: 'GET', url: '/signup/options' }),
+    'POST /signup': () => ({ method: 'POST', url: '/signup', remoteAddress: joiner(), payload: { name: 'Fuzz', email: `fuzz${++joined}@blog.example`, password: PORTAL_PASSWORD, country: 'BR', language: 'en', website: 'https://fuzz.example', acceptTerms: true } }),
+    'POST /brand-applications': () => ({
+      method: 'POST',
+      url: '/brand-applications',
+      remoteAddress: joiner(),
+      payload: { company: 'Fuzz', name: 'Fuzz', email: `fuzz${++joined}@shop.example`, country: 'PT', language: 'en', website: 'https://fuzz.example', taxId: 'PT123', currency: 'EUR', expectedMonthlyOrders: 1, acceptTerms: true },
+    }),
+    'POST /signup/verify': async () => ({ method: 'POST', url: '/signup/verify', remoteAddress: joiner(), payload: { token: await verificationToken() } }),
   };
   return outside[`${method} ${route}`];
+}
+
+/** Sign-ups of the fuzz, each of an address of its own, from a client address of its own (joining is limited per client). */
+let joined = 0;
+const joiner = () => `10.9.${Math.floor(joined / 250)}.${joined % 250}`;
+async function verificationToken(): Promise<string> {
+  const email = `verify${++joined}@blog.example`;
+  const { applications } = h.service.services;
+  await applications.signUp({ name: 'Fuzz', email, password: PORTAL_PASSWORD, country: 'BR', language: 'en', website: 'https://fuzz.example', acceptTerms: true }, '192.0.2.1');
+  const [application] = (await applications.list({ status: 'unverified' }, 1000)).filter((a) => a.email === email);
+  return new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!;
 }
 
 /** The portal's sign-in: a user of aff-1, and a session of theirs for each request that needs one. */

@@ -246,6 +246,16 @@ export function createRouteSamples(): RouteSamples {
       }),
     },
     'GET /advertiser/brand': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/brand', headers: withKey(key) }) },
+    'GET /advertiser/brand/launch': {
+      side: 'brand',
+      foreign: { reason: "reads the caller's own brand (joining.test.ts)" },
+      request: (key) => ({ method: 'GET', url: '/advertiser/brand/launch', headers: withKey(key) }),
+    },
+    'POST /advertiser/brand/launch': {
+      side: 'brand',
+      foreign: { reason: "launches the caller's own brand; a launched brand stays as it is (joining.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/advertiser/brand/launch', headers: withKey(key) }),
+    },
     'PATCH /advertiser/brand': {
       side: 'brand',
       foreign: { reason: "changes the caller's own brand (brand-catalogue.test.ts)" },

@@ -52,9 +52,11 @@ export async function startMailbox(): Promise<Mailbox> {
   };
 }
 
-/** The one link of a message's text that leads to the set-password page. */
-export function setPasswordLink(mail: ParsedMail): string {
-  const link = /https?:\/\/\S+\/app\/set-password\?token=\w+/.exec(mail.text ?? '')?.[0];
-  if (!link) throw new Error(`no set-password link in:\n${mail.text}`);
+/** The one link of a message's text that leads to this page of the portal with a token (set-password, verify). */
+export function pageLink(mail: ParsedMail, page: string): string {
+  const link = new RegExp(`https?://\\S+/app/${page}\\?token=\\w+`).exec(mail.text ?? '')?.[0];
+  if (!link) throw new Error(`no ${page} link in:\n${mail.text}`);
   return link;
 }
+
+export const setPasswordLink = (mail: ParsedMail): string => pageLink(mail, 'set-password');

@@ -14,8 +14,11 @@ const HOUR = 3_600_000;
 /** After this long since it was queued, a message that still cannot be sent is given up. */
 export const MAIL_RETRY_FOR_MS = 24 * HOUR;
 
-/** Makes a one-time link at sending for the user with this id (or, without one, this address); undefined when there is none. */
-export type LinkIssuer = (user: { id: string | null; email: string }) => Promise<string | undefined>;
+/**
+ * Makes a one-time link at sending: an application's verification link, or a password link for the
+ * user with this id (or, without one, this address); undefined when there is nobody to link to.
+ */
+export type LinkIssuer = (target: { id: string | null; email: string; applicationId: string | null }) => Promise<string | undefined>;
 
 /** A message to queue: its template's values, and the user a one-time link is made for when it is sent. */
 export interface MailRequest {
@@ -23,8 +26,11 @@ export interface MailRequest {
   template: TemplateName;
   locale: string;
   values?: Omit<TemplateValues, 'network' | 'link'>;
-  /** A one-time link is made at sending, for this user (or whoever then has the address `to`), of the kind that suits them then. */
-  link?: { userId?: string };
+  /**
+   * A one-time link is made at sending: for this application (its verification link), or for this
+   * user (or whoever then has the address `to`), of the kind that suits them then.
+   */
+  link?: { userId?: string; applicationId?: string };
 }
 
 /** The row that queues `request`. */
@@ -35,6 +41,7 @@ export function mailRow(request: MailRequest): NewMailMessage {
     locale: request.locale,
     params: JSON.stringify(request.values ?? {}),
     link_user_id: request.link?.userId ?? null,
+    link_application_id: request.link?.applicationId ?? null,
     with_link: request.link ? 1 : 0,
   };
 }
@@ -71,8 +78,8 @@ export class MailQueue implements JobQueue<MailMessageRow, Sending> {
     if (!isTemplate(row.template)) throw new Error(`no mail template named ${row.template}`);
     let link: string | undefined;
     if (row.with_link) {
-      link = await this.issueLink({ id: row.link_user_id, email: row.to_address });
-      // Nobody to send it to: the person was removed meanwhile, or the address was never a member's.
+      link = await this.issueLink({ id: row.link_user_id, email: row.to_address, applicationId: row.link_application_id });
+      // Nobody to send it to: the person was removed meanwhile, the address was never a member's, or the application was decided.
       if (link === undefined) return { ok: true, detail: 'canceled' };
     }
     const values = { ...(JSON.parse(row.params ?? '{}') as TemplateValues), network: this.settings.network, ...(link && { link }) };

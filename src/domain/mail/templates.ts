@@ -2,7 +2,7 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -13,6 +13,14 @@ export interface TemplateValues {
   email?: string;
   /** The one-time link made at sending. */
   link?: string;
+  /** A plain link of the service (no secret in it), where there is no one-time link. */
+  url?: string;
+  /** The person's name, as they gave it. */
+  name?: string;
+  /** affiliate (a sign-up) or brand (an application). */
+  kind?: 'affiliate' | 'brand';
+  /** Why an application was declined. */
+  reason?: string;
 }
 
 /** A message's words: a subject, paragraphs, and the one action its link leads to. */
@@ -22,6 +30,12 @@ interface Wording {
   action?: string;
   closing?: string;
 }
+
+/** The greeting, with the person's name when it is known. */
+const hello: Record<MailLocale, (v: TemplateValues) => string> = {
+  en: (v) => (v.name ? `Hello ${v.name},` : 'Hello,'),
+  'pt-BR': (v) => (v.name ? `Olá ${v.name},` : 'Olá,'),
+};
 
 const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wording>> = {
   invitation: {
@@ -52,6 +66,80 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       closing: 'O link funciona uma vez, por uma hora (uma semana se você nunca definiu uma senha). Se você não pediu, ignore esta mensagem: sua senha continua a mesma.',
     }),
   },
+  'verify-address': {
+    en: (v) => ({
+      subject: `Confirm your address for ${v.network}`,
+      paragraphs: [hello.en(v), v.kind === 'brand' ? `${v.account ?? 'Your company'} applied to join ${v.network}, the affiliate network, with this address.` : `You signed up to ${v.network}, the affiliate network, with this address.`, 'Confirm it so that we can look at your application:'],
+      action: 'Confirm my address',
+      closing: 'The link works once, for 24 hours. If you did not sign up, ignore this message: nothing happens without it.',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Confirme seu endereço na ${v.network}`,
+      paragraphs: [hello['pt-BR'](v), v.kind === 'brand' ? `${v.account ?? 'Sua empresa'} pediu para entrar na ${v.network}, a rede de afiliados, com este endereço.` : `Você se cadastrou na ${v.network}, a rede de afiliados, com este endereço.`, 'Confirme-o para analisarmos seu pedido:'],
+      action: 'Confirmar meu endereço',
+      closing: 'O link funciona uma vez, por 24 horas. Se você não se cadastrou, ignore esta mensagem: nada acontece sem ela.',
+    }),
+  },
+  'already-member': {
+    en: (v) => ({
+      subject: `You already have an account on ${v.network}`,
+      paragraphs: [`Someone (perhaps you) tried to sign up to ${v.network} with ${v.email ?? 'this address'}, which already has an account. No new account was made.`, 'Sign in with it, or set a new password from the sign-in page if you forgot it:'],
+      action: 'Sign in',
+      closing: 'If it was not you, you need do nothing.',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Você já tem uma conta na ${v.network}`,
+      paragraphs: [`Alguém (talvez você) tentou se cadastrar na ${v.network} com ${v.email ?? 'este endereço'}, que já tem uma conta. Nenhuma conta nova foi criada.`, 'Entre com ela, ou defina uma nova senha na página de entrada se a esqueceu:'],
+      action: 'Entrar',
+      closing: 'Se não foi você, não precisa fazer nada.',
+    }),
+  },
+  'application-received': {
+    en: (v) => ({
+      subject: `We received your application to ${v.network}`,
+      paragraphs: [hello.en(v), `Your address is confirmed and your application${v.account ? ` for ${v.account}` : ''} is with the ${v.network} team. We write to you here as soon as it is decided.`],
+    }),
+    'pt-BR': (v) => ({
+      subject: `Recebemos seu pedido para a ${v.network}`,
+      paragraphs: [hello['pt-BR'](v), `Seu endereço está confirmado e seu pedido${v.account ? ` para ${v.account}` : ''} está com a equipe da ${v.network}. Escrevemos para você aqui assim que ele for decidido.`],
+    }),
+  },
+  'application-approved': {
+    en: (v) => ({
+      subject: `Welcome to ${v.network}`,
+      paragraphs: [
+        hello.en(v),
+        v.kind === 'brand'
+          ? `${v.account ?? 'Your brand'} is approved on ${v.network}. Set your password, then your commission and a first product or campaign: affiliates see your brand once you launch it.`
+          : `Your application to ${v.network} is approved: you can sign in, find brands and make your first links.`,
+      ],
+      action: v.kind === 'brand' ? 'Set your password' : 'Sign in',
+      ...(v.kind === 'brand' && { closing: 'The link works once, for 7 days.' }),
+    }),
+    'pt-BR': (v) => ({
+      subject: `Boas-vindas à ${v.network}`,
+      paragraphs: [
+        hello['pt-BR'](v),
+        v.kind === 'brand'
+          ? `${v.account ?? 'Sua marca'} foi aprovada na ${v.network}. Defina sua senha, depois sua comissão e um primeiro produto ou campanha: os afiliados veem sua marca quando você a lançar.`
+          : `Seu pedido para a ${v.network} foi aprovado: você já pode entrar, encontrar marcas e criar seus primeiros links.`,
+      ],
+      action: v.kind === 'brand' ? 'Definir minha senha' : 'Entrar',
+      ...(v.kind === 'brand' && { closing: 'O link funciona uma vez, por 7 dias.' }),
+    }),
+  },
+  'application-declined': {
+    en: (v) => ({
+      subject: `Your application to ${v.network}`,
+      paragraphs: [hello.en(v), `We are sorry: your application${v.account ? ` for ${v.account}` : ''} to ${v.network} was declined.`, ...(v.reason ? [`The reason: ${v.reason}`] : [])],
+      closing: 'You may apply again once what stood in the way has changed.',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Seu pedido para a ${v.network}`,
+      paragraphs: [hello['pt-BR'](v), `Sentimos muito: seu pedido${v.account ? ` para ${v.account}` : ''} na ${v.network} foi recusado.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
+      closing: 'Você pode pedir de novo quando o que impediu tiver mudado.',
+    }),
+  },
 };
 
 export interface RenderedMail {
@@ -67,7 +155,8 @@ export function isTemplate(name: string): name is TemplateName {
 /** The message in the person's language (English when theirs is not one of ours). */
 export function renderMail(template: TemplateName, locale: string, values: TemplateValues): RenderedMail {
   const wording = WORDING[template][(MAIL_LOCALES as readonly string[]).includes(locale) ? (locale as MailLocale) : 'en'](values);
-  const action = wording.action && values.link ? { label: wording.action, url: values.link } : undefined;
+  const target = values.link ?? values.url;
+  const action = wording.action && target ? { label: wording.action, url: target } : undefined;
   const text = [...wording.paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), ...(wording.closing ? [wording.closing] : []), `— ${values.network}`].join('\n\n');
   const html = [
     '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111827">',

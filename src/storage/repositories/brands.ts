@@ -67,6 +67,10 @@ export class BrandsRepository {
     return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  async slugExists(slug: string): Promise<boolean> {
+    return (await this.database.db.selectFrom('brands').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  }
+
   async exists(id: string): Promise<boolean> {
     return (await this.database.db.selectFrom('brands').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
@@ -90,6 +94,20 @@ export class BrandsRepository {
   /** Changes the brand's own settings; the new updated_at tells every redirect cache. */
   async updateProfile(id: string, columns: Updateable<BrandsTable>): Promise<void> {
     await this.database.db.updateTable('brands').set(columns).where('id', '=', id).execute();
+  }
+
+  /** How far a brand made from an application is with its setup: its commission, and whether it has a product or a campaign. */
+  async setupOf(id: string): Promise<{ setup_pending: number; commission_value: number; has_catalogue: boolean } | undefined> {
+    const brand = await this.database.db.selectFrom('brands').select(['setup_pending', 'commission_value']).where('id', '=', id).executeTakeFirst();
+    if (!brand) return undefined;
+    const product = await this.database.db.selectFrom('products').select('id').where('organization_id', '=', id).limit(1).executeTakeFirst();
+    const campaign = product ? undefined : await this.database.db.selectFrom('campaigns').select('id').where('organization_id', '=', id).limit(1).executeTakeFirst();
+    return { ...brand, has_catalogue: product !== undefined || campaign !== undefined };
+  }
+
+  /** Puts a brand in affiliates' sight and lets its links work: the end of its setup. */
+  async launch(id: string, now: string): Promise<void> {
+    await this.database.db.updateTable('brands').set({ setup_pending: 0, active: 1, is_public: 1, updated_at: now }).where('id', '=', id).where('setup_pending', '=', 1).execute();
   }
 
   async isApproved(affiliateId: string, brandId: string): Promise<boolean> {

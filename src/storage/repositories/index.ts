@@ -3,6 +3,7 @@
 import type { Database } from '../database.js';
 import { AffiliatesRepository } from './affiliates.js';
 import { ApiKeysRepository } from './api-keys.js';
+import { ApplicationsRepository } from './applications.js';
 import { ApprovalsRepository } from './approvals.js';
 import { BrandsRepository } from './brands.js';
 import { CampaignsRepository } from './campaigns.js';
@@ -24,6 +25,7 @@ export function openRepositories(database: Database) {
   return {
     affiliates: new AffiliatesRepository(database),
     apiKeys: new ApiKeysRepository(database),
+    applications: new ApplicationsRepository(database),
     approvals: new ApprovalsRepository(database),
     brands: new BrandsRepository(database),
     campaigns: new CampaignsRepository(database),

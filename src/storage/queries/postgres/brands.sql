@@ -117,6 +117,37 @@ where
   "id" = $1;
 -- parameters: ["<uuid>"]
 
+-- brands.slugExists
+select
+  "id"
+from
+  "brands"
+where
+  "slug" = $1;
+-- parameters: ["shop"]
+
+-- brands.setupOf
+select
+  "setup_pending",
+  "commission_value"
+from
+  "brands"
+where
+  "id" = $1;
+-- parameters: ["<uuid>"]
+
+-- brands.launch
+update "brands"
+set
+  "setup_pending" = $1,
+  "active" = $2,
+  "is_public" = $3,
+  "updated_at" = $4
+where
+  "id" = $5
+  and "setup_pending" = $6;
+-- parameters: [0,1,1,"2026-01-01T00:00:00.000Z","<uuid>",1]
+
 -- brands.byIds
 select
   *

@@ -8,6 +8,7 @@ insert into
     "locale",
     "params",
     "link_user_id",
+    "link_application_id",
     "with_link",
     "id",
     "status",
@@ -37,9 +38,10 @@ values
     $13,
     $14,
     $15,
-    $16
+    $16,
+    $17
   );
--- parameters: ["ana@example.com","invitation","en","{}","usr_1",1,"<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
+-- parameters: ["ana@example.com","invitation","en","{}","usr_1",null,1,"<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
 
 -- mail.claimDue
 select

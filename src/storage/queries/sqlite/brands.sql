@@ -117,6 +117,37 @@ where
   "id" = ?;
 -- parameters: ["<uuid>"]
 
+-- brands.slugExists
+select
+  "id"
+from
+  "brands"
+where
+  "slug" = ?;
+-- parameters: ["shop"]
+
+-- brands.setupOf
+select
+  "setup_pending",
+  "commission_value"
+from
+  "brands"
+where
+  "id" = ?;
+-- parameters: ["<uuid>"]
+
+-- brands.launch
+update "brands"
+set
+  "setup_pending" = ?,
+  "active" = ?,
+  "is_public" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "setup_pending" = ?;
+-- parameters: [0,1,1,"2026-01-01T00:00:00.000Z","<uuid>",1]
+
 -- brands.byIds
 select
   *

@@ -8,6 +8,7 @@ insert into
     "locale",
     "params",
     "link_user_id",
+    "link_application_id",
     "with_link",
     "id",
     "status",
@@ -21,8 +22,8 @@ insert into
     "updated_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- parameters: ["ana@example.com","invitation","en","{}","usr_1",1,"<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- parameters: ["ana@example.com","invitation","en","{}","usr_1",null,1,"<uuid>","pending",0,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z",null,"2026-01-01T00:00:00.000Z"]
 
 -- mail.claimDue
 select
