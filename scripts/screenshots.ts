@@ -62,6 +62,12 @@ try {
     await shot('set-password', () => page.getByRole('button', { name: 'Save and sign in' }).waitFor());
     await page.goto('/app/forgot-password');
     await shot('forgot-password', () => page.getByRole('button', { name: 'Mail me a link' }).waitFor());
+    await page.goto('/app/sign-up');
+    await shot('sign-up', () => page.getByRole('button', { name: 'Sign up' }).waitFor());
+    await page.goto('/app/apply');
+    await shot('apply', () => page.getByRole('button', { name: 'Apply' }).waitFor());
+    await page.goto('/app/verify?token=from-the-mail');
+    await shot('verify', () => page.getByRole('button', { name: 'Confirm my address' }).waitFor());
     await page.goto('/app/');
     await shot('sign-in', () => page.getByRole('heading', { name: 'Sign in' }).waitFor());
 

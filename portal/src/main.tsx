@@ -11,6 +11,9 @@ import { Layout } from './components/layout.js';
 import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
 import { ForgotPassword } from './pages/forgot-password.js';
+import { SignUp } from './pages/sign-up.js';
+import { Apply } from './pages/apply.js';
+import { Verify } from './pages/verify.js';
 import { AffiliateOverview } from './pages/affiliate/overview.js';
 import { Brands } from './pages/affiliate/brands.js';
 import { Links } from './pages/affiliate/links.js';
@@ -57,6 +60,9 @@ function App() {
         <Switch>
           <Route path="/set-password" component={SetPassword} />
           <Route path="/forgot-password" component={ForgotPassword} />
+          <Route path="/sign-up" component={SignUp} />
+          <Route path="/apply" component={Apply} />
+          <Route path="/verify" component={Verify} />
           <Route>
             <Pages onLocale={changeLocale} />
           </Route>

@@ -25,7 +25,8 @@ const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
 const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/channels', '/team', '/keys', '/webhooks', '/analytics'];
 const BRAND_ROUTES = ['/', '/conversions', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/keys', '/webhooks', '/analytics'];
-const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '(any other: sign-in)'];
+const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
+const JUST_APPROVED_BRAND_USER = 'owner@just-approved.example';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -46,6 +47,13 @@ before(async () => {
   await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
   await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: 'New Brand', slug: 'new-brand', site: 'https://www.new-brand.example', network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
   await services.users.createWithPassword({ brandId: EMPTY_BRAND }, EMPTY_BRAND_USER, 'owner', PASSWORD);
+  // A brand just approved from its application: not launched, its overview shows what launching needs.
+  const { applications } = services;
+  await applications.apply({ company: 'Just Approved', name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
+  const [application] = await applications.list({ status: 'unverified' });
+  await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
+  await applications.approve(application!.id, 'cli');
+  await services.users.setPassword(new URL(await services.users.resetLink(JUST_APPROVED_BRAND_USER)).searchParams.get('token')!, PASSWORD);
   server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
   const invited = await services.users.create({ affiliateId: 'aff-new' }, 'invited@new-affiliate.example', 'member');
   const link = new URL(invited.link);
@@ -69,7 +77,7 @@ test('the routes checked here are every route of the portal', async () => {
   assert.deepEqual([...switches[2]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
 });
 
-test('signed out: the sign-in page (also with an error), the set-password page and the forgotten-password page (also once sent) fit a phone', async () => {
+test('signed out: sign-in (also with an error), set-password, forgotten password (also once sent), sign-up (also refused), apply and verify fit a phone', async () => {
   const page = await phonePage();
   const problems: string[] = [];
   try {
@@ -92,6 +100,30 @@ test('signed out: the sign-in page (also with an error), the set-password page a
     await page.getByRole('button', { name: 'Mail me a link' }).click();
     await page.getByRole('status').waitFor();
     await checkAtPhoneWidths(page, 'forgot-password sent', problems);
+
+    await page.goto('/app/');
+    await page.getByRole('link', { name: 'New here? Sign up as an affiliate' }).click();
+    await page.getByRole('button', { name: 'Sign up' }).waitFor();
+    await checkAtPhoneWidths(page, 'sign-up', problems);
+    await page.getByLabel('Your name or your publication’s').fill('Someone With A Rather Long Publication Name');
+    await page.getByLabel('E-mail').fill('throwaway@mailinator.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByLabel('Your site or main social profile').fill('https://www.instagram.com/a.rather.long.profile.name');
+    await page.getByLabel('Country').selectOption('BR');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('alert').waitFor();
+    await checkAtPhoneWidths(page, 'sign-up refused', problems);
+
+    await page.goto('/app/');
+    await page.getByRole('link', { name: 'Apply as a brand' }).click();
+    await page.getByRole('button', { name: 'Apply' }).waitFor();
+    await checkAtPhoneWidths(page, 'apply', problems);
+
+    await page.goto('/app/verify?token=not-a-live-token');
+    await page.getByRole('button', { name: 'Confirm my address' }).click();
+    await page.getByRole('alert').waitFor();
+    await checkAtPhoneWidths(page, 'verify refused', problems);
   } finally {
     await page.context().close();
   }
@@ -120,6 +152,20 @@ for (const [who, email, routes] of [
     assert.deepEqual(problems, []);
   });
 }
+
+test('a brand just approved: its overview walks the owner to launch, and fits a phone', async () => {
+  const page = await phonePage();
+  const problems: string[] = [];
+  try {
+    await signIn(page, JUST_APPROVED_BRAND_USER);
+    await page.getByRole('heading', { name: 'Launch your brand' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Launch' }).isDisabled(), true, 'nothing to launch before the steps are done');
+    await checkAtPhoneWidths(page, 'launch checklist', problems);
+  } finally {
+    await page.context().close();
+  }
+  assert.deepEqual(problems, []);
+});
 
 test('on a phone the menu folds behind a button holding the pages, the account, the language and sign-out; a link folds it again', async () => {
   const page = await phonePage();

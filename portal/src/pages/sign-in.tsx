@@ -46,6 +46,12 @@ export function SignIn({ expired }: { expired: boolean }) {
       <p>
         <Link href="/forgot-password">{t('signIn.forgot')}</Link>
       </p>
+      <p>
+        <Link href="/sign-up">{t('signIn.signUp')}</Link>
+      </p>
+      <p>
+        <Link href="/apply">{t('signIn.apply')}</Link>
+      </p>
     </main>
   );
 }

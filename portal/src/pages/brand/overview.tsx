@@ -3,6 +3,7 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { DailyChart } from '../../components/daily-chart.js';
+import { LaunchChecklist } from './launch-checklist.js';
 
 /** The brand's last 30 days: clicks on its links per day, and the totals. */
 export function BrandOverview() {
@@ -15,6 +16,7 @@ export function BrandOverview() {
   return (
     <>
       <QueryState query={profile}>{(brand) => <h1>{brand.name}</h1>}</QueryState>
+      <LaunchChecklist />
       <h2>{t('overview.title')}</h2>
       <QueryState query={clicks}>
         {(days) => (
