@@ -88,7 +88,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
     applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
-    approvals: new ApprovalsService(repositories, clock, publisher),
+    approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     catalog: new CatalogService(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     imports: new CatalogWriter(repositories, clock),

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
+import { signedUp } from '../helpers/sessions.js';
 import { brandKey, BROWSER_UA, createLink } from '../helpers/tracking.js';
 
 type Promoter = { affiliateId: string; approval: string; orders: number; sales: number; commission: number; clicks: number; requestedAt?: string };
@@ -91,6 +92,20 @@ describe('approval requests and answers', () => {
 
     assert.equal((await approval('POST', globex, 'aff-2')).statusCode, 200);
     assert.equal((await follow()).statusCode, 302, 'approved again, the link redirects again');
+  });
+
+  test("approving mails the affiliate's owners once, in their language; approving again mails nobody", async () => {
+    await signedUp(h, 'owner@aff3.example', { affiliateId: 'aff-3' }, 'owner');
+    await signedUp(h, 'member@aff3.example', { affiliateId: 'aff-3' }, 'member');
+    const told = () => h.service.database.db.selectFrom('mail_messages').select(['to_address', 'template', 'params']).where('template', '=', 'brand-approved').execute();
+    assert.equal((await approval('POST', globex, 'aff-3')).statusCode, 200);
+    assert.equal((await approval('POST', globex, 'aff-3')).statusCode, 200);
+    const mail = await told();
+    assert.deepEqual(
+      mail.map((m) => m.to_address),
+      ['owner@aff3.example'],
+    );
+    assert.match(mail[0]!.params ?? '', /Globex/);
   });
 
   test('an affiliate with orders of the brand and no link to it is listed, with its figures', async () => {

@@ -6,6 +6,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { ApprovalsRepository, PromotingAffiliate } from '../../storage/repositories/approvals.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { UsersRepository } from '../../storage/repositories/users.js';
+import { mailRow } from '../mail/mail-queue.js';
 import { conflict, notFound } from '../errors.js';
 import type { InvalidationPublisher } from '../invalidation.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
@@ -16,6 +18,7 @@ export interface ApprovalRepositories {
   affiliates: AffiliatesRepository;
   approvals: ApprovalsRepository;
   brands: BrandsRepository;
+  users: UsersRepository;
 }
 
 /** Where an affiliate stands with a brand. */
@@ -60,6 +63,7 @@ export class ApprovalsService {
     private readonly clock: Clock,
     /** Tells every instance's redirect cache that a brand's links changed. */
     private readonly publisher: InvalidationPublisher,
+    private readonly publicUrl: string,
   ) {}
 
   /**
@@ -88,10 +92,15 @@ export class ApprovalsService {
     return { items: rows.map(promoterOf), total };
   }
 
-  /** The brand approves the affiliate (answering its request, if any). */
+  /** The brand approves the affiliate (answering its request, if any); the affiliate's owners are mailed. */
   async approve(brandId: string, affiliateId: string): Promise<void> {
     await requireAffiliate(this.repositories.affiliates, affiliateId);
-    await this.repositories.approvals.approve(affiliateId, brandId, this.clock.iso());
+    const brand = await this.repositories.brands.find(brandId);
+    const owners = (await this.repositories.users.listOf({ affiliateId })).filter((user) => user.role === 'owner');
+    const mail = owners.map((owner) =>
+      mailRow({ to: owner.email, template: 'brand-approved', locale: owner.language ?? 'en', values: { account: brand?.name ?? brandId, url: `${this.publicUrl}/app/brands` } }),
+    );
+    await this.repositories.approvals.approve(affiliateId, brandId, this.clock.iso(), mail);
     await this.publisher.publish({ kind: 'brand', id: brandId });
   }
 

@@ -2,7 +2,7 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -138,6 +138,18 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       subject: `Seu pedido para a ${v.network}`,
       paragraphs: [hello['pt-BR'](v), `Sentimos muito: seu pedido${v.account ? ` para ${v.account}` : ''} na ${v.network} foi recusado.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
       closing: 'Você pode pedir de novo quando o que impediu tiver mudado.',
+    }),
+  },
+  'brand-approved': {
+    en: (v) => ({
+      subject: `${v.account ?? 'A brand'} approved you on ${v.network}`,
+      paragraphs: [`${v.account ?? 'A brand'} approved you to promote it: its products and campaigns are in your lists, and your links to it work.`],
+      action: 'Make links',
+    }),
+    'pt-BR': (v) => ({
+      subject: `${v.account ?? 'Uma marca'} aprovou você na ${v.network}`,
+      paragraphs: [`${v.account ?? 'Uma marca'} aprovou você para divulgá-la: os produtos e campanhas dela estão nas suas listas, e seus links para ela funcionam.`],
+      action: 'Criar links',
     }),
   },
 };

@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { hourOf } from '../../lib/rollup-layout.js';
-import type { ApprovalRequestRow, NewWebhookEvent } from '../tables.js';
+import type { ApprovalRequestRow, NewMailMessage, NewWebhookEvent } from '../tables.js';
+import { writeMail } from './mail.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { writeOutbox } from './webhooks.js';
 
@@ -49,11 +50,13 @@ export class ApprovalsRepository {
    * Approves the affiliate for the brand (its pending request, if any, is answered), and marks
    * the brand changed so every instance's redirect cache reads its links afresh.
    */
-  async approve(affiliateId: string, brandId: string, now: string): Promise<void> {
+  /** Approves the affiliate for the brand; `mail` (telling the affiliate) is queued only when it was not approved already. */
+  async approve(affiliateId: string, brandId: string, now: string, mail: readonly NewMailMessage[] = []): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
-      await trx.insertInto('brand_approvals').values({ affiliate_id: affiliateId, brand_id: brandId, created_at: now }).onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing()).execute();
+      const added = await trx.insertInto('brand_approvals').values({ affiliate_id: affiliateId, brand_id: brandId, created_at: now }).onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing()).executeTakeFirst();
       await trx.deleteFrom('approval_requests').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).execute();
       await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0n) > 0) await writeMail(trx, mail, now);
     });
   }
 
