@@ -101,6 +101,8 @@ export interface Config {
   webhookRetentionDays: number;
   /** Messages sent, given up or canceled are deleted after this many days (their addresses with them); 0 keeps them. */
   mailRetentionDays: number;
+  /** Sign-ups and applications whose address was never confirmed are deleted after this many days (their links last a day). */
+  applicationRetentionDays: number;
   /** A portal session ends after this long without a request. */
   sessionIdleMs: number;
   /** Requests per minute one signed-in user may make (a page makes several). */
@@ -289,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 400, 0, 36_500),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
     mailRetentionDays: integer(env, 'MAIL_RETENTION_DAYS', 30, 0, 36_500),
+    applicationRetentionDays: integer(env, 'APPLICATION_RETENTION_DAYS', 7, 1, 36_500),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
@@ -343,6 +346,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   clickRetentionDays: 'CLICK_RETENTION_DAYS',
   webhookRetentionDays: 'WEBHOOK_RETENTION_DAYS',
   mailRetentionDays: 'MAIL_RETENTION_DAYS',
+  applicationRetentionDays: 'APPLICATION_RETENTION_DAYS',
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   userRateLimit: 'USER_RATE_LIMIT',
   sqliteCacheMb: 'SQLITE_CACHE_MB',

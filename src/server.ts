@@ -152,6 +152,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
     webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
     mail: new Retention(repositories.mail, clock, { retentionDays: config.mailRetentionDays }),
+    applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const services: ServingServices = {
     ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion }),
@@ -191,6 +192,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },
         { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
+        { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
       ]),
       config.schedulePollMs,
     );

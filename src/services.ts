@@ -61,8 +61,8 @@ export interface ServingServices extends Services {
   joinAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS (hourly scheduled tasks). */
-  retention: { clicks: Retention; webhooks: Retention; mail: Retention };
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS, unconfirmed sign-ups past APPLICATION_RETENTION_DAYS (hourly scheduled tasks). */
+  retention: { clicks: Retention; webhooks: Retention; mail: Retention; applications: Retention };
 }
 
 export interface ServiceSettings {

@@ -248,3 +248,18 @@ test('with SIGNUP_AUTO_APPROVE an affiliate is approved as soon as the address i
     await auto.close();
   }
 });
+
+test('a sign-up never confirmed is deleted after APPLICATION_RETENTION_DAYS; one waiting for a decision stays', async () => {
+  await post('/signup', affiliate('forgot.to.click@blog.example'));
+  await verify(await joined('/signup', affiliate('clicked@blog.example')));
+  const addresses = async () => (await applications().list({}, 10_000)).map((a) => a.email);
+  assert.ok((await addresses()).includes('forgot.to.click@blog.example'));
+  clock.advance(6 * 24 * HOUR);
+  await h.service.services.jobs.runOnce('scheduled');
+  assert.ok((await addresses()).includes('forgot.to.click@blog.example'), 'kept for 7 days');
+  clock.advance(2 * 24 * HOUR);
+  await h.service.services.jobs.runOnce('scheduled');
+  const left = await addresses();
+  assert.ok(!left.includes('forgot.to.click@blog.example'), 'gone after 7 days');
+  assert.ok(left.includes('clicked@blog.example'), 'a confirmed one stays');
+});

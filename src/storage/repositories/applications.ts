@@ -122,4 +122,20 @@ export class ApplicationsRepository {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  async prepareMonths(): Promise<void> {}
+
+  async dropMonthsEndedBy(): Promise<number> {
+    return 0;
+  }
+
+  /** Deletes at most `limit` applications never confirmed, made before `cutoff`, oldest first (their links are long dead). */
+  async pruneOlderThan(cutoff: number, limit: number): Promise<number> {
+    const { db } = this.database;
+    const result = await db
+      .deleteFrom('applications')
+      .where('id', 'in', db.selectFrom('applications').select('id').where('status', '=', 'unverified').where('created_at', '<', new Date(cutoff).toISOString()).orderBy('created_at').limit(limit))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -161,3 +161,21 @@ where
   "id" = $7
   and "status" = $8;
 -- parameters: ["declined","cli","no site",null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","apl_1","pending"]
+
+-- applications.pruneOlderThan
+delete from "applications"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "applications"
+    where
+      "status" = $1
+      and "created_at" < $2
+    order by
+      "created_at"
+    limit
+      $3
+  );
+-- parameters: ["unverified","2026-01-01T00:00:00.000Z",1000]

@@ -161,3 +161,21 @@ where
   "id" = ?
   and "status" = ?;
 -- parameters: ["declined","cli","no site",null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","apl_1","pending"]
+
+-- applications.pruneOlderThan
+delete from "applications"
+where
+  "id" in (
+    select
+      "id"
+    from
+      "applications"
+    where
+      "status" = ?
+      and "created_at" < ?
+    order by
+      "created_at"
+    limit
+      ?
+  );
+-- parameters: ["unverified","2026-01-01T00:00:00.000Z",1000]
