@@ -309,6 +309,7 @@ function buildBrands(count: number): Brand[] {
         home_url: null,
         domains: '[]',
         setup_pending: 0,
+        validation_days: 30,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1404,6 +1405,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         // Paid before payouts were records: paid, without a payout.
         paid_at: commissionStatus === 'paid' ? iso(Math.min(ANCHOR, createdMs + settledDays * DAY)) : null,
         payout_id: null,
+        lock_at: iso(Math.max(ANCHOR, createdMs) + 30 * DAY),
+        auto_approved: 0,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

@@ -104,6 +104,8 @@ const order: OrderRow = {
   link_code: 'Abc1234',
   paid_at: null,
   payout_id: null,
+  lock_at: NOW,
+  auto_approved: 0,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -347,6 +349,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findForAffiliate', (r) => r.orders.findForAffiliate(AFF, 'A-1001')],
     ['insert', (r) => r.orders.insert(order)],
     ['createOnce', (r) => r.orders.createOnce(order, { actor: `brand:${BRAND}`, keyId: 'key_1' }, NOW)],
+    ['pendingLockedBy', (r) => r.orders.pendingLockedBy(NOW, 500)],
     ['findBrandOrder', (r) => r.orders.findBrandOrder(BRAND, 'A-1001')],
     ['change', (r) => r.orders.change(order, { value: 18000, commission: 1350 }, { actor: `brand:${BRAND}`, keyId: 'key_1' }, NOW)],
     ['historyOf', (r) => r.orders.historyOf('order-1')],

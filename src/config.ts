@@ -57,6 +57,8 @@ export interface Config {
   webhookPollMs: number;
   /** How often this instance looks for scheduled tasks that are due (retention); 0 runs none here. */
   schedulePollMs: number;
+  /** How often orders past their lock date are looked for and approved (a scheduled task, once across instances). */
+  lockPollMs: number;
   /** smtp:// or smtps:// with credentials; undefined: mail is written as .eml files to mailOutboxDir. */
   smtpUrl: string | undefined;
   /** The sender of every message (MAIL_FROM). */
@@ -274,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
+    lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, publicUrl, networkName),
     mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
@@ -326,6 +329,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookPollMs: 'WEBHOOK_POLL_MS',
   schedulePollMs: 'SCHEDULE_POLL_MS',
+  lockPollMs: 'LOCK_POLL_MS',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',

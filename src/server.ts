@@ -193,6 +193,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
+        { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.conversions.approveLocked() },
       ]),
       config.schedulePollMs,
     );

@@ -10283,6 +10283,8 @@ export interface paths {
                              */
                             transfer: "cps" | "cpa";
                         };
+                        /** @description For orders reported from now on; each order keeps the lock date it was reported with */
+                        validationDays?: number;
                     };
                 };
             };
@@ -14576,6 +14578,8 @@ export interface components {
             allowedChannels?: string[];
             commission: components["schemas"]["Commission"];
             attributionWindowDays: number;
+            /** @description Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network */
+            validationDays: number;
             /** @description ISO 4217 code of your amounts */
             currency: string;
             /** @description Public: every affiliate may promote you; private: the ones you approve */
@@ -14811,7 +14815,7 @@ export interface components {
             /** @description Numeric category id of the item in the brand catalogue */
             categories: number;
         };
-        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt and payoutId are additions to the spec’s fields; a field without a value is omitted, never null. */
+        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null. */
         Order: {
             /** @description Network order id (use it with GET /affiliate/orders/{id}) */
             id: string;
@@ -14870,6 +14874,13 @@ export interface components {
             paidAt?: string;
             /** @description Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in */
             payoutId?: string;
+            /**
+             * Format: date-time
+             * @description Addition to the spec: from then on the brand can no longer change the order; one still pending is approved by the network then
+             */
+            lockAt: string;
+            /** @description Addition to the spec: true when the network approved the order at its lock date, the brand not having answered */
+            autoApproved: boolean;
         };
         /** @description An order as its brand sees it */
         Conversion: {
@@ -14905,6 +14916,13 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             clickedAt?: string;
+            /**
+             * Format: date-time
+             * @description Your validation days after the order was reported: until then you approve, cancel or correct it; after, it is locked (409 order_locked) and, if still pending, approved by the network
+             */
+            lockAt: string;
+            /** @description True when the network approved the order at its lock date, you not having answered */
+            autoApproved: boolean;
             /**
              * Format: date-time
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z

@@ -97,6 +97,7 @@ export const BrandProfile = Type.Object(
     allowedChannels: Type.Optional(Type.Array(Type.String(), { description: 'Channel kinds you accept links from; omitted: every kind' })),
     commission: Type.Ref(Commission),
     attributionWindowDays: Type.Integer(),
+    validationDays: Type.Integer({ minimum: 0, maximum: 180, description: 'Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network' }),
     currency: Currency('ISO 4217 code of your amounts'),
     isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
     active: Type.Boolean(),
@@ -116,6 +117,7 @@ export const BrandProfilePatch = Type.Object(
     clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
     allowedChannels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), Type.Null()], { description: 'null: every kind' })),
     commission: Type.Optional(Commission),
+    validationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 180, description: 'For orders reported from now on; each order keeps the lock date it was reported with' })),
   },
   {
     additionalProperties: false,

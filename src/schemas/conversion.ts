@@ -83,6 +83,8 @@ export const Conversion = Type.Object(
     linkCode: Type.Optional(Type.String({ description: 'The short link that earned the order; omitted without one' })),
     mdasc: Type.Optional(Type.String({ description: "The affiliate's tracking id on that link; omitted without one" })),
     clickedAt: Type.Optional(DateTime),
+    lockAt: Type.String({ format: 'date-time', description: 'Your validation days after the order was reported: until then you approve, cancel or correct it; after, it is locked (409 order_locked) and, if still pending, approved by the network' }),
+    autoApproved: Type.Boolean({ description: 'True when the network approved the order at its lock date, you not having answered' }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

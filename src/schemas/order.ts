@@ -54,11 +54,13 @@ export const Order = Type.Object(
     channel: Type.Optional(DescribedRef(ChannelRef, 'Addition to the spec: the channel of that link')),
     paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when the commission was paid; present once commissionStatus is paid' })),
     payoutId: Type.Optional(Type.String({ description: 'Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in' })),
+    lockAt: Type.String({ format: 'date-time', description: 'Addition to the spec: from then on the brand can no longer change the order; one still pending is approved by the network then' }),
+    autoApproved: Type.Boolean({ description: 'Addition to the spec: true when the network approved the order at its lock date, the brand not having answered' }),
   },
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt and payoutId are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -9,7 +9,8 @@ import { newClickId } from '../domain/links/click-ids.js';
 import { ConversionsService, type ConversionRepositories } from '../domain/orders/conversions.js';
 import type { OrderItem } from '../schemas/order.js';
 import { ManualClock } from '../lib/clock.js';
-import type { NewClickRow, NewOrderRow } from '../storage/tables.js';
+import type { NewClickRow } from '../storage/tables.js';
+import type { DemoOrder } from './demo-data.js';
 import { SeededRandom } from './seeded-random.js';
 
 /** What writing the activity needs beside the links service: the stored links, the clicks, and what reporting orders reads and writes. */
@@ -20,7 +21,7 @@ export interface ActivityPlan {
   /** The brands each affiliate links to, by affiliate, in the order to seed them. */
   brandsByAffiliate: ReadonlyMap<string, readonly string[]>;
   /** Orders of the demo data set: a recent order buys what one of them bought from the same brand. */
-  pastOrders: readonly NewOrderRow[];
+  pastOrders: readonly DemoOrder[];
   /** Each brand's short tag, the prefix of its order ids. */
   brandTags: ReadonlyMap<string, string>;
 }

@@ -6,6 +6,9 @@ import type { CampaignInput, CampaignType } from '../schemas/campaign.js';
 import type { OrderItem } from '../schemas/order.js';
 import type { CompleteProduct, ProductOption } from '../schemas/product.js';
 import type { NewOrderRow } from '../storage/tables.js';
+
+/** A demo order as the data set holds it: everything but its lock date. */
+export type DemoOrder = Omit<NewOrderRow, 'lock_at'>;
 import { percentToBasisPoints } from '../domain/catalog/catalog-writer.js';
 import { commissionFor } from '../domain/orders/commission.js';
 import { SeededRandom } from './seeded-random.js';
@@ -286,7 +289,8 @@ export interface DemoData {
   products: CompleteProduct[];
   campaigns: CampaignInput[];
   affiliates: DemoAffiliate[];
-  orders: NewOrderRow[];
+  /** Their lock dates are set when they are written (see seedDemo): the data set is the same on every call. */
+  orders: DemoOrder[];
 }
 
 const PRODUCTS_PER_BRAND = 17;
@@ -517,11 +521,11 @@ function statusesFor(createdAt: string, rnd: SeededRandom): { status: string; co
   return { status: 'approved', commissionStatus: 'approved', settledAfterDays: rnd.int(7, 45) };
 }
 
-function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates: DemoAffiliate[]): NewOrderRow[] {
+function buildOrders(brands: BrandInput[], products: BuiltProduct[], affiliates: DemoAffiliate[]): DemoOrder[] {
   const rnd = new SeededRandom(SEEDS.orders);
   const productsByBrand = new Map<string, BuiltProduct[]>();
   for (const p of products) productsByBrand.set(p.input.organizationId, [...(productsByBrand.get(p.input.organizationId) ?? []), p]);
-  const out: NewOrderRow[] = [];
+  const out: DemoOrder[] = [];
   affiliates.forEach((affiliate, a) => {
     const affNo = a + 1;
     // Only brands the affiliate can see (public or approved) and that accept links at all.

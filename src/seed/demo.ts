@@ -67,7 +67,10 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
 
   // Orders are facts reported by brands, not catalogue entries: an existing order is left as it
   // is (its status may have moved on), only missing ones are inserted.
-  const { inserted, existing } = await orders.loadMissing(data.orders);
+  // Each locks 30 days after it is written (every one was created before), as orders stored before
+  // lock dates existed do: the brands have a month to answer the pending ones.
+  const lockAt = new Date((options.now ?? Date.now()) + DEMO_VALIDATION_DAYS * DAY_MS).toISOString();
+  const { inserted, existing } = await orders.loadMissing(data.orders.map((order) => ({ ...order, lock_at: lockAt })));
   log(`Orders: ${inserted} written (${existing} already present)`);
 
   // The operator's monthly payment runs over the older approved commissions (a run pays what the
@@ -110,6 +113,8 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
 }
 
 const DEMO_AFFILIATE_ID = 'aff-demo-1';
+const DEMO_VALIDATION_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /** The brand with the most demo orders of the affiliate (the first in the data on a tie). */
 function topBrandOf(data: ReturnType<typeof buildDemoData>, affiliateId: string): string {

@@ -46,6 +46,8 @@ export interface BrandsTable {
   domains: Generated<string>;
   /** 1 from an approved application until its owner launches it: hidden from affiliates, refusing links. */
   setup_pending: Generated<number>;
+  /** Days the brand has to approve, cancel or correct an order after it is reported (0-180). */
+  validation_days: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -212,6 +214,10 @@ export interface OrdersTable {
   commission_transfer: string;
   /** Basis points for cps, cents for cpa: the brand's value when the order was created. */
   commission_value: number;
+  /** From then on the brand can no longer change the order; a pending one is approved by the network. */
+  lock_at: string;
+  /** 1 when the network approved the order at its lock date. */
+  auto_approved: Generated<number>;
   /** Set when the commission was paid, with the payout it was paid in. */
   paid_at: string | null;
   payout_id: string | null;

@@ -87,9 +87,11 @@ describe('GET /affiliate/orders: list', () => {
       organizationId: BRANDS.acme,
       mdasc: 'campaign-x',
       currency: 'BRL',
+      lockAt: '2099-12-31T00:00:00.000Z',
+      autoApproved: false,
     });
     for (const { data } of list) {
-      const keys = ['commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'status', 'value'];
+      const keys = ['autoApproved', 'commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', 'lockAt', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'status', 'value'];
       assert.deepEqual(Object.keys(data).sort(), keys);
       assert.ok(Number.isInteger(data.value), `value ${data.value}`);
       assert.ok(Number.isInteger(data.commission), `commission ${data.commission}`);

@@ -220,6 +220,8 @@ export async function buildWorld(database: Database): Promise<World> {
       items: JSON.stringify([{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }]),
       created_at: createdAt,
       updated_at: createdAt,
+      // Fixtures never lock while the tests run.
+      lock_at: '2099-12-31T00:00:00.000Z',
       ...extra,
     });
   await order('o-aff1-1', 'aff-1', BRANDS.acme, '2026-01-10T10:00:00.000Z', { mdasc: 'campaign-x' });

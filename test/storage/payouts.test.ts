@@ -30,6 +30,7 @@ const order = (id: string, affiliateId: string, commissionStatus: string, curren
   items: '[]',
   created_at: createdAt,
   updated_at: createdAt,
+  lock_at: '2099-12-31T00:00:00.000Z',
   ...extra,
 });
 

@@ -56,6 +56,7 @@ const order = (id: string, extra: Partial<NewOrderRow> = {}): NewOrderRow => ({
   items: '[]',
   created_at: '2026-01-02T10:15:00.000Z',
   updated_at: '2026-01-02T10:15:00.000Z',
+  lock_at: '2099-12-31T00:00:00.000Z',
   ...extra,
 });
 

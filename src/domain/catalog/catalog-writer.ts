@@ -250,6 +250,7 @@ export class CatalogWriter {
       ...(brand.allowed_channel_kinds !== null && { allowedChannels: JSON.parse(brand.allowed_channel_kinds) as string[] }),
       commission: commissionOf(brand),
       attributionWindowDays: brand.attribution_window_days,
+      validationDays: brand.validation_days,
       currency: brand.currency,
       isPublic: brand.is_public === 1,
       active: brand.active === 1,
@@ -280,6 +281,7 @@ export class CatalogWriter {
       ...(patch.clickIdParam !== undefined && { click_id_param: patch.clickIdParam }),
       ...(patch.allowedChannels !== undefined && { allowed_channel_kinds: patch.allowedChannels === null ? null : JSON.stringify(patch.allowedChannels) }),
       ...(patch.commission !== undefined && commissionColumns({ commission: patch.commission })),
+      ...(patch.validationDays !== undefined && { validation_days: patch.validationDays }),
       updated_at: this.clock.iso(),
     });
     return this.brandProfile(brandId);

@@ -77,6 +77,8 @@ export function conversionOf(row: OrderRow): Conversion {
     ...(row.link_code !== null && { linkCode: row.link_code }),
     ...(row.mdasc !== null && { mdasc: row.mdasc }),
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
+    lockAt: row.lock_at,
+    autoApproved: row.auto_approved === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -187,6 +189,9 @@ export class ConversionsService {
       link_code: (await links.codeOf(click.link_id)) ?? null,
       paid_at: null,
       payout_id: null,
+      // From the report (not the order's own time): the brand always has its full validation days.
+      lock_at: new Date(now + brand.validation_days * DAY_MS).toISOString(),
+      auto_approved: 0,
       created_at: orderTime,
       updated_at: recordedAt,
     };
@@ -209,6 +214,9 @@ export class ConversionsService {
     const next = planChange(current, change);
     if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
+    if (now >= current.lock_at) {
+      throw conflict('order_locked', `order "${orderId}" locked at ${current.lock_at} (your validation days after it was reported): it can no longer be changed${current.status === 'pending' ? '; the network approves it' : ''}`);
+    }
     const changed: OrderRow = { ...current, ...next, updated_at: now };
     const settled = next.commission_status === 'approved' || next.commission_status === 'canceled' ? next.commission_status : undefined;
     const events = await this.eventsOf(changed, 'updated', settled);
@@ -232,6 +240,27 @@ export class ConversionsService {
     const events = [webhookEvent(affiliate, `order.${what}`, affiliateView, this.clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), this.clock)];
     if (settled) events.push(webhookEvent(affiliate, `commission.${settled}`, affiliateView, this.clock));
     return events;
+  }
+
+  /**
+   * The network approves every order still pending at its lock date, with the events a brand's
+   * approval sends; how many it approved. Each order is approved once however many instances run
+   * this at the same moment: the change applies only to the order as it was read.
+   */
+  async approveLocked(batch = 500): Promise<number> {
+    const { orders } = this.repositories;
+    let approved = 0;
+    for (;;) {
+      const now = this.clock.iso();
+      const due = await orders.pendingLockedBy(now, batch);
+      for (const current of due) {
+        const next = { status: 'approved', commission_status: commissionAfter(current.commission_status as CommissionStatus, 'approved'), auto_approved: 1 } as const;
+        const changed: OrderRow = { ...current, ...next, updated_at: now };
+        const events = await this.eventsOf(changed, 'updated', next.commission_status === 'approved' ? 'approved' : undefined);
+        if (await orders.change(current, next, { actor: 'network' }, now, events)) approved++;
+      }
+      if (due.length < batch) return approved;
+    }
   }
 
   /** The brand's orders, newest first (createdAt, then id). */

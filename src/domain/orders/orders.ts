@@ -38,6 +38,8 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     ...(channel !== undefined && { channel }),
     ...(row.paid_at !== null && { paidAt: row.paid_at }),
     ...(row.payout_id !== null && { payoutId: row.payout_id }),
+    lockAt: row.lock_at,
+    autoApproved: row.auto_approved === 1,
   };
 }
 

@@ -24,7 +24,7 @@ interface OrderEvent {
 }
 
 /** What a change may set on an order. */
-export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission'>>;
+export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission' | 'auto_approved'>>;
 
 /** The columns whose changes the audit trail records, with the name it records them by. */
 const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
@@ -183,6 +183,11 @@ export class OrdersRepository {
       await writeOutbox(trx, outbox, now);
       return true;
     });
+  }
+
+  /** Up to `limit` orders still pending whose lock date has come by `now`, the earliest first. */
+  pendingLockedBy(now: string, limit: number): Promise<OrderRow[]> {
+    return this.database.db.selectFrom('orders').selectAll().where('status', '=', 'pending').where('lock_at', '<=', now).orderBy('lock_at').orderBy('id').limit(limit).execute();
   }
 
   /** The order's audit trail, oldest first. */

@@ -102,6 +102,8 @@ insert into
     "link_code",
     "paid_at",
     "payout_id",
+    "lock_at",
+    "auto_approved",
     "created_at",
     "updated_at"
   )
@@ -130,9 +132,11 @@ values
     $21,
     $22,
     $23,
-    $24
+    $24,
+    $25,
+    $26
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -357,6 +361,8 @@ insert into
     "link_code",
     "paid_at",
     "payout_id",
+    "lock_at",
+    "auto_approved",
     "created_at",
     "updated_at"
   )
@@ -385,12 +391,14 @@ values
     $21,
     $22,
     $23,
-    $24
+    $24,
+    $25,
+    $26
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -400,6 +408,21 @@ where
   "organization_id" = $1
   and "order_id" = $2;
 -- parameters: ["<uuid>","A-1001"]
+
+-- orders.pendingLockedBy
+select
+  *
+from
+  "orders"
+where
+  "status" = $1
+  and "lock_at" <= $2
+order by
+  "lock_at",
+  "id"
+limit
+  $3;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z",500]
 
 -- orders.findBrandOrder
 select

@@ -102,6 +102,8 @@ insert into
     "link_code",
     "paid_at",
     "payout_id",
+    "lock_at",
+    "auto_approved",
     "created_at",
     "updated_at"
   )
@@ -130,9 +132,11 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -247,6 +251,8 @@ insert into
     "link_code",
     "paid_at",
     "payout_id",
+    "lock_at",
+    "auto_approved",
     "created_at",
     "updated_at"
   )
@@ -275,12 +281,14 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
     ?
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -290,6 +298,21 @@ where
   "organization_id" = ?
   and "order_id" = ?;
 -- parameters: ["<uuid>","A-1001"]
+
+-- orders.pendingLockedBy
+select
+  *
+from
+  "orders"
+where
+  "status" = ?
+  and "lock_at" <= ?
+order by
+  "lock_at",
+  "id"
+limit
+  ?;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z",500]
 
 -- orders.findBrandOrder
 select
