@@ -22,7 +22,7 @@ const FIELDS: Record<string, MessageKey> = {
 
 /** One conversion: its facts, its history, and for a pending one approve, decline or correct (a refund, a returned item). */
 export function ConversionDetail({ orderId }: { orderId: string }) {
-  const { t, money, date } = useMessages();
+  const { t, money, date, dateTime } = useMessages();
   const queries = useQueryClient();
   const detail = useQuery({
     queryKey: ['conversion', orderId],
@@ -53,6 +53,11 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
               <dd>{c.affiliateId}</dd>
               <dt>{t('orders.date')}</dt>
               <dd>{date(c.createdAt)}</dd>
+              <dt>{t('conversion.lockAt')}</dt>
+              <dd data-testid="conversion-lock">
+                {dateTime(c.lockAt)}
+                {c.autoApproved && ` · ${t('conversion.autoApproved')}`}
+              </dd>
               <dt>{t('orders.value')}</dt>
               <dd data-testid="conversion-value">{money(c.value, c.currency)}</dd>
               <dt>{t('orders.commission')}</dt>

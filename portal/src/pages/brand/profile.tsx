@@ -43,6 +43,7 @@ export function BrandProfile() {
       homeUrl: homeUrl || null,
       domains,
       clickIdParam: fieldText(form, 'clickIdParam').trim() || brand.clickIdParam,
+      validationDays: Number(fieldText(form, 'validationDays') || brand.validationDays),
       commission: { transfer, value },
     });
   };
@@ -58,6 +59,8 @@ export function BrandProfile() {
             <dd>{brand.currency}</dd>
             <dt>{t('profile.attribution')}</dt>
             <dd>{t('profile.days', { days: number(brand.attributionWindowDays) })}</dd>
+            <dt>{t('profile.validation')}</dt>
+            <dd>{t('profile.days', { days: number(brand.validationDays) })}</dd>
             <dt>{t('profile.commission')}</dt>
             <dd data-testid="profile-commission">
               {brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}
@@ -92,6 +95,13 @@ export function BrandProfile() {
             <label>
               {t('profile.clickIdParam')}
               <input name="clickIdParam" required defaultValue={brand.clickIdParam} pattern="[A-Za-z0-9_.\-]{1,64}" />
+            </label>
+            <label>
+              {t('profile.validation')}
+              <input name="validationDays" type="number" inputMode="numeric" min={0} max={180} step={1} required defaultValue={String(brand.validationDays)} aria-describedby="validation-hint" />
+              <span id="validation-hint" class="hint">
+                {t('profile.validationHint')}
+              </span>
             </label>
             <fieldset>
               <legend>{t('profile.commission')}</legend>
