@@ -288,6 +288,14 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'GET /session': () => withFreshSession({ method: 'GET', url: '/session' }),
     'PATCH /session': () => withFreshSession({ method: 'PATCH', url: '/session', payload: { language: 'pt-BR' } }),
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
+    'GET /session/sessions': () => withFreshSession({ method: 'GET', url: '/session/sessions' }),
+    'DELETE /session/sessions/:id': async () => {
+      const other = await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD);
+      assert.ok(other, 'the portal user signs in elsewhere');
+      const { id } = (await h.service.services.users.resolveSession(other.sessionToken))!;
+      return withFreshSession({ method: 'DELETE', url: `/session/sessions/${id}` });
+    },
+    'POST /session/sessions/sign-out-others': () => withFreshSession({ method: 'POST', url: '/session/sessions/sign-out-others' }),
   };
   return outside[`${method} ${route}`];
 }

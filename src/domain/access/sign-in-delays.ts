@@ -1,0 +1,102 @@
+// Guessing passwords: instead of shutting an account after so many failures (which anyone who knows
+// the e-mail could do to its owner), failed sign-ins make the next try wait, longer each time. A
+// few failures are free; past them each one holds the next try back 1 s, then 2 s, 4 s … up to a
+// cap, and a try made during the hold is answered 429 with Retry-After without looking at the
+// password. Failures are counted per account and per client address, in a window that starts with
+// the first one. A browser that has signed in to the account before (its "known device" cookie) is
+// counted apart, on its own counter for that account: a stranger hammering an account slows down
+// the stranger, never its owner at their usual device. Counts go through the window counters of
+// failed-key-throttle.ts (Redis when configured, this instance's own otherwise).
+import type { WindowCounter } from './failed-key-throttle.js';
+
+export interface DelayRule {
+  /** Failures in the window that hold nothing back. */
+  free: number;
+  /** The hold after the first failure past the free ones; each further one doubles it. */
+  firstMs: number;
+  /** The longest hold. */
+  maxMs: number;
+  /** Failures are forgotten this long after the first of them. */
+  windowMs: number;
+}
+
+const MINUTE = 60_000;
+
+export const SIGN_IN_RULES = {
+  /** One account from any browser that is not known to it. */
+  account: { free: 5, firstMs: 1000, maxMs: MINUTE, windowMs: 60 * MINUTE },
+  /** One client address, whatever the account. */
+  address: { free: 20, firstMs: 1000, maxMs: 5 * MINUTE, windowMs: 60 * MINUTE },
+  /** One known device of one account: its owner's own typos only. */
+  device: { free: 5, firstMs: 1000, maxMs: MINUTE, windowMs: 60 * MINUTE },
+} as const satisfies Record<string, DelayRule>;
+
+/** The hold after `failures` failures in the window (0 while they are free). */
+export function holdAfter(failures: number, rule: DelayRule): number {
+  if (failures <= rule.free) return 0;
+  return Math.min(rule.maxMs, rule.firstMs * 2 ** Math.min(30, failures - rule.free - 1));
+}
+
+/** Growing holds for the keys of one rule (`name` keeps the rules' counters apart). */
+export class GrowingDelays {
+  constructor(
+    private readonly counter: WindowCounter,
+    private readonly name: string,
+    private readonly rule: DelayRule,
+  ) {}
+
+  /** Milliseconds `key` must still wait before its next try; 0 when it may try now. */
+  async waitFor(key: string): Promise<number> {
+    const { count, resetInMs } = await this.counter(`${this.name}:hold:${key}`, 0, 0);
+    return count > 0 ? resetInMs : 0;
+  }
+
+  /** Counts a failure of `key`; the hold it puts on the next try. */
+  async failed(key: string): Promise<number> {
+    const { count } = await this.counter(`${this.name}:${key}`, this.rule.windowMs);
+    const hold = holdAfter(count, this.rule);
+    if (hold > 0) await this.counter(`${this.name}:hold:${key}`, hold);
+    return hold;
+  }
+}
+
+export interface SignInAttempt {
+  /** The e-mail tried, as written (compared in lower case). */
+  email: string;
+  /** The client address. */
+  address: string;
+  /** The hash of the browser's device token when the browser is known to this account. */
+  knownDevice?: string;
+}
+
+export class SignInDelays {
+  private readonly account: GrowingDelays;
+  private readonly address: GrowingDelays;
+  private readonly device: GrowingDelays;
+
+  constructor(counter: WindowCounter, rules: Record<keyof typeof SIGN_IN_RULES, DelayRule> = SIGN_IN_RULES) {
+    this.account = new GrowingDelays(counter, 'sign-in-account', rules.account);
+    this.address = new GrowingDelays(counter, 'sign-in-address', rules.address);
+    this.device = new GrowingDelays(counter, 'sign-in-device', rules.device);
+  }
+
+  private counted(attempt: SignInAttempt): Array<[GrowingDelays, string]> {
+    const account = attempt.email.trim().toLowerCase();
+    if (attempt.knownDevice) return [[this.device, `${attempt.knownDevice}:${account}`]];
+    return [
+      [this.account, account],
+      [this.address, attempt.address],
+    ];
+  }
+
+  /** How long this attempt must wait before it is looked at (0: now). */
+  async wait(attempt: SignInAttempt): Promise<number> {
+    const waits = await Promise.all(this.counted(attempt).map(([delays, key]) => delays.waitFor(key)));
+    return Math.max(0, ...waits);
+  }
+
+  /** Counts a failed attempt against each of its counters. */
+  async failed(attempt: SignInAttempt): Promise<void> {
+    await Promise.all(this.counted(attempt).map(([delays, key]) => delays.failed(key)));
+  }
+}
