@@ -61,7 +61,7 @@ const list = async (session: TestSession): Promise<Listed[]> => {
   return res.json<{ data: Listed[] }>().data;
 };
 /** A request from the session's browser: its session cookie and its device cookie (the browser sends both below /session). */
-const as = (session: Pick<TestSession, "cookie" | "device"> & { csrf?: string }, options: InjectOptions) => h.request(withSession(options, { ...session, cookie: `${session.cookie}; ${session.device}` }));
+const as = (session: Pick<TestSession, 'cookie' | 'device'> & { csrf?: string }, options: InjectOptions) => h.request(withSession(options, { ...session, cookie: `${session.cookie}; ${session.device}` }));
 const send = () => h.service.services.jobs.runOnce('mail');
 /** The sign-ins from a new device told to this address (not the invitation every test person got first). */
 const arrivedTo = (address: string) =>
