@@ -91,6 +91,9 @@ try {
     await shot('affiliate-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('affiliate-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await signInElsewhere('demo@aff-demo-1.example');
+    await open('/security');
+    await shot('affiliate-security', () => page.getByRole('button', { name: 'Sign out everywhere else' }).waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');
@@ -114,6 +117,8 @@ try {
     await shot('brand-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('brand-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await open('/security');
+    await shot('brand-security', () => page.getByRole('table').waitFor());
     if (size === 'mobile') {
       // The menu, folded on a phone, once open.
       await page.getByRole('button', { name: 'Menu' }).click();
@@ -126,6 +131,13 @@ try {
   await browser.close();
   server.kill('SIGTERM');
   await rm(dir, { recursive: true, force: true });
+}
+
+/** The same person signed in on a phone too, so the security page lists more than this browser. */
+async function signInElsewhere(email: string): Promise<void> {
+  const phone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const res = await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': phone }, body: JSON.stringify({ email, password }) });
+  if (!res.ok) throw new Error(`signing in elsewhere failed: ${res.status} ${await res.text()}`);
 }
 
 async function signOut(page: Page): Promise<void> {

@@ -29,6 +29,7 @@ import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
 import { Analytics } from './pages/account/analytics.js';
+import { Security } from './pages/account/security.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -99,6 +100,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
           <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
+          <Route path="/security" component={Security} />
         </Switch>
       ) : (
         <Switch>
@@ -112,6 +114,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
           <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
+          <Route path="/security" component={Security} />
         </Switch>
       )}
     </Layout>
