@@ -122,7 +122,7 @@ try {
     if (size === 'mobile') {
       // The menu, folded on a phone, once open.
       await page.getByRole('button', { name: 'Menu' }).click();
-      await shot('brand-menu', () => page.getByRole('button', { name: 'Sign out' }).waitFor());
+      await shot('brand-menu', () => page.getByRole('button', { name: 'Sign out', exact: true }).waitFor());
       await page.getByRole('button', { name: 'Menu' }).click();
     }
     await context.close();
@@ -144,6 +144,6 @@ async function signOut(page: Page): Promise<void> {
   // On a phone sign-out is inside the folded menu.
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }
