@@ -53,7 +53,7 @@ export function registerSessionListRoutes(app: App, ctx: AppContext): void {
           'Ends one of the signed-in person’s sessions (the browser it belongs to is signed out at its next request) and forgets that browser: its next sign-in is mailed as a new device. 404 for an id that is not one of the person’s open sessions. Needs the x-csrf-token header.',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The session’s id (GET /session/sessions)' }) }),
         querystring: NoQuery,
-        response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403, 404) },
+        response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403, 404, 414) },
       },
     },
     async (request, reply) => {
