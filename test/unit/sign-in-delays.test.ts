@@ -30,12 +30,27 @@ test('an account held back for strangers is not for its known device; the hold e
   let now = 0;
   const delays = new SignInDelays(memoryWindowCounter(() => now));
   const stranger = { email: 'Ana@Example.com', address: '198.51.100.1' };
-  for (let i = 0; i < 6; i++) await delays.failed(stranger);
-  assert.equal(await delays.wait(stranger), 1000);
-  assert.equal(await delays.wait({ email: 'ana@example.com', address: '198.51.100.2' }), 1000, 'the account is held from any address');
-  assert.equal(await delays.wait({ ...stranger, knownDevice: 'device-hash' }), 0, 'its known device is not');
+  for (let i = 0; i < 6; i++) assert.equal(await delays.admit(stranger), 0, `try ${i + 1} is checked`);
+  assert.equal(await delays.admit(stranger), 1000);
+  assert.equal(await delays.admit({ email: 'ana@example.com', address: '198.51.100.2' }), 1000, 'the account is held from any address');
+  assert.equal(await delays.admit({ ...stranger, knownDevice: 'device-hash' }), 0, 'its known device is not');
   now = 1000;
-  assert.equal(await delays.wait(stranger), 0);
-  await delays.failed(stranger);
-  assert.equal(await delays.wait(stranger), 2000);
+  assert.equal(await delays.admit(stranger), 0, 'the hold is over: one more try');
+  assert.equal(await delays.admit(stranger), 2000, 'and the next hold is twice as long');
+});
+
+test('tries sent all at once past the free ones: one is let in, the others wait', async () => {
+  const delays = new SignInDelays(memoryWindowCounter(() => 0));
+  const attempt = { email: 'bia@example.com', address: '198.51.100.3' };
+  const waits = await Promise.all(Array.from({ length: 20 }, () => delays.admit(attempt)));
+  assert.equal(waits.filter((w) => w === 0).length, 6, 'the 5 free tries and one more');
+});
+
+test('a try that succeeds does not count: the owner signing in often is never held', async () => {
+  const delays = new SignInDelays(memoryWindowCounter(() => 0));
+  const owner = { email: 'caio@example.com', address: '192.0.2.1', knownDevice: 'device-hash' };
+  for (let i = 0; i < 50; i++) {
+    assert.equal(await delays.admit(owner), 0);
+    await delays.succeeded(owner);
+  }
 });

@@ -16,7 +16,8 @@ export interface WindowCount {
 
 /**
  * Adds `by` (one unless told) to `key`'s counter, whose window of `windowMs` starts with its first
- * count. `by` 0 only reads: a counter that is not there answers count 0 and is not started.
+ * count. `by` 0 only reads: a counter that is not there answers count 0 and is not started (nor
+ * is it by a negative `by`, which takes counts back).
  */
 export type WindowCounter = (key: string, windowMs: number, by?: number) => Promise<WindowCount>;
 
@@ -34,7 +35,7 @@ export function memoryWindowCounter(now: () => number = Date.now): WindowCounter
     const at = now();
     let window = windows.get(key);
     if (!window || window.endsAt <= at) {
-      if (by === 0) return { count: 0, resetInMs: 0 };
+      if (by <= 0) return { count: 0, resetInMs: 0 };
       windows.set(key, (window = { count: 0, endsAt: at + windowMs }));
     }
     window.count += by;

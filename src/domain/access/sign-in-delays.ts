@@ -1,8 +1,8 @@
 // Guessing passwords: instead of shutting an account after so many failures (which anyone who knows
 // the e-mail could do to its owner), failed sign-ins make the next try wait, longer each time. A
-// few failures are free; past them each one holds the next try back 1 s, then 2 s, 4 s … up to a
+// few failures are free; past them each try holds the next one back 1 s, then 2 s, 4 s … up to a
 // cap, and a try made during the hold is answered 429 with Retry-After without looking at the
-// password. Failures are counted per account and per client address, in a window that starts with
+// password (nor counting). Failures are counted per account and per client address, in a window that starts with
 // the first one. A browser that has signed in to the account before (its "known device" cookie) is
 // counted apart, on its own counter for that account: a stranger hammering an account slows down
 // the stranger, never its owner at their usual device. Counts go through the window counters of
@@ -37,7 +37,12 @@ export function holdAfter(failures: number, rule: DelayRule): number {
   return Math.min(rule.maxMs, rule.firstMs * 2 ** Math.min(30, failures - rule.free - 1));
 }
 
-/** Growing holds for the keys of one rule (`name` keeps the rules' counters apart). */
+/**
+ * Growing holds for the keys of one rule (`name` keeps the rules' counters apart). A try is counted
+ * when it is let in, before its password is checked, and given back when it succeeds: so tries sent
+ * all at once each get a count of their own, and past the free ones only the first of them is let
+ * in (it claims the hold; the others are refused and not counted).
+ */
 export class GrowingDelays {
   constructor(
     private readonly counter: WindowCounter,
@@ -45,18 +50,19 @@ export class GrowingDelays {
     private readonly rule: DelayRule,
   ) {}
 
-  /** Milliseconds `key` must still wait before its next try; 0 when it may try now. */
-  async waitFor(key: string): Promise<number> {
-    const { count, resetInMs } = await this.counter(`${this.name}:hold:${key}`, 0, 0);
-    return count > 0 ? resetInMs : 0;
+  /** Lets a try of `key` in (0) or says how long it must wait, in milliseconds. */
+  async admit(key: string): Promise<number> {
+    const { count } = await this.counter(`${this.name}:${key}`, this.rule.windowMs);
+    if (count <= this.rule.free) return 0;
+    const hold = await this.counter(`${this.name}:hold:${key}`, holdAfter(count, this.rule));
+    if (hold.count === 1) return 0;
+    await this.giveBack(key);
+    return Math.max(1, hold.resetInMs);
   }
 
-  /** Counts a failure of `key`; the hold it puts on the next try. */
-  async failed(key: string): Promise<number> {
-    const { count } = await this.counter(`${this.name}:${key}`, this.rule.windowMs);
-    const hold = holdAfter(count, this.rule);
-    if (hold > 0) await this.counter(`${this.name}:hold:${key}`, hold);
-    return hold;
+  /** Takes back the count of a try that succeeded (or was refused). */
+  async giveBack(key: string): Promise<void> {
+    await this.counter(`${this.name}:${key}`, this.rule.windowMs, -1);
   }
 }
 
@@ -66,7 +72,7 @@ export interface SignInAttempt {
   /** The client address. */
   address: string;
   /** The hash of the browser's device token when the browser is known to this account. */
-  knownDevice?: string;
+  knownDevice?: string | undefined;
 }
 
 export class SignInDelays {
@@ -84,19 +90,30 @@ export class SignInDelays {
     const account = attempt.email.trim().toLowerCase();
     if (attempt.knownDevice) return [[this.device, `${attempt.knownDevice}:${account}`]];
     return [
-      [this.account, account],
       [this.address, attempt.address],
+      [this.account, account],
     ];
   }
 
-  /** How long this attempt must wait before it is looked at (0: now). */
-  async wait(attempt: SignInAttempt): Promise<number> {
-    const waits = await Promise.all(this.counted(attempt).map(([delays, key]) => delays.waitFor(key)));
-    return Math.max(0, ...waits);
+  /**
+   * Lets the attempt be checked (0), counting it as failed until `succeeded`, or says how long it
+   * must wait (then it counts nowhere).
+   */
+  async admit(attempt: SignInAttempt): Promise<number> {
+    const admitted: Array<[GrowingDelays, string]> = [];
+    for (const [delays, key] of this.counted(attempt)) {
+      const waitMs = await delays.admit(key);
+      if (waitMs > 0) {
+        await Promise.all(admitted.map(([d, k]) => d.giveBack(k)));
+        return waitMs;
+      }
+      admitted.push([delays, key]);
+    }
+    return 0;
   }
 
-  /** Counts a failed attempt against each of its counters. */
-  async failed(attempt: SignInAttempt): Promise<void> {
-    await Promise.all(this.counted(attempt).map(([delays, key]) => delays.failed(key)));
+  /** The attempt signed in: it does not count as a failure. */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await Promise.all(this.counted(attempt).map(([delays, key]) => delays.giveBack(key)));
   }
 }

@@ -56,15 +56,13 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       const { email, password } = request.body;
       const client = clientOf(request);
       const attempt = { email, address: request.ip, knownDevice: await users.knownDeviceOf(email, client.deviceToken) };
-      const waitMs = await signInDelays.wait(attempt);
+      const waitMs = await signInDelays.admit(attempt);
       if (waitMs > 0) {
         throw tooManyRequests('too_many_sign_ins', waitMs, ({ seconds }) => `Too many failed sign-ins for this account or from this address: try again in ${seconds} s, or ask for a password reset link`);
       }
       const result = await users.signIn(email, password, client);
-      if (!result) {
-        await signInDelays.failed(attempt);
-        throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
-      }
+      if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
+      await signInDelays.succeeded(attempt);
       return signedIn(reply, result);
     },
   );
