@@ -359,7 +359,7 @@ export const en = {
   'sessions.signOut': 'Sign out',
   'sessions.signOutNamed': 'Sign out {device}, last seen {when}',
   'sessions.signOutOthers': 'Sign out everywhere else',
-  'sessions.signedOutOthers': 'Signed out of {count} other sessions.',
+  'sessions.signedOutOthers': 'Other sessions signed out: {count}.',
   'sessions.onlyThis': 'You are signed in on this device only.',
 } as const;
 

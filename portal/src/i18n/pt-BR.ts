@@ -360,6 +360,6 @@ export const ptBR: Record<MessageKey, string> = {
   'sessions.signOut': 'Encerrar',
   'sessions.signOutNamed': 'Encerrar {device}, último uso {when}',
   'sessions.signOutOthers': 'Encerrar todas as outras sessões',
-  'sessions.signedOutOthers': '{count} outras sessões encerradas.',
+  'sessions.signedOutOthers': 'Outras sessões encerradas: {count}.',
   'sessions.onlyThis': 'Você está conectado só neste dispositivo.',
 };
