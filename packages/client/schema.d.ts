@@ -218,7 +218,7 @@ export interface paths {
          * Sign in
          * @description Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token, and a long-lived `affnet_device` cookie (HttpOnly, path /session) that marks the browser as known to the account.
          *
-         *     Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked). A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.
+         *     Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.
          *
          *     A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).
          */

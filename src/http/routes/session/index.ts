@@ -1,8 +1,8 @@
 // The portal's session, for people rather than programs: sign in with an e-mail and password
 // (a cookie comes back), read who is signed in, sign out, and set a password through a one-time
 // link. Failed sign-ins hold the next try back, longer each time, per account and per address
-// (apart for a browser the account knows: see domain/access/sign-in-delays.ts). Everything else the portal does goes
-// through the same API routes as keys, with the session as credential.
+// (apart for a browser the account knows: see domain/access/sign-in-delays.ts). Everything else
+// the portal does goes through the same API routes as keys, with the session as credential.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
@@ -43,7 +43,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         description: [
           'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token, and a long-lived `affnet_device` cookie (HttpOnly, path /session) that marks the browser as known to the account.',
           '',
-          'Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked). A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.',
+          'Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.',
           '',
           'A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).',
         ].join('\n'),
