@@ -145,6 +145,19 @@ describe('sessions people see', () => {
   });
 });
 
+test('the known-device cookie: random, HttpOnly, SameSite=Lax, sent only below /session, kept 400 days; the same browser keeps its token', async () => {
+  const session = await signedUp(h, 'vera@example.com');
+  const res = await h.request({ method: 'POST', url: '/session', remoteAddress: '192.0.2.80', headers: { cookie: session.device }, payload: { email: 'vera@example.com', password: PASSWORD } });
+  assert.equal(res.statusCode, 200, res.body);
+  const header = [res.headers['set-cookie']].flat().find((c) => String(c).startsWith('affnet_device='))!;
+  assert.match(header, /^affnet_device=[0-9A-Za-z]{43};/);
+  for (const attribute of ['Max-Age=34560000', 'Path=/session', 'HttpOnly', 'SameSite=Lax']) assert.ok(header.split('; ').includes(attribute), `${attribute} in ${header}`);
+  assert.ok(!/Secure/.test(header), 'not Secure while PUBLIC_URL is http');
+  assert.equal(deviceOf(res), session.device, 'a known browser keeps its token');
+  const row = await h.service.database.db.selectFrom('sessions').select('device_hash').where('device_hash', 'is not', null).executeTakeFirstOrThrow();
+  assert.ok(!session.device.includes(row.device_hash!), 'only a hash is stored');
+});
+
 describe('a sign-in from a new device is mailed', () => {
   test('not the first sign-in (setting the password), not a known browser; a new browser is, in the person’s language', async () => {
     const first = await signedUp(h, 'rui@example.com');
