@@ -17,7 +17,7 @@ test('sessions open before the migration get ids of their own and go on working'
     await database.db.insertInto('users').values({ id: 'usr_1', email: 'ana@example.com', affiliate_id: 'aff-1', brand_id: null, role: 'owner', password_hash: 'scrypt$…', created_at: now, updated_at: now } as never).execute();
     const tokens = ['token-one-token-one-token-one-token-one-tok', 'token-two-token-two-token-two-token-two-tok'];
     for (const token of tokens) {
-      await database.db.insertInto('sessions').values({ token_hash: hashKey(token), user_id: 'usr_1', csrf_token: 'c', created_at: now, last_seen_at: now, revoked_at: null } as never).execute();
+      await database.db.insertInto('sessions').values({ token_hash: hashKey(token), user_id: 'usr_1', csrf_token: 'c', created_at: now, last_seen_at: now, revoked_at: null }).execute();
     }
     await migrateToLatest(database);
     const rows = await database.db.selectFrom('sessions').select(['id', 'token_hash', 'device', 'country', 'address', 'device_hash']).orderBy('id').execute();
