@@ -97,6 +97,9 @@ try {
     await shot('affiliate-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('affiliate-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await signInElsewhere('demo@aff-demo-1.example');
+    await open('/security');
+    await shot('affiliate-security', () => page.getByRole('button', { name: 'Sign out everywhere else' }).waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');
@@ -120,10 +123,12 @@ try {
     await shot('brand-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('brand-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await open('/security');
+    await shot('brand-security', () => page.getByRole('table').waitFor());
     if (size === 'mobile') {
       // The menu, folded on a phone, once open.
       await page.getByRole('button', { name: 'Menu' }).click();
-      await shot('brand-menu', () => page.getByRole('button', { name: 'Sign out' }).waitFor());
+      await shot('brand-menu', () => page.getByRole('button', { name: 'Sign out', exact: true }).waitFor());
       await page.getByRole('button', { name: 'Menu' }).click();
     }
     await context.close();
@@ -134,10 +139,17 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
+/** The same person signed in on a phone too, so the security page lists more than this browser. */
+async function signInElsewhere(email: string): Promise<void> {
+  const phone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+  const res = await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': phone }, body: JSON.stringify({ email, password }) });
+  if (!res.ok) throw new Error(`signing in elsewhere failed: ${res.status} ${await res.text()}`);
+}
+
 async function signOut(page: Page): Promise<void> {
   // On a phone sign-out is inside the folded menu.
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }

@@ -11,6 +11,8 @@ import { InstallationService } from './domain/installation.js';
 import { openRepositories } from './storage/repositories/index.js';
 import { countInWindow, countUp, markSeen } from './storage/redis-windows.js';
 import { failedKeyThrottle, failoverWindowCounter, memoryWindowCounter } from './domain/access/failed-key-throttle.js';
+import { SignInDelays } from './domain/access/sign-in-delays.js';
+import { noCountryLookup, openCountryLookup, type CountryLookup } from './lib/ip-country.js';
 import { redisChannel } from './storage/redis-messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { ClickSpool } from './storage/click-spool.js';
@@ -78,8 +80,8 @@ function clickFilters(config: Config, redis: RedisConnection | undefined, logErr
   };
 }
 
-/** Sign-in attempts allowed in a quarter of an hour, for one account and from one address. */
-const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: 15 * 60_000 };
+/** Tries of password links allowed from one address in a quarter of an hour. */
+const PASSWORD_LINK_LIMITS = { perAddress: 30, windowMs: 15 * 60_000 };
 /** A mailbox gets a few links an hour at most, however many people ask for it. */
 const PASSWORD_RESET_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 /** Sign-ups and brand applications: per address given and per client address, in an hour. */
@@ -147,7 +149,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       }
     : bus;
   // Counters of failed keys and sign-in attempts: shared through Redis, this instance's own while it is away.
-  const windowCounter = redis ? failoverWindowCounter((key, windowMs) => countInWindow(redis, key, windowMs), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone')) : memoryWindowCounter();
+  const now = () => clock.now();
+  const windowCounter = redis
+    ? failoverWindowCounter((key, windowMs, by) => countInWindow(redis, key, windowMs, by), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone'), now)
+    : memoryWindowCounter(now);
+  // The IP database is read on the first sign-in, not at start (the click writer has its own).
+  let countries: CountryLookup | undefined;
+  const countryOf = (address: string) => (countries ??= config.ipDatabase === null ? noCountryLookup : openCountryLookup(config.ipDatabase)).countryOf(address);
   const retention = {
     clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
     webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
@@ -155,7 +163,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -180,10 +188,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       account: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAccount, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-account'),
       address: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAddress, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-address'),
     },
-    signInAttempts: {
-      account: failedKeyThrottle(SIGN_IN_LIMITS.perAccount, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-account'),
-      address: failedKeyThrottle(SIGN_IN_LIMITS.perAddress, SIGN_IN_LIMITS.windowMs, windowCounter, 'sign-in-address'),
-    },
+    signInDelays: new SignInDelays(windowCounter),
+    passwordLinkAttempts: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'password-link-address'),
   };
   services.jobs
     .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock), config.webhookPollMs)
@@ -194,6 +200,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.conversions.approveLocked() },
+        { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
       ]),
       config.schedulePollMs,
     );

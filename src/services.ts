@@ -1,6 +1,7 @@
 // Builds the services over one database: what the server (src/server.ts) and each command of the
 // CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
 import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
+import type { SignInDelays } from './domain/access/sign-in-delays.js';
 import type { Retention } from './domain/retention.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
@@ -55,10 +56,12 @@ export interface ServingServices extends Services {
   jobs: JobRunner;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
-  /** Counts sign-in attempts per account and per client address. */
-  signInAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Counts sign-ups and brand applications per address given and per client address. */
   joinAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
+  /** Holds back the next sign-in after failures, longer each time, per account and per client address (apart for known devices). */
+  signInDelays: SignInDelays;
+  /** Counts tries of password links per client address. */
+  passwordLinkAttempts: FailedKeyThrottle;
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS, unconfirmed sign-ups past APPLICATION_RETENTION_DAYS (hourly scheduled tasks). */
@@ -79,6 +82,10 @@ export interface ServiceSettings {
   signupAutoApprove?: boolean;
   /** The version of the terms people accept when they join (TERMS_VERSION). */
   termsVersion?: string;
+  /** How long a session's client address is kept (SESSION_ADDRESS_DAYS). */
+  sessionAddressDays?: number;
+  /** The country of a client address (ISO 3166 alpha-2, ZZ when unknown). */
+  countryOf?: (address: string) => string;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -97,7 +104,12 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
-    users: new UsersService(repositories, clock, { publicUrl, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
+    users: new UsersService(repositories, clock, {
+      publicUrl,
+      sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000,
+      ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
+      ...(settings.countryOf && { countryOf: settings.countryOf }),
+    }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

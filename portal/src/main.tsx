@@ -32,6 +32,7 @@ import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
 import { Analytics } from './pages/account/analytics.js';
+import { Security } from './pages/account/security.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -105,6 +106,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
           <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
+          <Route path="/security" component={Security} />
         </Switch>
       ) : (
         <Switch>
@@ -118,6 +120,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
           <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
+          <Route path="/security" component={Security} />
         </Switch>
       )}
     </Layout>

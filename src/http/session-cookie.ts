@@ -11,6 +11,14 @@ import { HttpError } from './errors.js';
 import type { Config } from '../config.js';
 
 export const SESSION_COOKIE = 'affnet_session';
+/**
+ * The browser's known-device token: random, long-lived, sent only to /session and below, stored
+ * on the server only as a hash beside the sessions it opened. A sign-in presenting one the account
+ * knows is not held back by other people's failures, and is not announced by mail.
+ */
+export const DEVICE_COOKIE = 'affnet_device';
+/** 400 days: the longest a browser keeps a cookie. */
+const DEVICE_COOKIE_SECONDS = 400 * 86_400;
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -20,6 +28,10 @@ export const portalOrigins = (config: Pick<Config, 'publicUrl' | 'corsOrigins'>)
 
 export function setSessionCookie(reply: FastifyReply, token: string, publicUrl: string): void {
   void reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });
+}
+
+export function setDeviceCookie(reply: FastifyReply, token: string, publicUrl: string): void {
+  void reply.setCookie(DEVICE_COOKIE, token, { path: '/session', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:'), maxAge: DEVICE_COOKIE_SECONDS });
 }
 
 export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {

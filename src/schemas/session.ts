@@ -59,3 +59,16 @@ export const SessionChange = Type.Object(
   { additionalProperties: false, ...Examples({ language: ['Portal and mail in Portuguese', { language: 'pt-BR' }] }) },
 );
 export type SessionChange = Static<typeof SessionChange>;
+
+export const OpenSession = Type.Object(
+  {
+    id: Type.String({ description: 'What the session is named by (never its token)' }),
+    device: Type.String({ description: 'The browser and system it was opened from, e.g. "Firefox on Linux"' }),
+    country: Type.String({ description: 'ISO 3166 alpha-2 of the address it was opened from; ZZ when unknown' }),
+    address: Type.Optional(Type.String({ description: 'The client address it was opened from; kept SESSION_ADDRESS_DAYS days, then absent' })),
+    createdAt: Type.String({ format: 'date-time', description: 'When it was opened (the sign-in)' }),
+    lastSeenAt: Type.String({ format: 'date-time', description: 'Its last use (written at most once a minute)' }),
+    current: Type.Boolean({ description: 'True for the session making this request' }),
+  },
+  { $id: 'OpenSession', description: 'One of the signed-in person’s open sessions' },
+);

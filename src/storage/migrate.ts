@@ -43,6 +43,7 @@ import * as scheduledTasks from './migrations/0036-scheduled-tasks.js';
 import * as mailMessages from './migrations/0037-mail-messages.js';
 import * as userLanguage from './migrations/0038-user-language.js';
 import * as applications from './migrations/0039-applications.js';
+import * as sessionDevices from './migrations/0040-session-devices.js';
 import * as lockDates from './migrations/0042-lock-dates.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -88,6 +89,7 @@ const migrations: Record<string, DialectMigration> = {
   '0037-mail-messages': mailMessages,
   '0038-user-language': userLanguage,
   '0039-applications': applications,
+  '0040-session-devices': sessionDevices,
   '0042-lock-dates': lockDates,
 };
 

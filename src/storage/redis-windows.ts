@@ -27,10 +27,19 @@ export async function countUp(redis: RedisConnection, keys: string[], windowMs: 
   return keys.map((_, i) => Number(results[2 * i]![1]));
 }
 
-/** Adds one to a counter whose window starts with its first count: the count and the time left, in ms. */
-export async function countInWindow(redis: RedisConnection, key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+/**
+ * Adds `by` to a counter whose window starts with its first count: the count and the time left, in
+ * ms. `by` 0 only reads (a counter that is not there is 0, and stays absent).
+ */
+export async function countInWindow(redis: RedisConnection, key: string, windowMs: number, by = 1): Promise<{ count: number; resetInMs: number }> {
   const name = `${redis.prefix}${key}`;
-  const results = (await redis.client.pipeline().incr(name).pexpire(name, windowMs, 'NX').pttl(name).exec()) ?? [];
+  if (by === 0) {
+    const read = (await redis.client.pipeline().get(name).pttl(name).exec()) ?? [];
+    for (const [error] of read) if (error) throw error;
+    const left = Number(read[1]?.[1]);
+    return read[0]?.[1] === null || left <= 0 ? { count: 0, resetInMs: 0 } : { count: Number(read[0]?.[1]), resetInMs: left };
+  }
+  const results = (await redis.client.pipeline().incrby(name, by).pexpire(name, windowMs, 'NX').pttl(name).exec()) ?? [];
   for (const [error] of results) if (error) throw error;
   const ttl = Number(results[2]?.[1]);
   return { count: Number(results[0]?.[1]), resetInMs: ttl > 0 ? ttl : windowMs };

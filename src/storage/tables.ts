@@ -522,6 +522,16 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   revoked_at: string | null;
+  /** What the person names the session by (ses_…); see migration 0040. Null only for sessions older than it, which got one there. */
+  id: string | null;
+  /** A short description of the browser and system it was opened from. */
+  device: string | null;
+  /** ISO 3166 alpha-2 of the address it was opened from (ZZ: unknown). */
+  country: string | null;
+  /** The client address it was opened from, blanked after SESSION_ADDRESS_DAYS. */
+  address: string | null;
+  /** SHA-256 of the browser's known-device token; null once the person signed the session out from elsewhere. */
+  device_hash: string | null;
 }
 export type SessionRow = Selectable<SessionsTable>;
 

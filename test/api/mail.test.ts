@@ -50,7 +50,7 @@ beforeEach(async () => {
   // owner signs in again, as the clock moved past their session.
   clock.advance(2 * HOUR);
   await send();
-  const res = await h.request({ method: 'POST', url: '/session', payload: { email: 'owner@aff1.example', password: PASSWORD } });
+  const res = await h.request({ method: 'POST', url: '/session', headers: { cookie: owner.device }, payload: { email: 'owner@aff1.example', password: PASSWORD } });
   assert.equal(res.statusCode, 200, res.body);
   owner = { ...owner, cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken };
 });

@@ -297,6 +297,14 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
       payload: { company: 'Fuzz', name: 'Fuzz', email: `fuzz${++joined}@shop.example`, country: 'PT', language: 'en', website: 'https://fuzz.example', taxId: 'PT123', currency: 'EUR', expectedMonthlyOrders: 1, acceptTerms: true },
     }),
     'POST /signup/verify': async () => ({ method: 'POST', url: '/signup/verify', remoteAddress: joiner(), payload: { token: await verificationToken() } }),
+    'GET /session/sessions': () => withFreshSession({ method: 'GET', url: '/session/sessions' }),
+    'DELETE /session/sessions/:id': async () => {
+      const other = await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD);
+      assert.ok(other, 'the portal user signs in elsewhere');
+      const { id } = (await h.service.services.users.resolveSession(other.sessionToken))!;
+      return withFreshSession({ method: 'DELETE', url: `/session/sessions/${id}` });
+    },
+    'POST /session/sessions/sign-out-others': () => withFreshSession({ method: 'POST', url: '/session/sessions/sign-out-others' }),
   };
   return outside[`${method} ${route}`];
 }

@@ -50,18 +50,40 @@ describe('sign-up and sign-in', () => {
     assert.match(error.message, /password/);
   });
 
-  test('sign-in attempts are limited per account: past 10 in 15 minutes, 429 with Retry-After, even with the right password', async () => {
-    await signedUp('carla@example.com');
-    for (let i = 0; i < 10; i++) {
-      const res = await h.request({ method: 'POST', url: '/session', remoteAddress: `192.0.2.${i + 1}`, payload: { email: 'carla@example.com', password: `guess number ${i}` } });
-      assert.equal(res.statusCode, 401);
+  test('a password among the most common ones is refused, saying why, whatever its case; the link still works after', async () => {
+    const { link } = await h.service.services.users.create({ affiliateId: 'aff-1' }, 'common@example.com');
+    for (const password of ['qwertyuiop', 'Password123', '1q2w3e4r5t']) {
+      const error = assertError(await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password } }), 400, 'invalid_password');
+      assert.match(error.message, /one of the most common/);
     }
-    const limited = await h.request({ method: 'POST', url: '/session', remoteAddress: '192.0.2.99', payload: { email: 'carla@example.com', password: PASSWORD } });
-    const error = assertError(limited, 429, 'too_many_sign_ins');
-    assert.match(error.message, /Too many sign-in attempts for this account or from this address: try again in \d+ min/);
-    assert.ok(Number(limited.headers['retry-after']) > 0);
+    const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: PASSWORD } });
+    assert.equal(res.statusCode, 200, res.body);
+    await assert.rejects(h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, 'demo@example.com', 'owner', 'basketball'), /most common/);
+  });
+
+  test('failed sign-ins hold the next one back, longer each time: 429 with Retry-After, even with the right password, and never a lock-out', async () => {
+    await signedUp('carla@example.com');
+    const from = { remoteAddress: '192.0.2.10' };
+    const attempt = (password: string) => h.request({ method: 'POST', url: '/session', ...from, payload: { email: 'carla@example.com', password } });
+    for (let i = 0; i < 6; i++) assertError(await attempt(`guess number ${i}`), 401, 'invalid_credentials');
+    const held = await attempt(PASSWORD);
+    const error = assertError(held, 429, 'too_many_sign_ins');
+    assert.match(error.message, /Too many failed sign-ins for this account or from this address: try again in 1 s/);
+    assert.equal(held.headers['retry-after'], '1');
+    await waitOut(1);
+    assertError(await attempt('guess number 7'), 401, 'invalid_credentials');
+    assert.equal(assertError(await attempt(PASSWORD), 429, 'too_many_sign_ins') && (await attempt(PASSWORD)).headers['retry-after'], '2', 'the hold doubled');
+    await waitOut(2);
+    const ok = await attempt(PASSWORD);
+    assert.equal(ok.statusCode, 200, 'once the hold is over, the right password signs in');
   });
 });
+
+/** Moves past a hold: the service's clock (counters in memory) and real time (counters in Redis). */
+async function waitOut(seconds: number): Promise<void> {
+  clock.advance(seconds * 1000);
+  if (process.env.TEST_REDIS_URL) await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
+}
 
 describe('the session as credential', () => {
   test('reads the API of its side; writes need the CSRF token and an Origin of this service', async () => {

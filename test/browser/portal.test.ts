@@ -735,6 +735,36 @@ test('no page threw an uncaught error along the way', () => {
   assert.deepEqual(pageErrors, []);
 });
 
+test('the security page lists where one is signed in; sign out one session, then every other; the browsers signed out are refused', async () => {
+  await servicesFor(database).users.createWithPassword({ affiliateId: 'aff-2' }, 'three.browsers@aff2.example', 'member', PASSWORD);
+  const browsers = [await newPage(), await newPage(), await newPage()];
+  try {
+    for (const { page } of browsers) {
+      await signIn(page, 'three.browsers@aff2.example');
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+    }
+    const [first, second, here] = browsers.map((b) => b.page) as [Page, Page, Page];
+    await nav(here, 'Security');
+    await here.getByRole('heading', { name: 'Sessions' }).waitFor();
+    const rows = here.getByRole('table').getByRole('row');
+    await pollUntil(() => rows.count(), (n) => n === 4);
+    assert.equal(await here.getByText('This device').count(), 1);
+    await assertAccessible(here, 'security');
+    await here.getByRole('button', { name: /^Sign out Chrome on Linux/ }).first().click();
+    await pollUntil(() => rows.count(), (n) => n === 3);
+    await here.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await here.getByRole('status').filter({ hasText: 'Other sessions signed out: 1.' }).waitFor();
+    await here.getByText('You are signed in on this device only.').waitFor();
+    assert.equal(await rows.count(), 2);
+    for (const page of [first, second]) {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    }
+  } finally {
+    for (const { context } of browsers) await context.close();
+  }
+});
+
 interface Receiver {
   url: string;
   /** What each POST carried: the event's id (webhook-id header) and type. */

@@ -18,6 +18,7 @@ test('affnet config prints every variable with its value in force, passwords and
   assert.equal(lines.get('PORT'), '8080');
   assert.equal(lines.get('REPEAT_CLICK_WINDOW_SECONDS'), '120', 'in the unit of its variable');
   assert.equal(lines.get('FAILED_KEY_LIMIT'), '20', 'defaults are shown');
+  assert.equal(lines.get('SESSION_ADDRESS_DAYS'), '30');
   assert.equal(lines.get('DATABASE_URL'), 'postgres://affnet:********@db.internal:5432/affnet');
   assert.equal(lines.get('REDIS_URL'), 'redis://:********@cache.internal:6379');
   assert.equal(lines.get('SMTP_URL'), 'smtps://mailer:********@mail.internal:465');

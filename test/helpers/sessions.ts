@@ -14,9 +14,17 @@ export const cookieOf = (res: { headers: Record<string, unknown> }): string | un
   return header?.split(';')[0];
 };
 
+/** The `affnet_device=…` pair (the browser's known-device token) of an answer's Set-Cookie, if it sets one. */
+export const deviceOf = (res: { headers: Record<string, unknown> }): string | undefined => {
+  const header = [res.headers['set-cookie'] as string | string[] | undefined].flat().find((c) => c?.startsWith('affnet_device='));
+  return header?.split(';')[0];
+};
+
 export interface TestSession {
   cookie: string;
   csrf: string;
+  /** The browser's known-device cookie, as set at sign-up. */
+  device: string;
   /** The whole Set-Cookie header the sign-up answered. */
   setCookie: string;
 }
@@ -26,7 +34,7 @@ export async function signedUp(h: Harness, email: string, owner: { affiliateId?:
   const { link } = await h.service.services.users.create(owner, email, role);
   const res = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(link), password: PASSWORD } });
   assert.equal(res.statusCode, 200, res.body);
-  return { cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, setCookie: String([res.headers['set-cookie']].flat()[0]) };
+  return { cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, device: deviceOf(res)!, setCookie: String([res.headers['set-cookie']].flat()[0]) };
 }
 
 /** The request with the session's cookie, and its CSRF token when given. */

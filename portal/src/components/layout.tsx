@@ -47,7 +47,7 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
   const main = useRef<HTMLElement>(null);
   useCellLabels(main);
   // Keys are an owner's to manage; members do not see the page.
-  const pages = [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ...(user.role === 'owner' ? ([['/keys', 'nav.keys']] as Array<[string, MessageKey]>) : [])];
+  const pages = [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ...(user.role === 'owner' ? ([['/keys', 'nav.keys']] as Array<[string, MessageKey]>) : []), ['/security', 'nav.security'] as [string, MessageKey]];
   const signOut = async () => {
     await api.DELETE('/session');
     // Nothing of this user stays in memory for the next one.

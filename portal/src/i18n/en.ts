@@ -387,6 +387,23 @@ export const en = {
   'conversions.approveOrder': 'Approve order {order}',
   'conversions.declineOrder': 'Decline order {order}',
   'brandOverview.title': 'Your brand',
+  'nav.security': 'Security',
+  'security.title': 'Account security',
+  'sessions.title': 'Sessions',
+  'sessions.intro': 'Where you are signed in. If you do not know one of them, sign it out and change your password.',
+  'sessions.device': 'Device',
+  'sessions.country': 'Country',
+  'sessions.address': 'Address',
+  'sessions.lastSeen': 'Last seen',
+  'sessions.signedIn': 'Signed in',
+  'sessions.thisDevice': 'This device',
+  'sessions.unknownCountry': 'Unknown',
+  'sessions.actions': 'Actions',
+  'sessions.signOut': 'Sign out',
+  'sessions.signOutNamed': 'Sign out {device}, last seen {when}',
+  'sessions.signOutOthers': 'Sign out everywhere else',
+  'sessions.signedOutOthers': 'Other sessions signed out: {count}.',
+  'sessions.onlyThis': 'You are signed in on this device only.',
 } as const;
 
 export type MessageKey = keyof typeof en;

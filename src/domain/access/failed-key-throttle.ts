@@ -14,8 +14,12 @@ export interface WindowCount {
   resetInMs: number;
 }
 
-/** Adds one to `key`'s counter, whose window of `windowMs` starts with its first count. */
-export type WindowCounter = (key: string, windowMs: number) => Promise<WindowCount>;
+/**
+ * Adds `by` (one unless told) to `key`'s counter, whose window of `windowMs` starts with its first
+ * count. `by` 0 only reads: a counter that is not there answers count 0 and is not started (nor
+ * is it by a negative `by`, which takes counts back).
+ */
+export type WindowCounter = (key: string, windowMs: number, by?: number) => Promise<WindowCount>;
 
 export interface FailedKeyThrottle {
   /** Counts a failed attempt from `address`: the milliseconds it must wait when past the limit, else 0. */
@@ -27,11 +31,14 @@ const LOCAL_ADDRESSES = 100_000;
 
 export function memoryWindowCounter(now: () => number = Date.now): WindowCounter {
   const windows = new RecentMap<string, { count: number; endsAt: number }>(LOCAL_ADDRESSES);
-  return async (key, windowMs) => {
+  return async (key, windowMs, by = 1) => {
     const at = now();
     let window = windows.get(key);
-    if (!window || window.endsAt <= at) windows.set(key, (window = { count: 0, endsAt: at + windowMs }));
-    window.count++;
+    if (!window || window.endsAt <= at) {
+      if (by <= 0) return { count: 0, resetInMs: 0 };
+      windows.set(key, (window = { count: 0, endsAt: at + windowMs }));
+    }
+    window.count += by;
     return { count: window.count, resetInMs: window.endsAt - at };
   };
 }
@@ -47,11 +54,11 @@ export function failedKeyThrottle(limit: number, windowMs: number, counter: Wind
 }
 
 /** The shared counter while it answers; this instance's own while it does not. */
-export function failoverWindowCounter(shared: WindowCounter, onError: (error: unknown) => void): WindowCounter {
-  const local = memoryWindowCounter();
-  return (key, windowMs) =>
-    shared(key, windowMs).catch((error: unknown) => {
+export function failoverWindowCounter(shared: WindowCounter, onError: (error: unknown) => void, now: () => number = Date.now): WindowCounter {
+  const local = memoryWindowCounter(now);
+  return (key, windowMs, by) =>
+    shared(key, windowMs, by).catch((error: unknown) => {
       onError(error);
-      return local(key, windowMs);
+      return local(key, windowMs, by);
     });
 }

@@ -10,10 +10,12 @@ import type { NewMailMessage, UserRow } from '../../storage/tables.js';
 import { mailRow } from '../mail/mail-queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { agentFacts } from '../../lib/user-agents.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { hashKey } from './access-service.js';
 import { requireAffiliate, requireBrand } from './require.js';
+import { checkNewPassword } from './password-policy.js';
 import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
 
 export type Role = 'owner' | 'member';
@@ -51,9 +53,37 @@ export interface SignedIn {
   /** The cookie's value: shown once, stored only as a hash. */
   sessionToken: string;
   csrfToken: string;
+  /** The browser's known-device token (its long-lived cookie): the one it sent, or a new one. */
+  deviceToken: string;
+}
+
+/** Where a sign-in comes from. */
+export interface Client {
+  /** The client address (absent: a command or test, not a browser). */
+  address?: string | undefined;
+  userAgent?: string | undefined;
+  /** The known-device token the browser sent, if any. */
+  deviceToken?: string | undefined;
+}
+
+/** One of a person's open sessions, as they see it. */
+export interface SessionView {
+  id: string;
+  /** Browser and system, e.g. "Firefox on Linux". */
+  device: string;
+  /** ISO 3166 alpha-2 of the address it was opened from; ZZ when unknown. */
+  country: string;
+  /** The address it was opened from, while it is kept (SESSION_ADDRESS_DAYS). */
+  address?: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** True for the session making the request. */
+  current: boolean;
 }
 
 export interface ActiveSession {
+  /** The session's id (ses_…), what the person names it by. */
+  id: string;
   user: UserView;
   csrfToken: string;
   /** When the session ends unless used again. */
@@ -89,16 +119,21 @@ export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): Readonly
   return new Set<Scope>([...side, ...(user.role === 'owner' ? ACCOUNT_SCOPES : (['team:read'] as const))]);
 }
 
-function checkPassword(password: string): void {
-  if (password.length < 10) throw invalid('invalid_password', 'password must be at least 10 characters long');
-  if (password.length > 200) throw invalid('invalid_password', 'password must be at most 200 characters long');
+/** Browser and system of a user agent, in a few words. */
+export function describeDevice(userAgent: string | undefined): string {
+  const { browser, os, device } = agentFacts(userAgent);
+  if (browser === 'Other' && os === 'Other') return 'Unknown device';
+  const kind = device === 'mobile' || device === 'tablet' ? ` (${device})` : '';
+  return `${browser} on ${os}${kind}`.slice(0, 100);
 }
+
+const DEVICE_TOKEN = /^[0-9A-Za-z]{43}$/;
 
 export class UsersService {
   constructor(
     private readonly repositories: UsersRepositories,
     private readonly clock: Clock,
-    private readonly settings: { publicUrl: string; sessionIdleMs: number },
+    private readonly settings: { publicUrl: string; sessionIdleMs: number; sessionAddressDays?: number; countryOf?: (address: string) => string },
   ) {}
 
   /**
@@ -116,7 +151,7 @@ export class UsersService {
 
   /** A user who signs in with `password` at once, without a link (the demo's users); undefined when the e-mail has a user already. */
   async createWithPassword(owner: UserOwner, email: string, role: Role, password: string): Promise<UserView | undefined> {
-    checkPassword(password);
+    checkNewPassword(password);
     if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
     return viewOf(await this.insertUser(owner, email, role, await hashPassword(password)));
   }
@@ -143,22 +178,65 @@ export class UsersService {
   }
 
   /** Sets the password through a one-time link and signs in; every other session of the user ends. */
-  async setPassword(token: string, password: string): Promise<SignedIn> {
-    checkPassword(password);
+  async setPassword(token: string, password: string, client: Client = {}): Promise<SignedIn> {
+    checkNewPassword(password);
     const now = this.clock.iso();
     const taken = await this.repositories.users.takeLink(hashKey(token), now);
     if (!taken) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: ask for a new one');
     await this.repositories.users.setPassword(taken.user.id, await hashPassword(password), now);
     await this.repositories.users.revokeSessionsOf(taken.user.id, now);
-    return this.openSession({ ...taken.user, password_hash: 'set' });
+    // Setting a password is not announced: the person is at the link's device, and said so.
+    return this.openSession({ ...taken.user, password_hash: 'set' }, client, false);
   }
 
-  /** Signs in; undefined when the e-mail or the password is wrong (never saying which). */
-  async signIn(email: string, password: string): Promise<SignedIn | undefined> {
+  /**
+   * Signs in; undefined when the e-mail or the password is wrong (never saying which). A sign-in
+   * from a browser the person has not used before is mailed to them, unless it is their first.
+   */
+  async signIn(email: string, password: string, client: Client = {}): Promise<SignedIn | undefined> {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     // The same work whether the user exists or not, so timing tells nothing either.
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    return user?.password_hash && ok ? this.openSession(user) : undefined;
+    return user?.password_hash && ok ? this.openSession(user, client, true) : undefined;
+  }
+
+  /** The hash of the browser's device token when the browser signed in to the account with this e-mail before; else undefined. */
+  async knownDeviceOf(email: string, deviceToken: string | undefined): Promise<string | undefined> {
+    if (!deviceToken || !DEVICE_TOKEN.test(deviceToken)) return undefined;
+    const deviceHash = hashKey(deviceToken);
+    return (await this.repositories.users.knowsDeviceOf(email.trim().toLowerCase(), deviceHash)) ? deviceHash : undefined;
+  }
+
+  /** The person's open sessions, the most recently used first. */
+  async sessionsOf(session: Pick<ActiveSession, 'id' | 'user'>): Promise<SessionView[]> {
+    const rows = await this.repositories.users.listSessions(session.user.id, new Date(this.clock.now() - this.settings.sessionIdleMs).toISOString());
+    return rows.map((row) => ({
+      id: row.id ?? '',
+      device: row.device ?? 'Unknown device',
+      country: row.country ?? 'ZZ',
+      ...(row.address ? { address: row.address } : {}),
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      current: row.id === session.id,
+    }));
+  }
+
+  /** Ends one of the person's own sessions (404 for any other id); its device is forgotten unless it is this one. */
+  async signOutSession(session: Pick<ActiveSession, 'user'>, id: string, deviceToken: string | undefined): Promise<void> {
+    const kept = deviceToken && DEVICE_TOKEN.test(deviceToken) ? hashKey(deviceToken) : null;
+    if (!(await this.repositories.users.revokeSessionById(session.user.id, id, kept, this.clock.iso()))) throw notFound(`you have no open session ${id}`, 'session_not_found');
+  }
+
+  /** Ends every session of the person but this one, forgetting their devices; how many ended. */
+  signOutOthers(session: Pick<ActiveSession, 'user'>, sessionToken: string, deviceToken: string | undefined): Promise<number> {
+    const kept = deviceToken && DEVICE_TOKEN.test(deviceToken) ? hashKey(deviceToken) : null;
+    return this.repositories.users.revokeOtherSessions(session.user.id, hashKey(sessionToken), kept, this.clock.iso());
+  }
+
+  /** Blanks the client addresses of sessions opened more than SESSION_ADDRESS_DAYS ago; how many (a scheduled task). */
+  forgetOldAddresses(): Promise<number> {
+    const days = this.settings.sessionAddressDays ?? 30;
+    return this.repositories.users.forgetAddresses(new Date(this.clock.now() - days * DAY).toISOString());
   }
 
   /** The session a cookie names, while it lasts; its last use moves forward. */
@@ -174,7 +252,7 @@ export class UsersService {
       await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
       seen = now;
     }
-    return { user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
+    return { id: found.session.id ?? '', user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
   }
 
   async signOut(sessionToken: string): Promise<void> {
@@ -261,12 +339,28 @@ export class UsersService {
     return `${this.settings.publicUrl}/app/set-password?token=${token}`;
   }
 
-  private async openSession(user: UserRow): Promise<SignedIn> {
+  /**
+   * Opens a session from `client`; with `announce`, a browser new to the person is told to them by
+   * mail (in the same transaction), unless this is the first time they sign in at all.
+   */
+  private async openSession(user: UserRow, client: Client, announce: boolean): Promise<SignedIn> {
     const sessionToken = randomBase62(43);
     const csrfToken = randomBase62(32);
+    const deviceToken = client.deviceToken && DEVICE_TOKEN.test(client.deviceToken) ? client.deviceToken : randomBase62(43);
+    const deviceHash = hashKey(deviceToken);
     const now = this.clock.iso();
-    await this.repositories.users.insertSession({ token_hash: hashKey(sessionToken), user_id: user.id, csrf_token: csrfToken, created_at: now, last_seen_at: now });
-    return { user: viewOf(user), sessionToken, csrfToken };
+    const device = describeDevice(client.userAgent);
+    const country = (client.address && this.settings.countryOf?.(client.address)) || 'ZZ';
+    const { users } = this.repositories;
+    const newDevice = announce && (await users.hasSessions(user.id)) && !(await users.knowsDevice(user.id, deviceHash));
+    const mail = newDevice
+      ? [mailRow({ to: user.email, template: 'new-device', locale: mailLanguage(user), values: { email: user.email, when: now, device, country, securityUrl: `${this.settings.publicUrl}/app/security` } })]
+      : [];
+    await users.insertSession(
+      { token_hash: hashKey(sessionToken), id: `ses_${randomBase62(16)}`, user_id: user.id, csrf_token: csrfToken, created_at: now, last_seen_at: now, device, country, address: client.address || null, device_hash: deviceHash },
+      mail,
+    );
+    return { user: viewOf(user), sessionToken, csrfToken, deviceToken };
   }
 }
 

@@ -2,7 +2,7 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -21,6 +21,32 @@ export interface TemplateValues {
   kind?: 'affiliate' | 'brand';
   /** Why an application was declined. */
   reason?: string;
+  /** When something happened (ISO 8601), written out in the message's language, in UTC. */
+  when?: string;
+  /** A browser and system, e.g. "Firefox on Linux". */
+  device?: string;
+  /** ISO 3166 alpha-2 (ZZ: unknown), written out as the country's name. */
+  country?: string;
+  /** The portal's account security page. */
+  securityUrl?: string;
+}
+
+/** A moment in words of `locale`, in UTC. */
+function moment(iso: string | undefined, locale: MailLocale): string {
+  const date = new Date(iso ?? '');
+  if (Number.isNaN(date.getTime())) return '?';
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+}
+
+/** A country's name in `locale`; the unknown one said so. */
+function countryName(code: string | undefined, locale: MailLocale): string {
+  const unknown = locale === 'pt-BR' ? 'país desconhecido' : 'unknown country';
+  if (!code || !/^[A-Z]{2}$/.test(code) || code === 'ZZ') return unknown;
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** A message's words: a subject, paragraphs, and the one action its link leads to. */
@@ -152,6 +178,24 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       action: 'Criar links',
     }),
   },
+  'new-device': {
+    en: (v) => ({
+      subject: `New sign-in to your ${v.network} account`,
+      paragraphs: [
+        `Your account ${v.email ?? ''} on ${v.network} was signed in to from a device it had not been used on before:`,
+        `When: ${moment(v.when, 'en')}\nDevice: ${v.device ?? 'unknown'}\nCountry: ${countryName(v.country, 'en')}`,
+        `If it was you, there is nothing to do. If not, change your password now (“Forgot your password?” on the sign-in page) and sign out your other sessions on the security page of your account${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
+      ],
+    }),
+    'pt-BR': (v) => ({
+      subject: `Novo acesso à sua conta na ${v.network}`,
+      paragraphs: [
+        `Sua conta ${v.email ?? ''} na ${v.network} foi acessada de um dispositivo em que ainda não tinha sido usada:`,
+        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
+        `Se foi você, não há nada a fazer. Se não foi, troque sua senha agora (“Esqueceu sua senha?” na página de entrada) e encerre suas outras sessões na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
+      ],
+    }),
+  },
 };
 
 export interface RenderedMail {
@@ -172,7 +216,7 @@ export function renderMail(template: TemplateName, locale: string, values: Templ
   const text = [...wording.paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), ...(wording.closing ? [wording.closing] : []), `— ${values.network}`].join('\n\n');
   const html = [
     '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111827">',
-    ...wording.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...wording.paragraphs.map((p) => `<p>${escapeHtml(p).replaceAll('\n', '<br>')}</p>`),
     ...(action ? [`<p><a href="${escapeHtml(action.url)}" style="display: inline-block; padding: 0.6em 1em; background: #1d4ed8; color: #fff; border-radius: 6px; text-decoration: none">${escapeHtml(action.label)}</a></p>`, `<p style="font-size: 0.9em; color: #4b5563">${escapeHtml(action.url)}</p>`] : []),
     ...(wording.closing ? [`<p style="font-size: 0.9em; color: #4b5563">${escapeHtml(wording.closing)}</p>`] : []),
     `<p>— ${escapeHtml(values.network)}</p>`,

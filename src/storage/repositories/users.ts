@@ -69,8 +69,85 @@ export class UsersRepository {
     });
   }
 
-  async insertSession(row: Omit<SessionRow, 'revoked_at'>): Promise<void> {
-    await this.database.db.insertInto('sessions').values({ ...row, revoked_at: null }).execute();
+  /** Opens a session, with the mail it causes (a sign-in from a new device) in the same transaction. */
+  async insertSession(row: Omit<SessionRow, 'revoked_at'>, mail: readonly NewMailMessage[] = []): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('sessions').values({ ...row, revoked_at: null }).execute();
+      await writeMail(trx, mail, row.created_at);
+    });
+  }
+
+  /** Whether the user ever had a session (signed in before). */
+  async hasSessions(userId: string): Promise<boolean> {
+    return (await this.database.db.selectFrom('sessions').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** Whether the browser whose device token hashes to `deviceHash` opened a session of this user (and was not signed out from elsewhere). */
+  async knowsDevice(userId: string, deviceHash: string): Promise<boolean> {
+    const found = await this.database.db.selectFrom('sessions').select('user_id').where('user_id', '=', userId).where('device_hash', '=', deviceHash).limit(1).executeTakeFirst();
+    return found !== undefined;
+  }
+
+  /** Whether the browser is known to the user with this e-mail (see knowsDevice). */
+  async knowsDeviceOf(email: string, deviceHash: string): Promise<boolean> {
+    const found = await this.database.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select('sessions.user_id')
+      .where('users.email', '=', email)
+      .where('sessions.device_hash', '=', deviceHash)
+      .limit(1)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
+  /** The user's sessions not revoked and used since `seenSince`, the most recently used first. */
+  listSessions(userId: string, seenSince: string): Promise<SessionRow[]> {
+    return this.database.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('last_seen_at', '>=', seenSince)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  /**
+   * Ends the user's session with this id, and forgets its device for the user (a sign-in from
+   * there is new again) unless it is `keptDeviceHash`, the device asking; false when the user has
+   * no such session open.
+   */
+  async revokeSessionById(userId: string, id: string, keptDeviceHash: string | null, now: string): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const ended = await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('id', '=', id).where('revoked_at', 'is', null).returning('device_hash').executeTakeFirst();
+      if (!ended) return false;
+      if (ended.device_hash && ended.device_hash !== keptDeviceHash) {
+        await trx.updateTable('sessions').set({ device_hash: null }).where('user_id', '=', userId).where('device_hash', '=', ended.device_hash).execute();
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Ends every session of the user but the one with this token hash, and forgets every device of
+   * the user but `keptDeviceHash` (the one asking); how many sessions ended.
+   */
+  async revokeOtherSessions(userId: string, keptTokenHash: string, keptDeviceHash: string | null, now: string): Promise<number> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('token_hash', '!=', keptTokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+      let forget = trx.updateTable('sessions').set({ device_hash: null }).where('user_id', '=', userId).where('device_hash', 'is not', null);
+      if (keptDeviceHash) forget = forget.where('device_hash', '!=', keptDeviceHash);
+      await forget.execute();
+      return Number(result.numUpdatedRows);
+    });
+  }
+
+  /** Blanks the client address of sessions opened before `cutoff`; how many. */
+  async forgetAddresses(cutoff: string): Promise<number> {
+    const result = await this.database.db.updateTable('sessions').set({ address: null }).where('address', 'is not', null).where('created_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** A session that was not revoked, with its user. */

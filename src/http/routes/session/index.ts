@@ -1,7 +1,8 @@
 // The portal's session, for people rather than programs: sign in with an e-mail and password
 // (a cookie comes back), read who is signed in, sign out, and set a password through a one-time
-// link. Attempts are limited per account and per address. Everything else the portal does goes
-// through the same API routes as keys, with the session as credential.
+// link. Failed sign-ins hold the next try back, longer each time, per account and per address
+// (apart for a browser the account knows: see domain/access/sign-in-delays.ts). Everything else
+// the portal does goes through the same API routes as keys, with the session as credential.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
@@ -9,7 +10,8 @@ import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
-import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
+import { checkCsrf, clearSessionCookie, DEVICE_COOKIE, portalOrigins, SESSION_COOKIE, sessionOf, setDeviceCookie, setSessionCookie } from '../../session-cookie.js';
+import { registerSessionListRoutes } from './sessions.js';
 
 const TAG = 'Session';
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -20,21 +22,17 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const ERRORS = [400, 500, 503];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
-  const { users, signInAttempts, passwordResets } = ctx.services;
+  const { users, signInDelays, passwordLinkAttempts, passwordResets } = ctx.services;
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
   const signedIn = (reply: FastifyReply, result: SignedIn) => {
     setSessionCookie(reply, result.sessionToken, publicUrl);
+    setDeviceCookie(reply, result.deviceToken, publicUrl);
     return { data: { user: result.user, csrfToken: result.csrfToken } };
   };
 
-  /** 429 once the account or the address has tried too often. */
-  const limitAttempts = async (request: FastifyRequest, email: string) => {
-    const waitMs = Math.max(await signInAttempts.address.failed(request.ip), await signInAttempts.account.failed(email.trim().toLowerCase()));
-    if (waitMs === 0) return;
-    throw tooManyRequests('too_many_sign_ins', waitMs, ({ minutes }) => `Too many sign-in attempts for this account or from this address: try again in ${minutes} min, or ask for a password reset link`);
-  };
+  const clientOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'], deviceToken: request.cookies[DEVICE_COOKIE] });
 
   app.post(
     '/session',
@@ -42,16 +40,29 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Sign in',
-        description: 'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
+        description: [
+          'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token, and a long-lived `affnet_device` cookie (HttpOnly, path /session) that marks the browser as known to the account.',
+          '',
+          'Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.',
+          '',
+          'A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).',
+        ].join('\n'),
         querystring: NoQuery,
         body: SignIn,
         response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 429) },
       },
     },
     async (request, reply) => {
-      await limitAttempts(request, request.body.email);
-      const result = await users.signIn(request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const client = clientOf(request);
+      const attempt = { email, address: request.ip, knownDevice: await users.knownDeviceOf(email, client.deviceToken) };
+      const waitMs = await signInDelays.admit(attempt);
+      if (waitMs > 0) {
+        throw tooManyRequests('too_many_sign_ins', waitMs, ({ seconds }) => `Too many failed sign-ins for this account or from this address: try again in ${seconds} s, or ask for a password reset link`);
+      }
+      const result = await users.signIn(email, password, client);
       if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
+      await signInDelays.succeeded(attempt);
       return signedIn(reply, result);
     },
   );
@@ -62,15 +73,17 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Set a password with a one-time link, and sign in',
-        description: 'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end.',
+        description:
+          'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end. The password has 10 to 200 characters and is not one of the most common ones (400 invalid_password says why). 30 tries per client address in 15 minutes; past them 429.',
         querystring: NoQuery,
         body: SetPassword,
         response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 429) },
       },
     },
     async (request, reply) => {
-      await limitAttempts(request, `link:${request.body.token.slice(0, 8)}`);
-      return signedIn(reply, await users.setPassword(request.body.token, request.body.password));
+      const waitMs = await passwordLinkAttempts.failed(request.ip);
+      if (waitMs > 0) throw tooManyRequests('too_many_sign_ins', waitMs, ({ minutes }) => `Too many password links tried from this address: try again in ${minutes} min`);
+      return signedIn(reply, await users.setPassword(request.body.token, request.body.password, clientOf(request)));
     },
   );
 
@@ -155,4 +168,6 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       return reply.status(204).send(null);
     },
   );
+
+  registerSessionListRoutes(app, ctx);
 }

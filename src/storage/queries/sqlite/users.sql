@@ -111,15 +111,110 @@ returning
 insert into
   "sessions" (
     "token_hash",
+    "id",
     "user_id",
     "csrf_token",
     "created_at",
     "last_seen_at",
+    "device",
+    "country",
+    "address",
+    "device_hash",
     "revoked_at"
   )
 values
-  (?, ?, ?, ?, ?, ?);
--- parameters: ["s","usr_1","c","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",null]
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- parameters: ["s","ses_1","usr_1","c","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","Firefox on Linux","BR","192.0.2.1","d",null]
+
+-- users.hasSessions
+select
+  "user_id"
+from
+  "sessions"
+where
+  "user_id" = ?
+limit
+  ?;
+-- parameters: ["usr_1",1]
+
+-- users.knowsDevice
+select
+  "user_id"
+from
+  "sessions"
+where
+  "user_id" = ?
+  and "device_hash" = ?
+limit
+  ?;
+-- parameters: ["usr_1","d",1]
+
+-- users.knowsDeviceOf
+select
+  "sessions"."user_id"
+from
+  "sessions"
+  inner join "users" on "users"."id" = "sessions"."user_id"
+where
+  "users"."email" = ?
+  and "sessions"."device_hash" = ?
+limit
+  ?;
+-- parameters: ["ana@example.com","d",1]
+
+-- users.listSessions
+select
+  *
+from
+  "sessions"
+where
+  "user_id" = ?
+  and "revoked_at" is null
+  and "last_seen_at" >= ?
+order by
+  "last_seen_at" desc,
+  "created_at" desc;
+-- parameters: ["usr_1","2026-01-01T00:00:00.000Z"]
+
+-- users.revokeSessionById
+update "sessions"
+set
+  "revoked_at" = ?
+where
+  "user_id" = ?
+  and "id" = ?
+  and "revoked_at" is null
+returning
+  "device_hash";
+-- parameters: ["2026-01-01T00:00:00.000Z","usr_1","ses_1"]
+
+-- users.revokeOtherSessions
+update "sessions"
+set
+  "revoked_at" = ?
+where
+  "user_id" = ?
+  and "token_hash" != ?
+  and "revoked_at" is null;
+-- parameters: ["2026-01-01T00:00:00.000Z","usr_1","s"]
+
+update "sessions"
+set
+  "device_hash" = ?
+where
+  "user_id" = ?
+  and "device_hash" is not null
+  and "device_hash" != ?;
+-- parameters: [null,"usr_1","d"]
+
+-- users.forgetAddresses
+update "sessions"
+set
+  "address" = ?
+where
+  "address" is not null
+  and "created_at" < ?;
+-- parameters: [null,"2026-01-01T00:00:00.000Z"]
 
 -- users.findSession
 select
