@@ -21,7 +21,7 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '/docs': 'static pages of the API reference',
   '*': 'CORS preflight (OPTIONS), answered by @fastify/cors for the origins CORS_ORIGINS names',
   '/app': 'the portal’s pages and assets (static files; the pages call the API like any client)',
-  '/session': 'the portal’s sign-in: no key (a password, then a session cookie), attempts limited per account and address, CSRF checked',
+  '/session': 'the portal’s sign-in and the person’s own sessions: no key (a password, then a session cookie), failed attempts held back per account and address, CSRF checked',
   '/signup': 'joining: anyone may sign up (and confirm an address) without a key; limited per address given and per client address',
   '/brand-applications': 'joining: any brand may apply without a key; limited per address given and per client address',
 };

@@ -68,6 +68,29 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     }
   });
 
+  test('failed sign-ins are counted across both: past 6 wrong passwords in all, attempts are held on either', async () => {
+    await servicesFor(database).users.createWithPassword({ affiliateId: 'aff-1' }, 'held@aff1.example', 'member', 'a long enough password');
+    const signIn = (server: ServerProcess, password: string) =>
+      fetch(`${server.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'held@aff1.example', password }) });
+    // Counted apart, each instance would check 6 before holding any: 12 in all. Shared, 6 (one or
+    // two more where a 1 s hold lapses on a slow machine).
+    const checked = { a: 0, b: 0 };
+    const held = { a: 0, b: 0 };
+    for (let i = 0; i < 14; i++) {
+      const [name, server] = i % 2 ? (['a', a] as const) : (['b', b] as const);
+      const res = await signIn(server, `wrong guess ${i}`);
+      if (res.status === 429) {
+        held[name]++;
+        assert.ok(Number(res.headers.get('retry-after')) >= 1);
+      } else {
+        assert.equal(res.status, 401);
+        checked[name]++;
+      }
+    }
+    assert.ok(checked.a + checked.b <= 8, `${checked.a + checked.b} wrong passwords checked`);
+    assert.ok(held.a > 0 && held.b > 0, 'both instances hold attempts back');
+  });
+
   test('a link created through one redirects through the other, and one visitor counts once', async () => {
     const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
     const code = await createLink(a, key);
