@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
+import { SecondFactorsService } from './domain/access/second-factors-service.js';
 import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
@@ -36,6 +37,8 @@ export interface Services {
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
+  /** Portal users' second factors: authenticator app, recovery codes, passkeys. */
+  secondFactors: SecondFactorsService;
   users: UsersService;
   webhooks: WebhooksService;
 }
@@ -67,11 +70,14 @@ export interface ServiceSettings {
   webhookAllowLocalTargets?: boolean;
   /** How long a portal session lasts without use (SESSION_IDLE_MINUTES). */
   sessionIdleMs?: number;
+  /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
+  networkName?: string;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
   const { clock, publicUrl, publisher } = settings;
   const links = new LinksService(repositories, clock, publisher, publicUrl);
+  const users = new UsersService(repositories, clock, { publicUrl, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 });
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
@@ -83,7 +89,8 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
-    users: new UsersService(repositories, clock, { publicUrl, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
+    users,
+    secondFactors: new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

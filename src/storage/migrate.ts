@@ -42,6 +42,7 @@ import * as campaignsTypeCoveringIndex from './migrations/0035-campaigns-type-co
 import * as scheduledTasks from './migrations/0036-scheduled-tasks.js';
 import * as mailMessages from './migrations/0037-mail-messages.js';
 import * as userLanguage from './migrations/0038-user-language.js';
+import * as secondFactors from './migrations/0041-second-factors.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -85,6 +86,7 @@ const migrations: Record<string, DialectMigration> = {
   '0036-scheduled-tasks': scheduledTasks,
   '0037-mail-messages': mailMessages,
   '0038-user-language': userLanguage,
+  '0041-second-factors': secondFactors,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

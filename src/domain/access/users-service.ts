@@ -155,10 +155,16 @@ export class UsersService {
 
   /** Signs in; undefined when the e-mail or the password is wrong (never saying which). */
   async signIn(email: string, password: string): Promise<SignedIn | undefined> {
+    const user = await this.checkCredentials(email, password);
+    return user ? this.openSession(user) : undefined;
+  }
+
+  /** The user an e-mail and password name, without signing in; undefined when either is wrong. */
+  async checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     // The same work whether the user exists or not, so timing tells nothing either.
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    return user?.password_hash && ok ? this.openSession(user) : undefined;
+    return user?.password_hash && ok ? user : undefined;
   }
 
   /** The session a cookie names, while it lasts; its last use moves forward. */
@@ -261,7 +267,8 @@ export class UsersService {
     return `${this.settings.publicUrl}/app/set-password?token=${token}`;
   }
 
-  private async openSession(user: UserRow): Promise<SignedIn> {
+  /** Opens a session for `user`, who has proved who they are (a password, with a second factor when they have one). */
+  async openSession(user: UserRow): Promise<SignedIn> {
     const sessionToken = randomBase62(43);
     const csrfToken = randomBase62(32);
     const now = this.clock.iso();

@@ -7,6 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
+import { SecondFactorStep } from '../../../schemas/second-factors.js';
+import { registerSecondFactorRoutes } from './second-factors.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
 import { checkCsrf, clearSessionCookie, portalOrigins, SESSION_COOKIE, sessionOf, setSessionCookie } from '../../session-cookie.js';
@@ -20,7 +22,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const ERRORS = [400, 500, 503];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
-  const { users, signInAttempts, passwordResets } = ctx.services;
+  const { users, signInAttempts, passwordResets, secondFactors } = ctx.services;
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
@@ -42,16 +44,18 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Sign in',
-        description: 'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
+        description:
+          'Checks the e-mail and password and opens a session: the answer sets an HttpOnly cookie and carries the CSRF token. For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
         querystring: NoQuery,
         body: SignIn,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 429) },
+        response: { 200: Type.Object({ data: Type.Union([Type.Ref(Session), SecondFactorStep]) }), ...errorResponses(...ERRORS, 401, 429) },
       },
     },
     async (request, reply) => {
       await limitAttempts(request, request.body.email);
-      const result = await users.signIn(request.body.email, request.body.password);
+      const result = await secondFactors.signIn(request.body.email, request.body.password);
       if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
+      if ('secondFactor' in result) return { data: result };
       return signedIn(reply, result);
     },
   );
@@ -155,4 +159,6 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       return reply.status(204).send(null);
     },
   );
+
+  registerSecondFactorRoutes(app, ctx);
 }
