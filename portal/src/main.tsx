@@ -29,6 +29,8 @@ import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
 import { Analytics } from './pages/account/analytics.js';
+import { Security } from './pages/account/security.js';
+import { SecondFactorGate } from './components/second-factor-gate.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -85,6 +87,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   };
   return (
     <Layout user={user} onLocale={changeLocale}>
+      <SecondFactorGate>
       {user.affiliateId ? (
         <Switch>
           <Route path="/" component={AffiliateOverview} />
@@ -99,6 +102,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
           <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
+          <Route path="/security">{() => <Security me={user} />}</Route>
         </Switch>
       ) : (
         <Switch>
@@ -112,8 +116,10 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
           <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
+          <Route path="/security">{() => <Security me={user} />}</Route>
         </Switch>
       )}
+      </SecondFactorGate>
     </Layout>
   );
 }

@@ -294,7 +294,7 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'POST /session/second-factor': async () => ({ method: 'POST', url: '/session/second-factor', payload: { ticket: await secondFactorTicket(), recoveryCode: (await freshRecoveryCodes())[0] } }),
     'POST /session/second-factor/passkey-options': async () => ({ method: 'POST', url: '/session/second-factor/passkey-options', payload: { ticket: await secondFactorTicket() } }),
     'POST /session/passkey/options': () => ({ method: 'POST', url: '/session/passkey/options' }),
-    'POST /session/passkey': async () => ({ method: 'POST', url: '/session/passkey', payload: { passkey: portalPasskey.assert((await h.service.services.secondFactors.passwordlessOptions()) as { challenge: string; rpId: string }) } }),
+    'POST /session/passkey': async () => ({ method: 'POST', url: '/session/passkey', payload: { passkey: portalPasskey.assert((await h.service.services.secondFactors.passwordlessOptions())) } }),
     'GET /session/second-factors': () => withFreshSession({ method: 'GET', url: '/session/second-factors' }),
     'POST /session/totp': () => withFreshSession({ method: 'POST', url: '/session/totp' }),
     'POST /session/totp/confirm': async () => {
@@ -361,7 +361,7 @@ before(async () => {
   portalUserId = portalUser.user.id;
   await h.service.database.db.insertInto('user_passkeys').values({ id: 'fuzz-passkey', user_id: portalUserId, name: 'Fuzz', public_key: 'AA', counter: 0, transports: '[]', created_at: new Date().toISOString(), last_used_at: null }).execute();
   const registration = await h.service.services.secondFactors.passkeyRegistrationOptions({ id: portalUserId, email: PORTAL_USER });
-  await h.service.services.secondFactors.registerPasskey(portalUserId, 'Fuzz', portalPasskey.register(registration as { challenge: string; rp: { id: string }; user: { id: string } }) as never);
+  await h.service.services.secondFactors.registerPasskey(portalUserId, 'Fuzz', portalPasskey.register(registration as { challenge: string; rp: { id: string }; user: { id: string } }));
   const enrolled = await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, ENROLLED_USER, 'member', PORTAL_PASSWORD);
   enrolledUserId = enrolled!.id;
   const { secret } = await h.service.services.secondFactors.startTotp(enrolled!);
