@@ -91,6 +91,10 @@ try {
     await shot('affiliate-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('affiliate-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await open('/security');
+    await shot('affiliate-security', () => page.getByRole('heading', { name: 'Passkeys' }).waitFor());
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    await shot('affiliate-security-app', () => page.getByTestId('totp-secret').waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');
@@ -114,6 +118,8 @@ try {
     await shot('brand-team', () => page.getByRole('table').waitFor());
     await open('/keys');
     await shot('brand-keys', () => page.getByRole('heading', { name: 'API keys' }).waitFor());
+    await open('/security');
+    await shot('brand-security', () => page.getByRole('heading', { name: 'Passkeys' }).waitFor());
     if (size === 'mobile') {
       // The menu, folded on a phone, once open.
       await page.getByRole('button', { name: 'Menu' }).click();

@@ -150,7 +150,7 @@ test("a passkey, registered with Chromium's virtual authenticator, signs in with
 
     // No password: the passkey alone.
     // Signed out on the Security page, signed in again there.
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('heading', { name: 'Security' }).or(page.getByRole('alert')).first().waitFor();
     assert.equal(await page.getByRole('alert').count(), 0, (await page.getByRole('alert').allTextContents()).join(' '));
     const row = page.getByRole('row', { name: /Test laptop/ });

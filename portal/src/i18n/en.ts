@@ -378,7 +378,7 @@ export const en = {
   'passkeys.unsupported': 'This browser cannot use passkeys.',
   'teamFactor.title': 'Team',
   'teamFactor.require': 'Require a second factor of everyone in the team',
-  'signIn.passkey': 'Sign in with a passkey',
+  'signIn.passkey': 'Use a passkey',
   'signIn.secondFactor': 'Second step',
   'signIn.enterCode': 'Enter the code your authenticator app shows.',
   'signIn.code': 'Code',

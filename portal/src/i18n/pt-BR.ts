@@ -379,7 +379,7 @@ export const ptBR: Record<MessageKey, string> = {
   'passkeys.unsupported': 'Este navegador não usa chaves de acesso.',
   'teamFactor.title': 'Equipe',
   'teamFactor.require': 'Exigir um segundo fator de todos da equipe',
-  'signIn.passkey': 'Entrar com uma chave de acesso',
+  'signIn.passkey': 'Usar uma chave de acesso',
   'signIn.secondFactor': 'Segunda etapa',
   'signIn.enterCode': 'Informe o código que seu app autenticador mostra.',
   'signIn.code': 'Código',
