@@ -153,7 +153,10 @@ export class UsersService {
     return this.openSession({ ...taken.user, password_hash: 'set' });
   }
 
-  /** Signs in; undefined when the e-mail or the password is wrong (never saying which). */
+  /**
+   * Signs in with the password alone, asking no second factor (tools and tests); the portal's sign-in
+   * goes through SecondFactorsService.signIn. Undefined when the e-mail or the password is wrong.
+   */
   async signIn(email: string, password: string): Promise<SignedIn | undefined> {
     const user = await this.checkCredentials(email, password);
     return user ? this.openSession(user) : undefined;
