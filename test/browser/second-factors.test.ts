@@ -18,6 +18,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 const PASSWORD = 'a long enough password';
 const EMAIL = 'safe@aff1.example';
 const PASSKEY_EMAIL = 'keys@aff1.example';
+const REQUIRED_EMAIL = 'member@aff2.example';
 let testDb: TestDatabase;
 let database: Database;
 let server: ServerProcess;
@@ -32,6 +33,13 @@ before(async () => {
   const services = servicesFor(database);
   await services.users.createWithPassword({ affiliateId: 'aff-1' }, EMAIL, 'owner', PASSWORD);
   await services.users.createWithPassword({ affiliateId: 'aff-1' }, PASSKEY_EMAIL, 'member', PASSWORD);
+  // aff-2's owner, who has an app, requires a second factor of the team; its member has none.
+  const owner = (await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@aff2.example', 'owner', PASSWORD))!;
+  await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
+  const { secret } = await services.secondFactors.startTotp(owner);
+  const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
+  await services.secondFactors.confirmTotp(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await services.users.openSession(ownerRow)).sessionToken);
+  await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.
   server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '' }, { publicUrlIsOwn: true, host: 'localhost' });
   browser = await launchBrowser();
@@ -163,6 +171,30 @@ test("a passkey, registered with Chromium's virtual authenticator, signs in with
     await page.getByRole('heading', { name: 'Second step' }).waitFor();
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a member of a team that requires a second factor is sent to the Security page until they set one up', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signInWithPassword(page, REQUIRED_EMAIL);
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    assert.match((await page.getByRole('alert').first().textContent()) ?? '', /Your team requires a second factor/);
+    assert.equal(new URL(page.url()).pathname, '/app/security');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Orders' }).click();
+    await page.waitForURL('**/app/security');
+    await assertAccessible(page, 'security page, second factor required');
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())!;
+    await page.getByLabel('Code from the app').fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('heading', { name: 'Orders' }).first().waitFor();
+    assert.equal(new URL(page.url()).pathname, '/app/orders');
   } finally {
     await context.close();
   }
