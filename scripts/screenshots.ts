@@ -100,6 +100,8 @@ try {
     await signInElsewhere('demo@aff-demo-1.example');
     await open('/security');
     await shot('affiliate-security', () => page.getByRole('button', { name: 'Sign out everywhere else' }).waitFor());
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    await shot('affiliate-security-app', () => page.getByTestId('totp-secret').waitFor());
     await signOut(page);
 
     await signIn('demo@brand.example');

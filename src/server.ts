@@ -163,7 +163,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf, networkName: config.networkName }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -190,6 +190,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     signInDelays: new SignInDelays(windowCounter),
     passwordLinkAttempts: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'password-link-address'),
+    passkeySignIns: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'passkey-sign-in-address'),
   };
   services.jobs
     .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock), config.webhookPollMs)

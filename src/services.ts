@@ -9,6 +9,7 @@ import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
+import { SecondFactorsService } from './domain/access/second-factors-service.js';
 import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
 import { ApplicationsService } from './domain/access/applications-service.js';
@@ -43,6 +44,8 @@ export interface Services {
   links: LinksService;
   orders: OrdersService;
   payouts: PayoutsService;
+  /** Portal users' second factors: authenticator app, recovery codes, passkeys. */
+  secondFactors: SecondFactorsService;
   users: UsersService;
   webhooks: WebhooksService;
 }
@@ -62,6 +65,8 @@ export interface ServingServices extends Services {
   signInDelays: SignInDelays;
   /** Counts tries of password links per client address. */
   passwordLinkAttempts: FailedKeyThrottle;
+  /** Counts passwordless passkey sign-ins begun per client address (they name no account to count against). */
+  passkeySignIns: FailedKeyThrottle;
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
   /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS, unconfirmed sign-ups past APPLICATION_RETENTION_DAYS (hourly scheduled tasks). */
@@ -86,11 +91,19 @@ export interface ServiceSettings {
   sessionAddressDays?: number;
   /** The country of a client address (ISO 3166 alpha-2, ZZ when unknown). */
   countryOf?: (address: string) => string;
+  /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
+  networkName?: string;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
   const { clock, publicUrl, publisher } = settings;
   const links = new LinksService(repositories, clock, publisher, publicUrl);
+  const users = new UsersService(repositories, clock, {
+    publicUrl,
+    sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000,
+    ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
+    ...(settings.countryOf && { countryOf: settings.countryOf }),
+  });
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
@@ -104,12 +117,8 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     links,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
-    users: new UsersService(repositories, clock, {
-      publicUrl,
-      sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000,
-      ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
-      ...(settings.countryOf && { countryOf: settings.countryOf }),
-    }),
+    users,
+    secondFactors: new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

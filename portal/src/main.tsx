@@ -33,6 +33,7 @@ import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
 import { Analytics } from './pages/account/analytics.js';
 import { Security } from './pages/account/security.js';
+import { SecondFactorGate } from './components/second-factor-gate.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -92,6 +93,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   };
   return (
     <Layout user={user} onLocale={changeLocale}>
+      <SecondFactorGate>
       {user.affiliateId ? (
         <Switch>
           <Route path="/" component={AffiliateOverview} />
@@ -106,7 +108,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
           <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
-          <Route path="/security" component={Security} />
+          <Route path="/security">{() => <Security me={user} />}</Route>
         </Switch>
       ) : (
         <Switch>
@@ -120,9 +122,10 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
           <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
-          <Route path="/security" component={Security} />
+          <Route path="/security">{() => <Security me={user} />}</Route>
         </Switch>
       )}
+      </SecondFactorGate>
     </Layout>
   );
 }

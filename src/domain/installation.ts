@@ -31,3 +31,17 @@ export class InstallationService {
     await this.settings.set(VISITOR_SALT, freshSalt(), this.clock.iso());
   }
 }
+
+const SECOND_FACTOR_KEY = 'second_factor_key';
+
+/**
+ * The key that encrypts second-factor secrets (authenticator apps' TOTP secrets, AES-256-GCM) and
+ * keys the hashes of recovery codes (HMAC-SHA-256): 32 random bytes made at the first use and kept
+ * in the settings, like the visitor salt, but never rotated by `visitor-salt rotate` nor replaced by
+ * VISITOR_SALT (either would lock everyone out of their authenticator). A leaked export of the
+ * factor tables alone, or a log of them, reveals no secret; a copy of the whole database does, as
+ * it would reveal the sessions' owners anyway (see docs/decisions.md).
+ */
+export async function secondFactorKey(settings: SettingsRepository, clock: Clock): Promise<Buffer> {
+  return Buffer.from(await settings.getOrCreate(SECOND_FACTOR_KEY, freshSalt(), clock.iso()), 'base64url');
+}

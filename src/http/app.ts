@@ -174,7 +174,7 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
         { name: 'Webhooks', description: 'Events pushed to your receivers as they happen, signed; for affiliates under /affiliate/webhooks, for brands under /advertiser/webhooks (scopes webhooks:read, webhooks:write).' },
-        { name: 'Session', description: 'For the portal: sign in with an e-mail and password; the session cookie is then accepted by every API route (same scopes by role), with the x-csrf-token header on requests that change something.' },
+        { name: 'Session', description: 'For the portal: sign in with an e-mail and password (and a second factor for people who have one: an authenticator app, a recovery code or a passkey), or with a passkey alone; the session cookie is then accepted by every API route (same scopes by role), with the x-csrf-token header on requests that change something. A member of a team that requires a second factor and has none is answered 403 second_factor_required by the API routes until they set one up.' },
         { name: 'Joining', description: 'Without a key: affiliates sign up, brands apply, and either confirms its address with the link mailed to it; the network then decides and mails the person. Limited per address given and per client address.' },
         { name: 'Account', description: 'Your team and API keys, managed by a signed-in owner (session cookie only: no API key may manage keys or people).' },
         { name: 'Service' },

@@ -44,6 +44,7 @@ import * as mailMessages from './migrations/0037-mail-messages.js';
 import * as userLanguage from './migrations/0038-user-language.js';
 import * as applications from './migrations/0039-applications.js';
 import * as sessionDevices from './migrations/0040-session-devices.js';
+import * as secondFactors from './migrations/0041-second-factors.js';
 import * as lockDates from './migrations/0042-lock-dates.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -90,6 +91,7 @@ const migrations: Record<string, DialectMigration> = {
   '0038-user-language': userLanguage,
   '0039-applications': applications,
   '0040-session-devices': sessionDevices,
+  '0041-second-factors': secondFactors,
   '0042-lock-dates': lockDates,
 };
 

@@ -535,10 +535,76 @@ export interface SessionsTable {
 }
 export type SessionRow = Selectable<SessionsTable>;
 
+/** A person's authenticator app (TOTP); see migration 0041. */
+export interface UserTotpTable {
+  user_id: string;
+  secret: string;
+  confirmed_at: string | null;
+  last_step: number | null;
+  created_at: string;
+}
+export type UserTotpRow = Selectable<UserTotpTable>;
+
+export interface UserRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface UserPasskeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+export type UserPasskeyRow = Selectable<UserPasskeysTable>;
+
+export interface SecondFactorTicketsTable {
+  token_hash: string;
+  user_id: string;
+  failures: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface WebauthnChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'second_factor' | 'sign_in';
+  user_id: string | null;
+  ticket_hash: string | null;
+  expires_at: string;
+  created_at: string;
+}
+export type WebauthnChallengeRow = Selectable<WebauthnChallengesTable>;
+
+export interface SessionSecondFactorsTable {
+  token_hash: string;
+  verified_at: string;
+}
+
+export interface SecondFactorRequirementsTable {
+  account: string;
+  required_by: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   user_links: UserLinksTable;
   sessions: SessionsTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  user_passkeys: UserPasskeysTable;
+  second_factor_tickets: SecondFactorTicketsTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  session_second_factors: SessionSecondFactorsTable;
+  second_factor_requirements: SecondFactorRequirementsTable;
   settings: SettingsTable;
   scheduled_tasks: ScheduledTasksTable;
   mail_messages: MailMessagesTable;

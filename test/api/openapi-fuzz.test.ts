@@ -9,10 +9,13 @@
 // contract check accepts it. Failures are collected per operation, so one run lists every one.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import { randomUUID } from 'node:crypto';
+import { SoftPasskey } from '../helpers/passkeys.js';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject, type InjectOptions, type Response } from 'light-my-request';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
 import { contractChecker, type ContractCheck } from '../helpers/contract.js';
 import { urlOf } from '../helpers/inject.js';
 import { BROWSER_UA, createLink } from '../helpers/tracking.js';
@@ -305,6 +308,31 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
       return withFreshSession({ method: 'DELETE', url: `/session/sessions/${id}` });
     },
     'POST /session/sessions/sign-out-others': () => withFreshSession({ method: 'POST', url: '/session/sessions/sign-out-others' }),
+    'POST /session/second-factor': async () => ({ method: 'POST', url: '/session/second-factor', payload: { ticket: await secondFactorTicket(), recoveryCode: (await freshRecoveryCodes())[0] } }),
+    'POST /session/second-factor/passkey-options': async () => ({ method: 'POST', url: '/session/second-factor/passkey-options', payload: { ticket: await secondFactorTicket() } }),
+    'POST /session/passkey/options': () => ({ method: 'POST', url: '/session/passkey/options' }),
+    'POST /session/passkey': async () => ({ method: 'POST', url: '/session/passkey', payload: { passkey: portalPasskey.assert((await h.service.services.secondFactors.passwordlessOptions())) } }),
+    'GET /session/second-factors': () => withFreshSession({ method: 'GET', url: '/session/second-factors' }),
+    'POST /session/totp': () => withFreshSession({ method: 'POST', url: '/session/totp' }),
+    'POST /session/totp/confirm': async () => {
+      // Someone new each time: an app being set up, and the code it shows.
+      const person = (await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, `fuzz-${randomUUID()}@example.com`, 'member', PORTAL_PASSWORD))!;
+      const { secret } = await h.service.services.secondFactors.startTotp(person);
+      return { method: 'POST', url: '/session/totp/confirm', payload: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() }, headers: await sessionHeaders(person.id) };
+    },
+    'DELETE /session/totp': () => withFreshSession({ method: 'DELETE', url: '/session/totp', payload: { password: PORTAL_PASSWORD } }),
+    'POST /session/recovery-codes': async () => ({ method: 'POST', url: '/session/recovery-codes', payload: { password: PORTAL_PASSWORD }, headers: await enrolledSessionHeaders() }),
+    'POST /session/passkeys/options': () => withFreshSession({ method: 'POST', url: '/session/passkeys/options' }),
+    'POST /session/passkeys': async () => {
+      const options = await h.service.services.secondFactors.passkeyRegistrationOptions({ id: portalUserId, email: PORTAL_USER });
+      return withFreshSession({ method: 'POST', url: '/session/passkeys', payload: { name: 'Fuzz', passkey: new SoftPasskey(PUBLIC_URL).register(options as { challenge: string; rp: { id: string }; user: { id: string } }) } });
+    },
+    'PATCH /session/passkeys/:id': () => withFreshSession({ method: 'PATCH', url: '/session/passkeys/fuzz-passkey', payload: { name: 'Renamed' } }),
+    'DELETE /session/passkeys/:id': async () => {
+      const id = `fuzz-${randomUUID()}`;
+      await h.service.database.db.insertInto('user_passkeys').values({ id, user_id: portalUserId, name: 'Fuzz', public_key: 'AA', counter: 0, transports: '[]', created_at: new Date().toISOString(), last_used_at: null }).execute();
+      return withFreshSession({ method: 'DELETE', url: `/session/passkeys/${id}` });
+    },
   };
   return outside[`${method} ${route}`];
 }
@@ -329,12 +357,43 @@ async function withFreshSession(options: InjectOptions): Promise<InjectOptions> 
   return { ...options, headers: { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken } };
 }
 
+/** A person with an authenticator app, for the second step of a sign-in: a ticket, and recovery codes made afresh. */
+const ENROLLED_USER = 'fuzz-totp@example.com';
+/** The portal user's passkey (in software), for signing in without a password. */
+const portalPasskey = new SoftPasskey(PUBLIC_URL);
+let portalUserId = '';
+async function secondFactorTicket(): Promise<string> {
+  const step = await h.service.services.secondFactors.signIn(ENROLLED_USER, PORTAL_PASSWORD);
+  assert.ok(step && 'secondFactor' in step, 'the enrolled user is asked for a second factor');
+  return step.secondFactor.ticket;
+}
+const freshRecoveryCodes = async () => (await h.service.services.secondFactors.regenerateRecoveryCodes(enrolledUserId, { password: PORTAL_PASSWORD })).recoveryCodes;
+let enrolledUserId = '';
+async function sessionOfUser(id: string) {
+  const row = await h.service.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return h.service.services.users.openSession(row!);
+}
+const enrolledSession = () => sessionOfUser(enrolledUserId);
+const enrolledSessionHeaders = () => sessionHeaders(enrolledUserId);
+async function sessionHeaders(id: string): Promise<Record<string, string>> {
+  const session = await sessionOfUser(id);
+  return { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken };
+}
+
 before(async () => {
   // Webhook endpoints made here point at hooks.example.com: nothing is to be delivered.
   // Fuzzing sends each sample many times: a portal user's own limit would stop it.
   h = await startHarness({ WEBHOOK_POLL_MS: '0', USER_RATE_LIMIT: '1000000' });
   const { link } = await h.service.services.users.create({ affiliateId: 'aff-1' }, PORTAL_USER);
-  await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, PORTAL_PASSWORD);
+  const portalUser = await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, PORTAL_PASSWORD);
+  portalUserId = portalUser.user.id;
+  await h.service.database.db.insertInto('user_passkeys').values({ id: 'fuzz-passkey', user_id: portalUserId, name: 'Fuzz', public_key: 'AA', counter: 0, transports: '[]', created_at: new Date().toISOString(), last_used_at: null }).execute();
+  const registration = await h.service.services.secondFactors.passkeyRegistrationOptions({ id: portalUserId, email: PORTAL_USER });
+  await h.service.services.secondFactors.registerPasskey(portalUserId, 'Fuzz', portalPasskey.register(registration as { challenge: string; rp: { id: string }; user: { id: string } }));
+  const enrolled = await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, ENROLLED_USER, 'member', PORTAL_PASSWORD);
+  enrolledUserId = enrolled!.id;
+  const { secret } = await h.service.services.secondFactors.startTotp(enrolled!);
+  await h.service.services.secondFactors.confirmTotp(enrolledUserId, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await enrolledSession()).sessionToken);
   await routeSamples.start(h);
   linkCode = (await createLink(h, routeSamples.keys.affiliate, BRANDS.acme)).code;
   check = contractChecker(h.service);

@@ -30,10 +30,12 @@ export interface ServerProcess {
  * Starts `affnet serve` with `env` on a free port; `cwd` is where its default database goes
  * (data/), `args` what follows `serve` (`--workers 2`).
  */
-export async function startServerProcess(env: Record<string, string>, options: { cwd?: string; publicUrlIsOwn?: boolean; args?: string[] } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { cwd?: string; publicUrlIsOwn?: boolean; args?: string[]; host?: 'localhost' } = {}): Promise<ServerProcess> {
   const port = await freePort();
+  // The address browsers are sent to: localhost where a test needs a domain name (passkeys have no IP address for a relying party).
+  const ownUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
   // A browser test needs short links and the portal's origin check to name this very server.
-  if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` };
+  if (options.publicUrlIsOwn) env = { ...env, PUBLIC_URL: ownUrl };
   // Mail written to the outbox goes to a folder of the test's (with PostgreSQL the default is data/outbox where the test runs).
   if (!options.cwd && env.MAIL_OUTBOX_DIR === undefined) env = { ...env, MAIL_OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'affnet-outbox-')) };
   ensureBuilt();
@@ -58,7 +60,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
     await sleep(100);
   }
   return {
-    url,
+    url: ownUrl,
     child,
     output: () => output,
     stop() {

@@ -361,6 +361,12 @@ export function createRouteSamples(): RouteSamples {
         foreign: { status: 404, code: 'user_not_found' },
         request: async (key: string | undefined) => ({ method: 'POST', url: `${prefix}/team/${await freshUser()}/password-link`, headers: withKey(key) }),
       },
+      [`PUT ${prefix}/team/second-factor-required`]: {
+        side,
+        credential: 'session',
+        foreign: { reason: "sets the caller's own team (second-factors.test.ts)" },
+        request: (key: string | undefined) => ({ method: 'PUT', url: `${prefix}/team/second-factor-required`, headers: withKey(key), payload: { required: false } }),
+      },
       [`GET ${prefix}/keys`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/keys`, headers: withKey(key) }) },
       [`POST ${prefix}/keys`]: {
         side,

@@ -20,6 +20,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
+  ['/security', 'nav.security'],
 ];
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
@@ -30,6 +31,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
+  ['/security', 'nav.security'],
 ];
 
 /**

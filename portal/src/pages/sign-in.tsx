@@ -5,12 +5,19 @@ import { api, setCsrfToken } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { SESSION_KEY } from '../session.js';
 import { fieldText } from '../forms.js';
+import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
+import { SecondFactorStep, type SecondFactorChallenge } from './second-factor-step.js';
 
 export function SignIn({ expired }: { expired: boolean }) {
   const { t } = useMessages();
   const queries = useQueryClient();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<SecondFactorChallenge>();
+  const signedIn = (session: { csrfToken: string }) => {
+    setCsrfToken(session.csrfToken);
+    queries.setQueryData(SESSION_KEY, session);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -18,9 +25,31 @@ export function SignIn({ expired }: { expired: boolean }) {
     const result = await api.POST('/session', { body: { email: fieldText(form, 'email'), password: fieldText(form, 'password') } });
     setBusy(false);
     if (result.error) return setError(result.error.message);
-    setCsrfToken(result.data.data.csrfToken);
-    queries.setQueryData(SESSION_KEY, result.data.data);
+    const answer = result.data.data;
+    // A person with a second factor: the password earned a ticket for the second step, not a session.
+    if ('secondFactor' in answer) return setChallenge(answer.secondFactor);
+    signedIn(answer);
   };
+  const withPasskey = async () => {
+    setError('');
+    try {
+      const options = await api.POST('/session/passkey/options');
+      if (options.error) return setError(options.error.message);
+      const passkey = await startAuthentication({ optionsJSON: options.data.data });
+      const result = await api.POST('/session/passkey', { body: { passkey: passkey as never } });
+      if (result.error) return setError(result.error.message);
+      signedIn(result.data.data);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  if (challenge)
+    return (
+      <main class="narrow">
+        <h1>{t('signIn.title')}</h1>
+        <SecondFactorStep challenge={challenge} onSignedIn={signedIn} onStartOver={() => setChallenge(undefined)} />
+      </main>
+    );
   return (
     <main class="narrow">
       <h1>{t('signIn.title')}</h1>
@@ -43,6 +72,13 @@ export function SignIn({ expired }: { expired: boolean }) {
           {t('signIn.submit')}
         </button>
       </form>
+      {browserSupportsWebAuthn() && (
+        <p>
+          <button type="button" onClick={() => void withPasskey()}>
+            {t('signIn.passkey')}
+          </button>
+        </p>
+      )}
       <p>
         <Link href="/forgot-password">{t('signIn.forgot')}</Link>
       </p>

@@ -190,14 +190,21 @@ export class UsersService {
   }
 
   /**
-   * Signs in; undefined when the e-mail or the password is wrong (never saying which). A sign-in
-   * from a browser the person has not used before is mailed to them, unless it is their first.
+   * Signs in with the password alone, asking no second factor (tools and tests; the portal's sign-in
+   * goes through SecondFactorsService.signIn). A sign-in from a browser the person has not used
+   * before is mailed to them, unless it is their first. Undefined when the e-mail or the password is wrong.
    */
   async signIn(email: string, password: string, client: Client = {}): Promise<SignedIn | undefined> {
+    const user = await this.checkCredentials(email, password);
+    return user ? this.openSession(user, client, true) : undefined;
+  }
+
+  /** The user an e-mail and password name, without signing in; undefined when either is wrong. */
+  async checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     // The same work whether the user exists or not, so timing tells nothing either.
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    return user?.password_hash && ok ? this.openSession(user, client, true) : undefined;
+    return user?.password_hash && ok ? user : undefined;
   }
 
   /** The hash of the browser's device token when the browser signed in to the account with this e-mail before; else undefined. */
@@ -340,10 +347,11 @@ export class UsersService {
   }
 
   /**
-   * Opens a session from `client`; with `announce`, a browser new to the person is told to them by
+   * Opens a session for `user`, who has proved who they are (a password, with a second factor when
+   * they have one), from `client`; with `announce`, a browser new to the person is told to them by
    * mail (in the same transaction), unless this is the first time they sign in at all.
    */
-  private async openSession(user: UserRow, client: Client, announce: boolean): Promise<SignedIn> {
+  async openSession(user: UserRow, client: Client = {}, announce = false): Promise<SignedIn> {
     const sessionToken = randomBase62(43);
     const csrfToken = randomBase62(32);
     const deviceToken = client.deviceToken && DEVICE_TOKEN.test(client.deviceToken) ? client.deviceToken : randomBase62(43);

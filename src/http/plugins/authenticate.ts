@@ -88,6 +88,10 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     const session = await sessionOf(request, ctx.services.users);
     if (!session) return undefined;
     checkCsrf(request, session, allowedOrigins);
+    // A team that requires a second factor: a member without one reaches only their security page (the session routes).
+    if (await ctx.services.secondFactors.enrolmentRequired(session.user)) {
+      throw new HttpError(403, 'second_factor_required', 'Your team requires a second factor: set up an authenticator app or a passkey on your Security page first');
+    }
     return {
       keyId: `user:${session.user.id}`,
       credential: 'session',

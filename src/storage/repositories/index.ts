@@ -18,6 +18,7 @@ import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
 import { MailRepository } from './mail.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
+import { SecondFactorsRepository } from './second-factors.js';
 import { UsersRepository } from './users.js';
 import { WebhooksRepository } from './webhooks.js';
 
@@ -40,6 +41,7 @@ export function openRepositories(database: Database) {
     rollups: new RollupsRepository(database),
     settings: new SettingsRepository(database),
     scheduledTasks: new ScheduledTasksRepository(database),
+    secondFactors: new SecondFactorsRepository(database),
     users: new UsersRepository(database),
     webhooks: new WebhooksRepository(database),
   };

@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
+import { SecondFactorStep } from '../../../schemas/second-factors.js';
+import { registerSecondFactorRoutes } from './second-factors.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
 import { checkCsrf, clearSessionCookie, DEVICE_COOKIE, portalOrigins, SESSION_COOKIE, sessionOf, setDeviceCookie, setSessionCookie } from '../../session-cookie.js';
@@ -22,7 +24,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const ERRORS = [400, 500, 503];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
-  const { users, signInDelays, passwordLinkAttempts, passwordResets } = ctx.services;
+  const { users, signInDelays, passwordLinkAttempts, passwordResets, secondFactors } = ctx.services;
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
@@ -46,10 +48,12 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
           'Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.',
           '',
           'A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).',
+          '',
+          'For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
         ].join('\n'),
         querystring: NoQuery,
         body: SignIn,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 429) },
+        response: { 200: Type.Object({ data: Type.Union([Type.Ref(Session), SecondFactorStep]) }), ...errorResponses(...ERRORS, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -60,9 +64,10 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       if (waitMs > 0) {
         throw tooManyRequests('too_many_sign_ins', waitMs, ({ seconds }) => `Too many failed sign-ins for this account or from this address: try again in ${seconds} s, or ask for a password reset link`);
       }
-      const result = await users.signIn(email, password, client);
+      const result = await secondFactors.signIn(email, password, client);
       if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
       await signInDelays.succeeded(attempt);
+      if ('secondFactor' in result) return { data: result };
       return signedIn(reply, result);
     },
   );
@@ -170,4 +175,5 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
   );
 
   registerSessionListRoutes(app, ctx);
+  registerSecondFactorRoutes(app, ctx);
 }

@@ -1,0 +1,202 @@
+/// <reference lib="dom" />
+// Second factors in the portal, in headless Chromium against a real server: a person sets up an
+// authenticator app on the Security page (the codes computed here, as the app would), signs out,
+// and signing in then asks for a current code; a recovery code works once and is refused the
+// second time; a passkey registered with Chromium's virtual authenticator signs in without a
+// password. Every page passes the accessibility check.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { buildWorld } from '../helpers/world.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+const PASSWORD = 'a long enough password';
+const EMAIL = 'safe@aff1.example';
+const PASSKEY_EMAIL = 'keys@aff1.example';
+const REQUIRED_EMAIL = 'member@aff2.example';
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  const services = servicesFor(database);
+  await services.users.createWithPassword({ affiliateId: 'aff-1' }, EMAIL, 'owner', PASSWORD);
+  await services.users.createWithPassword({ affiliateId: 'aff-1' }, PASSKEY_EMAIL, 'member', PASSWORD);
+  // aff-2's owner, who has an app, requires a second factor of the team; its member has none.
+  const owner = (await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@aff2.example', 'owner', PASSWORD))!;
+  await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
+  const { secret } = await services.secondFactors.startTotp(owner);
+  const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
+  await services.secondFactors.confirmTotp(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await services.users.openSession(ownerRow)).sessionToken);
+  await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
+  // Passkeys need a domain name for the relying party: the portal is reached at localhost.
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '' }, { publicUrlIsOwn: true, host: 'localhost' });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  if (process.env.DEBUG_PORTAL) page.on('response', (r) => console.log('#', r.status(), r.request().method(), r.url()));
+  if (process.env.DEBUG_PORTAL) page.on('console', (m) => console.log('# console', m.text()));
+  return { context, page };
+};
+
+async function signInWithPassword(page: Page, email: string): Promise<void> {
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+const toSecurity = (page: Page) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Security' }).click();
+
+const STEP_MS = 30_000;
+let lastStep = -1;
+/** A code of the app for a step no code was used in yet (a code works once): waits for the next step when needed. */
+async function freshCode(secret: string): Promise<string> {
+  while (Math.floor(Date.now() / STEP_MS) <= lastStep) await new Promise((resolve) => setTimeout(resolve, 500));
+  lastStep = Math.floor(Date.now() / STEP_MS);
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+}
+
+test('an authenticator app: set up on the Security page, then asked for at sign-in; a recovery code works once', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signInWithPassword(page, EMAIL);
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await toSecurity(page);
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    await assertAccessible(page, 'security page');
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())!;
+    assert.match(secret, /^[A-Z2-7]{32}$/);
+    assert.ok(await page.getByRole('img', { name: 'QR code for the authenticator app' }).isVisible());
+    await assertAccessible(page, 'authenticator app being set up');
+    await page.getByLabel('Code from the app').fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    const codes = (await page.getByTestId('recovery-codes').locator('code').allTextContents()).map((c) => c.trim());
+    assert.equal(codes.length, 10);
+    await page.getByText('On: sign-in asks for a code of the app.').waitFor();
+    await assertAccessible(page, 'recovery codes shown');
+    await signOut(page);
+
+    // The password alone no longer signs in: the app's code does.
+    await signInWithPassword(page, EMAIL);
+    await page.getByRole('heading', { name: 'Second step' }).waitFor();
+    await assertAccessible(page, 'second step');
+    await page.getByLabel('Code', { exact: true }).fill('000000' === (await freshCode(secret)) ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Code', { exact: true }).fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await signOut(page);
+
+    // A recovery code, once.
+    await signInWithPassword(page, EMAIL);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await toSecurity(page);
+    await page.getByText('9 of 10 codes left.', { exact: false }).waitFor();
+    await signOut(page);
+    await signInWithPassword(page, EMAIL);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const refused = await page.getByRole('alert').textContent();
+    assert.match(refused ?? '', /wrong or was used already/);
+    assert.equal(await page.getByRole('heading', { name: 'Second step' }).count(), 1, 'still at the second step');
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test("a passkey, registered with Chromium's virtual authenticator, signs in without a password", async () => {
+  const { context, page } = await newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await signInWithPassword(page, PASSKEY_EMAIL);
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await toSecurity(page);
+    await page.getByLabel('Name', { exact: true }).fill('Test laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('row', { name: /Test laptop/ }).waitFor();
+    await assertAccessible(page, 'security page with a passkey');
+    await signOut(page);
+
+    // No password: the passkey alone.
+    // Signed out on the Security page, signed in again there.
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('heading', { name: 'Security' }).or(page.getByRole('alert')).first().waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, (await page.getByRole('alert').allTextContents()).join(' '));
+    const row = page.getByRole('row', { name: /Test laptop/ });
+    await row.waitFor();
+    assert.notEqual((await row.locator('td').nth(1).textContent())?.trim(), '—', 'its last use is shown');
+    await signOut(page);
+
+    // With the password, the passkey is the second step.
+    await signInWithPassword(page, PASSKEY_EMAIL);
+    await page.getByRole('heading', { name: 'Second step' }).waitFor();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('a member of a team that requires a second factor is sent to the Security page until they set one up', async () => {
+  const { context, page } = await newPage();
+  try {
+    await signInWithPassword(page, REQUIRED_EMAIL);
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    assert.match((await page.getByRole('alert').first().textContent()) ?? '', /Your team requires a second factor/);
+    assert.equal(new URL(page.url()).pathname, '/app/security');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Orders' }).click();
+    await page.waitForURL('**/app/security');
+    await assertAccessible(page, 'security page, second factor required');
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())!;
+    await page.getByLabel('Code from the app').fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('heading', { name: 'Orders' }).first().waitFor();
+    assert.equal(new URL(page.url()).pathname, '/app/orders');
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
