@@ -187,6 +187,29 @@ test('"forgot the password": a known address is mailed a link that sets a new pa
   assert.equal(signIn.statusCode, 200);
 });
 
+test('a mailed reset link works once, and for an hour only', async () => {
+  const { link: first } = await invite('careful@aff1.example');
+  const set = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(first), password: 'a first long password' } });
+  assert.equal(set.statusCode, 200, set.body);
+  await send();
+  const ask = async () => {
+    assert.equal((await h.request({ method: 'POST', url: '/session/password-reset', payload: { email: 'careful@aff1.example' } })).statusCode, 202);
+    await send();
+    return tokenOf(setPasswordLink(arrivedTo('careful@aff1.example').at(-1)!));
+  };
+  const setWith = (token: string, password: string) => h.request({ method: 'POST', url: '/session/password', payload: { token, password } });
+  const late = await ask();
+  clock.advance(HOUR + 60_000);
+  const expired = await setWith(late, 'a second long password');
+  assert.equal(expired.statusCode, 400, expired.body);
+  assert.equal(expired.json<{ code: string }>().code, 'invalid_link');
+  const fresh = await ask();
+  assert.equal((await setWith(fresh, 'a second long password')).statusCode, 200);
+  const again = await setWith(fresh, 'a third long password');
+  assert.equal(again.statusCode, 400, 'a link works once');
+  assert.equal(again.json<{ code: string }>().code, 'invalid_link');
+});
+
 test('"forgot the password" is limited to 3 links an hour per address asked for, saying when to try again', async () => {
   const ask = (email: string) => h.request({ method: 'POST', url: '/session/password-reset', payload: { email } });
   for (let i = 0; i < 3; i++) assert.equal((await ask('limited@aff1.example')).statusCode, 202);
