@@ -83,7 +83,20 @@ export type SecondFactorSignIn = Static<typeof SecondFactorSignIn>;
 
 export const TicketOnly = Type.Object({ ticket: Ticket }, { additionalProperties: false, ...Examples({ ticket: ['The ticket', { ticket: 'Jx3vQm8TzR1bK5wN0pLs7YdC2hFa9UeG4iOq6MnVtAb' }] }) });
 
-export const PasskeySignIn = Type.Object({ passkey: PasskeyAssertion }, { additionalProperties: false, description: 'The signature of the challenge POST /session/passkey/options answered' });
+/** What a browser's passkey answers look like (shortened values, base64url). */
+const ASSERTION_EXAMPLE = {
+  id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LVTxR7v3CaKfCz2Vy_g_MHSh7yJ8yL0Pxg6jo_o0hYiew',
+  rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LVTxR7v3CaKfCz2Vy_g_MHSh7yJ8yL0Pxg6jo_o0hYiew',
+  type: 'public-key',
+  response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDa7H3V8vGvQb1w3u8', userHandle: 'dXNyX0ZYNXdRNHU5cTJLenRGUmo' },
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform',
+};
+
+export const PasskeySignIn = Type.Object(
+  { passkey: PasskeyAssertion },
+  { additionalProperties: false, description: 'The signature of the challenge POST /session/passkey/options answered', ...Examples({ passkey: ["The browser's answer (@simplewebauthn/browser startAuthentication)", { passkey: ASSERTION_EXAMPLE }] }) },
+);
 export type PasskeySignIn = Static<typeof PasskeySignIn>;
 
 /** WebAuthn options as @simplewebauthn/browser takes them (optionsJSON). */
@@ -143,7 +156,25 @@ export const PasskeyRegistration = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 100, description: 'A name to tell it from the others (default: Passkey)' })),
     passkey: PasskeyAttestation,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...Examples({
+      laptop: [
+        "A name, and the browser's answer (@simplewebauthn/browser startRegistration)",
+        {
+          name: 'Work laptop',
+          passkey: {
+            id: ASSERTION_EXAMPLE.id,
+            rawId: ASSERTION_EXAMPLE.rawId,
+            type: 'public-key',
+            response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF', transports: ['internal'] },
+            clientExtensionResults: {},
+            authenticatorAttachment: 'platform',
+          },
+        },
+      ],
+    }),
+  },
 );
 export type PasskeyRegistration = Static<typeof PasskeyRegistration>;
 

@@ -125,6 +125,8 @@ describe('the loop end to end', () => {
       clickedAt: row.click_created_at!,
       linkCode: link.code,
       channel: { id: h.world.channels.aff1Site, name: 'My blog', kind: 'site' },
+      lockAt: conv.lockAt,
+      autoApproved: false,
     };
     const listed = (await allAffiliateOrders(h, aff1)).find((o) => o.id === conv.id);
     assert.deepEqual(listed, expected);
