@@ -20,7 +20,6 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
-  ['/security', 'nav.security'],
 ];
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
@@ -31,7 +30,6 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
-  ['/security', 'nav.security'],
 ];
 
 /**
