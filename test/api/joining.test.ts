@@ -147,8 +147,9 @@ test('the operator declines with a reason the person reads', async () => {
   const declined = await applications().decline(await pendingId('spam@blog.example'), 'Your site has no content yet', 'cli');
   assert.equal(declined.status, 'declined');
   await send();
-  const mail = arrivedTo('spam@blog.example').at(-1)!;
-  assert.match(mail.text ?? '', /Your site has no content yet/);
+  // Sent with the one saying it was received, in either order.
+  const mail = arrivedTo('spam@blog.example').find((m) => m.subject === 'Seu pedido para a Rede Teste');
+  assert.match(mail?.text ?? '', /O motivo: Your site has no content yet/);
   await assert.rejects(applications().decline(declined.id, 'again', 'cli'), /decided already/);
 });
 
@@ -193,8 +194,9 @@ test('a brand applies, is approved, its owner sets a password from the mail, and
   assert.equal(application.taxId, '11222333000181');
   const approved = await applications().approve(application.id, 'cli');
   await send();
-  const welcome = arrivedTo('bruno@lojaazul.example').at(-1)!;
-  assert.match(welcome.subject ?? '', /Welcome to Rede Teste/);
+  // Sent with the one saying it was received, in either order.
+  const welcome = arrivedTo('bruno@lojaazul.example').find((m) => m.subject === 'Welcome to Rede Teste');
+  assert.ok(welcome, 'the welcome mail arrives');
   const set = await h.request({ method: 'POST', url: '/session/password', payload: { token: tokenOf(setPasswordLink(welcome)), password: PASSWORD } });
   assert.equal(set.statusCode, 200, set.body);
   const owner = { cookie: cookieOf(set)!, csrf: dataOf<{ csrfToken: string }>(set).csrfToken };
