@@ -748,7 +748,7 @@ test('the security page lists where one is signed in; sign out one session, then
     await here.getByRole('heading', { name: 'Sessions' }).waitFor();
     const rows = here.getByRole('table').getByRole('row');
     await pollUntil(() => rows.count(), (n) => n === 4);
-    assert.equal(await here.getByText('This device').count(), 1);
+    assert.equal(await here.getByText('This device', { exact: true }).count(), 1);
     await assertAccessible(here, 'security');
     await here.getByRole('button', { name: /^Sign out Chrome on Linux/ }).first().click();
     await pollUntil(() => rows.count(), (n) => n === 3);
