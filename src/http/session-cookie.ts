@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
-import type { ActiveSession, UsersService } from '../domain/access/users-service.js';
+import type { ActiveSession, Client, SignedIn, UsersService } from '../domain/access/users-service.js';
 import { HttpError } from './errors.js';
 import type { Config } from '../config.js';
 
@@ -33,6 +33,16 @@ export function setSessionCookie(reply: FastifyReply, token: string, publicUrl: 
 export function setDeviceCookie(reply: FastifyReply, token: string, publicUrl: string): void {
   void reply.setCookie(DEVICE_COOKIE, token, { path: '/session', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:'), maxAge: DEVICE_COOKIE_SECONDS });
 }
+
+/** The answer to a sign-in that opened a session: its cookie and the browser's device cookie set, the user and CSRF token in the body. */
+export function answerSignedIn(reply: FastifyReply, result: SignedIn, publicUrl: string) {
+  setSessionCookie(reply, result.sessionToken, publicUrl);
+  setDeviceCookie(reply, result.deviceToken, publicUrl);
+  return { data: { user: result.user, csrfToken: result.csrfToken } };
+}
+
+/** Who signs in: the client address, the browser, and its known-device token if it has one. */
+export const clientOf = (request: FastifyRequest): Client => ({ address: request.ip, userAgent: request.headers['user-agent'], deviceToken: request.cookies[DEVICE_COOKIE] });
 
 export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {
   void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });

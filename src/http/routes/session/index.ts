@@ -4,7 +4,7 @@
 // (apart for a browser the account knows: see domain/access/sign-in-delays.ts). Everything else
 // the portal does goes through the same API routes as keys, with the session as credential.
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
@@ -12,7 +12,7 @@ import { SecondFactorStep } from '../../../schemas/second-factors.js';
 import { registerSecondFactorRoutes } from './second-factors.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
-import { checkCsrf, clearSessionCookie, DEVICE_COOKIE, portalOrigins, SESSION_COOKIE, sessionOf, setDeviceCookie, setSessionCookie } from '../../session-cookie.js';
+import { answerSignedIn, checkCsrf, clearSessionCookie, clientOf, portalOrigins, SESSION_COOKIE, sessionOf } from '../../session-cookie.js';
 import { registerSessionListRoutes } from './sessions.js';
 
 const TAG = 'Session';
@@ -28,14 +28,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
-  const signedIn = (reply: FastifyReply, result: SignedIn) => {
-    setSessionCookie(reply, result.sessionToken, publicUrl);
-    setDeviceCookie(reply, result.deviceToken, publicUrl);
-    return { data: { user: result.user, csrfToken: result.csrfToken } };
-  };
-
-  const clientOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'], deviceToken: request.cookies[DEVICE_COOKIE] });
-
+  const signedIn = (reply: FastifyReply, result: SignedIn) => answerSignedIn(reply, result, publicUrl);
   app.post(
     '/session',
     {

@@ -25,7 +25,7 @@ import {
 } from '../../../schemas/second-factors.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
-import { checkCsrf, DEVICE_COOKIE, portalOrigins, SESSION_COOKIE, sessionOf, setDeviceCookie, setSessionCookie } from '../../session-cookie.js';
+import { answerSignedIn, checkCsrf, clientOf, portalOrigins, SESSION_COOKIE, sessionOf } from '../../session-cookie.js';
 
 const TAG = 'Session';
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -37,13 +37,7 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
-  const signedIn = (reply: FastifyReply, result: SignedIn) => {
-    setSessionCookie(reply, result.sessionToken, publicUrl);
-    setDeviceCookie(reply, result.deviceToken, publicUrl);
-    return { data: { user: result.user, csrfToken: result.csrfToken } };
-  };
-  const clientOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'], deviceToken: request.cookies[DEVICE_COOKIE] });
-
+  const signedIn = (reply: FastifyReply, result: SignedIn) => answerSignedIn(reply, result, publicUrl);
   /** The signed-in person (401 otherwise), with the CSRF token checked on changes. */
   const signedInPerson = async (request: FastifyRequest) => {
     const session = await sessionOf(request, users);
