@@ -6,13 +6,11 @@ import countries from 'i18n-iso-countries';
 import MailChecker from 'mailchecker';
 import { foldText } from '../../lib/text-keys.js';
 import { invalid } from '../errors.js';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { emailAddressOf } from './email-address.js';
 
 /** The address lowercased, or a 400: not an address, or one of a throwaway domain. */
 export function checkEmailAddress(email: string): string {
-  const address = email.trim().toLowerCase();
-  if (!EMAIL.test(address) || address.length > 254) throw invalid('invalid_email', `${email} is not an e-mail address`);
+  const address = emailAddressOf(email);
   if (!MailChecker.isValid(address)) throw invalid('disposable_email', `${address.split('@')[1]} gives out throwaway addresses: use an address you will keep, where we can reach you`);
   return address;
 }

@@ -20,7 +20,7 @@ import { hashKey } from './access-service.js';
 import { CHANNEL_NAME_MAX } from './channels-service.js';
 import { checkEmailAddress, checkCountry, checkTaxId, checkWebsite, channelKindOf, slugOf } from './application-checks.js';
 import { checkNewPassword } from './password-policy.js';
-import { LANGUAGES } from './users-service.js';
+import { isLanguage, LANGUAGES } from './users-service.js';
 
 const DAY = 86_400_000;
 /** How long a verification link works. */
@@ -110,6 +110,17 @@ const viewOf = (row: ApplicationRow): ApplicationView => ({
   createdAt: row.created_at,
 });
 
+/** "We received your application": once its address is confirmed, and again to a second sign-up while it waits. */
+const receivedMail = (row: ApplicationRow) => mailRow({ to: row.email, template: 'application-received', locale: row.language, values: { name: row.name, ...accountOf(row) } });
+
+/** `base`, or `base-2`, `base-3`… whichever is not `taken`. */
+async function firstFree(base: string, taken: (candidate: string) => Promise<boolean>): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+}
+
 /** The name mail calls the application by: the company for a brand. */
 const accountOf = (row: Pick<ApplicationRow, 'company'>) => (row.company ? { account: row.company } : {});
 
@@ -139,7 +150,7 @@ export class ApplicationsService {
   private newApplication(kind: ApplicationKind, input: Joining, address: string): ApplicationRow {
     if (input.nickname) throw invalid('invalid_request', 'leave nickname empty: it is there to catch robots, and people never see it');
     if (input.acceptTerms !== true) throw invalid('terms_not_accepted', "accept the network's terms to join (acceptTerms: true)");
-    if (!(LANGUAGES as readonly string[]).includes(input.language)) throw invalid('invalid_language', `language must be one of ${LANGUAGES.join(', ')}`);
+    if (!isLanguage(input.language)) throw invalid('invalid_language', `language must be one of ${LANGUAGES.join(', ')}`);
     const name = input.name.trim();
     if (name === '') throw invalid('invalid_name', 'name must not be blank');
     const now = this.clock.iso();
@@ -187,7 +198,7 @@ export class ApplicationsService {
     }
     const open = await this.repositories.applications.findOpen(row.email, row.kind);
     if (open?.status === 'pending') {
-      return this.repositories.applications.queueMail([mailRow({ to: open.email, template: 'application-received', locale: open.language, values: { name: open.name, ...accountOf(open) } })], row.created_at);
+      return this.repositories.applications.queueMail([receivedMail(open)], row.created_at);
     }
     await this.repositories.applications.submit(row, [mailRow({ to: row.email, template: 'verify-address', locale: row.language, values, link: { applicationId: row.id } })]);
   }
@@ -208,7 +219,7 @@ export class ApplicationsService {
     const now = this.clock.iso();
     const approveAtOnce = (row: ApplicationRow) => row.kind === 'affiliate' && this.settings.autoApprove;
     const row = await this.repositories.applications.verify(hashKey(token), now, (r) =>
-      approveAtOnce(r) ? [] : [mailRow({ to: r.email, template: 'application-received', locale: r.language, values: { name: r.name, ...accountOf(r) } })],
+      approveAtOnce(r) ? [] : [receivedMail(r)],
     );
     if (!row) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: sign up again for a new one');
     return approveAtOnce(row) ? this.approve(row.id, 'network') : viewOf(row);
@@ -275,7 +286,7 @@ export class ApplicationsService {
   }
 
   private async affiliateOf(row: ApplicationRow, now: string): Promise<Approval> {
-    const id = await this.freeAffiliateId(slugOf(row.name, 'affiliate'));
+    const id = await firstFree(slugOf(row.name, 'affiliate'), (candidate) => this.repositories.affiliates.exists(candidate));
     const site = new URL(row.website);
     return {
       affiliate: { id, name: row.name, created_at: now },
@@ -292,7 +303,7 @@ export class ApplicationsService {
         id,
         name: company,
         name_key: foldText(company),
-        slug: await this.freeSlug(slugOf(company, 'brand')),
+        slug: await firstFree(slugOf(company, 'brand'), (candidate) => this.repositories.brands.slugExists(candidate)),
         logo: '',
         site: row.website,
         segment: '',
@@ -322,19 +333,5 @@ export class ApplicationsService {
     };
   }
 
-  /** `base`, or `base-2`, `base-3`… whichever no affiliate has. */
-  private async freeAffiliateId(base: string): Promise<string> {
-    for (let n = 1; ; n++) {
-      const id = n === 1 ? base : `${base}-${n}`;
-      if (!(await this.repositories.affiliates.exists(id))) return id;
-    }
-  }
-
-  private async freeSlug(base: string): Promise<string> {
-    for (let n = 1; ; n++) {
-      const slug = n === 1 ? base : `${base}-${n}`;
-      if (!(await this.repositories.brands.slugExists(slug))) return slug;
-    }
-  }
 }
 

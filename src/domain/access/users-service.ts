@@ -15,6 +15,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { hashKey } from './access-service.js';
 import { requireAffiliate, requireBrand } from './require.js';
+import { emailAddressOf } from './email-address.js';
 import { checkNewPassword } from './password-policy.js';
 import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
 
@@ -27,7 +28,6 @@ const DAY = 24 * 60 * MINUTE;
 const LINK_LIFETIME = { sign_up: 7 * DAY, reset: 60 * MINUTE } as const;
 /** A session's last use is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = MINUTE;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A person who never set a password gets a sign-up link (a week), one who did a reset link (an hour). */
 const linkPurpose = (user: UserRow): 'sign_up' | 'reset' => (user.password_hash ? 'reset' : 'sign_up');
 
@@ -46,7 +46,7 @@ export interface UserView {
 
 export const LANGUAGES = ['en', 'pt-BR'] as const;
 export type Language = (typeof LANGUAGES)[number];
-const isLanguage = (value: string | null): value is Language => (LANGUAGES as readonly (string | null)[]).includes(value);
+export const isLanguage = (value: string | null): value is Language => (LANGUAGES as readonly (string | null)[]).includes(value);
 
 export interface SignedIn {
   user: UserView;
@@ -161,8 +161,7 @@ export class UsersService {
     if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
     else await requireBrand(this.repositories.brands, owner.brandId!);
     if (!ROLES.includes(role)) throw invalid('invalid_role', `role must be one of ${ROLES.join(', ')}`);
-    const address = email.trim().toLowerCase();
-    if (!EMAIL.test(address) || address.length > 254) throw invalid('invalid_email', `${email} is not an e-mail address`);
+    const address = emailAddressOf(email);
     if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
     const now = this.clock.iso();
     const row: UserRow = { id: `usr_${randomBase62(16)}`, email: address, affiliate_id: owner.affiliateId ?? null, brand_id: owner.brandId ?? null, role, password_hash: passwordHash, language: null, created_at: now, updated_at: now };
