@@ -2709,8 +2709,6 @@ export interface paths {
                     "application/json": {
                         /** @description Where the verification link is sent; the address the person signs in with. Throwaway domains are refused */
                         email: string;
-                        /** @description Your name or your publication’s: the affiliate is called so */
-                        name: string;
                         /**
                          * @description The language of the portal and of every message sent to the person
                          * @enum {string}
@@ -2718,8 +2716,6 @@ export interface paths {
                         language: "en" | "pt-BR";
                         /** @description ISO 3166-1 alpha-2, e.g. BR */
                         country: string;
-                        /** @description Your main site or social profile (http or https): it becomes your first channel */
-                        website: string;
                         /**
                          * @description Acceptance of the network's terms: their version, the time and the client address are recorded
                          * @enum {boolean}
@@ -2727,6 +2723,10 @@ export interface paths {
                         acceptTerms: true;
                         /** @description Leave out or empty: the pages hide it from people, and a request that fills it in is refused */
                         nickname?: string;
+                        /** @description Your name or your publication’s: the affiliate is called so */
+                        name: string;
+                        /** @description Your main site or social profile (http or https): it becomes your first channel */
+                        website: string;
                         /** @description At least 10 characters, not among the most common passwords */
                         password: string;
                     };
@@ -2833,8 +2833,6 @@ export interface paths {
                     "application/json": {
                         /** @description Where the verification link is sent; the address the person signs in with. Throwaway domains are refused */
                         email: string;
-                        /** @description The contact person: they become the brand’s owner in the portal */
-                        name: string;
                         /**
                          * @description The language of the portal and of every message sent to the person
                          * @enum {string}
@@ -2842,8 +2840,6 @@ export interface paths {
                         language: "en" | "pt-BR";
                         /** @description Where the company is registered, ISO 3166-1 alpha-2 (e.g. BR) */
                         country: string;
-                        /** @description The shop’s site (http or https) */
-                        website: string;
                         /**
                          * @description Acceptance of the network's terms: their version, the time and the client address are recorded
                          * @enum {boolean}
@@ -2853,6 +2849,10 @@ export interface paths {
                         nickname?: string;
                         /** @description The brand’s name, as affiliates will see it */
                         company: string;
+                        /** @description The contact person: they become the brand’s owner in the portal */
+                        name: string;
+                        /** @description The shop’s site (http or https) */
+                        website: string;
                         /** @description The company’s tax id: a valid CNPJ in Brazil (punctuation optional), the tax or VAT number elsewhere */
                         taxId: string;
                         /** @description ISO 4217 code of the shop’s prices and orders, e.g. BRL */

@@ -5,13 +5,11 @@ import { Currency, Examples } from './common.js';
 
 const Language = Type.Union([Type.Literal('en'), Type.Literal('pt-BR')], { description: 'The language of the portal and of every message sent to the person' });
 
-/** What both forms ask. */
+/** What both forms ask (each names its own name and website). */
 const joining = {
   email: Type.String({ minLength: 3, maxLength: 254, description: 'Where the verification link is sent; the address the person signs in with. Throwaway domains are refused' }),
-  name: Type.String({ minLength: 1, maxLength: 100 }),
   language: Language,
   country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2, e.g. BR' }),
-  website: Type.String({ minLength: 1, maxLength: 2048 }),
   acceptTerms: Type.Literal(true, { description: "Acceptance of the network's terms: their version, the time and the client address are recorded" }),
   nickname: Type.Optional(Type.String({ maxLength: 200, description: 'Leave out or empty: the pages hide it from people, and a request that fills it in is refused' })),
 };
