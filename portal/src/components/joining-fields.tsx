@@ -3,10 +3,25 @@
 // fill in.
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../api.js';
+import { fieldText } from '../forms.js';
 import { LOCALES, useMessages, type Locale } from '../i18n/index.js';
 
 export function useJoiningOptions() {
   return useQuery({ queryKey: ['signup-options'], queryFn: async () => ok(await api.GET('/signup/options')).data, staleTime: Infinity });
+}
+
+/** What both forms send of the fields they share (the trap only when a robot filled it in). */
+export function joiningFields(form: HTMLFormElement) {
+  const field = (name: string) => fieldText(form, name).trim();
+  return {
+    name: field('name'),
+    email: field('email'),
+    country: field('country'),
+    language: field('language') as Locale,
+    website: field('website'),
+    acceptTerms: true as const,
+    ...(field('nickname') && { nickname: field('nickname') }),
+  };
 }
 
 export function CountrySelect({ countries, label }: { countries: readonly string[]; label: string }) {

@@ -1,45 +1,26 @@
-import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api } from '../api.js';
 import { useMessages } from '../i18n/index.js';
-import { fieldText } from '../forms.js';
-import { CheckInbox, CountrySelect, Honeypot, LanguageSelect, TermsBox, useJoiningOptions } from '../components/joining-fields.js';
+import { fieldText, useMailingForm } from '../forms.js';
+import { CheckInbox, CountrySelect, Honeypot, joiningFields, LanguageSelect, TermsBox, useJoiningOptions } from '../components/joining-fields.js';
 
 /** A brand applies: its contact confirms the address; the network decides; the contact becomes the owner. */
 export function Apply() {
   const { t } = useMessages();
   const options = useJoiningOptions();
-  const [sentTo, setSentTo] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { sentTo, error, busy, send } = useMailingForm();
+  const submit = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const field = (name: string) => fieldText(form, name).trim();
     const body = {
+      ...joiningFields(form),
       company: field('company'),
-      name: field('name'),
-      email: field('email'),
-      country: field('country'),
-      language: field('language') as 'en' | 'pt-BR',
-      website: field('website'),
       taxId: field('taxId'),
       currency: field('currency'),
       expectedMonthlyOrders: Number(field('expectedMonthlyOrders') || '0'),
-      acceptTerms: true as const,
-      ...(field('nickname') && { nickname: field('nickname') }),
     };
-    setBusy(true);
-    try {
-      const result = await api.POST('/brand-applications', { body });
-      if (result.error) return setError(result.error.message);
-    } catch {
-      return setError(t('common.error', { message: 'network' }));
-    } finally {
-      setBusy(false);
-    }
-    setError('');
-    setSentTo(body.email);
+    return send(body.email, () => api.POST('/brand-applications', { body }));
   };
   return (
     <main class="join">

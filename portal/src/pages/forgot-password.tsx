@@ -1,29 +1,16 @@
-import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api } from '../api.js';
 import { useMessages } from '../i18n/index.js';
-import { fieldText } from '../forms.js';
+import { fieldText, useMailingForm } from '../forms.js';
 
 /** "Forgot your password?": a link to set a new one is mailed; the page says the same whether or not the address has an account. */
 export function ForgotPassword() {
   const { t } = useMessages();
-  const [sentTo, setSentTo] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { sentTo, error, busy, send } = useMailingForm();
+  const submit = (event: Event) => {
     event.preventDefault();
     const email = fieldText(event.currentTarget as HTMLFormElement, 'email').trim();
-    setBusy(true);
-    try {
-      const result = await api.POST('/session/password-reset', { body: { email } });
-      if (result.error) return setError(result.error.message);
-    } catch {
-      return setError(t('common.error', { message: 'network' }));
-    } finally {
-      setBusy(false);
-    }
-    setError('');
-    setSentTo(email);
+    return send(email, () => api.POST('/session/password-reset', { body: { email } }));
   };
   return (
     <main class="narrow">

@@ -1,42 +1,19 @@
-import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { api } from '../api.js';
 import { useMessages } from '../i18n/index.js';
-import { fieldText } from '../forms.js';
-import { CheckInbox, CountrySelect, Honeypot, LanguageSelect, TermsBox, useJoiningOptions } from '../components/joining-fields.js';
+import { fieldText, useMailingForm } from '../forms.js';
+import { CheckInbox, CountrySelect, Honeypot, joiningFields, LanguageSelect, TermsBox, useJoiningOptions } from '../components/joining-fields.js';
 
 /** An affiliate signs up: a link to confirm the address is mailed; the network then decides. */
 export function SignUp() {
   const { t } = useMessages();
   const options = useJoiningOptions();
-  const [sentTo, setSentTo] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { sentTo, error, busy, send } = useMailingForm();
+  const submit = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const field = (name: string) => fieldText(form, name).trim();
-    const body = {
-      name: field('name'),
-      email: field('email'),
-      password: fieldText(form, 'password'),
-      country: field('country'),
-      language: field('language') as 'en' | 'pt-BR',
-      website: field('website'),
-      acceptTerms: true as const,
-      ...(field('nickname') && { nickname: field('nickname') }),
-    };
-    setBusy(true);
-    try {
-      const result = await api.POST('/signup', { body });
-      if (result.error) return setError(result.error.message);
-    } catch {
-      return setError(t('common.error', { message: 'network' }));
-    } finally {
-      setBusy(false);
-    }
-    setError('');
-    setSentTo(body.email);
+    const body = { ...joiningFields(form), password: fieldText(form, 'password') };
+    return send(body.email, () => api.POST('/signup', { body }));
   };
   return (
     <main class="join">
