@@ -310,6 +310,8 @@ function buildBrands(count: number): Brand[] {
         domains: '[]',
         setup_pending: 0,
         validation_days: 30,
+        fee_basis_points: 3000,
+        statement_due_days: 15,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1405,6 +1407,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         // Paid before payouts were records: paid, without a payout.
         paid_at: commissionStatus === 'paid' ? iso(Math.min(ANCHOR, createdMs + settledDays * DAY)) : null,
         payout_id: null,
+        statement_id: null,
+        payable_at: null,
         lock_at: iso(Math.max(ANCHOR, createdMs) + 30 * DAY),
         auto_approved: 0,
         created_at: createdAt,

@@ -59,6 +59,10 @@ export interface Config {
   schedulePollMs: number;
   /** How often orders past their lock date are looked for and approved (a scheduled task, once across instances). */
   lockPollMs: number;
+  /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM, e.g. BRL:5000); other currencies: 1 cent. */
+  payoutMinimums: ReadonlyMap<string, number>;
+  /** Whether each month's statements are issued on the 1st by a scheduled task (STATEMENTS_AUTO). */
+  statementsAuto: boolean;
   /** smtp:// or smtps:// with credentials; undefined: mail is written as .eml files to mailOutboxDir. */
   smtpUrl: string | undefined;
   /** The sender of every message (MAIL_FROM). */
@@ -238,6 +242,16 @@ function termsVersion(raw: string | undefined): string {
   return raw.trim();
 }
 
+function payoutMinimums(raw: string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of (raw ?? 'BRL:5000').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([A-Z]{3}):(\d{1,12})$/.exec(part);
+    if (!match) throw new Error(`PAYOUT_MINIMUM must be CURRENCY:CENTS pairs separated by commas (e.g. BRL:5000,EUR:2500), got "${raw}"`);
+    out.set(match[1]!, Number(match[2]));
+  }
+  return out;
+}
+
 function termsUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) throw new Error(`TERMS_URL must be an absolute http(s) URL, got "${raw}"`);
@@ -279,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
+    payoutMinimums: payoutMinimums(env.PAYOUT_MINIMUM),
+    statementsAuto: boolean(env, 'STATEMENTS_AUTO'),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, publicUrl, networkName),
     mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
@@ -333,6 +349,8 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookPollMs: 'WEBHOOK_POLL_MS',
   schedulePollMs: 'SCHEDULE_POLL_MS',
   lockPollMs: 'LOCK_POLL_MS',
+  payoutMinimums: 'PAYOUT_MINIMUM',
+  statementsAuto: 'STATEMENTS_AUTO',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',
@@ -392,6 +410,7 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     else if (key === 'databaseUrl' || key === 'redisUrl' || key === 'smtpUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');
+    else if (raw instanceof Map) value = [...(raw as Map<string, number>)].map(([currency, cents]) => `${currency}:${cents}`).join(',');
     else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);
     else if (IN_MINUTES.has(key)) value = String(Number(raw) / 60_000);
     else value = raw === undefined ? '' : String(raw);

@@ -15,6 +15,8 @@ import { SignInDelays } from './domain/access/sign-in-delays.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from './lib/ip-country.js';
 import { redisChannel } from './storage/redis-messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { previousMonth } from './domain/time.js';
+import type { StatementsService } from './domain/ledger/statements-service.js';
 import { ClickSpool } from './storage/click-spool.js';
 import { ClickRecorder } from './domain/links/click-recorder.js';
 import { RedirectCache } from './domain/links/redirect-cache.js';
@@ -103,6 +105,12 @@ function mailTransportFor(config: Config, written: (path: string) => void): Mail
   return config.mailOutboxDir === null ? undefined : outboxMailTransport(config.mailOutboxDir, written);
 }
 
+/** The statements' scheduled work: the previous month's statements (when STATEMENTS_AUTO), and reminders of overdue ones. */
+async function statementWork(statements: StatementsService, clock: Clock, issue: boolean): Promise<void> {
+  if (issue) await statements.issue(previousMonth(clock.iso()));
+  await statements.remindOverdue();
+}
+
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const database = options.database ?? openDatabase(config.databaseUrl, { sqliteCacheMb: config.sqliteCacheMb });
   const clock = options.clock ?? systemClock;
@@ -163,7 +171,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf, networkName: config.networkName }),
+    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf, networkName: config.networkName, payoutMinimums: config.payoutMinimums }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -200,8 +208,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
-        { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.conversions.approveLocked() },
+        { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.locks.approveLocked() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
+        // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
+        { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
       ]),
       config.schedulePollMs,
     );

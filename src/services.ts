@@ -19,6 +19,10 @@ import { BrandLaunch } from './domain/catalog/brand-launch.js';
 import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
+import { OrderLocks } from './domain/orders/order-locks.js';
+import { StatementsService } from './domain/ledger/statements-service.js';
+import { LedgerService } from './domain/ledger/ledger-service.js';
+import { PayoutRuns } from './domain/ledger/payout-runs.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -41,11 +45,19 @@ export interface Services {
   installation: InstallationService;
   /** Brands that joined through an application: their setup and launch. */
   launch: BrandLaunch;
+  /** The ledger's check and report, operators' adjustments, affiliates' monthly statements. */
+  ledger: LedgerService;
   links: LinksService;
+  /** Approves orders still pending at their lock date (scheduled, and before statements are issued). */
+  locks: OrderLocks;
   orders: OrdersService;
   payouts: PayoutsService;
+  /** Payout runs: what each affiliate has payable, paid in batches; the file for the bank; its results. */
+  payoutRuns: PayoutRuns;
   /** Portal users' second factors: authenticator app, recovery codes, passkeys. */
   secondFactors: SecondFactorsService;
+  /** Brands' monthly statements and the payments recorded against them. */
+  statements: StatementsService;
   users: UsersService;
   webhooks: WebhooksService;
 }
@@ -93,6 +105,8 @@ export interface ServiceSettings {
   countryOf?: (address: string) => string;
   /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
   networkName?: string;
+  /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM). */
+  payoutMinimums?: ReadonlyMap<string, number>;
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -104,6 +118,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
     ...(settings.countryOf && { countryOf: settings.countryOf }),
   });
+  const locks = new OrderLocks(repositories, clock);
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
@@ -114,9 +129,16 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),
+    ledger: new LedgerService(repositories, clock),
     links,
+    locks,
     orders: new OrdersService(repositories),
-    payouts: new PayoutsService(repositories, clock),
+    payouts: new PayoutsService(repositories),
+    payoutRuns: new PayoutRuns(repositories, { destinationFor: async () => ({ ready: false, reason: 'payout details are not set up yet' }) }, clock, {
+      minimums: settings.payoutMinimums ?? new Map([['BRL', 5000]]),
+      publicUrl,
+    }),
+    statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
     users,
     secondFactors: new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),

@@ -22,7 +22,7 @@ export async function withServices<T>(run: (services: Services, config: Config, 
   const database = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     await migrateToLatest(database);
-    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config) }), config, database);
+    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config), payoutMinimums: config.payoutMinimums }), config, database);
   } finally {
     await database.close();
   }

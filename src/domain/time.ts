@@ -110,3 +110,20 @@ export function zonedDate(instantMs: number, timeZone: string): string {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The UTC month YYYY-MM as [from, to): its first instant and the next month's. */
+export function monthRange(month: string): { from: string; to: string } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return { from: new Date(Date.UTC(year, m - 1, 1)).toISOString(), to: new Date(Date.UTC(year, m, 1)).toISOString() };
+}
+
+/** The UTC month (YYYY-MM) an instant falls in. */
+export const monthOf = (instant: string): string => instant.slice(0, 7);
+
+/** The UTC month before the one `instant` falls in. */
+export function previousMonth(instant: string): string {
+  const date = new Date(instant);
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+}

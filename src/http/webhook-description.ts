@@ -30,11 +30,17 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ref('Order') },
   'commission.approved': { summary: 'The brand approved the order: its commission will be paid', data: ref('Order') },
   'commission.canceled': { summary: 'The brand canceled the order: no commission', data: ref('Order') },
-  'payout.created': { summary: 'Approved commissions were paid to you (one payout per currency)', data: ref('Payout') },
+  'payout.created': { summary: 'A payout run made a payout of your payable commissions (one per currency), not yet sent', data: ref('Payout') },
+  'commission.payable': { summary: 'The brand paid the statement that billed the order: its commission goes into the next payout run', data: ref('Order') },
+  'payout.sent': { summary: 'A payout was sent to your payout method: its commissions are paid', data: ref('Payout') },
+  'payout.settled': { summary: 'A payout reached you', data: ref('Payout') },
+  'payout.failed': { summary: 'A payout did not go through: its commissions are payable again (see failureReason)', data: ref('Payout') },
   'link.deactivated': { summary: 'The network stopped one of your short links: it answers 404 from now on', data: LINK_DEACTIVATED },
   'conversion.created': { summary: 'An order you reported was recorded', data: ref('Conversion') },
   'conversion.updated': { summary: 'One of your orders changed (by you, through the API)', data: ref('Conversion') },
   'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },
+  'statement.issued': { summary: "Your statement for a month was issued: the commissions that locked and the network's fee, to pay by dueAt", data: ref('Statement') },
+  'statement.overdue': { summary: 'A statement passed its due date unpaid (sent once); your campaigns keep running', data: ref('Statement') },
 };
 
 const HEADERS = [

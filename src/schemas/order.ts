@@ -3,7 +3,7 @@ import { Currency, DateTime, DescribedRef, Uuid } from './common.js';
 import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
-export const CommissionStatuses = ['pending', 'approved', 'paid', 'canceled'] as const;
+export const CommissionStatuses = ['pending', 'approved', 'payable', 'paid', 'canceled'] as const;
 /** Why a commission was canceled from the start: the order's click did not count as a person's. */
 export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
@@ -40,7 +40,7 @@ export const Order = Type.Object(
     createdAt: DateTime,
     commission: Type.Integer({ description: "Affiliate's commission in integer cents" }),
     commissionStatus: Type.Union(CommissionStatuses.map((s) => Type.Literal(s)), {
-      description: 'pending → approved → paid; pending or approved → canceled; canceled from the start when the click did not count (see commissionReason)',
+      description: 'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it',
     }),
     commissionReason: CommissionReasonField,
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
@@ -52,6 +52,7 @@ export const Order = Type.Object(
     clickedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when that click happened (kept on the order, so it outlives the click record)' })),
     linkCode: Type.Optional(Type.String({ description: 'Addition to the spec: urlCode of the short link that was clicked' })),
     channel: Type.Optional(DescribedRef(ChannelRef, 'Addition to the spec: the channel of that link')),
+    payableAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when the commission became payable (the brand paid the statement that billed it); present from then on' })),
     paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when the commission was paid; present once commissionStatus is paid' })),
     payoutId: Type.Optional(Type.String({ description: 'Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in' })),
     lockAt: Type.String({ format: 'date-time', description: 'Addition to the spec: from then on the brand can no longer change the order; one still pending is approved by the network then' }),
@@ -60,7 +61,7 @@ export const Order = Type.Object(
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -35,12 +35,12 @@ export interface DemoSummary {
 const PROGRESS_EVERY = 100;
 
 /** Loads the demo data set; returns how many records of each kind it holds (the same on every run). */
-export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'links' | 'orders' | 'payouts' | 'users'>,
+export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 'imports' | 'links' | 'orders' | 'payoutRuns' | 'users'>,
   log: (line: string) => void = () => {},
   /** activityOn: the database to write a month of clicks to (the services' own), on the first seed. */
   options: { userPassword?: string; activityOn?: Database; now?: number } = {},
 ): Promise<DemoSummary> {
-  const { access, channels, imports, links, orders, payouts, users } = services;
+  const { access, channels, imports, links, orders, payoutRuns, users } = services;
   const data = buildDemoData();
   await channels.ensureKinds();
 
@@ -70,14 +70,14 @@ export async function seedDemo(services: Pick<Services, 'access' | 'channels' | 
   // Each locks 30 days after it is written (every one was created before), as orders stored before
   // lock dates existed do: the brands have a month to answer the pending ones.
   const lockAt = new Date((options.now ?? Date.now()) + DEMO_VALIDATION_DAYS * DAY_MS).toISOString();
-  const { inserted, existing } = await orders.loadMissing(data.orders.map((order) => ({ ...order, lock_at: lockAt })));
+  const { inserted, existing } = await orders.loadMissing(data.orders.map((order) => ({ ...order, lock_at: lockAt })), new Date(options.now ?? Date.now()).toISOString());
   log(`Orders: ${inserted} written (${existing} already present)`);
 
-  // The operator's monthly payment runs over the older approved commissions (a run pays what the
+  // The operator's monthly payouts of the older commissions, settled long ago (each pays what the
   // earlier ones left, so seeding again pays nothing twice).
   let paid = 0;
   for (const affiliate of data.affiliates) {
-    for (const until of paymentRuns()) paid += (await payouts.pay(affiliate.id, until)).payouts.length;
+    for (const until of paymentRuns()) paid += await payoutRuns.recordPast(affiliate.id, until);
   }
   log(`Payouts: ${paid} made`);
 

@@ -48,6 +48,10 @@ export interface BrandsTable {
   setup_pending: Generated<number>;
   /** Days the brand has to approve, cancel or correct an order after it is reported (0-180). */
   validation_days: Generated<number>;
+  /** The network's fee on each statement line, in basis points of the commission (3000: 30 %). */
+  fee_basis_points: Generated<number>;
+  /** Days a brand has to pay a statement after it is issued. */
+  statement_due_days: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -221,6 +225,10 @@ export interface OrdersTable {
   /** Set when the commission was paid, with the payout it was paid in. */
   paid_at: string | null;
   payout_id: string | null;
+  /** The statement that billed the commission to the brand. */
+  statement_id: Generated<string | null>;
+  /** When that statement was paid and the commission became payable. */
+  payable_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -233,8 +241,91 @@ export interface PayoutsTable {
   /** Creation times of the earliest and latest order paid. */
   period_start: string;
   period_end: string;
+  /** Commissions and adjustments paid, in cents. */
   total: number;
   order_count: number;
+  created_at: string;
+  /** The run that made it; null for payouts made before payout runs. */
+  batch_id: Generated<string | null>;
+  status: Generated<PayoutStatus>;
+  /** The destination, masked, when the payout was made. */
+  method: Generated<string | null>;
+  /** The part of total that pays operator adjustments. */
+  adjustment_total: Generated<number>;
+  sent_at: Generated<string | null>;
+  settled_at: Generated<string | null>;
+  failed_at: Generated<string | null>;
+  failure_reason: Generated<string | null>;
+}
+
+export type PayoutStatus = 'pending' | 'sent' | 'settled' | 'failed';
+
+export interface PayoutBatchesTable {
+  id: string;
+  payout_count: number;
+  created_by: string;
+  created_at: string;
+}
+
+/** What a brand is billed for one month's locked commissions in one currency. */
+export interface StatementsTable {
+  id: string;
+  brand_id: string;
+  currency: string;
+  /** YYYY-MM */
+  month: string;
+  line_count: number;
+  commission: number;
+  fee: number;
+  total: number;
+  paid_amount: Generated<number>;
+  fee_basis_points: number;
+  issued_at: string;
+  due_at: string;
+  paid_at: Generated<string | null>;
+  overdue_notified_at: Generated<string | null>;
+}
+
+export interface StatementLinesTable {
+  statement_id: string;
+  order_id: string;
+  commission: number;
+  fee: number;
+}
+
+export interface StatementPaymentsTable {
+  id: string;
+  statement_id: string;
+  amount: number;
+  reference: string;
+  recorded_by: string;
+  created_at: string;
+}
+
+/** An operator's correction of what an affiliate is owed; append-only. */
+export interface AdjustmentsTable {
+  id: string;
+  affiliate_id: string;
+  currency: string;
+  amount: number;
+  reason: string;
+  created_by: string;
+  created_at: string;
+  payout_id: Generated<string | null>;
+}
+
+/** One side of a double-entry money event: debits positive, credits negative. */
+export interface LedgerLinesTable {
+  id: Generated<number>;
+  entry_id: string;
+  kind: string;
+  currency: string;
+  account: string;
+  amount: number;
+  order_id: string | null;
+  statement_id: string | null;
+  payout_id: string | null;
+  adjustment_id: string | null;
   created_at: string;
 }
 
@@ -639,6 +730,12 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   payouts: PayoutsTable;
+  payout_batches: PayoutBatchesTable;
+  statements: StatementsTable;
+  statement_lines: StatementLinesTable;
+  statement_payments: StatementPaymentsTable;
+  adjustments: AdjustmentsTable;
+  ledger_lines: LedgerLinesTable;
 }
 
 export type ClickRow = Selectable<ClicksTable>;
@@ -661,5 +758,8 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewWebhookEvent = Omit<WebhookEventRow, 'created_at'>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
+export type StatementRow = Selectable<StatementsTable>;
+export type AdjustmentRow = Selectable<AdjustmentsTable>;
+export type NewLedgerLine = Insertable<LedgerLinesTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;
 export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

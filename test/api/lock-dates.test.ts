@@ -64,7 +64,7 @@ test('after its lock date the brand can no longer change a pending order, and th
   assert.equal((await patchStatus(h, acme, early.orderId, { value: 5_000, items: [item(5_000)] })).statusCode, 409);
 
   // Two instances' lock work at the same moment approve each order once.
-  await Promise.all([lockWork(), h.service.services.conversions.approveLocked()]);
+  await Promise.all([lockWork(), h.service.services.locks.approveLocked()]);
   const { data, history } = await conversion(early.orderId);
   assert.equal(data.status, 'approved');
   assert.equal(data.commissionStatus, 'approved');

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { withServices } from '../with-services.js';
+import { CliError } from '../cli-error.js';
+import { wholeNumber } from '../numbers.js';
 
 export function brandsCommand(): Command {
   const brands = new Command('brands').description('Manage brands (advertisers)');
@@ -23,6 +25,24 @@ export function brandsCommand(): Command {
         console.log(`The brand fires ${config.publicUrl}/postback?clickId=<clickId>&orderId=<orderId>&value=<cents>&token=<the token below>`);
         console.log('Store the token now: it is not shown again.');
         console.log(token);
+      });
+    });
+
+  brands
+    .command('terms')
+    .description("Set the brand's statement terms: the network's fee on each commission billed, and the days it has to pay a statement")
+    .requiredOption('--brand <id>', 'brand id')
+    .option('--fee-basis-points <n>', 'the fee in basis points of each commission (3000 is 30 %)')
+    .option('--due-days <n>', 'days from issue to due date')
+    .action(async (options: { brand: string; feeBasisPoints?: string; dueDays?: string }) => {
+      const feeBasisPoints = options.feeBasisPoints === undefined ? undefined : wholeNumber(options.feeBasisPoints);
+      const dueDays = options.dueDays === undefined ? undefined : wholeNumber(options.dueDays);
+      if (options.feeBasisPoints !== undefined && feeBasisPoints === undefined) throw new CliError(`--fee-basis-points must be a whole number, got "${options.feeBasisPoints}"`);
+      if (options.dueDays !== undefined && dueDays === undefined) throw new CliError(`--due-days must be a whole number, got "${options.dueDays}"`);
+      if (feeBasisPoints === undefined && dueDays === undefined) throw new CliError('give --fee-basis-points, --due-days or both');
+      await withServices(async ({ statements }) => {
+        const terms = await statements.setTerms(options.brand, { ...(feeBasisPoints !== undefined && { feeBasisPoints }), ...(dueDays !== undefined && { dueDays }) });
+        console.log(`Brand ${options.brand}: fee ${terms.feeBasisPoints} basis points (${terms.feeBasisPoints / 100} %) of each commission; statements due ${terms.dueDays} day(s) after issue. Statements already issued keep their terms.`);
       });
     });
 

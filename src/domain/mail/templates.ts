@@ -2,7 +2,8 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device'
+  | 'statement-issued' | 'statement-overdue' | 'payout-sent' | 'payout-failed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -29,6 +30,14 @@ export interface TemplateValues {
   country?: string;
   /** The portal's account security page. */
   securityUrl?: string;
+  /** A month, YYYY-MM. */
+  month?: string;
+  /** An amount of money, already written with its currency. */
+  amount?: string;
+  /** A date, YYYY-MM-DD. */
+  due?: string;
+  /** Where money goes, masked (e.g. "PIX cpf ***.456.789-**"). */
+  method?: string;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -196,6 +205,55 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       ],
     }),
   },
+  'statement-issued': {
+    en: (v) => ({
+      subject: `Your ${v.network} statement for ${v.month ?? ''}`,
+      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} is ready: ${v.amount ?? ''}, the commissions your orders earned affiliates that month and the network's fee.`, `Please pay it by ${v.due ?? ''}. Affiliates are paid once it is paid.`],
+      action: 'See the statement',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Seu extrato da ${v.network} de ${v.month ?? ''}`,
+      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} está pronto: ${v.amount ?? ''}, as comissões que seus pedidos renderam aos afiliados no mês e a taxa da rede.`, `Pague até ${v.due ?? ''}. Os afiliados recebem depois que ele for pago.`],
+      action: 'Ver o extrato',
+    }),
+  },
+  'statement-overdue': {
+    en: (v) => ({
+      subject: `Your ${v.network} statement for ${v.month ?? ''} is overdue`,
+      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} was due on ${v.due ?? ''}; ${v.amount ?? ''} is still to be paid.`, 'Your campaigns keep running, but the affiliates who earned these commissions are paid only once it is paid.'],
+      action: 'See the statement',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Seu extrato da ${v.network} de ${v.month ?? ''} está vencido`,
+      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} venceu em ${v.due ?? ''}; faltam pagar ${v.amount ?? ''}.`, 'Suas campanhas continuam no ar, mas os afiliados que ganharam essas comissões só recebem depois que ele for pago.'],
+      action: 'Ver o extrato',
+    }),
+  },
+  'payout-sent': {
+    en: (v) => ({
+      subject: `${v.network} sent you ${v.amount ?? 'a payment'}`,
+      paragraphs: [`${v.network} sent ${v.amount ?? 'a payment'} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'}.`, 'It may take a day or two to arrive, depending on the means of payment.'],
+      action: 'See your payouts',
+    }),
+    'pt-BR': (v) => ({
+      subject: `A ${v.network} enviou ${v.amount ?? 'um pagamento'} para você`,
+      paragraphs: [`A ${v.network} enviou ${v.amount ?? 'um pagamento'} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'}.`, 'Pode levar um ou dois dias para chegar, conforme o meio de pagamento.'],
+      action: 'Ver seus pagamentos',
+    }),
+  },
+  'payout-failed': {
+    en: (v) => ({
+      subject: `A payment from ${v.network} did not go through`,
+      paragraphs: [`The payment of ${v.amount ?? ''} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'} failed${v.reason ? `: ${v.reason}` : '.'}`, 'The commissions it held are payable again and go into the next payout run. Check your payout details.'],
+      action: 'Check your payout details',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Um pagamento da ${v.network} não foi concluído`,
+      paragraphs: [`O pagamento de ${v.amount ?? ''} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'} falhou${v.reason ? `: ${v.reason}` : '.'}`, 'As comissões dele voltaram a ficar a pagar e entram no próximo pagamento. Confira seus dados de recebimento.'],
+      action: 'Conferir dados de recebimento',
+    }),
+  },
+
 };
 
 export interface RenderedMail {

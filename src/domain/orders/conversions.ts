@@ -10,9 +10,8 @@ import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { ClicksRepository } from '../../storage/repositories/clicks.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
-import type { ClickRow, NewClickRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../../storage/tables.js';
-import { webhookEvent } from '../webhooks/events.js';
-import { channelRefsOf, orderOf } from './orders.js';
+import type { ClickRow, NewClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import { orderEvents } from './order-events.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { conflict, notFound, notYet, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
@@ -20,6 +19,7 @@ import { toIso } from '../time.js';
 import { clickIdTime } from '../../lib/click-id-time.js';
 import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
+import { entriesOfChange } from '../ledger/entries.js';
 
 export interface ConversionRepositories {
   affiliates: AffiliatesRepository;
@@ -189,13 +189,15 @@ export class ConversionsService {
       link_code: (await links.codeOf(click.link_id)) ?? null,
       paid_at: null,
       payout_id: null,
+      statement_id: null,
+      payable_at: null,
       // From the report (not the order's own time): the brand always has its full validation days.
       lock_at: new Date(now + brand.validation_days * DAY_MS).toISOString(),
       auto_approved: 0,
       created_at: orderTime,
       updated_at: recordedAt,
     };
-    const events = await this.eventsOf(order, 'created');
+    const events = await orderEvents(this.repositories.affiliates, this.clock, order, 'created');
     const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, events);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
@@ -219,48 +221,14 @@ export class ConversionsService {
     }
     const changed: OrderRow = { ...current, ...next, updated_at: now };
     const settled = next.commission_status === 'approved' || next.commission_status === 'canceled' ? next.commission_status : undefined;
-    const events = await this.eventsOf(changed, 'updated', settled);
-    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
+    const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', settled);
+    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events, entriesOfChange(current, next)))) {
       // Another request changed the order first: the same rules apply to what it is now.
       const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
       if (Object.keys(planChange(latest, change)).length === 0) return conversionOf(latest);
       throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
     }
     return conversionOf(changed);
-  }
-
-  /**
-   * The webhook events of an order's creation or change: to the affiliate (its view of the order)
-   * and to the brand (the conversion), and, when its commission was just settled, the affiliate's
-   * commission event.
-   */
-  private async eventsOf(order: OrderRow, what: 'created' | 'updated', settled?: 'approved' | 'canceled'): Promise<NewWebhookEvent[]> {
-    const affiliate = { kind: 'affiliate' as const, id: order.affiliate_id };
-    const affiliateView = orderOf(order, await channelRefsOf(this.repositories.affiliates, order.affiliate_id));
-    const events = [webhookEvent(affiliate, `order.${what}`, affiliateView, this.clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), this.clock)];
-    if (settled) events.push(webhookEvent(affiliate, `commission.${settled}`, affiliateView, this.clock));
-    return events;
-  }
-
-  /**
-   * The network approves every order still pending at its lock date, with the events a brand's
-   * approval sends; how many it approved. Each order is approved once however many instances run
-   * this at the same moment: the change applies only to the order as it was read.
-   */
-  async approveLocked(batch = 500): Promise<number> {
-    const { orders } = this.repositories;
-    let approved = 0;
-    for (;;) {
-      const now = this.clock.iso();
-      const due = await orders.pendingLockedBy(now, batch);
-      for (const current of due) {
-        const next = { status: 'approved', commission_status: commissionAfter(current.commission_status as CommissionStatus, 'approved'), auto_approved: 1 } as const;
-        const changed: OrderRow = { ...current, ...next, updated_at: now };
-        const events = await this.eventsOf(changed, 'updated', next.commission_status === 'approved' ? 'approved' : undefined);
-        if (await orders.change(current, next, { actor: 'network' }, now, events)) approved++;
-      }
-      if (due.length < batch) return approved;
-    }
   }
 
   /** The brand's orders, newest first (createdAt, then id). */

@@ -8,12 +8,13 @@
 //                      pending → approved      (with the order's approval)
 //                      pending → canceled      (with the order's cancellation)
 //                      canceled stays canceled when the brand approves or cancels the order
-//                      approved → paid         (operator: affnet commissions pay)
-//                      approved → canceled     (operator: affnet commissions cancel)
+//                      approved → payable      (the statement that billed it is paid in full)
+//                      payable → paid          (a payout run's payout is sent)
+//                      paid → payable          (that payout failed)
 import { conflict } from '../errors.js';
 
 export type OrderStatus = 'pending' | 'approved' | 'canceled';
-export type CommissionStatus = 'pending' | 'approved' | 'paid' | 'canceled';
+export type CommissionStatus = 'pending' | 'approved' | 'payable' | 'paid' | 'canceled';
 
 const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['approved', 'canceled'],
@@ -23,8 +24,9 @@ const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
 
 const COMMISSION_MOVES: Record<CommissionStatus, readonly CommissionStatus[]> = {
   pending: ['approved', 'canceled'],
-  approved: ['paid', 'canceled'],
-  paid: [],
+  approved: ['payable'],
+  payable: ['paid'],
+  paid: ['payable'],
   canceled: [],
 };
 

@@ -1,5 +1,6 @@
 // Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
 // (link, channel, click, payout) and its balance per currency.
+import { openingEntry } from '../ledger/entries.js';
 import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { OrderFilters, OrdersRepository } from '../../storage/repositories/orders.js';
@@ -36,6 +37,7 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
     ...(row.link_code !== null && { linkCode: row.link_code }),
     ...(channel !== undefined && { channel }),
+    ...(row.payable_at !== null && { payableAt: row.payable_at }),
     ...(row.paid_at !== null && { paidAt: row.paid_at }),
     ...(row.payout_id !== null && { payoutId: row.payout_id }),
     lockAt: row.lock_at,
@@ -97,13 +99,22 @@ export class OrdersService {
   }
 
   /**
-   * Stores orders reported elsewhere as they are (demo data): an order already stored is left as
-   * it is, since its status may have moved on. Returns how many were already there.
+   * Stores orders reported elsewhere (demo data): an order already stored is left as it is, since
+   * its status may have moved on. Their approved commissions are history from before statements:
+   * the network funded them, so they are stored payable, each with its opening ledger entry.
+   * Returns how many were already there.
    */
-  async loadMissing(orders: NewOrderRow[]): Promise<{ inserted: number; existing: number }> {
+  async loadMissing(orders: NewOrderRow[], now: string): Promise<{ inserted: number; existing: number }> {
     const existing = await this.repositories.orders.existingIds(orders.map((o) => o.id));
     const missing = orders.filter((o) => !existing.has(o.id));
-    for (const order of missing) await this.repositories.orders.insert(order);
+    for (const order of missing) {
+      if (order.commission_status !== 'approved') {
+        await this.repositories.orders.insert(order);
+        continue;
+      }
+      const funded = { ...order, commission_status: 'payable', payable_at: order.updated_at };
+      await this.repositories.orders.insert(funded, [openingEntry({ ...funded, commission: Number(funded.commission) })], now);
+    }
     return { inserted: missing.length, existing: existing.size };
   }
 }

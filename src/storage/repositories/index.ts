@@ -9,6 +9,8 @@ import { BrandsRepository } from './brands.js';
 import { CampaignsRepository } from './campaigns.js';
 import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
+import { AffiliateLedger, LedgerRepository } from './ledger.js';
+import { AdjustmentsRepository } from './adjustments.js';
 import { LinksRepository } from './links.js';
 import { OrdersRepository } from './orders.js';
 import { PayoutsRepository } from './payouts.js';
@@ -16,6 +18,7 @@ import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
+import { StatementsRepository } from './statements.js';
 import { MailRepository } from './mail.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
 import { SecondFactorsRepository } from './second-factors.js';
@@ -24,6 +27,8 @@ import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
   return {
+    adjustments: new AdjustmentsRepository(database),
+    affiliateLedger: new AffiliateLedger(database),
     affiliates: new AffiliatesRepository(database),
     apiKeys: new ApiKeysRepository(database),
     applications: new ApplicationsRepository(database),
@@ -32,6 +37,7 @@ export function openRepositories(database: Database) {
     campaigns: new CampaignsRepository(database),
     categories: new CategoriesRepository(database),
     clicks: new ClicksRepository(database),
+    ledger: new LedgerRepository(database),
     links: new LinksRepository(database),
     mail: new MailRepository(database),
     orders: new OrdersRepository(database),
@@ -40,6 +46,7 @@ export function openRepositories(database: Database) {
     products: new ProductsRepository(database),
     rollups: new RollupsRepository(database),
     settings: new SettingsRepository(database),
+    statements: new StatementsRepository(database),
     scheduledTasks: new ScheduledTasksRepository(database),
     secondFactors: new SecondFactorsRepository(database),
     users: new UsersRepository(database),

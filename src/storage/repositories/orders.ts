@@ -5,6 +5,7 @@ import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
 import { writeOutbox } from './webhooks.js';
 import { addOrderToRollups } from './rollups.js';
+import { writeLedger, type LedgerEntry } from './ledger.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -112,11 +113,12 @@ export class OrdersRepository {
       .execute();
   }
 
-  /** Stores an order as it is (with its rollups), in one transaction. */
-  async insert(order: NewOrderRow): Promise<void> {
+  /** Stores an order as it is (with its rollups and the ledger entries of its commission), in one transaction. */
+  async insert(order: NewOrderRow, ledger: readonly LedgerEntry[] = [], now = order.created_at): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
       await trx.insertInto('orders').values(order).execute();
       await addOrderToRollups(trx, undefined, order);
+      await writeLedger(trx, ledger, now);
     });
   }
 
@@ -155,9 +157,9 @@ export class OrdersRepository {
    * Changes an order if it is still what the caller read (optimistic concurrency: its statuses and
    * value), recording each changed field in its audit trail in the same transaction; returns
    * false when another change came first. `events` go to the webhook outbox in the same
-   * transaction, only when the change is made.
+   * transaction, only when the change is made, and so do the `ledger` entries of its money.
    */
-  change(current: OrderRow, next: OrderChange, author: Author, now: string, outbox: readonly NewWebhookEvent[] = []): Promise<boolean> {
+  change(current: OrderRow, next: OrderChange, author: Author, now: string, outbox: readonly NewWebhookEvent[] = [], ledger: readonly LedgerEntry[] = []): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('orders')
@@ -181,6 +183,7 @@ export class OrdersRepository {
           .execute();
       }
       await writeOutbox(trx, outbox, now);
+      await writeLedger(trx, ledger, now);
       return true;
     });
   }

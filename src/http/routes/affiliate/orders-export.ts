@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import type { Order } from '../../../schemas/order.js';
-import { csvLine } from '../../csv.js';
+import { csvLine } from '../../../lib/csv.js';
 import { OrderExportQuery, orderFiltersOf } from './orders-list.js';
 
 /** The columns, in order, and how each comes from an order (amounts in minor units, as the API gives them). */

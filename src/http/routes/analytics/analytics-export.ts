@@ -4,7 +4,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { GROUP_FIELDS, type AnalyticsRequest, type AnalyticsRow, type Uncounted } from '../../../domain/analytics/analytics-service.js';
 import { errorResponses } from '../../responses.js';
-import { csvLine } from '../../csv.js';
+import { csvLine } from '../../../lib/csv.js';
 import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 

@@ -2,39 +2,159 @@
 
 -- payouts.payable
 select
+  "affiliate_id",
   "currency",
-  count(*) as "orders",
   sum("commission") as "total",
-  min("created_at") as "first",
-  max("created_at") as "last"
+  count(*) as "n"
 from
   "orders"
 where
-  "affiliate_id" = $1
-  and "commission_status" = $2
-  and "created_at" <= $3
+  "commission_status" = $1
+  and "payout_id" is null
+  and "affiliate_id" = $2
 group by
-  "currency"
-order by
+  "affiliate_id",
   "currency";
--- parameters: ["aff-1","approved","2026-01-01T00:00:00.000Z"]
+-- parameters: ["payable","aff-1"]
 
--- payouts.create
+select
+  "affiliate_id",
+  "currency",
+  sum("amount") as "total"
+from
+  "adjustments"
+where
+  "payout_id" is null
+  and "affiliate_id" = $1
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: ["aff-1"]
+
+-- payouts.payable (everyone)
+select
+  "affiliate_id",
+  "currency",
+  sum("commission") as "total",
+  count(*) as "n"
+from
+  "orders"
+where
+  "commission_status" = $1
+  and "payout_id" is null
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: ["payable"]
+
+select
+  "affiliate_id",
+  "currency",
+  sum("amount") as "total"
+from
+  "adjustments"
+where
+  "payout_id" is null
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: []
+
+-- payouts.createRun
+update "orders"
+set
+  "payout_id" = $1
+where
+  "affiliate_id" = $2
+  and "currency" = $3
+  and "commission_status" = $4
+  and "payout_id" is null
+returning
+  "commission",
+  "created_at";
+-- parameters: ["payout-1","aff-1","BRL","payable"]
+
+update "adjustments"
+set
+  "payout_id" = $1
+where
+  "affiliate_id" = $2
+  and "currency" = $3
+  and "payout_id" is null
+returning
+  "amount";
+-- parameters: ["payout-1","aff-1","BRL"]
+
+update "orders"
+set
+  "payout_id" = $1
+where
+  "payout_id" = $2;
+-- parameters: [null,"payout-1"]
+
+update "adjustments"
+set
+  "payout_id" = $1
+where
+  "payout_id" = $2;
+-- parameters: [null,"payout-1"]
+
+insert into
+  "payout_batches" ("id", "created_by", "created_at", "payout_count")
+values
+  ($1, $2, $3, $4);
+-- parameters: ["batch-1","cli","2026-01-01T00:00:00.000Z",0]
+
+-- payouts.send
+update "payouts"
+set
+  "status" = $1,
+  "sent_at" = $2
+where
+  "id" = $3
+  and "status" = $4;
+-- parameters: ["sent","2026-01-01T00:00:00.000Z","payout-1","pending"]
+
+-- payouts.settle
+update "payouts"
+set
+  "status" = $1,
+  "settled_at" = $2
+where
+  "id" = $3
+  and "status" = $4;
+-- parameters: ["settled","2026-01-01T00:00:00.000Z","payout-1","sent"]
+
+-- payouts.fail
+update "payouts"
+set
+  "status" = $1,
+  "failed_at" = $2,
+  "failure_reason" = $3
+where
+  "id" = $4
+  and "status" = $5
+  and "status" in ($6, $7);
+-- parameters: ["failed","2026-01-01T00:00:00.000Z","account closed","payout-1","sent","pending","sent"]
+
+-- payouts.recordPast
 update "orders"
 set
   "commission_status" = $1,
   "paid_at" = $2,
-  "updated_at" = $3
+  "payout_id" = $3,
+  "updated_at" = $4
 where
-  "affiliate_id" = $4
-  and "commission_status" = $5
-  and "created_at" <= $6
+  "affiliate_id" = $5
+  and "commission_status" = $6
+  and "payout_id" is null
+  and "created_at" <= $7
 returning
   "id",
   "commission",
   "currency",
   "created_at";
--- parameters: ["paid","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","aff-1","approved","2026-01-01T00:00:00.000Z"]
+-- parameters: ["paid","2026-01-01T00:00:00.000Z","payout-2","2026-01-01T00:00:00.000Z","aff-1","payable","2026-01-01T00:00:00.000Z"]
 
 -- payouts.list
 select
@@ -69,3 +189,34 @@ where
   "affiliate_id" = $1
   and "id" = $2;
 -- parameters: ["aff-1","payout-1"]
+
+-- payouts.ofBatch
+select
+  *
+from
+  "payouts"
+where
+  "batch_id" = $1
+order by
+  "affiliate_id",
+  "currency";
+-- parameters: ["batch-1"]
+
+-- payouts.batchExists
+select
+  "id"
+from
+  "payout_batches"
+where
+  "id" = $1;
+-- parameters: ["batch-1"]
+
+-- payouts.batches
+select
+  *
+from
+  "payout_batches"
+order by
+  "created_at" desc,
+  "id";
+-- parameters: []

@@ -2,39 +2,159 @@
 
 -- payouts.payable
 select
+  "affiliate_id",
   "currency",
-  count(*) as "orders",
   sum("commission") as "total",
-  min("created_at") as "first",
-  max("created_at") as "last"
+  count(*) as "n"
 from
   "orders"
 where
-  "affiliate_id" = ?
-  and "commission_status" = ?
-  and "created_at" <= ?
+  "commission_status" = ?
+  and "payout_id" is null
+  and "affiliate_id" = ?
 group by
-  "currency"
-order by
+  "affiliate_id",
   "currency";
--- parameters: ["aff-1","approved","2026-01-01T00:00:00.000Z"]
+-- parameters: ["payable","aff-1"]
 
--- payouts.create
+select
+  "affiliate_id",
+  "currency",
+  sum("amount") as "total"
+from
+  "adjustments"
+where
+  "payout_id" is null
+  and "affiliate_id" = ?
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: ["aff-1"]
+
+-- payouts.payable (everyone)
+select
+  "affiliate_id",
+  "currency",
+  sum("commission") as "total",
+  count(*) as "n"
+from
+  "orders"
+where
+  "commission_status" = ?
+  and "payout_id" is null
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: ["payable"]
+
+select
+  "affiliate_id",
+  "currency",
+  sum("amount") as "total"
+from
+  "adjustments"
+where
+  "payout_id" is null
+group by
+  "affiliate_id",
+  "currency";
+-- parameters: []
+
+-- payouts.createRun
+update "orders"
+set
+  "payout_id" = ?
+where
+  "affiliate_id" = ?
+  and "currency" = ?
+  and "commission_status" = ?
+  and "payout_id" is null
+returning
+  "commission",
+  "created_at";
+-- parameters: ["payout-1","aff-1","BRL","payable"]
+
+update "adjustments"
+set
+  "payout_id" = ?
+where
+  "affiliate_id" = ?
+  and "currency" = ?
+  and "payout_id" is null
+returning
+  "amount";
+-- parameters: ["payout-1","aff-1","BRL"]
+
+update "orders"
+set
+  "payout_id" = ?
+where
+  "payout_id" = ?;
+-- parameters: [null,"payout-1"]
+
+update "adjustments"
+set
+  "payout_id" = ?
+where
+  "payout_id" = ?;
+-- parameters: [null,"payout-1"]
+
+insert into
+  "payout_batches" ("id", "created_by", "created_at", "payout_count")
+values
+  (?, ?, ?, ?);
+-- parameters: ["batch-1","cli","2026-01-01T00:00:00.000Z",0]
+
+-- payouts.send
+update "payouts"
+set
+  "status" = ?,
+  "sent_at" = ?
+where
+  "id" = ?
+  and "status" = ?;
+-- parameters: ["sent","2026-01-01T00:00:00.000Z","payout-1","pending"]
+
+-- payouts.settle
+update "payouts"
+set
+  "status" = ?,
+  "settled_at" = ?
+where
+  "id" = ?
+  and "status" = ?;
+-- parameters: ["settled","2026-01-01T00:00:00.000Z","payout-1","sent"]
+
+-- payouts.fail
+update "payouts"
+set
+  "status" = ?,
+  "failed_at" = ?,
+  "failure_reason" = ?
+where
+  "id" = ?
+  and "status" = ?
+  and "status" in (?, ?);
+-- parameters: ["failed","2026-01-01T00:00:00.000Z","account closed","payout-1","sent","pending","sent"]
+
+-- payouts.recordPast
 update "orders"
 set
   "commission_status" = ?,
   "paid_at" = ?,
+  "payout_id" = ?,
   "updated_at" = ?
 where
   "affiliate_id" = ?
   and "commission_status" = ?
+  and "payout_id" is null
   and "created_at" <= ?
 returning
   "id",
   "commission",
   "currency",
   "created_at";
--- parameters: ["paid","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","aff-1","approved","2026-01-01T00:00:00.000Z"]
+-- parameters: ["paid","2026-01-01T00:00:00.000Z","payout-2","2026-01-01T00:00:00.000Z","aff-1","payable","2026-01-01T00:00:00.000Z"]
 
 -- payouts.list
 select
@@ -69,3 +189,34 @@ where
   "affiliate_id" = ?
   and "id" = ?;
 -- parameters: ["aff-1","payout-1"]
+
+-- payouts.ofBatch
+select
+  *
+from
+  "payouts"
+where
+  "batch_id" = ?
+order by
+  "affiliate_id",
+  "currency";
+-- parameters: ["batch-1"]
+
+-- payouts.batchExists
+select
+  "id"
+from
+  "payout_batches"
+where
+  "id" = ?;
+-- parameters: ["batch-1"]
+
+-- payouts.batches
+select
+  *
+from
+  "payout_batches"
+order by
+  "created_at" desc,
+  "id";
+-- parameters: []

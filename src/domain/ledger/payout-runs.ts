@@ -1,0 +1,252 @@
+// Payout runs: each affiliate's payable commissions and unpaid adjustments, per currency, paid
+// once they reach the currency's minimum and the affiliate's payout details are complete and not
+// on hold; the rest carries over. A run makes a batch of pending payouts; exporting it hands them
+// to the bank or payment provider (sent: their commissions are paid); the provider's results
+// settle or fail each one (failed: its commissions are payable again).
+import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { Payable, PayoutsRepository } from '../../storage/repositories/payouts.js';
+import type { UsersRepository } from '../../storage/repositories/users.js';
+import type { PayoutRow } from '../../storage/tables.js';
+import type { Payout } from '../../schemas/payout.js';
+import { invalid, notFound } from '../errors.js';
+import { newId } from '../random.js';
+import { formatMinor } from '../money.js';
+import { webhookEvent } from '../webhooks/events.js';
+import { mailRow } from '../mail/mail-queue.js';
+import { payoutOf } from '../orders/payouts.js';
+import { payoutFailedEntry, payoutSentEntry, payoutSettledEntry } from './entries.js';
+
+/** Where an affiliate's payouts go, or why they cannot go now. */
+export type PayoutDestination =
+  | { ready: false; reason: string }
+  | { ready: true; details: object; masked: string; updatedAt: string };
+
+export interface PayoutDestinations {
+  destinationFor(affiliateId: string, now: string): Promise<PayoutDestination>;
+}
+
+export interface PayoutRunRepositories {
+  affiliates: AffiliatesRepository;
+  payouts: PayoutsRepository;
+  users: UsersRepository;
+}
+
+/** One affiliate's payable amount in one currency, and whether a run pays it now. */
+export interface RunLine {
+  affiliateId: string;
+  currency: string;
+  commission: number;
+  orders: number;
+  adjustments: number;
+  total: number;
+  /** Set when a run skips it: why. */
+  skipped?: string;
+  /** The payout made, when one was. */
+  payout?: Payout;
+}
+
+export interface RunResult {
+  batchId?: string;
+  lines: RunLine[];
+}
+
+/** One payout in the file a bank or payment provider takes. */
+export interface ExportedPayout {
+  payoutId: string;
+  affiliateId: string;
+  currency: string;
+  amount: number;
+  method: string | null;
+  payee: object | null;
+  status: Payout['status'];
+  failureReason: string | null;
+}
+
+/** What a provider said of one payout. */
+export interface PayoutResult {
+  payoutId: string;
+  status: 'settled' | 'failed';
+  reason?: string;
+}
+
+export class PayoutRuns {
+  constructor(
+    private readonly repositories: PayoutRunRepositories,
+    private readonly destinations: PayoutDestinations,
+    private readonly clock: Clock,
+    private readonly settings: { minimums: ReadonlyMap<string, number>; publicUrl: string },
+  ) {}
+
+  /** The minimum a payout in `currency` must reach (PAYOUT_MINIMUM; 1 cent for a currency it does not name). */
+  minimumOf(currency: string): number {
+    return this.settings.minimums.get(currency) ?? 1;
+  }
+
+  /**
+   * Pays every affiliate (or one) what it has payable, per currency, where it can be paid now; the
+   * dry run says what it would pay and why each other amount waits. Two runs at the same time
+   * never pay a commission twice.
+   */
+  async run(options: { affiliateId?: string; dryRun?: boolean; by: string }): Promise<RunResult> {
+    if (options.affiliateId && !(await this.repositories.affiliates.exists(options.affiliateId))) throw notFound(`affiliate "${options.affiliateId}" not found`, 'affiliate_not_found');
+    const now = this.clock.iso();
+    const lines: RunLine[] = [];
+    const planned: Array<{ line: RunLine; id: string; method: string }> = [];
+    const destinations = new Map<string, PayoutDestination>();
+    for (const payable of await this.repositories.payouts.payable(options.affiliateId)) {
+      const line = lineOf(payable);
+      lines.push(line);
+      const minimum = this.minimumOf(line.currency);
+      if (line.total < minimum) {
+        line.skipped = `below the minimum: ${formatMinor(line.total, line.currency)} of ${formatMinor(minimum, line.currency)}`;
+        continue;
+      }
+      let destination = destinations.get(line.affiliateId);
+      if (!destination) destinations.set(line.affiliateId, (destination = await this.destinations.destinationFor(line.affiliateId, now)));
+      if (!destination.ready) {
+        line.skipped = destination.reason;
+        continue;
+      }
+      planned.push({ line, id: newId(), method: destination.masked });
+    }
+    if (options.dryRun || planned.length === 0) return { lines };
+    const batch = { id: newId(), created_by: options.by, created_at: now };
+    const made = await this.repositories.payouts.createRun(
+      batch,
+      planned.map((p) => ({ id: p.id, affiliate_id: p.line.affiliateId, currency: p.line.currency, minimum: this.minimumOf(p.line.currency), method: p.method })),
+      (payouts) => ({ events: payouts.map((payout) => webhookEvent({ kind: 'affiliate', id: payout.affiliate_id }, 'payout.created', payoutOf(payout), this.clock)) }),
+    );
+    const byId = new Map(made.map((payout) => [payout.id, payout]));
+    for (const p of planned) {
+      const payout = byId.get(p.id);
+      if (payout) p.line.payout = payoutOf(payout);
+      else p.line.skipped = 'paid meanwhile by another run, or no longer above the minimum';
+    }
+    return { batchId: batch.id, lines };
+  }
+
+  /**
+   * The run's payouts as a bank or provider takes them, payee details in full. Pending payouts are
+   * marked sent as they are exported (their commissions paid); one whose payout details cannot be
+   * used now (changed since the run, and so on hold) fails instead, its commissions payable again.
+   * Exporting again gives the file again and changes nothing more.
+   */
+  async export(batchId: string): Promise<ExportedPayout[]> {
+    if (!(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
+    const out: ExportedPayout[] = [];
+    for (const row of await this.repositories.payouts.ofBatch(batchId)) {
+      const now = this.clock.iso();
+      let current = row;
+      const destination = row.status === 'failed' || row.status === 'settled' ? undefined : await this.destinations.destinationFor(row.affiliate_id, now);
+      if (row.status === 'pending' && destination) {
+        if (!destination.ready || destination.masked !== row.method) {
+          const reason = destination.ready ? 'the payout details changed after the run: it is held, and paid by a later run' : destination.reason;
+          current = (await this.failOne(row, reason)) ?? row;
+        } else if (await this.repositories.payouts.send(row, now, await this.sentEffects(row, now))) {
+          current = { ...row, status: 'sent', sent_at: now };
+        }
+      }
+      out.push({
+        payoutId: current.id,
+        affiliateId: current.affiliate_id,
+        currency: current.currency,
+        amount: Number(current.total),
+        method: current.method,
+        payee: destination?.ready ? destination.details : null,
+        status: current.status,
+        failureReason: current.failure_reason,
+      });
+    }
+    return out;
+  }
+
+  /** Settles or fails each sent payout of the run as the provider's results say; what it did with each. */
+  async settle(batchId: string, results: readonly PayoutResult[]): Promise<Array<PayoutResult & { outcome: string }>> {
+    const payouts = new Map((await this.repositories.payouts.ofBatch(batchId)).map((row) => [row.id, row]));
+    if (payouts.size === 0 && !(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
+    const done: Array<PayoutResult & { outcome: string }> = [];
+    for (const result of results) {
+      const row = payouts.get(result.payoutId);
+      if (!row) throw invalid('unknown_payout', `payout "${result.payoutId}" is not in run ${batchId}`);
+      if (result.status === 'failed' && !result.reason?.trim()) throw invalid('reason_required', `payout "${result.payoutId}" failed: give the reason the provider gave`);
+    }
+    for (const result of results) {
+      const row = payouts.get(result.payoutId)!;
+      if (row.status !== 'sent') {
+        done.push({ ...result, outcome: row.status === result.status ? `already ${row.status}` : `left ${row.status}: only a sent payout can be settled or failed` });
+        continue;
+      }
+      const now = this.clock.iso();
+      if (result.status === 'settled') {
+        const settled = { ...row, status: 'settled' as const, settled_at: now };
+        const ok = await this.repositories.payouts.settle(row, now, {
+          ledger: [payoutSettledEntry(row)],
+          events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.settled', payoutOf(settled), this.clock)],
+        });
+        done.push({ ...result, outcome: ok ? 'settled' : 'changed meanwhile: left as it is' });
+      } else {
+        done.push({ ...result, outcome: (await this.failOne(row, result.reason!.trim())) ? 'failed: its commissions are payable again' : 'changed meanwhile: left as it is' });
+      }
+    }
+    return done;
+  }
+
+  /** Fails a pending or sent payout, returning its commissions to payable; the row as it is now, or undefined when it had moved on. */
+  private async failOne(row: PayoutRow, reason: string): Promise<PayoutRow | undefined> {
+    const now = this.clock.iso();
+    const failed: PayoutRow = { ...row, status: 'failed', failed_at: now, failure_reason: reason };
+    const ok = await this.repositories.payouts.fail(row, reason, now, {
+      ledger: row.status === 'sent' ? [payoutFailedEntry(row)] : [],
+      events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.failed', payoutOf(failed), this.clock)],
+      mail: row.status === 'sent' ? await this.ownersMail(row, 'payout-failed', reason) : [],
+    });
+    return ok ? failed : undefined;
+  }
+
+  private async sentEffects(row: PayoutRow, now: string) {
+    const sent: PayoutRow = { ...row, status: 'sent', sent_at: now };
+    return {
+      ledger: [payoutSentEntry(row)],
+      events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.sent', payoutOf(sent), this.clock)],
+      mail: await this.ownersMail(row, 'payout-sent'),
+    };
+  }
+
+  private async ownersMail(row: PayoutRow, template: 'payout-sent' | 'payout-failed', reason?: string) {
+    const name = await this.repositories.affiliates.nameOf(row.affiliate_id);
+    const owners = (await this.repositories.users.listOf({ affiliateId: row.affiliate_id })).filter((user) => user.role === 'owner');
+    return owners.map((owner) =>
+      mailRow({
+        to: owner.email,
+        template,
+        locale: owner.language ?? 'en',
+        values: {
+          account: name ?? row.affiliate_id,
+          amount: formatMinor(Number(row.total), row.currency),
+          ...(row.method && { method: row.method }),
+          ...(reason && { reason }),
+          url: `${this.settings.publicUrl}/app/${template === 'payout-sent' ? 'payouts' : 'payee'}`,
+        },
+      }),
+    );
+  }
+
+  /** The demo's history: the affiliate's payable commissions of orders created up to `until`, paid and settled at once. */
+  async recordPast(affiliateId: string, until: string): Promise<number> {
+    const now = this.clock.iso();
+    const made = await this.repositories.payouts.recordPast(affiliateId, until, newId(), now, ([payout]) => ({ ledger: payout ? [payoutSentEntry(payout), payoutSettledEntry(payout)] : [] }));
+    return made.length;
+  }
+}
+
+function lineOf(payable: Payable): RunLine {
+  return {
+    affiliateId: payable.affiliate_id,
+    currency: payable.currency,
+    commission: payable.commission,
+    orders: payable.orders,
+    adjustments: payable.adjustments,
+    total: payable.commission + payable.adjustments,
+  };
+}

@@ -1,0 +1,21 @@
+// Operators' adjustments of what affiliates are owed: append-only (the table refuses changes to
+// amounts and reasons, and deletions), each written with its ledger entry.
+import type { Database } from '../database.js';
+import type { AdjustmentRow } from '../tables.js';
+import { writeEffects, type Effects } from './effects.js';
+
+export class AdjustmentsRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(row: AdjustmentRow, effects: Effects): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('adjustments').values(row).execute();
+      await writeEffects(trx, effects, row.created_at);
+    });
+  }
+
+  /** The affiliate's adjustments, newest first. */
+  listOf(affiliateId: string): Promise<AdjustmentRow[]> {
+    return this.database.db.selectFrom('adjustments').selectAll().where('affiliate_id', '=', affiliateId).orderBy('created_at', 'desc').orderBy('id').execute();
+  }
+}
