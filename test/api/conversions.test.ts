@@ -14,11 +14,6 @@ import { clickIdTimePrefix } from '../../src/lib/click-id-time.js';
 import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
 import { servicesFor } from '../helpers/databases.js';
 
-/** Pays like the operator's command and adds the payouts up (these tests use one currency). */
-async function payCommissions(database: Database, affiliateId: string, until?: string): Promise<{ orders: number; total: number }> {
-  const { payouts } = await servicesFor(database).payouts.pay(affiliateId, until);
-  return { orders: payouts.reduce((n, p) => n + p.orderCount, 0), total: payouts.reduce((n, p) => n + p.total, 0) };
-}
 
 let h: Harness;
 let aff1: string;
@@ -144,27 +139,11 @@ describe('the loop end to end', () => {
     assert.equal(seenApproved.status, 'approved');
     assert.equal(seenApproved.commissionStatus, 'approved');
 
-    // The operator pays every approved commission of aff-1 up to now.
-    const payable = await h.service.database.db
-      .selectFrom('orders')
-      .select(['id', 'commission'])
-      .where('affiliate_id', '=', 'aff-1')
-      .where('commission_status', '=', 'approved')
-      .execute();
-    assert.ok(payable.some((p) => p.id === conv.id));
-    const paid = await payCommissions(h.service.database, 'aff-1');
-    assert.deepEqual(paid, { orders: payable.length, total: payable.reduce((sum, p) => sum + p.commission, 0) });
-    const seenPaid = await affiliateOrder(h, aff1, conv.id);
-    assert.equal(seenPaid.status, 'approved');
-    assert.equal(seenPaid.commissionStatus, 'paid');
-    assert.equal(seenPaid.commission, 150);
-
     // Every change is in the audit trail, with who made it.
     assert.deepEqual(await eventSummary(conv.id), [
       { field: 'created', from: null, to: 'pending', actor: `brand:${BRANDS.acme}` },
       { field: 'status', from: 'pending', to: 'approved', actor: `brand:${BRANDS.acme}` },
       { field: 'commissionStatus', from: 'pending', to: 'approved', actor: `brand:${BRANDS.acme}` },
-      { field: 'commissionStatus', from: 'approved', to: 'paid', actor: 'operator' },
     ]);
     for (const event of await eventsOf(h, conv.id)) assert.ok(event.created_at >= started, `audit time ${event.created_at} is when the change was made`);
   });
@@ -547,10 +526,6 @@ describe('a conversion on a click that did not count earns nothing', () => {
       { field: 'created', from: null, to: 'pending', actor: `brand:${BRANDS.acme}` },
       { field: 'status', from: 'pending', to: 'approved', actor: `brand:${BRANDS.acme}` },
     ]);
-
-    // Paying aff-1's approved commissions never pays it.
-    await payCommissions(h.service.database, 'aff-1');
-    assert.deepEqual(commissionOf(await affiliateOrder(h, aff1, conv.id)), { ...expected, status: 'approved' });
   });
 
   test('a HEAD click → head_click; canceling the order keeps the commission canceled', async () => {
@@ -929,81 +904,5 @@ describe('PATCH /advertiser/conversions/{orderId}: lifecycle', () => {
       assert.equal((r.json<{ data: Conversion }>()).data.status, 'approved');
     }
     assert.equal((await eventsOf(h, conv.id)).filter((e) => e.field === 'status').length, 1);
-  });
-});
-
-describe('paying commissions (payCommissions)', () => {
-  // These tests use aff-2, whose only orders are the world's pending o-aff2-1 and the ones made here.
-  const aff2Order = async (value: number, createdAt?: string, clickId?: string) => {
-    const id = clickId ?? (await freshClick(h, aff2, BRANDS.acme));
-    const body: Record<string, unknown> = { clickId: id, orderId: oid('pay'), value, items: [item(value)] };
-    if (createdAt) body.createdAt = createdAt;
-    return conversionOf(await report(h, acme, body), 201);
-  };
-
-  test('only approved commissions become paid; paid ones stay paid and a second run reports 0', async () => {
-    const pending = await aff2Order(1000);
-    const approvedA = await aff2Order(1999);
-    const approvedB = await aff2Order(20);
-    const canceled = await aff2Order(3000);
-    assert.equal((await approve(approvedA.orderId)).statusCode, 200);
-    assert.equal((await approve(approvedB.orderId)).statusCode, 200);
-    assert.equal((await cancel(canceled.orderId)).statusCode, 200);
-    const before = await snapshot(h);
-
-    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 2, total: 150 + 2 });
-    const status = async (c: Conversion) => (await affiliateOrder(h, aff2, c.id)).commissionStatus;
-    assert.equal(await status(approvedA), 'paid');
-    assert.equal(await status(approvedB), 'paid');
-    assert.equal(await status(pending), 'pending');
-    assert.equal(await status(canceled), 'canceled');
-    assert.equal((await affiliateOrder(h, aff2, 'o-aff2-1')).commissionStatus, 'pending');
-    // Nothing but the two paid orders and their two audit entries changed.
-    const afterPay = await snapshot(h);
-    assert.equal(afterPay.events.length, before.events.length + 2);
-    const changed = afterPay.orders.filter((o, i) => JSON.stringify(o) !== JSON.stringify(before.orders[i])).map((o) => (o as { id: string }).id);
-    assert.deepEqual(changed.sort(), [approvedA.id, approvedB.id].sort());
-
-    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 0, total: 0 });
-    assert.deepEqual(await snapshot(h), afterPay, 'a second run changes nothing');
-    assert.equal(await status(approvedA), 'paid');
-    assert.deepEqual((await eventSummary(approvedA.id)).filter((e) => e.to === 'paid'), [{ field: 'commissionStatus', from: 'approved', to: 'paid', actor: 'operator' }]);
-
-    // A paid order stays paid: approving it again changes nothing; canceling it is refused.
-    const again = await approve(approvedA.orderId);
-    assert.equal(again.statusCode, 200, again.body);
-    assert.equal((again.json<{ data: Conversion }>()).data.commissionStatus, 'paid');
-    await rejected(() => cancel(approvedA.orderId), 409, 'invalid_transition');
-    // The pending one, approved now, is paid by the next run.
-    assert.equal((await approve(pending.orderId)).statusCode, 200);
-    assert.deepEqual(await payCommissions(h.service.database, 'aff-2'), { orders: 1, total: 75 });
-  });
-
-  test('until excludes orders created later (a date includes its whole day)', async () => {
-    const now = new Date().toISOString();
-    const clickId = await freshClick(h, aff2, BRANDS.acme);
-    await backdateClick(h, clickId, daysBefore(now, 10));
-    const early = await aff2Order(1000, daysBefore(now, 6), clickId); // 75
-    const late = await aff2Order(2000, daysBefore(now, 1), clickId); // 150
-    for (const c of [early, late]) assert.equal((await approve(c.orderId)).statusCode, 200);
-
-    const untilDate = daysBefore(now, 4).slice(0, 10);
-    assert.deepEqual(await payCommissions(h.service.database, 'aff-2', untilDate), { orders: 1, total: 75 });
-    assert.equal((await affiliateOrder(h, aff2, early.id)).commissionStatus, 'paid');
-    assert.equal((await affiliateOrder(h, aff2, late.id)).commissionStatus, 'approved');
-    // A date-time bound is inclusive.
-    assert.deepEqual(await payCommissions(h.service.database, 'aff-2', late.createdAt), { orders: 1, total: 150 });
-    assert.equal((await affiliateOrder(h, aff2, late.id)).commissionStatus, 'paid');
-  });
-
-  test('an unknown affiliate → affiliate_not_found, nothing changes', async () => {
-    const before = await snapshot(h);
-    await assert.rejects(payCommissions(h.service.database, 'nobody'), (error: unknown) => {
-      assert.ok(error instanceof DomainError);
-      assert.equal(error.code, 'affiliate_not_found');
-      assert.match(error.message, /nobody/);
-      return true;
-    });
-    assert.deepEqual(await snapshot(h), before);
   });
 });

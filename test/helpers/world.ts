@@ -8,6 +8,7 @@ import type { CampaignInput } from '../../src/schemas/campaign.js';
 import type { NewOrderRow } from '../../src/storage/tables.js';
 import { servicesFor } from './databases.js';
 import { OrdersRepository } from '../../src/storage/repositories/orders.js';
+import { approvalEntry } from '../../src/domain/ledger/entries.js';
 
 export const BRANDS = {
   acme: '11111111-1111-4111-8111-111111111111', // public, highlighted, categories Fashion/Shoes
@@ -200,8 +201,9 @@ export async function buildWorld(database: Database): Promise<World> {
   await servicesFor(database).imports.upsertCampaign(campaignInput({ id: 'c-initech-offer', organizationId: BRANDS.initech, type: 'Offer', offerType: 'Url', url: 'https://initech.com/x', createdAt: '2025-05-07T00:00:00.000Z' }));
 
   // Orders: aff-1 has four (two brands, one with mdasc), aff-2 has one.
-  const order = (id: string, affiliateId: string, brandId: string, createdAt: string, extra: Partial<NewOrderRow> = {}) =>
-    new OrdersRepository(database).insert({
+  // An approved one comes with its ledger entry, as the brand's approval writes it.
+  const order = (id: string, affiliateId: string, brandId: string, createdAt: string, extra: Partial<NewOrderRow> = {}) => {
+    const row: NewOrderRow = {
       id,
       order_id: `brand-${id}`,
       organization_id: brandId,
@@ -223,9 +225,13 @@ export async function buildWorld(database: Database): Promise<World> {
       // Fixtures never lock while the tests run.
       lock_at: '2099-12-31T00:00:00.000Z',
       ...extra,
-    });
+    };
+    const approved = row.commission_status === 'approved' ? [approvalEntry(row, Number(row.commission))] : [];
+    return new OrdersRepository(database).insert(row, approved, createdAt);
+  };
   await order('o-aff1-1', 'aff-1', BRANDS.acme, '2026-01-10T10:00:00.000Z', { mdasc: 'campaign-x' });
-  await order('o-aff1-2', 'aff-1', BRANDS.acme, '2026-02-10T10:00:00.000Z', { status: 'approved', commission_status: 'approved' });
+  // Approved and locked (February's statement bills it); the others never lock while the tests run.
+  await order('o-aff1-2', 'aff-1', BRANDS.acme, '2026-02-10T10:00:00.000Z', { status: 'approved', commission_status: 'approved', lock_at: '2026-02-20T10:00:00.000Z' });
   await order('o-aff1-3', 'aff-1', BRANDS.globex, '2026-03-10T10:00:00.000Z', { value: 1_999, commission: 150 });
   await order('o-aff1-4', 'aff-1', BRANDS.umbrella, '2026-03-10T10:00:00.000Z', { status: 'canceled', commission_status: 'canceled', commission: 1_500 });
   await order('o-aff2-1', 'aff-2', BRANDS.initech, '2026-01-15T10:00:00.000Z', { order_id: 'brand-o-aff1-1' });

@@ -8,7 +8,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { StatementLine, StatementsRepository } from '../../storage/repositories/statements.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
-import type { StatementRow } from '../../storage/tables.js';
+import type { NewWebhookEvent, OrderRow, StatementRow } from '../../storage/tables.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import { channelRefsOf, orderOf } from '../orders/orders.js';
 import { invalid, notFound, conflict } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { newId } from '../random.js';
@@ -85,6 +87,7 @@ export const lineOf = (line: StatementLine): StatementLineView => ({
 });
 
 export interface StatementRepositories {
+  affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   statements: StatementsRepository;
   users: UsersRepository;
@@ -171,12 +174,7 @@ export class StatementsService {
       const payment = { id: newId(), amount, reference: reference.trim(), recorded_by: by, created_at: now };
       const completes = amount === left;
       const orders = completes ? await this.repositories.statements.approvedOrdersOf(id) : [];
-      const whenPaid = {
-        ledger: orders.map((order) => payableEntry(order)),
-        events: orders.map((order) =>
-          webhookEvent({ kind: 'affiliate', id: order.affiliate_id }, 'commission.payable', { orderId: order.order_id, networkOrderId: order.id, organizationId: order.organization_id, commission: order.commission, currency: order.currency, payableAt: now }, this.clock),
-        ),
-      };
+      const whenPaid = { ledger: orders.map((order) => payableEntry({ ...order, commission: Number(order.commission) })), events: await this.payableEvents(orders, now) };
       if (await this.repositories.statements.recordPayment(row, payment, { ledger: [paymentEntry(row, amount)] }, whenPaid)) {
         return statementOf((await this.repositories.statements.find(id))!, now);
       }
@@ -226,6 +224,19 @@ export class StatementsService {
       if (rows.length > 0) yield rows.map(lineOf);
       if (rows.length < batch) return;
     }
+  }
+
+  /** Each affiliate hears that its order's commission is payable, with its view of the order. */
+  private async payableEvents(orders: readonly OrderRow[], now: string): Promise<NewWebhookEvent[]> {
+    const channels = new Map<string, Awaited<ReturnType<typeof channelRefsOf>>>();
+    const events: NewWebhookEvent[] = [];
+    for (const order of orders) {
+      let refs = channels.get(order.affiliate_id);
+      if (!refs) channels.set(order.affiliate_id, (refs = await channelRefsOf(this.repositories.affiliates, order.affiliate_id)));
+      const view = orderOf({ ...order, commission_status: 'payable', payable_at: now, updated_at: now }, refs);
+      events.push(webhookEvent({ kind: 'affiliate', id: order.affiliate_id }, 'commission.payable', view, this.clock));
+    }
+    return events;
   }
 
   private async ownersMail(brandId: string, template: 'statement-issued' | 'statement-overdue', statement: Statement) {

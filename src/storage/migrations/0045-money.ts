@@ -67,9 +67,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('statement_id', text).execute();
   await db.schema.alterTable('orders').addColumn('payable_at', text).execute();
   await db.schema.createIndex('orders_statement_idx').on('orders').columns(['statement_id']).execute();
-  // Statements find approved commissions by lock date, payout runs payable ones by affiliate.
+  // Statements find approved commissions by lock date (payout runs use orders_affiliate_commission_idx).
   await db.schema.createIndex('orders_commission_lock_idx').on('orders').columns(['commission_status', 'lock_at']).execute();
-  await db.schema.createIndex('orders_affiliate_commission_idx').on('orders').columns(['affiliate_id', 'commission_status']).execute();
 
   await db.schema
     .createTable('payout_batches')

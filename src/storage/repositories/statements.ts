@@ -3,7 +3,7 @@
 // fully paid, its commissions made payable. Each write carries its ledger entries, webhook events
 // and mail in the same transaction.
 import type { Database } from '../database.js';
-import type { StatementRow } from '../tables.js';
+import type { OrderRow, StatementRow } from '../tables.js';
 import { writeEffects, type Effects } from './effects.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 
@@ -128,15 +128,8 @@ export class StatementsRepository {
   }
 
   /** Orders billed by the statement, still approved (made payable when it is fully paid). */
-  async approvedOrdersOf(statementId: string): Promise<Array<{ id: string; order_id: string; organization_id: string; affiliate_id: string; currency: string; commission: number }>> {
-    const rows = await this.database.db
-      .selectFrom('orders')
-      .select(['id', 'order_id', 'organization_id', 'affiliate_id', 'currency', 'commission'])
-      .where('statement_id', '=', statementId)
-      .where('commission_status', '=', 'approved')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => ({ ...r, commission: Number(r.commission) }));
+  approvedOrdersOf(statementId: string): Promise<OrderRow[]> {
+    return this.database.db.selectFrom('orders').selectAll().where('statement_id', '=', statementId).where('commission_status', '=', 'approved').orderBy('id').execute();
   }
 
   /**

@@ -15,6 +15,7 @@ const Balance = Type.Object(
     currency: Currency('ISO 4217 code of every amount of this entry'),
     pending: Totals,
     approved: Totals,
+    payable: Type.Object(Totals.properties, { description: 'Addition: commissions whose brand paid the statement that billed them, for the next payout run' }),
     paid: Totals,
     canceled: Totals,
   },
