@@ -8,8 +8,6 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey, startWithKeys, type ErrorBodyShape } from '../helpers/api.js';
 import { affiliateOrder, allAffiliateOrders, backdateClick, BROWSER_UA, brandKey, clickAs, clickLink, conversionOf, createLink, eventsOf, freshClick, hoursAfter, hoursFromNow, item, ordersWithBrandOrderId, patchStatus, postback, report, snapshot, withDatabaseLatency, type Conversion } from '../helpers/tracking.js';
-import type { Database } from '../../src/storage/database.js';
-import { DomainError } from '../../src/domain/errors.js';
 import { clickIdTimePrefix } from '../../src/lib/click-id-time.js';
 import { DEFAULT_BRAND_RATE_LIMIT } from '../../src/domain/access/access-service.js';
 import { servicesFor } from '../helpers/databases.js';
