@@ -310,6 +310,7 @@ function buildBrands(count: number): Brand[] {
         domains: '[]',
         setup_pending: 0,
         validation_days: 30,
+        claim_auto_accept_days: 60,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1407,6 +1408,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         payout_id: null,
         lock_at: iso(Math.max(ANCHOR, createdMs) + 30 * DAY),
         auto_approved: 0,
+        source: 'api',
+        attribution: 'click',
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

@@ -201,6 +201,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.conversions.approveLocked() },
+        // Claims wait days, like lock dates: looked for as often.
+        { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
       ]),
       config.schedulePollMs,

@@ -19,6 +19,7 @@ import { BrandLaunch } from './domain/catalog/brand-launch.js';
 import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
+import { ClaimsService } from './domain/orders/claims.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -36,6 +37,8 @@ export interface Services {
   catalog: CatalogService;
   /** Affiliates' channels. */
   channels: ChannelsService;
+  /** Affiliates' claims of sales the tracking missed, and brands' answers. */
+  claims: ClaimsService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -111,6 +114,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     catalog: new CatalogService(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
+    claims: new ClaimsService(repositories, clock, publicUrl),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),

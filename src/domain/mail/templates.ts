@@ -2,7 +2,7 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device' | 'claim-filed' | 'claim-resolved';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -29,6 +29,15 @@ export interface TemplateValues {
   country?: string;
   /** The portal's account security page. */
   securityUrl?: string;
+  /** A brand's own order id. */
+  orderId?: string;
+  /** An amount in integer cents of currency, written out in the message's language. */
+  amount?: number;
+  currency?: string;
+  /** How a claim was answered. */
+  outcome?: 'accepted' | 'declined';
+  /** True when the network answered it (the brand did not in time). */
+  byNetwork?: boolean;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -46,6 +55,16 @@ function countryName(code: string | undefined, locale: MailLocale): string {
     return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
   } catch {
     return code;
+  }
+}
+
+/** An amount in cents of `currency`, in words of `locale`. */
+function money(cents: number | undefined, currency: string | undefined, locale: MailLocale): string {
+  if (cents === undefined || !currency) return '?';
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
   }
 }
 
@@ -194,6 +213,42 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
         `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         `Se foi você, não há nada a fazer. Se não foi, troque sua senha agora (“Esqueceu sua senha?” na página de entrada) e encerre suas outras sessões na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
       ],
+    }),
+  },
+  'claim-filed': {
+    en: (v) => ({
+      subject: `${v.account ?? 'An affiliate'} claims order ${v.orderId ?? ''} on ${v.network}`,
+      paragraphs: [
+        `${v.account ?? 'An affiliate'} says your order ${v.orderId ?? ''} (${money(v.amount, v.currency, 'en')}) came through them, though your tracking did not record it.`,
+        `Accept it (at that value or the actual one) or decline it saying why. Unanswered, it is accepted at the claimed value on ${moment(v.when, 'en')}.`,
+      ],
+      action: 'Answer the claim',
+    }),
+    'pt-BR': (v) => ({
+      subject: `${v.account ?? 'Um afiliado'} reivindica o pedido ${v.orderId ?? ''} na ${v.network}`,
+      paragraphs: [
+        `${v.account ?? 'Um afiliado'} diz que seu pedido ${v.orderId ?? ''} (${money(v.amount, v.currency, 'pt-BR')}) veio por meio dele, embora seu rastreamento não o tenha registrado.`,
+        `Aceite (por esse valor ou pelo real) ou recuse dizendo o motivo. Sem resposta, ele é aceito pelo valor reivindicado em ${moment(v.when, 'pt-BR')}.`,
+      ],
+      action: 'Responder à reivindicação',
+    }),
+  },
+  'claim-resolved': {
+    en: (v) => ({
+      subject: `Your claim of order ${v.orderId ?? ''} was ${v.outcome === 'accepted' ? 'accepted' : 'declined'}`,
+      paragraphs:
+        v.outcome === 'accepted'
+          ? [`${v.byNetwork ? `${v.account ?? 'The brand'} did not answer in time, so ${v.network} accepted` : `${v.account ?? 'The brand'} accepted`} your claim of order ${v.orderId ?? ''} at ${money(v.amount, v.currency, 'en')}: it is among your orders, its commission pending like any other.`]
+          : [`${v.byNetwork ? v.network : (v.account ?? 'The brand')} declined your claim of order ${v.orderId ?? ''}.`, ...(v.reason ? [`The reason: ${v.reason}`] : [])],
+      action: 'See your claims',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Sua reivindicação do pedido ${v.orderId ?? ''} foi ${v.outcome === 'accepted' ? 'aceita' : 'recusada'}`,
+      paragraphs:
+        v.outcome === 'accepted'
+          ? [`${v.byNetwork ? `${v.account ?? 'A marca'} não respondeu a tempo, então a ${v.network} aceitou` : `${v.account ?? 'A marca'} aceitou`} sua reivindicação do pedido ${v.orderId ?? ''} por ${money(v.amount, v.currency, 'pt-BR')}: ele está entre seus pedidos, com a comissão pendente como qualquer outro.`]
+          : [`${v.byNetwork ? `A ${v.network}` : (v.account ?? 'A marca')} recusou sua reivindicação do pedido ${v.orderId ?? ''}.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
+      action: 'Ver suas reivindicações',
     }),
   },
 };

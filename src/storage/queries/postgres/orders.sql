@@ -104,6 +104,8 @@ insert into
     "payout_id",
     "lock_at",
     "auto_approved",
+    "source",
+    "attribution",
     "created_at",
     "updated_at"
   )
@@ -134,9 +136,11 @@ values
     $23,
     $24,
     $25,
-    $26
+    $26,
+    $27,
+    $28
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -363,6 +367,8 @@ insert into
     "payout_id",
     "lock_at",
     "auto_approved",
+    "source",
+    "attribution",
     "created_at",
     "updated_at"
   )
@@ -393,12 +399,14 @@ values
     $23,
     $24,
     $25,
-    $26
+    $26,
+    $27,
+    $28
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
