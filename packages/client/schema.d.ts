@@ -18119,8 +18119,12 @@ export interface components {
              * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
              */
             organizationId: string;
+            /** @description The brand’s name (in lists) */
+            brandName?: string;
             /** @description The affiliate that filed it */
             affiliateId: string;
+            /** @description The affiliate’s name (in lists) */
+            affiliateName?: string;
             /** @description The brand's own order id */
             orderId: string;
             /**

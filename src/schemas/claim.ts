@@ -50,7 +50,9 @@ export const Claim = Type.Object(
   {
     id: Type.String({ description: 'The claim’s id' }),
     organizationId: Uuid,
+    brandName: Type.Optional(Type.String({ description: 'The brand’s name (in lists)' })),
     affiliateId: Type.String({ description: 'The affiliate that filed it' }),
+    affiliateName: Type.Optional(Type.String({ description: 'The affiliate’s name (in lists)' })),
     orderId: Type.String({ description: "The brand's own order id" }),
     orderedAt: DateTime,
     value: Type.Integer({ description: 'Claimed value in integer cents' }),

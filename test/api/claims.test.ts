@@ -166,7 +166,7 @@ test('the brand declines with a reason the affiliate reads, and the order may be
   assert.deepEqual(recorded.items.map((i) => [i.quantity, i.price]), [[1, 10_000]]);
   assert.equal(recorded.lockAt, new Date(clock.now() + 20 * DAY).toISOString(), 'it locks validationDays after it was accepted, as any new conversion');
   assert.deepEqual(recorded.history.map((e) => [e.field, e.to, e.by]), [['created', 'pending', 'brand']]);
-  const seen = await affiliateOrder(h, h.world.keys.aff1, accepted.orderNetworkId!);
+  const seen = await affiliateOrder(h, h.world.keys.aff1, accepted.orderNetworkId);
   assert.deepEqual([seen.source, seen.attribution, seen.value], ['claim', 'claim', 10_000]);
   assert.equal((await answer(second.id, { status: 'accepted', value: 10_000 })).statusCode, 200, 'the same answer again');
   assert.equal(codeOf(await answer(second.id, { status: 'accepted', value: 11_000 })).code, 'claim_resolved');

@@ -160,7 +160,13 @@ export class ClaimsService {
   /** One side's claims, newest first (createdAt, then id). */
   async list(owner: { affiliateId: string } | { brandId: string }, filters: { statuses?: ClaimStatus[] }, page: PageRequest): Promise<Paged<Claim>> {
     const { rows, total } = await this.repositories.claims.list(owner, filters, offsetOf(page));
-    return { items: rows.map(claimOf), total };
+    // Each row with the other side's name.
+    if ('affiliateId' in owner) {
+      const names = new Map((await this.repositories.brands.byIds([...new Set(rows.map((r) => r.organization_id))])).map((b) => [b.id, b.name]));
+      return { items: rows.map((row) => ({ ...claimOf(row), ...(names.has(row.organization_id) && { brandName: names.get(row.organization_id)! }) })), total };
+    }
+    const names = await this.repositories.affiliates.namesOf([...new Set(rows.map((r) => r.affiliate_id))]);
+    return { items: rows.map((row) => ({ ...claimOf(row), ...(names.has(row.affiliate_id) && { affiliateName: names.get(row.affiliate_id)! }) })), total };
   }
 
   /**
