@@ -312,6 +312,7 @@ function buildBrands(count: number): Brand[] {
         validation_days: 30,
         fee_basis_points: 3000,
         statement_due_days: 15,
+        claim_auto_accept_days: 60,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1411,6 +1412,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         payable_at: null,
         lock_at: iso(Math.max(ANCHOR, createdMs) + 30 * DAY),
         auto_approved: 0,
+        source: 'api',
+        attribution: 'click',
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

@@ -39,6 +39,15 @@ for (let i = 0; i < 100; i++) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
+/** The demo brand's name: the affiliate claims a sale of it, which the brand's claims page then lists. */
+async function demoBrandName(): Promise<string> {
+  const signedIn = await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@brand.example', password }) });
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const profile = (await (await fetch(`${base}/advertiser/brand`, { headers: { cookie } })).json()) as { data: { name: string } };
+  return profile.data.name;
+}
+const claimedBrand = await demoBrandName();
+
 const browser = await launchBrowser();
 await mkdir(OUT, { recursive: true });
 try {
@@ -89,6 +98,15 @@ try {
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
     await open('/payouts');
     await shot('affiliate-payouts', () => page.getByRole('heading', { name: 'Payouts' }).waitFor());
+    await open('/claims');
+    await page.getByLabel('Find a brand').fill(claimedBrand);
+    await page.getByLabel('Brand', { exact: true }).selectOption({ label: claimedBrand });
+    await page.getByLabel('Order number').fill(`DEMO-CLAIM-${size}`);
+    await page.getByLabel('Order date').fill(new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10));
+    await page.getByLabel('Order value').fill('149.90');
+    await page.getByLabel('Note for the brand').fill('The customer sent me the order confirmation.');
+    await page.getByRole('button', { name: 'Send the claim' }).click();
+    await shot('affiliate-claims', () => page.getByTestId(`claim-DEMO-CLAIM-${size}`).waitFor());
     await open('/channels');
     await shot('affiliate-channels', () => page.getByRole('table').waitFor());
     await open('/webhooks');
@@ -110,6 +128,8 @@ try {
     await shot('brand-conversions', () => page.getByRole('table').waitFor());
     await page.getByRole('table').getByRole('link').first().click();
     await shot('brand-conversion', () => page.getByRole('heading', { name: 'History' }).waitFor());
+    await open('/claims');
+    await shot('brand-claims', () => page.getByTestId(`claim-DEMO-CLAIM-${size}`).waitFor());
     await open('/analytics');
     await page.getByLabel('Break down by').selectOption({ label: 'Affiliate' });
     await shot('brand-analytics', () => page.getByRole('table').waitFor());

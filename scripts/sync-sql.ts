@@ -25,7 +25,7 @@ import {
 } from 'kysely';
 import { format } from 'sql-formatter';
 import type { Database, Dialect } from '../src/storage/database.js';
-import type { DB, NewClickRow, OrderRow, WebhookDeliveryRow, WebhookEndpointRow } from '../src/storage/tables.js';
+import type { ClaimRow, DB, NewClickRow, OrderRow, WebhookDeliveryRow, WebhookEndpointRow } from '../src/storage/tables.js';
 import { openRepositories, type Repositories } from '../src/storage/repositories/index.js';
 
 const OUT = 'src/storage/queries';
@@ -108,9 +108,34 @@ const order: OrderRow = {
   payable_at: null,
   lock_at: NOW,
   auto_approved: 0,
+  source: 'api',
+  attribution: 'click',
   created_at: NOW,
   updated_at: NOW,
 };
+
+const claim: ClaimRow = {
+  id: 'claim-1',
+  affiliate_id: AFF,
+  organization_id: BRAND,
+  order_id: 'A-1001',
+  ordered_at: NOW,
+  value: 19990,
+  currency: 'BRL',
+  link_code: null,
+  click_id: null,
+  note: '',
+  status: 'open',
+  accepted_value: null,
+  reason: null,
+  resolved_by: null,
+  resolved_at: null,
+  network_order_id: null,
+  auto_accept_at: NOW,
+  created_at: NOW,
+  updated_at: NOW,
+};
+const NO_EFFECTS = { events: [], mail: [] };
 
 const ROLLUP_RANGE = { affiliateId: AFF, organizationId: '', linkId: '', dimension: 'country', from: NOW, to: '2026-01-31T00:00:00.000Z' };
 
@@ -435,6 +460,16 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
       (r) => r.orders.listForBrand(BRAND, { statuses: ['pending'], commissionStatuses: ['pending'], affiliateId: AFF, orderId: 'A-1001', from: NOW, to: NOW }, PAGE),
     ],
     ['existingIds', (r) => r.orders.existingIds(['order-1'])],
+  ],
+  claims: [
+    ['file', (r) => r.claims.file(claim, NO_EFFECTS, NOW)],
+    ['find', (r) => r.claims.find('claim-1')],
+    ['openFor', (r) => r.claims.openFor(BRAND, 'A-1001')],
+    ['list (affiliate, status)', (r) => r.claims.list({ affiliateId: AFF }, { statuses: ['open'] }, PAGE)],
+    ['list (brand)', (r) => r.claims.list({ brandId: BRAND }, {}, PAGE)],
+    ['accept', (r) => r.claims.accept(claim, { value: 19990, by: 'brand', orderNetworkId: 'order-2', order: { ...order, id: 'order-2', order_id: 'A-1002' } }, { actor: `brand:${BRAND}` }, NOW, NO_EFFECTS)],
+    ['decline', (r) => r.claims.decline(claim, { reason: 'No such order', by: 'brand' }, NOW, NO_EFFECTS)],
+    ['openDueBy', (r) => r.claims.openDueBy(NOW, 200)],
   ],
   payouts: [
     ['payable', (r) => r.payouts.payable(AFF)],

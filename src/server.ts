@@ -209,6 +209,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.locks.approveLocked() },
+        // Claims wait days, like lock dates: looked for as often.
+        { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
         // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },

@@ -23,6 +23,7 @@ import { OrderLocks } from './domain/orders/order-locks.js';
 import { StatementsService } from './domain/ledger/statements-service.js';
 import { LedgerService } from './domain/ledger/ledger-service.js';
 import { PayoutRuns } from './domain/ledger/payout-runs.js';
+import { ClaimsService } from './domain/orders/claims.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -40,6 +41,8 @@ export interface Services {
   catalog: CatalogService;
   /** Affiliates' channels. */
   channels: ChannelsService;
+  /** Affiliates' claims of sales the tracking missed, and brands' answers. */
+  claims: ClaimsService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -126,6 +129,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     catalog: new CatalogService(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
+    claims: new ClaimsService(repositories, clock, publicUrl),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),

@@ -4158,8 +4158,8 @@ export interface paths {
                     mdasc?: boolean;
                     /** @description Addition to the spec: orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "paid" | "canceled")[];
+                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
                 };
@@ -4483,8 +4483,8 @@ export interface paths {
                     mdasc?: boolean;
                     /** @description Addition to the spec: orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "paid" | "canceled")[];
+                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
                 };
@@ -4662,6 +4662,13 @@ export interface paths {
                                     orders: number;
                                 };
                                 approved: {
+                                    /** @description Sum of the commissions, in integer minor units (cents) of currency */
+                                    commission: number;
+                                    /** @description Number of orders */
+                                    orders: number;
+                                };
+                                /** @description Addition: commissions whose brand paid the statement that billed them, for the next payout run */
+                                payable: {
                                     /** @description Sum of the commissions, in integer minor units (cents) of currency */
                                     commission: number;
                                     /** @description Number of orders */
@@ -6001,6 +6008,361 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's claims
+         * @description Addition to the spec. Your claims of sales the tracking missed, newest first (createdAt, then id), as { data, meta }: open, accepted (orderNetworkId is the order it recorded) or declined (reason says why). Scope: orders:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                    /** @description Claims in any of these statuses (open, accepted, declined). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    status?: ("open" | "accepted" | "declined")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Claim"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Claim a sale the tracking missed
+         * @description Addition to the spec. Tells a brand you may promote that one of its orders came through you though its tracking did not record it: 201 with the claim, open until the brand answers (claim.created and claim.resolved webhooks; GET /affiliate/claims). Accepted within the brand’s attributionWindowDays plus its validationDays of orderedAt (422 claim_too_late says until when), orderedAt not in the future (422 invalid_order_time). value is in integer cents of the brand’s currency (currency, if given, must be it: 422 currency_mismatch). linkCode and clickId, when given, must be of your own links to this brand (422 link_not_found, click_not_found; a click older than the attribution window at orderedAt: 422 click_expired). An order the brand already reported is refused (409 order_already_attributed, never saying to whom when not to you); one open claim per brand and order id, whoever filed it (409 claim_open; after a decline it may be claimed again). The brand accepts it (the order is recorded for you: source and attribution claim, its commission pending at the brand’s rule, GET /affiliate/orders) or declines it with a reason; unanswered after the brand’s claimAutoAcceptDays (autoAcceptAt), the network accepts it at the claimed value. A brand you may not promote answers 404. Scope: claims:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
+                         */
+                        organizationId: string;
+                        /** @description The brand's own order id, as the customer's confirmation shows it; no spaces */
+                        orderId: string;
+                        /**
+                         * Format: date-time
+                         * @description When the order was placed: not in the future, and no longer ago than the brand’s attribution window plus its validation days
+                         */
+                        orderedAt: string;
+                        /** @description Order value in integer cents of the brand’s currency */
+                        value: number;
+                        /** @description The brand’s currency (GET /affiliate/brands/{id}); optional, refused when it is another (422 currency_mismatch) */
+                        currency?: string;
+                        /** @description The code of your short link the customer came through, if you know it */
+                        linkCode?: string;
+                        /** @description The click id the brand’s site received, if you know it */
+                        clickId?: string;
+                        /** @description What the brand should know to find the order (the customer’s confirmation, the campaign…) */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Claim"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/webhooks": {
         parameters: {
             query?: never;
@@ -6149,7 +6511,7 @@ export interface paths {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url: string;
                         /** @description The event types to send to this endpoint */
-                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "payout.created" | "link.deactivated")[];
+                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
                         /** @description A note for yourself */
                         description?: string;
                         /** @description false: keep the endpoint but send nothing (default true) */
@@ -6648,7 +7010,7 @@ export interface paths {
                     "application/json": {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url?: string;
-                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "payout.created" | "link.deactivated")[];
+                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
                         description?: string;
                         /** @description true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off */
                         enabled?: boolean;
@@ -8372,7 +8734,7 @@ export interface paths {
                         /** @description What the key is for (e.g. "shop integration") */
                         name: string;
                         /** @description What the key may do; every scope of an affiliate when left out */
-                        scopes?: ("brands:read" | "products:read" | "campaigns:read" | "shortener:read" | "shortener:write" | "orders:read" | "channels:read" | "channels:write" | "webhooks:read" | "webhooks:write" | "approvals:write" | "analytics:read")[];
+                        scopes?: ("brands:read" | "products:read" | "campaigns:read" | "shortener:read" | "shortener:write" | "orders:read" | "channels:read" | "channels:write" | "webhooks:read" | "webhooks:write" | "approvals:write" | "analytics:read" | "claims:write")[];
                     };
                 };
             };
@@ -9145,8 +9507,8 @@ export interface paths {
                     limit?: number;
                     /** @description Orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Orders whose commission is in any of these statuses (pending, approved, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "paid" | "canceled")[];
+                    /** @description Orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Orders attributed to this affiliate */
                     affiliateId?: string;
                     /** @description Your own order id */
@@ -12355,6 +12717,8 @@ export interface paths {
                         };
                         /** @description For orders reported from now on; each order keeps the lock date it was reported with */
                         validationDays?: number;
+                        /** @description For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with */
+                        claimAutoAcceptDays?: number;
                     };
                 };
             };
@@ -12798,6 +13162,376 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Claims of your orders
+         * @description Affiliates’ claims of your orders your tracking did not record, newest first (createdAt, then id), as { data, meta }. status=open lists those waiting for your answer; each one you leave unanswered is accepted by the network at its autoAcceptAt (your claimAutoAcceptDays after it was filed, GET /advertiser/brand). Scope: conversions:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                    /** @description Claims in any of these statuses (open, accepted, declined). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    status?: ("open" | "accepted" | "declined")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Claim"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/claims/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Accept or decline a claim
+         * @description accepted: the order is recorded for the affiliate as a conversion of yours (source and attribution claim, one item of the claimed value or of value, your correction; its commission pending at your commission rule; it locks your validationDays from now like any new conversion); the claim keeps its id (orderNetworkId). declined: reason is required (422 reason_required) and the affiliate reads it; value is for acceptance only (422 value_not_allowed). If you reported the order id meanwhile, attributed to another affiliate, acceptance answers 409 order_exists: decline it, saying so (the claimant’s own order stands for it, and the claim is accepted). A later report of the same order id (POST /advertiser/conversions, GET /postback) with a click of the same affiliate gives the order your value while it is pending; another affiliate’s click is 409 order_conflict. The same answer again answers the claim as it is; another answer to an answered claim 409 claim_resolved. Another brand’s claim answers 404 claim_not_found. Scope: conversions:write.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The claim’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description accepted: the order is recorded for the affiliate (a pending conversion, source and attribution claim); declined: nothing is recorded
+                         * @enum {string}
+                         */
+                        status: "accepted" | "declined";
+                        /** @description Why you decline it (required to decline; the affiliate reads it) */
+                        reason?: string;
+                        /** @description Accepting only: the order’s actual value in integer cents, when the claimed one is wrong; the commission is computed on it */
+                        value?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Claim"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/advertiser/webhooks": {
         parameters: {
             query?: never;
@@ -12946,7 +13680,7 @@ export interface paths {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url: string;
                         /** @description The event types to send to this endpoint */
-                        events: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested")[];
+                        events: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue")[];
                         /** @description A note for yourself */
                         description?: string;
                         /** @description false: keep the endpoint but send nothing (default true) */
@@ -13445,7 +14179,7 @@ export interface paths {
                     "application/json": {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url?: string;
-                        events?: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested")[];
+                        events?: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue")[];
                         description?: string;
                         /** @description true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off */
                         enabled?: boolean;
@@ -16378,6 +17112,68 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "commission.payable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The brand paid the statement that billed the order: its commission goes into the next payout run
+         * @description Sent to affiliates' endpoints subscribed to commission.payable. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "commission.payable";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.created": {
         parameters: {
             query?: never;
@@ -16388,7 +17184,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Approved commissions were paid to you (one payout per currency)
+         * A payout run made a payout of your payable commissions (one per currency), not yet sent
          * @description Sent to affiliates' endpoints subscribed to payout.created. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -16410,6 +17206,192 @@ export interface webhooks {
                     "application/json": {
                         /** @constant */
                         type: "payout.created";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was sent to your payout method: its commissions are paid
+         * @description Sent to affiliates' endpoints subscribed to payout.sent. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "payout.sent";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout reached you
+         * @description Sent to affiliates' endpoints subscribed to payout.settled. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "payout.settled";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout did not go through: its commissions are payable again (see failureReason)
+         * @description Sent to affiliates' endpoints subscribed to payout.failed. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "payout.failed";
                         /**
                          * @description The payload shape; fields may be added within a version
                          * @constant
@@ -16492,6 +17474,130 @@ export interface webhooks {
                             mdasc?: string;
                             featureId?: string;
                         };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim of a sale the tracking missed was filed (affiliates: by you; brands: of one of your orders)
+         * @description Sent to brands' endpoints subscribed to claim.created. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "claim.created";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Claim"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim was accepted (its order recorded) or declined with its reason, by the brand or, unanswered in time, by the network
+         * @description Sent to brands' endpoints subscribed to claim.resolved. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "claim.resolved";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Claim"];
                     };
                 };
             };
@@ -16702,6 +17808,130 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "statement.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your statement for a month was issued: the commissions that locked and the network's fee, to pay by dueAt
+         * @description Sent to brands' endpoints subscribed to statement.issued. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "statement.issued";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Statement"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "statement.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A statement passed its due date unpaid (sent once); your campaigns keep running
+         * @description Sent to brands' endpoints subscribed to statement.overdue. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "statement.overdue";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Statement"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -16838,6 +18068,8 @@ export interface components {
             attributionWindowDays: number;
             /** @description Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network */
             validationDays: number;
+            /** @description Days you have to answer an affiliate’s claim of a sale your tracking missed; unanswered, the network accepts it at the claimed value */
+            claimAutoAcceptDays: number;
             /** @description ISO 4217 code of your amounts */
             currency: string;
             /** @description Public: every affiliate may promote you; private: the ones you approve */
@@ -17073,7 +18305,7 @@ export interface components {
             /** @description Numeric category id of the item in the brand catalogue */
             categories: number;
         };
-        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null. */
+        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source and attribution are additions to the spec’s fields; a field without a value is omitted, never null. */
         Order: {
             /** @description Network order id (use it with GET /affiliate/orders/{id}) */
             id: string;
@@ -17094,10 +18326,10 @@ export interface components {
             /** @description Affiliate's commission in integer cents */
             commission: number;
             /**
-             * @description pending → approved → paid; pending or approved → canceled; canceled from the start when the click did not count (see commissionReason)
+             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it
              * @enum {string}
              */
-            commissionStatus: "pending" | "approved" | "paid" | "canceled";
+            commissionStatus: "pending" | "approved" | "payable" | "paid" | "canceled";
             /**
              * @description Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
              * @enum {string}
@@ -17127,6 +18359,11 @@ export interface components {
             channel?: components["schemas"]["ChannelRef"];
             /**
              * Format: date-time
+             * @description Addition to the spec: when the commission became payable (the brand paid the statement that billed it); present from then on
+             */
+            payableAt?: string;
+            /**
+             * Format: date-time
              * @description Addition to the spec: when the commission was paid; present once commissionStatus is paid
              */
             paidAt?: string;
@@ -17139,6 +18376,16 @@ export interface components {
             lockAt: string;
             /** @description Addition to the spec: true when the network approved the order at its lock date, the brand not having answered */
             autoApproved: boolean;
+            /**
+             * @description Addition to the spec: how the order arrived: api (POST /advertiser/conversions), postback (GET /postback; of orders stored before sources were recorded, those reported with a postback token), tag, pixel, or claim (an affiliate's claim the brand or the network accepted)
+             * @enum {string}
+             */
+            source: "api" | "postback" | "tag" | "pixel" | "claim";
+            /**
+             * @description Addition to the spec: why the affiliate gets it: click (its link was clicked), coupon (its coupon was used), or claim (an accepted claim)
+             * @enum {string}
+             */
+            attribution: "click" | "coupon" | "claim";
         };
         /** @description An order as its brand sees it */
         Conversion: {
@@ -17182,6 +18429,16 @@ export interface components {
             /** @description True when the network approved the order at its lock date, you not having answered */
             autoApproved: boolean;
             /**
+             * @description how the order arrived: api (POST /advertiser/conversions), postback (GET /postback; of orders stored before sources were recorded, those reported with a postback token), tag, pixel, or claim (an affiliate's claim the brand or the network accepted)
+             * @enum {string}
+             */
+            source: "api" | "postback" | "tag" | "pixel" | "claim";
+            /**
+             * @description why the affiliate gets it: click (its link was clicked), coupon (its coupon was used), or claim (an accepted claim)
+             * @enum {string}
+             */
+            attribution: "click" | "coupon" | "claim";
+            /**
              * Format: date-time
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
@@ -17210,12 +18467,12 @@ export interface components {
             /** @description The API key (key_…) or postback token (pbt_…) the brand made the change with */
             keyId?: string;
         };
-        /** @description Addition to the spec: a payment of approved commissions to the affiliate, in one currency. periodStart and periodEnd are the creation times of the earliest and latest order it paid. */
+        /** @description Addition to the spec: a payment to the affiliate of its payable commissions (and any adjustments), in one currency. periodStart and periodEnd are the creation times of the earliest and latest order it pays. */
         Payout: {
             /** @description Payout id; orders paid in it carry it as payoutId */
             id: string;
             affiliateId: string;
-            /** @description ISO 4217 code of total (a payout is in one currency; a payment run makes one per currency) */
+            /** @description ISO 4217 code of total (a payout is in one currency; a payout run makes one per affiliate and currency) */
             currency: string;
             /**
              * Format: date-time
@@ -17227,15 +18484,156 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             periodEnd: string;
-            /** @description Sum of the commissions paid, in integer minor units (cents) of currency */
+            /** @description What the payout pays, in integer minor units (cents) of currency: the commissions plus the adjustments */
             total: number;
-            /** @description Number of orders whose commission was paid in it */
+            /** @description Number of orders whose commission it pays */
             orderCount: number;
+            /** @description The part of total made of the network's adjustments (negative when they reduce it) */
+            adjustmentTotal: number;
+            /**
+             * @description pending: in a run, not yet sent; sent: handed to the bank or payment provider (its commissions are paid); settled: received; failed: did not go through (its commissions are payable again)
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "settled" | "failed";
+            /** @description Where it goes, masked (e.g. "PIX cpf ***.456.789-**"); null for payouts made before payout details existed */
+            method: string | null;
             /**
              * Format: date-time
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             createdAt: string;
+            sentAt: string | null;
+            settledAt: string | null;
+            failedAt: string | null;
+            /** @description Why it failed, as the bank or provider said */
+            failureReason: string | null;
+        };
+        /** @description Addition to the spec: what a brand is billed for one month's locked commissions in one currency, with the network's fee. */
+        Statement: {
+            id: string;
+            brandId: string;
+            /** @description YYYY-MM: the commissions it bills locked by the end of this UTC month */
+            month: string;
+            /** @description ISO 4217 code of every amount of the statement (one statement per currency) */
+            currency: string;
+            /** @description Number of commissions billed (one line per order) */
+            lineCount: number;
+            /** @description Sum of the commissions billed, in cents */
+            commission: number;
+            /** @description Sum of the network's fee on each line, in cents */
+            fee: number;
+            /** @description The network's fee on each line, in basis points of its commission (3000: 30 %), rounded half up to the cent per line */
+            feeBasisPoints: number;
+            /** @description commission + fee, in cents: what the brand pays */
+            total: number;
+            /** @description What the network has received so far, in cents (payments add up) */
+            paidAmount: number;
+            /**
+             * @description open: to pay by dueAt; overdue: dueAt passed unpaid; paid: received in full
+             * @enum {string}
+             */
+            status: "open" | "overdue" | "paid";
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            issuedAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            dueAt: string;
+            /** @description When it was paid in full; its commissions became payable then */
+            paidAt: string | null;
+        };
+        StatementLine: {
+            /** @description The brand's own order id */
+            orderId: string;
+            affiliateId: string;
+            /** @description Order value, in cents */
+            value: number;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            orderedAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            lockAt: string;
+            /** @description true when the network approved the order at its lock date */
+            autoApproved: boolean;
+            /** @description Commission billed, in cents */
+            commission: number;
+            /** @description The network's fee on it, in cents */
+            fee: number;
+        };
+        /** @description A claim of a sale the tracking missed. A field without a value is omitted, never null. */
+        Claim: {
+            /** @description The claim’s id */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
+             */
+            organizationId: string;
+            /** @description The brand’s name (in lists) */
+            brandName?: string;
+            /** @description The affiliate that filed it */
+            affiliateId: string;
+            /** @description The affiliate’s name (in lists) */
+            affiliateName?: string;
+            /** @description The brand's own order id */
+            orderId: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            orderedAt: string;
+            /** @description Claimed value in integer cents */
+            value: number;
+            /** @description ISO 4217 code of value (the brand’s currency) */
+            currency: string;
+            linkCode?: string;
+            clickId?: string;
+            note: string;
+            /**
+             * @description open → accepted | declined
+             * @enum {string}
+             */
+            status: "open" | "accepted" | "declined";
+            /** @description The value it was accepted at: the brand’s correction, or the claimed value */
+            acceptedValue?: number;
+            /** @description Why the brand declined it */
+            reason?: string;
+            /**
+             * @description brand, or network: accepted at the claimed value when the brand did not answer in time
+             * @enum {string}
+             */
+            resolvedBy?: "brand" | "network";
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            resolvedAt?: string;
+            /** @description The network id of the order it made (affiliates: GET /affiliate/orders/{id}) */
+            orderNetworkId?: string;
+            /**
+             * Format: date-time
+             * @description When the network accepts it at the claimed value if the brand has not answered (the brand’s claimAutoAcceptDays after it was filed)
+             */
+            autoAcceptAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
         };
         /** @description Where and which events are sent; the signing secret is shown only when created or rotated */
         WebhookEndpoint: {

@@ -38,6 +38,8 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'link.deactivated': { summary: 'The network stopped one of your short links: it answers 404 from now on', data: LINK_DEACTIVATED },
   'conversion.created': { summary: 'An order you reported was recorded', data: ref('Conversion') },
   'conversion.updated': { summary: 'One of your orders changed (by you, through the API)', data: ref('Conversion') },
+  'claim.created': { summary: 'A claim of a sale the tracking missed was filed (affiliates: by you; brands: of one of your orders)', data: ref('Claim') },
+  'claim.resolved': { summary: 'A claim was accepted (its order recorded) or declined with its reason, by the brand or, unanswered in time, by the network', data: ref('Claim') },
   'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },
   'statement.issued': { summary: "Your statement for a month was issued: the commissions that locked and the network's fee, to pay by dueAt", data: ref('Statement') },
   'statement.overdue': { summary: 'A statement passed its due date unpaid (sent once); your campaigns keep running', data: ref('Statement') },

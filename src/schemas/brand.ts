@@ -98,6 +98,7 @@ export const BrandProfile = Type.Object(
     commission: Type.Ref(Commission),
     attributionWindowDays: Type.Integer(),
     validationDays: Type.Integer({ minimum: 0, maximum: 180, description: 'Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network' }),
+    claimAutoAcceptDays: Type.Integer({ minimum: 30, maximum: 120, description: 'Days you have to answer an affiliate’s claim of a sale your tracking missed; unanswered, the network accepts it at the claimed value' }),
     currency: Currency('ISO 4217 code of your amounts'),
     isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
     active: Type.Boolean(),
@@ -118,6 +119,7 @@ export const BrandProfilePatch = Type.Object(
     allowedChannels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), Type.Null()], { description: 'null: every kind' })),
     commission: Type.Optional(Commission),
     validationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 180, description: 'For orders reported from now on; each order keeps the lock date it was reported with' })),
+    claimAutoAcceptDays: Type.Optional(Type.Integer({ minimum: 30, maximum: 120, description: 'For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with' })),
   },
   {
     additionalProperties: false,

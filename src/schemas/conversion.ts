@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, Examples } from './common.js';
-import { CommissionReasonField, OrderItem } from './order.js';
+import { AttributionField, CommissionReasonField, OrderItem, SourceField } from './order.js';
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
 
@@ -85,6 +85,8 @@ export const Conversion = Type.Object(
     clickedAt: Type.Optional(DateTime),
     lockAt: Type.String({ format: 'date-time', description: 'Your validation days after the order was reported: until then you approve, cancel or correct it; after, it is locked (409 order_locked) and, if still pending, approved by the network' }),
     autoApproved: Type.Boolean({ description: 'True when the network approved the order at its lock date, you not having answered' }),
+    source: SourceField(''),
+    attribution: AttributionField(''),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

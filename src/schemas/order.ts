@@ -7,6 +7,19 @@ export const CommissionStatuses = ['pending', 'approved', 'payable', 'paid', 'ca
 /** Why a commission was canceled from the start: the order's click did not count as a person's. */
 export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
+/** How an order arrived, and why its affiliate gets it. */
+export const OrderSources = ['api', 'postback', 'tag', 'pixel', 'claim'] as const;
+export const OrderAttributions = ['click', 'coupon', 'claim'] as const;
+export type OrderSource = (typeof OrderSources)[number];
+export type OrderAttribution = (typeof OrderAttributions)[number];
+
+/** Shared by the affiliate's Order and the brand's Conversion. */
+export const SourceField = (addition: string) =>
+  Type.Union(OrderSources.map((s) => Type.Literal(s)), {
+    description: `${addition}how the order arrived: api (POST /advertiser/conversions), postback (GET /postback; of orders stored before sources were recorded, those reported with a postback token), tag, pixel, or claim (an affiliate's claim the brand or the network accepted)`,
+  });
+export const AttributionField = (addition: string) =>
+  Type.Union(OrderAttributions.map((s) => Type.Literal(s)), { description: `${addition}why the affiliate gets it: click (its link was clicked), coupon (its coupon was used), or claim (an accepted claim)` });
 
 /** Shared by the affiliate's Order and the brand's Conversion. */
 export const CommissionReasonField = Type.Optional(
@@ -57,11 +70,13 @@ export const Order = Type.Object(
     payoutId: Type.Optional(Type.String({ description: 'Addition to the spec: the payout (GET /affiliate/payouts/{id}) the commission was paid in' })),
     lockAt: Type.String({ format: 'date-time', description: 'Addition to the spec: from then on the brand can no longer change the order; one still pending is approved by the network then' }),
     autoApproved: Type.Boolean({ description: 'Addition to the spec: true when the network approved the order at its lock date, the brand not having answered' }),
+    source: SourceField('Addition to the spec: '),
+    attribution: AttributionField('Addition to the spec: '),
   },
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt and autoApproved are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source and attribution are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -47,6 +47,7 @@ import * as sessionDevices from './migrations/0040-session-devices.js';
 import * as secondFactors from './migrations/0041-second-factors.js';
 import * as lockDates from './migrations/0042-lock-dates.js';
 import * as money from './migrations/0045-money.js';
+import * as claims from './migrations/0043-claims.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -95,6 +96,7 @@ const migrations: Record<string, DialectMigration> = {
   '0041-second-factors': secondFactors,
   '0042-lock-dates': lockDates,
   '0045-money': money,
+  '0043-claims': claims,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -52,6 +52,8 @@ export interface BrandsTable {
   fee_basis_points: Generated<number>;
   /** Days a brand has to pay a statement after it is issued. */
   statement_due_days: Generated<number>;
+  /** Days after which a claim the brand has not answered is accepted by the network (30-120). */
+  claim_auto_accept_days: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -222,6 +224,10 @@ export interface OrdersTable {
   lock_at: string;
   /** 1 when the network approved the order at its lock date. */
   auto_approved: Generated<number>;
+  /** How the order arrived: api, postback, tag, pixel or claim. */
+  source: Generated<string>;
+  /** Why its affiliate gets it: click, coupon or claim. */
+  attribution: Generated<string>;
   /** Set when the commission was paid, with the payout it was paid in. */
   paid_at: string | null;
   payout_id: string | null;
@@ -229,6 +235,37 @@ export interface OrdersTable {
   statement_id: Generated<string | null>;
   /** When that statement was paid and the commission became payable. */
   payable_at: Generated<string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An affiliate's claim of a sale of a brand that the tracking missed. */
+export interface ClaimsTable {
+  id: string;
+  affiliate_id: string;
+  organization_id: string;
+  /** The brand's own order id, as the affiliate gave it. */
+  order_id: string;
+  ordered_at: string;
+  /** Claimed value in integer cents of currency (the brand's). */
+  value: number;
+  currency: string;
+  link_code: string | null;
+  click_id: string | null;
+  note: string;
+  /** open → accepted | declined */
+  status: string;
+  /** The value it was accepted at: the brand's correction, or the claimed value. */
+  accepted_value: number | null;
+  /** Why the brand declined it. */
+  reason: string | null;
+  /** brand or network. */
+  resolved_by: string | null;
+  resolved_at: string | null;
+  /** The network id of the order an accepted claim made (or found). */
+  network_order_id: string | null;
+  /** When the network accepts it if the brand has not answered. */
+  auto_accept_at: string;
   created_at: string;
   updated_at: string;
 }
@@ -736,6 +773,7 @@ export interface DB {
   statement_payments: StatementPaymentsTable;
   adjustments: AdjustmentsTable;
   ledger_lines: LedgerLinesTable;
+  claims: ClaimsTable;
 }
 
 export type ClickRow = Selectable<ClicksTable>;
@@ -750,6 +788,7 @@ export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
+export type ClaimRow = Selectable<ClaimsTable>;
 export type ApprovalRequestRow = Selectable<ApprovalRequestsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;

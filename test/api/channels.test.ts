@@ -86,7 +86,7 @@ describe('a scope added after keys were created', () => {
       assertError(narrow, 403, 'forbidden');
       const scopes = await service.database.db.selectFrom('api_keys').select(['id', 'scopes']).orderBy('id').execute();
       assert.deepEqual(scopes, [
-        { id: 'key_full', scopes: `${OLD_FULL_SET} channels:read webhooks:read webhooks:write approvals:write analytics:read channels:write` },
+        { id: 'key_full', scopes: `${OLD_FULL_SET} channels:read webhooks:read webhooks:write approvals:write analytics:read channels:write claims:write` },
         { id: 'key_narrow', scopes: 'brands:read orders:read' },
       ]);
     } finally {

@@ -120,6 +120,8 @@ describe('the loop end to end', () => {
       channel: { id: h.world.channels.aff1Site, name: 'My blog', kind: 'site' },
       lockAt: conv.lockAt,
       autoApproved: false,
+      source: 'api',
+      attribution: 'click',
     };
     const listed = (await allAffiliateOrders(h, aff1)).find((o) => o.id === conv.id);
     assert.deepEqual(listed, expected);

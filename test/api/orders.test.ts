@@ -89,9 +89,11 @@ describe('GET /affiliate/orders: list', () => {
       currency: 'BRL',
       lockAt: '2099-12-31T00:00:00.000Z',
       autoApproved: false,
+      source: 'api',
+      attribution: 'click',
     });
     for (const { data } of list) {
-      const keys = ['autoApproved', 'commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', 'lockAt', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'status', 'value'];
+      const keys = ['attribution', 'autoApproved', 'commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', 'lockAt', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'source', 'status', 'value'];
       assert.deepEqual(Object.keys(data).sort(), keys);
       assert.ok(Number.isInteger(data.value), `value ${data.value}`);
       assert.ok(Number.isInteger(data.commission), `commission ${data.commission}`);

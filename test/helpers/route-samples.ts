@@ -194,6 +194,21 @@ export function createRouteSamples(): RouteSamples {
         return { method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: withKey(key) };
       },
     },
+    'POST /affiliate/claims': {
+      side: 'affiliate',
+      foreign: { reason: "files a claim of the caller's own (claims.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/affiliate/claims', headers: withKey(key), payload: { organizationId: BRANDS.acme, orderId: unique('walk-claim'), orderedAt: new Date(Date.now() - 86_400_000).toISOString(), value: 1000 } }),
+    },
+    'GET /affiliate/claims': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/claims?status=open', headers: withKey(key) }) },
+    'GET /advertiser/claims': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/claims?status=open', headers: withKey(key) }) },
+    'PATCH /advertiser/claims/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'claim_not_found' },
+      request: async (key) => {
+        const claim = await h.service.services.claims.file('aff-1', { organizationId: BRANDS.acme, orderId: unique('walk-answer'), orderedAt: new Date(Date.now() - 86_400_000).toISOString(), value: 1000 });
+        return { method: 'PATCH', url: `/advertiser/claims/${claim.id}`, headers: withKey(key), payload: { status: 'accepted' } };
+      },
+    },
     'POST /affiliate/brands/:id/approval-request': {
       side: 'affiliate',
       foreign: { reason: "asks on the caller's own behalf (approvals.test.ts)" },

@@ -17,6 +17,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/analytics', 'nav.analytics'],
   ['/orders', 'nav.orders'],
   ['/payouts', 'nav.payouts'],
+  ['/claims', 'nav.claims'],
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
@@ -24,6 +25,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
+  ['/claims', 'nav.claims'],
   ['/affiliates', 'nav.affiliates'],
   ['/analytics', 'nav.analytics'],
   ['/catalogue', 'nav.catalogue'],

@@ -15,6 +15,7 @@ export const AFFILIATE_SCOPES = [
   'webhooks:write',
   'approvals:write',
   'analytics:read',
+  'claims:write',
 ] as const;
 export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:read', 'webhooks:write', 'affiliates:read', 'affiliates:write', 'catalog:read', 'catalog:write', 'analytics:read'] as const;
 

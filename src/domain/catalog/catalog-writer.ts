@@ -251,6 +251,7 @@ export class CatalogWriter {
       commission: commissionOf(brand),
       attributionWindowDays: brand.attribution_window_days,
       validationDays: brand.validation_days,
+      claimAutoAcceptDays: brand.claim_auto_accept_days,
       currency: brand.currency,
       isPublic: brand.is_public === 1,
       active: brand.active === 1,
@@ -282,6 +283,7 @@ export class CatalogWriter {
       ...(patch.allowedChannels !== undefined && { allowed_channel_kinds: patch.allowedChannels === null ? null : JSON.stringify(patch.allowedChannels) }),
       ...(patch.commission !== undefined && commissionColumns({ commission: patch.commission })),
       ...(patch.validationDays !== undefined && { validation_days: patch.validationDays }),
+      ...(patch.claimAutoAcceptDays !== undefined && { claim_auto_accept_days: patch.claimAutoAcceptDays }),
       updated_at: this.clock.iso(),
     });
     return this.brandProfile(brandId);

@@ -223,7 +223,8 @@ export class PayoutRuns {
         locale: owner.language ?? 'en',
         values: {
           account: name ?? row.affiliate_id,
-          amount: formatMinor(Number(row.total), row.currency),
+          amount: Number(row.total),
+          currency: row.currency,
           ...(row.method && { method: row.method }),
           ...(reason && { reason }),
           url: `${this.settings.publicUrl}/app/${template === 'payout-sent' ? 'payouts' : 'payee'}`,

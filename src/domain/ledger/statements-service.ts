@@ -241,12 +241,13 @@ export class StatementsService {
 
   private async ownersMail(brandId: string, template: 'statement-issued' | 'statement-overdue', statement: Statement) {
     const owners = (await this.repositories.users.listOf({ brandId })).filter((user) => user.role === 'owner');
+    const brandName = (await this.repositories.brands.find(brandId))?.name ?? brandId;
     return owners.map((owner) =>
       mailRow({
         to: owner.email,
         template,
         locale: owner.language ?? 'en',
-        values: { month: statement.month, amount: formatMinor(statement.total - statement.paidAmount, statement.currency), due: statement.dueAt.slice(0, 10), url: `${this.settings.publicUrl}/app/statements/${statement.id}` },
+        values: { account: brandName, month: statement.month, amount: statement.total - statement.paidAmount, currency: statement.currency, due: statement.dueAt.slice(0, 10), url: `${this.settings.publicUrl}/app/statements/${statement.id}` },
       }),
     );
   }

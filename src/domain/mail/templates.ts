@@ -2,8 +2,22 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device'
-  | 'statement-issued' | 'statement-overdue' | 'payout-sent' | 'payout-failed';
+export type TemplateName =
+  | 'invitation'
+  | 'password-link'
+  | 'verify-address'
+  | 'already-member'
+  | 'application-received'
+  | 'application-approved'
+  | 'application-declined'
+  | 'brand-approved'
+  | 'new-device'
+  | 'claim-filed'
+  | 'claim-resolved'
+  | 'statement-issued'
+  | 'statement-overdue'
+  | 'payout-sent'
+  | 'payout-failed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -32,12 +46,19 @@ export interface TemplateValues {
   securityUrl?: string;
   /** A month, YYYY-MM. */
   month?: string;
-  /** An amount of money, already written with its currency. */
-  amount?: string;
   /** A date, YYYY-MM-DD. */
   due?: string;
   /** Where money goes, masked (e.g. "PIX cpf ***.456.789-**"). */
   method?: string;
+  /** A brand's own order id. */
+  orderId?: string;
+  /** An amount in integer cents of currency, written out in the message's language. */
+  amount?: number;
+  currency?: string;
+  /** How a claim was answered. */
+  outcome?: 'accepted' | 'declined';
+  /** True when the network answered it (the brand did not in time). */
+  byNetwork?: boolean;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -55,6 +76,16 @@ function countryName(code: string | undefined, locale: MailLocale): string {
     return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
   } catch {
     return code;
+  }
+}
+
+/** An amount in cents of `currency`, in words of `locale`. */
+function money(cents: number | undefined, currency: string | undefined, locale: MailLocale): string {
+  if (cents === undefined || !currency) return '?';
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
   }
 }
 
@@ -208,52 +239,88 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
   'statement-issued': {
     en: (v) => ({
       subject: `Your ${v.network} statement for ${v.month ?? ''}`,
-      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} is ready: ${v.amount ?? ''}, the commissions your orders earned affiliates that month and the network's fee.`, `Please pay it by ${v.due ?? ''}. Affiliates are paid once it is paid.`],
+      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} is ready: ${v.amount === undefined ? '' : money(v.amount, v.currency, 'en')}, the commissions your orders earned affiliates that month and the network's fee.`, `Please pay it by ${v.due ?? ''}. Affiliates are paid once it is paid.`],
       action: 'See the statement',
     }),
     'pt-BR': (v) => ({
       subject: `Seu extrato da ${v.network} de ${v.month ?? ''}`,
-      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} está pronto: ${v.amount ?? ''}, as comissões que seus pedidos renderam aos afiliados no mês e a taxa da rede.`, `Pague até ${v.due ?? ''}. Os afiliados recebem depois que ele for pago.`],
+      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} está pronto: ${v.amount === undefined ? '' : money(v.amount, v.currency, 'pt-BR')}, as comissões que seus pedidos renderam aos afiliados no mês e a taxa da rede.`, `Pague até ${v.due ?? ''}. Os afiliados recebem depois que ele for pago.`],
       action: 'Ver o extrato',
     }),
   },
   'statement-overdue': {
     en: (v) => ({
       subject: `Your ${v.network} statement for ${v.month ?? ''} is overdue`,
-      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} was due on ${v.due ?? ''}; ${v.amount ?? ''} is still to be paid.`, 'Your campaigns keep running, but the affiliates who earned these commissions are paid only once it is paid.'],
+      paragraphs: [`${v.account ?? 'Your brand'}'s statement for ${v.month ?? ''} was due on ${v.due ?? ''}; ${v.amount === undefined ? '' : money(v.amount, v.currency, 'en')} is still to be paid.`, 'Your campaigns keep running, but the affiliates who earned these commissions are paid only once it is paid.'],
       action: 'See the statement',
     }),
     'pt-BR': (v) => ({
       subject: `Seu extrato da ${v.network} de ${v.month ?? ''} está vencido`,
-      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} venceu em ${v.due ?? ''}; faltam pagar ${v.amount ?? ''}.`, 'Suas campanhas continuam no ar, mas os afiliados que ganharam essas comissões só recebem depois que ele for pago.'],
+      paragraphs: [`O extrato de ${v.account ?? 'sua marca'} de ${v.month ?? ''} venceu em ${v.due ?? ''}; faltam pagar ${v.amount === undefined ? '' : money(v.amount, v.currency, 'pt-BR')}.`, 'Suas campanhas continuam no ar, mas os afiliados que ganharam essas comissões só recebem depois que ele for pago.'],
       action: 'Ver o extrato',
     }),
   },
   'payout-sent': {
     en: (v) => ({
-      subject: `${v.network} sent you ${v.amount ?? 'a payment'}`,
-      paragraphs: [`${v.network} sent ${v.amount ?? 'a payment'} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'}.`, 'It may take a day or two to arrive, depending on the means of payment.'],
+      subject: `${v.network} sent you ${v.amount === undefined ? 'a payment' : money(v.amount, v.currency, 'en')}`,
+      paragraphs: [`${v.network} sent ${v.amount === undefined ? 'a payment' : money(v.amount, v.currency, 'en')} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'}.`, 'It may take a day or two to arrive, depending on the means of payment.'],
       action: 'See your payouts',
     }),
     'pt-BR': (v) => ({
-      subject: `A ${v.network} enviou ${v.amount ?? 'um pagamento'} para você`,
-      paragraphs: [`A ${v.network} enviou ${v.amount ?? 'um pagamento'} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'}.`, 'Pode levar um ou dois dias para chegar, conforme o meio de pagamento.'],
+      subject: `A ${v.network} enviou ${v.amount === undefined ? 'um pagamento' : money(v.amount, v.currency, 'pt-BR')} para você`,
+      paragraphs: [`A ${v.network} enviou ${v.amount === undefined ? 'um pagamento' : money(v.amount, v.currency, 'pt-BR')} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'}.`, 'Pode levar um ou dois dias para chegar, conforme o meio de pagamento.'],
       action: 'Ver seus pagamentos',
     }),
   },
   'payout-failed': {
     en: (v) => ({
       subject: `A payment from ${v.network} did not go through`,
-      paragraphs: [`The payment of ${v.amount ?? ''} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'} failed${v.reason ? `: ${v.reason}` : '.'}`, 'The commissions it held are payable again and go into the next payout run. Check your payout details.'],
+      paragraphs: [`The payment of ${v.amount === undefined ? '' : money(v.amount, v.currency, 'en')} to ${v.account ?? 'you'} by ${v.method ?? 'your payout method'} failed${v.reason ? `: ${v.reason}` : '.'}`, 'The commissions it held are payable again and go into the next payout run. Check your payout details.'],
       action: 'Check your payout details',
     }),
     'pt-BR': (v) => ({
       subject: `Um pagamento da ${v.network} não foi concluído`,
-      paragraphs: [`O pagamento de ${v.amount ?? ''} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'} falhou${v.reason ? `: ${v.reason}` : '.'}`, 'As comissões dele voltaram a ficar a pagar e entram no próximo pagamento. Confira seus dados de recebimento.'],
+      paragraphs: [`O pagamento de ${v.amount === undefined ? '' : money(v.amount, v.currency, 'pt-BR')} para ${v.account ?? 'você'} por ${v.method ?? 'seu meio de recebimento'} falhou${v.reason ? `: ${v.reason}` : '.'}`, 'As comissões dele voltaram a ficar a pagar e entram no próximo pagamento. Confira seus dados de recebimento.'],
       action: 'Conferir dados de recebimento',
     }),
   },
 
+  'claim-filed': {
+    en: (v) => ({
+      subject: `${v.account ?? 'An affiliate'} claims order ${v.orderId ?? ''} on ${v.network}`,
+      paragraphs: [
+        `${v.account ?? 'An affiliate'} says your order ${v.orderId ?? ''} (${money(v.amount, v.currency, 'en')}) came through them, though your tracking did not record it.`,
+        `Accept it (at that value or the actual one) or decline it saying why. Unanswered, it is accepted at the claimed value on ${moment(v.when, 'en')}.`,
+      ],
+      action: 'Answer the claim',
+    }),
+    'pt-BR': (v) => ({
+      subject: `${v.account ?? 'Um afiliado'} reivindica o pedido ${v.orderId ?? ''} na ${v.network}`,
+      paragraphs: [
+        `${v.account ?? 'Um afiliado'} diz que seu pedido ${v.orderId ?? ''} (${money(v.amount, v.currency, 'pt-BR')}) veio por meio dele, embora seu rastreamento não o tenha registrado.`,
+        `Aceite (por esse valor ou pelo real) ou recuse dizendo o motivo. Sem resposta, ele é aceito pelo valor reivindicado em ${moment(v.when, 'pt-BR')}.`,
+      ],
+      action: 'Responder à reivindicação',
+    }),
+  },
+  'claim-resolved': {
+    en: (v) => ({
+      subject: `Your claim of order ${v.orderId ?? ''} was ${v.outcome === 'accepted' ? 'accepted' : 'declined'}`,
+      paragraphs:
+        v.outcome === 'accepted'
+          ? [`${v.byNetwork ? `${v.account ?? 'The brand'} did not answer in time, so ${v.network} accepted` : `${v.account ?? 'The brand'} accepted`} your claim of order ${v.orderId ?? ''} at ${money(v.amount, v.currency, 'en')}: it is among your orders, its commission pending like any other.`]
+          : [`${v.byNetwork ? v.network : (v.account ?? 'The brand')} declined your claim of order ${v.orderId ?? ''}.`, ...(v.reason ? [`The reason: ${v.reason}`] : [])],
+      action: 'See your claims',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Sua reivindicação do pedido ${v.orderId ?? ''} foi ${v.outcome === 'accepted' ? 'aceita' : 'recusada'}`,
+      paragraphs:
+        v.outcome === 'accepted'
+          ? [`${v.byNetwork ? `${v.account ?? 'A marca'} não respondeu a tempo, então a ${v.network} aceitou` : `${v.account ?? 'A marca'} aceitou`} sua reivindicação do pedido ${v.orderId ?? ''} por ${money(v.amount, v.currency, 'pt-BR')}: ele está entre seus pedidos, com a comissão pendente como qualquer outro.`]
+          : [`${v.byNetwork ? `A ${v.network}` : (v.account ?? 'A marca')} recusou sua reivindicação do pedido ${v.orderId ?? ''}.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
+      action: 'Ver suas reivindicações',
+    }),
+  },
 };
 
 export interface RenderedMail {

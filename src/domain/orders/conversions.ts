@@ -3,7 +3,7 @@
 // count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
 // stored with the commission canceled from the start.
 import type { Conversion } from '../../schemas/conversion.js';
-import type { CommissionReason, OrderItem } from '../../schemas/order.js';
+import type { CommissionReason, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
@@ -50,11 +50,18 @@ export interface ReportedConversion {
   value: number;
   items: OrderItem[];
   createdAt?: string;
+  /** The route it came through: POST /advertiser/conversions (api, the default) or GET /postback with a postback token. */
+  source?: 'api' | 'postback';
 }
 
 const DAY_MS = 86_400_000;
 /** How far in the future a reported order time may be (clock skew between brand and network). */
 const FUTURE_SKEW_MS = 5 * 60_000;
+
+/** The one item of an order recorded from a claim: the sale at its value. */
+export function claimedItem(value: number): OrderItem {
+  return { id: 'claim', name: 'Claimed sale', quantity: 1, price: value, categories: 0 };
+}
 
 /** Items may differ from the order value by rounding, shipping or discounts: 1 % or 100 cents. */
 export function itemsTolerance(value: number): number {
@@ -79,6 +86,8 @@ export function conversionOf(row: OrderRow): Conversion {
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
     lockAt: row.lock_at,
     autoApproved: row.auto_approved === 1,
+    source: row.source as OrderSource,
+    attribution: row.attribution as OrderAttribution,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -148,6 +157,7 @@ export class ConversionsService {
 
     // A replay of a known order is answered before anything else is checked: it changes nothing.
     const existing = await orders.findBrandOrder(brandId, input.orderId);
+    if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input) };
     if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
 
     const click = await this.clickOf(input.clickId, brandId);
@@ -194,13 +204,46 @@ export class ConversionsService {
       // From the report (not the order's own time): the brand always has its full validation days.
       lock_at: new Date(now + brand.validation_days * DAY_MS).toISOString(),
       auto_approved: 0,
+      source: input.source ?? 'api',
+      attribution: 'click',
       created_at: orderTime,
       updated_at: recordedAt,
     };
     const events = await orderEvents(this.repositories.affiliates, this.clock, order, 'created');
     const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, events);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
+    if (!created && row.source === 'claim') return { created, conversion: await this.reportOfClaimed(caller, row, input) };
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
+  }
+
+  /**
+   * The brand's server reports an order that an affiliate's claim recorded first. The click must be
+   * that affiliate's (another's is different facts: 409 order_conflict); while the order is pending
+   * (and not locked) it takes the server's value and items, its commission recomputed with the rule
+   * it was recorded under, the change in its history; once approved or canceled, only the same
+   * value is the same order.
+   */
+  private async reportOfClaimed(caller: BrandCaller, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
+    const click = await this.clickOf(input.clickId, caller.brandId);
+    if (click.affiliate_id !== existing.affiliate_id) {
+      throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim of affiliate ${existing.affiliate_id}, and clickId ${input.clickId} is another affiliate's click; an order cannot be reported twice with different data`);
+    }
+    // A postback has no items: the lines stay while they fit the new value, else one item of it stands for them.
+    const lines = JSON.parse(existing.items) as OrderItem[];
+    const items = input.items.length > 0 ? input.items : itemsFit(lines, input.value) ? undefined : [claimedItem(input.value)];
+    const next = existing.status === 'pending' ? planChange(existing, { value: input.value, ...(items && { items }) }) : {};
+    if (Object.keys(next).length === 0) {
+      if (existing.value !== input.value) throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim with value ${existing.value} and is ${existing.status}: it can no longer take another value`);
+      return conversionOf(existing);
+    }
+    const now = this.clock.iso();
+    if (now >= existing.lock_at) throw conflict('order_locked', `order "${input.orderId}" locked at ${existing.lock_at}: it can no longer take another value`);
+    const changed: OrderRow = { ...existing, ...next, updated_at: now };
+    const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated');
+    if (!(await this.repositories.orders.change(existing, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
+      throw conflict('concurrent_update', 'the order changed while this request was processed; retry');
+    }
+    return conversionOf(changed);
   }
 
   /**
@@ -307,11 +350,12 @@ function planChange(current: OrderRow, change: ConversionChange): OrderChange {
   return next;
 }
 
+const itemsSum = (items: OrderItem[]) => items.reduce((total, item) => total + item.price * item.quantity, 0);
+/** Whether the items add up to the value, within itemsTolerance. */
+const itemsFit = (items: OrderItem[], value: number) => items.length === 0 || Math.abs(itemsSum(items) - value) <= itemsTolerance(value);
+
 /** Items may differ from the order value by rounding, shipping or discounts (see itemsTolerance). */
 function checkItems(items: OrderItem[], value: number): void {
-  if (items.length === 0) return;
-  const sum = items.reduce((total, item) => total + item.price * item.quantity, 0);
-  if (Math.abs(sum - value) > itemsTolerance(value)) {
-    throw unacceptable('items_mismatch', `items add up to ${sum} cents but value is ${value} cents (tolerance ${itemsTolerance(value)} cents)`);
-  }
+  if (itemsFit(items, value)) return;
+  throw unacceptable('items_mismatch', `items add up to ${itemsSum(items)} cents but value is ${value} cents (tolerance ${itemsTolerance(value)} cents)`);
 }

@@ -1,7 +1,7 @@
 // Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
 // (link, channel, click, payout) and its balance per currency.
 import { openingEntry } from '../ledger/entries.js';
-import type { CommissionReason, Order, OrderItem } from '../../schemas/order.js';
+import type { CommissionReason, Order, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { OrderFilters, OrdersRepository } from '../../storage/repositories/orders.js';
 import type { NewOrderRow, OrderRow } from '../../storage/tables.js';
@@ -42,6 +42,8 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     ...(row.payout_id !== null && { payoutId: row.payout_id }),
     lockAt: row.lock_at,
     autoApproved: row.auto_approved === 1,
+    source: row.source as OrderSource,
+    attribution: row.attribution as OrderAttribution,
   };
 }
 

@@ -6,8 +6,21 @@ import { randomBase62 } from '../random.js';
 
 export type OwnerKind = 'affiliate' | 'brand';
 
-export const AFFILIATE_EVENTS = ['order.created', 'order.updated', 'commission.approved', 'commission.canceled', 'payout.created', 'link.deactivated', 'commission.payable', 'payout.sent', 'payout.settled', 'payout.failed'] as const;
-export const BRAND_EVENTS = ['conversion.created', 'conversion.updated', 'affiliate.approval.requested', 'statement.issued', 'statement.overdue'] as const;
+export const AFFILIATE_EVENTS = [
+  'order.created',
+  'order.updated',
+  'commission.approved',
+  'commission.canceled',
+  'commission.payable',
+  'payout.created',
+  'payout.sent',
+  'payout.settled',
+  'payout.failed',
+  'link.deactivated',
+  'claim.created',
+  'claim.resolved',
+] as const;
+export const BRAND_EVENTS = ['conversion.created', 'conversion.updated', 'affiliate.approval.requested', 'claim.created', 'claim.resolved', 'statement.issued', 'statement.overdue'] as const;
 export type WebhookEventType = (typeof AFFILIATE_EVENTS)[number] | (typeof BRAND_EVENTS)[number];
 
 export const EVENTS_OF: Record<OwnerKind, readonly WebhookEventType[]> = { affiliate: AFFILIATE_EVENTS, brand: BRAND_EVENTS };

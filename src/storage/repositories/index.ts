@@ -7,6 +7,7 @@ import { ApplicationsRepository } from './applications.js';
 import { ApprovalsRepository } from './approvals.js';
 import { BrandsRepository } from './brands.js';
 import { CampaignsRepository } from './campaigns.js';
+import { ClaimsRepository } from './claims.js';
 import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
@@ -36,6 +37,7 @@ export function openRepositories(database: Database) {
     brands: new BrandsRepository(database),
     campaigns: new CampaignsRepository(database),
     categories: new CategoriesRepository(database),
+    claims: new ClaimsRepository(database),
     clicks: new ClicksRepository(database),
     ledger: new LedgerRepository(database),
     links: new LinksRepository(database),

@@ -44,6 +44,7 @@ export function BrandProfile() {
       domains,
       clickIdParam: fieldText(form, 'clickIdParam').trim() || brand.clickIdParam,
       validationDays: Number(fieldText(form, 'validationDays') || brand.validationDays),
+      claimAutoAcceptDays: Number(fieldText(form, 'claimAutoAcceptDays') || brand.claimAutoAcceptDays),
       commission: { transfer, value },
     });
   };
@@ -61,6 +62,8 @@ export function BrandProfile() {
             <dd>{t('profile.days', { days: number(brand.attributionWindowDays) })}</dd>
             <dt>{t('profile.validation')}</dt>
             <dd>{t('profile.days', { days: number(brand.validationDays) })}</dd>
+            <dt>{t('profile.claimDays')}</dt>
+            <dd>{t('profile.claimDaysValue', { days: number(brand.claimAutoAcceptDays) })}</dd>
             <dt>{t('profile.commission')}</dt>
             <dd data-testid="profile-commission">
               {brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}
@@ -101,6 +104,13 @@ export function BrandProfile() {
               <input name="validationDays" type="number" inputMode="numeric" min={0} max={180} step={1} required defaultValue={String(brand.validationDays)} aria-describedby="validation-hint" />
               <span id="validation-hint" class="hint">
                 {t('profile.validationHint')}
+              </span>
+            </label>
+            <label>
+              {t('profile.claimDays')}
+              <input name="claimAutoAcceptDays" type="number" inputMode="numeric" min={30} max={120} step={1} required defaultValue={String(brand.claimAutoAcceptDays)} aria-describedby="claim-days-hint" />
+              <span id="claim-days-hint" class="hint">
+                {t('profile.claimDaysHint')}
               </span>
             </label>
             <fieldset>

@@ -20,6 +20,7 @@ import { listBrandProductsRoute } from './products-list.js';
 import { listBrandCampaignsRoute } from './campaigns-list.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 import { getBrandLaunchRoute, launchBrandRoute } from './brand-launch.js';
+import { answerClaimRoute, listBrandClaimsRoute } from './claims.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, listBrandClaimsRoute, answerClaimRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];

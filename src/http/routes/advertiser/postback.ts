@@ -32,7 +32,7 @@ export function registerPostback(app: App, services: ServingServices): void {
       const { clickId, orderId, createdAt } = request.query;
       const value = Number(request.query.value);
       if (value < 1 || value > MAX_ORDER_VALUE) throw new HttpError(400, 'invalid_query', `value must be between 1 and ${MAX_ORDER_VALUE} cents, got ${request.query.value}`);
-      const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, orderId, value, createdAt, items: [] });
+      const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, orderId, value, createdAt, items: [], source: 'postback' });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

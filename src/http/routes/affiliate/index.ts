@@ -19,6 +19,7 @@ import { deleteChannelRoute } from './channel-delete.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { accountRoutes } from '../account/index.js';
 import { requestApprovalRoute } from './approval-request.js';
+import { createClaimRoute, listClaimsRoute } from './claims.js';
 import { analyticsRoutes } from '../analytics/index.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
@@ -40,6 +41,8 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   updateChannelRoute,
   deleteChannelRoute,
   requestApprovalRoute,
+  createClaimRoute,
+  listClaimsRoute,
   ...webhookRoutes('affiliate'),
   ...accountRoutes('affiliate'),
   ...analyticsRoutes('affiliate'),

@@ -162,12 +162,7 @@ where
 
 -- statements.approvedOrdersOf
 select
-  "id",
-  "order_id",
-  "organization_id",
-  "affiliate_id",
-  "currency",
-  "commission"
+  *
 from
   "orders"
 where
