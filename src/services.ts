@@ -22,6 +22,11 @@ import { PayoutsService } from './domain/orders/payouts.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
+import { PayeeService } from './domain/payees/payee-service.js';
+import { createKeyFileIfMissing, keyRingOf, type KeyRing } from './lib/key-ring.js';
+import { newKeyText } from './lib/sealed-box.js';
+import type { Config } from './config.js';
+import { dialectOf, sqlitePath } from './storage/database.js';
 import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
@@ -43,6 +48,8 @@ export interface Services {
   launch: BrandLaunch;
   links: LinksService;
   orders: OrdersService;
+  /** Where affiliates are paid: their payee details (encrypted), and where a payout goes. */
+  payees: PayeeService;
   payouts: PayoutsService;
   /** Portal users' second factors: authenticator app, recovery codes, passkeys. */
   secondFactors: SecondFactorsService;
@@ -93,6 +100,33 @@ export interface ServiceSettings {
   countryOf?: (address: string) => string;
   /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
   networkName?: string;
+  /** The keys of the payee details (payeeKeysFor); none: payee details cannot be saved. */
+  payeeKeys?: () => KeyRing;
+  /** How long payouts are held after payee details change (PAYEE_CHANGE_HOLD_HOURS). */
+  payeeChangeHoldHours?: number;
+}
+
+const NO_KEYS = keyRingOf({ currentKey: undefined, oldKeys: [], keyFile: null });
+
+/**
+ * The payee keys a configuration gives, and what the start should tell the operator. The embedded
+ * database makes its key file at the first start when no key is configured (an in-memory one a key
+ * for the process); PostgreSQL never makes one: instances must share a key the operator gives.
+ */
+export function payeeKeysFor(config: Pick<Config, 'databaseUrl' | 'payeeEncryptionKey' | 'payeeEncryptionOldKeys' | 'payeeKeyFile'>): {
+  keys: () => KeyRing;
+  notice?: { level: 'info' | 'warn'; message: string };
+} {
+  const embedded = dialectOf(config.databaseUrl) === 'sqlite';
+  const inMemory = embedded && sqlitePath(config.databaseUrl) === ':memory:';
+  const created = config.payeeEncryptionKey === undefined && embedded && config.payeeKeyFile !== null && createKeyFileIfMissing(config.payeeKeyFile);
+  const keys = keyRingOf({ currentKey: config.payeeEncryptionKey ?? (inMemory && !config.payeeKeyFile ? newKeyText() : undefined), oldKeys: config.payeeEncryptionOldKeys, keyFile: config.payeeKeyFile });
+  if (created) return { keys, notice: { level: 'info', message: `Made the key of payee details in ${config.payeeKeyFile} (first start): keep it with every backup of the database (affnet backup copies it); without it, payee details cannot be read` } };
+  if (!keys().current) {
+    const where = config.payeeKeyFile ? `PAYEE_ENCRYPTION_KEY is not set and ${config.payeeKeyFile} holds no key` : 'PAYEE_ENCRYPTION_KEY is not set';
+    return { keys, notice: { level: 'warn', message: `No payee encryption key (${where}): affiliates cannot save payee details (answered 503) and payouts cannot read them. Set PAYEE_ENCRYPTION_KEY (openssl rand -base64 32), the same on every instance` } };
+  }
+  return { keys };
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -104,6 +138,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
     ...(settings.countryOf && { countryOf: settings.countryOf }),
   });
+  const secondFactors = new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' });
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
@@ -118,7 +153,8 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories, clock),
     users,
-    secondFactors: new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }),
+    secondFactors,
+    payees: new PayeeService(repositories, secondFactors, clock, { keys: settings.payeeKeys ?? NO_KEYS, holdHours: settings.payeeChangeHoldHours ?? 48, publicUrl }),
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

@@ -46,6 +46,7 @@ import * as applications from './migrations/0039-applications.js';
 import * as sessionDevices from './migrations/0040-session-devices.js';
 import * as secondFactors from './migrations/0041-second-factors.js';
 import * as lockDates from './migrations/0042-lock-dates.js';
+import * as payeeDetails from './migrations/0044-payee-details.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -93,6 +94,7 @@ const migrations: Record<string, DialectMigration> = {
   '0040-session-devices': sessionDevices,
   '0041-second-factors': secondFactors,
   '0042-lock-dates': lockDates,
+  '0044-payee-details': payeeDetails,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -2,7 +2,7 @@
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
-export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device';
+export type TemplateName = 'invitation' | 'password-link' | 'verify-address' | 'already-member' | 'application-received' | 'application-approved' | 'application-declined' | 'brand-approved' | 'new-device' | 'payee-changed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -29,6 +29,12 @@ export interface TemplateValues {
   country?: string;
   /** The portal's account security page. */
   securityUrl?: string;
+  /** Payee details in one masked line, e.g. "PIX cpf ***.456.789-**". */
+  summary?: string;
+  /** Who made a change (their e-mail address). */
+  changedBy?: string;
+  /** Until when something lasts (ISO 8601), written out like `when`. */
+  until?: string;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -194,6 +200,28 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
         `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         `Se foi você, não há nada a fazer. Se não foi, troque sua senha agora (“Esqueceu sua senha?” na página de entrada) e encerre suas outras sessões na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
       ],
+    }),
+  },
+  'payee-changed': {
+    en: (v) => ({
+      subject: `Payout details of ${v.account ?? 'your account'} changed on ${v.network}`,
+      paragraphs: [
+        `The payout details of ${v.account ?? 'your account'} on ${v.network} were changed by ${v.changedBy ?? 'an owner'} on ${moment(v.when, 'en')}. Payouts now go to:`,
+        `${v.summary ?? '?'}`,
+        `To protect you, payouts are held until ${moment(v.until, 'en')}.`,
+        'If you or a fellow owner made this change, there is nothing to do. If not, sign in, put the right details back, change your password and sign out the other sessions on the security page: every owner of the account is told of this change.',
+      ],
+      action: 'Review the payout details',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Dados de pagamento de ${v.account ?? 'sua conta'} alterados na ${v.network}`,
+      paragraphs: [
+        `Os dados de pagamento de ${v.account ?? 'sua conta'} na ${v.network} foram alterados por ${v.changedBy ?? 'um proprietário'} em ${moment(v.when, 'pt-BR')}. Os pagamentos agora vão para:`,
+        `${v.summary ?? '?'}`,
+        `Para sua proteção, os pagamentos ficam retidos até ${moment(v.until, 'pt-BR')}.`,
+        'Se você ou outro proprietário fez esta alteração, não há nada a fazer. Se não, entre, coloque de volta os dados certos, troque sua senha e encerre as outras sessões na página de segurança: todos os proprietários da conta são avisados desta alteração.',
+      ],
+      action: 'Conferir os dados de pagamento',
     }),
   },
 };
