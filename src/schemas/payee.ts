@@ -44,6 +44,8 @@ export type PayeeMethod = PixMethod | BankMethod;
  * field of the method sent rather than "matches no branch".
  */
 export const PayeeMethod = Type.Unsafe<PayeeMethod>({
+  // The type first: Ajv reads the discriminator only of an object.
+  type: 'object',
   oneOf: [PixMethod, BankMethod],
   discriminator: { propertyName: 'type' },
   description: 'How the payee is paid: type pix with keyType and key, or type bank with an IBAN, or with bankCode, branch and account',

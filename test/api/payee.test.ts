@@ -184,13 +184,13 @@ describe('payee details', () => {
       ['ana@aff1.example', 'en'],
       ['bia@aff1.example', 'pt-BR'],
     ]);
-    const english = renderMail('payee-changed', 'en', { network: 'affnet', ...(JSON.parse(mail.find((m) => m.locale === 'en')!.params) as object) });
+    const english = renderMail('payee-changed', 'en', { network: 'affnet', ...(JSON.parse(mail.find((m) => m.locale === 'en')!.params ?? '{}') as object) });
     assert.match(english.subject, /^Payout details of .* changed on affnet$/);
     assert.match(english.text, /changed by ana@aff1\.example/);
     assert.match(english.text, /PIX random \*{8}-\*{4}-\*{4}-\*{4}-\*{8}5c6d/);
     assert.match(english.text, /payouts are held until/);
     assert.ok(!english.text.includes('3f2b8c1e'), 'the mail shows the details masked');
-    const portuguese = renderMail('payee-changed', 'pt-BR', { network: 'affnet', ...(JSON.parse(mail.find((m) => m.locale === 'pt-BR')!.params) as object) });
+    const portuguese = renderMail('payee-changed', 'pt-BR', { network: 'affnet', ...(JSON.parse(mail.find((m) => m.locale === 'pt-BR')!.params ?? '{}') as object) });
     assert.match(portuguese.subject, /^Dados de pagamento de .* alterados na affnet$/);
 
     const heldUntil = (await payeeRow())!.held_until;
