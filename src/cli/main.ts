@@ -17,6 +17,7 @@ import { configCommand } from './commands/config.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { usersCommand } from './commands/users.js';
 import { applicationsCommand } from './commands/applications.js';
+import { payeeCommand } from './commands/payee.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -37,6 +38,7 @@ program.addCommand(linksCommand());
 program.addCommand(commissionsCommand());
 program.addCommand(analyticsCommand());
 program.addCommand(visitorSaltCommand());
+program.addCommand(payeeCommand());
 program.addCommand(configCommand());
 program.addCommand(backupCommand());
 program.addCommand(restoreCommand());
