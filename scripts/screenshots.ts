@@ -89,6 +89,8 @@ try {
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
     await open('/payouts');
     await shot('affiliate-payouts', () => page.getByRole('heading', { name: 'Payouts' }).waitFor());
+    await open('/payee');
+    await shot('affiliate-payee', () => page.getByRole('heading', { name: 'Enter your payout details' }).waitFor());
     await open('/channels');
     await shot('affiliate-channels', () => page.getByRole('table').waitFor());
     await open('/webhooks');

@@ -17,6 +17,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/analytics', 'nav.analytics'],
   ['/orders', 'nav.orders'],
   ['/payouts', 'nav.payouts'],
+  ['/payee', 'nav.payee'],
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],
