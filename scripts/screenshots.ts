@@ -107,6 +107,8 @@ try {
     await page.getByLabel('Note for the brand').fill('The customer sent me the order confirmation.');
     await page.getByRole('button', { name: 'Send the claim' }).click();
     await shot('affiliate-claims', () => page.getByTestId(`claim-DEMO-CLAIM-${size}`).waitFor());
+    await open('/payee');
+    await shot('affiliate-payee', () => page.getByRole('heading', { name: 'Enter your payout details' }).waitFor());
     await open('/channels');
     await shot('affiliate-channels', () => page.getByRole('table').waitFor());
     await open('/webhooks');

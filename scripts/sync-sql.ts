@@ -471,6 +471,13 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['decline', (r) => r.claims.decline(claim, { reason: 'No such order', by: 'brand' }, NOW, NO_EFFECTS)],
     ['openDueBy', (r) => r.claims.openDueBy(NOW, 200)],
   ],
+  payees: [
+    ['find', (r) => r.payees.find(AFF)],
+    ['save', (r) => r.payees.save({ affiliate_id: AFF, details: 'pk1.0a1b2c3d.iv.tag.data', key_id: '0a1b2c3d', updated_by: 'usr_1', updated_at: NOW, held_until: NOW }, [], NOW)],
+    ['notUnderKey', (r) => r.payees.notUnderKey('0a1b2c3d', 'aff-0', 100)],
+    ['reencrypt', (r) => r.payees.reencrypt(AFF, 'pk1.0a1b2c3d.iv.tag.data', { details: 'pk1.4e5f6a7b.iv.tag.data', key_id: '4e5f6a7b' })],
+    ['countByKey', (r) => r.payees.countByKey()],
+  ],
   payouts: [
     ['payable', (r) => r.payouts.payable(AFF)],
     ['payable (everyone)', (r) => r.payouts.payable()],

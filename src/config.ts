@@ -7,6 +7,7 @@ import { bundledIpDatabasePath } from './lib/ip-country.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './storage/sqlite-page-cache.js';
 import { dialectOf, sqlitePath } from './storage/database.js';
 import { DEFAULT_REDIRECT_CACHE_MB } from './domain/links/redirect-cache.js';
+import { parseKey } from './lib/key-ring.js';
 
 export interface Config {
   port: number;
@@ -125,6 +126,17 @@ export interface Config {
   youngGenerationMb: number;
   /** How much lower (in nice steps) background threads run than the serving thread; 0: the same. */
   backgroundNice: number;
+  /** The current key of the payee details (base64 of 32 bytes); undefined: the key file's first key, if any. */
+  payeeEncryptionKey: string | undefined;
+  /** Earlier keys, still read (rows written before a rotation), never written with. */
+  payeeEncryptionOldKeys: string[];
+  /**
+   * The key file (PAYEE_KEY_FILE): by default payee.key beside the SQLite file, made at the first
+   * start when no key is configured; with PostgreSQL none unless set (never made); null: none.
+   */
+  payeeKeyFile: string | null;
+  /** How long an affiliate's payouts are held after its payee details change, in hours. */
+  payeeChangeHoldHours: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -229,6 +241,27 @@ function dirBesideDatabase(raw: string | undefined, url: string, name: string): 
   return path === ':memory:' ? null : join(dirname(resolve(path)), name);
 }
 
+/** A payee key variable, checked now (32 bytes in base64) so a typo stops the start, not the first payout. */
+function payeeKey(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  parseKey(raw, 'PAYEE_ENCRYPTION_KEY');
+  return raw.trim();
+}
+
+function payeeOldKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  keys.forEach((key, i) => parseKey(key, `key ${i + 1} of PAYEE_ENCRYPTION_OLD_KEYS`));
+  return keys;
+}
+
+/** PAYEE_KEY_FILE, or payee.key beside the SQLite file (none by default with PostgreSQL or in memory). */
+function payeeKeyFile(raw: string | undefined, url: string): string | null {
+  if (raw && raw !== '') return resolve(raw);
+  if (dialectOf(url) === 'postgres') return null;
+  const path = sqlitePath(url);
+  return path === ':memory:' ? null : join(dirname(resolve(path)), 'payee.key');
+}
+
 function smtpUrl(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^smtps?:\/\//i.test(raw) || !URL.canParse(raw)) throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 (or smtps:// for TLS from the start, port 465)');
@@ -321,6 +354,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
     youngGenerationMb: integer(env, 'YOUNG_GENERATION_MB', 16, 0, 1024),
     backgroundNice: integer(env, 'BACKGROUND_NICE', 5, 0, 19),
+    payeeEncryptionKey: payeeKey(env.PAYEE_ENCRYPTION_KEY),
+    payeeEncryptionOldKeys: payeeOldKeys(env.PAYEE_ENCRYPTION_OLD_KEYS),
+    payeeKeyFile: payeeKeyFile(env.PAYEE_KEY_FILE, database),
+    payeeChangeHoldHours: integer(env, 'PAYEE_CHANGE_HOLD_HOURS', 48, 0, 24 * 90),
     ...timeouts(env),
   };
 }
@@ -380,6 +417,10 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   heapGrowthPercent: 'HEAP_GROWTH_PERCENT',
   youngGenerationMb: 'YOUNG_GENERATION_MB',
   backgroundNice: 'BACKGROUND_NICE',
+  payeeEncryptionKey: 'PAYEE_ENCRYPTION_KEY',
+  payeeEncryptionOldKeys: 'PAYEE_ENCRYPTION_OLD_KEYS',
+  payeeKeyFile: 'PAYEE_KEY_FILE',
+  payeeChangeHoldHours: 'PAYEE_CHANGE_HOLD_HOURS',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */
@@ -387,6 +428,9 @@ const IN_SECONDS = new Set<keyof Config>(['repeatClickWindowMs', 'failedKeyWindo
 const IN_MINUTES = new Set<keyof Config>(['sessionIdleMs']);
 
 const MASK = '********';
+
+/** Keys masked, each named by its id (what ciphertexts and `affnet payee rotate-key` name it by). */
+const maskedKeys = (keys: readonly string[]): string => keys.map((key) => `${MASK} (id ${parseKey(key, 'key').id})`).join(',');
 
 /** A URL with its password masked. */
 function withoutPassword(url: string): string {
@@ -398,7 +442,7 @@ function withoutPassword(url: string): string {
 
 /**
  * The effective configuration as variable=value lines (what `affnet config` prints): every
- * variable with the value in force, defaults included; passwords and the visitor salt masked.
+ * variable with the value in force, defaults included; passwords, the visitor salt and payee keys masked.
  */
 export function describeConfig(config: Config): Array<{ variable: string; value: string }> {
   const lines: Array<{ variable: string; value: string }> = [];
@@ -407,6 +451,9 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     const raw = config[key];
     let value: string;
     if (key === 'visitorSalt') value = raw === undefined ? '(the installation’s own, kept in the database)' : MASK;
+    else if (key === 'payeeEncryptionKey') value = config.payeeEncryptionKey === undefined ? (config.payeeKeyFile ? '(the key file’s first key)' : '(none: payee details cannot be saved)') : maskedKeys([config.payeeEncryptionKey]);
+    else if (key === 'payeeEncryptionOldKeys') value = maskedKeys(config.payeeEncryptionOldKeys);
+    else if (key === 'payeeKeyFile') value = raw === null ? '(none)' : String(raw);
     else if (key === 'databaseUrl' || key === 'redisUrl' || key === 'smtpUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');

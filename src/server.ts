@@ -35,7 +35,7 @@ import { outboxMailTransport, smtpMailTransport } from './outbound/mail-transpor
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
-import { createServices, type ServingServices } from './services.js';
+import { createServices, payeeKeysFor, type ServingServices } from './services.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
@@ -170,8 +170,23 @@ export async function createService(config: Config, options: ServiceOptions = {}
     mail: new Retention(repositories.mail, clock, { retentionDays: config.mailRetentionDays }),
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
+  const payeeKeys = payeeKeysFor(config);
   const services: ServingServices = {
-    ...createServices(repositories, { clock, publicUrl: config.publicUrl, publisher, webhookAllowLocalTargets: config.webhookAllowLocalTargets, sessionIdleMs: config.sessionIdleMs, signupAutoApprove: config.signupAutoApprove, termsVersion: config.termsVersion, sessionAddressDays: config.sessionAddressDays, countryOf, networkName: config.networkName, payoutMinimums: config.payoutMinimums }),
+    ...createServices(repositories, {
+      clock,
+      publicUrl: config.publicUrl,
+      publisher,
+      webhookAllowLocalTargets: config.webhookAllowLocalTargets,
+      sessionIdleMs: config.sessionIdleMs,
+      signupAutoApprove: config.signupAutoApprove,
+      termsVersion: config.termsVersion,
+      sessionAddressDays: config.sessionAddressDays,
+      countryOf,
+      networkName: config.networkName,
+      payeeKeys: payeeKeys.keys,
+      payeeChangeHoldHours: config.payeeChangeHoldHours,
+      payoutMinimums: config.payoutMinimums,
+    }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
@@ -234,6 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const context: AppContext = { config, services, redis, metrics };
   const built = await buildApp(context, { logger: options.logger ?? false });
   app = built.app;
+  if (payeeKeys.notice) app.log[payeeKeys.notice.level](payeeKeys.notice.message);
   if (redis) {
     // Redis may be away at start: serve anyway (caches poll the database for changes, the limiter
     // and repeat window do without it) and take other instances' messages once it is back; the

@@ -27,6 +27,11 @@ import { ClaimsService } from './domain/orders/claims.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
+import { PayeeService } from './domain/payees/payee-service.js';
+import { createKeyFileIfMissing, keyRingOf, type KeyRing } from './lib/key-ring.js';
+import { newKeyText } from './lib/sealed-box.js';
+import type { Config } from './config.js';
+import { dialectOf, sqlitePath } from './storage/database.js';
 import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
@@ -54,6 +59,8 @@ export interface Services {
   /** Approves orders still pending at their lock date (scheduled, and before statements are issued). */
   locks: OrderLocks;
   orders: OrdersService;
+  /** Where affiliates are paid: their payee details (encrypted), and where a payout goes. */
+  payees: PayeeService;
   payouts: PayoutsService;
   /** Payout runs: what each affiliate has payable, paid in batches; the file for the bank; its results. */
   payoutRuns: PayoutRuns;
@@ -110,6 +117,33 @@ export interface ServiceSettings {
   networkName?: string;
   /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM). */
   payoutMinimums?: ReadonlyMap<string, number>;
+  /** The keys of the payee details (payeeKeysFor); none: payee details cannot be saved. */
+  payeeKeys?: () => KeyRing;
+  /** How long payouts are held after payee details change (PAYEE_CHANGE_HOLD_HOURS). */
+  payeeChangeHoldHours?: number;
+}
+
+const NO_KEYS = keyRingOf({ currentKey: undefined, oldKeys: [], keyFile: null });
+
+/**
+ * The payee keys a configuration gives, and what the start should tell the operator. The embedded
+ * database makes its key file at the first start when no key is configured (an in-memory one a key
+ * for the process); PostgreSQL never makes one: instances must share a key the operator gives.
+ */
+export function payeeKeysFor(config: Pick<Config, 'databaseUrl' | 'payeeEncryptionKey' | 'payeeEncryptionOldKeys' | 'payeeKeyFile'>): {
+  keys: () => KeyRing;
+  notice?: { level: 'info' | 'warn'; message: string };
+} {
+  const embedded = dialectOf(config.databaseUrl) === 'sqlite';
+  const inMemory = embedded && sqlitePath(config.databaseUrl) === ':memory:';
+  const created = config.payeeEncryptionKey === undefined && embedded && config.payeeKeyFile !== null && createKeyFileIfMissing(config.payeeKeyFile);
+  const keys = keyRingOf({ currentKey: config.payeeEncryptionKey ?? (inMemory && !config.payeeKeyFile ? newKeyText() : undefined), oldKeys: config.payeeEncryptionOldKeys, keyFile: config.payeeKeyFile });
+  if (created) return { keys, notice: { level: 'info', message: `Made the key of payee details in ${config.payeeKeyFile} (first start): keep it with every backup of the database (affnet backup copies it); without it, payee details cannot be read` } };
+  if (!keys().current) {
+    const where = config.payeeKeyFile ? `PAYEE_ENCRYPTION_KEY is not set and ${config.payeeKeyFile} holds no key` : 'PAYEE_ENCRYPTION_KEY is not set';
+    return { keys, notice: { level: 'warn', message: `No payee encryption key (${where}): affiliates cannot save payee details (answered 503) and payouts cannot read them. Set PAYEE_ENCRYPTION_KEY (openssl rand -base64 32), the same on every instance` } };
+  }
+  return { keys };
 }
 
 export function createServices(repositories: Repositories, settings: ServiceSettings): Services {
@@ -122,6 +156,8 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     ...(settings.countryOf && { countryOf: settings.countryOf }),
   });
   const locks = new OrderLocks(repositories, clock);
+  const secondFactors = new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' });
+  const payees = new PayeeService(repositories, secondFactors, clock, { keys: settings.payeeKeys ?? NO_KEYS, holdHours: settings.payeeChangeHoldHours ?? 48, publicUrl });
   return {
     access: new AccessService(repositories, clock, publisher),
     analytics: new AnalyticsService(repositories, clock),
@@ -138,13 +174,14 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     locks,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories),
-    payoutRuns: new PayoutRuns(repositories, { destinationFor: async () => ({ ready: false, reason: 'payout details are not set up yet' }) }, clock, {
+    payoutRuns: new PayoutRuns(repositories, payees, clock, {
       minimums: settings.payoutMinimums ?? new Map([['BRL', 5000]]),
       publicUrl,
     }),
     statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
     users,
-    secondFactors: new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }),
+    secondFactors,
+    payees,
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };
 }

@@ -5108,6 +5108,430 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/payee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read where you are paid (payee details, masked)
+         * @description Addition to the spec. Your payee details as saved, masked (a CPF as ***.456.789-**, keys and accounts but for their last characters), with when they last changed and until when payouts are held after that change; 404 payee_not_found until they are first saved. Signed-in owners only: no API key reaches payee details (403), and members are refused too. 503 payee_key_missing when the server lacks the key they were encrypted with. Scope: payee:write.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Your payee details as every answer shows them: masked */
+                            data: {
+                                /** @description The name the receiving account is held in: a person’s full name, or a company’s registered name */
+                                legalName: string;
+                                /** @description Where the payee is resident for tax, ISO 3166-1 alpha-2 (e.g. BR) */
+                                country: string;
+                                /** @description The tax id, masked: a CPF as ***.456.789-**, a CNPJ as **.345.678/****-**, others but for the last 4 characters */
+                                taxId?: string;
+                                /** @description The method, its key or account masked */
+                                method: {
+                                    /** @enum {string} */
+                                    type: "pix";
+                                    /**
+                                     * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                                     * @enum {string}
+                                     */
+                                    keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
+                                    /** @description The key, masked: e.g. ***.456.789-**, a***@example.com, +55*******4321 */
+                                    key: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "bank";
+                                    /** @description The IBAN, masked but for its country and last 4 characters */
+                                    iban?: string;
+                                    bankCode?: string;
+                                    branch?: string;
+                                    /** @description The account, masked but for its last 4 characters */
+                                    account?: string;
+                                    /** @enum {string} */
+                                    accountType?: "checking" | "savings";
+                                };
+                                /** @description The method in one line, masked, e.g. "PIX cpf ***.456.789-**" */
+                                summary: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                updatedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Payouts wait until then after the last change (PAYEE_CHANGE_HOLD_HOURS, 48 hours by default)
+                                 */
+                                heldUntil: string;
+                                /** @description Whether payouts are held now (heldUntil is still to come) */
+                                held: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set where you are paid (payee details)
+         * @description Addition to the spec. Saves your payee details whole (replacing any): legalName, country (ISO alpha-2), taxId (in Brazil a CPF or CNPJ, check digits verified; elsewhere free text, optional) and a method: `{"type":"pix","keyType":"cpf|cnpj|email|phone|random","key":…}` (each key checked for its type: phone as +55 E.164, random as the UUID the bank made), or `{"type":"bank","iban":…}` (check digits verified), or `{"type":"bank","bankCode":"341","branch":"1234","account":"12345-6"}` (a Brazilian account). Confirm with `password`, or, if you have set up a second factor, with `code` (a current code of your authenticator app) unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it). A change mails every owner of the affiliate and holds its payouts for PAYEE_CHANGE_HOLD_HOURS (48 by default); saving the same details again changes nothing. Every bad value answers 400 naming the field and what to fix. Signed-in owners only: no API key reaches payee details (403). 503 payee_key_missing when the server has no encryption key: nothing is saved. Scope: payee:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The payee details, whole (they replace the ones saved), with a confirmation: the password, or, for a person with a second factor, a current code (or a session that passed it within 10 minutes) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The name the receiving account is held in: a person’s full name, or a company’s registered name */
+                        legalName: string;
+                        /** @description Where the payee is resident for tax, ISO 3166-1 alpha-2 (e.g. BR) */
+                        country: string;
+                        /** @description In Brazil (required) a CPF (11 digits) or CNPJ (14 characters, numeric or the new alphanumeric form), punctuation optional, check digits verified; elsewhere the tax number as free text (optional) */
+                        taxId?: string;
+                        /** @description How the payee is paid: type pix with keyType and key, or type bank with an IBAN, or with bankCode, branch and account */
+                        method: {
+                            /** @enum {string} */
+                            type: "pix";
+                            /**
+                             * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                             * @enum {string}
+                             */
+                            keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
+                            /** @description The PIX key, checked for its type: a CPF or CNPJ with its check digits, an e-mail address, a Brazilian phone number, or a UUID */
+                            key: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "bank";
+                            /** @description An IBAN (spaces allowed), its check digits verified; or leave out and give bankCode, branch and account */
+                            iban?: string;
+                            /** @description A Brazilian bank’s 3-digit code (COMPE), e.g. 001, 237, 341 */
+                            bankCode?: string;
+                            /** @description The branch (agência): 1 to 5 digits, optionally -check digit, e.g. 1234 or 1234-5 */
+                            branch?: string;
+                            /** @description The account number with its check digit, e.g. 12345-6 (digits, the last one may be X) */
+                            account?: string;
+                            /**
+                             * @description checking (conta corrente, the default) or savings (poupança); Brazilian accounts only
+                             * @enum {string}
+                             */
+                            accountType?: "checking" | "savings";
+                        };
+                        /** @description Your current password, to confirm the change (people without a second factor) */
+                        password?: string;
+                        /** @description A current code of your authenticator app, to confirm the change (people with one); not needed within 10 minutes of passing your second factor */
+                        code?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Your payee details as every answer shows them: masked */
+                            data: {
+                                /** @description The name the receiving account is held in: a person’s full name, or a company’s registered name */
+                                legalName: string;
+                                /** @description Where the payee is resident for tax, ISO 3166-1 alpha-2 (e.g. BR) */
+                                country: string;
+                                /** @description The tax id, masked: a CPF as ***.456.789-**, a CNPJ as **.345.678/****-**, others but for the last 4 characters */
+                                taxId?: string;
+                                /** @description The method, its key or account masked */
+                                method: {
+                                    /** @enum {string} */
+                                    type: "pix";
+                                    /**
+                                     * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                                     * @enum {string}
+                                     */
+                                    keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
+                                    /** @description The key, masked: e.g. ***.456.789-**, a***@example.com, +55*******4321 */
+                                    key: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "bank";
+                                    /** @description The IBAN, masked but for its country and last 4 characters */
+                                    iban?: string;
+                                    bankCode?: string;
+                                    branch?: string;
+                                    /** @description The account, masked but for its last 4 characters */
+                                    account?: string;
+                                    /** @enum {string} */
+                                    accountType?: "checking" | "savings";
+                                };
+                                /** @description The method in one line, masked, e.g. "PIX cpf ***.456.789-**" */
+                                summary: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                updatedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Payouts wait until then after the last change (PAYEE_CHANGE_HOLD_HOURS, 48 hours by default)
+                                 */
+                                heldUntil: string;
+                                /** @description Whether payouts are held now (heldUntil is still to come) */
+                                held: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/channels": {
         parameters: {
             query?: never;

@@ -35,6 +35,7 @@ import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
 import { Analytics } from './pages/account/analytics.js';
 import { Security } from './pages/account/security.js';
+import { Payee } from './pages/affiliate/payee.js';
 import { SecondFactorGate } from './components/second-factor-gate.js';
 import './styles.css';
 
@@ -106,6 +107,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/orders" component={Orders} />
           <Route path="/payouts" component={Payouts} />
           <Route path="/claims" component={Claims} />
+          <Route path="/payee">{() => <Payee me={user} />}</Route>
           <Route path="/channels" component={Channels} />
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>

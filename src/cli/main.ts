@@ -19,6 +19,7 @@ import { configCommand } from './commands/config.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { usersCommand } from './commands/users.js';
 import { applicationsCommand } from './commands/applications.js';
+import { payeeCommand } from './commands/payee.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -42,6 +43,7 @@ program.addCommand(ledgerCommand());
 program.addCommand(adjustCommand());
 program.addCommand(analyticsCommand());
 program.addCommand(visitorSaltCommand());
+program.addCommand(payeeCommand());
 program.addCommand(configCommand());
 program.addCommand(backupCommand());
 program.addCommand(restoreCommand());

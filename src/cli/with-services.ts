@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { systemClock } from '../lib/clock.js';
-import { servicesOver, type Services } from '../services.js';
+import { payeeKeysFor, servicesOver, type Services } from '../services.js';
 import { announcer } from './announce.js';
 
 /** Applies pending migrations to the configured database; the names of those applied. */
@@ -22,7 +22,15 @@ export async function withServices<T>(run: (services: Services, config: Config, 
   const database = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     await migrateToLatest(database);
-    return await run(servicesOver(database, { clock: systemClock, publicUrl: config.publicUrl, publisher: announcer(config), payoutMinimums: config.payoutMinimums }), config, database);
+    const settings = {
+      clock: systemClock,
+      publicUrl: config.publicUrl,
+      publisher: announcer(config),
+      payeeKeys: payeeKeysFor(config).keys,
+      payeeChangeHoldHours: config.payeeChangeHoldHours,
+      payoutMinimums: config.payoutMinimums,
+    };
+    return await run(servicesOver(database, settings), config, database);
   } finally {
     await database.close();
   }

@@ -7,9 +7,10 @@
  * - `not_found`: what it names does not exist, or not for this caller;
  * - `conflict`: it contradicts the current state (already there, a final status);
  * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click);
- * - `not_yet`: not possible now, possibly in a moment (a click still waiting to be stored).
+ * - `not_yet`: not possible now, possibly in a moment (a click still waiting to be stored);
+ * - `unavailable`: not possible until the operator provides what the installation lacks (a key).
  */
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet' | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -27,3 +28,4 @@ export const invalid = (code: string, message: string) => new DomainError('inval
 export const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
 export const unacceptable = (code: string, message: string) => new DomainError('unacceptable', code, message);
 export const notYet = (code: string, message: string) => new DomainError('not_yet', code, message);
+export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);

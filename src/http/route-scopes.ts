@@ -75,6 +75,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/keys': 'keys:read',
   'POST /affiliate/keys': 'keys:write',
   'DELETE /affiliate/keys/:id': 'keys:write',
+  'GET /affiliate/payee': 'payee:write',
+  'PUT /affiliate/payee': 'payee:write',
   'GET /advertiser/team': 'team:read',
   'POST /advertiser/team': 'team:write',
   'DELETE /advertiser/team/:id': 'team:write',

@@ -115,6 +115,14 @@ function describeOne(error: VerboseError, context: string): string {
       if (branches) return `${subject} must be ${branches}${got(error)}`;
       return `${subject} has an invalid value${got(error)}`;
     }
+    case 'discriminator': {
+      // A oneOf chosen by a property (e.g. method.type): the property is missing or names no branch.
+      const tag = String(params.tag);
+      const branches = (parent.oneOf as Array<{ properties?: Record<string, { const?: unknown }> }> | undefined) ?? [];
+      const values = branches.map((b) => b.properties?.[tag]?.const).filter((v) => typeof v === 'string');
+      const value = (error.data as Record<string, unknown> | undefined)?.[tag];
+      return `${error.instancePath ? `${field}.` : ''}${tag} must be one of ${values.join(', ')}${value === undefined ? '' : ` (got ${shown(value)})`}`;
+    }
     default:
       return `${subject} ${error.message ?? 'is invalid'}`;
   }

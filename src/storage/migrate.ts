@@ -46,8 +46,9 @@ import * as applications from './migrations/0039-applications.js';
 import * as sessionDevices from './migrations/0040-session-devices.js';
 import * as secondFactors from './migrations/0041-second-factors.js';
 import * as lockDates from './migrations/0042-lock-dates.js';
-import * as money from './migrations/0045-money.js';
 import * as claims from './migrations/0043-claims.js';
+import * as payeeDetails from './migrations/0044-payee-details.js';
+import * as money from './migrations/0045-money.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -95,8 +96,9 @@ const migrations: Record<string, DialectMigration> = {
   '0040-session-devices': sessionDevices,
   '0041-second-factors': secondFactors,
   '0042-lock-dates': lockDates,
-  '0045-money': money,
   '0043-claims': claims,
+  '0044-payee-details': payeeDetails,
+  '0045-money': money,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

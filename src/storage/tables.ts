@@ -716,6 +716,17 @@ export interface SessionSecondFactorsTable {
   verified_at: string;
 }
 
+export interface PayeeDetailsTable {
+  affiliate_id: string;
+  details: string;
+  key_id: string;
+  updated_by: string | null;
+  updated_at: string;
+  held_until: string;
+  created_at: string;
+}
+export type PayeeDetailsRow = Selectable<PayeeDetailsTable>;
+
 export interface SecondFactorRequirementsTable {
   account: string;
   required_by: string;
@@ -733,6 +744,7 @@ export interface DB {
   webauthn_challenges: WebauthnChallengesTable;
   session_second_factors: SessionSecondFactorsTable;
   second_factor_requirements: SecondFactorRequirementsTable;
+  payee_details: PayeeDetailsTable;
   settings: SettingsTable;
   scheduled_tasks: ScheduledTasksTable;
   mail_messages: MailMessagesTable;

@@ -8,6 +8,11 @@ import { freshDatabase, redisEnv } from './databases.js';
 import { injector } from './inject.js';
 
 export const PUBLIC_URL = 'http://go.test';
+/**
+ * The payee key of services on PostgreSQL (which never make one); SQLite makes its key file beside
+ * the test's database. A test passes PAYEE_ENCRYPTION_KEY: '' to start without one.
+ */
+export const TEST_PAYEE_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface Harness {
   service: Service;
@@ -29,7 +34,8 @@ export async function startHarness(env: Record<string, string> = {}, options: Pi
   // Tests send invalid keys by the hundred from one address; the throttle's own tests set a limit.
   // Scheduled tasks (retention) and mail run when a test asks: a test moving its clock by days must
   // not race an automatic prune, and no test writes mail into the working tree's data/outbox.
-  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', MAIL_POLL_MS: '0', ...redisEnv(), ...env });
+  const payeeKey = database.dialect === 'postgres' ? { PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY } : {};
+  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', MAIL_POLL_MS: '0', ...payeeKey, ...redisEnv(), ...env });
   const service = await createService(config, options);
   const world = await buildWorld(service.database);
   const request = injector(service);

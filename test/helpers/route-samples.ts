@@ -72,10 +72,13 @@ export interface RouteSamples {
 /** The side's account in the test world, as users belong to it: aff-1, or the Acme brand. */
 const ownerAccount = (side: Side) => (side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme });
 
+/** The password of the owners the walk signs in as. */
+const WALK_PASSWORD = 'walking every route';
+
 /** A session (as a credential string) of a new owner of the account. */
 export async function ownerSession(h: Harness, account: { affiliateId?: string; brandId?: string }): Promise<string> {
   const { link } = await h.service.services.users.create(account, `${unique('owner')}@walk.example`, 'owner');
-  return sessionCredential(await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, 'walking every route'));
+  return sessionCredential(await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, WALK_PASSWORD));
 }
 
 export function createRouteSamples(): RouteSamples {
@@ -356,6 +359,8 @@ export function createRouteSamples(): RouteSamples {
     const account = ownerAccount(side);
     const freshUser = async () => (await h.service.services.users.create(account, `${unique('walk')}@walk.example`)).user.id;
     const freshKey = async () => (await h.service.services.access.createApiKey(account)).id;
+    /** An owner of aff-1 (the walk's), by id. */
+    const ownerId = async () => (await h.service.services.users.team({ affiliateId: 'aff-1' })).find((u) => u.role === 'owner')!.id;
     Object.assign(samples, {
       [`GET ${prefix}/team`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/team`, headers: withKey(key) }) },
       [`POST ${prefix}/team`]: {
@@ -396,6 +401,27 @@ export function createRouteSamples(): RouteSamples {
         request: async (key: string | undefined) => ({ method: 'DELETE', url: `${prefix}/keys/${await freshKey()}`, headers: withKey(key) }),
       },
     } satisfies Record<string, Sample>);
+    if (side === 'affiliate') {
+      // Payee details: an owner's session only; the owners' sessions of the walk share this password.
+      const payee = { legalName: 'Walk Payee', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix' as const, keyType: 'cpf' as const, key: '529.982.247-25' } };
+      Object.assign(samples, {
+        'GET /affiliate/payee': {
+          side,
+          credential: 'session',
+          foreign: { reason: "reads the caller's own details only (payee.test.ts)" },
+          request: async (key: string | undefined) => {
+            await h.service.services.payees.save({ affiliateId: 'aff-1', userId: await ownerId(), sessionToken: '' }, { ...payee, password: WALK_PASSWORD });
+            return { method: 'GET', url: '/affiliate/payee', headers: withKey(key) };
+          },
+        },
+        'PUT /affiliate/payee': {
+          side,
+          credential: 'session',
+          foreign: { reason: "sets the caller's own details (payee.test.ts)" },
+          request: (key: string | undefined) => ({ method: 'PUT', url: '/affiliate/payee', headers: withKey(key), payload: { ...payee, password: WALK_PASSWORD } }),
+        },
+      } satisfies Record<string, Sample>);
+    }
   }
 
   return {

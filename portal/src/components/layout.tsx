@@ -18,6 +18,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/orders', 'nav.orders'],
   ['/payouts', 'nav.payouts'],
   ['/claims', 'nav.claims'],
+  ['/payee', 'nav.payee'],
   ['/channels', 'nav.channels'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],

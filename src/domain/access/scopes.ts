@@ -25,10 +25,20 @@ export const BRAND_SCOPES = ['conversions:write', 'conversions:read', 'webhooks:
  */
 export const ACCOUNT_SCOPES = ['team:read', 'team:write', 'keys:read', 'keys:write'] as const;
 
+/**
+ * An affiliate's payee details (where it is paid), read and changed by its signed-in owners only,
+ * never with an API key: a leaked key cannot learn them nor redirect payouts.
+ */
+export const PAYEE_SCOPES = ['payee:write'] as const;
+
+/** Scopes only a portal session holds (a key never does, whatever it was created with). */
+export const SESSION_ONLY_SCOPES: readonly string[] = [...ACCOUNT_SCOPES, ...PAYEE_SCOPES];
+
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];
 export type AccountScope = (typeof ACCOUNT_SCOPES)[number];
-export type Scope = AffiliateScope | BrandScope | AccountScope;
+export type PayeeScope = (typeof PAYEE_SCOPES)[number];
+export type Scope = AffiliateScope | BrandScope | AccountScope | PayeeScope;
 
 export function parseScopes(text: string, allowed: readonly string[]): Scope[] {
   const names = [...new Set(text.split(/[\s,]+/).filter(Boolean))];

@@ -5,7 +5,8 @@
 // without the password. An owner may require a second factor of the whole team: a member without
 // one can then only reach their security page until they enrol. Each session remembers when it
 // last passed a second factor, for changes that ask for one again (recentlyVerifiedSecondFactor).
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { seal, sealedFields, unseal, type SealedParts } from '../../lib/sealed-box.js';
 import type { UserRow } from '../../storage/tables.js';
 import type { UsersRepository, UserOwner } from '../../storage/repositories/users.js';
 import type { SecondFactorsRepository } from '../../storage/repositories/second-factors.js';
@@ -58,6 +59,12 @@ export interface SecondFactorStatus {
 export interface Confirmation {
   code?: string;
   password?: string;
+}
+
+/** What confirms a sensitive change: the password (nobody's second factor), or a current code of the authenticator app. */
+export interface ChangeConfirmation {
+  password?: string;
+  code?: string;
 }
 
 /** What completes the second step: one of a current code, a recovery code or a passkey's assertion. */
@@ -249,6 +256,33 @@ export class SecondFactorsService {
     return recentlyVerifiedSecondFactor(await this.sessionVerifiedAt(sessionToken), this.clock.now(), withinMs);
   }
 
+  /**
+   * Confirms a sensitive change (payout details) by the signed-in person, again: someone with a
+   * second factor confirms with it (a session that passed it within RECENT_SECOND_FACTOR_MS, or a
+   * current code of their app now, which marks the session), someone without one with the password.
+   */
+  async confirmChange(userId: string, sessionToken: string, confirmation: ChangeConfirmation): Promise<void> {
+    const { totp, passkeys } = await this.store.hasFactor(userId);
+    if (!totp && passkeys === 0) {
+      if (confirmation.password === undefined) throw invalid('password_required', 'password: type your password again to confirm this change');
+      const user = await this.repositories.users.findById(userId);
+      if (user?.password_hash && (await verifyPassword(confirmation.password, user.password_hash))) return;
+      throw invalid('invalid_password', 'password: the password is wrong');
+    }
+    if (confirmation.code !== undefined && totp) {
+      if (!(await this.acceptCode(userId, confirmation.code, true))) throw invalid('invalid_code', 'code: this is not the current code of your authenticator app (each code works once)');
+      await this.store.markSessionVerified(hashKey(sessionToken), this.clock.iso());
+      return;
+    }
+    if (await this.recentlyVerified(sessionToken)) return;
+    throw invalid(
+      'second_factor_needed',
+      totp
+        ? 'code: you have set up a second factor, so confirm this change with the current code of your authenticator app (your password is not enough)'
+        : `you have set up a passkey, so confirm this change with it: sign in again with your passkey, then save within ${RECENT_SECOND_FACTOR_MS / MINUTE} minutes (your password is not enough)`,
+    );
+  }
+
   // ---- Passkeys -------------------------------------------------------------------------------
 
   async passkeyRegistrationOptions(user: { id: string; email: string }): Promise<PasskeyOptions> {
@@ -342,19 +376,14 @@ export class SecondFactorsService {
 
   // ---- The secret at rest ---------------------------------------------------------------------
 
-  /** AES-256-GCM, bound to the user (a row copied to another user does not decrypt): v1.iv.tag.ciphertext. */
+  /** AES-256-GCM (src/lib/sealed-box.ts), bound to the user (a row copied to another user does not decrypt): v1.iv.tag.ciphertext. */
   private async encrypt(userId: string, secret: string): Promise<string> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.installationKey(), iv).setAAD(Buffer.from(userId));
-    const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return ['v1', ...seal(await this.installationKey(), secret, userId)].join('.');
   }
 
   private async decrypt(userId: string, stored: string): Promise<string> {
-    const [version, iv, tag, data] = stored.split('.');
-    if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown second-factor secret format');
-    const decipher = createDecipheriv('aes-256-gcm', await this.installationKey(), Buffer.from(iv, 'base64url')).setAAD(Buffer.from(userId));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    const [version, ...parts] = sealedFields(stored, 4) ?? [];
+    if (version !== 'v1') throw new Error('unknown second-factor secret format');
+    return unseal(await this.installationKey(), parts as SealedParts, userId);
   }
 }

@@ -17,7 +17,7 @@ import { hashKey } from './access-service.js';
 import { requireAffiliate, requireBrand } from './require.js';
 import { emailAddressOf } from './email-address.js';
 import { checkNewPassword } from './password-policy.js';
-import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, type Scope } from './scopes.js';
+import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, PAYEE_SCOPES, type Scope } from './scopes.js';
 
 export type Role = 'owner' | 'member';
 export const ROLES: readonly Role[] = ['owner', 'member'];
@@ -113,10 +113,11 @@ const viewOf = (row: UserRow): UserView => ({
 /** The language to write to a person in: theirs once known, else English. */
 const mailLanguage = (row: Pick<UserRow, 'language'>): Language => (isLanguage(row.language) ? row.language : 'en');
 
-/** What a user may do: everything of their side; owners also manage the team and API keys. */
+/** What a user may do: everything of their side; owners also manage the team and API keys, and an affiliate's owners its payee details. */
 export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): ReadonlySet<Scope> {
   const side: readonly Scope[] = user.affiliate_id ? AFFILIATE_SCOPES : BRAND_SCOPES;
-  return new Set<Scope>([...side, ...(user.role === 'owner' ? ACCOUNT_SCOPES : (['team:read'] as const))]);
+  const owner = user.role === 'owner' ? [...ACCOUNT_SCOPES, ...(user.affiliate_id ? PAYEE_SCOPES : [])] : (['team:read'] as const);
+  return new Set<Scope>([...side, ...owner]);
 }
 
 /** Browser and system of a user agent, in a few words. */

@@ -9,6 +9,7 @@ import type { Payable, PayoutsRepository } from '../../storage/repositories/payo
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { PayoutRow } from '../../storage/tables.js';
 import type { Payout } from '../../schemas/payout.js';
+import type { PayoutDestination } from '../payees/payee-service.js';
 import { invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { formatMinor } from '../money.js';
@@ -17,11 +18,7 @@ import { mailRow } from '../mail/mail-queue.js';
 import { payoutOf } from '../orders/payouts.js';
 import { payoutFailedEntry, payoutSentEntry, payoutSettledEntry } from './entries.js';
 
-/** Where an affiliate's payouts go, or why they cannot go now. */
-export type PayoutDestination =
-  | { ready: false; reason: string }
-  | { ready: true; details: object; masked: string; updatedAt: string };
-
+/** Where an affiliate's payouts go, or why they cannot go now (PayeeService). */
 export interface PayoutDestinations {
   destinationFor(affiliateId: string, now: string): Promise<PayoutDestination>;
 }

@@ -17,7 +17,8 @@ export type TemplateName =
   | 'statement-issued'
   | 'statement-overdue'
   | 'payout-sent'
-  | 'payout-failed';
+  | 'payout-failed'
+  | 'payee-changed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -59,6 +60,12 @@ export interface TemplateValues {
   outcome?: 'accepted' | 'declined';
   /** True when the network answered it (the brand did not in time). */
   byNetwork?: boolean;
+  /** Payee details in one masked line, e.g. "PIX cpf ***.456.789-**". */
+  summary?: string;
+  /** Who made a change (their e-mail address). */
+  changedBy?: string;
+  /** Until when something lasts (ISO 8601), written out like `when`. */
+  until?: string;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -319,6 +326,28 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
           ? [`${v.byNetwork ? `${v.account ?? 'A marca'} não respondeu a tempo, então a ${v.network} aceitou` : `${v.account ?? 'A marca'} aceitou`} sua reivindicação do pedido ${v.orderId ?? ''} por ${money(v.amount, v.currency, 'pt-BR')}: ele está entre seus pedidos, com a comissão pendente como qualquer outro.`]
           : [`${v.byNetwork ? `A ${v.network}` : (v.account ?? 'A marca')} recusou sua reivindicação do pedido ${v.orderId ?? ''}.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
       action: 'Ver suas reivindicações',
+    }),
+  },
+  'payee-changed': {
+    en: (v) => ({
+      subject: `Payout details of ${v.account ?? 'your account'} changed on ${v.network}`,
+      paragraphs: [
+        `The payout details of ${v.account ?? 'your account'} on ${v.network} were changed by ${v.changedBy ?? 'an owner'} on ${moment(v.when, 'en')}. Payouts now go to:`,
+        `${v.summary ?? '?'}`,
+        `To protect you, payouts are held until ${moment(v.until, 'en')}.`,
+        'If you or a fellow owner made this change, there is nothing to do. If not, sign in, put the right details back, change your password and sign out the other sessions on the security page: every owner of the account is told of this change.',
+      ],
+      action: 'Review the payout details',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Dados de pagamento de ${v.account ?? 'sua conta'} alterados na ${v.network}`,
+      paragraphs: [
+        `Os dados de pagamento de ${v.account ?? 'sua conta'} na ${v.network} foram alterados por ${v.changedBy ?? 'um proprietário'} em ${moment(v.when, 'pt-BR')}. Os pagamentos agora vão para:`,
+        `${v.summary ?? '?'}`,
+        `Para sua proteção, os pagamentos ficam retidos até ${moment(v.until, 'pt-BR')}.`,
+        'Se você ou outro proprietário fez esta alteração, não há nada a fazer. Se não, entre, coloque de volta os dados certos, troque sua senha e encerre as outras sessões na página de segurança: todos os proprietários da conta são avisados desta alteração.',
+      ],
+      action: 'Conferir os dados de pagamento',
     }),
   },
 };

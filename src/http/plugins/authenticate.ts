@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { failoverRateStore } from './failover-rate-store.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/access/principal.js';
-import { ACCOUNT_SCOPES, type Scope } from '../../domain/access/scopes.js';
+import { PAYEE_SCOPES, SESSION_ONLY_SCOPES, type Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError, tooManyRequests } from '../errors.js';
 import { checkCsrf, portalOrigins, sessionOf } from '../session-cookie.js';
@@ -164,6 +164,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
 /** Why a caller lacks a route's scope, in the caller's terms. */
 function refusal(principal: Principal, scope: Scope): string {
   if (principal.credential === 'session') return `Your role does not allow this (it needs the scope ${scope}): ask an owner of your account`;
-  if ((ACCOUNT_SCOPES as readonly string[]).includes(scope)) return `This endpoint needs the scope ${scope}, which only a signed-in owner's session holds: team and API keys are never managed with an API key`;
+  if ((PAYEE_SCOPES as readonly string[]).includes(scope)) return `This endpoint needs the scope ${scope}, which only a signed-in owner's session holds: payee details are never read or changed with an API key (sign in to the portal)`;
+  if (SESSION_ONLY_SCOPES.includes(scope)) return `This endpoint needs the scope ${scope}, which only a signed-in owner's session holds: team and API keys are never managed with an API key`;
   return `This API key lacks the scope ${scope} required by this endpoint`;
 }

@@ -15,6 +15,7 @@ import { AdjustmentsRepository } from './adjustments.js';
 import { LinksRepository } from './links.js';
 import { OrdersRepository } from './orders.js';
 import { PayoutsRepository } from './payouts.js';
+import { PayeesRepository } from './payees.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
@@ -43,6 +44,7 @@ export function openRepositories(database: Database) {
     links: new LinksRepository(database),
     mail: new MailRepository(database),
     orders: new OrdersRepository(database),
+    payees: new PayeesRepository(database),
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),

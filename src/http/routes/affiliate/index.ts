@@ -12,6 +12,8 @@ import { exportOrdersRoute } from './orders-export.js';
 import { getBalanceRoute } from './balance-get.js';
 import { listPayoutsRoute } from './payouts-list.js';
 import { getPayoutRoute } from './payout-get.js';
+import { getPayeeRoute } from './payee-get.js';
+import { putPayeeRoute } from './payee-put.js';
 import { listChannelsRoute } from './channels-list.js';
 import { createChannelRoute } from './channel-create.js';
 import { updateChannelRoute } from './channel-update.js';
@@ -36,6 +38,8 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   getBalanceRoute,
   listPayoutsRoute,
   getPayoutRoute,
+  getPayeeRoute,
+  putPayeeRoute,
   listChannelsRoute,
   createChannelRoute,
   updateChannelRoute,
