@@ -72,8 +72,38 @@ async function brandAnswer(): Promise<void> {
   const order = rnd.pick(pending);
   const key = brandKeys.get(order.organization_id)!;
   const roll = rnd.float();
-  const body = roll < 0.5 ? { status: 'approved' } : roll < 0.7 ? { status: 'canceled' } : { value: Math.max(1, Number(order.value) - rnd.int(0, 500)) };
-  const res = await patchStatus(h, key, order.order_id, 'value' in body ? { ...body, items: [item(body.value)] } : body);
+  let body: object;
+  if (roll < 0.5) body = { status: 'approved' };
+  else if (roll < 0.7) body = { status: 'canceled' };
+  else {
+    const value = Math.max(1, Number(order.value) - rnd.int(0, 500));
+    body = { value, items: [item(value)] };
+  }
+  const res = await patchStatus(h, key, order.order_id, body);
+  assert.equal(res.statusCode, 200, res.body);
+}
+
+/** An affiliate claims a sale its link brought that the tracking missed. */
+async function fileClaim(): Promise<void> {
+  const pair = rnd.pick(pairs);
+  const res = await h.post(
+    '/affiliate/claims',
+    { organizationId: pair.brandId, orderId: `claim-${++orders}`, orderedAt: new Date(clock.now() - DAY).toISOString(), value: rnd.int(100, 40_000), note: 'the customer wrote' },
+    affiliateKeys.get(pair.affiliateId),
+  );
+  assert.equal(res.statusCode, 201, res.body);
+}
+
+/** A brand accepts (at the claimed or a corrected value) or declines one of its open claims. */
+async function answerClaim(): Promise<void> {
+  const brandId = rnd.pick([...brandKeys.keys()]);
+  const key = brandKeys.get(brandId)!;
+  const open = (await h.request({ method: 'GET', url: '/advertiser/claims?status=open&limit=100', headers: { 'x-api-key': key } })).json<{ data: Array<{ id: string; value: number }> }>().data;
+  if (open.length === 0) return;
+  const claim = rnd.pick(open);
+  const roll = rnd.float();
+  const body = roll < 0.5 ? { status: 'accepted' } : roll < 0.7 ? { status: 'accepted', value: Math.max(1, claim.value - rnd.int(0, 100)) } : { status: 'declined', reason: 'no such order' };
+  const res = await h.request({ method: 'PATCH', url: `/advertiser/claims/${claim.id}`, headers: { 'x-api-key': key }, payload: body });
   assert.equal(res.statusCode, 200, res.body);
 }
 
@@ -103,11 +133,14 @@ async function adjust(): Promise<void> {
 
 async function event(): Promise<void> {
   const roll = rnd.float();
-  if (roll < 0.4) return reportOne();
-  if (roll < 0.7) return brandAnswer();
+  if (roll < 0.35) return reportOne();
+  if (roll < 0.6) return brandAnswer();
+  if (roll < 0.64) return fileClaim();
+  if (roll < 0.7) return answerClaim();
   if (roll < 0.8) {
     clock.advance(rnd.int(1, 6) * DAY);
     await services().locks.approveLocked();
+    await services().claims.autoAccept();
     return;
   }
   if (roll < 0.88) return issueAndPay();
@@ -125,6 +158,8 @@ test(`random money events keep the ledger balanced and equal to the records (see
   }
   // Something of each kind happened.
   const kinds = (await h.service.database.db.selectFrom('ledger_lines').select('kind').distinct().execute()).map((row) => row.kind).sort();
+  const claimed = await h.service.database.db.selectFrom('orders').select('commission_status').where('source', '=', 'claim').execute();
+  if (EVENTS >= 1_000) assert.ok(claimed.some((o) => o.commission_status !== 'pending'), 'claimed orders went on through the money cycle');
   if (EVENTS >= 1_000) assert.deepEqual(kinds, ['adjustment', 'approval', 'payable', 'payment', 'payout_failed', 'payout_sent', 'payout_settled', 'statement'], `months ${startMonth} to ${monthOf(clock.iso())}`);
   const cli = await runCli(['ledger', 'check'], { DATABASE_URL: h.config.databaseUrl });
   assert.equal(cli.code, 0, cli.stdout + cli.stderr);

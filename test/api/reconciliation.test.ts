@@ -10,6 +10,8 @@ import { pollUntil } from '../helpers/wait.js';
 import { affiliateOrder, allAffiliateOrders, backdateClick, brandKey, clickLink, conversionOf, createLink, item, patchStatus, report } from '../helpers/tracking.js';
 import type { Balance } from '../../src/domain/orders/orders.js';
 import type { Payout } from '../../src/schemas/payout.js';
+import { givePayeeDetails, lockedIn, payMonth, releasePayeeHold } from '../helpers/money.js';
+import { previousMonth } from '../../src/domain/time.js';
 import type { Order } from '../../src/schemas/order.js';
 import type { Pagination } from '../../src/schemas/common.js';
 import { servicesFor } from '../helpers/databases.js';
@@ -117,7 +119,7 @@ describe('GET /affiliate/balance', () => {
     const before = (other.json<{ data: Balance[] }>()).data;
     const brl = (await balance(aff2)).find((b) => b.currency === 'BRL')!;
     assert.deepEqual(brl.pending, { commission: 750, orders: 1 }, "aff-2's world order");
-    assert.deepEqual(Object.keys(brl).sort(), ['approved', 'canceled', 'currency', 'paid', 'pending']);
+    assert.deepEqual(Object.keys(brl).sort(), ['approved', 'canceled', 'currency', 'paid', 'payable', 'pending']);
     assert.deepEqual(before.map((b) => b.currency), ['BRL']);
 
     // aff-2 earns in euros too.
@@ -131,6 +133,7 @@ describe('GET /affiliate/balance', () => {
       currency: 'EUR',
       pending: { commission: 1235, orders: 1 },
       approved: { commission: 0, orders: 0 },
+      payable: { commission: 0, orders: 0 },
       paid: { commission: 0, orders: 0 },
       canceled: { commission: 0, orders: 0 },
     });
@@ -143,7 +146,7 @@ describe('GET /affiliate/balance', () => {
     const acmeOnly = await balance(aff1, qs({ organizationId: BRANDS.acme, from: '2026-01-01', to: '2026-02-28' }));
     // o-aff1-1 (pending, 750) and o-aff1-2 (approved, 750) are Acme's in that range.
     assert.deepEqual(acmeOnly, [
-      { currency: 'BRL', pending: { commission: 750, orders: 1 }, approved: { commission: 750, orders: 1 }, paid: { commission: 0, orders: 0 }, canceled: { commission: 0, orders: 0 } },
+      { currency: 'BRL', pending: { commission: 750, orders: 1 }, approved: { commission: 750, orders: 1 }, payable: { commission: 0, orders: 0 }, paid: { commission: 0, orders: 0 }, canceled: { commission: 0, orders: 0 } },
     ]);
     assert.deepEqual(await balance(aff1, qs({ from: '2020-01-01', to: '2020-12-31' })), [], 'nothing in the range: no entry');
     // o-aff1-1 (2026-01-10T10:00Z) falls on 11 January in UTC+14: the 10th there holds no Acme order.
@@ -175,8 +178,13 @@ describe('payouts', () => {
       assert.equal((await patchStatus(h, key, c.conversion.orderId, { status: 'approved' })).statusCode, 200);
     }
     const paidBefore = (await balance(aff1)).find((b) => b.currency === 'BRL')!.paid;
-    const { payouts } = await servicesFor(h.service.database).payouts.pay('aff-1');
-    assert.deepEqual(payouts.map((p) => p.currency), ['BRL', 'EUR']);
+    // Their lock dates pass last month: its statements bill them, the brands pay, a run pays aff-1.
+    const lastMonth = previousMonth(new Date().toISOString());
+    await lockedIn(h, [brlA, brlB, eur].map((c) => c.conversion.id), lastMonth);
+    await givePayeeDetails(h, 'aff-1');
+    await releasePayeeHold(h, 'aff-1');
+    const payouts = (await payMonth(h.service.services, lastMonth, 'aff-1')).sort((a, b) => (a.currency < b.currency ? -1 : 1));
+    assert.deepEqual(payouts.map((p) => [p.currency, p.status]), [['BRL', 'sent'], ['EUR', 'sent']]);
     const [brl, euros] = payouts as [Payout, Payout];
     assert.equal(euros.total, 100);
     assert.equal(euros.orderCount, 1);
@@ -200,7 +208,7 @@ describe('payouts', () => {
     for (const order of data.orders) {
       assert.equal(order.commissionStatus, 'paid');
       assert.equal(order.payoutId, brl.id);
-      assert.equal(order.paidAt, brl.createdAt);
+      assert.equal(order.paidAt, brl.sentAt);
     }
     assert.equal(data.periodStart, data.orders.map((o) => o.createdAt).sort()[0]);
     assert.equal(data.periodEnd, data.orders.map((o) => o.createdAt).sort().at(-1));

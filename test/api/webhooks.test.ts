@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/lib/clock.js';
+import { givePayeeDetails, payMonth } from '../helpers/money.js';
 import { WebhookQueue } from '../../src/domain/webhooks/webhook-queue.js';
 import { JobRunner } from '../../src/domain/jobs/job-runner.js';
 import { WebhooksRepository } from '../../src/storage/repositories/webhooks.js';
@@ -152,18 +153,22 @@ describe('delivery', () => {
     await remove('advertiser', acme, brandHook.id);
   });
 
-  test('approving an order sends order.updated and commission.approved; a payout sends payout.created', async () => {
-    const hook = await endpoint('affiliate', aff1, ['order.updated', 'commission.approved', 'payout.created']);
+  test('approving an order sends order.updated and commission.approved; the brand paying its statement sends commission.payable; a payout run sends payout.created and its export payout.sent', async () => {
+    const hook = await endpoint('affiliate', aff1, ['order.updated', 'commission.approved', 'commission.payable', 'payout.created', 'payout.sent']);
     const { orderId } = await conversion(aff1);
     const before = receiver.received.length;
     assert.equal((await patchStatus(h, acme, orderId, { status: 'approved' })).statusCode, 200);
     await deliver();
     assert.deepEqual(since(before).map((r) => payloadOf(r.body).type).sort(), ['commission.approved', 'order.updated']);
     const paying = receiver.received.length;
-    await servicesFor(h.service.database, clock).payouts.pay('aff-1');
+    // February's statement bills the world's approved o-aff1-2; aff-1's owner has saved where it is paid.
+    await givePayeeDetails(h, 'aff-1');
+    clock.advance(49 * 3_600_000);
+    await payMonth(h.service.services, '2026-02', 'aff-1');
     await deliver();
     const payouts = since(paying).map((r) => payloadOf(r.body));
-    assert.ok(payouts.length >= 1 && payouts.every((p) => p.type === 'payout.created' && p.data.affiliateId === 'aff-1'));
+    assert.deepEqual(payouts.map((p) => p.type).sort(), ['commission.payable', 'payout.created', 'payout.sent']);
+    assert.ok(payouts.every((p) => (p.data as { affiliateId?: string; id: string }).affiliateId === 'aff-1' || (p.data as { id: string }).id === 'o-aff1-2'));
     await remove('affiliate', aff1, hook.id);
   });
 

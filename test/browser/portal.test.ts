@@ -13,6 +13,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { TEST_PAYEE_KEY } from '../helpers/harness.js';
+import { PIX_CPF, payMonth } from '../helpers/money.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS, productInput } from '../helpers/world.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
@@ -57,7 +59,7 @@ before(async () => {
   // Webhooks go to the local receiver (a test's own address), looked for every 200 ms; mail to the
   // SMTP server in this process.
   server = await startServerProcess(
-    { DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' },
+    { DATABASE_URL: testDb.url, REDIS_URL: '', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' },
     { publicUrlIsOwn: true },
   );
   // The sign-up link names PUBLIC_URL, which is the server's own address now.
@@ -494,8 +496,13 @@ test('analytics: clicks over 30 days add up to the same total by channel; orders
 });
 
 test('the network pays the approved commissions: the affiliate sees the payout and its orders', async () => {
-  // What `affnet commissions pay` does.
-  await servicesFor(database).payouts.pay('aff-1');
+  // What the operator does: February's statement bills the world's approved o-aff1-2, Acme pays it,
+  // a payout run pays aff-1 (its payout details saved by its owner, their hold over).
+  const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
+  const owner = await database.db.selectFrom('users').select('id').where('email', '=', 'ana@aff1.example').executeTakeFirstOrThrow();
+  await services.payees.save({ affiliateId: 'aff-1', userId: owner.id, sessionToken: '' }, { ...PIX_CPF, password: PASSWORD } as never);
+  await database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).execute();
+  await payMonth(services, '2026-02', 'aff-1');
   const paid = await database.db.selectFrom('orders').select(['order_id', 'commission', 'payout_id']).where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'paid').execute();
   assert.ok(paid.length > 0);
   const payoutId = paid[0]!.payout_id!;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../src/storage/database.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
-import { servicesOver, type Services } from '../../src/services.js';
+import { payeeKeysFor, servicesOver, type Services } from '../../src/services.js';
 
 export interface TestDatabase {
   url: string;
@@ -62,6 +62,8 @@ export function redisEnv(): Record<string, string> {
  * The services over a database opened by a test (to arrange data or check what a command did),
  * on the system clock, telling no other process about changes.
  */
-export function servicesFor(database: Database, clock: Clock = systemClock): Services {
-  return servicesOver(database, { clock, publicUrl: 'http://go.test', publisher: { publish: async () => {} } });
+export function servicesFor(database: Database, clock: Clock = systemClock, options: { payeeKey?: string } = {}): Services {
+  const payeeKeys = options.payeeKey ? payeeKeysFor({ databaseUrl: ':memory:', payeeEncryptionKey: options.payeeKey, payeeEncryptionOldKeys: [], payeeKeyFile: null }).keys : undefined;
+  // No payout minimum: tests of the minimum set their own.
+  return servicesOver(database, { clock, publicUrl: 'http://go.test', publisher: { publish: async () => {} }, payoutMinimums: new Map(), ...(payeeKeys && { payeeKeys }) });
 }

@@ -9,6 +9,7 @@ import { BRANDS, campaignInput, productInput } from './world.js';
 import { newKey } from './api.js';
 import { brandKey, createLink, freshClick, item, report } from './tracking.js';
 import { servicesFor } from './databases.js';
+import { givePayeeDetails, payMonth, releasePayeeHold } from './money.js';
 
 export type Side = 'affiliate' | 'brand';
 
@@ -435,8 +436,10 @@ export function createRouteSamples(): RouteSamples {
       keys.brand = await brandKey(h, BRANDS.acme);
       for (const side of ['affiliate', 'brand'] as const) sessions[side] = await ownerSession(h, ownerAccount(side));
       await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
-      // The world's o-aff1-2 is approved: paying it gives aff-1 a payout to read.
-      payoutId = (await servicesFor(h.service.database).payouts.pay('aff-1')).payouts[0]!.id!;
+      // The world's o-aff1-2 is approved and locked in February: billing and paying it gives aff-1 a payout to read.
+      await givePayeeDetails(h, 'aff-1');
+      await releasePayeeHold(h, 'aff-1');
+      payoutId = (await payMonth(h.service.services, '2026-02', 'aff-1'))[0]!.id;
     },
   };
 }

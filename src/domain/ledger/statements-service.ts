@@ -5,6 +5,7 @@
 // once; when it is paid in full its commissions become payable. An unpaid statement past its due
 // date is reminded once, by webhook and mail.
 import type { Clock } from '../../lib/clock.js';
+import type { Statement, StatementLine as StatementLineSchema } from '../../schemas/statement.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { StatementLine, StatementsRepository } from '../../storage/repositories/statements.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
@@ -27,33 +28,9 @@ export function lineFee(commission: number, basisPoints: number): number {
   return Number((BigInt(commission) * BigInt(basisPoints) + 5_000n) / 10_000n);
 }
 
-export interface Statement {
-  id: string;
-  brandId: string;
-  month: string;
-  currency: string;
-  lineCount: number;
-  commission: number;
-  fee: number;
-  feeBasisPoints: number;
-  total: number;
-  paidAmount: number;
-  status: 'open' | 'overdue' | 'paid';
-  issuedAt: string;
-  dueAt: string;
-  paidAt: string | null;
-}
-
-export interface StatementLineView {
-  orderId: string;
-  affiliateId: string;
-  value: number;
-  orderedAt: string;
-  lockAt: string;
-  autoApproved: boolean;
-  commission: number;
-  fee: number;
-}
+export type { Statement };
+/** One line of a statement as the brand reads it. */
+export type StatementLineView = StatementLineSchema;
 
 export function statementOf(row: StatementRow, now: string): Statement {
   const paid = row.paid_at !== null;
@@ -71,7 +48,7 @@ export function statementOf(row: StatementRow, now: string): Statement {
     status: paid ? 'paid' : row.due_at <= now ? 'overdue' : 'open',
     issuedAt: row.issued_at,
     dueAt: row.due_at,
-    paidAt: row.paid_at,
+    ...(row.paid_at !== null && { paidAt: row.paid_at }),
   };
 }
 
