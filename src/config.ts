@@ -448,6 +448,10 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
   const lines: Array<{ variable: string; value: string }> = [];
   for (const [key, variable] of Object.entries(CONFIG_VARIABLES) as Array<[keyof Config, string | null]>) {
     if (!variable) continue;
+    if (key === 'payoutMinimums') {
+      lines.push({ variable, value: [...config.payoutMinimums].map(([currency, cents]) => `${currency}:${cents}`).join(',') });
+      continue;
+    }
     const raw = config[key];
     let value: string;
     if (key === 'visitorSalt') value = raw === undefined ? '(the installation’s own, kept in the database)' : MASK;
@@ -457,7 +461,6 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     else if (key === 'databaseUrl' || key === 'redisUrl' || key === 'smtpUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');
-    else if (raw instanceof Map) value = [...(raw as Map<string, number>)].map(([currency, cents]) => `${currency}:${cents}`).join(',');
     else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);
     else if (IN_MINUTES.has(key)) value = String(Number(raw) / 60_000);
     else value = raw === undefined ? '' : String(raw);

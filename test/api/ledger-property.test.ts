@@ -62,7 +62,7 @@ async function reportOne(): Promise<void> {
   const pair = rnd.pick(pairs);
   const { clickId } = await clickLink(h, pair.code);
   const value = rnd.int(1, 60_000);
-  const res = await report(h, brandKeys.get(pair.brandId)!, { clickId, orderId: `prop-${++orders}`, value, items: [item(value)] });
+  const res = await report(h, brandKeys.get(pair.brandId), { clickId, orderId: `prop-${++orders}`, value, items: [item(value)] });
   assert.equal(res.statusCode, 201, res.body);
 }
 

@@ -16,7 +16,6 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, freshClick, item, patchStatus, report } from '../helpers/tracking.js';
 import { startReceiver, verify, type Receiver } from '../helpers/receiver.js';
-import { servicesFor } from '../helpers/databases.js';
 
 const HOUR = 3_600_000;
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabledReason?: string; secret?: string };

@@ -6,14 +6,19 @@ import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { affiliateOrder } from '../helpers/tracking.js';
+import { givePayeeDetails, releasePayeeHold } from '../helpers/money.js';
 
 let h: Harness;
 let env: Record<string, string>;
 
 before(async () => {
   h = await startHarness();
-  env = { DATABASE_URL: h.config.databaseUrl };
+  // The commands read payee details with the key the server uses (PostgreSQL: given; SQLite: the key file beside the database).
+  env = { DATABASE_URL: h.config.databaseUrl, ...(h.config.payeeEncryptionKey && { PAYEE_ENCRYPTION_KEY: h.config.payeeEncryptionKey }) };
 });
 after(() => h?.close());
 
@@ -104,5 +109,49 @@ describe('adjust and the ledger', () => {
     assert.match(broken.stdout, /does not balance/);
     assert.match(broken.stdout, /BRL affiliate:aff-1:payable: the ledger holds -450, the records say -500/);
     assert.match(broken.stderr, /the ledger does not reconcile/);
+  });
+});
+
+describe('payouts', () => {
+  test('run --dry-run says why each amount waits; run, export and settle pay it; a bad results file is refused', async () => {
+    // aff-1 has February's 750 payable, less the 250 adjustment above.
+    const waiting = await cli('payouts', 'run', '--dry-run');
+    assert.equal(waiting.code, 0, waiting.stderr);
+    assert.match(waiting.stdout, /Skipped aff-1 5\.00 BRL \(500 cents; 1 commission\(s\), adjustments -250\): below the minimum: 5\.00 BRL of 50\.00 BRL\./);
+    assert.match(waiting.stdout, /Nothing was paid \(--dry-run\)\./);
+    const low = { ...env, PAYOUT_MINIMUM: 'BRL:100' };
+    const noDetails = await runCli(['payouts', 'run', '--dry-run'], low);
+    assert.match(noDetails.stdout, /Skipped aff-1 .*: no payee details\./);
+    await givePayeeDetails(h, 'aff-1');
+    await releasePayeeHold(h, 'aff-1');
+
+    const ran = await runCli(['payouts', 'run', '--affiliate', 'aff-1'], low);
+    assert.equal(ran.code, 0, ran.stderr);
+    const payoutId = /^Payout (\S+) to aff-1: 5\.00 BRL \(500 cents; 1 commission\(s\), adjustments -250\) by PIX cpf \*\*\*\.982\.247-\*\*\.$/m.exec(ran.stdout)?.[1];
+    const batch = /^Run (\S+): export it with/m.exec(ran.stdout)?.[1];
+    assert.ok(payoutId && batch, ran.stdout);
+
+    const dir = await mkdtemp(join(tmpdir(), 'affnet-payouts-'));
+    const file = join(dir, 'payouts.csv');
+    const exported = await cli('payouts', 'export', batch, '--format', 'csv', '--out', file);
+    assert.equal(exported.code, 0, exported.stderr);
+    const [header, row] = (await readFile(file, 'utf8')).trim().split('\r\n');
+    assert.equal(header, 'payout_id,affiliate_id,currency,amount_cents,amount,status,method,failure_reason,payee.legalName,payee.country,payee.taxId,payee.method.type,payee.method.keyType,payee.method.key');
+    assert.equal(row, `${payoutId},aff-1,BRL,500,5.00,sent,PIX cpf ***.982.247-**,,Ana Lima,BR,52998224725,pix,cpf,52998224725`);
+    assert.equal((await stat(file)).mode & 0o777, 0o600, 'the file with payee details is the operator’s only');
+    const json = await cli('payouts', 'export', batch, '--format', 'json');
+    assert.deepEqual((JSON.parse(json.stdout) as Array<{ status: string }>).map((p) => p.status), ['sent']);
+    assert.equal((await affiliateOrder(h, h.world.keys.aff1, 'o-aff1-2')).commissionStatus, 'paid');
+
+    const results = join(dir, 'results.csv');
+    await writeFile(results, 'payout_id,status,reason\nnope,lost,\n');
+    const bad = await cli('payouts', 'settle', batch, '--file', results);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /line 2: status must be settled or failed, got "lost"/);
+    await writeFile(results, `payout_id,status,reason\n${payoutId},settled,\n`);
+    const settled = await cli('payouts', 'settle', batch, '--file', results);
+    assert.equal(settled.code, 0, settled.stderr);
+    assert.equal(settled.stdout.trim(), `${payoutId}: settled`);
+    assert.equal((await cli('ledger', 'check')).code, 1, 'the ledger tampered with above still says so');
   });
 });

@@ -34,7 +34,7 @@ test('approved, unpaid commissions become payable with opening ledger lines; pay
       updated_at: at,
       ...extra,
     });
-    await database.db.insertInto('payouts').values({ id: 'po-old', affiliate_id: 'aff-1', currency: 'BRL', period_start: at, period_end: at, total: 100, order_count: 1, created_at: at } as never).execute();
+    await database.db.insertInto('payouts').values({ id: 'po-old', affiliate_id: 'aff-1', currency: 'BRL', period_start: at, period_end: at, total: 100, order_count: 1, created_at: at }).execute();
     for (const row of [
       order('o1', 'aff-1', 'approved', 750),
       order('o2', 'aff-1', 'approved', 250),
@@ -42,7 +42,7 @@ test('approved, unpaid commissions become payable with opening ledger lines; pay
       order('o4', 'aff-2', 'approved', 300),
       order('o5', 'aff-2', 'pending', 500),
     ]) {
-      await database.db.insertInto('orders').values(row as never).execute();
+      await database.db.insertInto('orders').values(row).execute();
     }
     await migrateToLatest(database);
 

@@ -93,8 +93,8 @@ describe('PayoutsRepository', () => {
   test('sending pays the commissions (audited); failing a sent payout returns them to payable and frees its adjustments', async () => {
     const [poA] = await f.repos.payouts.ofBatch('b-1');
     assert.equal(poA?.id, 'po-a');
-    assert.equal(await f.repos.payouts.send(poA!, SENT_AT, {}), true);
-    assert.equal(await f.repos.payouts.send(poA!, SENT_AT, {}), false, 'sent once');
+    assert.equal(await f.repos.payouts.send(poA, SENT_AT, {}), true);
+    assert.equal(await f.repos.payouts.send(poA, SENT_AT, {}), false, 'sent once');
     let orders = await ordersById();
     assert.deepEqual([orders.get('p1')?.commission_status, orders.get('p1')?.paid_at], ['paid', SENT_AT]);
     const sent = (await f.repos.payouts.find('aff-1', 'po-a'))!;

@@ -11,7 +11,7 @@ import type { ExportedPayout, PayoutResult } from '../../domain/ledger/payout-ru
 function flatten(value: unknown, prefix: string, out: Record<string, string>): Record<string, string> {
   if (value !== null && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, out);
-  } else if (value !== undefined && value !== null) {
+  } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     out[prefix] = String(value);
   }
   return out;
@@ -37,7 +37,7 @@ function csvOf(payouts: readonly ExportedPayout[]): string {
 function resultsOf(text: string): PayoutResult[] {
   let records: Array<Record<string, string>>;
   try {
-    records = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Array<Record<string, string>>;
+    records = parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true, trim: true });
   } catch (error) {
     throw new CliError(`the results file is not CSV: ${error instanceof Error ? error.message : String(error)}`);
   }

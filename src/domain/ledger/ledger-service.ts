@@ -90,7 +90,7 @@ export class LedgerService {
     const out = new Map<string, Map<string, TrialBalanceLine>>();
     const line = (currency: string, account: string) => {
       let accounts = out.get(currency);
-      if (!accounts) out.set(currency, (accounts = new Map()));
+      if (!accounts) out.set(currency, (accounts = new Map<string, TrialBalanceLine>()));
       let found = accounts.get(account);
       if (!found) accounts.set(account, (found = { account, opening: 0, debit: 0, credit: 0, closing: 0 }));
       return found;
