@@ -11,6 +11,8 @@ import { runCli } from '../helpers/cli.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { servicesFor } from '../helpers/databases.js';
+import { TEST_PAYEE_KEY } from '../helpers/harness.js';
+import { previousMonth } from '../../src/domain/time.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -24,7 +26,8 @@ before(async () => {
   database = openDatabase(testDb.url);
   await migrateToLatest(database);
   await buildWorld(database);
-  env = { DATABASE_URL: testDb.url, PUBLIC_URL: 'http://go.test', CLICK_FLUSH_MS: '100', ...redisEnv() };
+  // Scheduled work (the lock dates) looked for every second on both.
+  env = { DATABASE_URL: testDb.url, PUBLIC_URL: 'http://go.test', CLICK_FLUSH_MS: '100', SCHEDULE_POLL_MS: '200', LOCK_POLL_MS: '1000', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, ...redisEnv() };
   [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
 });
 
@@ -191,4 +194,49 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     assert.equal(order!.data.commission, 150);
     assert.equal(order!.data.organizationId, BRANDS.acme);
   });
+
+  test('both instances run the lock work and two payout runs go at once: each commission is approved once and paid once', async () => {
+    const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
+    const lastMonth = previousMonth(new Date().toISOString());
+    const now = new Date().toISOString();
+    const ids = Array.from({ length: 40 }, (_, i) => `two-lock-${i}`);
+    for (const id of ids) {
+      await database.db
+        .insertInto('orders')
+        .values({
+          id, order_id: id, organization_id: BRANDS.acme, affiliate_id: 'aff-2', link_id: null, click_id: null, channel_id: null, mdasc: null,
+          status: 'pending', commission_status: 'pending', commission_reason: null, value: 10_000, commission: 750, commission_transfer: 'cps', commission_value: 750,
+          currency: 'BRL', items: '[]', click_created_at: null, click_country: null, link_code: null, paid_at: null, payout_id: null, statement_id: null, payable_at: null,
+          // Locked last month: the brand never answered.
+          lock_at: `${lastMonth}-10T00:00:00.000Z`, auto_approved: 0, created_at: now, updated_at: now,
+        })
+        .execute();
+    }
+    const left = await pollUntil(async () => (await database.db.selectFrom('orders').select('id').where('id', 'in', ids).where('status', '=', 'pending').execute()).length, (n) => n === 0, { timeoutMs: 20_000, everyMs: 200 });
+    assert.equal(left, 0, 'the network approved every order past its lock date');
+    const approvals = await database.db.selectFrom('order_events').select(['order_id', 'actor']).where('order_id', 'in', ids).where('field', '=', 'status').execute();
+    assert.equal(approvals.length, ids.length, 'each order approved once');
+    assert.ok(approvals.every((e) => e.actor === 'network'));
+    const entries = await database.db.selectFrom('ledger_lines').select('order_id').where('order_id', 'in', ids).where('kind', '=', 'approval').execute();
+    assert.equal(entries.length, ids.length * 2, 'one balanced approval entry (two lines) each');
+
+    const cli = { DATABASE_URL: testDb.url, PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, PAYOUT_MINIMUM: 'BRL:100' };
+    assert.equal((await runCli(['statements', 'issue', '--month', lastMonth], cli)).code, 0);
+    for (const s of await services.statements.listAll(true)) await services.statements.recordPayment(s.id, s.total, 'TX', 'cli');
+    await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@two.example', 'owner', 'a long enough password');
+    const ownerId = (await database.db.selectFrom('users').select('id').where('email', '=', 'owner@two.example').executeTakeFirstOrThrow()).id;
+    await services.payees.save({ affiliateId: 'aff-2', userId: ownerId, sessionToken: '' }, { legalName: 'Bia', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'email', key: 'bia@example.com' }, password: 'a long enough password' } as never);
+    await database.db.updateTable('payee_details').set({ held_until: now }).execute();
+
+    const runs = await Promise.all([runCli(['payouts', 'run', '--affiliate', 'aff-2'], cli), runCli(['payouts', 'run', '--affiliate', 'aff-2'], cli)]);
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const paid = await database.db.selectFrom('orders').select(['id', 'payout_id']).where('id', 'in', ids).execute();
+    const payouts = new Set(paid.map((o) => o.payout_id));
+    assert.equal(payouts.size, 1, 'every commission in the same, single payout');
+    const [payout] = await database.db.selectFrom('payouts').selectAll().where('affiliate_id', '=', 'aff-2').execute();
+    assert.equal(Number(payout!.total), ids.length * 750);
+    const check = await runCli(['ledger', 'check'], cli);
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+  });
 });
+
