@@ -4,10 +4,9 @@
 import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { ClaimRow, ClaimsTable, NewMailMessage, NewOrderRow, NewWebhookEvent } from '../tables.js';
-import type { Author } from './orders.js';
+import { insertOrderOnce, type Author } from './orders.js';
 import { writeOutbox } from './webhooks.js';
 import { writeMail } from './mail.js';
-import { addOrderToRollups } from './rollups.js';
 
 export interface ClaimFilters {
   statuses?: string[];
@@ -89,19 +88,8 @@ export class ClaimsRepository {
         if (Number(updated.numUpdatedRows) === 0) return 'not_open' as const;
         const { order } = answer;
         if (order) {
-          const inserted = await trx
-            .insertInto('orders')
-            .values(order)
-            .onConflict((oc) => oc.columns(['organization_id', 'order_id']).doNothing())
-            .returning('id')
-            .executeTakeFirst();
           // The brand reported the order meanwhile: undo the answer.
-          if (!inserted) throw new OrderExists();
-          await addOrderToRollups(trx, undefined, order);
-          await trx
-            .insertInto('order_events')
-            .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
-            .execute();
+          if (!(await insertOrderOnce(trx, order, author, now))) throw new OrderExists();
         }
         await writeOutbox(trx, effects.events, now);
         await writeMail(trx, effects.mail, now);

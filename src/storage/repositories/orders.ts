@@ -2,7 +2,8 @@
 // and the writes that change an order with its audit trail.
 import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-import type { NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
+import type { Transaction } from 'kysely';
+import type { DB, NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
 import { writeOutbox } from './webhooks.js';
 import { addOrderToRollups } from './rollups.js';
 import { writeLedger, type LedgerEntry } from './ledger.js';
@@ -50,6 +51,38 @@ export interface BrandOrderFilters {
   from?: string;
   to?: string;
 }
+
+/**
+ * Inserts a new order with its rollups and the audit entry of its creation, unless the brand's
+ * order id is stored already (the unique index on brand and order id decides between concurrent
+ * writers); whether it inserted it.
+ */
+export async function insertOrderOnce(trx: Transaction<DB>, order: NewOrderRow, author: Author, now: string): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('orders')
+    .values(order)
+    .onConflict((oc) => oc.columns(['organization_id', 'order_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await addOrderToRollups(trx, undefined, order);
+  await trx
+    .insertInto('order_events')
+    .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
+    .execute();
+  return true;
+}
+
+/** Records in the orders' audit trails that the network moved their commissions from one status to another. */
+export async function auditCommissionMoves(trx: Transaction<DB>, orderIds: readonly string[], from: string, to: string, now: string): Promise<void> {
+  for (let i = 0; i < orderIds.length; i += AUDIT_CHUNK) {
+    const ids = orderIds.slice(i, i + AUDIT_CHUNK);
+    await trx.insertInto('order_events').values(ids.map((id) => ({ order_id: id, field: 'commissionStatus', from_value: from, to_value: to, actor: 'network', created_at: now }))).execute();
+  }
+}
+
+/** Audit rows per insert (bound-parameter limits). */
+const AUDIT_CHUNK = 500;
 
 export class OrdersRepository {
   constructor(private readonly database: Database) {}
@@ -130,18 +163,7 @@ export class OrdersRepository {
    */
   async createOnce(order: NewOrderRow, author: Author, now: string, events: readonly NewWebhookEvent[] = []): Promise<{ created: boolean; row: OrderRow }> {
     const created = await this.database.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('orders')
-        .values(order)
-        .onConflict((oc) => oc.columns(['organization_id', 'order_id']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) return false;
-      await addOrderToRollups(trx, undefined, order);
-      await trx
-        .insertInto('order_events')
-        .values({ order_id: order.id, field: 'created', from_value: null, to_value: order.status, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })
-        .execute();
+      if (!(await insertOrderOnce(trx, order, author, now))) return false;
       await writeOutbox(trx, events, now);
       return true;
     });

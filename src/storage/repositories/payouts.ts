@@ -1,14 +1,11 @@
 // Payouts: what each affiliate has payable (commissions and unpaid adjustments), the runs that
 // claim it into payouts, and each payout's way from pending to sent to settled or failed, every
 // step in one transaction with its ledger entries, webhook events and mail.
-import type { Transaction } from 'kysely';
 import type { Database } from '../database.js';
-import type { DB, PayoutRow } from '../tables.js';
+import type { PayoutRow } from '../tables.js';
+import { auditCommissionMoves } from './orders.js';
 import { writeEffects, type Effects } from './effects.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
-
-/** Rows per statement when many orders are touched at once (bound-parameter limits). */
-const CHUNK = 500;
 
 /** What an affiliate has payable in one currency. */
 export interface Payable {
@@ -142,7 +139,7 @@ export class PayoutsRepository {
         .where('commission_status', '=', 'payable')
         .returning('id')
         .execute();
-      await audit(trx, paid.map((o) => o.id), 'payable', 'paid', now);
+      await auditCommissionMoves(trx, paid.map((o) => o.id), 'payable', 'paid', now);
       await writeEffects(trx, effects, now);
       return true;
     });
@@ -178,7 +175,7 @@ export class PayoutsRepository {
         .where('payout_id', '=', payout.id)
         .returning(['id', 'commission_status'])
         .execute();
-      if (payout.status === 'sent') await audit(trx, returned.map((o) => o.id), 'paid', 'payable', now);
+      if (payout.status === 'sent') await auditCommissionMoves(trx, returned.map((o) => o.id), 'paid', 'payable', now);
       await trx.updateTable('adjustments').set({ payout_id: null }).where('payout_id', '=', payout.id).execute();
       await writeEffects(trx, effects, now);
       return true;
@@ -223,7 +220,7 @@ export class PayoutsRepository {
         failure_reason: null,
       };
       await trx.insertInto('payouts').values(payout).execute();
-      await audit(trx, claimed.map((o) => o.id), 'payable', 'paid', now);
+      await auditCommissionMoves(trx, claimed.map((o) => o.id), 'payable', 'paid', now);
       await writeEffects(trx, effectsFor([payout]), now);
       return [payout];
     });
@@ -255,12 +252,5 @@ export class PayoutsRepository {
   /** Every run, newest first. */
   batches(): Promise<Array<{ id: string; payout_count: number; created_by: string; created_at: string }>> {
     return this.database.db.selectFrom('payout_batches').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
-  }
-}
-
-async function audit(trx: Transaction<DB>, orderIds: string[], from: string, to: string, now: string): Promise<void> {
-  for (let i = 0; i < orderIds.length; i += CHUNK) {
-    const ids = orderIds.slice(i, i + CHUNK);
-    await trx.insertInto('order_events').values(ids.map((id) => ({ order_id: id, field: 'commissionStatus', from_value: from, to_value: to, actor: 'network', created_at: now }))).execute();
   }
 }

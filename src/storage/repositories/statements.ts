@@ -5,6 +5,7 @@
 import type { Database } from '../database.js';
 import type { OrderRow, StatementRow } from '../tables.js';
 import { writeEffects, type Effects } from './effects.js';
+import { auditCommissionMoves } from './orders.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 
 /** Rows per statement when many orders are touched at once (bound-parameter limits). */
@@ -164,13 +165,7 @@ export class StatementsRepository {
           .where('commission_status', '=', 'approved')
           .returning('id')
           .execute();
-        for (let i = 0; i < made.length; i += CHUNK) {
-          const ids = made.slice(i, i + CHUNK).map((o) => o.id);
-          await trx
-            .insertInto('order_events')
-            .values(ids.map((id) => ({ order_id: id, field: 'commissionStatus', from_value: 'approved', to_value: 'payable', actor: 'network', created_at: now })))
-            .execute();
-        }
+        await auditCommissionMoves(trx, made.map((o) => o.id), 'approved', 'payable', now);
         await writeEffects(trx, whenPaid, now);
       }
       return true;
