@@ -180,7 +180,7 @@ describe('payouts', () => {
     const paidBefore = (await balance(aff1)).find((b) => b.currency === 'BRL')!.paid;
     // Their lock dates pass last month: its statements bill them, the brands pay, a run pays aff-1.
     const lastMonth = previousMonth(new Date().toISOString());
-    await lockedIn(h, [brlA, brlB, eur].map((c) => c.conversion.id), lastMonth);
+    await lockedIn(h.service.database, [brlA, brlB, eur].map((c) => c.conversion.id), lastMonth);
     await givePayeeDetails(h, 'aff-1');
     await releasePayeeHold(h, 'aff-1');
     const payouts = (await payMonth(h.service.services, lastMonth, 'aff-1')).sort((a, b) => (a.currency < b.currency ? -1 : 1));

@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
-// A claim in the portal, in headless Chromium against a real server: an affiliate claims a sale its
+// Money in the portal, in headless Chromium against a real server: an affiliate claims a sale its
 // link brought that the brand's tracking missed; the brand finds it on its Claims page and accepts
-// it at the actual value; the affiliate sees it accepted and the order among its orders.
+// it at the actual value; the affiliate sees it accepted and the order among its orders. Then the
+// affiliate enters its PIX details, the sale is billed on the brand's statement, which the brand
+// sees paid, and the payout reaches the affiliate: settled on its Payouts page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +13,9 @@ import { buildWorld, BRANDS } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { TEST_PAYEE_KEY } from '../helpers/harness.js';
+import { lockedIn } from '../helpers/money.js';
+import { previousMonth } from '../../src/domain/time.js';
 
 const PASSWORD = 'a long enough password';
 let testDb: TestDatabase;
@@ -27,7 +32,7 @@ before(async () => {
   const services = servicesFor(database);
   await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
   await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY }, { publicUrlIsOwn: true });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -116,5 +121,69 @@ test('an affiliate claims a missed sale, the brand accepts it at the actual valu
   } finally {
     await again.close();
   }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('the claimed sale goes all the way: PIX details entered, the statement billing it paid, the payout settled', { timeout: 90_000 }, async () => {
+  const orderId = 'MISSED-1001';
+  const affiliate = await signedIn('owner@aff1.example');
+  try {
+    const { page } = affiliate;
+    await nav(page, 'Payout details');
+    await page.getByLabel('Legal name of the account holder').fill('Ana Lima');
+    await page.getByLabel('Country (2 letters, e.g. BR)').fill('BR');
+    await page.getByLabel('Tax id').fill('529.982.247-25');
+    await page.getByLabel('PIX key type').selectOption('cpf');
+    await page.getByLabel('PIX key', { exact: true }).fill('529.982.247-25');
+    await page.getByLabel('Your password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Save payout details' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  } finally {
+    await affiliate.close();
+  }
+
+  // What the days and the operator do: the order locks last month (the network approves it), the
+  // month's statement bills it; the hold after saving payout details is over.
+  const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
+  const lastMonth = previousMonth(new Date().toISOString());
+  const order = await database.db.selectFrom('orders').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  await lockedIn(database, [order.id], lastMonth);
+  await services.locks.approveLocked();
+  const [statement] = await services.statements.issue(lastMonth);
+  assert.ok(statement);
+
+  const brand = await signedIn('owner@acme.example');
+  try {
+    const { page } = brand;
+    await nav(page, 'Statements');
+    const row = page.getByTestId(`statement-${lastMonth}-BRL`);
+    await row.getByText('Open').waitFor();
+    await services.statements.recordPayment(statement.id, statement.total, 'PIX-E2E-1', 'cli');
+    await page.reload();
+    await page.getByTestId(`statement-${lastMonth}-BRL`).getByText('Paid').waitFor();
+    await assertAccessible(page, "the brand's statements, one paid");
+  } finally {
+    await brand.close();
+  }
+
+  await database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).execute();
+  const run = await services.payoutRuns.run({ affiliateId: 'aff-1', by: 'cli' });
+  const payout = run.lines.find((line) => line.payout)?.payout;
+  assert.ok(payout && run.batchId, JSON.stringify(run.lines));
+  await services.payoutRuns.export(run.batchId);
+  await services.payoutRuns.settle(run.batchId, [{ payoutId: payout.id, status: 'settled' }]);
+
+  const paid = await signedIn('owner@aff1.example');
+  try {
+    const { page } = paid;
+    await nav(page, 'Payouts');
+    const row = page.getByTestId(`payout-${payout.id}`);
+    await row.getByText('Settled').waitFor();
+    assert.match((await row.textContent()) ?? '', /PIX cpf \*\*\*\.982\.247-\*\*/);
+    await assertAccessible(page, 'payouts, one settled');
+  } finally {
+    await paid.close();
+  }
+  assert.deepEqual(await services.ledger.check(), []);
   assert.deepEqual(pageErrors, []);
 });

@@ -2,6 +2,7 @@
 // the API, and the whole way from a month's locked commissions to payouts sent.
 import assert from 'node:assert/strict';
 import type { Harness } from './harness.js';
+import type { Database } from '../../src/storage/database.js';
 import type { Services } from '../../src/services.js';
 import type { Payout } from '../../src/schemas/payout.js';
 import { PASSWORD, signedUp, withSession } from './sessions.js';
@@ -34,8 +35,8 @@ export async function payMonth(services: Pick<Services, 'statements' | 'payoutRu
 }
 
 /** Moves the lock date of the affiliate's approved, unbilled orders into `month` (as if its days had passed), so its statement bills them. */
-export async function lockedIn(h: Harness, orderIds: readonly string[], month: string): Promise<void> {
-  await h.service.database.db.updateTable('orders').set({ lock_at: `${month}-15T12:00:00.000Z` }).where('id', 'in', orderIds).execute();
+export async function lockedIn(database: Database, orderIds: readonly string[], month: string): Promise<void> {
+  await database.db.updateTable('orders').set({ lock_at: `${month}-15T12:00:00.000Z` }).where('id', 'in', orderIds).execute();
 }
 
 /** Ends the hold that follows saving payout details, for tests that are not about the hold. */
