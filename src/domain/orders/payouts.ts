@@ -21,12 +21,13 @@ export function payoutOf(row: PayoutRow): Payout {
     orderCount: row.order_count,
     adjustmentTotal: Number(row.adjustment_total),
     status: row.status,
-    method: row.method,
     createdAt: row.created_at,
-    sentAt: row.sent_at,
-    settledAt: row.settled_at,
-    failedAt: row.failed_at,
-    failureReason: row.failure_reason,
+    // A field without a value is left out, never null.
+    ...(row.method !== null && { method: row.method }),
+    ...(row.sent_at !== null && { sentAt: row.sent_at }),
+    ...(row.settled_at !== null && { settledAt: row.settled_at }),
+    ...(row.failed_at !== null && { failedAt: row.failed_at }),
+    ...(row.failure_reason !== null && { failureReason: row.failure_reason }),
   };
 }
 
