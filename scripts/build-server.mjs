@@ -29,6 +29,8 @@ await build({
     'ioredis',
     // Serves its own files from its package directory.
     '@fastify/swagger-ui',
+    // Reads its fonts from its package directory; loaded on the first PDF asked for.
+    'pdfkit',
   ],
   // Bundled CommonJS packages require Node's built-ins; an ES module has no `require` of its own.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/browser.js';
+import { issueDemoStatements } from '../test/helpers/demo-statements.js';
+import { openDatabase } from '../src/storage/database.js';
 
 const OUT = 'docs/screenshots';
 const WIDTHS = { desktop: 1280, mobile: 375 } as const;
@@ -29,6 +31,10 @@ execFileSync(process.execPath, [MAIN, 'migrate'], { env, stdio: 'ignore' });
 const seeded = execFileSync(process.execPath, [MAIN, 'seed', '--demo'], { env, encoding: 'utf8' });
 const password = /with the password \(shown once\):\n(\S+)/.exec(seeded)?.[1];
 if (!password) throw new Error(`no demo password in:\n${seeded}`);
+// Statements of the demo's commissions, issued as the network will once they have locked.
+const demoDatabase = openDatabase(env.DATABASE_URL);
+await issueDemoStatements(demoDatabase);
+await demoDatabase.close();
 // A person invited to the demo affiliate, for the page where they set their password.
 const invited = execFileSync(process.execPath, [MAIN, 'users', 'create', '--affiliate', 'aff-demo-1', '--email', 'invited@aff-demo-1.example'], { env, encoding: 'utf8' });
 const inviteLink = new URL(invited.trim().split('\n').at(-1)!);
@@ -98,6 +104,8 @@ try {
     await shot('affiliate-orders', () => page.getByRole('table').last().waitFor());
     await open('/payouts');
     await shot('affiliate-payouts', () => page.getByRole('heading', { name: 'Payouts' }).waitFor());
+    await open('/statements');
+    await shot('affiliate-statements', () => page.getByTestId('statement-BRL').waitFor());
     await open('/claims');
     await page.getByLabel('Find a brand').fill(claimedBrand);
     await page.getByLabel('Brand', { exact: true }).selectOption({ label: claimedBrand });
@@ -132,6 +140,10 @@ try {
     await shot('brand-conversion', () => page.getByRole('heading', { name: 'History' }).waitFor());
     await open('/claims');
     await shot('brand-claims', () => page.getByTestId(`claim-DEMO-CLAIM-${size}`).waitFor());
+    await open('/statements');
+    await shot('brand-statements', () => page.getByRole('table').waitFor());
+    await page.getByRole('table').getByRole('link').first().click();
+    await shot('brand-statement', () => page.getByTestId('statement-total').waitFor());
     await open('/analytics');
     await page.getByLabel('Break down by').selectOption({ label: 'Affiliate' });
     await shot('brand-analytics', () => page.getByRole('table').waitFor());

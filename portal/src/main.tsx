@@ -23,6 +23,7 @@ import { Products } from './pages/affiliate/products.js';
 import { Campaigns } from './pages/affiliate/campaigns.js';
 import { Payouts } from './pages/affiliate/payouts.js';
 import { Claims } from './pages/affiliate/claims.js';
+import { Statements } from './pages/affiliate/statements.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
@@ -30,6 +31,7 @@ import { Affiliates } from './pages/brand/affiliates.js';
 import { BrandProfile } from './pages/brand/profile.js';
 import { Catalogue } from './pages/brand/catalogue.js';
 import { BrandClaims } from './pages/brand/claims.js';
+import { BrandStatements, StatementDetail } from './pages/brand/statements.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
 import { Webhooks } from './pages/account/webhooks.js';
@@ -106,6 +108,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
           <Route path="/payouts" component={Payouts} />
+          <Route path="/statements" component={Statements} />
           <Route path="/claims" component={Claims} />
           <Route path="/payee">{() => <Payee me={user} />}</Route>
           <Route path="/channels" component={Channels} />
@@ -121,6 +124,8 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/conversions" component={Conversions} />
           <Route path="/affiliates" component={Affiliates} />
           <Route path="/claims" component={BrandClaims} />
+          <Route path="/statements" component={BrandStatements} />
+          <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/profile" component={BrandProfile} />
           <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>

@@ -16,7 +16,7 @@ export const Statement = Type.Object(
     status: Type.Union([Type.Literal('open'), Type.Literal('overdue'), Type.Literal('paid')], { description: 'open: to pay by dueAt; overdue: dueAt passed unpaid; paid: received in full' }),
     issuedAt: DateTime,
     dueAt: DateTime,
-    paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was paid in full (omitted before); its commissions became payable then' })),
+    paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was paid in full (absent until then); its commissions became payable then' })),
   },
   { $id: 'Statement', description: "Addition to the spec: what a brand is billed for one month's locked commissions in one currency, with the network's fee." },
 );

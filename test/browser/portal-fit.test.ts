@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { brandInput } from '../helpers/world.js';
+import { issueDemoStatements } from '../helpers/demo-statements.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -23,8 +24,8 @@ const EMPTY_BRAND_USER = 'owner@new-brand.example';
 const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
-const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/payee', '/claims', '/channels', '/team', '/keys', '/webhooks', '/analytics', '/security'];
-const BRAND_ROUTES = ['/', '/conversions', '/claims', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/keys', '/webhooks', '/analytics', '/security'];
+const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/keys', '/webhooks', '/analytics', '/security'];
+const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/keys', '/webhooks', '/analytics', '/security'];
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
 const JUST_APPROVED_BRAND_USER = 'owner@just-approved.example';
 
@@ -40,6 +41,7 @@ before(async () => {
   await migrateToLatest(database);
   const services = servicesFor(database);
   await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
+  await issueDemoStatements(database);
   // Long values where phones break first: an e-mail address in the team list.
   await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
   // An affiliate and a brand that have just joined: every list empty.
@@ -253,11 +255,12 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 /** The address of a route: a conversion's page is the first one in the list (or one that does not exist). */
 async function addressOf(page: Page, route: string): Promise<string> {
-  if (route !== '/conversions/:orderId') return route;
-  await page.goto('/app/conversions');
+  const list = ({ '/conversions/:orderId': '/conversions', '/statements/:id': '/statements' } as Record<string, string>)[route];
+  if (!list) return route;
+  await page.goto(`/app${list}`);
   await ready(page);
   const first = page.locator('tbody a').first();
-  return (await first.count()) > 0 ? (await first.getAttribute('href'))!.replace(/^\/app/, '') : '/conversions/no-such-order';
+  return (await first.count()) > 0 ? (await first.getAttribute('href'))!.replace(/^\/app/, '') : `${list}/no-such-one`;
 }
 
 /** The page has its heading and nothing more to load. */

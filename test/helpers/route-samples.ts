@@ -28,6 +28,9 @@ export interface Sample {
 }
 
 const OWN_LIST = { reason: "lists the caller's own only (its test file proves another caller's never appear)" };
+const OWN_MONTH = { reason: "a month of the caller's own money: another affiliate reads its own (statements-documents.test.ts)" };
+/** The current UTC month, YYYY-MM. */
+const thisMonth = () => new Date().toISOString().slice(0, 7);
 const CATALOGUE = { reason: 'the catalogue: the same public brands for every affiliate, private ones by approval (brands.test.ts)' };
 
 let seq = 0;
@@ -85,6 +88,7 @@ export async function ownerSession(h: Harness, account: { affiliateId?: string; 
 export function createRouteSamples(): RouteSamples {
   let h: Harness;
   let payoutId = '';
+  let statementId = '';
   const keys: Record<Side, string> = { affiliate: '', brand: '' };
   const sessions: Record<Side, string> = { affiliate: '', brand: '' };
 
@@ -204,6 +208,13 @@ export function createRouteSamples(): RouteSamples {
       request: (key) => ({ method: 'POST', url: '/affiliate/claims', headers: withKey(key), payload: { organizationId: BRANDS.acme, orderId: unique('walk-claim'), orderedAt: new Date(Date.now() - 86_400_000).toISOString(), value: 1000 } }),
     },
     'GET /affiliate/claims': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/claims?status=open', headers: withKey(key) }) },
+    'GET /advertiser/statements': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/statements', headers: withKey(key) }) },
+    'GET /advertiser/statements/:id': { side: 'brand', foreign: { status: 404, code: 'statement_not_found' }, request: (key) => ({ method: 'GET', url: `/advertiser/statements/${statementId}`, headers: withKey(key) }) },
+    'GET /advertiser/statements/:id.csv': { side: 'brand', foreign: { status: 404, code: 'statement_not_found' }, request: (key) => ({ method: 'GET', url: `/advertiser/statements/${statementId}.csv`, headers: withKey(key) }) },
+    'GET /advertiser/statements/:id.pdf': { side: 'brand', foreign: { status: 404, code: 'statement_not_found' }, request: (key) => ({ method: 'GET', url: `/advertiser/statements/${statementId}.pdf`, headers: withKey(key) }) },
+    'GET /affiliate/statements/:month': { side: 'affiliate', foreign: OWN_MONTH, request: (key) => ({ method: 'GET', url: `/affiliate/statements/${thisMonth()}`, headers: withKey(key) }) },
+    'GET /affiliate/statements/:month.csv': { side: 'affiliate', foreign: OWN_MONTH, request: (key) => ({ method: 'GET', url: `/affiliate/statements/${thisMonth()}.csv`, headers: withKey(key) }) },
+    'GET /affiliate/statements/:month.pdf': { side: 'affiliate', foreign: OWN_MONTH, request: (key) => ({ method: 'GET', url: `/affiliate/statements/${thisMonth()}.pdf`, headers: withKey(key) }) },
     'GET /advertiser/claims': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/claims?status=open', headers: withKey(key) }) },
     'PATCH /advertiser/claims/:id': {
       side: 'brand',
@@ -436,10 +447,12 @@ export function createRouteSamples(): RouteSamples {
       keys.brand = await brandKey(h, BRANDS.acme);
       for (const side of ['affiliate', 'brand'] as const) sessions[side] = await ownerSession(h, ownerAccount(side));
       await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
-      // The world's o-aff1-2 is approved and locked in February: billing and paying it gives aff-1 a payout to read.
+      // The world's o-aff1-2 locked in February 2026: Acme's statement of that month bills it; paid,
+      // and aff-1's payout details saved, a payout run pays it: a statement and a payout to read.
       await givePayeeDetails(h, 'aff-1');
       await releasePayeeHold(h, 'aff-1');
       payoutId = (await payMonth(h.service.services, '2026-02', 'aff-1'))[0]!.id;
+      statementId = (await h.service.services.statements.list(BRANDS.acme, { page: 1, limit: 1 })).items[0]!.id;
     },
   };
 }

@@ -8,7 +8,7 @@ import type { AccountSum, AffiliateLedger, LedgerRepository } from '../../storag
 import type { AdjustmentRow } from '../../storage/tables.js';
 import { invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
-import { MONTH, monthRange } from '../time.js';
+import { MONTH, monthOf, monthRange } from '../time.js';
 import { adjustmentEntry } from './entries.js';
 
 export interface LedgerRepositories {
@@ -129,6 +129,8 @@ export class LedgerService {
   /** The affiliate's statement for a month (YYYY-MM), one per currency it had money in. */
   async affiliateStatement(affiliateId: string, month: string): Promise<AffiliateStatement[]> {
     if (!MONTH.test(month)) throw invalid('invalid_month', `month must be YYYY-MM (e.g. 2026-11), got "${month}"`);
+    const current = monthOf(this.clock.iso());
+    if (month > current) throw invalid('month_in_future', `${month} has not begun: ask for ${current} (so far) or an earlier month`);
     const { from, to } = monthRange(month);
     const [before, lines] = await Promise.all([this.repositories.affiliateLedger.balancesBefore(affiliateId, from), this.repositories.affiliateLedger.lines(affiliateId, from, to)]);
     const statements = new Map<string, AffiliateStatement>();

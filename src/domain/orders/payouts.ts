@@ -21,9 +21,9 @@ export function payoutOf(row: PayoutRow): Payout {
     orderCount: row.order_count,
     adjustmentTotal: Number(row.adjustment_total),
     status: row.status,
-    ...(row.method !== null && { method: row.method }),
     createdAt: row.created_at,
-    // Fields without a value are omitted, never null.
+    // A field without a value is left out, never null.
+    ...(row.method !== null && { method: row.method }),
     ...(row.sent_at !== null && { sentAt: row.sent_at }),
     ...(row.settled_at !== null && { settledAt: row.settled_at }),
     ...(row.failed_at !== null && { failedAt: row.failed_at }),

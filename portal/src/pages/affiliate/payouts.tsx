@@ -5,10 +5,22 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
+import type { MessageKey } from '../../i18n/en.js';
+import type { components } from '../../../../packages/client/index.js';
 
 const PAGE_SIZE = 20;
 
-/** What the network has paid the affiliate: one payout per payment run and currency, with its orders. */
+type Payout = components['schemas']['Payout'];
+
+/** A payout's status: its words and the colour of its badge. */
+const PAYOUT_STATUSES: Record<Payout['status'], { key: MessageKey; badge: string }> = {
+  pending: { key: 'payouts.pending', badge: 'pending' },
+  sent: { key: 'payouts.sent', badge: 'approved' },
+  settled: { key: 'payouts.settled', badge: 'paid' },
+  failed: { key: 'payouts.failed', badge: 'canceled' },
+};
+
+/** What the network has paid the affiliate: one payout per run and currency, where it went, how far it got, with its orders. */
 export function Payouts() {
   const { t, money, date, number } = useMessages();
   const [page, setPage] = useState(1);
@@ -30,10 +42,13 @@ export function Payouts() {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">{t('payouts.paidOn')}</th>
+                    <th scope="col">{t('payouts.createdOn')}</th>
+                    <th scope="col">{t('payouts.status')}</th>
+                    <th scope="col">{t('payouts.total')}</th>
+                    <th scope="col">{t('payouts.method')}</th>
+                    <th scope="col">{t('payouts.dates')}</th>
                     <th scope="col">{t('payouts.period')}</th>
                     <th scope="col">{t('overview.orders')}</th>
-                    <th scope="col">{t('payouts.total')}</th>
                     <th scope="col"><span class="visually-hidden">{t('overview.orders')}</span></th>
                   </tr>
                 </thead>
@@ -41,9 +56,23 @@ export function Payouts() {
                   {data.map((payout) => (
                     <tr key={payout.id} data-testid={`payout-${payout.id}`}>
                       <th scope="row">{date(payout.createdAt)}</th>
+                      <td>
+                        <span class={`badge ${PAYOUT_STATUSES[payout.status].badge}`} data-testid={`payout-status-${payout.id}`}>
+                          {t(PAYOUT_STATUSES[payout.status].key)}
+                        </span>
+                      </td>
+                      <td>{money(payout.total, payout.currency)}</td>
+                      <td>{payout.method ?? t('payouts.noMethod')}</td>
+                      <td>
+                        <ul class="dates">
+                          {payout.sentAt && <li>{t('payouts.sentAt', { date: date(payout.sentAt) })}</li>}
+                          {payout.settledAt && <li>{t('payouts.settledAt', { date: date(payout.settledAt) })}</li>}
+                          {payout.failedAt && <li>{t('payouts.failedAt', { date: date(payout.failedAt), reason: payout.failureReason ?? t('payouts.noReason') })}</li>}
+                          {!payout.sentAt && !payout.failedAt && <li>{t('payouts.notSent')}</li>}
+                        </ul>
+                      </td>
                       <td>{t('campaigns.period', { from: date(payout.periodStart), to: date(payout.periodEnd) })}</td>
                       <td>{number(payout.orderCount)}</td>
-                      <td>{money(payout.total, payout.currency)}</td>
                       <td>
                         <Link href={`/orders?payout=${encodeURIComponent(payout.id)}`} aria-label={t('payouts.ordersOfNamed', { date: date(payout.createdAt), total: money(payout.total, payout.currency) })}>
                           {t('payouts.ordersOf')}

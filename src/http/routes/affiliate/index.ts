@@ -22,6 +22,7 @@ import { webhookRoutes } from '../webhooks/index.js';
 import { accountRoutes } from '../account/index.js';
 import { requestApprovalRoute } from './approval-request.js';
 import { createClaimRoute, listClaimsRoute } from './claims.js';
+import { affiliateStatementCsvRoute, affiliateStatementPdfRoute, getAffiliateStatementRoute } from './statements.js';
 import { analyticsRoutes } from '../analytics/index.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
@@ -47,6 +48,9 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   requestApprovalRoute,
   createClaimRoute,
   listClaimsRoute,
+  getAffiliateStatementRoute,
+  affiliateStatementCsvRoute,
+  affiliateStatementPdfRoute,
   ...webhookRoutes('affiliate'),
   ...accountRoutes('affiliate'),
   ...analyticsRoutes('affiliate'),

@@ -1,0 +1,152 @@
+// What the statements' PDFs say, in English and Brazilian Portuguese, and how they write amounts
+// and dates in each.
+import type { Language } from '../../domain/access/users-service.js';
+import { formatMinor } from '../../domain/money.js';
+
+export interface DocumentWords {
+  page: (page: number) => string;
+  issuedOn: (date: string) => string;
+  yes: string;
+  no: string;
+  brand: {
+    title: (month: string, currency: string) => string;
+    status: Record<'open' | 'overdue' | 'paid', string>;
+    statement: string;
+    brand: string;
+    month: string;
+    statusLabel: string;
+    lineCount: string;
+    commission: string;
+    fee: (percent: string) => string;
+    total: string;
+    paidAmount: string;
+    due: string;
+    dueAt: string;
+    paidAt: string;
+    columns: { orderId: string; affiliate: string; orderedAt: string; lockAt: string; auto: string; value: string; commission: string; fee: string };
+    empty: string;
+  };
+  affiliate: {
+    title: (month: string) => string;
+    affiliate: string;
+    currency: (currency: string) => string;
+    openingBalance: string;
+    approved: string;
+    payable: string;
+    paid: string;
+    returned: string;
+    adjustments: string;
+    closingBalance: string;
+    awaitingBrandPayment: string;
+    payableBalance: string;
+    columns: { date: string; movement: string; reference: string; amount: string };
+    kinds: Record<string, string>;
+    empty: string;
+    nothing: string;
+  };
+}
+
+const EN: DocumentWords = {
+  page: (page) => `page ${page}`,
+  issuedOn: (date) => `Issued on ${date}`,
+  yes: 'yes',
+  no: 'no',
+  brand: {
+    title: (month, currency) => `Statement ${month} (${currency})`,
+    status: { open: 'open', overdue: 'overdue', paid: 'paid' },
+    statement: 'Statement',
+    brand: 'Brand',
+    month: 'Month',
+    statusLabel: 'Status',
+    lineCount: 'Commissions billed',
+    commission: 'Commissions',
+    fee: (percent) => `Network fee (${percent} of each commission)`,
+    total: 'Total to pay',
+    paidAmount: 'Paid so far',
+    due: 'Left to pay',
+    dueAt: 'Due date',
+    paidAt: 'Paid in full on',
+    columns: { orderId: 'Order', affiliate: 'Affiliate', orderedAt: 'Ordered', lockAt: 'Locked', auto: 'Auto', value: 'Value', commission: 'Commission', fee: 'Fee' },
+    empty: 'No commissions.',
+  },
+  affiliate: {
+    title: (month) => `Monthly statement ${month}`,
+    affiliate: 'Affiliate',
+    currency: (currency) => `In ${currency}`,
+    openingBalance: 'Opening balance',
+    approved: 'Commissions approved',
+    payable: 'Became payable (brands paid)',
+    paid: 'Paid out',
+    returned: 'Returned (payouts failed)',
+    adjustments: 'Adjustments',
+    closingBalance: 'Closing balance',
+    awaitingBrandPayment: 'of which waiting for brands to pay',
+    payableBalance: 'of which payable in the next payout',
+    columns: { date: 'Date', movement: 'Movement', reference: 'Reference', amount: 'Amount' },
+    kinds: { approval: 'Commission approved', opening: 'Commission owed (before statements)', adjustment: 'Adjustment', payout_sent: 'Payout sent', payout_failed: 'Payout failed, owed again' },
+    empty: 'No movements this month.',
+    nothing: 'Nothing was owed to you in this month.',
+  },
+};
+
+const PT_BR: DocumentWords = {
+  page: (page) => `página ${page}`,
+  issuedOn: (date) => `Emitido em ${date}`,
+  yes: 'sim',
+  no: 'não',
+  brand: {
+    title: (month, currency) => `Extrato ${month} (${currency})`,
+    status: { open: 'em aberto', overdue: 'vencido', paid: 'pago' },
+    statement: 'Extrato',
+    brand: 'Marca',
+    month: 'Mês',
+    statusLabel: 'Situação',
+    lineCount: 'Comissões cobradas',
+    commission: 'Comissões',
+    fee: (percent) => `Taxa da rede (${percent} de cada comissão)`,
+    total: 'Total a pagar',
+    paidAmount: 'Pago até agora',
+    due: 'Falta pagar',
+    dueAt: 'Vencimento',
+    paidAt: 'Pago integralmente em',
+    columns: { orderId: 'Pedido', affiliate: 'Afiliado', orderedAt: 'Pedido em', lockAt: 'Travado em', auto: 'Auto', value: 'Valor', commission: 'Comissão', fee: 'Taxa' },
+    empty: 'Nenhuma comissão.',
+  },
+  affiliate: {
+    title: (month) => `Extrato mensal ${month}`,
+    affiliate: 'Afiliado',
+    currency: (currency) => `Em ${currency}`,
+    openingBalance: 'Saldo inicial',
+    approved: 'Comissões aprovadas',
+    payable: 'Liberadas para pagamento (marcas pagaram)',
+    paid: 'Pagamentos enviados',
+    returned: 'Devolvidos (pagamentos que falharam)',
+    adjustments: 'Ajustes',
+    closingBalance: 'Saldo final',
+    awaitingBrandPayment: 'dos quais aguardando o pagamento das marcas',
+    payableBalance: 'dos quais a pagar no próximo pagamento',
+    columns: { date: 'Data', movement: 'Movimento', reference: 'Referência', amount: 'Valor' },
+    kinds: { approval: 'Comissão aprovada', opening: 'Comissão devida (antes dos extratos)', adjustment: 'Ajuste', payout_sent: 'Pagamento enviado', payout_failed: 'Pagamento falhou, devido novamente' },
+    empty: 'Nenhum movimento neste mês.',
+    nothing: 'Nada lhe era devido neste mês.',
+  },
+};
+
+export const wordsOf = (language: Language): DocumentWords => (language === 'pt-BR' ? PT_BR : EN);
+
+/** An amount in cents, as people of the language write it: 123456 BRL → "1.234,56 BRL" in pt-BR. */
+export const moneyIn = (language: Language) => (cents: number, currency: string) => formatMinor(cents, currency, language);
+
+/** A day (YYYY-MM-DD of an ISO instant, UTC) as the language writes it: 2026-11-05 → 05/11/2026 in pt-BR. */
+export function dayIn(language: Language, iso: string): string {
+  const [year, month, day] = iso.slice(0, 10).split('-');
+  return language === 'pt-BR' ? `${day}/${month}/${year}` : `${year}-${month}-${day}`;
+}
+
+/** Basis points as a percentage in the language: 3000 → "30%", 3333 → "33.33%" ("33,33%" in pt-BR). */
+export function percentIn(language: Language, basisPoints: number): string {
+  const whole = Math.trunc(basisPoints / 100);
+  const rest = basisPoints % 100;
+  const text = rest === 0 ? String(whole) : `${whole}${language === 'pt-BR' ? ',' : '.'}${String(rest).padStart(2, '0').replace(/0$/, '')}`;
+  return `${text}%`;
+}

@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+// Statements in the portal, in headless Chromium against a real server: the brand opens its
+// month's statement (amounts, what is left to pay, its lines, CSV and PDF), and the affiliate opens
+// its monthly statement (the summary per currency, its movements, CSV and PDF).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { Statement } from '../../src/domain/ledger/statements-service.js';
+
+const PASSWORD = 'a long enough password';
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+let statement: Statement;
+let orderId: string;
+const pageErrors: string[] = [];
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  const services = servicesFor(database);
+  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
+  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+  // The world's February commission of Acme (750, fee 225): billed, paid in part; aff-1 adjusted.
+  [statement] = (await services.statements.issue('2026-02')) as [Statement];
+  orderId = (await services.statements.get(BRANDS.acme, statement.id, { page: 1, limit: 1 })).lines.items[0]!.orderId;
+  await services.statements.recordPayment(statement.id, 475, 'TX-1', 'cli');
+  await services.ledger.adjust({ affiliateId: 'aff-1', amount: 1_000, currency: 'BRL', reason: 'a bonus', by: 'cli' });
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+async function signedIn(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+  return { page, close: () => context.close() };
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+
+/** What a download link of the page answers, fetched with the page's own session. */
+async function download(page: Page, name: string): Promise<{ status: number; type: string; size: number }> {
+  const href = await page.getByRole('link', { name }).getAttribute('href');
+  assert.ok(href, name);
+  const res = await page.request.get(href);
+  return { status: res.status(), type: res.headers()['content-type'] ?? '', size: (await res.body()).length };
+}
+
+test('the brand opens its statement: amounts, what is left to pay, its lines, CSV and PDF', async () => {
+  const { page, close } = await signedIn('owner@acme.example');
+  try {
+    await nav(page, 'Statements');
+    await page.getByRole('heading', { name: 'Statements', exact: true }).waitFor();
+    const row = page.getByTestId('statement-2026-02-BRL');
+    assert.match(await row.innerText(), /Open/);
+    assert.match(await row.innerText(), /9\.75/);
+    await row.getByRole('link', { name: 'Statement of 2026-02 in BRL' }).click();
+    await page.getByRole('heading', { name: 'Statement 2026-02 · BRL' }).waitFor();
+    assert.match(await page.getByTestId('statement-total').innerText(), /9\.75/);
+    assert.match(await page.getByTestId('statement-left').innerText(), /5\.00/);
+    const line = page.getByTestId(`statement-line-${orderId}`);
+    assert.match(await line.innerText(), /7\.50/);
+    assert.match(await line.innerText(), /2\.25/);
+    await assertAccessible(page, "the brand's statement");
+    const csv = await download(page, 'Download CSV');
+    assert.deepEqual([csv.status, csv.type.startsWith('text/csv')], [200, true]);
+    const pdf = await download(page, 'Download PDF');
+    assert.deepEqual([pdf.status, pdf.type], [200, 'application/pdf']);
+    assert.ok(pdf.size > 1_000);
+  } finally {
+    await close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('the affiliate opens its monthly statement: the summary per currency, its movements, CSV and PDF', async () => {
+  const { page, close } = await signedIn('owner@aff1.example');
+  try {
+    await nav(page, 'Statements');
+    await page.getByRole('heading', { name: 'Statements', exact: true }).waitFor();
+    const month = new Date().toISOString().slice(0, 7);
+    assert.equal(await page.getByLabel('Month').inputValue(), month, 'the current month first');
+    await page.getByTestId('statement-BRL').waitFor();
+    assert.match(await page.getByTestId('statement-BRL-adjustments').innerText(), /10\.00/);
+    assert.match(await page.getByTestId('statement-BRL-closingBalance').innerText(), /\d/);
+    await page.getByText(/^Movements \(\d+\)$/).click();
+    await page.getByRole('cell', { name: 'Adjustment', exact: true }).waitFor();
+    await assertAccessible(page, "the affiliate's statement");
+    const csv = await download(page, 'Download CSV');
+    assert.deepEqual([csv.status, csv.type.startsWith('text/csv')], [200, true]);
+    const pdf = await download(page, 'Download PDF');
+    assert.deepEqual([pdf.status, pdf.type], [200, 'application/pdf']);
+
+    // An earlier month with nothing in it says so.
+    await page.getByLabel('Month').fill('2001-01');
+    await page.getByText('Nothing was owed to you in this month.').waitFor();
+  } finally {
+    await close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
