@@ -4800,7 +4800,7 @@ export interface paths {
         };
         /**
          * List the caller's payouts
-         * @description Addition to the spec. Payments of approved commissions to the caller, newest first (createdAt, then id); one payout per currency per payment run. Scope: orders:read.
+         * @description Addition to the spec. Payments of the caller’s payable commissions (and any adjustments), newest first (createdAt, then id): one per currency per payout run, each with its status (pending → sent → settled | failed), where it went (masked) and when. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -4944,7 +4944,7 @@ export interface paths {
         };
         /**
          * One payout, with the orders it paid
-         * @description Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404. Scope: orders:read.
+         * @description Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404. A failed payout lists no orders: its commissions are payable again, for the next run. Scope: orders:read.
          */
         get: {
             parameters: {

@@ -16,7 +16,7 @@ export function getPayoutRoute(app: App, services: ServingServices): void {
         tags: ['Orders'],
         summary: 'One payout, with the orders it paid',
         description:
-          'Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404.',
+          'Addition to the spec. The payout and a page of the orders it paid (newest first; page and limit page the orders, meta describes that page). Another affiliate’s payout, or an unknown id, answers 404. A failed payout lists no orders: its commissions are payable again, for the next run.',
         security: [{ apiKey: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
         querystring: Query,

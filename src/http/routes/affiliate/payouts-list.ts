@@ -14,7 +14,7 @@ export function listPayoutsRoute(app: App, services: ServingServices): void {
         tags: ['Orders'],
         summary: "List the caller's payouts",
         description:
-          'Addition to the spec. Payments of approved commissions to the caller, newest first (createdAt, then id); one payout per currency per payment run.',
+          'Addition to the spec. Payments of the caller’s payable commissions (and any adjustments), newest first (createdAt, then id): one per currency per payout run, each with its status (pending → sent → settled | failed), where it went (masked) and when.',
         security: [{ apiKey: [] }],
         querystring: Query,
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(Payout)), meta: Type.Ref(Pagination) }) },
