@@ -182,7 +182,7 @@ describe('payouts', () => {
     const lastMonth = previousMonth(new Date().toISOString());
     await lockedIn(h.service.database, [brlA, brlB, eur].map((c) => c.conversion.id), lastMonth);
     await givePayeeDetails(h, 'aff-1');
-    await releasePayeeHold(h, 'aff-1');
+    await releasePayeeHold(h.service.database, 'aff-1');
     const payouts = (await payMonth(h.service.services, lastMonth, 'aff-1')).sort((a, b) => (a.currency < b.currency ? -1 : 1));
     assert.deepEqual(payouts.map((p) => [p.currency, p.status]), [['BRL', 'sent'], ['EUR', 'sent']]);
     const [brl, euros] = payouts as [Payout, Payout];

@@ -14,7 +14,7 @@ import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
-import { lockedIn } from '../helpers/money.js';
+import { lockedIn, releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
 
 const PASSWORD = 'a long enough password';
@@ -166,7 +166,7 @@ test('the claimed sale goes all the way: PIX details entered, the statement bill
     await brand.close();
   }
 
-  await database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).execute();
+  await releasePayeeHold(database, 'aff-1');
   const run = await services.payoutRuns.run({ affiliateId: 'aff-1', by: 'cli' });
   const payout = run.lines.find((line) => line.payout)?.payout;
   assert.ok(payout && run.batchId, JSON.stringify(run.lines));

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
-import { PIX_CPF, payMonth } from '../helpers/money.js';
+import { PIX_CPF, payMonth, releasePayeeHold } from '../helpers/money.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS, productInput } from '../helpers/world.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
@@ -501,7 +501,7 @@ test('the network pays the approved commissions: the affiliate sees the payout a
   const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
   const owner = await database.db.selectFrom('users').select('id').where('email', '=', 'ana@aff1.example').executeTakeFirstOrThrow();
   await services.payees.save({ affiliateId: 'aff-1', userId: owner.id, sessionToken: '' }, { ...PIX_CPF, password: PASSWORD } as never);
-  await database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).execute();
+  await releasePayeeHold(database, 'aff-1');
   await payMonth(services, '2026-02', 'aff-1');
   const paid = await database.db.selectFrom('orders').select(['order_id', 'commission', 'payout_id']).where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'paid').execute();
   assert.ok(paid.length > 0);

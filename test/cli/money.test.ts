@@ -123,7 +123,7 @@ describe('payouts', () => {
     const noDetails = await runCli(['payouts', 'run', '--dry-run'], low);
     assert.match(noDetails.stdout, /Skipped aff-1 .*: no payee details\./);
     await givePayeeDetails(h, 'aff-1');
-    await releasePayeeHold(h, 'aff-1');
+    await releasePayeeHold(h.service.database, 'aff-1');
 
     const ran = await runCli(['payouts', 'run', '--affiliate', 'aff-1'], low);
     assert.equal(ran.code, 0, ran.stderr);

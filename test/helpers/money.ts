@@ -40,6 +40,6 @@ export async function lockedIn(database: Database, orderIds: readonly string[], 
 }
 
 /** Ends the hold that follows saving payout details, for tests that are not about the hold. */
-export async function releasePayeeHold(h: Harness, affiliateId: string): Promise<void> {
-  await h.service.database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).where('affiliate_id', '=', affiliateId).execute();
+export async function releasePayeeHold(database: Database, affiliateId: string): Promise<void> {
+  await database.db.updateTable('payee_details').set({ held_until: new Date(Date.now() - 1000).toISOString() }).where('affiliate_id', '=', affiliateId).execute();
 }

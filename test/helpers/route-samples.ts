@@ -450,7 +450,7 @@ export function createRouteSamples(): RouteSamples {
       // The world's o-aff1-2 locked in February 2026: Acme's statement of that month bills it; paid,
       // and aff-1's payout details saved, a payout run pays it: a statement and a payout to read.
       await givePayeeDetails(h, 'aff-1');
-      await releasePayeeHold(h, 'aff-1');
+      await releasePayeeHold(h.service.database, 'aff-1');
       payoutId = (await payMonth(h.service.services, '2026-02', 'aff-1'))[0]!.id;
       statementId = (await h.service.services.statements.list(BRANDS.acme, { page: 1, limit: 1 })).items[0]!.id;
     },

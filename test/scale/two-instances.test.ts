@@ -12,6 +12,7 @@ import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { servicesFor } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
+import { releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
 
 let testDb: TestDatabase;
@@ -226,7 +227,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@two.example', 'owner', 'a long enough password');
     const ownerId = (await database.db.selectFrom('users').select('id').where('email', '=', 'owner@two.example').executeTakeFirstOrThrow()).id;
     await services.payees.save({ affiliateId: 'aff-2', userId: ownerId, sessionToken: '' }, { legalName: 'Bia', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'email', key: 'bia@example.com' }, password: 'a long enough password' } as never);
-    await database.db.updateTable('payee_details').set({ held_until: now }).execute();
+    await releasePayeeHold(database, 'aff-2');
 
     const runs = await Promise.all([runCli(['payouts', 'run', '--affiliate', 'aff-2'], cli), runCli(['payouts', 'run', '--affiliate', 'aff-2'], cli)]);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);

@@ -2,6 +2,7 @@
 // webhook), the brand approves or withdraws the approval. An affiliate that loses it sees the
 // brand no more, gets the approval message on its channels, and its links stop redirecting within
 // seconds on every instance (the redirect checks approval; the caches are told, or poll).
+import { ownersOf } from './owners.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { ApprovalsRepository, PromotingAffiliate } from '../../storage/repositories/approvals.js';
@@ -96,7 +97,7 @@ export class ApprovalsService {
   async approve(brandId: string, affiliateId: string): Promise<void> {
     await requireAffiliate(this.repositories.affiliates, affiliateId);
     const brand = await this.repositories.brands.find(brandId);
-    const owners = (await this.repositories.users.listOf({ affiliateId })).filter((user) => user.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { affiliateId });
     const mail = owners.map((owner) =>
       mailRow({ to: owner.email, template: 'brand-approved', locale: owner.language ?? 'en', values: { account: brand?.name ?? brandId, url: `${this.publicUrl}/app/brands` } }),
     );

@@ -2,6 +2,7 @@
 // operator (CLI) or an owner (portal) creates a user and hands over a one-time link where the user
 // sets a password; signing in opens a server-side session, which ends after a period without
 // use, at sign-out, or when its user's password changes or the user is removed.
+import { ownersOf } from './owners.js';
 import type { UserOwner, UsersRepository } from '../../storage/repositories/users.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
@@ -327,7 +328,7 @@ export class UsersService {
   async remove(owner: UserOwner, userId: string, by: string): Promise<void> {
     const user = await this.memberOf(owner, userId);
     if (user.id === by) throw conflict('cannot_remove_self', 'you cannot remove yourself: another owner can');
-    if (user.role === 'owner' && (await this.repositories.users.listOf(owner)).filter((u) => u.role === 'owner').length === 1) {
+    if (user.role === 'owner' && (await ownersOf(this.repositories.users, owner)).length === 1) {
       throw conflict('last_owner', 'the last owner cannot be removed');
     }
     await this.repositories.users.remove(user.id);

@@ -3,6 +3,7 @@
 // on hold; the rest carries over. A run makes a batch of pending payouts; exporting it hands them
 // to the bank or payment provider (sent: their commissions are paid); the provider's results
 // settle or fail each one (failed: its commissions are payable again).
+import { ownersOf } from '../access/owners.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { Payable, PayoutsRepository } from '../../storage/repositories/payouts.js';
@@ -212,7 +213,7 @@ export class PayoutRuns {
 
   private async ownersMail(row: PayoutRow, template: 'payout-sent' | 'payout-failed', reason?: string) {
     const name = await this.repositories.affiliates.nameOf(row.affiliate_id);
-    const owners = (await this.repositories.users.listOf({ affiliateId: row.affiliate_id })).filter((user) => user.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { affiliateId: row.affiliate_id });
     return owners.map((owner) =>
       mailRow({
         to: owner.email,

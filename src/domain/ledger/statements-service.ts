@@ -4,6 +4,7 @@
 // line; the total is the sum of the lines). Payments are recorded against it, in parts or at
 // once; when it is paid in full its commissions become payable. An unpaid statement past its due
 // date is reminded once, by webhook and mail.
+import { ownersOf } from '../access/owners.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Statement, StatementLine as StatementLineSchema } from '../../schemas/statement.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
@@ -217,7 +218,7 @@ export class StatementsService {
   }
 
   private async ownersMail(brandId: string, template: 'statement-issued' | 'statement-overdue', statement: Statement) {
-    const owners = (await this.repositories.users.listOf({ brandId })).filter((user) => user.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { brandId });
     const brandName = (await this.repositories.brands.find(brandId))?.name ?? brandId;
     return owners.map((owner) =>
       mailRow({

@@ -4,6 +4,7 @@
 // claimed or corrected value, a pending commission at the brand's rule, locking like any new
 // order) or declines it saying why. A claim the brand leaves unanswered for its
 // claimAutoAcceptDays is accepted by the network at the claimed value.
+import { ownersOf } from '../access/owners.js';
 import type { Claim, ClaimAnswer, ClaimInput, ClaimStatus } from '../../schemas/claim.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
@@ -292,7 +293,7 @@ export class ClaimsService {
 
   /** To the brand's owners: a claim to answer. */
   private async filedMail(claim: ClaimRow, brand: BrandRow): Promise<NewMailMessage[]> {
-    const owners = (await this.repositories.users.listOf({ brandId: brand.id })).filter((user) => user.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { brandId: brand.id });
     const account = (await this.repositories.affiliates.nameOf(claim.affiliate_id)) ?? claim.affiliate_id;
     const values = { account, orderId: claim.order_id, amount: claim.value, currency: claim.currency, when: claim.auto_accept_at, url: `${this.publicUrl}/app/claims` };
     return owners.map((owner) => mailRow({ to: owner.email, template: 'claim-filed', locale: owner.language ?? 'en', values }));
@@ -300,7 +301,7 @@ export class ClaimsService {
 
   /** To the affiliate's owners: the brand's (or the network's) answer. */
   private async resolvedMail(claim: ClaimRow, brand: BrandRow): Promise<NewMailMessage[]> {
-    const owners = (await this.repositories.users.listOf({ affiliateId: claim.affiliate_id })).filter((user) => user.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { affiliateId: claim.affiliate_id });
     const values = {
       account: brand.name,
       orderId: claim.order_id,

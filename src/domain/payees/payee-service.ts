@@ -4,6 +4,7 @@
 // payouts for PAYEE_CHANGE_HOLD_HOURS. The details are stored whole as one AES-256-GCM ciphertext
 // bound to the affiliate, carrying the id of the key it was written with, so the key can be
 // rotated (rotateKey) while older ciphertexts stay readable. Payout runs ask destinationFor.
+import { ownersOf } from '../access/owners.js';
 import type { PayeesRepository } from '../../storage/repositories/payees.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
@@ -195,7 +196,7 @@ export class PayeeService {
 
   /** A message to every owner of the affiliate, in their language. */
   private async changeMail(editor: PayeeEditor, details: PayeeDetails, now: string, heldUntil: string) {
-    const owners = (await this.repositories.users.listOf({ affiliateId: editor.affiliateId })).filter((u) => u.role === 'owner');
+    const owners = await ownersOf(this.repositories.users, { affiliateId: editor.affiliateId });
     const account = (await this.repositories.affiliates.nameOf(editor.affiliateId)) ?? editor.affiliateId;
     const changedBy = (await this.repositories.users.findById(editor.userId))?.email ?? 'an owner';
     return owners.map((owner) =>
