@@ -511,6 +511,13 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['create', (r) => r.adjustments.create({ id: 'adj-1', affiliate_id: AFF, currency: 'BRL', amount: -500, reason: 'refund', created_by: 'cli', created_at: NOW, payout_id: null }, {})],
     ['listOf', (r) => r.adjustments.listOf(AFF)],
   ],
+  audit: [
+    ['record', (r) => r.audit.record([{ actor_kind: 'operator', actor_id: 'usr-1', acting_as: null, address: '203.0.113.9', action: 'affiliate.suspended', subject_kind: 'affiliate', subject_id: AFF, affiliate_id: AFF, brand_id: null, before: null, after: null, reason: 'fraud' }], NOW)],
+    ['list', (r) => r.audit.list({}, { limit: 50, offset: 0 })],
+    ['list (filtered)', (r) => r.audit.list({ affiliateId: AFF, actorId: 'usr-1', actorKind: 'operator', action: 'affiliate.', from: NOW, to: NOW }, { limit: 50, offset: 0 })],
+    ['list (brand, one action)', (r) => r.audit.list({ brandId: 'b1', action: 'claim.resolved' }, { limit: 50, offset: 0 })],
+    ['dropAddressesBefore', (r) => r.audit.dropAddressesBefore(NOW)],
+  ],
   ledger: [
     ['balances', (r) => r.ledger.balances()],
     ['balances (until)', (r) => r.ledger.balances(NOW)],

@@ -49,6 +49,7 @@ import * as lockDates from './migrations/0042-lock-dates.js';
 import * as claims from './migrations/0043-claims.js';
 import * as payeeDetails from './migrations/0044-payee-details.js';
 import * as money from './migrations/0045-money.js';
+import * as operatorsAndAudit from './migrations/0046-operators-and-audit.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -99,6 +100,7 @@ const migrations: Record<string, DialectMigration> = {
   '0043-claims': claims,
   '0044-payee-details': payeeDetails,
   '0045-money': money,
+  '0046-operators-and-audit': operatorsAndAudit,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -351,6 +351,24 @@ export interface AdjustmentsTable {
   payout_id: Generated<string | null>;
 }
 
+/** One entry of the audit trail: append-only (the address alone is dropped, after AUDIT_ADDRESS_DAYS). */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  created_at: string;
+  actor_kind: 'operator' | 'brand' | 'affiliate' | 'network' | 'cli';
+  actor_id: string | null;
+  acting_as: string | null;
+  address: string | null;
+  action: string;
+  subject_kind: string;
+  subject_id: string;
+  affiliate_id: string | null;
+  brand_id: string | null;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+}
+
 /** One side of a double-entry money event: debits positive, credits negative. */
 export interface LedgerLinesTable {
   id: Generated<number>;
@@ -623,7 +641,8 @@ export interface UsersTable {
   email: string;
   affiliate_id: string | null;
   brand_id: string | null;
-  role: 'owner' | 'member';
+  /** owner or member of its affiliate or brand; operator: one of the people who run the network (no affiliate, no brand). */
+  role: 'owner' | 'member' | 'operator';
   password_hash: string | null;
   /** en or pt-BR; null until known (mail goes in English). */
   language: string | null;
@@ -786,6 +805,7 @@ export interface DB {
   adjustments: AdjustmentsTable;
   ledger_lines: LedgerLinesTable;
   claims: ClaimsTable;
+  audit_entries: AuditEntriesTable;
 }
 
 export type ClickRow = Selectable<ClicksTable>;
@@ -811,6 +831,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type StatementRow = Selectable<StatementsTable>;
 export type AdjustmentRow = Selectable<AdjustmentsTable>;
+export type AuditEntryRow = Selectable<AuditEntriesTable>;
 export type NewLedgerLine = Insertable<LedgerLinesTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;
 export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

@@ -4,19 +4,28 @@ import { CliError } from '../cli-error.js';
 import { withServices } from '../with-services.js';
 
 export function usersCommand(): Command {
-  const users = new Command('users').description('People who sign in to the portal: each belongs to one affiliate or one brand');
+  const users = new Command('users').description('People who sign in to the portal: each belongs to one affiliate, one brand, or (operators) the network');
 
   users
     .command('create')
     .description('Create a user; prints the one-time link where they set their password (valid 7 days) alone on the last line')
-    .addOption(new Option('--affiliate <id>', 'the affiliate the user works for').conflicts('brand'))
-    .addOption(new Option('--brand <id>', 'the brand the user works for').conflicts('affiliate'))
+    .addOption(new Option('--affiliate <id>', 'the affiliate the user works for').conflicts(['brand', 'operator']))
+    .addOption(new Option('--brand <id>', 'the brand the user works for').conflicts(['affiliate', 'operator']))
+    .addOption(new Option('--operator', 'one of the people who run the network (the console at /app/operator); they enrol a second factor before anything else').conflicts(['affiliate', 'brand', 'role']))
     .requiredOption('--email <address>', 'their e-mail address (they sign in with it)')
-    .addOption(new Option('--role <role>', 'owner (manages the team and API keys) or member').choices(ROLES).default('member'))
-    .action(async (options: { affiliate?: string; brand?: string; email: string; role: Role }) => {
-      if (!options.affiliate && !options.brand) throw new CliError('pass --affiliate ID or --brand ID');
+    .addOption(new Option('--role <role>', 'owner (manages the team and API keys) or member').choices(ROLES))
+    .action(async (options: { affiliate?: string; brand?: string; operator?: boolean; email: string; role?: Role }) => {
+      if (options.operator) {
+        await withServices(async ({ users }) => {
+          const { user, link } = await users.createOperator(options.email);
+          console.log(`Created operator ${user.email} (${user.id}). Send them this one-time link to set their password (they set up a second factor next):`);
+          console.log(link);
+        });
+        return;
+      }
+      if (!options.affiliate && !options.brand) throw new CliError('pass --affiliate ID, --brand ID or --operator');
       await withServices(async ({ users }) => {
-        const { user, link } = await users.create({ affiliateId: options.affiliate, brandId: options.brand }, options.email, options.role);
+        const { user, link } = await users.create({ affiliateId: options.affiliate, brandId: options.brand }, options.email, options.role ?? 'member');
         console.log(`Created ${user.role} ${user.email} (${user.id}) for ${user.affiliateId ? `affiliate ${user.affiliateId}` : `brand ${user.brandId}`}. Send them this one-time link to set their password:`);
         console.log(link);
       });

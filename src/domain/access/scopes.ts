@@ -31,14 +31,22 @@ export const ACCOUNT_SCOPES = ['team:read', 'team:write', 'keys:read', 'keys:wri
  */
 export const PAYEE_SCOPES = ['payee:write'] as const;
 
+/**
+ * The network's operators: reading the console (members, applications, holds, the audit trail),
+ * acting on members (applications, suspensions, holds), and moving money (statements, payout runs,
+ * adjustments). Operators hold them through a session only: there is no operator API key.
+ */
+export const OPERATOR_SCOPES = ['operator:read', 'operator:write', 'operator:money'] as const;
+
 /** Scopes only a portal session holds (a key never does, whatever it was created with). */
-export const SESSION_ONLY_SCOPES: readonly string[] = [...ACCOUNT_SCOPES, ...PAYEE_SCOPES];
+export const SESSION_ONLY_SCOPES: readonly string[] = [...ACCOUNT_SCOPES, ...PAYEE_SCOPES, ...OPERATOR_SCOPES];
 
 export type AffiliateScope = (typeof AFFILIATE_SCOPES)[number];
 export type BrandScope = (typeof BRAND_SCOPES)[number];
 export type AccountScope = (typeof ACCOUNT_SCOPES)[number];
 export type PayeeScope = (typeof PAYEE_SCOPES)[number];
-export type Scope = AffiliateScope | BrandScope | AccountScope | PayeeScope;
+export type OperatorScope = (typeof OPERATOR_SCOPES)[number];
+export type Scope = AffiliateScope | BrandScope | AccountScope | PayeeScope | OperatorScope;
 
 export function parseScopes(text: string, allowed: readonly string[]): Scope[] {
   const names = [...new Set(text.split(/[\s,]+/).filter(Boolean))];

@@ -77,7 +77,11 @@ export interface SecondFactorProof {
 export type SecondStepResult = { ok: true; signedIn: SignedIn } | { ok: false; reason: 'invalid_ticket' | 'invalid_code' };
 
 /** The team a user works for, as second_factor_requirements names it. */
-export const accountKey = (owner: UserOwner): string => (owner.affiliateId ? `affiliate:${owner.affiliateId}` : `brand:${owner.brandId ?? ''}`);
+export const accountKey = (owner: UserOwner): string => (owner.affiliateId ? `affiliate:${owner.affiliateId}` : owner.brandId ? `brand:${owner.brandId}` : 'network');
+
+/** Whether a second factor is required of the person: always of an operator (no affiliate, no brand), else when their team says so. */
+const factorRequired = (store: { isRequired(key: string): Promise<boolean> }, user: UserOwner): Promise<boolean> =>
+  !user.affiliateId && !user.brandId ? Promise.resolve(true) : store.isRequired(accountKey(user));
 
 /**
  * Whether a session passed a second factor within `withinMs` (default 10 minutes): what a change of
@@ -200,7 +204,7 @@ export class SecondFactorsService {
   async status(user: { id: string; affiliateId?: string; brandId?: string }): Promise<SecondFactorStatus> {
     const { totp } = await this.store.hasFactor(user.id);
     const passkeys = await this.store.listPasskeys(user.id);
-    const teamRequires = await this.store.isRequired(accountKey(user));
+    const teamRequires = await factorRequired(this.store, user);
     return {
       totp: { enabled: totp },
       recoveryCodesLeft: totp ? await this.store.recoveryCodesLeft(user.id) : 0,
@@ -310,7 +314,7 @@ export class SecondFactorsService {
 
   /** Whether a person must enrol a second factor before using anything but their security page. */
   async enrolmentRequired(user: { id: string; affiliateId?: string; brandId?: string }): Promise<boolean> {
-    if (!(await this.store.isRequired(accountKey(user)))) return false;
+    if (!(await factorRequired(this.store, user))) return false;
     const { totp, passkeys } = await this.store.hasFactor(user.id);
     return !totp && passkeys === 0;
   }

@@ -18,10 +18,12 @@ import { hashKey } from './access-service.js';
 import { requireAffiliate, requireBrand } from './require.js';
 import { emailAddressOf } from './email-address.js';
 import { checkNewPassword } from './password-policy.js';
-import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, PAYEE_SCOPES, type Scope } from './scopes.js';
+import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, OPERATOR_SCOPES, PAYEE_SCOPES, type Scope } from './scopes.js';
 
+/** A member account's people are owners or members; operators belong to the network itself. */
 export type Role = 'owner' | 'member';
 export const ROLES: readonly Role[] = ['owner', 'member'];
+export type UserRole = Role | 'operator';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -35,7 +37,7 @@ const linkPurpose = (user: UserRow): 'sign_up' | 'reset' => (user.password_hash 
 export interface UserView {
   id: string;
   email: string;
-  role: Role;
+  role: UserRole;
   affiliateId?: string;
   brandId?: string;
   /** False until the user has set a password with their link. */
@@ -114,8 +116,9 @@ const viewOf = (row: UserRow): UserView => ({
 /** The language to write to a person in: theirs once known, else English. */
 const mailLanguage = (row: Pick<UserRow, 'language'>): Language => (isLanguage(row.language) ? row.language : 'en');
 
-/** What a user may do: everything of their side; owners also manage the team and API keys, and an affiliate's owners its payee details. */
+/** What a user may do: everything of their side; owners also manage the team and API keys, and an affiliate's owners its payee details; operators run the network. */
 export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): ReadonlySet<Scope> {
+  if (user.role === 'operator') return new Set<Scope>(OPERATOR_SCOPES);
   const side: readonly Scope[] = user.affiliate_id ? AFFILIATE_SCOPES : BRAND_SCOPES;
   const owner = user.role === 'owner' ? [...ACCOUNT_SCOPES, ...(user.affiliate_id ? PAYEE_SCOPES : [])] : (['team:read'] as const);
   return new Set<Scope>([...side, ...owner]);
@@ -158,11 +161,31 @@ export class UsersService {
     return viewOf(await this.insertUser(owner, email, role, await hashPassword(password)));
   }
 
-  private async insertUser(owner: UserOwner, email: string, role: Role, passwordHash: string | null, mail: (id: string, address: string) => NewMailMessage[] = () => []): Promise<UserRow> {
-    if (Boolean(owner.affiliateId) === Boolean(owner.brandId)) throw invalid('invalid_owner', 'a user belongs to exactly one affiliate or one brand');
-    if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
-    else await requireBrand(this.repositories.brands, owner.brandId!);
-    if (!ROLES.includes(role)) throw invalid('invalid_role', `role must be one of ${ROLES.join(', ')}`);
+  /**
+   * A new operator of the network, and the one-time link where they set their password (they are
+   * mailed an invitation too). An operator enrols a second factor before anything else.
+   */
+  async createOperator(email: string, locale: Language = 'en'): Promise<{ user: UserView; link: string }> {
+    const row = await this.insertUser({}, email, 'operator', null, (id, address) => [mailRow({ to: address, template: 'invitation', locale, values: {}, link: { userId: id } })]);
+    return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
+  }
+
+  /** An operator who signs in at once with a password (the demo's); undefined when the e-mail has a user already. */
+  async createOperatorWithPassword(email: string, password: string): Promise<UserView | undefined> {
+    checkNewPassword(password);
+    if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
+    return viewOf(await this.insertUser({}, email, 'operator', await hashPassword(password)));
+  }
+
+  private async insertUser(owner: UserOwner, email: string, role: UserRole, passwordHash: string | null, mail: (id: string, address: string) => NewMailMessage[] = () => []): Promise<UserRow> {
+    if (role === 'operator') {
+      if (owner.affiliateId || owner.brandId) throw invalid('invalid_owner', 'an operator belongs to the network, not to an affiliate or a brand');
+    } else {
+      if (Boolean(owner.affiliateId) === Boolean(owner.brandId)) throw invalid('invalid_owner', 'a user belongs to exactly one affiliate or one brand');
+      if (owner.affiliateId) await requireAffiliate(this.repositories.affiliates, owner.affiliateId);
+      else await requireBrand(this.repositories.brands, owner.brandId!);
+      if (!ROLES.includes(role)) throw invalid('invalid_role', `role must be one of ${ROLES.join(', ')}`);
+    }
     const address = emailAddressOf(email);
     if (await this.repositories.users.findByEmail(address)) throw conflict('email_taken', `a user with the e-mail ${address} exists already`);
     const now = this.clock.iso();

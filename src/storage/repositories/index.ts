@@ -5,6 +5,7 @@ import { AffiliatesRepository } from './affiliates.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { ApplicationsRepository } from './applications.js';
 import { ApprovalsRepository } from './approvals.js';
+import { AuditRepository } from './audit.js';
 import { BrandsRepository } from './brands.js';
 import { CampaignsRepository } from './campaigns.js';
 import { ClaimsRepository } from './claims.js';
@@ -35,6 +36,7 @@ export function openRepositories(database: Database) {
     apiKeys: new ApiKeysRepository(database),
     applications: new ApplicationsRepository(database),
     approvals: new ApprovalsRepository(database),
+    audit: new AuditRepository(database),
     brands: new BrandsRepository(database),
     campaigns: new CampaignsRepository(database),
     categories: new CategoriesRepository(database),
