@@ -347,8 +347,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['queueMail', (r) => r.applications.queueMail([], NOW)],
     ['setVerifyToken', (r) => r.applications.setVerifyToken('apl_1', 'h', NOW, NOW)],
     ['verify', (r) => r.applications.verify('h', NOW, () => [])],
-    ['approve', (r) => r.applications.approve('apl_1', { affiliate: { id: 'aff-2', name: 'Ana', created_at: NOW }, owner: { id: 'usr_2', email: 'ana@example.com', affiliate_id: 'aff-2', brand_id: null, role: 'owner', password_hash: null, language: 'en', created_at: NOW, updated_at: NOW } }, 'cli', [], NOW)],
-    ['decline', (r) => r.applications.decline('apl_1', 'no site', 'cli', [], NOW)],
+    ['approve', (r) => r.applications.approve('apl_1', { affiliate: { id: 'aff-2', name: 'Ana', created_at: NOW }, owner: { id: 'usr_2', email: 'ana@example.com', affiliate_id: 'aff-2', brand_id: null, role: 'owner', password_hash: null, language: 'en', created_at: NOW, updated_at: NOW } }, 'cli', {}, NOW)],
+    ['decline', (r) => r.applications.decline('apl_1', 'no site', 'cli', {}, NOW)],
     ['pruneOlderThan', (r) => r.applications.pruneOlderThan(Date.parse(NOW), 1000)],
   ],
   users: [

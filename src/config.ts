@@ -114,6 +114,8 @@ export interface Config {
   sessionIdleMs: number;
   /** The client address a session was opened from is kept this many days, then blanked. */
   sessionAddressDays: number;
+  /** Days the client address of an audit entry is kept before it is dropped (AUDIT_ADDRESS_DAYS). */
+  auditAddressDays: number;
   /** Requests per minute one signed-in user may make (a page makes several). */
   userRateLimit: number;
   /** SQLite: the page cache of each of the service's three connections, in MB. */
@@ -348,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     applicationRetentionDays: integer(env, 'APPLICATION_RETENTION_DAYS', 7, 1, 36_500),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     sessionAddressDays: integer(env, 'SESSION_ADDRESS_DAYS', 30, 1, 3650),
+    auditAddressDays: integer(env, 'AUDIT_ADDRESS_DAYS', 90, 1, 3650),
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
     redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
@@ -411,6 +414,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   applicationRetentionDays: 'APPLICATION_RETENTION_DAYS',
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   sessionAddressDays: 'SESSION_ADDRESS_DAYS',
+  auditAddressDays: 'AUDIT_ADDRESS_DAYS',
   userRateLimit: 'USER_RATE_LIMIT',
   sqliteCacheMb: 'SQLITE_CACHE_MB',
   redirectCacheMb: 'REDIRECT_CACHE_MB',

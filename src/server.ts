@@ -181,6 +181,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       signupAutoApprove: config.signupAutoApprove,
       termsVersion: config.termsVersion,
       sessionAddressDays: config.sessionAddressDays,
+      auditAddressDays: config.auditAddressDays,
       countryOf,
       networkName: config.networkName,
       payeeKeys: payeeKeys.keys,
@@ -227,6 +228,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // Claims wait days, like lock dates: looked for as often.
         { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
+        { name: 'audit-addresses', everyMs: HOUR_MS, run: () => services.audit.forgetOldAddresses() },
         // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
       ]),

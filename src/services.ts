@@ -3,6 +3,7 @@
 import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
 import type { SignInDelays } from './domain/access/sign-in-delays.js';
 import type { Retention } from './domain/retention.js';
+import { AuditService } from './domain/audit/audit-service.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -43,6 +44,8 @@ export interface Services {
   /** Affiliates' sign-ups and brands' applications, and the operator's decisions on them. */
   applications: ApplicationsService;
   approvals: ApprovalsService;
+  /** The audit trail: operators search it, members read their own account's entries. */
+  audit: AuditService;
   catalog: CatalogService;
   /** Affiliates' channels. */
   channels: ChannelsService;
@@ -111,6 +114,8 @@ export interface ServiceSettings {
   termsVersion?: string;
   /** How long a session's client address is kept (SESSION_ADDRESS_DAYS). */
   sessionAddressDays?: number;
+  /** How long an audit entry's client address is kept (AUDIT_ADDRESS_DAYS). */
+  auditAddressDays?: number;
   /** The country of a client address (ISO 3166 alpha-2, ZZ when unknown). */
   countryOf?: (address: string) => string;
   /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
@@ -163,6 +168,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     analytics: new AnalyticsService(repositories, clock),
     applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
+    audit: new AuditService(repositories.audit, clock, { addressDays: settings.auditAddressDays ?? 90 }),
     catalog: new CatalogService(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),

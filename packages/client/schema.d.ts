@@ -9919,6 +9919,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to your account
+         * @description The entries of the network’s audit trail about your account, newest first, as { data, meta }: your people’s and keys’ actions, the network’s decisions (an operator is named only as operator, never by id or address), money events. Signed-in users only. Scope: team:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 200 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEntry"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/analytics": {
         parameters: {
             query?: never;
@@ -17732,6 +17876,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to your account
+         * @description The entries of the network’s audit trail about your account, newest first, as { data, meta }: your people’s and keys’ actions, the network’s decisions (an operator is named only as operator, never by id or address), money events. Signed-in users only. Scope: team:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 200 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEntry"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/analytics": {
         parameters: {
             query?: never;
@@ -18091,6 +18379,989 @@ export interface paths {
                 };
                 /** @description Not found, or not available to the caller */
                 404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications
+         * @description Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data }. Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "unverified" | "pending" | "approved" | "declined";
+                    kind?: "affiliate" | "brand";
+                    /** @description Page size, 1 to 500 (default 100). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Application"][];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One application
+         * @description Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The application’s id (apl_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Application"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Approve or decline an application
+         * @description approved: the affiliate (with its first channel) or the brand (hidden until its owner launches it) and its owner are made, and the applicant is mailed; declined: reason is required (400 invalid_reason) and the applicant is mailed it. An application whose address is not confirmed yet answers 409 application_unverified; one decided already 409 application_decided; an address that has an account by now 409 email_taken. Recorded in the audit trail. Scope: operator:write.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The application’s id (apl_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description approved: the account and its owner are made and mailed; declined: the applicant is mailed the reason
+                         * @enum {string}
+                         */
+                        status: "approved" | "declined";
+                        /** @description Why (required to decline; the applicant reads it in the mail) */
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Application"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/operator/applications/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or decline several applications
+         * @description The same decision on each application named, one after another; each answers decided or the code and message deciding it alone would have given (one refusal does not stop the others). A decline without a reason is refused (400 invalid_reason) before any is decided. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The applications to decide, at most 100 */
+                        ids: string[];
+                        /**
+                         * @description approved: the account and its owner are made and mailed; declined: the applicant is mailed the reason
+                         * @enum {string}
+                         */
+                        status: "approved" | "declined";
+                        /** @description Why (required to decline; the applicant reads it in the mail) */
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                decided: boolean;
+                                /** @description The application’s status now, when decided */
+                                status?: string;
+                                /** @description Why it was not decided, as the single decision would say (application_not_found, application_decided, email_taken…) */
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail
+         * @description Every operator action, every brand decision and every money event, newest first, as { data, meta }: who (and as whom), when, from which address (kept AUDIT_ADDRESS_DAYS), what, before → after, with secrets and payee details masked. Entries are never changed or deleted. Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Entries about this affiliate */
+                    affiliateId?: string;
+                    /** @description Entries about this brand */
+                    brandId?: string;
+                    /** @description Entries by this user (usr_…) or key (key_…) */
+                    actorId?: string;
+                    /** @description Entries by this kind of actor */
+                    actorKind?: "operator" | "brand" | "affiliate" | "network" | "cli";
+                    /** @description One action (application.approved), or every action of a kind when it ends with a dot (payout.) */
+                    action?: string;
+                    /** @description Entries at or after this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    from?: string;
+                    /** @description Entries up to this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    to?: string;
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 500 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEntry"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/audit.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail as CSV
+         * @description The entries GET /operator/audit finds with the same filters, all of them, newest first; before and after as JSON in their cells. Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Entries about this affiliate */
+                    affiliateId?: string;
+                    /** @description Entries about this brand */
+                    brandId?: string;
+                    /** @description Entries by this user (usr_…) or key (key_…) */
+                    actorId?: string;
+                    /** @description Entries by this kind of actor */
+                    actorKind?: "operator" | "brand" | "affiliate" | "network" | "cli";
+                    /** @description One action (application.approved), or every action of a kind when it ends with a dot (payout.) */
+                    action?: string;
+                    /** @description Entries at or after this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    from?: string;
+                    /** @description Entries up to this time. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8 */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
                     headers: {
                         /** @description Requests allowed per window for this API key */
                         "X-RateLimit-Limit"?: number;
@@ -20207,6 +21478,101 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             updatedAt: string;
+        };
+        /** @description An affiliate’s sign-up or a brand’s application, with what it sent (never its password) */
+        Application: {
+            id: string;
+            /**
+             * @description affiliate: a sign-up; brand: a brand’s application
+             * @enum {string}
+             */
+            kind: "affiliate" | "brand";
+            /**
+             * @description unverified until the address is confirmed; pending until an operator decides
+             * @enum {string}
+             */
+            status: "unverified" | "pending" | "approved" | "declined";
+            email: string;
+            name: string;
+            language: string;
+            country?: string;
+            website: string;
+            company?: string;
+            taxId?: string;
+            currency?: string;
+            expectedMonthlyOrders?: number;
+            terms: {
+                version: string;
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                acceptedAt: string;
+                /** @description The client address the terms were accepted from */
+                address: string;
+            };
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            verifiedAt?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            decidedAt?: string;
+            /** @description The operator’s user id, cli (a command) or network (approved at once) */
+            decidedBy?: string;
+            declineReason?: string;
+            /** @description The affiliate an approved sign-up made */
+            affiliateId?: string;
+            /** @description The brand an approved application made */
+            brandId?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description One entry of the audit trail: append-only */
+        AuditEntry: {
+            /** @description Increases with every entry */
+            id: number;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            at: string;
+            actor: {
+                /**
+                 * @description operator: a person of the network; brand or affiliate: a member’s key or user; network: scheduled work; cli: a command on the server
+                 * @enum {string}
+                 */
+                kind: "operator" | "brand" | "affiliate" | "network" | "cli";
+                /** @description The user (usr_…) or key (key_…) that acted; a member never sees an operator’s */
+                id?: string;
+                /** @description The member an operator was viewing as */
+                actingAs?: string;
+            };
+            /** @description The client address, kept AUDIT_ADDRESS_DAYS; never shown to members */
+            address?: string;
+            /** @description What was done, e.g. application.approved, affiliate.suspended */
+            action: string;
+            subject: {
+                kind: string;
+                id: string;
+            };
+            affiliateId?: string;
+            brandId?: string;
+            /** @description Fields as they were (before) or became (after); secrets and payee details masked */
+            before?: {
+                [key: string]: unknown;
+            };
+            /** @description Fields as they were (before) or became (after); secrets and payee details masked */
+            after?: {
+                [key: string]: unknown;
+            };
+            reason?: string;
         };
         /** @description Where and which events are sent; the signing secret is shown only when created or rotated */
         WebhookEndpoint: {

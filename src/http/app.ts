@@ -19,6 +19,7 @@ import { Payout } from '../schemas/payout.js';
 import { Statement, StatementLine } from '../schemas/statement.js';
 import { AffiliateStatement, AffiliateStatementMovement } from '../schemas/affiliate-statement.js';
 import { Claim } from '../schemas/claim.js';
+import { Application, AuditEntry } from '../schemas/operator.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
@@ -40,6 +41,7 @@ import { registerJoiningRoutes } from './routes/joining/index.js';
 import cookie from '@fastify/cookie';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
+import { operatorRoutes } from './routes/operator/index.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
@@ -50,7 +52,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -129,6 +131,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);
+  await registerOperatorApi(app, ctx);
   await registerPostbackApi(app, ctx);
   return { app, routes, handler: handler!, drain: async (drainOptions) => (server ? connections.drain(server, drainOptions) : { forced: 0 }) };
 }
@@ -215,6 +218,16 @@ async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
     // NDJSON uploads reach their route as the stream itself, read line by line (never buffered).
     scoped.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
     for (const route of advertiserRoutes) route(scoped, ctx.services);
+  });
+}
+
+/** /operator/*: the network's operators, signed in to the portal (no key reaches these routes). */
+async function registerOperatorApi(app: App, ctx: AppContext): Promise<void> {
+  await app.register(async (operator) => {
+    const scoped = operator as unknown as App;
+    await registerAuthentication(scoped, ctx, { owner: 'operator' });
+    splitCommaLists(scoped);
+    for (const route of operatorRoutes) route(scoped, ctx.services);
   });
 }
 

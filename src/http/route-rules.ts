@@ -9,7 +9,7 @@ import { ERROR_DESCRIPTIONS } from './responses.js';
 import { scopeOf } from './route-scopes.js';
 
 /** Paths of the API: authenticated, rate-limited, scoped, strict about their input. */
-export const API_PREFIXES = ['/affiliate/', '/advertiser/', '/postback'] as const;
+export const API_PREFIXES = ['/affiliate/', '/advertiser/', '/operator/', '/postback'] as const;
 
 /** Routes the API rules do not apply to, with the reason. */
 export const API_EXEMPTIONS: Readonly<Record<string, string>> = {

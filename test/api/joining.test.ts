@@ -10,6 +10,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { cookieOf, PASSWORD, signedUp, tokenOf, withSession } from '../helpers/sessions.js';
 import { pageLink, setPasswordLink, startMailbox, type Mailbox } from '../helpers/smtp.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const HOUR = 3_600_000;
 const clock = new ManualClock();
@@ -92,7 +93,7 @@ test('an affiliate signs up, confirms the address once, is approved by the opera
   const id = await pendingId('ana@blog.example');
   const pending = await applications().get(id);
   assert.deepEqual(pending.terms, { version: '2026-11', acceptedAt: pending.terms.acceptedAt, address: from() });
-  const approved = await applications().approve(id, 'cli');
+  const approved = await applications().approve(id, CLI);
   assert.equal(approved.status, 'approved');
   assert.equal(approved.affiliateId, 'ana-lima');
   await send();
@@ -109,12 +110,12 @@ test('an affiliate signs up, confirms the address once, is approved by the opera
     dataOf<Array<{ availableChannel: { id: string }; name: string }>>(channels).map((c) => [c.availableChannel.id, c.name]),
     [['instagram', 'instagram.com/ana.lima']],
   );
-  await assert.rejects(applications().approve(id, 'cli'), /decided already/);
+  await assert.rejects(applications().approve(id, CLI), /decided already/);
 });
 
 test('a second affiliate of the same name gets an id of its own', async () => {
   await verify(await joined('/signup', affiliate('ana@other.example', { website: 'https://ana-other.example' })));
-  const approved = await applications().approve(await pendingId('ana@other.example'), 'cli');
+  const approved = await applications().approve(await pendingId('ana@other.example'), CLI);
   assert.equal(approved.affiliateId, 'ana-lima-2');
 });
 
@@ -144,13 +145,13 @@ test('a sign-up with an address that has an account answers like a new one, and 
 
 test('the operator declines with a reason the person reads', async () => {
   await verify(await joined('/signup', affiliate('spam@blog.example')));
-  const declined = await applications().decline(await pendingId('spam@blog.example'), 'Your site has no content yet', 'cli');
+  const declined = await applications().decline(await pendingId('spam@blog.example'), 'Your site has no content yet', CLI);
   assert.equal(declined.status, 'declined');
   await send();
   // Sent with the one saying it was received, in either order.
   const mail = arrivedTo('spam@blog.example').find((m) => m.subject === 'Seu pedido para a Rede Teste');
   assert.match(mail?.text ?? '', /O motivo: Your site has no content yet/);
-  await assert.rejects(applications().decline(declined.id, 'again', 'cli'), /decided already/);
+  await assert.rejects(applications().decline(declined.id, 'again', CLI), /decided already/);
 });
 
 test('bad sign-ups are refused with what to fix', async () => {
@@ -192,7 +193,7 @@ test('a brand applies, is approved, its owner sets a password from the mail, and
   assert.deepEqual(dataOf(confirmed), { kind: 'brand', status: 'pending' });
   const application = await applications().get(await pendingId('bruno@lojaazul.example'));
   assert.equal(application.taxId, '11222333000181');
-  const approved = await applications().approve(application.id, 'cli');
+  const approved = await applications().approve(application.id, CLI);
   await send();
   // Sent with the one saying it was received, in either order.
   const welcome = arrivedTo('bruno@lojaazul.example').find((m) => m.subject === 'Welcome to Rede Teste');

@@ -11,6 +11,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey } from '../helpers/tracking.js';
+import { operatorSession } from '../helpers/operators.js';
 import { createRouteSamples, credentialHeaders, ownerSession, unique, type Sample, type Side } from '../helpers/route-samples.js';
 import { contractChecker } from '../helpers/contract.js';
 import { urlOf } from '../helpers/inject.js';
@@ -25,8 +26,8 @@ const { samples: SAMPLES, credentialOf, start: startSamples } = createRouteSampl
 
 let h: Harness;
 /** Keys and owners' sessions of another affiliate (aff-2) and another brand (Globex), for the isolation rule. */
-const otherKeys: Record<Side, string> = { affiliate: '', brand: '' };
-const otherSessions: Record<Side, string> = { affiliate: '', brand: '' };
+const otherKeys: Record<Side, string> = { affiliate: '', brand: '', operator: '' };
+const otherSessions: Record<Side, string> = { affiliate: '', brand: '', operator: '' };
 const otherCredentialOf = (sample: Sample) => (sample.credential === 'session' ? otherSessions : otherKeys)[sample.side];
 
 const nameOf = (route: Pick<RegisteredRoute, 'method' | 'url'>) => `${route.method} ${route.url}`;
@@ -62,7 +63,8 @@ async function keyWithout(side: Side, scope: string): Promise<string> {
       id: `key_${unique('walk')}`,
       key_hash: hashKey(key),
       key_prefix: key.slice(0, 8),
-      affiliate_id: side === 'affiliate' ? 'aff-1' : null,
+      // Operators have no keys: a member's key with every scope but the route's is what reaches them.
+      affiliate_id: side === 'brand' ? null : 'aff-1',
       brand_id: side === 'brand' ? BRANDS.acme : null,
       name: 'walker',
       scopes: [...AFFILIATE_SCOPES, ...BRAND_SCOPES].filter((s) => s !== scope).join(' '),
@@ -160,7 +162,7 @@ describe('the rules, on every API route', () => {
 
       test('a revoked key (or ended session) → 401', async () => {
         if (sample.credential === 'session') {
-          const session = await ownerSession(h, sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme });
+          const session = sample.side === 'operator' ? (await operatorSession(h)).credential : await ownerSession(h, sample.side === 'affiliate' ? { affiliateId: 'aff-1' } : { brandId: BRANDS.acme });
           assert.ok((await send(session)).statusCode < 300, 'the session works before it ends');
           assert.equal((await h.request({ method: 'DELETE', url: '/session', headers: credentialHeaders(session) })).statusCode, 204);
           assertError(await send(session), 401, 'session_expired');

@@ -15,6 +15,7 @@ import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { DEMO_AFFILIATE_USER, DEMO_BRAND_USER, seedDemo } from '../../src/seed/demo.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const PASSWORD = 'a long enough password';
 const WIDTHS = [375, 320] as const;
@@ -54,7 +55,7 @@ before(async () => {
   await applications.apply({ company: 'Just Approved', name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
   const [application] = await applications.list({ status: 'unverified' });
   await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
-  await applications.approve(application!.id, 'cli');
+  await applications.approve(application!.id, CLI);
   await services.users.setPassword(new URL(await services.users.resetLink(JUST_APPROVED_BRAND_USER)).searchParams.get('token')!, PASSWORD);
   server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
   const invited = await services.users.create({ affiliateId: 'aff-new' }, 'invited@new-affiliate.example', 'member');

@@ -10,8 +10,12 @@ import { newKey } from './api.js';
 import { brandKey, createLink, freshClick, item, report } from './tracking.js';
 import { servicesFor } from './databases.js';
 import { givePayeeDetails, payMonth, releasePayeeHold } from './money.js';
+import { operatorSession } from './operators.js';
 
-export type Side = 'affiliate' | 'brand';
+/** Whose route: an affiliate's or a brand's (keys and owners' sessions), or the network's operators' (their sessions only). */
+export type Side = 'affiliate' | 'brand' | 'operator';
+/** The members' sides: they have keys, accounts, webhooks. */
+export type MemberSide = Exclude<Side, 'operator'>;
 
 export interface Sample {
   side: Side;
@@ -89,17 +93,30 @@ export function createRouteSamples(): RouteSamples {
   let h: Harness;
   let payoutId = '';
   let statementId = '';
-  const keys: Record<Side, string> = { affiliate: '', brand: '' };
-  const sessions: Record<Side, string> = { affiliate: '', brand: '' };
+  // Operators have no key: their routes are walked with an operator's session.
+  const keys: Record<Side, string> = { affiliate: '', brand: '', operator: '' };
+  const sessions: Record<Side, string> = { affiliate: '', brand: '', operator: '' };
+  let applicants = 0;
+
+  /** A sign-up whose address is confirmed: pending, waiting for an operator's decision. */
+  async function pendingApplication(): Promise<string> {
+    const { applications } = h.service.services;
+    const email = `applicant${++applicants}-${Date.now().toString(36)}@walk.example`;
+    await applications.signUp({ name: 'Walker', email, password: WALK_PASSWORD, country: 'BR', language: 'en', website: 'https://walker.example', acceptTerms: true }, '192.0.2.1');
+    const [application] = (await applications.list({ status: 'unverified' }, 1000)).filter((a) => a.email === email);
+    await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
+    return application!.id;
+  }
+  const NETWORK_WIDE = { reason: 'the network’s own: every operator reads and acts on all of it, and no member reaches it (the other side’s test)' };
 
   /** The side's own id in the test world: aff-1, or the Acme brand. */
-  const ownerOf = (side: Side) => ({ kind: side, id: side === 'affiliate' ? 'aff-1' : BRANDS.acme });
+  const ownerOf = (side: MemberSide) => ({ kind: side, id: side === 'affiliate' ? 'aff-1' : BRANDS.acme });
 
   /**
    * A webhook endpoint of the side's caller, made afresh (the walker sends each sample many times and
    * an owner may have 20 endpoints): its id, and, with `delivered`, a delivery of an event to it.
    */
-  async function freshEndpoint(side: Side, delivered = false): Promise<{ id: string; deliveryId?: string }> {
+  async function freshEndpoint(side: MemberSide, delivered = false): Promise<{ id: string; deliveryId?: string }> {
     const owner = ownerOf(side);
     const { db } = h.service.database;
     await db.deleteFrom('webhook_endpoints').where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id).execute();
@@ -375,6 +392,7 @@ export function createRouteSamples(): RouteSamples {
     const ownerId = async () => (await h.service.services.users.team({ affiliateId: 'aff-1' })).find((u) => u.role === 'owner')!.id;
     Object.assign(samples, {
       [`GET ${prefix}/team`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/team`, headers: withKey(key) }) },
+      [`GET ${prefix}/audit`]: { side, credential: 'session', foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: `${prefix}/audit?limit=10`, headers: withKey(key) }) },
       [`POST ${prefix}/team`]: {
         side,
         credential: 'session',
@@ -436,6 +454,26 @@ export function createRouteSamples(): RouteSamples {
     }
   }
 
+  // The network's operators: their session only, network-wide data.
+  Object.assign(samples, {
+    'GET /operator/applications': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/applications?status=pending&kind=affiliate', headers: withKey(key) }) },
+    'GET /operator/applications/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: async (key) => ({ method: 'GET', url: `/operator/applications/${await pendingApplication()}`, headers: withKey(key) }) },
+    'PATCH /operator/applications/:id': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'PATCH', url: `/operator/applications/${await pendingApplication()}`, headers: withKey(key), payload: { status: 'declined', reason: 'Walking the routes' } }),
+    },
+    'POST /operator/applications/decisions': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: '/operator/applications/decisions', headers: withKey(key), payload: { ids: [await pendingApplication()], status: 'declined', reason: 'Walking the routes' } }),
+    },
+    'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
+    'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
+  } satisfies Record<string, Sample>);
+
   return {
     samples,
     keys,
@@ -446,6 +484,7 @@ export function createRouteSamples(): RouteSamples {
       keys.affiliate = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
       keys.brand = await brandKey(h, BRANDS.acme);
       for (const side of ['affiliate', 'brand'] as const) sessions[side] = await ownerSession(h, ownerAccount(side));
+      sessions.operator = (await operatorSession(h)).credential;
       await createLink(h, keys.affiliate, BRANDS.acme); // so the brand has a link to click
       // The world's o-aff1-2 locked in February 2026: Acme's statement of that month bills it; paid,
       // and aff-1's payout details saved, a payout run pays it: a statement and a payout to read.

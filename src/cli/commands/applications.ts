@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { ApplicationView } from '../../domain/access/applications-service.js';
 import { withServices } from '../with-services.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 
 const STATUSES = ['unverified', 'pending', 'approved', 'declined'] as const;
 const KINDS = ['affiliate', 'brand'] as const;
@@ -38,7 +39,7 @@ export function applicationsCommand(): Command {
     .description('Approve a pending application: creates the affiliate (with its first channel) or the brand, and its owner')
     .argument('<id>', 'the application id (apl_…)')
     .action(async (id: string) => {
-      await withServices(async ({ applications }) => console.log(decided(await applications.approve(id, 'cli'))));
+      await withServices(async ({ applications }) => console.log(decided(await applications.approve(id, CLI))));
     });
 
   applications
@@ -47,7 +48,7 @@ export function applicationsCommand(): Command {
     .argument('<id>', 'the application id (apl_…)')
     .requiredOption('--reason <text>', 'why, in words the person will read')
     .action(async (id: string, options: { reason: string }) => {
-      await withServices(async ({ applications }) => console.log(decided(await applications.decline(id, options.reason, 'cli'))));
+      await withServices(async ({ applications }) => console.log(decided(await applications.decline(id, options.reason, CLI))));
     });
 
   return applications;

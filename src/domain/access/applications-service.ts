@@ -13,7 +13,7 @@ import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { ApplicationRow, UserRow } from '../../storage/tables.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { newId, randomBase62 } from '../random.js';
 import { hashKey } from './access-service.js';
@@ -21,6 +21,7 @@ import { CHANNEL_NAME_MAX } from './channels-service.js';
 import { checkEmailAddress, checkCountry, checkTaxId, checkWebsite, channelKindOf, slugOf } from './application-checks.js';
 import { checkNewPassword } from './password-policy.js';
 import { isLanguage, LANGUAGES } from './users-service.js';
+import { actorName, auditEntry, NETWORK, type Actor } from '../audit/audit-entry.js';
 
 const DAY = 86_400_000;
 /** How long a verification link works. */
@@ -222,7 +223,7 @@ export class ApplicationsService {
       approveAtOnce(r) ? [] : [receivedMail(r)],
     );
     if (!row) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: sign up again for a new one');
-    return approveAtOnce(row) ? this.approve(row.id, 'network') : viewOf(row);
+    return approveAtOnce(row) ? this.approve(row.id, NETWORK) : viewOf(row);
   }
 
   async list(filters: { status?: ApplicationStatus; kind?: ApplicationKind }, limit = 100): Promise<ApplicationView[]> {
@@ -234,7 +235,7 @@ export class ApplicationsService {
   }
 
   /** Approves a pending application: the affiliate or brand and its owner exist from now on, and the person is mailed. */
-  async approve(id: string, by: string): Promise<ApplicationView> {
+  async approve(id: string, actor: Actor): Promise<ApplicationView> {
     const row = await this.pending(id);
     if (await this.repositories.users.findByEmail(row.email)) {
       throw conflict('email_taken', `${row.email} has an account already (made since the application): decline it, saying they can sign in`);
@@ -250,7 +251,8 @@ export class ApplicationsService {
       ...(row.kind === 'brand' && { link: { userId: approval.owner.id } }),
     });
     try {
-      if (!(await this.repositories.applications.approve(row.id, approval, by, [mail], now))) throw this.decided(row.id);
+      const audit = auditEntry(actor, { action: 'application.approved', subject: { kind: 'application', id: row.id }, members: approval.affiliate ? { affiliateId: approval.affiliate.id } : { brandId: approval.brand?.id }, before: { status: row.status }, after: { status: 'approved' } });
+      if (!(await this.repositories.applications.approve(row.id, approval, actorName(actor), { mail: [mail], audit: [audit] }, now))) throw this.decided(row.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('application_conflict', `approving ${row.id} collided with an account made at the same moment: try again`);
       throw error;
@@ -259,13 +261,38 @@ export class ApplicationsService {
   }
 
   /** Declines a pending application, mailing the person the reason. */
-  async decline(id: string, reason: string, by: string): Promise<ApplicationView> {
+  async decline(id: string, reason: string, actor: Actor): Promise<ApplicationView> {
     const why = reason.trim();
     if (why === '' || why.length > 1000) throw invalid('invalid_reason', 'give the reason (1-1000 characters): the person reads it');
     const row = await this.pending(id);
     const mail = mailRow({ to: row.email, template: 'application-declined', locale: row.language, values: { name: row.name, reason: why, ...accountOf(row) } });
-    if (!(await this.repositories.applications.decline(row.id, why, by, [mail], this.clock.iso()))) throw this.decided(row.id);
+    const audit = auditEntry(actor, { action: 'application.declined', subject: { kind: 'application', id: row.id }, before: { status: row.status }, after: { status: 'declined' }, reason: why });
+    if (!(await this.repositories.applications.decline(row.id, why, actorName(actor), { mail: [mail], audit: [audit] }, this.clock.iso()))) throw this.decided(row.id);
     return this.get(row.id);
+  }
+
+  /** Approves or declines (with its reason) one application. */
+  decide(id: string, decision: { status: 'approved' | 'declined'; reason?: string | undefined }, actor: Actor): Promise<ApplicationView> {
+    return decision.status === 'approved' ? this.approve(id, actor) : this.decline(id, decision.reason ?? '', actor);
+  }
+
+  /**
+   * The same decision on several applications, one after another: each is decided or says why not
+   * (as deciding it alone would), and one refusal does not stop the others. A decline without a
+   * reason is refused for all before any is decided.
+   */
+  async decideMany(ids: readonly string[], decision: { status: 'approved' | 'declined'; reason?: string | undefined }, actor: Actor): Promise<Array<{ id: string; view?: ApplicationView; refusal?: DomainError }>> {
+    if (decision.status === 'declined' && !decision.reason?.trim()) throw invalid('invalid_reason', 'give the reason (1-1000 characters): each applicant reads it');
+    const outcomes: Array<{ id: string; view?: ApplicationView; refusal?: DomainError }> = [];
+    for (const id of ids) {
+      try {
+        outcomes.push({ id, view: await this.decide(id, decision, actor) });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        outcomes.push({ id, refusal: error });
+      }
+    }
+    return outcomes;
   }
 
   private async pending(id: string, mustBePending = true): Promise<ApplicationRow> {

@@ -43,6 +43,9 @@ export function maskSecrets(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, SECRET_FIELD.test(name) && field !== null && typeof field !== 'boolean' ? MASK : maskSecrets(field)]));
 }
 
+/** How a record's `by` names an actor: the operator's user id, `cli`, `network`, or the side. */
+export const actorName = (actor: Actor): string => (actor.kind === 'operator' ? actor.userId : actor.kind);
+
 const actorId = (actor: Actor): string | null => {
   switch (actor.kind) {
     case 'operator':

@@ -29,7 +29,8 @@ declare module 'fastify' {
   }
 }
 
-export type KeyOwner = 'affiliate' | 'brand';
+/** Whose routes these are: an affiliate's, a brand's, or the network's operators' (a session only). */
+export type KeyOwner = 'affiliate' | 'brand' | 'operator';
 
 /** Reads the caller's id from the principal; asking for the wrong side is a bug, not a 4xx. */
 function callerOf(side: 'affiliateId' | 'brandId') {
@@ -126,6 +127,10 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     const session = principal.credential === 'session';
     if (owner === 'affiliate' && !principal.affiliateId) {
       throw new HttpError(403, 'forbidden', session ? 'You are signed in for a brand; affiliate endpoints need an affiliate account' : 'This API key belongs to a brand; affiliate endpoints need an affiliate key');
+    }
+    if (owner === 'operator' && !principal.scopes.has('operator:read')) {
+      const scope = String(request.routeOptions.config.scope);
+      throw new HttpError(403, 'forbidden', session ? `Operator endpoints are for the network's operators (scope ${scope}): you are signed in for an affiliate or a brand` : `Operator endpoints take no API key (scope ${scope} is an operator's session's only): sign in to the portal as an operator`);
     }
     if (owner === 'brand' && !principal.brandId) {
       throw new HttpError(403, 'forbidden', session ? 'You are signed in for an affiliate; advertiser endpoints need a brand account' : 'This API key belongs to an affiliate; advertiser endpoints need a brand key');

@@ -6,6 +6,7 @@ import type { Insertable, Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import type { AffiliateChannelsTable, ApplicationRow, BrandsTable, DB, NewMailMessage, UserRow } from '../tables.js';
 import { writeMail } from './mail.js';
+import { writeEffects, type Effects } from './effects.js';
 
 export type ApplicationKind = ApplicationRow['kind'];
 export type ApplicationStatus = ApplicationRow['status'];
@@ -87,10 +88,10 @@ export class ApplicationsRepository {
   }
 
   /**
-   * Approves a pending application: creates what `approval` holds and queues `mail`, all or
+   * Approves a pending application: creates what `approval` holds and writes `effects`, all or
    * nothing; false when the application is no longer pending.
    */
-  approve(id: string, approval: Approval, by: string, mail: readonly NewMailMessage[], now: string): Promise<boolean> {
+  approve(id: string, approval: Approval, by: string, effects: Effects, now: string): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const decided = await this.decide(trx, id, { status: 'approved', decided_by: by, affiliate_id: approval.affiliate?.id ?? null, brand_id: approval.brand?.id ?? null }, now);
       if (!decided) return false;
@@ -98,16 +99,16 @@ export class ApplicationsRepository {
       if (approval.brand) await trx.insertInto('brands').values(approval.brand).execute();
       await trx.insertInto('users').values(approval.owner).execute();
       if (approval.channel) await trx.insertInto('affiliate_channels').values(approval.channel).execute();
-      await writeMail(trx, mail, now);
+      await writeEffects(trx, effects, now);
       return true;
     });
   }
 
-  /** Declines a pending application with its reason, and queues `mail`; false when it is no longer pending. */
-  decline(id: string, reason: string, by: string, mail: readonly NewMailMessage[], now: string): Promise<boolean> {
+  /** Declines a pending application with its reason, and writes `effects` (its mail, its audit entry); false when it is no longer pending. */
+  decline(id: string, reason: string, by: string, effects: Effects, now: string): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const decided = await this.decide(trx, id, { status: 'declined', decided_by: by, decline_reason: reason }, now);
-      if (decided) await writeMail(trx, mail, now);
+      if (decided) await writeEffects(trx, effects, now);
       return decided;
     });
   }

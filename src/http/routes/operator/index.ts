@@ -1,0 +1,14 @@
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
+import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, listApplicationsRoute } from './applications.js';
+import { exportAuditRoute, listAuditRoute } from './audit.js';
+
+/** Every operator endpoint: a signed-in operator's session only. */
+export const operatorRoutes: Array<(app: App, services: ServingServices) => void> = [
+  listApplicationsRoute,
+  getApplicationRoute,
+  decideApplicationRoute,
+  decideApplicationsRoute,
+  listAuditRoute,
+  exportAuditRoute,
+];

@@ -1,0 +1,94 @@
+// What the network's operators read and send: applications as they arrived and the decisions on
+// them, and the audit trail.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Examples } from './common.js';
+
+export const ApplicationStatuses = ['unverified', 'pending', 'approved', 'declined'] as const;
+export const ApplicationKinds = ['affiliate', 'brand'] as const;
+
+const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+
+export const Application = Type.Object(
+  {
+    id: Type.String(),
+    kind: literals(ApplicationKinds, 'affiliate: a sign-up; brand: a brand’s application'),
+    status: literals(ApplicationStatuses, 'unverified until the address is confirmed; pending until an operator decides'),
+    email: Type.String(),
+    name: Type.String(),
+    language: Type.String(),
+    country: Type.Optional(Type.String()),
+    website: Type.String(),
+    company: Type.Optional(Type.String()),
+    taxId: Type.Optional(Type.String()),
+    currency: Type.Optional(Type.String()),
+    expectedMonthlyOrders: Type.Optional(Type.Integer()),
+    terms: Type.Object({ version: Type.String(), acceptedAt: DateTime, address: Type.String({ description: 'The client address the terms were accepted from' }) }),
+    verifiedAt: Type.Optional(DateTime),
+    decidedAt: Type.Optional(DateTime),
+    decidedBy: Type.Optional(Type.String({ description: 'The operator’s user id, cli (a command) or network (approved at once)' })),
+    declineReason: Type.Optional(Type.String()),
+    affiliateId: Type.Optional(Type.String({ description: 'The affiliate an approved sign-up made' })),
+    brandId: Type.Optional(Type.String({ description: 'The brand an approved application made' })),
+    createdAt: DateTime,
+  },
+  { $id: 'Application', description: 'An affiliate’s sign-up or a brand’s application, with what it sent (never its password)' },
+);
+
+const Reason = Type.String({ minLength: 1, maxLength: 1000, description: 'Why (required to decline; the applicant reads it in the mail)' });
+
+export const ApplicationDecision = Type.Object(
+  {
+    status: literals(['approved', 'declined'] as const, 'approved: the account and its owner are made and mailed; declined: the applicant is mailed the reason'),
+    reason: Type.Optional(Reason),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({ approve: ['Approve', { status: 'approved' }], decline: ['Decline with the reason', { status: 'declined', reason: 'Your site has no content yet' }] }),
+  },
+);
+export type ApplicationDecision = Static<typeof ApplicationDecision>;
+
+export const ApplicationDecisions = Type.Object(
+  {
+    ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'The applications to decide, at most 100' }),
+    status: ApplicationDecision.properties.status,
+    reason: Type.Optional(Reason),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({ approve: ['Approve several', { ids: ['apl_a1', 'apl_b2'], status: 'approved' }] }),
+  },
+);
+export type ApplicationDecisions = Static<typeof ApplicationDecisions>;
+
+/** One application's outcome in a bulk decision: decided, or why not. */
+export const DecisionOutcome = Type.Object({
+  id: Type.String(),
+  decided: Type.Boolean(),
+  status: Type.Optional(Type.String({ description: 'The application’s status now, when decided' })),
+  code: Type.Optional(Type.String({ description: 'Why it was not decided, as the single decision would say (application_not_found, application_decided, email_taken…)' })),
+  message: Type.Optional(Type.String()),
+});
+
+const Json = Type.Record(Type.String(), Type.Unknown(), { description: 'Fields as they were (before) or became (after); secrets and payee details masked' });
+
+export const AuditEntry = Type.Object(
+  {
+    id: Type.Integer({ description: 'Increases with every entry' }),
+    at: DateTime,
+    actor: Type.Object({
+      kind: literals(['operator', 'brand', 'affiliate', 'network', 'cli'] as const, 'operator: a person of the network; brand or affiliate: a member’s key or user; network: scheduled work; cli: a command on the server'),
+      id: Type.Optional(Type.String({ description: 'The user (usr_…) or key (key_…) that acted; a member never sees an operator’s' })),
+      actingAs: Type.Optional(Type.String({ description: 'The member an operator was viewing as' })),
+    }),
+    address: Type.Optional(Type.String({ description: 'The client address, kept AUDIT_ADDRESS_DAYS; never shown to members' })),
+    action: Type.String({ description: 'What was done, e.g. application.approved, affiliate.suspended' }),
+    subject: Type.Object({ kind: Type.String(), id: Type.String() }),
+    affiliateId: Type.Optional(Type.String()),
+    brandId: Type.Optional(Type.String()),
+    before: Type.Optional(Json),
+    after: Type.Optional(Json),
+    reason: Type.Optional(Type.String()),
+  },
+  { $id: 'AuditEntry', description: 'One entry of the audit trail: append-only' },
+);
