@@ -21628,10 +21628,10 @@ export interface components {
             /** Format: email */
             email: string;
             /**
-             * @description owner: manages the team and API keys as well; member: everything else of the account
+             * @description owner: manages the team and API keys as well; member: everything else of the account; operator: one of the people who run the network (no affiliate, no brand; the console)
              * @enum {string}
              */
-            role: "owner" | "member";
+            role: "owner" | "member" | "operator";
             /** @description The affiliate the user works for (or brandId) */
             affiliateId?: string;
             /** @description The brand the user works for (or affiliateId) */

@@ -1,10 +1,10 @@
-// The portal: affiliates and brands sign in and work through the public API, in English or
+// The portal: affiliates, brands and the network's operators sign in and work through the public API, in English or
 // Brazilian Portuguese. Routes live in the browser under /app; the service answers the same page
 // for all of them.
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { QueryClient, QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
-import { Route, Router, Switch } from 'wouter-preact';
+import { Redirect, Route, Router, Switch } from 'wouter-preact';
 import { initialLocale, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
 import { isSignedOut, saveLanguage, SESSION_KEY, useSession } from './session.js';
 import { Layout } from './components/layout.js';
@@ -39,6 +39,9 @@ import { Analytics } from './pages/account/analytics.js';
 import { Security } from './pages/account/security.js';
 import { Payee } from './pages/affiliate/payee.js';
 import { SecondFactorGate } from './components/second-factor-gate.js';
+import { OperatorApplications } from './pages/operator/applications.js';
+import { OperatorAudit } from './pages/operator/audit.js';
+import { AccountHistory } from './pages/account/history.js';
 import './styles.css';
 
 let sessionEnded = false;
@@ -99,7 +102,16 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   return (
     <Layout user={user} onLocale={changeLocale}>
       <SecondFactorGate>
-      {user.affiliateId ? (
+      {user.role === 'operator' ? (
+        <Switch>
+          <Route path="/operator" component={OperatorApplications} />
+          <Route path="/operator/audit" component={OperatorAudit} />
+          <Route path="/security">{() => <Security me={user} />}</Route>
+          <Route>
+            <Redirect to="/operator" />
+          </Route>
+        </Switch>
+      ) : user.affiliateId ? (
         <Switch>
           <Route path="/" component={AffiliateOverview} />
           <Route path="/brands" component={Brands} />
@@ -113,6 +125,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/payee">{() => <Payee me={user} />}</Route>
           <Route path="/channels" component={Channels} />
           <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
+          <Route path="/history">{() => <AccountHistory side="affiliate" />}</Route>
           <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
           <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
@@ -130,6 +143,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
+          <Route path="/history">{() => <AccountHistory side="brand" />}</Route>
           <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
           <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
           <Route path="/analytics">{() => <Analytics side="brand" />}</Route>

@@ -7,7 +7,9 @@ export const User = Type.Object(
   {
     id: Type.String(),
     email: Type.String({ format: 'email' }),
-    role: Type.Union([Type.Literal('owner'), Type.Literal('member')], { description: 'owner: manages the team and API keys as well; member: everything else of the account' }),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('member'), Type.Literal('operator')], {
+      description: 'owner: manages the team and API keys as well; member: everything else of the account; operator: one of the people who run the network (no affiliate, no brand; the console)',
+    }),
     affiliateId: Type.Optional(Type.String({ description: 'The affiliate the user works for (or brandId)' })),
     brandId: Type.Optional(Type.String({ description: 'The brand the user works for (or affiliateId)' })),
     active: Type.Boolean({ description: 'False until the user has set a password with their one-time link' }),

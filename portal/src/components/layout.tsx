@@ -37,6 +37,19 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/team', 'nav.team'],
 ];
 
+const OPERATOR_PAGES: Array<[string, MessageKey]> = [
+  ['/operator', 'nav.applications'],
+  ['/operator/audit', 'nav.audit'],
+];
+
+/** The menu of the user's side; keys are an owner's to manage (members do not see the page). */
+function pagesOf(user: User): Array<[string, MessageKey]> {
+  const security: [string, MessageKey] = ['/security', 'nav.security'];
+  if (user.role === 'operator') return [...OPERATOR_PAGES, security];
+  const keys: Array<[string, MessageKey]> = user.role === 'owner' ? [['/keys', 'nav.keys']] : [];
+  return [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ['/history', 'nav.history'], ...keys, security];
+}
+
 /**
  * The frame of every signed-in page: the menu of the user's side, the account, the language,
  * sign-out. On a narrow screen all of it folds behind one menu button, so a page starts with its
@@ -51,8 +64,7 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
   useEffect(() => setMenuOpen(false), [location]);
   const main = useRef<HTMLElement>(null);
   useCellLabels(main);
-  // Keys are an owner's to manage; members do not see the page.
-  const pages = [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ...(user.role === 'owner' ? ([['/keys', 'nav.keys']] as Array<[string, MessageKey]>) : []), ['/security', 'nav.security'] as [string, MessageKey]];
+  const pages = pagesOf(user);
   const signOut = async () => {
     await api.DELETE('/session');
     // Nothing of this user stays in memory for the next one.

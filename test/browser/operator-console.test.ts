@@ -1,0 +1,136 @@
+/// <reference lib="dom" />
+// The operator's console, in headless Chromium against a real server: an operator signs in, is
+// sent to set up a second factor before anything else, signs in again with the app's code,
+// approves one application and declines another with a reason, and finds both decisions in the
+// audit trail; the console fits a phone's screen.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { buildWorld } from '../helpers/world.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+const PASSWORD = 'a long enough password';
+const OPERATOR = 'ops@network.example';
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+/** An affiliate's sign-up with its address confirmed: waiting for the operator. */
+async function pendingSignUp(name: string, email: string): Promise<void> {
+  const { applications } = servicesFor(database);
+  await applications.signUp({ name, email, password: PASSWORD, country: 'BR', language: 'en', website: `https://${email.split('@')[1]}`, acceptTerms: true }, '198.51.100.7');
+  const id = (await applications.list({ status: 'unverified' })).find((a) => a.email === email)!.id;
+  await applications.verify(new URL((await applications.issueVerifyLink(id))!).searchParams.get('token')!);
+}
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  await servicesFor(database).users.createOperatorWithPassword(OPERATOR, PASSWORD);
+  await pendingSignUp('Carla Dias', 'carla@carla-blog.example');
+  await pendingSignUp('Spam Bot', 'bot@spam-farm.example');
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+const STEP_MS = 30_000;
+let lastStep = -1;
+/** A code of the app for a step no code was used in yet (a code works once). */
+async function freshCode(secret: string): Promise<string> {
+  while (Math.floor(Date.now() / STEP_MS) <= lastStep) await new Promise((resolve) => setTimeout(resolve, 500));
+  lastStep = Math.floor(Date.now() / STEP_MS);
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+}
+
+async function signInWithPassword(page: Page): Promise<void> {
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(OPERATOR);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+
+/** Fails when the page is wider than its window (something makes it scroll sideways). */
+async function assertFits(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${what} scrolls sideways by ${overflow} px`);
+}
+
+test('an operator enrols a second factor first, signs in with it, decides applications and finds the decisions in the audit trail', async () => {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  try {
+    // The password alone reaches only the Security page: an operator sets up a factor first.
+    await signInWithPassword(page);
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())!;
+    await page.getByLabel('Code from the app').fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    await signInWithPassword(page);
+    await page.getByRole('heading', { name: 'Second step' }).waitFor();
+    await page.getByLabel('Code', { exact: true }).fill(await freshCode(secret));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Applications' }).waitFor();
+    assert.match(page.url(), /\/app\/operator$/);
+    await assertAccessible(page, 'operator applications');
+
+    const carla = page.getByTestId('application-carla@carla-blog.example');
+    await carla.getByText('https://carla-blog.example').waitFor();
+    await page.screenshot({ path: '/tmp/operator-applications-1280.png', fullPage: true });
+    await carla.getByRole('button', { name: 'Approve Carla Dias' }).click();
+    await carla.waitFor({ state: 'detached' });
+
+    const bot = page.getByTestId('application-bot@spam-farm.example');
+    await bot.getByRole('button', { name: 'Decline Spam Bot' }).click();
+    await bot.getByText('Give the reason to decline').waitFor();
+    await bot.getByLabel('Reason (the applicant reads it)').fill('The site is a link farm');
+    await bot.getByRole('button', { name: 'Decline Spam Bot' }).click();
+    await bot.waitFor({ state: 'detached' });
+    await page.getByLabel('Show').selectOption({ label: 'Declined' });
+    await page.getByTestId('application-bot@spam-farm.example').getByText('The site is a link farm').waitFor();
+
+    await nav(page, 'Audit trail');
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await page.getByLabel('Action').fill('application.');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const approved = page.locator('tr', { hasText: 'application.approved' });
+    await approved.getByText('Operator').waitFor();
+    const declined = page.locator('tr', { hasText: 'application.declined' });
+    await declined.getByText('The site is a link farm').waitFor();
+    await assertAccessible(page, 'operator audit trail');
+    await page.screenshot({ path: '/tmp/operator-audit-1280.png', fullPage: true });
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await assertFits(page, 'the audit trail');
+    await page.screenshot({ path: '/tmp/operator-audit-375.png', fullPage: true });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav(page, 'Applications');
+    await page.getByRole('heading', { name: 'Applications' }).waitFor();
+    await assertFits(page, 'the applications');
+    await page.screenshot({ path: '/tmp/operator-applications-375.png', fullPage: true });
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
