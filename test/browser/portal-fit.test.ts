@@ -27,6 +27,8 @@ const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
 const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/campaigns', '/links', '/orders', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/profile', '/catalogue', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+/** The console's routes: operator-console.test.ts walks them with an operator (who needs a second factor) and checks them on a phone. */
+const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/security'];
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
 const JUST_APPROVED_BRAND_USER = 'owner@just-approved.example';
 
@@ -72,12 +74,13 @@ after(async () => {
 
 test('the routes checked here are every route of the portal', async () => {
   const source = await readFile(new URL('../../portal/src/main.tsx', import.meta.url), 'utf8');
-  // main.tsx has three switches, in order: signed out (set-password, else sign-in), affiliate, brand.
+  // main.tsx has four switches, in order: signed out (set-password, else sign-in), operator, affiliate, brand.
   const switches = [...source.matchAll(/<Switch>([\s\S]*?)<\/Switch>/g)].map(([, body]) => [...body!.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path));
-  assert.equal(switches.length, 3, 'main.tsx no longer has the three switches this test reads');
+  assert.equal(switches.length, 4, 'main.tsx no longer has the four switches this test reads');
   assert.deepEqual(switches[0], SIGNED_OUT_ROUTES.slice(0, -1), 'signed-out routes');
-  assert.deepEqual([...switches[1]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
-  assert.deepEqual([...switches[2]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
+  assert.deepEqual([...switches[1]!].sort(), [...OPERATOR_ROUTES].sort(), 'operator routes: add the new one to operator-console.test.ts, which checks them on a phone, and here');
+  assert.deepEqual([...switches[2]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
+  assert.deepEqual([...switches[3]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
 });
 
 test('signed out: sign-in (also with an error), set-password, forgotten password (also once sent), sign-up (also refused), apply and verify fit a phone', async () => {

@@ -51,7 +51,8 @@ test('a brand user; refusals name what to fix', async () => {
   assert.match(brand.stdout, new RegExp(`Created member ops@acme\\.example \\(usr_\\w+\\) for brand ${BRANDS.acme}`));
 
   const cases: Array<[string[], RegExp]> = [
-    [['users', 'create', '--email', 'x@y.example'], /pass --affiliate ID or --brand ID/],
+    [['users', 'create', '--email', 'x@y.example'], /pass --affiliate ID, --brand ID or --operator/],
+    [['users', 'create', '--operator', '--affiliate', 'aff-1', '--email', 'x@y.example'], /cannot be used with/],
     [['users', 'create', '--affiliate', 'aff-1', '--email', 'ops@acme.example'], /a user with the e-mail ops@acme\.example exists already/],
     [['users', 'create', '--affiliate', 'aff-404', '--email', 'new@aff.example'], /aff-404/],
     [['users', 'create', '--affiliate', 'aff-1', '--email', 'not-an-address'], /not-an-address is not an e-mail address/],
@@ -63,4 +64,18 @@ test('a brand user; refusals name what to fix', async () => {
     assert.notEqual(result.code, 0, args.join(' '));
     assert.match(result.stderr, message, args.join(' '));
   }
+});
+
+test('an operator: the network’s, not an account’s; the link signs them in, and the console asks a second factor first', async () => {
+  const created = await runCli(['users', 'create', '--operator', '--email', 'Ops@Network.example'], env());
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /Created operator ops@network\.example \(usr_\w+\)/);
+  const token = LINK.exec(lastLine(created.stdout))?.[1];
+  assert.ok(token, created.stdout);
+  const { users, secondFactors } = servicesFor(database);
+  const signedIn = await users.setPassword(token, 'a long enough password');
+  assert.equal(signedIn.user.role, 'operator');
+  assert.equal(signedIn.user.affiliateId, undefined);
+  assert.equal(signedIn.user.brandId, undefined);
+  assert.equal(await secondFactors.enrolmentRequired(signedIn.user), true);
 });
