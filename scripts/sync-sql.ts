@@ -511,6 +511,15 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['create', (r) => r.adjustments.create({ id: 'adj-1', affiliate_id: AFF, currency: 'BRL', amount: -500, reason: 'refund', created_by: 'cli', created_at: NOW, payout_id: null }, {})],
     ['listOf', (r) => r.adjustments.listOf(AFF)],
   ],
+  members: [
+    ['affiliates', (r) => r.members.affiliates(undefined, { limit: 20, offset: 0 })],
+    ['affiliates (search)', (r) => r.members.affiliates('deal', { limit: 20, offset: 0 })],
+    ['affiliate', (r) => r.members.affiliate(AFF)],
+    ['brands', (r) => r.members.brands(undefined, { limit: 20, offset: 0 })],
+    ['brands (search)', (r) => r.members.brands('acme', { limit: 20, offset: 0 })],
+    ['orders (affiliate)', (r) => r.members.orders({ affiliateId: AFF }, NOW, NOW)],
+    ['orders (brand)', (r) => r.members.orders({ brandId: 'b1' }, NOW, NOW)],
+  ],
   audit: [
     ['record', (r) => r.audit.record([{ actor_kind: 'operator', actor_id: 'usr-1', acting_as: null, address: '203.0.113.9', action: 'affiliate.suspended', subject_kind: 'affiliate', subject_id: AFF, affiliate_id: AFF, brand_id: null, before: null, after: null, reason: 'fraud' }], NOW)],
     ['list', (r) => r.audit.list({}, { limit: 50, offset: 0 })],

@@ -4,6 +4,7 @@ import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
 import type { SignInDelays } from './domain/access/sign-in-delays.js';
 import type { Retention } from './domain/retention.js';
 import { AuditService } from './domain/audit/audit-service.js';
+import { MembersConsole } from './domain/console/members.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -46,6 +47,8 @@ export interface Services {
   approvals: ApprovalsService;
   /** The audit trail: operators search it, members read their own account's entries. */
   audit: AuditService;
+  /** Affiliates and brands as operators look them up, with their figures. */
+  members: MembersConsole;
   catalog: CatalogService;
   /** Affiliates' channels. */
   channels: ChannelsService;
@@ -163,8 +166,10 @@ export function createServices(repositories: Repositories, settings: ServiceSett
   const locks = new OrderLocks(repositories, clock);
   const secondFactors = new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' });
   const payees = new PayeeService(repositories, secondFactors, clock, { keys: settings.payeeKeys ?? NO_KEYS, holdHours: settings.payeeChangeHoldHours ?? 48, publicUrl });
+  const access = new AccessService(repositories, clock, publisher);
   return {
-    access: new AccessService(repositories, clock, publisher),
+    access,
+    members: new MembersConsole(repositories, users, access, clock),
     analytics: new AnalyticsService(repositories, clock),
     applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),

@@ -92,3 +92,41 @@ export const AuditEntry = Type.Object(
   },
   { $id: 'AuditEntry', description: 'One entry of the audit trail: append-only' },
 );
+
+export const MemberSummary = Type.Object(
+  { id: Type.String(), name: Type.String(), createdAt: DateTime },
+  { $id: 'MemberSummary', description: 'An affiliate or a brand, as the operators’ search finds it' },
+);
+
+const OrderFigures = Type.Object({
+  currency: Type.String(),
+  orders: Type.Integer({ description: 'Orders reported in the range' }),
+  sales: Type.Integer({ description: 'Their value in cents, canceled ones left out' }),
+  commission: Type.Integer({ description: 'Their commission in cents, canceled ones left out' }),
+  approved: Type.Integer({ description: 'Orders whose commission was approved (approved, payable or paid)' }),
+  canceled: Type.Integer({ description: 'Orders whose commission was canceled' }),
+  approvalRateBp: Type.Integer({ description: 'approved / orders, in basis points (10000 = all)' }),
+  declineRateBp: Type.Integer({ description: 'canceled / orders, in basis points' }),
+});
+
+export const MemberDetail = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('affiliate'), Type.Literal('brand')]),
+    id: Type.String(),
+    name: Type.String(),
+    createdAt: DateTime,
+    active: Type.Optional(Type.Boolean({ description: 'Brands: launched, in affiliates’ sight' })),
+    site: Type.Optional(Type.String()),
+    figures: Type.Object({
+      from: Type.String({ format: 'date' }),
+      to: Type.String({ format: 'date', description: 'Included' }),
+      clicks: Type.Integer({ description: 'Counted clicks of the member’s links' }),
+      uncountedClicks: Type.Integer({ description: 'Clicks that did not count (bots, HEAD requests, repeats, suspicious)' }),
+      orders: Type.Array(OrderFigures, { description: 'Per currency (money is never summed across currencies)' }),
+    }),
+    users: Type.Array(Type.Ref('User')),
+    keys: Type.Array(Type.Ref('ApiKey')),
+    channels: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), kind: Type.String() }))),
+  },
+  { $id: 'MemberDetail', description: 'One affiliate or brand: its figures over a range, its people, its API keys and (affiliates) its channels' },
+);

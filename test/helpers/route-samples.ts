@@ -470,6 +470,10 @@ export function createRouteSamples(): RouteSamples {
       foreign: NETWORK_WIDE,
       request: async (key) => ({ method: 'POST', url: '/operator/applications/decisions', headers: withKey(key), payload: { ids: [await pendingApplication()], status: 'declined', reason: 'Walking the routes' } }),
     },
+    'GET /operator/affiliates': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/affiliates?q=aff', headers: withKey(key) }) },
+    'GET /operator/affiliates/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/affiliates/aff-1?from=2026-01-01&to=2026-03-01', headers: withKey(key) }) },
+    'GET /operator/brands': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/brands?q=Acme', headers: withKey(key) }) },
+    'GET /operator/brands/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: `/operator/brands/${BRANDS.acme}`, headers: withKey(key) }) },
     'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
     'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
   } satisfies Record<string, Sample>);

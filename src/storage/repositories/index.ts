@@ -23,6 +23,7 @@ import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
 import { StatementsRepository } from './statements.js';
 import { MailRepository } from './mail.js';
+import { MembersRepository } from './members.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
 import { SecondFactorsRepository } from './second-factors.js';
 import { UsersRepository } from './users.js';
@@ -45,6 +46,7 @@ export function openRepositories(database: Database) {
     ledger: new LedgerRepository(database),
     links: new LinksRepository(database),
     mail: new MailRepository(database),
+    members: new MembersRepository(database),
     orders: new OrdersRepository(database),
     payees: new PayeesRepository(database),
     payouts: new PayoutsRepository(database),

@@ -2,6 +2,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, listApplicationsRoute } from './applications.js';
 import { exportAuditRoute, listAuditRoute } from './audit.js';
+import { memberRoutes } from './members.js';
 
 /** Every operator endpoint: a signed-in operator's session only. */
 export const operatorRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -11,4 +12,6 @@ export const operatorRoutes: Array<(app: App, services: ServingServices) => void
   decideApplicationsRoute,
   listAuditRoute,
   exportAuditRoute,
+  ...memberRoutes('affiliate'),
+  ...memberRoutes('brand'),
 ];

@@ -1,0 +1,143 @@
+// The network's members as operators see them: affiliates and brands found by id or name, and one
+// member with its figures over a range (clicks, orders, sales, commission, approval and decline
+// rates), its people, its keys and (affiliates) its channels.
+import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { Member, MembersRepository, OrderFigures } from '../../storage/repositories/members.js';
+import type { RollupsRepository } from '../../storage/repositories/rollups.js';
+import type { AccessService, KeySummary } from '../access/access-service.js';
+import type { UsersService, UserView } from '../access/users-service.js';
+import { invalid, notFound } from '../errors.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
+
+const DAY_MS = 86_400_000;
+/** Without a range, the figures cover the last 30 days, today included. */
+const DEFAULT_DAYS = 30;
+const MAX_DAYS = 366 * 3;
+
+export interface MemberSummary {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface MemberFigures {
+  /** The whole UTC days covered: `from` to `to`, both included. */
+  from: string;
+  to: string;
+  clicks: number;
+  uncountedClicks: number;
+  /** Per currency: orders reported in the range, their sales and commission (not canceled), and how many were approved or canceled. */
+  orders: Array<OrderFigures & { approvalRateBp: number; declineRateBp: number }>;
+}
+
+export interface MemberDetail extends MemberSummary {
+  kind: 'affiliate' | 'brand';
+  figures: MemberFigures;
+  users: UserView[];
+  keys: Array<Omit<KeySummary, 'owner' | 'revokedAt'> & { revokedAt?: string }>;
+  channels?: Array<{ id: string; name: string; kind: string }>;
+  /** Brands: whether affiliates see it, and its site. */
+  active?: boolean;
+  site?: string;
+}
+
+export interface MembersConsoleRepositories {
+  members: MembersRepository;
+  rollups: RollupsRepository;
+  affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part * 10_000) / whole));
+
+export class MembersConsole {
+  constructor(
+    private readonly repositories: MembersConsoleRepositories,
+    private readonly users: UsersService,
+    private readonly access: AccessService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(kind: 'affiliate' | 'brand', search: string | undefined, page: PageRequest): Promise<Paged<MemberSummary>> {
+    const found = kind === 'affiliate' ? await this.repositories.members.affiliates(search, offsetOf(page)) : await this.repositories.members.brands(search, offsetOf(page));
+    return { items: found.rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at })), total: found.total };
+  }
+
+  async affiliate(id: string, range: { from?: string | undefined; to?: string | undefined }): Promise<MemberDetail> {
+    const row = await this.repositories.members.affiliate(id);
+    if (!row) throw notFound(`no affiliate ${id}`, 'affiliate_not_found');
+    const owner = { affiliateId: id };
+    const channels = await this.repositories.affiliates.channelsOf(id);
+    return {
+      kind: 'affiliate',
+      id,
+      name: row.name,
+      createdAt: row.created_at,
+      figures: await this.figures({ affiliateId: id }, range),
+      users: await this.users.team(owner),
+      keys: await this.keysOf(owner),
+      channels: channels.map((c) => ({ id: c.id, name: c.name, kind: c.kindId })),
+    };
+  }
+
+  async brand(id: string, range: { from?: string | undefined; to?: string | undefined }): Promise<MemberDetail> {
+    const brand = await this.repositories.brands.find(id);
+    if (!brand) throw notFound(`no brand ${id}`, 'brand_not_found');
+    const owner = { brandId: id };
+    return {
+      kind: 'brand',
+      id,
+      name: brand.name,
+      createdAt: brand.created_at,
+      active: brand.active === 1,
+      site: brand.site,
+      figures: await this.figures({ brandId: id }, range),
+      users: await this.users.team(owner),
+      keys: await this.keysOf(owner),
+    };
+  }
+
+  private async keysOf(owner: { affiliateId?: string; brandId?: string }) {
+    return (await this.access.listApiKeys(owner)).map(({ owner: _owner, revokedAt, ...key }) => ({ ...key, ...(revokedAt && { revokedAt }) }));
+  }
+
+  /** Counted and uncounted clicks of the member's links in [start, end), from the analytics rollups (they outlive the clicks). */
+  private async clicks(member: Member, start: string, end: string): Promise<{ counted: number; uncounted: number }> {
+    const rows = await this.repositories.rollups.clicksByHour({
+      affiliateId: 'affiliateId' in member ? member.affiliateId : '',
+      organizationId: 'brandId' in member ? member.brandId : '',
+      linkId: '',
+      dimension: 'all',
+      from: start,
+      to: end,
+      days: true,
+    });
+    return rows.reduce((sum, r) => ({ counted: sum.counted + r.counted, uncounted: sum.uncounted + r.bots + r.heads + r.repeats + r.suspicious }), { counted: 0, uncounted: 0 });
+  }
+
+  /** The member's figures over whole UTC days: `from` to `to` included (default: the last 30 days). */
+  async figures(member: Member, range: { from?: string | undefined; to?: string | undefined }): Promise<MemberFigures> {
+    for (const [name, value] of Object.entries(range)) {
+      if (value !== undefined && !DATE.test(value)) throw invalid('invalid_date', `${name} must be a date (YYYY-MM-DD), got "${value}"`);
+    }
+    const today = new Date(this.clock.now()).toISOString().slice(0, 10);
+    const to = range.to ?? today;
+    const from = range.from ?? new Date(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+    const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+    if (days < 1) throw invalid('invalid_date', `from (${from}) must not be after to (${to})`);
+    if (days > MAX_DAYS) throw invalid('invalid_date', `a range covers at most ${MAX_DAYS} days (got ${days})`);
+    const start = `${from}T00:00:00.000Z`;
+    const end = new Date(Date.parse(to) + DAY_MS).toISOString();
+    const [clicks, orders] = await Promise.all([this.clicks(member, start, end), this.repositories.members.orders(member, start, end)]);
+    return {
+      from,
+      to,
+      clicks: clicks.counted,
+      uncountedClicks: clicks.uncounted,
+      orders: orders.map((o) => ({ ...o, approvalRateBp: rate(o.approved, o.orders), declineRateBp: rate(o.canceled, o.orders) })),
+    };
+  }
+}

@@ -1,0 +1,66 @@
+// Affiliates and brands as operators look them up: searched by id or name, and one with its
+// figures over a range, its people, keys and channels.
+import { Type } from '@sinclair/typebox';
+import { MemberDetail, MemberSummary } from '../../../schemas/operator.js';
+import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
+import type { App } from '../../context.js';
+import type { ServingServices } from '../../../services.js';
+import { errorResponses } from '../../responses.js';
+import { SESSION_ONLY, TAG } from './actor.js';
+
+const SearchQuery = Type.Object(
+  { q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the id or the name' })), page: PageQuery, limit: LimitQuery(50, 200) },
+  { additionalProperties: false },
+);
+const RangeQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day of the figures (default: 29 days before to)' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day of the figures, included (default: today)' })),
+  },
+  { additionalProperties: false },
+);
+const Id = (what: string) => Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: `The ${what}’s id` }) });
+const MembersPage = Type.Object({ data: Type.Array(Type.Ref(MemberSummary)), meta: Type.Ref(Pagination) });
+
+export const memberRoutes = (kind: 'affiliate' | 'brand') => {
+  const path = kind === 'affiliate' ? '/operator/affiliates' : '/operator/brands';
+  return [
+    function listMembersRoute(app: App, services: ServingServices): void {
+      app.get(
+        path,
+        {
+          schema: {
+            tags: [TAG],
+            summary: kind === 'affiliate' ? 'Affiliates' : 'Brands',
+            description: `Every ${kind} whose id or name contains q (all without it), by name, as { data, meta }.`,
+            security: SESSION_ONLY,
+            querystring: SearchQuery,
+            response: { 200: MembersPage },
+          },
+        },
+        async (request) => {
+          const { q, page, limit } = request.query;
+          const { items, total } = await services.members.list(kind, q, { page, limit });
+          return { data: items, meta: pageOf(total, page, limit) };
+        },
+      );
+    },
+    function getMemberRoute(app: App, services: ServingServices): void {
+      app.get(
+        `${path}/:id`,
+        {
+          schema: {
+            tags: [TAG],
+            summary: kind === 'affiliate' ? 'One affiliate' : 'One brand',
+            description: `The ${kind} with its figures over whole UTC days from from to to (the last 30 days by default, at most three years): counted and uncounted clicks, and per currency its orders, sales, commission and approval and decline rates; its people, its API keys${kind === 'affiliate' ? ' and its channels' : ''}.`,
+            security: SESSION_ONLY,
+            params: Id(kind),
+            querystring: RangeQuery,
+            response: { 200: Type.Object({ data: Type.Ref(MemberDetail) }), ...errorResponses(404) },
+          },
+        },
+        async (request) => ({ data: kind === 'affiliate' ? await services.members.affiliate(request.params.id, request.query) : await services.members.brand(request.params.id, request.query) }),
+      );
+    },
+  ];
+};
