@@ -2,7 +2,7 @@
 // The operator's console, in headless Chromium against a real server: an operator signs in, is
 // sent to set up a second factor before anything else, signs in again with the app's code,
 // approves one application and declines another with a reason, and finds both decisions in the
-// audit trail; the console fits a phone's screen.
+// audit trail, and looks a member up; the console fits a phone's screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
@@ -121,7 +121,21 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await assertAccessible(page, 'operator audit trail');
     await page.screenshot({ path: '/tmp/operator-audit-1280.png', fullPage: true });
 
+    // A member, found by name, with its figures, people and channels.
+    await nav(page, 'Members');
+    await page.getByLabel('Id or name').fill('affiliate one');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Affiliate One' }).click();
+    await page.getByRole('heading', { name: 'Affiliate One' }).waitFor();
+    await page.getByText('Counted clicks').waitFor();
+    await page.getByText('@aff1').waitFor();
+    await assertAccessible(page, 'operator member');
     await page.setViewportSize({ width: 375, height: 800 });
+    await assertFits(page, 'a member');
+    await page.screenshot({ path: '/tmp/operator-member-375.png', fullPage: true });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav(page, 'Audit trail');
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await assertFits(page, 'the audit trail');
     await page.screenshot({ path: '/tmp/operator-audit-375.png', fullPage: true });
     await page.getByRole('button', { name: 'Menu' }).click();

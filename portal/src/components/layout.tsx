@@ -39,6 +39,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
 
 const OPERATOR_PAGES: Array<[string, MessageKey]> = [
   ['/operator', 'nav.applications'],
+  ['/operator/members', 'nav.members'],
   ['/operator/audit', 'nav.audit'],
 ];
 

@@ -1,0 +1,199 @@
+import { useState } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { Pager } from '../../components/pager.js';
+import { fieldText } from '../../forms.js';
+
+type Kind = 'affiliate' | 'brand';
+const PAGE_SIZE = 50;
+
+/** Affiliates and brands, found by part of their id or name. */
+export function OperatorMembers() {
+  const { t, date } = useMessages();
+  const [kind, setKind] = useState<Kind>('affiliate');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const members = useQuery({
+    queryKey: ['operator-members', kind, q, page],
+    queryFn: async () => {
+      const query = { page, limit: PAGE_SIZE, ...(q && { q }) };
+      return ok(kind === 'affiliate' ? await api.GET('/operator/affiliates', { params: { query } }) : await api.GET('/operator/brands', { params: { query } }));
+    },
+    placeholderData: (previous) => previous,
+  });
+  return (
+    <>
+      <h1>{t('operator.members.title')}</h1>
+      <form
+        class="inline filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(fieldText(e.currentTarget, 'q').trim());
+          setPage(1);
+        }}
+      >
+        <div class="field">
+          <label for="members-kind">{t('operator.members.kind')}</label>
+          <select
+            id="members-kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.currentTarget.value as Kind);
+              setPage(1);
+            }}
+          >
+            <option value="affiliate">{t('operator.applications.kind.affiliate')}</option>
+            <option value="brand">{t('operator.applications.kind.brand')}</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="members-q">{t('operator.members.search')}</label>
+          <input id="members-q" name="q" type="search" maxLength={100} />
+        </div>
+        <button type="submit">{t('operator.audit.search')}</button>
+      </form>
+      <QueryState query={members}>
+        {({ data, meta }) =>
+          data.length === 0 ? (
+            <p>{t('operator.members.none')}</p>
+          ) : (
+            <>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('operator.members.name')}</th>
+                    <th scope="col">{t('operator.members.id')}</th>
+                    <th scope="col">{t('operator.members.since')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((m) => (
+                    <tr key={m.id}>
+                      <th scope="row">
+                        <Link href={`/operator/${kind === 'affiliate' ? 'affiliates' : 'brands'}/${encodeURIComponent(m.id)}`}>{m.name}</Link>
+                      </th>
+                      <td class="code">{m.id}</td>
+                      <td>{date(m.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager page={page} pages={Math.max(1, meta.totalPages)} onPage={setPage} />
+            </>
+          )
+        }
+      </QueryState>
+    </>
+  );
+}
+
+/** One member: its figures over a range, its people, keys and channels. */
+export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
+  const { t, money, date } = useMessages();
+  const [range, setRange] = useState<{ from?: string; to?: string }>({});
+  const member = useQuery({
+    queryKey: ['operator-member', kind, id, range],
+    queryFn: async () =>
+      ok(kind === 'affiliate' ? await api.GET('/operator/affiliates/{id}', { params: { path: { id }, query: range } }) : await api.GET('/operator/brands/{id}', { params: { path: { id }, query: range } })).data,
+    placeholderData: (previous) => previous,
+  });
+  const percent = (bp: number) => `${(bp / 100).toFixed(1)} %`;
+  return (
+    <QueryState query={member}>
+      {(m) => (
+        <>
+          <h1>{m.name}</h1>
+          <p class="hint code">{m.id}</p>
+          <form
+            class="inline filters"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const from = fieldText(e.currentTarget, 'from');
+              const to = fieldText(e.currentTarget, 'to');
+              setRange({ ...(from && { from }), ...(to && { to }) });
+            }}
+          >
+            <div class="field">
+              <label for="member-from">{t('operator.audit.from')}</label>
+              <input id="member-from" name="from" type="date" />
+            </div>
+            <div class="field">
+              <label for="member-to">{t('operator.audit.to')}</label>
+              <input id="member-to" name="to" type="date" />
+            </div>
+            <button type="submit">{t('operator.members.show')}</button>
+          </form>
+          <h2>{t('operator.members.figures', { from: date(`${m.figures.from}T00:00:00Z`), to: date(`${m.figures.to}T00:00:00Z`) })}</h2>
+          <dl class="facts">
+            <dt>{t('operator.members.clicks')}</dt>
+            <dd>{m.figures.clicks}</dd>
+            <dt>{t('operator.members.uncounted')}</dt>
+            <dd>{m.figures.uncountedClicks}</dd>
+          </dl>
+          {m.figures.orders.length > 0 && (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('operator.members.currency')}</th>
+                  <th scope="col">{t('operator.members.orders')}</th>
+                  <th scope="col">{t('operator.members.sales')}</th>
+                  <th scope="col">{t('operator.members.commission')}</th>
+                  <th scope="col">{t('operator.members.approvalRate')}</th>
+                  <th scope="col">{t('operator.members.declineRate')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {m.figures.orders.map((o) => (
+                  <tr key={o.currency}>
+                    <th scope="row">{o.currency}</th>
+                    <td>{o.orders}</td>
+                    <td>{money(o.sales, o.currency)}</td>
+                    <td>{money(o.commission, o.currency)}</td>
+                    <td>{percent(o.approvalRateBp)}</td>
+                    <td>{percent(o.declineRateBp)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h2>{t('nav.team')}</h2>
+          <ul>
+            {m.users.map((u) => (
+              <li key={u.id}>
+                {u.email} ({u.role})
+              </li>
+            ))}
+          </ul>
+          <h2>{t('nav.keys')}</h2>
+          {m.keys.length === 0 ? (
+            <p>{t('operator.members.noKeys')}</p>
+          ) : (
+            <ul>
+              {m.keys.map((k) => (
+                <li key={k.id}>
+                  <span class="code">{k.prefix}…</span> {k.name}
+                  {k.revokedAt && ` (${t('operator.members.revoked')})`}
+                </li>
+              ))}
+            </ul>
+          )}
+          {m.channels && (
+            <>
+              <h2>{t('nav.channels')}</h2>
+              <ul>
+                {m.channels.map((c) => (
+                  <li key={c.id}>
+                    {c.name} ({c.kind})
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </QueryState>
+  );
+}
