@@ -22,7 +22,7 @@ export function OperatorAudit() {
     queryFn: async () => ok(await api.GET('/operator/audit', { params: { query: { ...search, page, limit: PAGE_SIZE } } })),
     placeholderData: (previous) => previous,
   });
-  const csv = `/operator/audit.csv?${new URLSearchParams(Object.entries(search).filter(([, v]) => v) as Array<[string, string]>).toString()}`;
+  const csv = `/operator/audit.csv?${new URLSearchParams(Object.entries(search).filter((entry): entry is [string, string] => Boolean(entry[1]))).toString()}`;
   return (
     <>
       <h1>{t('operator.audit.title')}</h1>
