@@ -62,12 +62,19 @@ function parseNetwork(cidr: string): { bits: number; length: number } {
 export function mmdbOf(networks: ReadonlyArray<[cidr: string, record: { [key: string]: Value }]>, databaseType = 'Test-DB'): Buffer {
   const data: Buffer[] = [];
   let dataSize = 0;
+  // Networks with the same record share it, as real databases do.
+  const offsets = new Map<string, number>();
   const root: Node = { children: [undefined, undefined] };
   for (const [cidr, record] of networks) {
-    const offset = dataSize;
-    const encoded = encode(record);
-    data.push(encoded);
-    dataSize += encoded.length;
+    const key = JSON.stringify(record);
+    let offset = offsets.get(key);
+    if (offset === undefined) {
+      offset = dataSize;
+      const encoded = encode(record);
+      data.push(encoded);
+      dataSize += encoded.length;
+      offsets.set(key, offset);
+    }
     const { bits, length } = parseNetwork(cidr);
     let node = root;
     for (let depth = 0; depth < length; depth++) {
