@@ -1,7 +1,8 @@
 // Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
 // commission computed from the brand's rule, idempotent per brand order id. A click that did not
 // count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
-// stored with the commission canceled from the start.
+// stored with the commission canceled from the start. A conversion that trips a fraud rule is
+// stored with its commission held for the network's review (src/domain/orders/holds.ts).
 import type { Conversion } from '../../schemas/conversion.js';
 import type { CommissionReason, HoldReason, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { Clock } from '../../lib/clock.js';
@@ -188,7 +189,8 @@ export class ConversionsService {
     const reason = commissionReasonOf(click);
     const recordedAt = new Date(now).toISOString();
     const emailHash = input.customer?.emailHash?.toLowerCase();
-    // A click that did not count earns nothing already: there is nothing to hold.
+    // Every conversion is checked (the HMAC of the customer's address is kept either way); one whose
+    // click did not count is not held: it earns nothing already.
     const verdict = this.fraud ? await this.fraud.rules.evaluate({ affiliateId: click.affiliate_id, brandId, click, orderTime, emailHash }) : undefined;
     const holdReasons = !reason && verdict && verdict.reasons.length > 0 ? verdict.reasons : undefined;
     const isNew = input.customer?.isNew;
