@@ -203,7 +203,7 @@ function asnDatabase(raw: string | undefined): string | null {
   try {
     openAsnLookup(path).asnOf('1.1.1.1');
   } catch (error) {
-    throw new Error(`ASN_DATABASE ${path} is not a readable MMDB file: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`ASN_DATABASE ${path} is not a readable MMDB file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return path;
 }

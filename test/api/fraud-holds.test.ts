@@ -210,7 +210,7 @@ test("data-centre traffic: an affiliate's day with more than FRAUD_MAX_DATACENTE
   const mail = (await mailTo('owner@aff2.example')).filter((m) => m.template === 'commission-held');
   assert.equal(mail.length, 1);
   assert.equal(mail[0]!.locale, 'pt-BR');
-  assert.doesNotMatch(mail[0]!.params, /5000|6000|datacenter/);
+  assert.doesNotMatch(mail[0]!.params ?? '', /5000|6000|datacenter/);
 });
 
 test("self-referral: the customer's emailHash matching one of the affiliate's users holds the conversion; only an HMAC of it is kept", async () => {
@@ -383,7 +383,7 @@ test('an operator releases held commissions (pending, locking from the release) 
       ['order.hold_declined', 'operator', 'usr_operator1', '203.0.113.250', 'Orders placed from the affiliate’s own device'],
     ],
   );
-  const resolved = (await mailTo('owner@aff1.example')).filter((m) => m.template === 'commission-hold-resolved').map((m) => JSON.parse(m.params) as { outcome: string; orderId: string; reason?: string });
+  const resolved = (await mailTo('owner@aff1.example')).filter((m) => m.template === 'commission-hold-resolved').map((m) => JSON.parse(m.params ?? '{}') as { outcome: string; orderId: string; reason?: string });
   assert.deepEqual(resolved.find((m) => m.orderId === b.orderId), { account: 'Acme', orderId: b.orderId, amount: b.commission, currency: b.currency, outcome: 'declined', reason: 'Orders placed from the affiliate’s own device', url: 'http://go.test/app/orders' });
   // A declined commission stays canceled whatever the brand does with the order.
   assert.equal((await patchStatus(h, acme, b.orderId, { status: 'approved' })).json<{ data: Conversion }>().data.commissionStatus, 'canceled');

@@ -55,7 +55,7 @@ interface Node {
 function parseNetwork(cidr: string): { bits: number; length: number } {
   const [address, length] = cidr.split('/');
   const octets = address!.split('.').map(Number);
-  return { bits: octets.reduce((n, octet) => n * 256 + octet!, 0), length: Number(length ?? 32) };
+  return { bits: octets.reduce((n, octet) => n * 256 + octet, 0), length: Number(length ?? 32) };
 }
 
 /** The bytes of an IPv4 MMDB mapping each network (CIDR, not overlapping) to its record. */

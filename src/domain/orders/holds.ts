@@ -128,7 +128,7 @@ export class HoldsService {
       brands.byIds(brandIds).then((list) => new Map(list.map((b) => [b.id, b.name]))),
       affiliates.namesOf(affiliateIds),
       Promise.all(affiliateIds.map(async (id) => [id, await holds.recordOf(id)] as const)).then((list) => new Map(list)),
-      Promise.all(rows.map((r) => (r.click_id === null ? undefined : clicks.find(r.click_id)))),
+      Promise.all(rows.map((r) => (r.click_id === null ? Promise.resolve(undefined) : clicks.find(r.click_id)))),
     ]);
     const datacenters = this.settings.datacenterAsns ?? null;
     const items = rows.map((row, i): HeldOrder => {
