@@ -4464,7 +4464,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
