@@ -136,6 +136,7 @@ class ClickRows {
       browser: agent.browser,
       os: agent.os,
       referer_host: referer === '(blog)' ? `blog-${rnd.int(1, 2000)}.example` : referer,
+      asn: null,
     };
     return CLICK_COLUMNS.map((c) => values[c]);
   }

@@ -1414,6 +1414,10 @@ async function load(target: Target): Promise<ManifestDraft> {
         auto_approved: 0,
         source: 'api',
         attribution: 'click',
+        hold_reasons: null,
+        hold_facts: null,
+        customer_hash: null,
+        customer_is_new: null,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };
@@ -1479,6 +1483,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         browser,
         os,
         referer_host: referer === '(blog)' ? `blog-${rnd.int(1, 2000)}.example` : referer,
+        asn: null,
       };
       clickColumns ??= columnsOf(row);
       rows.push(valuesOf(row, clickColumns));

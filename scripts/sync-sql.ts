@@ -110,6 +110,10 @@ const order: OrderRow = {
   auto_approved: 0,
   source: 'api',
   attribution: 'click',
+  hold_reasons: null,
+  hold_facts: null,
+  customer_hash: null,
+  customer_is_new: null,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -454,6 +458,10 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['pendingLockedBy', (r) => r.orders.pendingLockedBy(NOW, 500)],
     ['findBrandOrder', (r) => r.orders.findBrandOrder(BRAND, 'A-1001')],
     ['change', (r) => r.orders.change(order, { value: 18000, commission: 1350 }, { actor: `brand:${BRAND}`, keyId: 'key_1' }, NOW)],
+    [
+      'change (a hold released)',
+      (r) => r.orders.change({ ...order, commission_status: 'held' }, { commission_status: 'pending', lock_at: NOW, hold_facts: '{}' }, { actor: 'operator:cli' }, NOW, [], [], { audit: [{ actor_kind: 'cli', actor_id: null, acting_as: null, address: null, action: 'order.hold_released', subject_kind: 'order', subject_id: 'order-1', affiliate_id: AFF, brand_id: BRAND, before: null, after: null, reason: null }] }),
+    ],
     ['historyOf', (r) => r.orders.historyOf('order-1')],
     [
       'listForBrand (every filter)',
@@ -519,6 +527,17 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['brands (search)', (r) => r.members.brands('acme', { limit: 20, offset: 0 })],
     ['orders (affiliate)', (r) => r.members.orders({ affiliateId: AFF }, NOW, NOW)],
     ['orders (brand)', (r) => r.members.orders({ brandId: 'b1' }, NOW, NOW)],
+  ],
+  holds: [
+    ['countedClicksOfDay', (r) => r.holds.countedClicksOfDay(AFF, BRAND, NOW)],
+    ['countedClicksOfDay (all brands)', (r) => r.holds.countedClicksOfDay(AFF, undefined, NOW)],
+    ['countedClicksByNetwork', (r) => r.holds.countedClicksByNetwork(AFF, NOW)],
+    ['clickConversionsBetween', (r) => r.holds.clickConversionsBetween(AFF, BRAND, NOW, NOW)],
+    ['conversionsOfClick', (r) => r.holds.conversionsOfClick(click.id)],
+    ['held', (r) => r.holds.held({}, PAGE)],
+    ['held (filtered)', (r) => r.holds.held({ affiliateId: AFF, brandId: BRAND }, PAGE)],
+    ['byIds', (r) => r.holds.byIds(['order-1', 'order-2'])],
+    ['recordOf', (r) => r.holds.recordOf(AFF)],
   ],
   audit: [
     ['record', (r) => r.audit.record([{ actor_kind: 'operator', actor_id: 'usr-1', acting_as: null, address: '203.0.113.9', action: 'affiliate.suspended', subject_kind: 'affiliate', subject_id: AFF, affiliate_id: AFF, brand_id: null, before: null, after: null, reason: 'fraud' }], NOW)],

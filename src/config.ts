@@ -8,6 +8,7 @@ import { DEFAULT_SQLITE_CACHE_MB } from './storage/sqlite-page-cache.js';
 import { dialectOf, sqlitePath } from './storage/database.js';
 import { DEFAULT_REDIRECT_CACHE_MB } from './domain/links/redirect-cache.js';
 import { parseKey } from './lib/key-ring.js';
+import { openAsnLookup, readAsnList } from './lib/ip-asn.js';
 
 export interface Config {
   port: number;
@@ -139,6 +140,20 @@ export interface Config {
   payeeKeyFile: string | null;
   /** How long an affiliate's payouts are held after its payee details change, in hours. */
   payeeChangeHoldHours: number;
+  /** A conversion sooner than this many seconds after its click is held for review; 0: off. */
+  fraudMinClickToOrderSeconds: number;
+  /** An affiliate's conversions per counted click on one brand within a UTC day above this (basis points) are held; 0: off. */
+  fraudMaxConversionRateBp: number;
+  /** The counted clicks an affiliate needs that day (on the brand; for the data-centre share, on all) before the rate rules apply. */
+  fraudMinClicks: number;
+  /** More conversions than this on one click are held; 0: off. */
+  fraudMaxConversionsPerClick: number;
+  /** A share of an affiliate's counted clicks of the day from data-centre networks above this (basis points) holds its conversions; 0: off. */
+  fraudMaxDatacenterShareBp: number;
+  /** The ASN database (MMDB with autonomous_system_number) the click writer finds each click's network in; null: none. */
+  asnDatabase: string | null;
+  /** The list of data-centre networks (one ASN a line); null: none. The data-centre rule needs both files. */
+  datacenterAsnsFile: string | null;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/affnet.sqlite';
@@ -180,6 +195,28 @@ function corsOrigins(raw: string | undefined): string[] {
     if (!parsed || parsed.origin !== origin) throw new Error(`CORS_ORIGINS must list origins such as https://portal.example.com (scheme, host, port; no path), got "${origin}"`);
   }
   return origins;
+}
+
+/** An MMDB file with autonomous_system_number records, checked now (opened and looked up once) so a wrong file stops the start. */
+function asnDatabase(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const path = resolve(raw);
+  if (!existsSync(path)) throw new Error(`ASN_DATABASE names ${path}, which does not exist: give the path of an ASN database in MMDB format (e.g. the iptoasn or ip-location-db ASN mmdb), or leave it unset`);
+  try {
+    openAsnLookup(path).asnOf('1.1.1.1');
+  } catch (error) {
+    throw new Error(`ASN_DATABASE ${path} is not a readable MMDB file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return path;
+}
+
+/** The data-centre list, read now so a bad line stops the start. */
+function datacenterAsnsFile(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const path = resolve(raw);
+  if (!existsSync(path)) throw new Error(`DATACENTER_ASNS_FILE names ${path}, which does not exist: give a file with one autonomous system number a line, or leave it unset`);
+  readAsnList(path);
+  return path;
 }
 
 function ipDatabase(raw: string | undefined): string | null {
@@ -361,6 +398,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payeeEncryptionOldKeys: payeeOldKeys(env.PAYEE_ENCRYPTION_OLD_KEYS),
     payeeKeyFile: payeeKeyFile(env.PAYEE_KEY_FILE, database),
     payeeChangeHoldHours: integer(env, 'PAYEE_CHANGE_HOLD_HOURS', 48, 0, 24 * 90),
+    fraudMinClickToOrderSeconds: integer(env, 'FRAUD_MIN_CLICK_TO_ORDER_SECONDS', 10, 0, 86_400),
+    fraudMaxConversionRateBp: integer(env, 'FRAUD_MAX_CONVERSION_RATE_BP', 3000, 0, 1_000_000),
+    fraudMinClicks: integer(env, 'FRAUD_MIN_CLICKS', 20, 1, 1_000_000_000),
+    fraudMaxConversionsPerClick: integer(env, 'FRAUD_MAX_CONVERSIONS_PER_CLICK', 3, 0, 1_000_000),
+    fraudMaxDatacenterShareBp: integer(env, 'FRAUD_MAX_DATACENTER_SHARE_BP', 2000, 0, 10_000),
+    asnDatabase: asnDatabase(env.ASN_DATABASE),
+    datacenterAsnsFile: datacenterAsnsFile(env.DATACENTER_ASNS_FILE),
     ...timeouts(env),
   };
 }
@@ -425,6 +469,13 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   payeeEncryptionOldKeys: 'PAYEE_ENCRYPTION_OLD_KEYS',
   payeeKeyFile: 'PAYEE_KEY_FILE',
   payeeChangeHoldHours: 'PAYEE_CHANGE_HOLD_HOURS',
+  fraudMinClickToOrderSeconds: 'FRAUD_MIN_CLICK_TO_ORDER_SECONDS',
+  fraudMaxConversionRateBp: 'FRAUD_MAX_CONVERSION_RATE_BP',
+  fraudMinClicks: 'FRAUD_MIN_CLICKS',
+  fraudMaxConversionsPerClick: 'FRAUD_MAX_CONVERSIONS_PER_CLICK',
+  fraudMaxDatacenterShareBp: 'FRAUD_MAX_DATACENTER_SHARE_BP',
+  asnDatabase: 'ASN_DATABASE',
+  datacenterAsnsFile: 'DATACENTER_ASNS_FILE',
 };
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */
@@ -464,6 +515,7 @@ export function describeConfig(config: Config): Array<{ variable: string; value:
     else if (key === 'payeeKeyFile') value = raw === null ? '(none)' : String(raw);
     else if (key === 'databaseUrl' || key === 'redisUrl' || key === 'smtpUrl') value = raw === undefined ? '' : withoutPassword(String(raw));
     else if (key === 'ipDatabase') value = raw === null ? 'off' : String(raw);
+    else if (key === 'asnDatabase' || key === 'datacenterAsnsFile') value = raw === null ? '(none: the data-centre rule is off)' : String(raw);
     else if (Array.isArray(raw)) value = raw.join(',');
     else if (IN_SECONDS.has(key)) value = String(Number(raw) / 1000);
     else if (IN_MINUTES.has(key)) value = String(Number(raw) / 60_000);

@@ -35,7 +35,9 @@ import { outboxMailTransport, smtpMailTransport } from './outbound/mail-transpor
 import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
-import { createServices, payeeKeysFor, type ServingServices } from './services.js';
+import { createServices, fraudSettingsOf, payeeKeysFor, type ServingServices } from './services.js';
+import { FraudRules } from './domain/orders/fraud-rules.js';
+import { holdNotices } from './domain/orders/holds.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { buildApp, type RegisteredRoute } from './http/app.js';
 import type { App, AppContext } from './http/context.js';
@@ -124,13 +126,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const { repeats, velocity } = clickFilters(config, redis, logError);
   // Small, frequent click batches keep each flush's pause on the serving thread short; link counts
   // (a random-page update per link) are added up less often.
+  const visitorSalt = await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt);
   const clicks = new ClickRecorder(
-    openClickSink(database, { countEveryMs: 25 * config.clickFlushMs, ipDatabase: config.ipDatabase }),
+    openClickSink(database, { countEveryMs: 25 * config.clickFlushMs, ipDatabase: config.ipDatabase, asnDatabase: config.asnDatabase }),
     repeats,
     velocity,
     {
       flushMs: config.clickFlushMs,
-      visitorSalt: await new InstallationService(repositories.settings, clock).visitorSalt(config.visitorSalt),
+      visitorSalt,
       onWrite: (seconds) => metrics.clickWrite(seconds),
       ...(config.clickSpoolDir === null ? {} : { overflow: { to: new ClickSpool(config.clickSpoolDir), maxBytes: config.clickBufferMb * 1024 * 1024 } }),
     },
@@ -171,6 +174,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const payeeKeys = payeeKeysFor(config);
+  const fraud = fraudSettingsOf(config);
   const services: ServingServices = {
     ...createServices(repositories, {
       clock,
@@ -187,12 +191,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
       payeeKeys: payeeKeys.keys,
       payeeChangeHoldHours: config.payeeChangeHoldHours,
       payoutMinimums: config.payoutMinimums,
+      datacenterAsns: fraud.datacenterAsns,
     }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
     // is all there is.
-    conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0),
+    conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0, {
+      rules: new FraudRules(repositories, fraud, async () => visitorSalt),
+      notices: (order) => holdNotices(repositories, clock, config.publicUrl, order),
+    }),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
     jobs: new JobRunner(clock, {
       instanceId: randomUUID(),

@@ -38,6 +38,9 @@ import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { HealthService } from './domain/health.js';
+import { HoldsService } from './domain/orders/holds.js';
+import type { FraudSettings } from './domain/orders/fraud-rules.js';
+import { readAsnList } from './lib/ip-asn.js';
 
 export interface Services {
   access: AccessService;
@@ -62,6 +65,8 @@ export interface Services {
   /** The ledger's check and report, operators' adjustments, affiliates' monthly statements. */
   ledger: LedgerService;
   links: LinksService;
+  /** Fraud holds: the operator's review queue, and releasing or declining held commissions. */
+  holds: HoldsService;
   /** Approves orders still pending at their lock date (scheduled, and before statements are issued). */
   locks: OrderLocks;
   orders: OrdersService;
@@ -129,6 +134,22 @@ export interface ServiceSettings {
   payeeKeys?: () => KeyRing;
   /** How long payouts are held after payee details change (PAYEE_CHANGE_HOLD_HOURS). */
   payeeChangeHoldHours?: number;
+  /** The data-centre networks (DATACENTER_ASNS_FILE, with ASN_DATABASE), for the review queue; null: none. */
+  datacenterAsns?: ReadonlySet<number> | null;
+}
+
+/** The fraud rules' thresholds of a configuration, the data-centre list read from its file (both files needed). */
+export function fraudSettingsOf(
+  config: Pick<Config, 'fraudMinClickToOrderSeconds' | 'fraudMaxConversionRateBp' | 'fraudMinClicks' | 'fraudMaxConversionsPerClick' | 'fraudMaxDatacenterShareBp' | 'asnDatabase' | 'datacenterAsnsFile'>,
+): FraudSettings {
+  return {
+    minClickToOrderSeconds: config.fraudMinClickToOrderSeconds,
+    maxConversionRateBp: config.fraudMaxConversionRateBp,
+    minClicks: config.fraudMinClicks,
+    maxConversionsPerClick: config.fraudMaxConversionsPerClick,
+    maxDatacenterShareBp: config.fraudMaxDatacenterShareBp,
+    datacenterAsns: config.asnDatabase !== null && config.datacenterAsnsFile !== null ? readAsnList(config.datacenterAsnsFile) : null,
+  };
 }
 
 const NO_KEYS = keyRingOf({ currentKey: undefined, oldKeys: [], keyFile: null });
@@ -181,6 +202,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),
     ledger: new LedgerService(repositories, clock),
+    holds: new HoldsService(repositories, clock, { publicUrl, datacenterAsns: settings.datacenterAsns ?? null }),
     links,
     locks,
     orders: new OrdersService(repositories),

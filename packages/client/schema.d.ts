@@ -4158,8 +4158,8 @@ export interface paths {
                     mdasc?: boolean;
                     /** @description Addition to the spec: orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
+                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "held" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
                 };
@@ -4464,7 +4464,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -4483,8 +4483,8 @@ export interface paths {
                     mdasc?: boolean;
                     /** @description Addition to the spec: orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
+                    /** @description Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "held" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
                 };
@@ -4656,6 +4656,13 @@ export interface paths {
                                 /** @description ISO 4217 code of every amount of this entry */
                                 currency: string;
                                 pending: {
+                                    /** @description Sum of the commissions, in integer minor units (cents) of currency */
+                                    commission: number;
+                                    /** @description Number of orders */
+                                    orders: number;
+                                };
+                                /** @description Addition: commissions held for the network's fraud review (see holdReasons on the orders); neither approved nor paid until released */
+                                held: {
                                     /** @description Sum of the commissions, in integer minor units (cents) of currency */
                                     commission: number;
                                     /** @description Number of orders */
@@ -7381,7 +7388,7 @@ export interface paths {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url: string;
                         /** @description The event types to send to this endpoint */
-                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
+                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
                         /** @description A note for yourself */
                         description?: string;
                         /** @description false: keep the endpoint but send nothing (default true) */
@@ -7880,7 +7887,7 @@ export interface paths {
                     "application/json": {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url?: string;
-                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
+                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
                         description?: string;
                         /** @description true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off */
                         enabled?: boolean;
@@ -10521,8 +10528,8 @@ export interface paths {
                     limit?: number;
                     /** @description Orders in any of these statuses (pending, approved, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
                     status?: ("pending" | "approved" | "canceled")[];
-                    /** @description Orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
-                    commissionStatus?: ("pending" | "approved" | "payable" | "paid" | "canceled")[];
+                    /** @description Orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    commissionStatus?: ("pending" | "held" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Orders attributed to this affiliate */
                     affiliateId?: string;
                     /** @description Your own order id */
@@ -10654,7 +10661,7 @@ export interface paths {
         put?: never;
         /**
          * Report an order (conversion) for a click
-         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
+         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. A conversion that trips one of the network's fraud rules is stored with commissionStatus held and holdReasons: the network reviews it (it does not lock and is not billed to you meanwhile) and releases it (pending again, lockAt from then) or declines it (canceled, commissionReason fraud_declined). customer.emailHash (hex SHA-256 of the trimmed, lowercased address) serves the self-referral rule alone: the network keeps only an HMAC of it and never returns it. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
          */
         post: {
             parameters: {
@@ -10687,6 +10694,13 @@ export interface paths {
                          * @description When the order was placed (default: now); not in the future, not before the click
                          */
                         createdAt?: string;
+                        /** @description What you know of the customer, all optional */
+                        customer?: {
+                            /** @description Whether this is the customer’s first order with you */
+                            isNew?: boolean;
+                            /** @description The customer's email address as hex SHA-256 (64 hex digits) of the address trimmed and lowercased, e.g. sha256(' Ana@Example.com ' → 'ana@example.com'). Used only to tell whether the customer is one of the affiliate's own users (a self-referral): the network keeps an HMAC of it, never this value, and never shows it to anyone. */
+                            emailHash?: string;
+                        };
                     };
                 };
             };
@@ -11050,7 +11064,7 @@ export interface paths {
         head?: never;
         /**
          * Approve, cancel or correct an order
-         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. Scope: conversions:write.
+         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
          */
         patch: {
             parameters: {
@@ -20078,7 +20092,7 @@ export interface paths {
         };
         /**
          * Report an order by URL (server-to-server postback)
-         * @description Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged). 201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId. Scope: conversions:write.
+         * @description Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API. 201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId. Scope: conversions:write.
          */
         get: {
             parameters: {
@@ -20092,6 +20106,10 @@ export interface paths {
                     /** @description Your brand's postback token (afp_…, issued by the network with `affnet brands postback-token`): it can report conversions through this URL and nothing else. Your brand API key (afn_…) is still accepted here for compatibility, but discouraged: URLs are written to proxy, CDN and analytics logs, and the API key opens every advertiser endpoint. */
                     token: string;
                     createdAt?: string;
+                    /** @description customer.isNew of POST /advertiser/conversions: true or false */
+                    customerIsNew?: "true" | "false";
+                    /** @description customer.emailHash of POST /advertiser/conversions: The customer's email address as hex SHA-256 (64 hex digits) of the address trimmed and lowercased, e.g. sha256(' Ana@Example.com ' → 'ana@example.com'). Used only to tell whether the customer is one of the affiliate's own users (a self-referral): the network keeps an HMAC of it, never this value, and never shows it to anyone. */
+                    customerEmailHash?: string;
                 };
                 header?: never;
                 path?: never;
@@ -20291,7 +20309,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An order was attributed to one of your links (its commission pending, or canceled when the click did not count)
+         * An order was attributed to one of your links (its commission pending, held for the network's fraud review, or canceled when the click did not count)
          * @description Sent to affiliates' endpoints subscribed to order.created. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -20477,7 +20495,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The brand canceled the order: no commission
+         * The brand canceled the order, or the network declined its held commission (commissionReason fraud_declined): no commission
          * @description Sent to affiliates' endpoints subscribed to commission.canceled. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -20499,6 +20517,68 @@ export interface webhooks {
                     "application/json": {
                         /** @constant */
                         type: "commission.canceled";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "commission.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversion tripped a fraud rule: the network holds its commission for review (see holdReasons); you will get order.updated when it is released (pending again) or declined
+         * @description Sent to affiliates' endpoints subscribed to commission.held. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "commission.held";
                         /**
                          * @description The payload shape; fields may be added within a version
                          * @constant
@@ -21106,7 +21186,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * One of your orders changed (by you, through the API)
+         * One of your orders changed: by you through the API, by the network at its lock date, or by the network's fraud review (commissionStatus held, then pending again when released or canceled when declined)
          * @description Sent to brands' endpoints subscribed to conversion.updated. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -21722,7 +21802,7 @@ export interface components {
             /** @description Numeric category id of the item in the brand catalogue */
             categories: number;
         };
-        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source and attribution are additions to the spec’s fields; a field without a value is omitted, never null. */
+        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null. */
         Order: {
             /** @description Network order id (use it with GET /affiliate/orders/{id}) */
             id: string;
@@ -21743,15 +21823,17 @@ export interface components {
             /** @description Affiliate's commission in integer cents */
             commission: number;
             /**
-             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it
+             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)
              * @enum {string}
              */
-            commissionStatus: "pending" | "approved" | "payable" | "paid" | "canceled";
+            commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "fraud_declined";
+            /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
+            holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order lines; the key is plain "items" (no whitespace) */
             items: components["schemas"]["OrderItem"][];
             /**
@@ -21812,13 +21894,23 @@ export interface components {
             orderId: string;
             /** @description The click the order was attributed to; omitted for orders recorded without one */
             clickId?: string;
-            status: string;
-            commissionStatus: string;
             /**
-             * @description Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description pending → approved | canceled (your decision, or the network’s approval at lockAt)
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click";
+            status: "pending" | "approved" | "canceled";
+            /**
+             * @description The affiliate’s commission: pending, held (the network reviews the conversion for fraud, see holdReasons: it does not lock and is not billed to you until released; you may still cancel the order, and approve it once released), approved, payable, paid, or canceled
+             * @enum {string}
+             */
+            commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
+            /**
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @enum {string}
+             */
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "fraud_declined";
+            /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
+            holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order value in integer minor units (cents) of currency */
             value: number;
             /** @description The affiliate's commission in integer minor units (cents) of currency */
@@ -21855,6 +21947,11 @@ export interface components {
              * @enum {string}
              */
             attribution: "click" | "coupon" | "claim";
+            /** @description What you reported of the customer (never emailHash); omitted when you reported nothing of it */
+            customer?: {
+                /** @description As you reported it */
+                isNew?: boolean;
+            };
             /**
              * Format: date-time
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
@@ -21868,7 +21965,7 @@ export interface components {
         };
         /** @description One entry of an order's audit trail */
         ConversionEvent: {
-            /** @description What changed: created, status, commissionStatus, value, items or commission */
+            /** @description What changed: created, status, commissionStatus, value, items, commission, commissionReason or lockAt */
             field: string;
             /** @description The value before (as text; items as JSON); omitted for created */
             from?: string;
@@ -21879,7 +21976,7 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             at: string;
-            /** @description Who changed it: brand (through the API) or operator (the network) */
+            /** @description Who changed it: brand (you, through the API), operator (a person of the network, or one of its commands), or network (its scheduled work: a lock date, an accepted claim) */
             by: string;
             /** @description The API key (key_…) or postback token (pbt_…) the brand made the change with */
             keyId?: string;

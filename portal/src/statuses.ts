@@ -7,7 +7,7 @@ import type { components, paths } from '../../packages/client/index.js';
 export type CommissionStatus = NonNullable<NonNullable<paths['/affiliate/orders']['get']['parameters']['query']>['commissionStatus']>[number];
 
 /** Every commission status (order statuses are among them), in the order a commission moves through them. */
-export const STATUS_MESSAGES: Record<CommissionStatus, MessageKey> = { pending: 'status.pending', approved: 'status.approved', payable: 'status.payable', paid: 'status.paid', canceled: 'status.declined' };
+export const STATUS_MESSAGES: Record<CommissionStatus, MessageKey> = { pending: 'status.pending', held: 'status.held', approved: 'status.approved', payable: 'status.payable', paid: 'status.paid', canceled: 'status.declined' };
 
 /** The message of a status the API sends as plain text; undefined for one the portal does not know. */
 export const statusMessage = (status: string): MessageKey | undefined => (STATUS_MESSAGES as Partial<Record<string, MessageKey>>)[status];

@@ -20,6 +20,7 @@ import { backupCommand, restoreCommand } from './commands/backup.js';
 import { usersCommand } from './commands/users.js';
 import { applicationsCommand } from './commands/applications.js';
 import { payeeCommand } from './commands/payee.js';
+import { holdsCommand } from './commands/holds.js';
 import { CliError } from './cli-error.js';
 
 const program = new Command('affnet')
@@ -39,6 +40,7 @@ program.addCommand(affiliatesCommand());
 program.addCommand(linksCommand());
 program.addCommand(statementsCommand());
 program.addCommand(payoutsCommand());
+program.addCommand(holdsCommand());
 program.addCommand(ledgerCommand());
 program.addCommand(adjustCommand());
 program.addCommand(analyticsCommand());

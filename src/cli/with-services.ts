@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { systemClock } from '../lib/clock.js';
-import { payeeKeysFor, servicesOver, type Services } from '../services.js';
+import { fraudSettingsOf, payeeKeysFor, servicesOver, type Services } from '../services.js';
 import { announcer } from './announce.js';
 
 /** Applies pending migrations to the configured database; the names of those applied. */
@@ -28,6 +28,7 @@ export async function withServices<T>(run: (services: Services, config: Config, 
       publisher: announcer(config),
       payeeKeys: payeeKeysFor(config).keys,
       payeeChangeHoldHours: config.payeeChangeHoldHours,
+      datacenterAsns: fraudSettingsOf(config).datacenterAsns,
       payoutMinimums: config.payoutMinimums,
     };
     return await run(servicesOver(database, settings), config, database);

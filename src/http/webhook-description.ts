@@ -26,10 +26,11 @@ const APPROVAL_REQUESTED = {
 };
 
 const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
-  'order.created': { summary: 'An order was attributed to one of your links (its commission pending, or canceled when the click did not count)', data: ref('Order') },
+  'order.created': { summary: 'An order was attributed to one of your links (its commission pending, held for the network\'s fraud review, or canceled when the click did not count)', data: ref('Order') },
   'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ref('Order') },
   'commission.approved': { summary: 'The brand approved the order: its commission will be paid', data: ref('Order') },
-  'commission.canceled': { summary: 'The brand canceled the order: no commission', data: ref('Order') },
+  'commission.canceled': { summary: 'The brand canceled the order, or the network declined its held commission (commissionReason fraud_declined): no commission', data: ref('Order') },
+  'commission.held': { summary: 'The conversion tripped a fraud rule: the network holds its commission for review (see holdReasons); you will get order.updated when it is released (pending again) or declined', data: ref('Order') },
   'payout.created': { summary: 'A payout run made a payout of your payable commissions (one per currency), not yet sent', data: ref('Payout') },
   'commission.payable': { summary: 'The brand paid the statement that billed the order: its commission goes into the next payout run', data: ref('Order') },
   'payout.sent': { summary: 'A payout was sent to your payout method: its commissions are paid', data: ref('Payout') },
@@ -37,7 +38,7 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'payout.failed': { summary: 'A payout did not go through: its commissions are payable again (see failureReason)', data: ref('Payout') },
   'link.deactivated': { summary: 'The network stopped one of your short links: it answers 404 from now on', data: LINK_DEACTIVATED },
   'conversion.created': { summary: 'An order you reported was recorded', data: ref('Conversion') },
-  'conversion.updated': { summary: 'One of your orders changed (by you, through the API)', data: ref('Conversion') },
+  'conversion.updated': { summary: 'One of your orders changed: by you through the API, by the network at its lock date, or by the network\'s fraud review (commissionStatus held, then pending again when released or canceled when declined)', data: ref('Conversion') },
   'claim.created': { summary: 'A claim of a sale the tracking missed was filed (affiliates: by you; brands: of one of your orders)', data: ref('Claim') },
   'claim.resolved': { summary: 'A claim was accepted (its order recorded) or declined with its reason, by the brand or, unanswered in time, by the network', data: ref('Claim') },
   'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },

@@ -13,7 +13,7 @@ export type RollupScope = 'affiliate' | 'affiliate_brand' | 'link' | 'brand';
  * affiliate, link), 'device_country' (both, value `device|country`), or 'facts' (every fact the
  * scope keeps, value `country|device|…` in FACTS order).
  */
-export type Dimension = 'all' | 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel' | 'brand' | 'affiliate' | 'link' | 'device_country' | 'facts';
+export type Dimension = 'all' | 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel' | 'brand' | 'affiliate' | 'link' | 'device_country' | 'facts' | 'network';
 
 /** What a 'facts' value is made of. */
 export type Fact = 'country' | 'device' | 'browser' | 'os' | 'referer' | 'channel';
@@ -32,10 +32,12 @@ export const FACTS: Readonly<Partial<Record<RollupScope, readonly Fact[]>>> = {
 
 /**
  * A link's own totals are not kept twice: they are its affiliate's row of dimension 'link' (see
- * the analytics plan). Brands keep countries apart too, their most asked breakdown.
+ * the analytics plan). Brands keep countries apart too, their most asked breakdown. An
+ * affiliate's clicks per network (autonomous system number, '0' when unknown) are for the fraud
+ * rules' data-centre share, not for the analytics (NETWORK_DIMENSION).
  */
 export const CLICK_DIMENSIONS: Readonly<Record<RollupScope, readonly Dimension[]>> = {
-  affiliate: ['all', 'country', 'device', 'browser', 'os', 'referer', 'channel', 'brand', 'link', 'device_country'],
+  affiliate: ['all', 'country', 'device', 'browser', 'os', 'referer', 'channel', 'brand', 'link', 'device_country', 'network'],
   affiliate_brand: ['all', 'link', 'facts'],
   link: ['facts'],
   brand: ['all', 'country', 'affiliate', 'link', 'facts'],
@@ -48,6 +50,9 @@ export const ORDER_DIMENSIONS: Readonly<Record<RollupScope, readonly Dimension[]
   link: ['all', 'country'],
   brand: ['all', 'country', 'affiliate', 'link'],
 };
+
+/** The dimension of an affiliate's clicks per network: the fraud rules read it; the analytics neither offer nor describe it. */
+export const NETWORK_DIMENSION = 'network' satisfies Dimension;
 
 /** What an unknown fact is summed under. */
 export const UNKNOWN_FACT = { country: 'ZZ', device: 'other', browser: 'Other', os: 'Other', referer: '(direct)' } as const;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, Examples } from './common.js';
-import { AttributionField, CommissionReasonField, OrderItem, SourceField } from './order.js';
+import { AttributionField, CommissionReasonField, CommissionStatuses, HoldReasonsField, OrderItem, OrderStatuses, SourceField } from './order.js';
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
 
@@ -10,6 +10,22 @@ const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, descript
 
 const OrderItems = Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' });
 
+/** The customer's address as emailHash: lowercase hex SHA-256 of the address, trimmed and lowercased. */
+export const EMAIL_HASH_PATTERN = '^[0-9a-fA-F]{64}$';
+const EmailHash = Type.String({
+  pattern: EMAIL_HASH_PATTERN,
+  description:
+    "The customer's email address as hex SHA-256 (64 hex digits) of the address trimmed and lowercased, e.g. sha256(' Ana@Example.com ' → 'ana@example.com'). Used only to tell whether the customer is one of the affiliate's own users (a self-referral): the network keeps an HMAC of it, never this value, and never shows it to anyone.",
+});
+
+const CustomerInput = Type.Object(
+  {
+    isNew: Type.Optional(Type.Boolean({ description: 'Whether this is the customer’s first order with you' })),
+    emailHash: Type.Optional(EmailHash),
+  },
+  { additionalProperties: false, description: 'What you know of the customer, all optional' },
+);
+
 export const ConversionInput = Type.Object(
   {
     clickId: ClickId,
@@ -17,6 +33,7 @@ export const ConversionInput = Type.Object(
     value: OrderValue,
     items: OrderItems,
     createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the order was placed (default: now); not in the future, not before the click' })),
+    customer: Type.Optional(CustomerInput),
   },
   {
     additionalProperties: false,
@@ -42,6 +59,8 @@ export const PostbackQuery = Type.Object(
         'Your brand API key (afn_…) is still accepted here for compatibility, but discouraged: URLs are written to proxy, CDN and analytics logs, and the API key opens every advertiser endpoint.',
     }),
     createdAt: Type.Optional(Type.String({ format: 'date-time' })),
+    customerIsNew: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'customer.isNew of POST /advertiser/conversions: true or false' })),
+    customerEmailHash: Type.Optional({ ...EmailHash, description: `customer.emailHash of POST /advertiser/conversions: ${EmailHash.description}` }),
   },
   { additionalProperties: false },
 );
@@ -72,9 +91,13 @@ export const Conversion = Type.Object(
     id: Type.String({ description: 'Network order id' }),
     orderId: Type.String({ description: 'Your order id' }),
     clickId: Type.Optional(Type.String({ description: 'The click the order was attributed to; omitted for orders recorded without one' })),
-    status: Type.String(),
-    commissionStatus: Type.String(),
+    status: Type.Union(OrderStatuses.map((st) => Type.Literal(st)), { description: 'pending → approved | canceled (your decision, or the network’s approval at lockAt)' }),
+    commissionStatus: Type.Union(CommissionStatuses.map((st) => Type.Literal(st)), {
+      description:
+        'The affiliate’s commission: pending, held (the network reviews the conversion for fraud, see holdReasons: it does not lock and is not billed to you until released; you may still cancel the order, and approve it once released), approved, payable, paid, or canceled',
+    }),
     commissionReason: CommissionReasonField,
+    holdReasons: HoldReasonsField,
     value: Type.Integer({ description: 'Order value in integer minor units (cents) of currency' }),
     commission: Type.Integer({ description: "The affiliate's commission in integer minor units (cents) of currency" }),
     currency: Currency('ISO 4217 code of value and commission: your currency when the order was reported'),
@@ -87,6 +110,7 @@ export const Conversion = Type.Object(
     autoApproved: Type.Boolean({ description: 'True when the network approved the order at its lock date, you not having answered' }),
     source: SourceField(''),
     attribution: AttributionField(''),
+    customer: Type.Optional(Type.Object({ isNew: Type.Optional(Type.Boolean({ description: 'As you reported it' })) }, { description: 'What you reported of the customer (never emailHash); omitted when you reported nothing of it' })),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -96,11 +120,11 @@ export type Conversion = Static<typeof Conversion>;
 
 export const ConversionEvent = Type.Object(
   {
-    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items or commission' }),
+    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items, commission, commissionReason or lockAt' }),
     from: Type.Optional(Type.String({ description: 'The value before (as text; items as JSON); omitted for created' })),
     to: Type.String({ description: 'The value after (as text; items as JSON)' }),
     at: DateTime,
-    by: Type.String({ description: 'Who changed it: brand (through the API) or operator (the network)' }),
+    by: Type.String({ description: 'Who changed it: brand (you, through the API), operator (a person of the network, or one of its commands), or network (its scheduled work: a lock date, an accepted claim)' }),
     keyId: Type.Optional(Type.String({ description: 'The API key (key_…) or postback token (pbt_…) the brand made the change with' })),
   },
   { $id: 'ConversionEvent', description: "One entry of an order's audit trail" },

@@ -3,10 +3,27 @@ import { Currency, DateTime, DescribedRef, Uuid } from './common.js';
 import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
-export const CommissionStatuses = ['pending', 'approved', 'payable', 'paid', 'canceled'] as const;
-/** Why a commission was canceled from the start: the order's click did not count as a person's. */
-export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click'] as const;
+export const CommissionStatuses = ['pending', 'held', 'approved', 'payable', 'paid', 'canceled'] as const;
+/**
+ * Why a commission was canceled by the network: from the start, the order's click did not count as
+ * a person's; or, after a fraud hold, the network declined it.
+ */
+export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'fraud_declined'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
+/** The fraud rules a conversion can trip (see docs/decisions.md, "Fraud holds"). */
+export const HoldReasons = ['click_to_order_too_fast', 'self_referral', 'conversion_rate', 'conversions_per_click', 'datacenter_traffic'] as const;
+export type HoldReason = (typeof HoldReasons)[number];
+
+/** Shared by the affiliate's Order and the brand's Conversion. */
+export const HoldReasonsField = Type.Optional(
+  Type.Array(
+    Type.Union(HoldReasons.map((r) => Type.Literal(r))),
+    {
+      description:
+        'Present once the commission was held for the network\'s fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate\'s own users; conversion_rate: the affiliate\'s conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate\'s traffic that day came from data-centre networks. The thresholds are the network\'s and are not published.',
+    },
+  ),
+);
 /** How an order arrived, and why its affiliate gets it. */
 export const OrderSources = ['api', 'postback', 'tag', 'pixel', 'claim'] as const;
 export const OrderAttributions = ['click', 'coupon', 'claim'] as const;
@@ -27,7 +44,7 @@ export const CommissionReasonField = Type.Optional(
     CommissionReasons.map((r) => Type.Literal(r)),
     {
       description:
-        'Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.',
+        'Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.',
     },
   ),
 );
@@ -53,9 +70,11 @@ export const Order = Type.Object(
     createdAt: DateTime,
     commission: Type.Integer({ description: "Affiliate's commission in integer cents" }),
     commissionStatus: Type.Union(CommissionStatuses.map((s) => Type.Literal(s)), {
-      description: 'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it',
+      description:
+        'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)',
     }),
     commissionReason: CommissionReasonField,
+    holdReasons: HoldReasonsField,
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
     organizationId: Uuid,
     mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),
@@ -76,7 +95,7 @@ export const Order = Type.Object(
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source and attribution are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -1,6 +1,6 @@
-// What the click writer adds to a click before storing it: the country of the client address
-// (which is then dropped: only the salted visitor hash is kept), the device, browser and OS from
-// the user agent, and the referrer's host.
+// What the click writer adds to a click before storing it: the country and, with an ASN database,
+// the autonomous system of the client address (which is then dropped: only the salted visitor
+// hash is kept), the device, browser and OS from the user agent, and the referrer's host.
 //
 // Clicks travel to the writer thread as one array per column, not as an object per click: a
 // structured clone of arrays costs well under half as much to write and read back (1.2 against
@@ -8,6 +8,7 @@
 // parameters from the arrays without building an object per click.
 import { agentFacts } from '../lib/user-agents.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from '../lib/ip-country.js';
+import { noAsnLookup, type AsnLookup } from '../lib/ip-asn.js';
 import { refererHost } from '../lib/referers.js';
 import type { NewClickRow } from './tables.js';
 import { CLICK_COLUMNS, DECIDED_CLICK_COLUMNS, clickColumns, type ClickColumns, type ClickInsert, type DecidedClickColumn, type EnrichedClickColumn } from './repositories/clicks.js';
@@ -34,13 +35,23 @@ export function clickBatch(writes: readonly ClickWrite[]): ClickBatch {
 }
 
 /** Every column of the clicks as stored: their facts filled in, the addresses left behind. */
-export function enrichBatch(batch: ClickBatch, countries: CountryLookup): ClickColumns {
+export function enrichBatch(batch: ClickBatch, countries: CountryLookup, asns: AsnLookup = noAsnLookup): ClickColumns {
   const { columns, address, referer } = batch;
   const n = columns.id.length;
-  const facts: ClickColumns<EnrichedClickColumn> = { country: new Array<string>(n), device: new Array<string>(n), browser: new Array<string>(n), os: new Array<string>(n), referer_host: new Array<string>(n) };
+  const facts: ClickColumns<EnrichedClickColumn> = {
+    country: new Array<string>(n),
+    device: new Array<string>(n),
+    browser: new Array<string>(n),
+    os: new Array<string>(n),
+    referer_host: new Array<string>(n),
+    // Without an ASN database: one shared array of nulls, no lookup per click.
+    asn: asns === noAsnLookup ? new Array<number | null>(n).fill(null) : new Array<number | null>(n),
+  };
+  const lookUpAsn = asns !== noAsnLookup;
   for (let i = 0; i < n; i++) {
     const agent = agentFacts(columns.user_agent[i]);
     facts.country[i] = countries.countryOf(address[i]!);
+    if (lookUpAsn) facts.asn[i] = asns.asnOf(address[i]!);
     facts.device[i] = agent.device;
     facts.browser[i] = agent.browser;
     facts.os[i] = agent.os;

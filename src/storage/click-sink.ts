@@ -7,6 +7,7 @@ import type { Database } from './database.js';
 import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
 import { clickBatch, clickRows, countryLookupAt, enrichBatch, type ClickWrite } from './click-enrichment.js';
+import { asnLookupAt } from '../lib/ip-asn.js';
 import { startWorkerRpc } from './worker-rpc.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { PartialWriteError } from '../lib/partial-write.js';
@@ -45,17 +46,21 @@ export interface ClickSinkOptions {
   countEveryMs: number;
   /** The IP database (MMDB) countries are found in; null: none (every country ZZ). */
   ipDatabase: string | null;
+  /** The ASN database (MMDB) networks are found in; null: none (no click has an ASN). */
+  asnDatabase?: string | null;
 }
 
 export function openClickSink(database: Database, options: ClickSinkOptions): ClickSink {
   const { countEveryMs, ipDatabase } = options;
+  const asnDatabase = options.asnDatabase ?? null;
   if (database.dialect === 'postgres' && database.postgresUrl) {
-    return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase }, database);
+    return workerSink({ database: { postgresUrl: database.postgresUrl }, countEveryMs, ipDatabase, asnDatabase }, database);
   }
   if (database.dialect === 'sqlite' && database.sqlitePath && database.sqlitePath !== ':memory:') {
-    return workerSink({ database: { sqlitePath: database.sqlitePath, cacheMb: database.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB }, countEveryMs, ipDatabase }, database);
+    return workerSink({ database: { sqlitePath: database.sqlitePath, cacheMb: database.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB }, countEveryMs, ipDatabase, asnDatabase }, database);
   }
   const repository = new ClicksRepository(database);
   const countries = countryLookupAt(ipDatabase);
-  return { write: (clicks) => repository.write(clickRows(enrichBatch(clickBatch(clicks), countries))), close: async () => {} };
+  const asns = asnLookupAt(asnDatabase);
+  return { write: (clicks) => repository.write(clickRows(enrichBatch(clickBatch(clicks), countries, asns))), close: async () => {} };
 }

@@ -19,6 +19,7 @@ import SqliteDriver from 'better-sqlite3';
 import { serveCalls, startedWith } from './worker-rpc.js';
 import { CLICK_COLUMNS, CLICK_INSERT_SQL, ClicksRepository, type ClickColumns } from './repositories/clicks.js';
 import { countryLookupAt, enrichBatch, type ClickBatch } from './click-enrichment.js';
+import { asnLookupAt } from '../lib/ip-asn.js';
 import { SQLITE_ROLLUP_RANGE_SQL, sqliteRollUpStep } from './rollup-rows.js';
 import { openDatabase } from './database.js';
 import { setUpWriting } from './sqlite-writing.js';
@@ -36,6 +37,8 @@ export interface ClickWriterOptions {
   countEveryMs: number;
   /** The IP database (MMDB) to find countries in; null: none, every country ZZ. */
   ipDatabase: string | null;
+  /** The ASN database (MMDB, ASN_DATABASE) to find networks in; null: none, no click has an ASN. */
+  asnDatabase: string | null;
 }
 
 /**
@@ -52,6 +55,7 @@ export interface WriteResult {
 
 const options = startedWith<ClickWriterOptions>();
 const countries = countryLookupAt(options.ipDatabase);
+const asns = asnLookupAt(options.asnDatabase);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -224,7 +228,7 @@ serveCalls(async (payload) => {
     return { written: 0, ...(error === undefined ? {} : { error }) } satisfies WriteResult;
   }
   const started = performance.now();
-  const clicks = enrichBatch(call.clicks, countries);
+  const clicks = enrichBatch(call.clicks, countries, asns);
   const total = clicks.id.length;
   let written = 0;
   try {

@@ -44,6 +44,7 @@ const CLICK_VALUE_SQL: Record<Exclude<Dimension, 'facts'>, string> = {
   affiliate: 'affiliate_id',
   link: 'link_id',
   device_country: `coalesce(device, '${UNKNOWN_FACT.device}') || '${PAIR_SEPARATOR}' || coalesce(country, '${UNKNOWN_FACT.country}')`,
+  network: "coalesce(cast(asn as text), '0')",
 };
 
 /** A click's value of dimension `dimension` in `scope`, as SQL over clicks. */
@@ -223,6 +224,8 @@ function clickValue(click: NewClickRow, dimension: Dimension, scope: RollupScope
       return click.link_id;
     case 'device_country':
       return `${device}${PAIR_SEPARATOR}${country}`;
+    case 'network':
+      return String(click.asn ?? 0);
   }
 }
 

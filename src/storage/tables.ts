@@ -235,6 +235,14 @@ export interface OrdersTable {
   statement_id: Generated<string | null>;
   /** When that statement was paid and the commission became payable. */
   payable_at: Generated<string | null>;
+  /** The fraud rules the order tripped (JSON array of names), from its hold on; null if never held. */
+  hold_reasons: Generated<string | null>;
+  /** The rules' numbers and the operator's decision (JSON, HoldFacts): for the network alone. */
+  hold_facts: Generated<string | null>;
+  /** HMAC (the installation's salt) of the customer's emailHash as the brand sent it; never returned. */
+  customer_hash: Generated<string | null>;
+  /** The brand's word on whether the customer is new: 1, 0, or null when not said. */
+  customer_is_new: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -412,6 +420,8 @@ export interface ClicksTable {
   os: string | null;
   /** Host of the Referer, lowercased; (direct) without one. */
   referer_host: string | null;
+  /** Autonomous system number of the client address (ASN_DATABASE); null without an ASN database or when unknown. */
+  asn: number | null;
 }
 
 export interface OrderEventsTable {

@@ -119,7 +119,7 @@ describe('GET /affiliate/balance', () => {
     const before = (other.json<{ data: Balance[] }>()).data;
     const brl = (await balance(aff2)).find((b) => b.currency === 'BRL')!;
     assert.deepEqual(brl.pending, { commission: 750, orders: 1 }, "aff-2's world order");
-    assert.deepEqual(Object.keys(brl).sort(), ['approved', 'canceled', 'currency', 'paid', 'payable', 'pending']);
+    assert.deepEqual(Object.keys(brl).sort(), ['approved', 'canceled', 'currency', 'held', 'paid', 'payable', 'pending']);
     assert.deepEqual(before.map((b) => b.currency), ['BRL']);
 
     // aff-2 earns in euros too.
@@ -132,6 +132,7 @@ describe('GET /affiliate/balance', () => {
     assert.deepEqual(after[1], {
       currency: 'EUR',
       pending: { commission: 1235, orders: 1 },
+      held: { commission: 0, orders: 0 },
       approved: { commission: 0, orders: 0 },
       payable: { commission: 0, orders: 0 },
       paid: { commission: 0, orders: 0 },
@@ -146,7 +147,7 @@ describe('GET /affiliate/balance', () => {
     const acmeOnly = await balance(aff1, qs({ organizationId: BRANDS.acme, from: '2026-01-01', to: '2026-02-28' }));
     // o-aff1-1 (pending, 750) and o-aff1-2 (approved, 750) are Acme's in that range.
     assert.deepEqual(acmeOnly, [
-      { currency: 'BRL', pending: { commission: 750, orders: 1 }, approved: { commission: 750, orders: 1 }, payable: { commission: 0, orders: 0 }, paid: { commission: 0, orders: 0 }, canceled: { commission: 0, orders: 0 } },
+      { currency: 'BRL', pending: { commission: 750, orders: 1 }, held: { commission: 0, orders: 0 }, approved: { commission: 750, orders: 1 }, payable: { commission: 0, orders: 0 }, paid: { commission: 0, orders: 0 }, canceled: { commission: 0, orders: 0 } },
     ]);
     assert.deepEqual(await balance(aff1, qs({ from: '2020-01-01', to: '2020-12-31' })), [], 'nothing in the range: no entry');
     // o-aff1-1 (2026-01-10T10:00Z) falls on 11 January in UTC+14: the 10th there holds no Acme order.

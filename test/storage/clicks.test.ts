@@ -129,6 +129,7 @@ describe('ClicksRepository.find', () => {
         browser: 'Safari',
         os: 'iOS',
         referer_host: 'news.example',
+        asn: 64500,
       }),
     ]);
     assert.deepEqual(await f.repos.clicks.find('full'), {
@@ -151,6 +152,7 @@ describe('ClicksRepository.find', () => {
       browser: 'Safari',
       os: 'iOS',
       referer_host: 'news.example',
+      asn: 64500,
     });
     const bot = await f.repos.clicks.find('a3');
     assert.equal(bot?.is_bot, 1);
@@ -158,6 +160,7 @@ describe('ClicksRepository.find', () => {
     assert.equal(bot?.mdasc, null);
     assert.equal(bot?.user_agent, null);
     assert.equal(bot?.country, null);
+    assert.equal(bot?.asn, null);
     assert.equal(await f.repos.clicks.find('missing'), undefined);
   });
 });

@@ -25,6 +25,15 @@ const INVALID: Array<[string, string, RegExp]> = [
   ['TRUST_PROXY', '10.0.0.0/99', /TRUST_PROXY must be true, false, a number of hops, or comma-separated proxy addresses/],
   ['CORS_ORIGINS', 'https://portal.example.com/app', /CORS_ORIGINS must list origins/],
   ['IP_DATABASE', '/nowhere/countries.mmdb', /IP_DATABASE names \/nowhere\/countries\.mmdb, which does not exist/],
+  ['FRAUD_MIN_CLICK_TO_ORDER_SECONDS', '-1', /FRAUD_MIN_CLICK_TO_ORDER_SECONDS must be an integer between 0 and 86400/],
+  ['FRAUD_MAX_CONVERSION_RATE_BP', '30%', /FRAUD_MAX_CONVERSION_RATE_BP must be an integer/],
+  ['FRAUD_MIN_CLICKS', '0', /FRAUD_MIN_CLICKS must be an integer between 1/],
+  ['FRAUD_MAX_CONVERSIONS_PER_CLICK', 'many', /FRAUD_MAX_CONVERSIONS_PER_CLICK must be an integer/],
+  ['FRAUD_MAX_DATACENTER_SHARE_BP', '10001', /FRAUD_MAX_DATACENTER_SHARE_BP must be an integer between 0 and 10000/],
+  ['ASN_DATABASE', '/nowhere/asn.mmdb', /ASN_DATABASE names \/nowhere\/asn\.mmdb, which does not exist/],
+  ['ASN_DATABASE', 'package.json', /ASN_DATABASE .*package\.json is not a readable MMDB file/],
+  ['DATACENTER_ASNS_FILE', '/nowhere/dc.txt', /DATACENTER_ASNS_FILE names \/nowhere\/dc\.txt, which does not exist/],
+  ['DATACENTER_ASNS_FILE', 'package.json', /package\.json line 1: "\{" is not an autonomous system number/],
 ];
 
 for (const [variable, value, message] of INVALID) {
@@ -49,4 +58,12 @@ test('valid values of each form are accepted', () => {
   });
   assert.equal(config.publicUrl, 'https://go.example.com');
   assert.equal(loadConfig({ DATABASE_URL: './data/other.sqlite' }).databaseUrl, './data/other.sqlite');
+});
+
+test('the fraud rules have their defaults, and the data-centre files are optional', () => {
+  const config = loadConfig({});
+  assert.deepEqual(
+    [config.fraudMinClickToOrderSeconds, config.fraudMaxConversionRateBp, config.fraudMinClicks, config.fraudMaxConversionsPerClick, config.fraudMaxDatacenterShareBp, config.asnDatabase, config.datacenterAsnsFile],
+    [10, 3000, 20, 3, 2000, null, null],
+  );
 });

@@ -25,3 +25,18 @@ test('values are escaped in the HTML', () => {
   assert.ok(!mail.html.includes('<script>'));
   assert.ok(mail.html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co'));
 });
+
+test('a held commission and its release or decline, in both languages, with the amount and never a rule’s numbers', () => {
+  const values = { network: 'Rede', account: 'Loja', orderId: 'A-1001', amount: 1234, currency: 'BRL', url: 'https://go.example/app/orders' };
+  for (const locale of MAIL_LOCALES) {
+    const held = renderMail('commission-held', locale, values);
+    assert.ok(held.subject.includes('A-1001'), `${locale}: subject`);
+    assert.match(held.text, /12[.,]34/, `${locale}: the amount`);
+    const released = renderMail('commission-hold-resolved', locale, { ...values, outcome: 'released' });
+    const declined = renderMail('commission-hold-resolved', locale, { ...values, outcome: 'declined', reason: 'Pedidos do próprio afiliado' });
+    assert.notEqual(released.subject, declined.subject);
+    assert.ok(declined.text.includes('Pedidos do próprio afiliado'), `${locale}: the reason`);
+  }
+  assert.match(renderMail('commission-held', 'pt-BR', values).subject, /em análise/);
+  assert.match(renderMail('commission-hold-resolved', 'en', { ...values, outcome: 'released' }).subject, /was released/);
+});

@@ -378,6 +378,7 @@ export const en = {
   'status.pending': 'Pending',
   'status.approved': 'Approved',
   'status.declined': 'Declined',
+  'status.held': 'On hold',
   'status.payable': 'Payable',
   'status.paid': 'Paid',
   'conversions.title': 'Conversions',

@@ -379,6 +379,7 @@ export const ptBR: Record<MessageKey, string> = {
   'status.pending': 'Pendente',
   'status.approved': 'Aprovado',
   'status.declined': 'Recusado',
+  'status.held': 'Retida',
   'status.payable': 'A pagar',
   'status.paid': 'Pago',
   'conversions.title': 'Conversões',

@@ -5,7 +5,7 @@
 // (src/lib/rollup-layout.ts): one of them, device with country, or, where the scope keeps its
 // click facts as combinations, any of those facts together. Anything else is refused: nothing is
 // ever computed from raw clicks or orders.
-import { CLICK_DIMENSIONS, FACTS, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type Fact, type RollupScope } from '../../lib/rollup-layout.js';
+import { CLICK_DIMENSIONS, FACTS, NETWORK_DIMENSION, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type Fact, type RollupScope } from '../../lib/rollup-layout.js';
 import { invalid } from '../errors.js';
 
 export const EVENTS = ['clicks', 'orders', 'sales', 'commission'] as const;
@@ -66,7 +66,7 @@ const FILTER_DIMENSIONS: Array<[keyof Filters, Dimension]> = [
   ['channelId', 'channel'],
 ];
 
-const kept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope];
+const kept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? CLICK_DIMENSIONS : ORDER_DIMENSIONS)[scope].filter((d): boolean => d !== NETWORK_DIMENSION);
 const factsKept = (event: AnalyticsEvent, scope: RollupScope) => (event === 'clicks' ? FACTS[scope] : undefined);
 
 /**

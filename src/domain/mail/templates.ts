@@ -14,6 +14,8 @@ export type TemplateName =
   | 'new-device'
   | 'claim-filed'
   | 'claim-resolved'
+  | 'commission-held'
+  | 'commission-hold-resolved'
   | 'statement-issued'
   | 'statement-overdue'
   | 'payout-sent'
@@ -56,8 +58,8 @@ export interface TemplateValues {
   /** An amount in integer cents of currency, written out in the message's language. */
   amount?: number;
   currency?: string;
-  /** How a claim was answered. */
-  outcome?: 'accepted' | 'declined';
+  /** How a claim was answered; how a held commission was (released or declined). */
+  outcome?: 'accepted' | 'declined' | 'released';
   /** True when the network answered it (the brand did not in time). */
   byNetwork?: boolean;
   /** Payee details in one masked line, e.g. "PIX cpf ***.456.789-**". */
@@ -326,6 +328,42 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
           ? [`${v.byNetwork ? `${v.account ?? 'A marca'} não respondeu a tempo, então a ${v.network} aceitou` : `${v.account ?? 'A marca'} aceitou`} sua reivindicação do pedido ${v.orderId ?? ''} por ${money(v.amount, v.currency, 'pt-BR')}: ele está entre seus pedidos, com a comissão pendente como qualquer outro.`]
           : [`${v.byNetwork ? `A ${v.network}` : (v.account ?? 'A marca')} recusou sua reivindicação do pedido ${v.orderId ?? ''}.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
       action: 'Ver suas reivindicações',
+    }),
+  },
+  'commission-held': {
+    en: (v) => ({
+      subject: `Your commission on order ${v.orderId ?? ''} of ${v.account ?? 'a brand'} is under review`,
+      paragraphs: [
+        `${v.network} holds your commission of ${money(v.amount, v.currency, 'en')} on order ${v.orderId ?? ''} of ${v.account ?? 'a brand'} for review: the conversion looks unusual to our fraud checks. Nothing is decided yet.`,
+        'While it is held, the commission is neither approved nor paid. We will tell you when it is released (it then goes on as any pending commission) or declined.',
+      ],
+      action: 'See your orders',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Sua comissão no pedido ${v.orderId ?? ''} de ${v.account ?? 'uma marca'} está em análise`,
+      paragraphs: [
+        `A ${v.network} retém sua comissão de ${money(v.amount, v.currency, 'pt-BR')} no pedido ${v.orderId ?? ''} de ${v.account ?? 'uma marca'} para análise: a conversão parece incomum às nossas verificações de fraude. Nada está decidido ainda.`,
+        'Enquanto estiver retida, a comissão não é aprovada nem paga. Avisaremos quando ela for liberada (segue então como qualquer comissão pendente) ou recusada.',
+      ],
+      action: 'Ver seus pedidos',
+    }),
+  },
+  'commission-hold-resolved': {
+    en: (v) => ({
+      subject: `Your commission on order ${v.orderId ?? ''} of ${v.account ?? 'a brand'} was ${v.outcome === 'released' ? 'released' : 'declined'}`,
+      paragraphs:
+        v.outcome === 'released'
+          ? [`${v.network} reviewed order ${v.orderId ?? ''} of ${v.account ?? 'a brand'} and released your commission of ${money(v.amount, v.currency, 'en')}: it is pending again, like any other.`]
+          : [`${v.network} reviewed order ${v.orderId ?? ''} of ${v.account ?? 'a brand'} and declined your commission of ${money(v.amount, v.currency, 'en')}.`, ...(v.reason ? [`The reason: ${v.reason}`] : [])],
+      action: 'See your orders',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Sua comissão no pedido ${v.orderId ?? ''} de ${v.account ?? 'uma marca'} foi ${v.outcome === 'released' ? 'liberada' : 'recusada'}`,
+      paragraphs:
+        v.outcome === 'released'
+          ? [`A ${v.network} analisou o pedido ${v.orderId ?? ''} de ${v.account ?? 'uma marca'} e liberou sua comissão de ${money(v.amount, v.currency, 'pt-BR')}: ela está pendente de novo, como qualquer outra.`]
+          : [`A ${v.network} analisou o pedido ${v.orderId ?? ''} de ${v.account ?? 'uma marca'} e recusou sua comissão de ${money(v.amount, v.currency, 'pt-BR')}.`, ...(v.reason ? [`O motivo: ${v.reason}`] : [])],
+      action: 'Ver seus pedidos',
     }),
   },
   'payee-changed': {

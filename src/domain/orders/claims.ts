@@ -280,6 +280,10 @@ export class ClaimsService {
       auto_approved: 0,
       source: 'claim',
       attribution: 'claim',
+      hold_reasons: null,
+      hold_facts: null,
+      customer_hash: null,
+      customer_is_new: null,
       created_at: claim.ordered_at,
       updated_at: isoOf(now),
     };

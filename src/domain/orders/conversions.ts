@@ -1,9 +1,10 @@
 // Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
 // commission computed from the brand's rule, idempotent per brand order id. A click that did not
 // count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
-// stored with the commission canceled from the start.
+// stored with the commission canceled from the start. A conversion that trips a fraud rule is
+// stored with its commission held for the network's review (src/domain/orders/holds.ts).
 import type { Conversion } from '../../schemas/conversion.js';
-import type { CommissionReason, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
+import type { CommissionReason, HoldReason, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
@@ -20,6 +21,8 @@ import { clickIdTime } from '../../lib/click-id-time.js';
 import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 import { entriesOfChange } from '../ledger/entries.js';
+import type { Effects } from '../../storage/repositories/effects.js';
+import type { FraudRules, HoldFacts } from './fraud-rules.js';
 
 export interface ConversionRepositories {
   affiliates: AffiliatesRepository;
@@ -52,6 +55,14 @@ export interface ReportedConversion {
   createdAt?: string;
   /** The route it came through: POST /advertiser/conversions (api, the default) or GET /postback with a postback token. */
   source?: 'api' | 'postback';
+  /** What the brand knows of the customer: emailHash is hex SHA-256 of the trimmed, lowercased address. */
+  customer?: { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined;
+}
+
+/** The fraud rules new conversions are checked against, and what is told when one is held. */
+export interface FraudCheck {
+  rules: FraudRules;
+  notices(order: OrderRow): Promise<Effects>;
 }
 
 const DAY_MS = 86_400_000;
@@ -73,9 +84,10 @@ export function conversionOf(row: OrderRow): Conversion {
     id: row.id,
     orderId: row.order_id,
     ...(row.click_id !== null && { clickId: row.click_id }),
-    status: row.status,
-    commissionStatus: row.commission_status,
+    status: row.status as Conversion['status'],
+    commissionStatus: row.commission_status as Conversion['commissionStatus'],
     ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
+    ...(row.hold_reasons ? { holdReasons: JSON.parse(row.hold_reasons) as HoldReason[] } : {}),
     value: row.value,
     commission: row.commission,
     currency: row.currency,
@@ -88,6 +100,7 @@ export function conversionOf(row: OrderRow): Conversion {
     autoApproved: row.auto_approved === 1,
     source: row.source as OrderSource,
     attribution: row.attribution as OrderAttribution,
+    ...(row.customer_is_new !== null && row.customer_is_new !== undefined && { customer: { isNew: row.customer_is_new === 1 } }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -124,6 +137,8 @@ export class ConversionsService {
      * click id is looked up once more after this time before the report is refused (0 alone).
      */
     private readonly clickWriteDelayMs: number,
+    /** None: no rule is checked (tools that replay known orders, such as the demo data). */
+    private readonly fraud?: FraudCheck,
   ) {}
 
   private async clickOf(clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
@@ -173,6 +188,12 @@ export class ConversionsService {
 
     const reason = commissionReasonOf(click);
     const recordedAt = new Date(now).toISOString();
+    const emailHash = input.customer?.emailHash?.toLowerCase();
+    // Every conversion is checked (the HMAC of the customer's address is kept either way); one whose
+    // click did not count is not held: it earns nothing already.
+    const verdict = this.fraud ? await this.fraud.rules.evaluate({ affiliateId: click.affiliate_id, brandId, click, orderTime, emailHash }) : undefined;
+    const holdReasons = !reason && verdict && verdict.reasons.length > 0 ? verdict.reasons : undefined;
+    const isNew = input.customer?.isNew;
     const order: OrderRow = {
       id: newId(),
       order_id: input.orderId,
@@ -185,7 +206,7 @@ export class ConversionsService {
       status: 'pending',
       // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
       // so sums of commissions reconcile whatever their status.
-      commission_status: reason ? 'canceled' : 'pending',
+      commission_status: reason ? 'canceled' : holdReasons ? 'held' : 'pending',
       commission_reason: reason ?? null,
       value: input.value,
       commission: reason ? 0 : commissionFor(brand, input.value),
@@ -206,11 +227,17 @@ export class ConversionsService {
       auto_approved: 0,
       source: input.source ?? 'api',
       attribution: 'click',
+      hold_reasons: holdReasons ? JSON.stringify(holdReasons) : null,
+      hold_facts: holdReasons ? JSON.stringify({ rules: verdict!.facts, heldAt: recordedAt } satisfies HoldFacts) : null,
+      customer_hash: verdict?.customerHash ?? null,
+      customer_is_new: isNew === undefined ? null : isNew ? 1 : 0,
       created_at: orderTime,
       updated_at: recordedAt,
     };
     const events = await orderEvents(this.repositories.affiliates, this.clock, order, 'created');
-    const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, events);
+    const notices: Effects = holdReasons && this.fraud ? await this.fraud.notices(order) : {};
+    const effects: Effects = { ...notices, events: [...events, ...(notices.events ?? [])] };
+    const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, effects);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
     if (!created && row.source === 'claim') return { created, conversion: await this.reportOfClaimed(caller, row, input) };
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
@@ -256,10 +283,18 @@ export class ConversionsService {
     const { orders } = this.repositories;
     const current = await orders.findBrandOrder(caller.brandId, orderId);
     if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
+    const held = current.commission_status === 'held';
+    if (held && change.status === 'approved') {
+      throw conflict(
+        'commission_held',
+        `order "${orderId}" is held for the network's fraud review (see holdReasons): it cannot be approved until the network releases it (then until its new lockAt, after which the network approves it); you may still cancel it, or correct its value and items`,
+      );
+    }
     const next = planChange(current, change);
     if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
-    if (now >= current.lock_at) {
+    // A held commission never locks: its lock date is set anew when it is released.
+    if (now >= current.lock_at && !held) {
       throw conflict('order_locked', `order "${orderId}" locked at ${current.lock_at} (your validation days after it was reported): it can no longer be changed${current.status === 'pending' ? '; the network approves it' : ''}`);
     }
     const changed: OrderRow = { ...current, ...next, updated_at: now };

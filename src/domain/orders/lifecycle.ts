@@ -5,8 +5,14 @@
 //   commissionStatus   (new) → pending         (with the new order)
 //                      (new) → canceled        (the order's click did not count: bot, HEAD or
 //                                               suspicious; commission 0, commissionReason set)
+//                      (new) → held            (the conversion tripped a fraud rule; holdReasons)
 //                      pending → approved      (with the order's approval)
 //                      pending → canceled      (with the order's cancellation)
+//                      held → pending          (an operator releases it; lockAt from then)
+//                      held → canceled         (an operator declines it: commission 0,
+//                                               commissionReason fraud_declined; or the brand
+//                                               cancels the order). The brand's approval of a
+//                                               held order is refused (409 commission_held)
 //                      canceled stays canceled when the brand approves or cancels the order
 //                      approved → payable      (the statement that billed it is paid in full)
 //                      payable → paid          (a payout run's payout is sent)
@@ -14,7 +20,7 @@
 import { conflict } from '../errors.js';
 
 export type OrderStatus = 'pending' | 'approved' | 'canceled';
-export type CommissionStatus = 'pending' | 'approved' | 'payable' | 'paid' | 'canceled';
+export type CommissionStatus = 'pending' | 'held' | 'approved' | 'payable' | 'paid' | 'canceled';
 
 const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['approved', 'canceled'],
@@ -24,6 +30,7 @@ const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
 
 const COMMISSION_MOVES: Record<CommissionStatus, readonly CommissionStatus[]> = {
   pending: ['approved', 'canceled'],
+  held: ['pending', 'canceled'],
   approved: ['payable'],
   payable: ['paid'],
   paid: ['payable'],

@@ -1,7 +1,7 @@
 // Orders as the affiliate sees them: the spec's fields, the facts that let it reconcile each one
 // (link, channel, click, payout) and its balance per currency.
 import { openingEntry } from '../ledger/entries.js';
-import type { CommissionReason, Order, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
+import type { CommissionReason, HoldReason, Order, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { OrderFilters, OrdersRepository } from '../../storage/repositories/orders.js';
 import type { NewOrderRow, OrderRow } from '../../storage/tables.js';
@@ -29,6 +29,7 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     commissionStatus: row.commission_status as Order['commissionStatus'],
     // Omitted, not null, when the commission was not canceled for its click.
     ...(row.commission_reason ? { commissionReason: row.commission_reason as CommissionReason } : {}),
+    ...(row.hold_reasons ? { holdReasons: JSON.parse(row.hold_reasons) as HoldReason[] } : {}),
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
     ...(row.mdasc !== null && { mdasc: row.mdasc }),

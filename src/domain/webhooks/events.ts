@@ -11,6 +11,7 @@ export const AFFILIATE_EVENTS = [
   'order.updated',
   'commission.approved',
   'commission.canceled',
+  'commission.held',
   'commission.payable',
   'payout.created',
   'payout.sent',

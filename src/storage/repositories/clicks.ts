@@ -31,12 +31,13 @@ export const CLICK_COLUMNS = [
   'browser',
   'os',
   'referer_host',
+  'asn',
 ] as const satisfies ReadonlyArray<keyof NewClickRow>;
 
 export type ClickColumn = (typeof CLICK_COLUMNS)[number];
 
 /** The columns the click writer finds (from the address, user agent and referrer); the serving thread decides the others. */
-const ENRICHED_CLICK_COLUMNS = ['country', 'device', 'browser', 'os', 'referer_host'] as const satisfies ReadonlyArray<ClickColumn>;
+const ENRICHED_CLICK_COLUMNS = ['country', 'device', 'browser', 'os', 'referer_host', 'asn'] as const satisfies ReadonlyArray<ClickColumn>;
 export type EnrichedClickColumn = (typeof ENRICHED_CLICK_COLUMNS)[number];
 export type DecidedClickColumn = Exclude<ClickColumn, EnrichedClickColumn>;
 export const DECIDED_CLICK_COLUMNS = CLICK_COLUMNS.filter((column): column is DecidedClickColumn => !(ENRICHED_CLICK_COLUMNS as readonly string[]).includes(column));
@@ -60,10 +61,10 @@ export function clickColumns<C extends ClickColumn>(rows: readonly NewClickRow[]
   return Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column] ?? null)])) as ClickColumns<C>;
 }
 
-// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
+// Rows per INSERT statement: 20 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 /** The integer columns of clicks (the flags); the others are text. */
-const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'counted']);
+const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'counted', 'asn']);
 /** Clicks summed per transaction by sumAllStored. */
 const SUM_ALL_STEP = 5000;
 
@@ -141,7 +142,7 @@ export class ClicksRepository {
   /**
    * PostgreSQL: stores the clicks, each id also in unrolled_clicks, in one statement; rollUpStored
    * adds them to their links' counts and the rollups later. The rows go as one array per column
-   * (unnest): 19 parameters whatever the batch size, where VALUES lists take 19 per click, a
+   * (unnest): 20 parameters whatever the batch size, where VALUES lists take 20 per click, a
    * large statement text to build, send and parse for every batch.
    */
   async writeColumns(clicks: ClickColumns): Promise<void> {

@@ -15,6 +15,7 @@ import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
 import { LinksRepository } from './links.js';
 import { OrdersRepository } from './orders.js';
+import { HoldsRepository } from './holds.js';
 import { PayoutsRepository } from './payouts.js';
 import { PayeesRepository } from './payees.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
@@ -43,6 +44,7 @@ export function openRepositories(database: Database) {
     categories: new CategoriesRepository(database),
     claims: new ClaimsRepository(database),
     clicks: new ClicksRepository(database),
+    holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),
     links: new LinksRepository(database),
     mail: new MailRepository(database),

@@ -4,9 +4,9 @@ import type { Database } from '../database.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { Transaction } from 'kysely';
 import type { DB, NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
-import { writeOutbox } from './webhooks.js';
 import { addOrderToRollups } from './rollups.js';
 import { writeLedger, type LedgerEntry } from './ledger.js';
+import { writeEffects, type Effects } from './effects.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -20,13 +20,13 @@ export interface OrderFilters {
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
 interface OrderEvent {
-  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission';
+  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission' | 'commissionReason' | 'lockAt';
   from: string | null;
   to: string;
 }
 
 /** What a change may set on an order. */
-export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission' | 'auto_approved'>>;
+export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission' | 'auto_approved' | 'commission_reason' | 'lock_at' | 'hold_facts'>>;
 
 /** The columns whose changes the audit trail records, with the name it records them by. */
 const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
@@ -35,9 +35,11 @@ const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
   ['value', 'value'],
   ['items', 'items'],
   ['commission', 'commission'],
+  ['commission_reason', 'commissionReason'],
+  ['lock_at', 'lockAt'],
 ];
 
-/** Who made a change: 'brand:<id>' or 'operator', and the key it came with through the API. */
+/** Who made a change: 'brand:<id>', 'network', or 'operator:<user id>' ('operator:cli' for a command), and the key it came with through the API. */
 export interface Author {
   actor: string;
   keyId?: string;
@@ -158,13 +160,14 @@ export class OrdersRepository {
   /**
    * Inserts the order unless the brand already reported this order id; either way returns the
    * stored order. The insert and its audit entry are one transaction, and the unique index on
-   * (brand, order id) makes concurrent reports of one order produce exactly one row. `events` go
-   * to the webhook outbox in the same transaction, only when the order is created.
+   * (brand, order id) makes concurrent reports of one order produce exactly one row. `effects`
+   * (webhook events, mail, audit entries) are written in the same transaction, only when the
+   * order is created.
    */
-  async createOnce(order: NewOrderRow, author: Author, now: string, events: readonly NewWebhookEvent[] = []): Promise<{ created: boolean; row: OrderRow }> {
+  async createOnce(order: NewOrderRow, author: Author, now: string, effects: Effects = {}): Promise<{ created: boolean; row: OrderRow }> {
     const created = await this.database.db.transaction().execute(async (trx) => {
       if (!(await insertOrderOnce(trx, order, author, now))) return false;
-      await writeOutbox(trx, events, now);
+      await writeEffects(trx, effects, now);
       return true;
     });
     const row = await this.findBrandOrder(order.organization_id, order.order_id);
@@ -179,9 +182,18 @@ export class OrdersRepository {
    * Changes an order if it is still what the caller read (optimistic concurrency: its statuses and
    * value), recording each changed field in its audit trail in the same transaction; returns
    * false when another change came first. `events` go to the webhook outbox in the same
-   * transaction, only when the change is made, and so do the `ledger` entries of its money.
+   * transaction, only when the change is made, and so do the `ledger` entries of its money and
+   * the `more` effects (mail, audit entries).
    */
-  change(current: OrderRow, next: OrderChange, author: Author, now: string, outbox: readonly NewWebhookEvent[] = [], ledger: readonly LedgerEntry[] = []): Promise<boolean> {
+  change(
+    current: OrderRow,
+    next: OrderChange,
+    author: Author,
+    now: string,
+    outbox: readonly NewWebhookEvent[] = [],
+    ledger: readonly LedgerEntry[] = [],
+    more: Pick<Effects, 'mail' | 'audit'> = {},
+  ): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('orders')
@@ -196,7 +208,7 @@ export class OrdersRepository {
       const events: OrderEvent[] = [];
       for (const [column, field] of AUDITED) {
         const to = next[column];
-        if (to !== undefined && to !== current[column]) events.push({ field, from: String(current[column]), to: String(to) });
+        if (to !== undefined && to !== null && to !== current[column]) events.push({ field, from: current[column] === null ? null : String(current[column]), to: String(to) });
       }
       if (events.length) {
         await trx
@@ -204,15 +216,26 @@ export class OrdersRepository {
           .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })))
           .execute();
       }
-      await writeOutbox(trx, outbox, now);
-      await writeLedger(trx, ledger, now);
+      await writeEffects(trx, { ...more, events: outbox, ledger }, now);
       return true;
     });
   }
 
-  /** Up to `limit` orders still pending whose lock date has come by `now`, the earliest first. */
+  /**
+   * Up to `limit` orders still pending whose lock date has come by `now`, the earliest first; not
+   * those whose commission is held (a held commission never locks: its release sets a new date).
+   */
   pendingLockedBy(now: string, limit: number): Promise<OrderRow[]> {
-    return this.database.db.selectFrom('orders').selectAll().where('status', '=', 'pending').where('lock_at', '<=', now).orderBy('lock_at').orderBy('id').limit(limit).execute();
+    return this.database.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('lock_at', '<=', now)
+      .where('commission_status', '<>', 'held')
+      .orderBy('lock_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /** The order's audit trail, oldest first. */

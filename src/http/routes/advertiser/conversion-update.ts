@@ -15,7 +15,8 @@ export function updateConversionRoute(app: App, services: ServingServices): void
         description:
           'orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. ' +
           'value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). ' +
-          'Every change is recorded in the order\'s history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending.',
+          'Every change is recorded in the order\'s history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. ' +
+          'While the commission is held for the network\'s fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not.',
         security: [{ apiKey: [] }],
         params: OrderIdParams,
         body: ConversionUpdate,

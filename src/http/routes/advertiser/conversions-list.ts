@@ -13,7 +13,7 @@ const Query = Type.Object(
     page: PageQuery,
     limit: LimitQuery(20, 100),
     status: Type.Optional(CommaList('Orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
-    commissionStatus: Type.Optional(CommaList('Orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
+    commissionStatus: Type.Optional(CommaList('Orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
     affiliateId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Orders attributed to this affiliate' })),
     orderId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own order id' })),
     from: Type.Optional(DateOrDateTime('Orders created at or after this time')),

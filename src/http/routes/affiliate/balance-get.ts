@@ -14,6 +14,7 @@ const Balance = Type.Object(
   {
     currency: Currency('ISO 4217 code of every amount of this entry'),
     pending: Totals,
+    held: Type.Object(Totals.properties, { description: 'Addition: commissions held for the network\'s fraud review (see holdReasons on the orders); neither approved nor paid until released' }),
     approved: Totals,
     payable: Type.Object(Totals.properties, { description: 'Addition: commissions whose brand paid the statement that billed them, for the next payout run' }),
     paid: Totals,

@@ -18,6 +18,7 @@ const COLUMNS: Array<[string, (o: Order) => string | number | undefined]> = [
   ['commission', (o) => o.commission],
   ['commissionStatus', (o) => o.commissionStatus],
   ['commissionReason', (o) => o.commissionReason],
+  ['holdReasons', (o) => o.holdReasons?.join(' ')],
   ['channelId', (o) => o.channel?.id],
   ['channelName', (o) => o.channel?.name],
   ['linkCode', (o) => o.linkCode],

@@ -21,7 +21,7 @@ export const OrderFilterQuery = {
   organizationIds: Type.Optional(CommaList('Orders of any of these brands (UUIDs); combined with organizationId, orders of any of them', Uuid)),
   mdasc: Type.Optional(QueryBoolean('true: only orders that carry mdasc; false: no filter')),
   status: Type.Optional(CommaList('Addition to the spec: orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
-  commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
+  commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
   payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
 };
 /** The export's query: the list's filters without pages. */

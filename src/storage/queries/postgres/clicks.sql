@@ -23,7 +23,8 @@ with
         "device",
         "browser",
         "os",
-        "referer_host"
+        "referer_host",
+        "asn"
       )
     select
       *
@@ -47,7 +48,8 @@ with
         $16::text[],
         $17::text[],
         $18::text[],
-        $19::text[]
+        $19::text[],
+        $20::integer[]
       )
     on conflict (id) do nothing
     returning
@@ -59,7 +61,7 @@ select
   id
 from
   stored;
--- parameters: [["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"],["link-1"],["aff-1"],["ch-1"],["<uuid>"],[null],["2026-01-01T00:00:00.000Z"],[0],[0],[0],[0],[1],["v"],["Mozilla/5.0"],[null],[null],[null],[null],[null]]
+-- parameters: [["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"],["link-1"],["aff-1"],["ch-1"],["<uuid>"],[null],["2026-01-01T00:00:00.000Z"],[0],[0],[0],[0],[1],["v"],["Mozilla/5.0"],[null],[null],[null],[null],[null],[null]]
 
 -- clicks.find
 select

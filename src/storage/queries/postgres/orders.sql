@@ -108,6 +108,10 @@ insert into
     "auto_approved",
     "source",
     "attribution",
+    "hold_reasons",
+    "hold_facts",
+    "customer_hash",
+    "customer_is_new",
     "created_at",
     "updated_at"
   )
@@ -142,9 +146,13 @@ values
     $27,
     $28,
     $29,
-    $30
+    $30,
+    $31,
+    $32,
+    $33,
+    $34
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -375,6 +383,10 @@ insert into
     "auto_approved",
     "source",
     "attribution",
+    "hold_reasons",
+    "hold_facts",
+    "customer_hash",
+    "customer_is_new",
     "created_at",
     "updated_at"
   )
@@ -409,12 +421,16 @@ values
     $27,
     $28,
     $29,
-    $30
+    $30,
+    $31,
+    $32,
+    $33,
+    $34
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -433,12 +449,13 @@ from
 where
   "status" = $1
   and "lock_at" <= $2
+  and "commission_status" <> $3
 order by
   "lock_at",
   "id"
 limit
-  $3;
--- parameters: ["pending","2026-01-01T00:00:00.000Z",500]
+  $4;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","held",500]
 
 -- orders.findBrandOrder
 select
@@ -462,6 +479,20 @@ where
   and "commission_status" = $6
   and "value" = $7;
 -- parameters: [18000,1350,"2026-01-01T00:00:00.000Z","order-1","pending","pending",19990]
+
+-- orders.change (a hold released)
+update "orders"
+set
+  "commission_status" = $1,
+  "lock_at" = $2,
+  "hold_facts" = $3,
+  "updated_at" = $4
+where
+  "id" = $5
+  and "status" = $6
+  and "commission_status" = $7
+  and "value" = $8;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","{}","2026-01-01T00:00:00.000Z","order-1","pending","held",19990]
 
 -- orders.historyOf
 select

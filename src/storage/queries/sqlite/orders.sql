@@ -108,6 +108,10 @@ insert into
     "auto_approved",
     "source",
     "attribution",
+    "hold_reasons",
+    "hold_facts",
+    "customer_hash",
+    "customer_is_new",
     "created_at",
     "updated_at"
   )
@@ -142,9 +146,13 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
+    ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -265,6 +273,10 @@ insert into
     "auto_approved",
     "source",
     "attribution",
+    "hold_reasons",
+    "hold_facts",
+    "customer_hash",
+    "customer_is_new",
     "created_at",
     "updated_at"
   )
@@ -299,12 +311,16 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
+    ?,
     ?
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
@@ -323,12 +339,13 @@ from
 where
   "status" = ?
   and "lock_at" <= ?
+  and "commission_status" <> ?
 order by
   "lock_at",
   "id"
 limit
   ?;
--- parameters: ["pending","2026-01-01T00:00:00.000Z",500]
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","held",500]
 
 -- orders.findBrandOrder
 select
@@ -352,6 +369,20 @@ where
   and "commission_status" = ?
   and "value" = ?;
 -- parameters: [18000,1350,"2026-01-01T00:00:00.000Z","order-1","pending","pending",19990]
+
+-- orders.change (a hold released)
+update "orders"
+set
+  "commission_status" = ?,
+  "lock_at" = ?,
+  "hold_facts" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "status" = ?
+  and "commission_status" = ?
+  and "value" = ?;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","{}","2026-01-01T00:00:00.000Z","order-1","pending","held",19990]
 
 -- orders.historyOf
 select
