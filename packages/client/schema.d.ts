@@ -20083,6 +20083,340 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Held conversions
+         * @description Conversions a fraud rule held, the longest held first, as { data, meta }: the order, the click (time, country, device, network), each rule with its numbers and threshold, and the affiliate’s record. A held commission never locks, is never billed and never paid until released or declined. Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    affiliateId?: string;
+                    brandId?: string;
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 200 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HeldOrder"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/holds/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release or decline held conversions
+         * @description The same decision on each order named: release (pending again, its lock date the brand’s validationDays from now) or decline (canceled, commissionReason fraud_declined; reason required, 422 reason_required, and the affiliate is told it). Each order answers its outcome: released, declined, not_found, not_held (decided or changed meanwhile; its commissionStatus given) or changed. Affiliate and brand are told without the thresholds; each decision is in the audit trail. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The held orders’ network ids, at most 500 */
+                        orderIds: string[];
+                        /**
+                         * @description release: pending again, locking the brand’s validationDays from now; decline: canceled (commissionReason fraud_declined)
+                         * @enum {string}
+                         */
+                        decision: "release" | "decline";
+                        /** @description Required to decline: the affiliate is told it */
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                outcome: "released" | "declined" | "not_found" | "not_held" | "changed";
+                                commissionStatus?: string;
+                                lockAt?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/postback": {
         parameters: {
             query?: never;
@@ -22365,6 +22699,66 @@ export interface components {
                 name: string;
                 kind: string;
             }[];
+        };
+        /** @description A conversion held for review, with the facts the operator decides on */
+        HeldOrder: {
+            /** @description The order’s network id */
+            id: string;
+            /** @description The brand’s order id */
+            orderId: string;
+            brand: {
+                id: string;
+                name?: string;
+            };
+            affiliate: {
+                id: string;
+                name?: string;
+            };
+            /** @description Cents */
+            value: number;
+            /** @description Cents, as it would be paid once released */
+            commission: number;
+            currency: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            heldAt: string;
+            source: string;
+            holdReasons: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
+            /** @description Each rule tripped with its numbers and its threshold (for operators only: members never see thresholds) */
+            rules: {
+                [key: string]: string | number;
+            }[];
+            click?: {
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                at?: string;
+                country?: string;
+                device?: string;
+                browser?: string;
+                os?: string;
+                referrer?: string;
+                /** @description The network (autonomous system) the click came from, where ASN_DATABASE is set */
+                asn?: number;
+                datacenter?: boolean;
+            };
+            affiliateRecord: {
+                orders: number;
+                byCommissionStatus: {
+                    [key: string]: number;
+                };
+                everHeld: number;
+                fraudDeclined: number;
+            };
         };
         /** @description Where and which events are sent; the signing secret is shown only when created or rotated */
         WebhookEndpoint: {

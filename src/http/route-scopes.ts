@@ -93,6 +93,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /operator/affiliates/:id': 'operator:read',
   'GET /operator/brands': 'operator:read',
   'GET /operator/brands/:id': 'operator:read',
+  'GET /operator/holds': 'operator:read',
+  'POST /operator/holds/decisions': 'operator:write',
   'GET /operator/audit.csv': 'operator:read',
   'GET /affiliate/payee': 'payee:write',
   'PUT /affiliate/payee': 'payee:write',

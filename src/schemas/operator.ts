@@ -2,6 +2,7 @@
 // them, and the audit trail.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Examples } from './common.js';
+import { HoldReasons } from './order.js';
 
 export const ApplicationStatuses = ['unverified', 'pending', 'approved', 'declined'] as const;
 export const ApplicationKinds = ['affiliate', 'brand'] as const;
@@ -129,4 +130,55 @@ export const MemberDetail = Type.Object(
     channels: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), kind: Type.String() }))),
   },
   { $id: 'MemberDetail', description: 'One affiliate or brand: its figures over a range, its people, its API keys and (affiliates) its channels' },
+);
+
+const HoldReason = Type.Union(HoldReasons.map((r) => Type.Literal(r)));
+
+export const HeldOrder = Type.Object(
+  {
+    id: Type.String({ description: 'The order’s network id' }),
+    orderId: Type.String({ description: 'The brand’s order id' }),
+    brand: Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) }),
+    affiliate: Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) }),
+    value: Type.Integer({ description: 'Cents' }),
+    commission: Type.Integer({ description: 'Cents, as it would be paid once released' }),
+    currency: Type.String(),
+    createdAt: DateTime,
+    heldAt: DateTime,
+    source: Type.String(),
+    holdReasons: Type.Array(HoldReason),
+    rules: Type.Array(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])), { description: 'Each rule tripped with its numbers and its threshold (for operators only: members never see thresholds)' }),
+    click: Type.Optional(
+      Type.Object({
+        id: Type.String(),
+        at: Type.Optional(DateTime),
+        country: Type.Optional(Type.String()),
+        device: Type.Optional(Type.String()),
+        browser: Type.Optional(Type.String()),
+        os: Type.Optional(Type.String()),
+        referrer: Type.Optional(Type.String()),
+        asn: Type.Optional(Type.Integer({ description: 'The network (autonomous system) the click came from, where ASN_DATABASE is set' })),
+        datacenter: Type.Optional(Type.Boolean()),
+      }),
+    ),
+    affiliateRecord: Type.Object({
+      orders: Type.Integer(),
+      byCommissionStatus: Type.Record(Type.String(), Type.Integer()),
+      everHeld: Type.Integer(),
+      fraudDeclined: Type.Integer(),
+    }),
+  },
+  { $id: 'HeldOrder', description: 'A conversion held for review, with the facts the operator decides on' },
+);
+
+export const HoldDecisions = Type.Object(
+  {
+    orderIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 500, uniqueItems: true, description: 'The held orders’ network ids, at most 500' }),
+    decision: Type.Union([Type.Literal('release'), Type.Literal('decline')], { description: 'release: pending again, locking the brand’s validationDays from now; decline: canceled (commissionReason fraud_declined)' }),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Required to decline: the affiliate is told it' })),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({ release: ['Release', { orderIds: ['4c1d…'], decision: 'release' }], decline: ['Decline', { orderIds: ['4c1d…'], decision: 'decline', reason: 'Self-referral confirmed' }] }),
+  },
 );

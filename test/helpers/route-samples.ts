@@ -474,6 +474,14 @@ export function createRouteSamples(): RouteSamples {
     'GET /operator/affiliates/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/affiliates/aff-1?from=2026-01-01&to=2026-03-01', headers: withKey(key) }) },
     'GET /operator/brands': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/brands?q=Acme', headers: withKey(key) }) },
     'GET /operator/brands/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: `/operator/brands/${BRANDS.acme}`, headers: withKey(key) }) },
+    'GET /operator/holds': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/holds?affiliateId=aff-1', headers: withKey(key) }) },
+    'POST /operator/holds/decisions': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      // Nothing held in the walk's world: the order answers not_found (operator-holds.test.ts decides real holds).
+      request: (key) => ({ method: 'POST', url: '/operator/holds/decisions', headers: withKey(key), payload: { orderIds: ['walk-not-held'], decision: 'decline', reason: 'Walking the routes' } }),
+    },
     'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
     'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
   } satisfies Record<string, Sample>);

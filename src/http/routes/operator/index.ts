@@ -3,6 +3,7 @@ import type { ServingServices } from '../../../services.js';
 import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, listApplicationsRoute } from './applications.js';
 import { exportAuditRoute, listAuditRoute } from './audit.js';
 import { memberRoutes } from './members.js';
+import { decideHoldsRoute, listHoldsRoute } from './holds.js';
 
 /** Every operator endpoint: a signed-in operator's session only. */
 export const operatorRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -14,4 +15,6 @@ export const operatorRoutes: Array<(app: App, services: ServingServices) => void
   exportAuditRoute,
   ...memberRoutes('affiliate'),
   ...memberRoutes('brand'),
+  listHoldsRoute,
+  decideHoldsRoute,
 ];
