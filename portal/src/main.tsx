@@ -41,6 +41,7 @@ import { Payee } from './pages/affiliate/payee.js';
 import { SecondFactorGate } from './components/second-factor-gate.js';
 import { OperatorApplications } from './pages/operator/applications.js';
 import { OperatorAudit } from './pages/operator/audit.js';
+import { OperatorHolds } from './pages/operator/holds.js';
 import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
 import { AccountHistory } from './pages/account/history.js';
 import './styles.css';
@@ -108,6 +109,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/operator" component={OperatorApplications} />
           <Route path="/operator/audit" component={OperatorAudit} />
           <Route path="/operator/members" component={OperatorMembers} />
+          <Route path="/operator/holds" component={OperatorHolds} />
           <Route path="/operator/affiliates/:id">{(params) => <OperatorMember kind="affiliate" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/operator/brands/:id">{(params) => <OperatorMember kind="brand" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/security">{() => <Security me={user} />}</Route>

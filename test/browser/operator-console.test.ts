@@ -9,7 +9,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld } from '../helpers/world.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -30,6 +30,25 @@ async function pendingSignUp(name: string, email: string): Promise<void> {
   await applications.verify(new URL((await applications.issueVerifyLink(id))!).searchParams.get('token')!);
 }
 
+/** A conversion reported at once after its click through the running server: held (click to order too fast). */
+async function heldConversion(affiliateKey: string, brandKey: string, orderId: string): Promise<void> {
+  const link = await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
+  const shortUrl = ((await link.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length > 0)!.shortUrls[0]!;
+  const visit = await fetch(new URL(new URL(shortUrl).pathname, server.url), { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' } });
+  const clickId = new URL(visit.headers.get('location')!).searchParams.get('clickId')!;
+  // The click is stored within moments; until then the conversion is asked to come back.
+  for (;;) {
+    const res = await fetch(`${server.url}/advertiser/conversions`, { method: 'POST', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ clickId, orderId, value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }) });
+    if (res.status === 201) {
+      const { data } = (await res.json()) as { data: { commissionStatus: string } };
+      assert.equal(data.commissionStatus, 'held', `${orderId} is held`);
+      return;
+    }
+    assert.ok(res.status === 409 || res.status === 503 || res.status === 425, `${res.status}: ${await res.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 before(async () => {
   testDb = await freshDatabase();
   database = openDatabase(testDb.url);
@@ -38,8 +57,13 @@ before(async () => {
   await servicesFor(database).users.createOperatorWithPassword(OPERATOR, PASSWORD);
   await pendingSignUp('Carla Dias', 'carla@carla-blog.example');
   await pendingSignUp('Spam Bot', 'bot@spam-farm.example');
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', FRAUD_MIN_CLICK_TO_ORDER_SECONDS: '10' }, { publicUrlIsOwn: true });
   browser = await launchBrowser();
+  const { access } = servicesFor(database);
+  const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
+  const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
+  await heldConversion(affiliateKey, brandKey, 'HELD-RELEASE');
+  await heldConversion(affiliateKey, brandKey, 'HELD-DECLINE');
 });
 after(async () => {
   await browser?.close();
@@ -120,6 +144,26 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await declined.getByText('The site is a link farm').waitFor();
     await assertAccessible(page, 'operator audit trail');
     await page.screenshot({ path: '/tmp/operator-audit-1280.png', fullPage: true });
+
+    // The fraud review queue: one released, one declined with the reason.
+    await nav(page, 'Fraud holds');
+    await page.getByRole('heading', { name: 'Fraud holds' }).waitFor();
+    const release = page.getByTestId('held-HELD-RELEASE');
+    await release.getByText('click_to_order_too_fast').waitFor();
+    await assertAccessible(page, 'operator holds');
+    await page.screenshot({ path: '/tmp/operator-holds-1280.png', fullPage: true });
+    await release.getByRole('button', { name: 'Release HELD-RELEASE' }).click();
+    await release.waitFor({ state: 'detached' });
+    const decline = page.getByTestId('held-HELD-DECLINE');
+    await decline.getByLabel('Reason (the affiliate reads it)').fill('Orders from the affiliate’s own device');
+    await decline.getByRole('button', { name: 'Decline HELD-DECLINE' }).click();
+    await decline.waitFor({ state: 'detached' });
+    await page.getByText('Nothing is held.').waitFor();
+    await nav(page, 'Audit trail');
+    await page.getByLabel('Action').fill('order.');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('tr', { hasText: 'order.hold_released' }).getByText('Operator').waitFor();
+    await page.locator('tr', { hasText: 'order.hold_declined' }).getByText('Orders from the affiliate’s own device').waitFor();
 
     // A member, found by name, with its figures, people and channels.
     await nav(page, 'Members');

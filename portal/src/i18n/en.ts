@@ -675,6 +675,22 @@ export const en = {
   'operator.members.declineRate': 'Declined',
   'operator.members.noKeys': 'No API key.',
   'operator.members.revoked': 'revoked',
+  'nav.holds': 'Fraud holds',
+  'operator.holds.title': 'Fraud holds',
+  'operator.holds.hint': 'Conversions a fraud rule held. A held commission never locks, is never billed or paid until you release it (pending again, locking the brand\'s validation days from now) or decline it (the affiliate reads your reason). Thresholds are shown to operators only.',
+  'operator.holds.none': 'Nothing is held.',
+  'operator.holds.order': 'Order',
+  'operator.holds.affiliate': 'Affiliate',
+  'operator.holds.click': 'Click',
+  'operator.holds.rules': 'Rules tripped',
+  'operator.holds.record': 'Affiliate\'s record',
+  'operator.holds.recordLine': '{orders} orders, {held} held, {declined} declined as fraud',
+  'operator.holds.commission': 'commission {amount}',
+  'operator.holds.choose': 'Choose {order}',
+  'operator.holds.release': 'Release',
+  'operator.holds.releaseNamed': 'Release {order}',
+  'operator.holds.declineNamed': 'Decline {order}',
+  'operator.holds.reason': 'Reason (the affiliate reads it)',
 } as const;
 
 export type MessageKey = keyof typeof en;
