@@ -46,6 +46,7 @@ const click: NewClickRow = {
   is_head: 0,
   is_repeat: 0,
   is_suspicious: 0,
+  is_suspended: 0,
   counted: 1,
   visitor_hash: 'v',
   user_agent: 'Mozilla/5.0',

@@ -50,6 +50,7 @@ import * as claims from './migrations/0043-claims.js';
 import * as payeeDetails from './migrations/0044-payee-details.js';
 import * as money from './migrations/0045-money.js';
 import * as operatorsAndAudit from './migrations/0046-operators-and-audit.js';
+import * as suspensions from './migrations/0048-suspensions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -101,6 +102,7 @@ const migrations: Record<string, DialectMigration> = {
   '0044-payee-details': payeeDetails,
   '0045-money': money,
   '0046-operators-and-audit': operatorsAndAudit,
+  '0048-suspensions': suspensions,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -9,7 +9,7 @@ type KeyColumns = readonly [affiliate: string, organization: string, link: strin
 
 export const CLICK_ROLLUP_KEY = ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value'] as const;
 export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
-export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
+export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious', 'suspended'] as const;
 export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
 
 /** The tables of each period. */
@@ -75,13 +75,17 @@ const PERIOD_SQL: Record<Period, (column: string) => string> = {
   day: (column) => `substr(${column}, 1, 10) || 'T00:00:00.000Z'`,
 };
 
-/** A click's reason not to count, first one only: bot, then HEAD, then repeat, then suspicious. */
+/**
+ * A click's reason not to count, first one only: suspended (nothing on a suspended account's link
+ * counts, whoever clicks), then bot, HEAD, repeat, suspicious. In the order of CLICK_COUNTS.
+ */
 const CLICK_COUNT_SQL = [
   'sum(counted)',
-  'sum(is_bot)',
-  'sum(case when is_bot = 0 then is_head else 0 end)',
-  'sum(case when is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
-  'sum(case when is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
+  'sum(case when is_suspended = 0 then is_bot else 0 end)',
+  'sum(case when is_suspended = 0 and is_bot = 0 then is_head else 0 end)',
+  'sum(case when is_suspended = 0 and is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
+  'sum(case when is_suspended = 0 and is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
+  'sum(is_suspended)',
 ];
 
 const ORDER_SUM_SQL = [
@@ -229,6 +233,7 @@ function clickValue(click: NewClickRow, dimension: Dimension, scope: RollupScope
 /** Which count a click adds to (see CLICK_COUNT_SQL for the order of reasons). */
 function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
   if (click.counted) return 'counted';
+  if (click.is_suspended) return 'suspended';
   if (click.is_bot) return 'bots';
   if (click.is_head) return 'heads';
   if (click.is_repeat) return 'repeats';
@@ -250,7 +255,7 @@ export function clickRollupRows(clicks: readonly NewClickRow[], period: Period =
         const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
         let row = rows.get(key);
         if (!row) {
-          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 };
           rows.set(key, row);
         }
         row[count] += 1;

@@ -31,6 +31,7 @@ const click = (id: string, at: string, extra: Partial<NewClickRow> = {}): NewCli
   is_head: 0,
   is_repeat: 0,
   is_suspicious: 0,
+  is_suspended: 0,
   counted: 1,
   visitor_hash: `visitor-${id}`,
   country: 'US',
@@ -148,7 +149,7 @@ describe('the daily rows of rollups kept before there were any', () => {
     try {
       await migrateTo(database, '0030-channel-name-unique');
       const key = { affiliate_id: 'aff-1', organization_id: '', link_id: '', dimension: 'country', value: 'US' };
-      const clickRow = (hour: string, counted: number, bots = 0) => ({ ...key, hour, counted, bots, heads: 0, repeats: 0, suspicious: 0 });
+      const clickRow = (hour: string, counted: number, bots = 0) => ({ ...key, hour, counted, bots, heads: 0, repeats: 0, suspicious: 0, suspended: 0 });
       await database.db
         .insertInto('click_rollups')
         .values([clickRow('2026-01-02T00:00:00.000Z', 2), clickRow('2026-01-02T23:00:00.000Z', 3, 1), clickRow('2026-01-03T00:00:00.000Z', 4)])

@@ -15,6 +15,10 @@ const links = {
     brandId: 'brand-1',
     mdasc: `campaign-${code}`,
     clickIdParam: 'clickId',
+    affiliateSuspended: false,
+    brandSuspended: false,
+    brandSite: 'https://shop.example',
+    brandHomeUrl: null,
   }),
   changesSince: async () => [] as string[],
 };

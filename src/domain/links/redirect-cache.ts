@@ -3,6 +3,7 @@
 import type { LinksRepository, RedirectTarget } from '../../storage/repositories/links.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import type { Clock } from '../../lib/clock.js';
+import { brandHome } from './link-rules.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -27,6 +28,10 @@ export interface CachedTarget {
   queryStart: number;
   /** Parameter names a visitor's query may not set; worked out on the first redirect with a query (visitor-query.ts). */
   ownNames: readonly string[] | undefined;
+  /** The link's affiliate or brand is suspended: the visitor is redirected, the click counts nothing. */
+  suspended: boolean;
+  /** Set while the brand is suspended: where every visitor goes instead (its home page, no click id). */
+  fixedLocation: string | undefined;
 }
 
 /** One copy of each id shared by many links; started afresh when it holds too many. */
@@ -39,6 +44,15 @@ class SharedStrings {
     if (this.strings.size >= this.max) this.strings.clear();
     this.strings.set(value, value);
     return value;
+  }
+}
+
+/** A suspended brand's home page; its site as stored should that not be a URL (checked when written, so never). */
+function homeOf(target: RedirectTarget): string {
+  try {
+    return brandHome({ site: target.brandSite, home_url: target.brandHomeUrl });
+  } catch {
+    return target.brandSite;
   }
 }
 
@@ -58,6 +72,8 @@ function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
     locationAfter: fragment,
     queryStart: query === -1 ? base.length + 1 : query + 1,
     ownNames: undefined,
+    suspended: target.affiliateSuspended || target.brandSuspended,
+    fixedLocation: target.brandSuspended ? homeOf(target) : undefined,
   };
 }
 
@@ -69,7 +85,7 @@ function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
  */
 function entryBytes(code: string, target: CachedTarget | null): number {
   if (target === null) return 100 + code.length;
-  return 300 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + 5 * 16;
+  return 300 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + (target.fixedLocation?.length ?? 0) + 5 * 16;
 }
 
 /** The cache's budget unless configured. */

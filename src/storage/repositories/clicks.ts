@@ -23,6 +23,7 @@ export const CLICK_COLUMNS = [
   'is_head',
   'is_repeat',
   'is_suspicious',
+  'is_suspended',
   'counted',
   'visitor_hash',
   'user_agent',
@@ -60,10 +61,10 @@ export function clickColumns<C extends ClickColumn>(rows: readonly NewClickRow[]
   return Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column] ?? null)])) as ClickColumns<C>;
 }
 
-// Rows per INSERT statement: 19 columns × 500 stays far below SQLite's bound-parameter limit.
+// Rows per INSERT statement: 20 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 /** The integer columns of clicks (the flags); the others are text. */
-const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'counted']);
+const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'is_suspended', 'counted']);
 /** Clicks summed per transaction by sumAllStored. */
 const SUM_ALL_STEP = 5000;
 

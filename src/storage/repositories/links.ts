@@ -23,6 +23,12 @@ export interface RedirectTarget {
   mdasc: string | null;
   /** Query parameter that carries the click id to the brand's site. */
   clickIdParam: string;
+  /** Whether the network has suspended the link's affiliate, or its brand. */
+  affiliateSuspended: boolean;
+  brandSuspended: boolean;
+  /** The brand's site and where its Home links go (null: the site's origin). */
+  brandSite: string;
+  brandHomeUrl: string | null;
 }
 
 export interface LinkListFilters {
@@ -37,19 +43,26 @@ export type ListedLink = ShortLinkRow & { channel_name: string; channel_kind: st
 type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affiliate_id' | 'channel_id' | 'organization_id' | 'mdasc'> & {
   click_id_param: string;
   is_public: number;
+  site: string;
+  home_url: string | null;
+  brand_suspended_at: string | null;
+  affiliate_suspended_at: string | null;
   /** 1/0 on SQLite, true/false on PostgreSQL. */
   approved: number | boolean;
 };
 
 /**
  * A link redirects while it is active and its affiliate may promote its brand: the brand is
- * public, or the affiliate is approved for it (a withdrawn approval stops its links).
+ * public, or the affiliate is approved for it (a withdrawn approval stops its links). Whether its
+ * affiliate or its brand is suspended comes along: such a link still redirects, counting nothing.
  */
 function redirectQuery(database: Database) {
   return database.db
     .selectFrom('short_links as l')
     .innerJoin('brands as b', 'b.id', 'l.organization_id')
-    .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param', 'b.is_public'])
+    .innerJoin('affiliates as a', 'a.id', 'l.affiliate_id')
+    .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param', 'b.is_public', 'b.site', 'b.home_url'])
+    .select(['b.suspended_at as brand_suspended_at', 'a.suspended_at as affiliate_suspended_at'])
     .select((eb) =>
       eb
         .exists(eb.selectFrom('brand_approvals as ap').select(sql`1`.as('one')).whereRef('ap.affiliate_id', '=', 'l.affiliate_id').whereRef('ap.brand_id', '=', 'l.organization_id'))
@@ -149,6 +162,10 @@ export class LinksRepository {
         brandId: row.organization_id,
         mdasc: row.mdasc,
         clickIdParam: row.click_id_param,
+        affiliateSuspended: row.affiliate_suspended_at !== null,
+        brandSuspended: row.brand_suspended_at !== null,
+        brandSite: row.site,
+        brandHomeUrl: row.home_url,
       }
     );
   }
@@ -156,15 +173,16 @@ export class LinksRepository {
   /**
    * What changed at or after `since` (an ISO time): the codes of links added or changed, or
    * 'everything' when a brand changed (a brand's click-id parameter is part of every redirect to
-   * it) or when too many links changed to list.
+   * it), an affiliate was suspended or reactivated, or too many links changed to list.
    */
   async changesSince(since: string): Promise<string[] | 'everything'> {
     const { db } = this.database;
-    const [links, brand] = await Promise.all([
+    const [links, brand, affiliate] = await Promise.all([
       db.selectFrom('short_links').select('code').where('updated_at', '>=', since).limit(MANY_CHANGES + 1).execute(),
       db.selectFrom('brands').select('id').where('updated_at', '>=', since).limit(1).executeTakeFirst(),
+      db.selectFrom('affiliates').select('id').where('updated_at', '>=', since).limit(1).executeTakeFirst(),
     ]);
-    if (brand || links.length > MANY_CHANGES) return 'everything';
+    if (brand || affiliate || links.length > MANY_CHANGES) return 'everything';
     return links.map((l) => l.code);
   }
 
