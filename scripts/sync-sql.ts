@@ -219,6 +219,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['saveChannel', (r) => r.affiliates.saveChannel({ id: 'ch-1', affiliate_id: AFF, kind_id: 'site', name: 'Blog', created_at: NOW })],
     ['saveChannelKinds', (r) => r.affiliates.saveChannelKinds([{ id: 'site', name: 'Site' }])],
     ['channelKindExists', (r) => r.affiliates.channelKindExists('site')],
+    ['standingOf', (r) => r.affiliates.standingOf(AFF)],
+    ['suspendedAmong', (r) => r.affiliates.suspendedAmong([AFF, 'aff-2'])],
+    ['setSuspension', (r) => r.affiliates.setSuspension(AFF, { suspended_at: NOW, suspension_reason: 'Fake traffic' }, NOW, {})],
   ],
   apiKeys: [
     [
@@ -262,6 +265,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ],
     ['findVisible', (r) => r.brands.findVisible(AFF, BRAND)],
     ['find', (r) => r.brands.find(BRAND)],
+    ['standingOf', (r) => r.brands.standingOf(BRAND)],
+    ['setSuspension', (r) => r.brands.setSuspension(BRAND, { suspended_at: null, suspension_reason: null }, NOW, {})],
     ['exists', (r) => r.brands.exists(BRAND)],
     ['slugExists', (r) => r.brands.slugExists('shop')],
     ['setupOf', (r) => r.brands.setupOf(BRAND)],

@@ -4,8 +4,8 @@ import { ChannelRef } from './channel.js';
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
 export const CommissionStatuses = ['pending', 'approved', 'payable', 'paid', 'canceled'] as const;
-/** Why a commission was canceled from the start: the order's click did not count as a person's. */
-export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click'] as const;
+/** Why a commission was canceled from the start: the order's click did not count as a person's, or its affiliate was suspended. */
+export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'affiliate_suspended'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
 /** How an order arrived, and why its affiliate gets it. */
 export const OrderSources = ['api', 'postback', 'tag', 'pixel', 'claim'] as const;
@@ -27,7 +27,7 @@ export const CommissionReasonField = Type.Optional(
     CommissionReasons.map((r) => Type.Literal(r)),
     {
       description:
-        'Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.',
+        'Present only when the commission was canceled from the start: because the click did not count, bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link); or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.',
     },
   ),
 );
@@ -53,7 +53,7 @@ export const Order = Type.Object(
     createdAt: DateTime,
     commission: Type.Integer({ description: "Affiliate's commission in integer cents" }),
     commissionStatus: Type.Union(CommissionStatuses.map((s) => Type.Literal(s)), {
-      description: 'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it',
+      description: 'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count or the affiliate was suspended (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it',
     }),
     commissionReason: CommissionReasonField,
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),

@@ -139,6 +139,10 @@ select
   "l"."mdasc",
   "b"."click_id_param",
   "b"."is_public",
+  "b"."site",
+  "b"."home_url",
+  "b"."suspended_at" as "brand_suspended_at",
+  "a"."suspended_at" as "affiliate_suspended_at",
   exists (
     select
       1 as "one"
@@ -151,6 +155,7 @@ select
 from
   "short_links" as "l"
   inner join "brands" as "b" on "b"."id" = "l"."organization_id"
+  inner join "affiliates" as "a" on "a"."id" = "l"."affiliate_id"
 where
   "l"."code" = ?;
 -- parameters: ["Abc1234"]
@@ -170,6 +175,16 @@ select
   "id"
 from
   "brands"
+where
+  "updated_at" >= ?
+limit
+  ?;
+-- parameters: ["2026-01-01T00:00:00.000Z",1]
+
+select
+  "id"
+from
+  "affiliates"
 where
   "updated_at" >= ?
 limit
