@@ -538,7 +538,8 @@ export interface ClickRollupsTable extends RollupKey {
   heads: number;
   repeats: number;
   suspicious: number;
-  suspended: number;
+  /** Clicks on a suspended affiliate's or brand's link (migration 0048; 0 before). */
+  suspended: Generated<number>;
 }
 
 /** Per-hour sums of orders, keyed like click_rollups and by currency (money is never summed across currencies). */

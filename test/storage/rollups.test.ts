@@ -72,6 +72,8 @@ describe('kept as clicks and orders arrive, equal to a rebuild', () => {
       click('c4', '2026-01-03T09:00:00.000Z', { is_repeat: 1, counted: 0 }),
       // Stored before clicks were enriched: no facts at all.
       click('c5', '2026-01-03T09:30:00.000Z', { country: null, device: null, browser: null, os: null, referer_host: null }),
+      // On a suspended affiliate's link: summed as suspended, its first reason, whatever else it is.
+      click('c6', '2026-01-03T09:45:00.000Z', { is_suspended: 1, is_bot: 1, counted: 0 }),
     ]);
     await f.repos.orders.insert(order('o1', { link_id: 'l-a', channel_id: 'ch-site', click_country: 'US' }));
     await f.repos.orders.insert(order('o2', { value: 5_000, commission: 500 }));
@@ -103,9 +105,9 @@ describe('kept as clicks and orders arrive, equal to a rebuild', () => {
 describe('reads', () => {
   test('by hour: counted and uncounted by first reason', async () => {
     assert.deepEqual(await f.repos.rollups.clicksByHour({ ...range, dimension: 'all' }), [
-      { hour: '2026-01-02T10:00:00.000Z', counted: 2, bots: 0, heads: 0, repeats: 0, suspicious: 0 },
-      { hour: '2026-01-02T11:00:00.000Z', counted: 0, bots: 1, heads: 0, repeats: 0, suspicious: 0 },
-      { hour: '2026-01-03T09:00:00.000Z', counted: 1, bots: 0, heads: 0, repeats: 1, suspicious: 0 },
+      { hour: '2026-01-02T10:00:00.000Z', counted: 2, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 },
+      { hour: '2026-01-02T11:00:00.000Z', counted: 0, bots: 1, heads: 0, repeats: 0, suspicious: 0, suspended: 0 },
+      { hour: '2026-01-03T09:00:00.000Z', counted: 1, bots: 0, heads: 0, repeats: 1, suspicious: 0, suspended: 1 },
     ].sort((a, b) => (a.hour < b.hour ? -1 : 1)));
   });
 
@@ -149,7 +151,7 @@ describe('the daily rows of rollups kept before there were any', () => {
     try {
       await migrateTo(database, '0030-channel-name-unique');
       const key = { affiliate_id: 'aff-1', organization_id: '', link_id: '', dimension: 'country', value: 'US' };
-      const clickRow = (hour: string, counted: number, bots = 0) => ({ ...key, hour, counted, bots, heads: 0, repeats: 0, suspicious: 0, suspended: 0 });
+      const clickRow = (hour: string, counted: number, bots = 0) => ({ ...key, hour, counted, bots, heads: 0, repeats: 0, suspicious: 0 });
       await database.db
         .insertInto('click_rollups')
         .values([clickRow('2026-01-02T00:00:00.000Z', 2), clickRow('2026-01-02T23:00:00.000Z', 3, 1), clickRow('2026-01-03T00:00:00.000Z', 4)])

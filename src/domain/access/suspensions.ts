@@ -79,12 +79,12 @@ export class SuspensionsService {
    * home page), its conversions earn nothing, its keys and sessions are refused. conflict
    * already_suspended when it is.
    */
-  suspend(actor: Actor, member: Member, reason: string): Promise<Standing> {
+  async suspend(actor: Actor, member: Member, reason: string): Promise<Standing> {
     return this.change(actor, member, checkedReason(reason), true);
   }
 
   /** Reactivates a suspended affiliate or brand; conflict not_suspended when it is active. */
-  reactivate(actor: Actor, member: Member, reason: string): Promise<Standing> {
+  async reactivate(actor: Actor, member: Member, reason: string): Promise<Standing> {
     return this.change(actor, member, checkedReason(reason), false);
   }
 
