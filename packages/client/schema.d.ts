@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Who is signed in
-         * @description The signed-in user, the CSRF token and when the session ends unless used. 401 without a session.
+         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.
          */
         get: {
             parameters: {
@@ -9963,7 +9963,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -10018,11 +10018,18 @@ export interface paths {
                                 name?: string;
                                 /** @description Counted clicks */
                                 clicks?: number;
+                                /** @description Clicks that did not count, each under its first reason: suspended, then bot, head, repeat, suspicious */
                                 uncounted?: {
+                                    /** @description A crawler or link preview (or no user agent) */
                                     bot: number;
+                                    /** @description A HEAD request */
                                     head: number;
+                                    /** @description The same visitor again within the repeat window */
                                     repeat: number;
+                                    /** @description Past the click velocity limit of its address on the link */
                                     suspicious: number;
+                                    /** @description On a link of an affiliate or brand the network had suspended: the visitor was redirected, nothing counted */
+                                    suspended: number;
                                 };
                                 /** @description ISO 4217 of the money figures; left out of timeseries buckets when the range has no order in any currency */
                                 currency?: string;
@@ -10215,7 +10222,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -10510,7 +10517,7 @@ export interface paths {
         put?: never;
         /**
          * Report an order (conversion) for a click
-         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
+         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address), like any click of an affiliate the network has suspended, earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
          */
         post: {
             parameters: {
@@ -17774,7 +17781,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -17829,11 +17836,18 @@ export interface paths {
                                 name?: string;
                                 /** @description Counted clicks */
                                 clicks?: number;
+                                /** @description Clicks that did not count, each under its first reason: suspended, then bot, head, repeat, suspicious */
                                 uncounted?: {
+                                    /** @description A crawler or link preview (or no user agent) */
                                     bot: number;
+                                    /** @description A HEAD request */
                                     head: number;
+                                    /** @description The same visitor again within the repeat window */
                                     repeat: number;
+                                    /** @description Past the click velocity limit of its address on the link */
                                     suspicious: number;
+                                    /** @description On a link of an affiliate or brand the network had suspended: the visitor was redirected, nothing counted */
+                                    suspended: number;
                                 };
                                 /** @description ISO 4217 of the money figures; left out of timeseries buckets when the range has no order in any currency */
                                 currency?: string;
@@ -18024,7 +18038,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -19840,15 +19854,15 @@ export interface components {
             /** @description Affiliate's commission in integer cents */
             commission: number;
             /**
-             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it
+             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count or the affiliate was suspended (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it
              * @enum {string}
              */
             commissionStatus: "pending" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description Present only when the commission was canceled from the start: because the click did not count, bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link); or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended";
             /** @description Order lines; the key is plain "items" (no whitespace) */
             items: components["schemas"]["OrderItem"][];
             /**
@@ -19912,10 +19926,10 @@ export interface components {
             status: string;
             commissionStatus: string;
             /**
-             * @description Present only when the commission was canceled from the start because the click did not count: bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description Present only when the commission was canceled from the start: because the click did not count, bot_click (a crawler or link preview), head_click (a HEAD request), suspicious_click (past the click velocity limit of its address on the link); or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended";
             /** @description Order value in integer minor units (cents) of currency */
             value: number;
             /** @description The affiliate's commission in integer minor units (cents) of currency */
@@ -20290,6 +20304,11 @@ export interface components {
              * @description When the session ends unless used again
              */
             expiresAt?: string;
+            /**
+             * Format: date-time
+             * @description Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.
+             */
+            accountSuspendedAt?: string;
         };
         /** @description One of the signed-in person’s open sessions */
         OpenSession: {
