@@ -96,7 +96,7 @@ export class SuspensionsService {
     if (!suspend && !before.suspended) throw conflict('not_suspended', `${label} is not suspended: there is nothing to reactivate`);
     const now = this.clock.iso();
     const next = suspend ? { suspended_at: now, suspension_reason: reason } : { suspended_at: null, suspension_reason: null };
-    const after: Standing = { ...standingOf(kind, { ...row, ...next }) };
+    const after = standingOf(kind, { ...row, ...next });
     const effects: Effects = {
       audit: [
         auditEntry(actor, {
