@@ -439,6 +439,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['forResources (campaigns)', (r) => r.links.forResources(AFF, { featureIds: ['c-1'], linkTypes: ['Coupon', 'Offer'] })],
     ['list', (r) => r.links.list(AFF, { linkType: 'Coupon', featureId: 'c-1', organizationId: BRAND }, PAGE)],
     ['findRedirectTarget', (r) => r.links.findRedirectTarget('Abc1234')],
+    ['suspendedMembers', (r) => r.links.suspendedMembers()],
     ['changesSince', (r) => r.links.changesSince(NOW)],
     ['setActive', (r) => r.links.setActive('Abc1234', false, NOW)],
     ['codeOf', (r) => r.links.codeOf('link-1')],

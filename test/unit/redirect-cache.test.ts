@@ -15,12 +15,9 @@ const links = {
     brandId: 'brand-1',
     mdasc: `campaign-${code}`,
     clickIdParam: 'clickId',
-    affiliateSuspended: false,
-    brandSuspended: false,
-    brandSite: 'https://shop.example',
-    brandHomeUrl: null,
   }),
   changesSince: async () => [] as string[],
+  suspendedMembers: async () => ({ affiliates: [], brands: [] }),
 };
 const clock = { now: () => Date.now(), iso: () => new Date().toISOString() };
 

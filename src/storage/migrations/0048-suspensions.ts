@@ -23,7 +23,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   }
   await db.schema.alterTable('affiliates').addColumn('updated_at', text).execute();
   await db.schema.createIndex('affiliates_updated_idx').on('affiliates').column('updated_at').execute();
-  // The suspended brands, which every catalogue query leaves out: usually none, read from this alone.
+  // The suspended affiliates and brands (every catalogue query leaves the brands out; the redirect
+  // caches hold both): usually none, read from these alone.
+  await db.schema.createIndex('affiliates_suspended_idx').on('affiliates').column('id').where(sql.ref('suspended_at'), 'is not', null).execute();
   await db.schema.createIndex('brands_suspended_idx').on('brands').column('id').where(sql.ref('suspended_at'), 'is not', null).execute();
 
   await db.schema.alterTable('clicks').addColumn('is_suspended', 'integer', (c) => c.notNull().defaultTo(0)).execute();

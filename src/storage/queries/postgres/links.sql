@@ -154,10 +154,6 @@ select
   "l"."mdasc",
   "b"."click_id_param",
   "b"."is_public",
-  "b"."site",
-  "b"."home_url",
-  "b"."suspended_at" as "brand_suspended_at",
-  "a"."suspended_at" as "affiliate_suspended_at",
   exists (
     select
       1 as "one"
@@ -170,10 +166,28 @@ select
 from
   "short_links" as "l"
   inner join "brands" as "b" on "b"."id" = "l"."organization_id"
-  inner join "affiliates" as "a" on "a"."id" = "l"."affiliate_id"
 where
   "l"."code" = $1;
 -- parameters: ["Abc1234"]
+
+-- links.suspendedMembers
+select
+  "id"
+from
+  "affiliates"
+where
+  "suspended_at" is not null;
+-- parameters: []
+
+select
+  "id",
+  "site",
+  "home_url"
+from
+  "brands"
+where
+  "suspended_at" is not null;
+-- parameters: []
 
 -- links.changesSince
 select
