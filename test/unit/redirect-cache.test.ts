@@ -53,6 +53,7 @@ test("the budget bounds the heap the cache really holds, not only its own estima
         clickIdParam: 'clickId',
       }),
       changesSince: async () => [],
+      suspendedMembers: async () => ({ affiliates: [], brands: [] }),
     };
     const cache = new RedirectCache(links, { now: () => Date.now(), iso: () => new Date().toISOString() }, { maxMb: 4 });
     gc(); gc();
