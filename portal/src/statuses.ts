@@ -1,5 +1,6 @@
-// The words for an order's status and its commission's, on every page that shows them: a
-// canceled order or commission reads "Declined", as brands decline conversions. Likewise a
+// The words for an order's status and its commission's (and why a commission was canceled from
+// the start), on every page that shows them: a canceled order or commission reads "Declined", as
+// brands decline conversions. Likewise a
 // campaign's status, with the badge it shows in (the affiliate's campaigns, the brand's catalogue).
 import type { MessageKey } from './i18n/en.js';
 import type { components, paths } from '../../packages/client/index.js';
@@ -11,6 +12,16 @@ export const STATUS_MESSAGES: Record<CommissionStatus, MessageKey> = { pending: 
 
 /** The message of a status the API sends as plain text; undefined for one the portal does not know. */
 export const statusMessage = (status: string): MessageKey | undefined => (STATUS_MESSAGES as Partial<Record<string, MessageKey>>)[status];
+
+export type CommissionReason = NonNullable<components['schemas']['Order']['commissionReason']>;
+
+/** Why a commission was canceled from the start (an order's commissionReason), in words. */
+export const COMMISSION_REASON_MESSAGES: Record<CommissionReason, MessageKey> = {
+  bot_click: 'commissionReason.bot_click',
+  head_click: 'commissionReason.head_click',
+  suspicious_click: 'commissionReason.suspicious_click',
+  affiliate_suspended: 'commissionReason.affiliate_suspended',
+};
 
 export type CampaignStatus = components['schemas']['BrandCampaign']['status'];
 
