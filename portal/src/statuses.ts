@@ -21,6 +21,7 @@ export const COMMISSION_REASON_MESSAGES: Record<CommissionReason, MessageKey> = 
   head_click: 'commissionReason.head_click',
   suspicious_click: 'commissionReason.suspicious_click',
   affiliate_suspended: 'commissionReason.affiliate_suspended',
+  fraud_declined: 'commissionReason.fraud_declined',
 };
 
 export type CampaignStatus = components['schemas']['BrandCampaign']['status'];
