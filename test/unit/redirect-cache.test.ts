@@ -17,7 +17,6 @@ const links = {
     clickIdParam: 'clickId',
   }),
   changesSince: async () => [] as string[],
-  suspendedMembers: async () => ({ affiliates: [], brands: [] }),
 };
 const clock = { now: () => Date.now(), iso: () => new Date().toISOString() };
 
@@ -53,7 +52,6 @@ test("the budget bounds the heap the cache really holds, not only its own estima
         clickIdParam: 'clickId',
       }),
       changesSince: async () => [],
-      suspendedMembers: async () => ({ affiliates: [], brands: [] }),
     };
     const cache = new RedirectCache(links, { now: () => Date.now(), iso: () => new Date().toISOString() }, { maxMb: 4 });
     gc(); gc();

@@ -1,10 +1,9 @@
 import { Command } from 'commander';
 import { CHANNEL_KINDS } from '../../domain/access/channels-service.js';
 import { withServices } from '../with-services.js';
-import { addSuspensionCommands } from './suspensions.js';
 
 export function affiliatesCommand(): Command {
-  const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands; suspend and reactivate them');
+  const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands');
 
   affiliates
     .command('create')
@@ -53,6 +52,5 @@ export function affiliatesCommand(): Command {
       });
     });
 
-  addSuspensionCommands(affiliates, 'affiliate');
   return affiliates;
 }

@@ -2,10 +2,9 @@ import { Command } from 'commander';
 import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { wholeNumber } from '../numbers.js';
-import { addSuspensionCommands } from './suspensions.js';
 
 export function brandsCommand(): Command {
-  const brands = new Command('brands').description('Manage brands (advertisers): postback tokens, statement terms; suspend and reactivate them');
+  const brands = new Command('brands').description('Manage brands (advertisers)');
 
   brands
     .command('postback-token')
@@ -47,6 +46,5 @@ export function brandsCommand(): Command {
       });
     });
 
-  addSuspensionCommands(brands, 'brand');
   return brands;
 }

@@ -93,8 +93,6 @@ export interface ActiveSession {
   expiresAt: string;
   /** What the session may do, from the user's side and role. */
   scopes: ReadonlySet<Scope>;
-  /** Set while the network has suspended the user's affiliate or brand: the API refuses the session (403 account_suspended). */
-  accountSuspendedAt?: string;
 }
 
 export interface UsersRepositories {
@@ -285,14 +283,7 @@ export class UsersService {
       await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
       seen = now;
     }
-    return {
-      id: found.session.id ?? '',
-      user: viewOf(found.user),
-      csrfToken: found.session.csrf_token,
-      expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(),
-      scopes: scopesOf(found.user),
-      ...(found.suspendedAt !== null && { accountSuspendedAt: found.suspendedAt }),
-    };
+    return { id: found.session.id ?? '', user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
   }
 
   async signOut(sessionToken: string): Promise<void> {

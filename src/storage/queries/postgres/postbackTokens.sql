@@ -28,12 +28,10 @@ values
 
 -- postbackTokens.findActive
 select
-  "t".*,
-  "b"."suspended_at"
+  *
 from
-  "postback_tokens" as "t"
-  inner join "brands" as "b" on "b"."id" = "t"."brand_id"
+  "postback_tokens"
 where
-  "t"."token_hash" = $1
-  and "t"."revoked_at" is null;
+  "token_hash" = $1
+  and "revoked_at" is null;
 -- parameters: ["h"]

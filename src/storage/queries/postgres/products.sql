@@ -30,16 +30,6 @@ where
               and approved.brand_id = hidden.id
           )
       )
-      and "products"."organization_id" not in (
-        (
-          select
-            "brands"."id"
-          from
-            "brands"
-          where
-            "brands"."suspended_at" is not null
-        )
-      )
       and "products"."organization_id" in ($2)
       and "products"."available" = $3
     order by
@@ -73,13 +63,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."organization_id" in ($3)
@@ -116,16 +99,6 @@ where
               and approved.brand_id = hidden.id
           )
       )
-      and "products"."organization_id" not in (
-        (
-          select
-            "brands"."id"
-          from
-            "brands"
-          where
-            "brands"."suspended_at" is not null
-        )
-      )
       and "products"."price_cents" >= $2
       and "products"."price_cents" <= $3
     order by
@@ -159,13 +132,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."price_cents" >= $3
@@ -195,16 +161,6 @@ where
           approved.affiliate_id = $1
           and approved.brand_id = hidden.id
       )
-  )
-  and "products"."organization_id" not in (
-    (
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
-    )
   )
   and "products"."available" = $2
   and products.search @@ to_tsquery('simple', $3)
@@ -236,13 +192,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."available" = $3

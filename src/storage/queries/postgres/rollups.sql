@@ -7,8 +7,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -17,8 +16,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -43,8 +41,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -53,8 +50,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -79,8 +75,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -90,8 +85,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -116,8 +110,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -126,8 +119,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -153,8 +145,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -163,8 +154,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -201,8 +191,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -226,8 +215,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -236,8 +224,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -264,8 +251,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -274,8 +260,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where

@@ -7,27 +7,15 @@ from
   "brands"
 where
   (
-    (
-      brands.is_public = 1
-      or exists (
-        select
-          1
-        from
-          brand_approvals as approved
-        where
-          approved.affiliate_id = ?
-          and approved.brand_id = brands.id
-      )
-    )
-    and brands.id not in (
-      (
-        select
-          "brands"."id"
-        from
-          "brands"
-        where
-          "brands"."suspended_at" is not null
-      )
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
     )
   )
   and "brands"."name_key" like ? escape '\'
@@ -61,27 +49,15 @@ from
   "brands"
 where
   (
-    (
-      brands.is_public = 1
-      or exists (
-        select
-          1
-        from
-          brand_approvals as approved
-        where
-          approved.affiliate_id = ?
-          and approved.brand_id = brands.id
-      )
-    )
-    and brands.id not in (
-      (
-        select
-          "brands"."id"
-        from
-          "brands"
-        where
-          "brands"."suspended_at" is not null
-      )
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
     )
   )
   and "brands"."name_key" like ? escape '\'
@@ -110,27 +86,15 @@ from
 where
   "id" = ?
   and (
-    (
-      brands.is_public = 1
-      or exists (
-        select
-          1
-        from
-          brand_approvals as approved
-        where
-          approved.affiliate_id = ?
-          and approved.brand_id = brands.id
-      )
-    )
-    and brands.id not in (
-      (
-        select
-          "brands"."id"
-        from
-          "brands"
-        where
-          "brands"."suspended_at" is not null
-      )
+    brands.is_public = 1
+    or exists (
+      select
+        1
+      from
+        brand_approvals as approved
+      where
+        approved.affiliate_id = ?
+        and approved.brand_id = brands.id
     )
   );
 -- parameters: ["<uuid>","aff-1"]
@@ -143,29 +107,6 @@ from
 where
   "id" = ?;
 -- parameters: ["<uuid>"]
-
--- brands.standingOf
-select
-  "id",
-  "name",
-  "suspended_at",
-  "suspension_reason"
-from
-  "brands"
-where
-  "id" = ?;
--- parameters: ["<uuid>"]
-
--- brands.setSuspension
-update "brands"
-set
-  "suspended_at" = ?,
-  "suspension_reason" = ?,
-  "updated_at" = ?
-where
-  "id" = ?
-  and "suspended_at" is not null;
--- parameters: [null,null,"2026-01-01T00:00:00.000Z","<uuid>"]
 
 -- brands.exists
 select

@@ -31,16 +31,6 @@ where
               and approved.brand_id = hidden.id
           )
       )
-      and "campaigns"."organization_id" not in (
-        (
-          select
-            "brands"."id"
-          from
-            "brands"
-          where
-            "brands"."suspended_at" is not null
-        )
-      )
       and "campaigns"."type" in (?)
       and "campaigns"."offer_type" = ?
       and "campaigns"."organization_id" in (?)
@@ -99,13 +89,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "campaigns"."type" in (?)

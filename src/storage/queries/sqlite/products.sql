@@ -30,16 +30,6 @@ where
               and approved.brand_id = hidden.id
           )
       )
-      and "products"."organization_id" not in (
-        (
-          select
-            "brands"."id"
-          from
-            "brands"
-          where
-            "brands"."suspended_at" is not null
-        )
-      )
       and "products"."organization_id" in (?)
       and "products"."available" = ?
     order by
@@ -73,13 +63,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."organization_id" in (?)
@@ -107,13 +90,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."price_cents" >= ?
@@ -144,16 +120,6 @@ where
           approved.affiliate_id = ?
           and approved.brand_id = hidden.id
       )
-  )
-  and "products"."organization_id" not in (
-    (
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
-    )
   )
   and "products"."available" = ?
   and products_fts match ?
@@ -186,13 +152,6 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
-      union
-      select
-        "brands"."id"
-      from
-        "brands"
-      where
-        "brands"."suspended_at" is not null
     )
   )
   and "products"."available" = ?

@@ -7,8 +7,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -17,8 +16,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -43,8 +41,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -53,8 +50,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -79,8 +75,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -90,8 +85,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -116,8 +110,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -126,8 +119,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups"
     where
@@ -153,8 +145,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -163,8 +154,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -200,8 +190,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -228,8 +217,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -256,8 +244,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -284,8 +271,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -312,8 +298,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -340,8 +325,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -368,8 +352,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -396,8 +379,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -424,8 +406,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -452,8 +433,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -480,8 +460,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -508,8 +487,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -536,8 +514,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -564,8 +541,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -592,8 +568,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -620,8 +595,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -648,8 +622,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -676,8 +649,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -704,8 +676,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -732,8 +703,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -760,8 +730,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -788,8 +757,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -816,8 +784,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -844,8 +811,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -872,8 +838,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -900,8 +865,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -928,8 +892,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -956,8 +919,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -984,8 +946,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -1012,8 +973,7 @@ from
       bots,
       heads,
       repeats,
-      suspicious,
-      suspended
+      suspicious
     from
       "click_rollups_daily"
     where
@@ -1037,8 +997,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -1047,8 +1006,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
@@ -1075,8 +1033,7 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious",
-  sum("suspended") as "suspended"
+  sum("suspicious") as "suspicious"
 from
   (
     select
@@ -1085,8 +1042,7 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious",
-      "suspended" as "suspended"
+      "suspicious" as "suspicious"
     from
       "click_rollups_daily"
     where
