@@ -128,6 +128,7 @@ class ClickRows {
       is_head: flag === 'head' ? 1 : 0,
       is_repeat: flag === 'repeat' ? 1 : 0,
       is_suspicious: flag === 'suspicious' ? 1 : 0,
+      is_suspended: 0,
       counted: flag === 'counted' ? 1 : 0,
       visitor_hash: hex8(rnd) + hex8(rnd) + hex8(rnd) + hex8(rnd),
       user_agent: agent.agent,

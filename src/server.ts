@@ -146,7 +146,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const forget = (message: Invalidation) => {
     if (message.kind === 'link') tracking.forgetLink(message.code);
     else if (message.kind === 'brand') tracking.forgetAllLinks();
-    else services.access.forgetKeys();
+    else if (message.kind === 'suspension') {
+      tracking.forgetAllLinks();
+      services.access.forgetKeys();
+    } else services.access.forgetKeys();
   };
   // Alone, the local bus tells this instance at once. With Redis, a change made here is forgotten
   // here at once (not after the round trip), then announced to the other instances; if the

@@ -30,6 +30,7 @@ import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
 import { PayeeService } from './domain/payees/payee-service.js';
+import { SuspensionsService } from './domain/access/suspensions.js';
 import { createKeyFileIfMissing, keyRingOf, type KeyRing } from './lib/key-ring.js';
 import { newKeyText } from './lib/sealed-box.js';
 import type { Config } from './config.js';
@@ -79,6 +80,8 @@ export interface Services {
   secondFactors: SecondFactorsService;
   /** Brands' monthly statements and the payments recorded against them. */
   statements: StatementsService;
+  /** The network suspends and reactivates affiliates and brands. */
+  suspensions: SuspensionsService;
   users: UsersService;
   webhooks: WebhooksService;
 }
@@ -212,6 +215,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
       publicUrl,
     }),
     statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
+    suspensions: new SuspensionsService(repositories, clock, publisher),
     users,
     secondFactors,
     payees,

@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Who is signed in
-         * @description The signed-in user, the CSRF token and when the session ends unless used. 401 without a session.
+         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.
          */
         get: {
             parameters: {
@@ -10114,7 +10114,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -10169,11 +10169,18 @@ export interface paths {
                                 name?: string;
                                 /** @description Counted clicks */
                                 clicks?: number;
+                                /** @description Clicks that did not count, each under its first reason: suspended, then bot, head, repeat, suspicious */
                                 uncounted?: {
+                                    /** @description A crawler or link preview (or no user agent) */
                                     bot: number;
+                                    /** @description A HEAD request */
                                     head: number;
+                                    /** @description The same visitor again within the repeat window */
                                     repeat: number;
+                                    /** @description Past the click velocity limit of its address on the link */
                                     suspicious: number;
+                                    /** @description On a link of an affiliate or brand the network had suspended: the visitor was redirected, nothing counted */
+                                    suspended: number;
                                 };
                                 /** @description ISO 4217 of the money figures; left out of timeseries buckets when the range has no order in any currency */
                                 currency?: string;
@@ -10366,7 +10373,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -10661,7 +10668,7 @@ export interface paths {
         put?: never;
         /**
          * Report an order (conversion) for a click
-         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. A conversion that trips one of the network's fraud rules is stored with commissionStatus held and holdReasons: the network reviews it (it does not lock and is not billed to you meanwhile) and releases it (pending again, lockAt from then) or declines it (canceled, commissionReason fraud_declined). customer.emailHash (hex SHA-256 of the trimmed, lowercased address) serves the self-referral rule alone: the network keeps only an HMAC of it and never returns it. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
+         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) or a click of an affiliate the network has suspended, earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. A conversion that trips one of the network's fraud rules is stored with commissionStatus held and holdReasons: the network reviews it (it does not lock and is not billed to you meanwhile) and releases it (pending again, lockAt from then) or declines it (canceled, commissionReason fraud_declined). customer.emailHash (hex SHA-256 of the trimmed, lowercased address) serves the self-referral rule alone: the network keeps only an HMAC of it and never returns it. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
          */
         post: {
             parameters: {
@@ -18076,7 +18083,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -18131,11 +18138,18 @@ export interface paths {
                                 name?: string;
                                 /** @description Counted clicks */
                                 clicks?: number;
+                                /** @description Clicks that did not count, each under its first reason: suspended, then bot, head, repeat, suspicious */
                                 uncounted?: {
+                                    /** @description A crawler or link preview (or no user agent) */
                                     bot: number;
+                                    /** @description A HEAD request */
                                     head: number;
+                                    /** @description The same visitor again within the repeat window */
                                     repeat: number;
+                                    /** @description Past the click velocity limit of its address on the link */
                                     suspicious: number;
+                                    /** @description On a link of an affiliate or brand the network had suspended: the visitor was redirected, nothing counted */
+                                    suspended: number;
                                 };
                                 /** @description ISO 4217 of the money figures; left out of timeseries buckets when the range has no order in any currency */
                                 currency?: string;
@@ -18326,7 +18340,7 @@ export interface paths {
                     device?: "desktop" | "mobile" | "tablet" | "other";
                     /** @description Orders, sales and commission: only this currency (ISO 4217) */
                     currency?: string;
-                    /** @description With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious) */
+                    /** @description With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious) */
                     include?: "uncounted";
                     /** @description Groupings other than timeseries: the top this many (default 100) */
                     limit?: number;
@@ -22157,15 +22171,15 @@ export interface components {
             /** @description Affiliate's commission in integer cents */
             commission: number;
             /**
-             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)
+             * @description pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count or the affiliate was suspended (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)
              * @enum {string}
              */
             commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "fraud_declined";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined";
             /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
             holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order lines; the key is plain "items" (no whitespace) */
@@ -22239,10 +22253,10 @@ export interface components {
              */
             commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "fraud_declined";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined";
             /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
             holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order value in integer minor units (cents) of currency */
@@ -22842,6 +22856,11 @@ export interface components {
              * @description When the session ends unless used again
              */
             expiresAt?: string;
+            /**
+             * Format: date-time
+             * @description Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.
+             */
+            accountSuspendedAt?: string;
         };
         /** @description One of the signed-in person’s open sessions */
         OpenSession: {

@@ -1,5 +1,6 @@
-// The words for an order's status and its commission's, on every page that shows them: a
-// canceled order or commission reads "Declined", as brands decline conversions. Likewise a
+// The words for an order's status and its commission's (and why a commission was canceled from
+// the start), on every page that shows them: a canceled order or commission reads "Declined", as
+// brands decline conversions. Likewise a
 // campaign's status, with the badge it shows in (the affiliate's campaigns, the brand's catalogue).
 import type { MessageKey } from './i18n/en.js';
 import type { components, paths } from '../../packages/client/index.js';
@@ -19,6 +20,7 @@ export const COMMISSION_REASON_MESSAGES: Record<CommissionReason, MessageKey> = 
   bot_click: 'commissionReason.bot_click',
   head_click: 'commissionReason.head_click',
   suspicious_click: 'commissionReason.suspicious_click',
+  affiliate_suspended: 'commissionReason.affiliate_suspended',
   fraud_declined: 'commissionReason.fraud_declined',
 };
 

@@ -1,4 +1,5 @@
-// Changes that in-process caches must hear about at once: a link (de)activated, a key revoked.
+// Changes that in-process caches must hear about at once: a link (de)activated, a key revoked, an
+// affiliate or brand suspended or reactivated.
 // With Redis, every instance hears them through pub/sub (a channel of src/storage/redis-messages.ts);
 // without it, only this process (other processes' caches still see the change within seconds:
 // keys expire, link caches poll for changed links).
@@ -6,8 +7,11 @@
 /** The name of the channel invalidations travel on between instances. */
 export const INVALIDATION_CHANNEL = 'invalidate';
 
-/** A link changed; every link of a brand changed (an approval withdrawn); keys changed. */
-export type Invalidation = { kind: 'link'; code: string } | { kind: 'brand'; id: string } | { kind: 'keys' };
+/**
+ * A link changed; every link of a brand changed (an approval withdrawn); keys changed; an
+ * affiliate or a brand was suspended or reactivated (its links and its keys and sessions changed at once).
+ */
+export type Invalidation = { kind: 'link'; code: string } | { kind: 'brand'; id: string } | { kind: 'keys' } | { kind: 'suspension'; affiliateId?: string; brandId?: string };
 
 /** What a service that changes keys or links needs: a way to tell every instance's caches. */
 export interface InvalidationPublisher {

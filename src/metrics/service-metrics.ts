@@ -60,7 +60,7 @@ export class ServiceMetrics {
     const notFound = this.redirectsNotFound;
     new Counter({
       name: 'affnet_redirects_total',
-      help: 'Redirects by outcome: counted, bot, head, repeat, suspicious (once the click is written), not_found (no active link)',
+      help: 'Redirects by outcome: counted, bot, head, repeat, suspicious, suspended (once the click is written), not_found (no active link)',
       labelNames: ['outcome'],
       registers,
       collect() {

@@ -6,9 +6,9 @@ export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
 export const CommissionStatuses = ['pending', 'held', 'approved', 'payable', 'paid', 'canceled'] as const;
 /**
  * Why a commission was canceled by the network: from the start, the order's click did not count as
- * a person's; or, after a fraud hold, the network declined it.
+ * a person's or its affiliate was suspended; or, after a fraud hold, the network declined it.
  */
-export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'fraud_declined'] as const;
+export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'affiliate_suspended', 'fraud_declined'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
 /** The fraud rules a conversion can trip (see docs/decisions.md, "Fraud holds"). */
 export const HoldReasons = ['click_to_order_too_fast', 'self_referral', 'conversion_rate', 'conversions_per_click', 'datacenter_traffic'] as const;
@@ -44,7 +44,7 @@ export const CommissionReasonField = Type.Optional(
     CommissionReasons.map((r) => Type.Literal(r)),
     {
       description:
-        'Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order. Omitted otherwise.',
+        'Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.',
     },
   ),
 );
@@ -71,7 +71,7 @@ export const Order = Type.Object(
     commission: Type.Integer({ description: "Affiliate's commission in integer cents" }),
     commissionStatus: Type.Union(CommissionStatuses.map((s) => Type.Literal(s)), {
       description:
-        'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)',
+        'pending → approved → payable → paid; pending → canceled; canceled from the start when the click did not count or the affiliate was suspended (see commissionReason). payable is an addition to the spec: the brand paid the statement that billed the commission, and the next payout run pays it. held is an addition too: the conversion tripped a fraud rule (see holdReasons) and the network reviews it; a held commission never locks, is never billed or paid, and goes back to pending when released (its lockAt then counted from the release) or to canceled when declined (commissionReason fraud_declined)',
     }),
     commissionReason: CommissionReasonField,
     holdReasons: HoldReasonsField,

@@ -24,6 +24,12 @@ export const Session = Type.Object(
     user: Type.Ref(User),
     csrfToken: Type.String({ description: 'Send it in the x-csrf-token header with every request that changes something' }),
     expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the session ends unless used again' })),
+    accountSuspendedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: "Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.",
+      }),
+    ),
   },
   { $id: 'Session', description: 'The signed-in user' },
 );

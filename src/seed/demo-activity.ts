@@ -77,6 +77,7 @@ export async function seedActivity(links: Pick<LinksService, 'createShortLinks'>
               is_head: 0,
               is_repeat: 0,
               is_suspicious: 0,
+              is_suspended: 0,
               counted: 1,
               visitor_hash: createHash('sha256').update(`demo-visitor-${rnd.int(0, 1_000_000)}`).digest('hex'),
               user_agent: null,

@@ -51,6 +51,7 @@ import * as payeeDetails from './migrations/0044-payee-details.js';
 import * as money from './migrations/0045-money.js';
 import * as operatorsAndAudit from './migrations/0046-operators-and-audit.js';
 import * as fraudHolds from './migrations/0047-fraud-holds.js';
+import * as suspensions from './migrations/0048-suspensions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -103,6 +104,7 @@ const migrations: Record<string, DialectMigration> = {
   '0045-money': money,
   '0046-operators-and-audit': operatorsAndAudit,
   '0047-fraud-holds': fraudHolds,
+  '0048-suspensions': suspensions,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

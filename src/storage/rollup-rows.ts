@@ -9,7 +9,14 @@ type KeyColumns = readonly [affiliate: string, organization: string, link: strin
 
 export const CLICK_ROLLUP_KEY = ['affiliate_id', 'organization_id', 'link_id', 'dimension', 'hour', 'value'] as const;
 export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
-export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
+export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious', 'suspended'] as const;
+/**
+ * Which click counts a statement sums: today's, or those the tables had before migration 0048
+ * added the suspended count (and the clicks' is_suspended flag), for the migrations before it.
+ */
+export type ClickCountLayout = 'current' | 'before-suspensions';
+const COUNTS_BEFORE_SUSPENSIONS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
+const clickCountsOf = (layout: ClickCountLayout): readonly string[] => (layout === 'current' ? CLICK_COUNTS : COUNTS_BEFORE_SUSPENSIONS);
 export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
 
 /** The tables of each period. */
@@ -76,14 +83,27 @@ const PERIOD_SQL: Record<Period, (column: string) => string> = {
   day: (column) => `substr(${column}, 1, 10) || 'T00:00:00.000Z'`,
 };
 
-/** A click's reason not to count, first one only: bot, then HEAD, then repeat, then suspicious. */
-const CLICK_COUNT_SQL = [
-  'sum(counted)',
-  'sum(is_bot)',
-  'sum(case when is_bot = 0 then is_head else 0 end)',
-  'sum(case when is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
-  'sum(case when is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
-];
+/**
+ * A click's reason not to count, first one only: suspended (nothing on a suspended account's link
+ * counts, whoever clicks), then bot, HEAD, repeat, suspicious. In the order of CLICK_COUNTS.
+ */
+const CLICK_COUNT_SQL: Record<ClickCountLayout, string[]> = {
+  current: [
+    'sum(counted)',
+    'sum(case when is_suspended = 0 then is_bot else 0 end)',
+    'sum(case when is_suspended = 0 and is_bot = 0 then is_head else 0 end)',
+    'sum(case when is_suspended = 0 and is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
+    'sum(case when is_suspended = 0 and is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
+    'sum(is_suspended)',
+  ],
+  'before-suspensions': [
+    'sum(counted)',
+    'sum(is_bot)',
+    'sum(case when is_bot = 0 then is_head else 0 end)',
+    'sum(case when is_bot = 0 and is_head = 0 then is_repeat else 0 end)',
+    'sum(case when is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
+  ],
+};
 
 const ORDER_SUM_SQL = [
   "sum(case when status <> 'canceled' then 1 else 0 end)",
@@ -109,17 +129,17 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
  * The rollup rows of the stored clicks matching `where`, one SELECT per scope and dimension, each
  * in key order (its GROUP BY follows the table's key) and none sharing a key with another.
  */
-function clickRollupSelects(where: string, period: Period = 'hour'): string[] {
+function clickRollupSelects(where: string, period: Period = 'hour', layout: ClickCountLayout = 'current'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
-    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL, 'clicks', where, period));
+    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL[layout], 'clicks', where, period));
   }
   return selects;
 }
 
 /** Adds the stored clicks matching `where` (SQL over clicks) to the rollups of `period`. */
-export function clickRollupSql(where: string, period: Period = 'hour'): string {
-  return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, CLICK_COUNTS, clickRollupSelects(where, period));
+export function clickRollupSql(where: string, period: Period = 'hour', layout: ClickCountLayout = 'current'): string {
+  return upsertSql(CLICK_ROLLUP_TABLE[period], CLICK_ROLLUP_KEY, clickCountsOf(layout), clickRollupSelects(where, period, layout));
 }
 
 /**
@@ -180,8 +200,8 @@ export function freshRollupInserts(period: Period): string[] {
  * with the sums of the hourly rows (a rebuild: the hourly rows before the hours it recomputed are
  * kept, so whole days come out right even when their first clicks were deleted).
  */
-export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay?: string): string[] {
-  const [hourly, daily, key, sums] = kind === 'clicks' ? [CLICK_ROLLUP_TABLE.hour, CLICK_ROLLUP_TABLE.day, CLICK_ROLLUP_KEY, CLICK_COUNTS] : [ORDER_ROLLUP_TABLE.hour, ORDER_ROLLUP_TABLE.day, ORDER_ROLLUP_KEY, ORDER_SUMS];
+export function dailyFromHourlySql(kind: 'clicks' | 'orders', fromDay?: string, layout: ClickCountLayout = 'current'): string[] {
+  const [hourly, daily, key, sums] = kind === 'clicks' ? [CLICK_ROLLUP_TABLE.hour, CLICK_ROLLUP_TABLE.day, CLICK_ROLLUP_KEY, clickCountsOf(layout)] : [ORDER_ROLLUP_TABLE.hour, ORDER_ROLLUP_TABLE.day, ORDER_ROLLUP_KEY, ORDER_SUMS];
   if (fromDay !== undefined && !/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(fromDay)) throw new Error(`not a day: ${fromDay}`);
   const from = fromDay === undefined ? 'true' : `hour >= '${fromDay}'`;
   const keyed = key.map((c) => (c === 'hour' ? PERIOD_SQL.day('hour') : c));
@@ -232,6 +252,7 @@ function clickValue(click: NewClickRow, dimension: Dimension, scope: RollupScope
 /** Which count a click adds to (see CLICK_COUNT_SQL for the order of reasons). */
 function countOf(click: NewClickRow): (typeof CLICK_COUNTS)[number] {
   if (click.counted) return 'counted';
+  if (click.is_suspended) return 'suspended';
   if (click.is_bot) return 'bots';
   if (click.is_head) return 'heads';
   if (click.is_repeat) return 'repeats';
@@ -253,7 +274,7 @@ export function clickRollupRows(clicks: readonly NewClickRow[], period: Period =
         const key = keyText([affiliate_id, organization_id, link_id, dimension, hour, value]);
         let row = rows.get(key);
         if (!row) {
-          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+          row = { affiliate_id, organization_id, link_id, dimension, hour, value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 };
           rows.set(key, row);
         }
         row[count] += 1;

@@ -54,6 +54,9 @@ export interface BrandsTable {
   statement_due_days: Generated<number>;
   /** Days after which a claim the brand has not answered is accepted by the network (30-120). */
   claim_auto_accept_days: Generated<number>;
+  /** When the network suspended the brand; null while it is active. */
+  suspended_at: Generated<string | null>;
+  suspension_reason: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -69,6 +72,11 @@ export interface AffiliatesTable {
   id: string;
   name: string;
   created_at: string;
+  /** When the network suspended the affiliate; null while it is active. */
+  suspended_at: Generated<string | null>;
+  suspension_reason: Generated<string | null>;
+  /** The last change that redirects depend on (a suspension); what redirect caches poll. */
+  updated_at: Generated<string | null>;
 }
 
 export interface AffiliateChannelsTable {
@@ -405,7 +413,9 @@ export interface ClicksTable {
   is_repeat: number;
   /** Past the per-address velocity limit of the link (CLICK_VELOCITY_LIMIT clicks an hour). */
   is_suspicious: number;
-  /** 1 when the click counts: not a bot, not HEAD, not a repeat of the same visitor, not suspicious. */
+  /** On a link of a suspended affiliate or brand: the click is answered and counts nothing. */
+  is_suspended: number;
+  /** 1 when the click counts: not a bot, not HEAD, not a repeat of the same visitor, not suspicious, not suspended. */
   counted: number;
   /** Hash of IP and user agent; the raw IP is never stored. */
   visitor_hash: string;
@@ -538,6 +548,8 @@ export interface ClickRollupsTable extends RollupKey {
   heads: number;
   repeats: number;
   suspicious: number;
+  /** Clicks on a suspended affiliate's or brand's link (migration 0048; 0 before). */
+  suspended: Generated<number>;
 }
 
 /** Per-hour sums of orders, keyed like click_rollups and by currency (money is never summed across currencies). */

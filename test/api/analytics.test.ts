@@ -259,11 +259,11 @@ describe('breakdowns and filters', () => {
 });
 
 describe('clicks that did not count, explained', () => {
-  test('include=uncounted gives bot, head, repeat and suspicious beside the counted clicks', async () => {
+  test('include=uncounted gives bot, head, repeat, suspicious and suspended beside the counted clicks', async () => {
     const { data } = await analytics(aff1, { interval: 'all', groupBy: 'links', linkCode: linkB, include: 'uncounted' });
-    assert.deepEqual(data.map((r) => [r.clicks, r.uncounted]), [[1, { bot: 1, head: 1, repeat: 1, suspicious: 0 }]]);
+    assert.deepEqual(data.map((r) => [r.clicks, r.uncounted]), [[1, { bot: 1, head: 1, repeat: 1, suspicious: 0, suspended: 0 }]]);
     const { data: series } = await analytics(aff1, { interval: '24h', include: 'uncounted' });
-    assert.deepEqual(series.at(-1), { start: '2026-03-09T15:00:00.000Z', clicks: 1, uncounted: { bot: 1, head: 1, repeat: 1, suspicious: 0 } });
+    assert.deepEqual(series.at(-1), { start: '2026-03-09T15:00:00.000Z', clicks: 1, uncounted: { bot: 1, head: 1, repeat: 1, suspicious: 0, suspended: 0 } });
   });
 });
 
@@ -352,7 +352,7 @@ describe('export', () => {
     // A name starting with @ would be a formula in a spreadsheet: it starts with a quote.
     assert.equal(res.body, "channelId,name,clicks\r\nch-aff1-insta,'@aff1,4\r\nch-aff1-site,My blog,1\r\n");
     const empty = await h.get(`/affiliate/analytics/export${qs({ start: '2025-01-01', end: '2025-01-02', groupBy: 'countries', include: 'uncounted' })}`, aff1);
-    assert.equal(empty.body, 'country,clicks,uncounted_bot,uncounted_head,uncounted_repeat,uncounted_suspicious\r\n');
+    assert.equal(empty.body, 'country,clicks,uncounted_bot,uncounted_head,uncounted_repeat,uncounted_suspicious,uncounted_suspended\r\n');
   });
 });
 

@@ -84,6 +84,7 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
     'affnet_redirects_total{outcome=head}': 1,
     'affnet_redirects_total{outcome=repeat}': 0,
     'affnet_redirects_total{outcome=suspicious}': 0,
+    'affnet_redirects_total{outcome=suspended}': 0,
     'affnet_redirects_total{outcome=not_found}': 1,
     'affnet_clicks_written_total': 4,
     'affnet_clicks_unsummed': 0,

@@ -317,7 +317,7 @@ describe('seedDemo', () => {
     for (const affiliate of ['aff-demo-1', 'aff-demo-2']) {
       const orders = await database.db.selectFrom('orders').selectAll().where('affiliate_id', '=', affiliate).execute();
       assert.ok(orders.length >= 30, `${affiliate} has at least 30 orders`);
-      const visible = new Set((await database.db.selectFrom('brands').select('id').where(brandRowIsVisible(affiliate)).execute()).map((r) => r.id));
+      const visible = new Set((await database.db.selectFrom('brands').select('id').where(brandRowIsVisible(database.db, affiliate)).execute()).map((r) => r.id));
       assert.ok(
         orders.some((o) => brands.get(o.organization_id)!.is_public === 0),
         `${affiliate} has orders from private brands it is approved for`,

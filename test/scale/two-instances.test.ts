@@ -174,6 +174,52 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     }
   });
 
+  test('an affiliate suspended with the CLI: both instances refuse its keys and count none of its clicks at once; reactivated, both serve it again', async () => {
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-2', rateLimit: 10_000 });
+    const code = await createLink(a, key);
+    const visitor = (i: number) => ({ 'user-agent': BROWSER_UA.replace('Chrome/124.0.0.0', `Chrome/${80 + i}.0.0.0`) });
+    for (const [i, server] of [a, b].entries()) assert.equal((await get(server, `/${code}`, undefined, visitor(i))).status, 302, 'cached while active');
+    const suspended = await runCli(['affiliates', 'suspend', 'aff-2', '--reason', 'Fake traffic'], env);
+    assert.equal(suspended.code, 0, suspended.stderr);
+    for (const server of [a, b]) {
+      assert.equal(await pollUntil(async () => (await get(server, '/affiliate/brands', key)).status, (s) => s === 403, { timeoutMs: 1000 }), 403);
+    }
+    for (const [i, server] of [a, b].entries()) {
+      const res = await get(server, `/${code}`, undefined, visitor(10 + i));
+      assert.equal(res.status, 302, 'the link still redirects');
+      assert.match(res.headers.get('location')!, /^https:\/\/www\.acme\.com\/store\?mdasc=.*&clickId=[0-9a-f]{32}$/);
+    }
+    const stored = await pollUntil(
+      () => database.db.selectFrom('clicks').innerJoin('short_links', 'short_links.id', 'clicks.link_id').select(['clicks.counted', 'clicks.is_suspended']).where('short_links.code', '=', code).orderBy('clicks.id').execute(),
+      (rows) => rows.length === 4,
+    );
+    assert.deepEqual(stored.map((r) => [r.counted, r.is_suspended]), [[1, 0], [1, 0], [0, 1], [0, 1]], 'both instances learned it: neither counted a click after the suspension');
+    const reactivated = await runCli(['affiliates', 'reactivate', 'aff-2', '--reason', 'Traffic checked'], env);
+    assert.equal(reactivated.code, 0, reactivated.stderr);
+    for (const server of [a, b]) {
+      assert.equal(await pollUntil(async () => (await get(server, '/affiliate/brands', key)).status, (s) => s === 200, { timeoutMs: 1000 }), 200);
+    }
+  });
+
+  test("a brand suspended with the CLI: both instances send its links to its home page at once; reactivated, where they led", async () => {
+    const { key } = await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 });
+    const created = await fetch(`${a.url}/affiliate/shortener/url`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationId: BRANDS.umbrella, type: 'Custom', url: 'https://umbrella.com/vitamins' }),
+    });
+    assert.equal(created.status, 200, await created.clone().text());
+    const code = ((await created.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length)!.shortUrls[0]!.split('/').pop()!;
+    const follow = async (server: ServerProcess) => (await get(server, `/${code}`, undefined, { 'user-agent': BROWSER_UA })).headers.get('location')!;
+    for (const server of [a, b]) assert.match(await follow(server), /^https:\/\/umbrella\.com\/vitamins\?clickId=/);
+    const suspended = await runCli(['brands', 'suspend', BRANDS.umbrella, '--reason', 'Statements unpaid'], env);
+    assert.equal(suspended.code, 0, suspended.stderr);
+    for (const server of [a, b]) assert.equal(await pollUntil(() => follow(server), (l) => l === 'https://umbrella.com/', { timeoutMs: 1000 }), 'https://umbrella.com/');
+    const reactivated = await runCli(['brands', 'reactivate', BRANDS.umbrella, '--reason', 'Statements paid'], env);
+    assert.equal(reactivated.code, 0, reactivated.stderr);
+    for (const server of [a, b]) assert.match(await pollUntil(() => follow(server), (l) => l !== 'https://umbrella.com/', { timeoutMs: 1000 }), /^https:\/\/umbrella\.com\/vitamins\?clickId=/);
+  });
+
   test('a conversion reported to one instance is in the orders served by the other', async () => {
     const affiliateKey = (await servicesFor(database).access.createApiKey({ affiliateId: 'aff-1', rateLimit: 10_000 })).key;
     const brandKey = (await servicesFor(database).access.createApiKey({ brandId: BRANDS.acme, rateLimit: 10_000 })).key;

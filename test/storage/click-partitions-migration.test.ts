@@ -20,7 +20,7 @@ test('migrating an unpartitioned clicks table keeps every click, each in its mon
   try {
     await migrateTo(database, '0025-installation-settings');
     const ids = [idAt('2025-03-15T08:00:00.000Z', 1), idAt('2025-03-31T23:59:59.999Z', 2), idAt('2025-04-01T00:00:00.000Z', 3), idAt(new Date().toISOString(), 4), 'legacy-click-id'];
-    const row = (id: string) => ({ id, link_id: 'l-1', affiliate_id: 'aff-1', channel_id: 'ch-1', organization_id: 'b-1', mdasc: null, created_at: '2025-03-15T08:00:00.000Z', is_bot: 0, is_head: 0, is_repeat: 0, is_suspicious: 0, counted: 1, visitor_hash: `v-${id}`, user_agent: 'UA', country: 'BR', device: 'mobile', browser: 'Chrome', os: 'Android', referer_host: '(direct)' });
+    const row = (id: string) => ({ id, link_id: 'l-1', affiliate_id: 'aff-1', channel_id: 'ch-1', organization_id: 'b-1', mdasc: null, created_at: '2025-03-15T08:00:00.000Z', is_bot: 0, is_head: 0, is_repeat: 0, is_suspicious: 0, is_suspended: 0, counted: 1, visitor_hash: `v-${id}`, user_agent: 'UA', country: 'BR', device: 'mobile', browser: 'Chrome', os: 'Android', referer_host: '(direct)' });
     await database.db.insertInto('clicks').values(ids.map(row)).execute();
     const before = await database.db.selectFrom('clicks').selectAll().orderBy('id').execute();
 

@@ -23,7 +23,7 @@ before(async () => {
   for (let i = 0; i < count; i++) {
     const at = new Date(START + Math.floor((i + next()) * ((DAYS * 86_400_000) / count))).toISOString();
     const roll = next();
-    const flags = { is_bot: roll < 0.05 ? 1 : 0, is_head: roll < 0.07 && next() < 0.5 ? 1 : 0, is_repeat: roll > 0.9 ? 1 : 0, is_suspicious: roll > 0.97 ? 1 : 0 };
+    const flags = { is_bot: roll < 0.05 ? 1 : 0, is_head: roll < 0.07 && next() < 0.5 ? 1 : 0, is_repeat: roll > 0.9 ? 1 : 0, is_suspicious: roll > 0.97 ? 1 : 0, is_suspended: 0 };
     const counted = flags.is_bot || flags.is_head || flags.is_repeat || flags.is_suspicious ? 0 : 1;
     clicks.push({
       id: `${(START + i).toString(16)}-${i}`,
@@ -53,7 +53,7 @@ before(async () => {
 function steadyAndBursts(): NewClickRow[] {
   const rows: NewClickRow[] = [];
   const add = (link: string, at: number) =>
-    rows.push({ ...clicks[0]!, id: `steady-${rows.length}`, affiliate_id: 'aff-3', link_id: link, created_at: new Date(at).toISOString(), is_bot: 0, is_head: 0, is_repeat: 0, is_suspicious: 0, counted: 1 });
+    rows.push({ ...clicks[0]!, id: `steady-${rows.length}`, affiliate_id: 'aff-3', link_id: link, created_at: new Date(at).toISOString(), is_bot: 0, is_head: 0, is_repeat: 0, is_suspicious: 0, is_suspended: 0, counted: 1 });
   for (let day = 0; day < 7; day++) {
     const midnight = START + day * 86_400_000;
     for (let burst = 0; burst < 25; burst++) for (let n = 0; n < 5; n++) add(`burst-${day}-${burst}`, midnight + 3_600_000 + burst * 60_000 + n);

@@ -31,6 +31,7 @@ const click = (id: string, at: string, extra: Partial<NewClickRow> = {}): NewCli
   is_head: 0,
   is_repeat: 0,
   is_suspicious: 0,
+  is_suspended: 0,
   counted: 1,
   visitor_hash: `visitor-${id}`,
   country: 'US',
@@ -71,6 +72,8 @@ describe('kept as clicks and orders arrive, equal to a rebuild', () => {
       click('c4', '2026-01-03T09:00:00.000Z', { is_repeat: 1, counted: 0 }),
       // Stored before clicks were enriched: no facts at all.
       click('c5', '2026-01-03T09:30:00.000Z', { country: null, device: null, browser: null, os: null, referer_host: null }),
+      // On a suspended affiliate's link: summed as suspended, its first reason, whatever else it is.
+      click('c6', '2026-01-03T09:45:00.000Z', { is_suspended: 1, is_bot: 1, counted: 0 }),
     ]);
     await f.repos.orders.insert(order('o1', { link_id: 'l-a', channel_id: 'ch-site', click_country: 'US' }));
     await f.repos.orders.insert(order('o2', { value: 5_000, commission: 500 }));
@@ -102,9 +105,9 @@ describe('kept as clicks and orders arrive, equal to a rebuild', () => {
 describe('reads', () => {
   test('by hour: counted and uncounted by first reason', async () => {
     assert.deepEqual(await f.repos.rollups.clicksByHour({ ...range, dimension: 'all' }), [
-      { hour: '2026-01-02T10:00:00.000Z', counted: 2, bots: 0, heads: 0, repeats: 0, suspicious: 0 },
-      { hour: '2026-01-02T11:00:00.000Z', counted: 0, bots: 1, heads: 0, repeats: 0, suspicious: 0 },
-      { hour: '2026-01-03T09:00:00.000Z', counted: 1, bots: 0, heads: 0, repeats: 1, suspicious: 0 },
+      { hour: '2026-01-02T10:00:00.000Z', counted: 2, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 },
+      { hour: '2026-01-02T11:00:00.000Z', counted: 0, bots: 1, heads: 0, repeats: 0, suspicious: 0, suspended: 0 },
+      { hour: '2026-01-03T09:00:00.000Z', counted: 1, bots: 0, heads: 0, repeats: 1, suspicious: 0, suspended: 1 },
     ].sort((a, b) => (a.hour < b.hour ? -1 : 1)));
   });
 

@@ -40,3 +40,20 @@ test('a held commission and its release or decline, in both languages, with the 
   assert.match(renderMail('commission-held', 'pt-BR', values).subject, /em análise/);
   assert.match(renderMail('commission-hold-resolved', 'en', { ...values, outcome: 'released' }).subject, /was released/);
 });
+
+test('a suspension and a reactivation, for an affiliate and a brand, in both languages, with the reason escaped in the HTML', () => {
+  const reason = 'Cliques <comprados> & falsos';
+  for (const template of ['account-suspended', 'account-reactivated'] as const) {
+    for (const kind of ['affiliate', 'brand'] as const) {
+      for (const locale of MAIL_LOCALES) {
+        const mail = renderMail(template, locale, { network: 'Rede', account: 'Loja', kind, reason, when: '2026-11-28T10:00:00.000Z' });
+        assert.ok(mail.subject.includes('Loja') && mail.subject.includes('Rede'), `${template} ${kind} ${locale}: subject`);
+        assert.ok(mail.text.includes(reason), `${template} ${kind} ${locale}: the reason`);
+        assert.ok(mail.html.includes('Cliques &lt;comprados&gt; &amp; falsos') && !mail.html.includes('<comprados>'), `${template} ${kind} ${locale}: escaped`);
+        assert.ok(mail.text.includes('2026'), `${template} ${kind} ${locale}: when`);
+      }
+    }
+  }
+  assert.match(renderMail('account-suspended', 'en', { network: 'Rede', account: 'Loja', kind: 'brand' }).text, /links to it lead to your home page without counting/);
+  assert.match(renderMail('account-suspended', 'pt-BR', { network: 'Rede', account: 'Loja', kind: 'affiliate' }).text, /seus pedidos não rendem comissão/);
+});

@@ -17,6 +17,7 @@ const links = {
     clickIdParam: 'clickId',
   }),
   changesSince: async () => [] as string[],
+  suspendedMembers: async () => ({ affiliates: [], brands: [] }),
 };
 const clock = { now: () => Date.now(), iso: () => new Date().toISOString() };
 
@@ -52,6 +53,7 @@ test("the budget bounds the heap the cache really holds, not only its own estima
         clickIdParam: 'clickId',
       }),
       changesSince: async () => [],
+      suspendedMembers: async () => ({ affiliates: [], brands: [] }),
     };
     const cache = new RedirectCache(links, { now: () => Date.now(), iso: () => new Date().toISOString() }, { maxMb: 4 });
     gc(); gc();

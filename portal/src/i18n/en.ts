@@ -384,6 +384,7 @@ export const en = {
   'commissionReason.bot_click': 'No commission: the click came from a crawler or a link preview',
   'commissionReason.head_click': 'No commission: the click was a HEAD request, not a visit',
   'commissionReason.suspicious_click': 'No commission: too many clicks from one address on the link',
+  'commissionReason.affiliate_suspended': 'No commission: the network had suspended the affiliate',
   'commissionReason.fraud_declined': 'No commission: the network reviewed the sale and declined it',
   'conversions.title': 'Conversions',
   'conversions.affiliate': 'Affiliate',

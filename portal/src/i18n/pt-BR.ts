@@ -385,6 +385,7 @@ export const ptBR: Record<MessageKey, string> = {
   'commissionReason.bot_click': 'Sem comissão: o clique veio de um robô ou de uma prévia de link',
   'commissionReason.head_click': 'Sem comissão: o clique foi uma requisição HEAD, não uma visita',
   'commissionReason.suspicious_click': 'Sem comissão: cliques demais de um mesmo endereço no link',
+  'commissionReason.affiliate_suspended': 'Sem comissão: a rede havia suspendido o afiliado',
   'commissionReason.fraud_declined': 'Sem comissão: a rede analisou a venda e a recusou',
   'conversions.title': 'Conversões',
   'conversions.affiliate': 'Afiliado',

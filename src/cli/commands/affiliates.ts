@@ -1,9 +1,10 @@
 import { Command } from 'commander';
 import { CHANNEL_KINDS } from '../../domain/access/channels-service.js';
 import { withServices } from '../with-services.js';
+import { addSuspensionCommands } from './suspensions.js';
 
 export function affiliatesCommand(): Command {
-  const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands');
+  const affiliates = new Command('affiliates').description('Manage affiliates, their channels and their approvals for private brands; suspend and reactivate them');
 
   affiliates
     .command('create')
@@ -52,5 +53,6 @@ export function affiliatesCommand(): Command {
       });
     });
 
+  addSuspensionCommands(affiliates, 'affiliate');
   return affiliates;
 }

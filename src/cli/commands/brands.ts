@@ -2,9 +2,10 @@ import { Command } from 'commander';
 import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { wholeNumber } from '../numbers.js';
+import { addSuspensionCommands } from './suspensions.js';
 
 export function brandsCommand(): Command {
-  const brands = new Command('brands').description('Manage brands (advertisers)');
+  const brands = new Command('brands').description('Manage brands (advertisers): postback tokens, statement terms; suspend and reactivate them');
 
   brands
     .command('postback-token')
@@ -46,5 +47,6 @@ export function brandsCommand(): Command {
       });
     });
 
+  addSuspensionCommands(brands, 'brand');
   return brands;
 }

@@ -218,6 +218,7 @@ export class AccessService {
       affiliateId: row.affiliate_id,
       brandId: row.brand_id,
       scopes: new Set(row.scopes.split(' ') as Scope[]),
+      ...(row.suspended_at !== null && { suspendedAt: row.suspended_at }),
       rateLimit: row.rate_limit,
       rateWindowMs: row.rate_window_seconds * 1000,
     };
@@ -237,6 +238,7 @@ export class AccessService {
       affiliateId: null,
       brandId: row.brand_id,
       scopes: POSTBACK_SCOPES,
+      ...(row.suspended_at !== null && { suspendedAt: row.suspended_at }),
       rateLimit: DEFAULT_BRAND_RATE_LIMIT,
       rateWindowMs: DEFAULT_RATE_WINDOW_SECONDS * 1000,
     };

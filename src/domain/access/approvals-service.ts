@@ -75,7 +75,8 @@ export class ApprovalsService {
   async request(affiliateId: string, brandId: string): Promise<{ created: boolean; state: ApprovalState }> {
     const { brands, approvals, affiliates } = this.repositories;
     const brand = await brands.find(brandId);
-    if (!brand) throw notFound('Brand not found');
+    // A suspended brand is out of affiliates' sight: it answers as an unknown one.
+    if (!brand || brand.suspended_at !== null) throw notFound('Brand not found');
     if (brand.is_public === 1) throw conflict('approval_not_needed', 'this brand is public: every affiliate may promote it without approval');
     if (await brands.isApproved(affiliateId, brandId)) return { created: false, state: { brandId, status: 'approved' } };
     const existing = await approvals.findRequest(affiliateId, brandId);

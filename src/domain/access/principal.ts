@@ -14,6 +14,8 @@ export interface Principal {
   /** Set for brand (advertiser) keys. */
   brandId: string | null;
   scopes: ReadonlySet<Scope>;
+  /** Set while the network has suspended the caller's affiliate or brand: every API route refuses it (403 account_suspended). */
+  suspendedAt?: string;
   rateLimit: number;
   rateWindowMs: number;
 }

@@ -93,6 +93,8 @@ export interface ActiveSession {
   expiresAt: string;
   /** What the session may do, from the user's side and role. */
   scopes: ReadonlySet<Scope>;
+  /** Set while the network has suspended the user's affiliate or brand: the API refuses the session (403 account_suspended). */
+  accountSuspendedAt?: string;
 }
 
 export interface UsersRepositories {
@@ -283,7 +285,14 @@ export class UsersService {
       await this.repositories.users.touchSession(tokenHash, new Date(now).toISOString());
       seen = now;
     }
-    return { id: found.session.id ?? '', user: viewOf(found.user), csrfToken: found.session.csrf_token, expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(), scopes: scopesOf(found.user) };
+    return {
+      id: found.session.id ?? '',
+      user: viewOf(found.user),
+      csrfToken: found.session.csrf_token,
+      expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(),
+      scopes: scopesOf(found.user),
+      ...(found.suspendedAt !== null && { accountSuspendedAt: found.suspendedAt }),
+    };
   }
 
   async signOut(sessionToken: string): Promise<void> {

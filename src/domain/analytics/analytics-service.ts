@@ -41,6 +41,7 @@ export interface Uncounted {
   head: number;
   repeat: number;
   suspicious: number;
+  suspended: number;
 }
 
 /** One row of an answer: the group (or bucket), then the figure; money rows carry their currency. */
@@ -52,7 +53,7 @@ export interface AnalyticsAnswer {
 }
 
 /** Counted clicks, then the uncounted ones by their reason. */
-const COUNTS: ReadonlyArray<keyof ClickCounts> = ['counted', 'bots', 'heads', 'repeats', 'suspicious'];
+const COUNTS: ReadonlyArray<keyof ClickCounts> = ['counted', 'bots', 'heads', 'repeats', 'suspicious', 'suspended'];
 const MONEY_COLUMN = { orders: 'orders', sales: 'sales', commission: 'commission' } as const;
 const DEFAULT_LIMIT = 100;
 
@@ -161,7 +162,7 @@ export class AnalyticsService {
       return lo;
     };
     if (request.event === 'clicks') {
-      const sums = range.buckets.map(() => ({ counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 }));
+      const sums = range.buckets.map(() => ({ counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 }));
       const facts = plan.facts && factsFilter(plan.facts);
       const rows = facts ? (await rollups.clicksByHourAndValue(read)).filter((row) => facts(row.value) !== undefined) : await rollups.clicksByHour(read);
       for (const row of rows) {
@@ -171,6 +172,7 @@ export class AnalyticsService {
         sum.heads += row.heads;
         sum.repeats += row.repeats;
         sum.suspicious += row.suspicious;
+        sum.suspended += row.suspended;
       }
       return range.buckets.map((bucket, i) => ({ ...bucket, ...clickFigures(sums[i]!, request.includeUncounted) }));
     }
@@ -223,7 +225,7 @@ export class AnalyticsService {
     for (const row of await this.repositories.rollups.clicksByValue(read, undefined, true)) {
       const group = pick(row.value);
       if (group === undefined) continue;
-      const sum = sums.get(group) ?? { counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+      const sum = sums.get(group) ?? { counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 };
       for (const count of COUNTS) sum[count] += row[count];
       sums.set(group, sum);
     }
@@ -259,9 +261,9 @@ export class AnalyticsService {
   }
 }
 
-function clickFigures(counts: { counted: number; bots: number; heads: number; repeats: number; suspicious: number }, includeUncounted?: boolean): AnalyticsRow {
+function clickFigures(counts: ClickCounts, includeUncounted?: boolean): AnalyticsRow {
   if (!includeUncounted) return { clicks: counts.counted };
-  return { clicks: counts.counted, uncounted: { bot: counts.bots, head: counts.heads, repeat: counts.repeats, suspicious: counts.suspicious } };
+  return { clicks: counts.counted, uncounted: { bot: counts.bots, head: counts.heads, repeat: counts.repeats, suspicious: counts.suspicious, suspended: counts.suspended } };
 }
 
 /** For a combination of facts (a facts row's value): the group it adds to ('' without a grouping), or undefined when a filter leaves it out. */

@@ -1,11 +1,11 @@
 // Payout runs: each affiliate's payable commissions and unpaid adjustments, per currency, paid
 // once they reach the currency's minimum and the affiliate's payout details are complete and not
-// on hold; the rest carries over. A run makes a batch of pending payouts; exporting it hands them
+// on hold, unless the network has suspended the affiliate; the rest carries over. A run makes a batch of pending payouts; exporting it hands them
 // to the bank or payment provider (sent: their commissions are paid); the provider's results
 // settle or fail each one (failed: its commissions are payable again).
 import { ownersOf } from '../access/owners.js';
 import type { Clock } from '../../lib/clock.js';
-import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { AffiliatesRepository, Suspension } from '../../storage/repositories/affiliates.js';
 import type { Payable, PayoutsRepository } from '../../storage/repositories/payouts.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { PayoutRow } from '../../storage/tables.js';
@@ -92,9 +92,16 @@ export class PayoutRuns {
     const lines: RunLine[] = [];
     const planned: Array<{ line: RunLine; id: string; method: string }> = [];
     const destinations = new Map<string, PayoutDestination>();
-    for (const payable of await this.repositories.payouts.payable(options.affiliateId)) {
+    const payables = await this.repositories.payouts.payable(options.affiliateId);
+    const suspended = await this.repositories.affiliates.suspendedAmong([...new Set(payables.map((p) => p.affiliate_id))]);
+    for (const payable of payables) {
       const line = lineOf(payable);
       lines.push(line);
+      const suspension = suspended.get(line.affiliateId);
+      if (suspension) {
+        line.skipped = suspendedSkip(suspension);
+        continue;
+      }
       const minimum = this.minimumOf(line.currency);
       if (line.total < minimum) {
         line.skipped = `below the minimum: ${formatMinor(line.total, line.currency)} of ${formatMinor(minimum, line.currency)}`;
@@ -127,17 +134,24 @@ export class PayoutRuns {
   /**
    * The run's payouts as a bank or provider takes them, payee details in full. Pending payouts are
    * marked sent as they are exported (their commissions paid); one whose payout details cannot be
-   * used now (changed since the run, and so on hold) fails instead, its commissions payable again.
-   * Exporting again gives the file again and changes nothing more.
+   * used now (changed since the run, and so on hold), or whose affiliate the network suspended
+   * since the run, fails instead, its commissions payable again. Exporting again gives the file
+   * again and changes nothing more.
    */
   async export(batchId: string): Promise<ExportedPayout[]> {
     if (!(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
     const out: ExportedPayout[] = [];
-    for (const row of await this.repositories.payouts.ofBatch(batchId)) {
+    const rows = await this.repositories.payouts.ofBatch(batchId);
+    const suspended = await this.repositories.affiliates.suspendedAmong([...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.affiliate_id))]);
+    for (const row of rows) {
       const now = this.clock.iso();
       let current = row;
       const destination = row.status === 'failed' || row.status === 'settled' ? undefined : await this.destinations.destinationFor(row.affiliate_id, now);
-      if (row.status === 'pending' && destination) {
+      const suspension = row.status === 'pending' ? suspended.get(row.affiliate_id) : undefined;
+      if (suspension) {
+        // Suspended after the run: not sent, its commissions payable again for a run after the reactivation.
+        current = (await this.failOne(row, suspendedSkip(suspension))) ?? row;
+      } else if (row.status === 'pending' && destination) {
         if (!destination.ready || destination.masked !== row.method) {
           const reason = destination.ready ? 'the payout details changed after the run: it is held, and paid by a later run' : destination.reason;
           current = (await this.failOne(row, reason)) ?? row;
@@ -151,7 +165,7 @@ export class PayoutRuns {
         currency: current.currency,
         amount: Number(current.total),
         method: current.method,
-        payee: destination?.ready ? destination.details : null,
+        payee: destination?.ready && !suspension ? destination.details : null,
         status: current.status,
         failureReason: current.failure_reason,
       });
@@ -237,6 +251,11 @@ export class PayoutRuns {
     const made = await this.repositories.payouts.recordPast(affiliateId, until, newId(), now, ([payout]) => ({ ledger: payout ? [payoutSentEntry(payout), payoutSettledEntry(payout)] : [] }));
     return made.length;
   }
+}
+
+/** Why a suspended affiliate is not paid: the reason's code first, as a dry run shows it. */
+function suspendedSkip(suspension: Suspension): string {
+  return `affiliate_suspended: the network suspended the affiliate on ${suspension.suspended_at} (${suspension.suspension_reason ?? 'no reason given'}); paid once it is reactivated`;
 }
 
 function lineOf(payable: Payable): RunLine {

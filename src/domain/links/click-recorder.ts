@@ -1,6 +1,7 @@
 // The redirect hot path's other half: the 302 is answered at once and the click is only
 // buffered; ClickRecorder writes buffered clicks in one transaction per interval, deciding their
-// flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk.
+// flags (bot, HEAD, repeat, velocity) per batch, so no request ever waits for a disk. A click on
+// a suspended affiliate's or brand's link is flagged as it is answered and never counts.
 import type { NewClickRow } from '../../storage/tables.js';
 import type { ClickSink, ClickWrite } from '../../storage/click-sink.js';
 import { PartialWriteError } from '../../lib/partial-write.js';
@@ -91,7 +92,7 @@ export class ClickRecorder {
   private writing = true;
   private probedAt = 0;
   /** Clicks written, by what became of them, and clicks whose write failed (each attempt), for the metrics. */
-  readonly written: Record<ClickOutcome, number> = { counted: 0, bot: 0, head: 0, repeat: 0, suspicious: 0 };
+  readonly written: Record<ClickOutcome, number> = { counted: 0, bot: 0, head: 0, repeat: 0, suspicious: 0, suspended: 0 };
   failedWrites = 0;
   /** Clicks moved to the overflow because too many waited in memory (each move), for the metrics. */
   overflowed = 0;
@@ -129,10 +130,11 @@ export class ClickRecorder {
     const now = this.clock.now();
     const clickId = newClickId(now);
     this.record(target, { clickId, ...visit }, now);
-    return locationFor(target, clickId, query);
+    // A suspended brand's links lead to its home page, with no click id to report an order with.
+    return target.fixedLocation ?? locationFor(target, clickId, query);
   }
 
-  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc'>, request: ClickRequest, now: number): void {
+  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc' | 'suspended'>, request: ClickRequest, now: number): void {
     const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,
@@ -145,6 +147,7 @@ export class ClickRecorder {
       is_head: 0,
       is_repeat: 0,
       is_suspicious: 0,
+      is_suspended: target.suspended ? 1 : 0,
       counted: 0,
       visitor_hash: '',
       user_agent: null,
@@ -286,7 +289,8 @@ export class ClickRecorder {
 
   /**
    * Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat
-   * slot, and only a click that is not a repeat uses up its address's velocity budget. The rows
+   * slot, and only a click that is not a repeat uses up its address's velocity budget. A click on a
+   * suspended account's link (flagged as it was answered) claims neither and never counts. The rows
    * are changed only once every flag is known, the visitor hash last (see isDecided). The address
    * and referrer go on to the writer, which enriches the click with them and keeps neither.
    */
@@ -297,13 +301,14 @@ export class ClickRecorder {
       at,
       ip,
       userAgent,
+      isSuspended: row.is_suspended === 1,
       isBot: this.isBot(userAgent),
       isHead: method === 'HEAD',
       isRepeat: false,
       isSuspicious: false,
       visitor: visitorHash(visitorSalt, ip, userAgent ?? ''),
     }));
-    const candidates = judged.filter((c) => !c.isBot && !c.isHead);
+    const candidates = judged.filter((c) => !c.isBot && !c.isHead && !c.isSuspended);
     const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.visitor, at: c.at })));
     candidates.forEach((c, i) => (c.isRepeat = repeats[i] === true));
     const firsts = candidates.filter((c) => !c.isRepeat);
@@ -315,7 +320,7 @@ export class ClickRecorder {
       row.is_head = c.isHead ? 1 : 0;
       row.is_repeat = c.isRepeat ? 1 : 0;
       row.is_suspicious = c.isSuspicious ? 1 : 0;
-      row.counted = c.isBot || c.isHead || c.isRepeat || c.isSuspicious ? 0 : 1;
+      row.counted = c.isSuspended || c.isBot || c.isHead || c.isRepeat || c.isSuspicious ? 0 : 1;
       row.user_agent = c.userAgent ? c.userAgent.slice(0, 512) : null;
       row.visitor_hash = c.visitor;
     }
@@ -356,9 +361,10 @@ export class ClickRecorder {
 }
 
 /** What became of a click: counted, or the first reason it does not count. */
-export type ClickOutcome = 'counted' | 'bot' | 'head' | 'repeat' | 'suspicious';
+export type ClickOutcome = 'counted' | 'bot' | 'head' | 'repeat' | 'suspicious' | 'suspended';
 
 function outcomeOf(click: NewClickRow): ClickOutcome {
+  if (click.is_suspended) return 'suspended';
   if (click.is_bot) return 'bot';
   if (click.is_head) return 'head';
   if (click.is_repeat) return 'repeat';

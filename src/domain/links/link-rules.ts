@@ -62,13 +62,18 @@ export function checkCustomUrl(url: string, brand: BrandRow): string {
   return parsed.toString();
 }
 
+/** The brand's home page: where Home links go, and every link while the brand is suspended. */
+export function brandHome(brand: Pick<BrandRow, 'home_url' | 'site'>): string {
+  return brand.home_url ?? `${new URL(brand.site).origin}/`;
+}
+
 /** Where a link of this type points, before mdasc. */
 export function destinationOf(type: LinkType, brand: BrandRow, campaign?: CampaignRow, customUrl?: string): string {
   switch (type) {
     case 'BrandPage':
       return brand.site;
     case 'Home':
-      return brand.home_url ?? `${new URL(brand.site).origin}/`;
+      return brandHome(brand);
     case 'Coupon':
     case 'Offer':
       return campaign!.url;

@@ -61,7 +61,8 @@ export class LinksService {
   async createShortLinks(affiliateId: string, req: ShortenRequest): Promise<Channel[]> {
     const { brands, affiliates } = this.repositories;
     const brand = await brands.find(req.organizationId);
-    if (!brand) throw notFound('Brand not found or not available');
+    // A suspended brand is out of affiliates' sight: it answers as an unknown one.
+    if (!brand || brand.suspended_at !== null) throw notFound('Brand not found or not available');
     const channels = await affiliates.channelsOf(affiliateId);
     // Approval first: an affiliate a private brand has not approved learns nothing more about it
     // (its domains from a refused URL, its campaigns from a refused featureId), only the message.

@@ -1,8 +1,10 @@
 // Resolving short-link codes on the redirect hot path: an in-process cache of code → target
-// (Location prepared), kept fresh by asking the database once a second what changed.
-import type { LinksRepository, RedirectTarget } from '../../storage/repositories/links.js';
+// (Location prepared), kept fresh by asking the database once a second what changed. Which
+// affiliates and brands are suspended is held beside it, read again after any change to either.
+import type { LinksRepository, RedirectTarget, SuspendedMembers } from '../../storage/repositories/links.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import type { Clock } from '../../lib/clock.js';
+import { brandHome } from './link-rules.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -27,6 +29,10 @@ export interface CachedTarget {
   queryStart: number;
   /** Parameter names a visitor's query may not set; worked out on the first redirect with a query (visitor-query.ts). */
   ownNames: readonly string[] | undefined;
+  /** The link's affiliate or brand is suspended: the visitor is redirected, the click counts nothing. */
+  suspended: boolean;
+  /** Set while the brand is suspended: where every visitor goes instead (its home page, no click id). */
+  fixedLocation: string | undefined;
 }
 
 /** One copy of each id shared by many links; started afresh when it holds too many. */
@@ -42,7 +48,24 @@ class SharedStrings {
   }
 }
 
-function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
+/** A suspended brand's home page; its site as stored should that not be a URL (checked when written, so never). */
+/** The suspended affiliates, and the suspended brands with the home page their links lead to. */
+interface Suspensions {
+  affiliates: ReadonlySet<string>;
+  brands: ReadonlyMap<string, string>;
+}
+
+/** A suspended brand's home page; its site as stored should that not be a URL (checked when written, so never). */
+function homeOf(brand: SuspendedMembers['brands'][number]): string {
+  try {
+    return brandHome(brand);
+  } catch {
+    return brand.site;
+  }
+}
+
+function prepare(target: RedirectTarget, shared: SharedStrings, suspensions: Suspensions): CachedTarget {
+  const home = suspensions.brands.get(target.brandId);
   const hash = target.destination.indexOf('#');
   const base = hash === -1 ? target.destination : target.destination.slice(0, hash);
   const fragment = hash === -1 ? '' : target.destination.slice(hash);
@@ -58,6 +81,8 @@ function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
     locationAfter: fragment,
     queryStart: query === -1 ? base.length + 1 : query + 1,
     ownNames: undefined,
+    suspended: home !== undefined || suspensions.affiliates.has(target.affiliateId),
+    fixedLocation: home,
   };
 }
 
@@ -69,7 +94,7 @@ function prepare(target: RedirectTarget, shared: SharedStrings): CachedTarget {
  */
 function entryBytes(code: string, target: CachedTarget | null): number {
   if (target === null) return 100 + code.length;
-  return 300 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + 5 * 16;
+  return 300 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + (target.fixedLocation?.length ?? 0) + 5 * 16;
 }
 
 /** The cache's budget unless configured. */
@@ -90,11 +115,16 @@ export class RedirectCache {
   /** When the last poll that succeeded started (the cache is vouched for up to then). */
   private checkedAt: number;
   private timer: NodeJS.Timeout | undefined;
+  /** Who is suspended, once read; undefined until read again after a change (see suspensionsNow). */
+  private suspensions: Suspensions | undefined;
+  private reading: Promise<Suspensions> | undefined;
+  /** Moves on whenever the cache starts afresh, so a lookup begun before is not stored after. */
+  private generation = 0;
   /** Codes answered from the cache, and codes that had to be looked up (for the metrics). */
   readonly lookups = { hits: 0, misses: 0 };
 
   constructor(
-    private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince'>,
+    private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince' | 'suspendedMembers'>,
     /** Stored change times come from the same clock, so "changed since" compares like with like. */
     private readonly clock: Clock,
     private readonly options: { pollMs?: number; maxMb?: number } = {},
@@ -122,9 +152,12 @@ export class RedirectCache {
     else {
       this.lookups.misses++;
       if (!CODE_PATTERN.test(code)) return undefined;
+      const generation = this.generation;
       const found = await this.links.findRedirectTarget(code);
-      target = found ? prepare(found, this.shared) : null;
-      this.entries.set(code, target);
+      const suspensions = this.suspensions ?? (await this.suspensionsNow());
+      target = found ? prepare(found, this.shared, suspensions) : null;
+      // Started afresh meanwhile (a suspension, say): answer this once, keep nothing read before it.
+      if (generation === this.generation) this.entries.set(code, target);
     }
     return target && target.active ? target : undefined;
   }
@@ -138,9 +171,36 @@ export class RedirectCache {
     this.entries.delete(code);
   }
 
-  /** Forgets every code (many links changed at once). */
+  /** Forgets every code, and who is suspended (many links changed at once, or a suspension). */
   clear(): void {
     this.entries.clear();
+    this.suspensions = undefined;
+    this.reading = undefined;
+    this.generation++;
+  }
+
+  /**
+   * Who is suspended: read once, then kept until the cache starts afresh (every change to an
+   * affiliate or brand does that, here through the poll or an announcement). Suspended members
+   * are few, so this costs one small query per change rather than a join on every lookup.
+   */
+  private suspensionsNow(): Promise<Suspensions> {
+    if (this.suspensions) return Promise.resolve(this.suspensions);
+    if (this.reading) return this.reading;
+    const generation = this.generation;
+    const reading = this.links.suspendedMembers().then(
+      (members) => {
+        const suspensions: Suspensions = { affiliates: new Set(members.affiliates), brands: new Map(members.brands.map((b) => [b.id, homeOf(b)])) };
+        if (generation === this.generation) this.suspensions = suspensions;
+        return suspensions;
+      },
+      (error: unknown) => {
+        if (this.reading === reading) this.reading = undefined;
+        throw error;
+      },
+    );
+    this.reading = reading;
+    return reading;
   }
 
   /** Starts asking for changes made elsewhere; failures are reported and the cache starts afresh. */
@@ -166,7 +226,7 @@ export class RedirectCache {
       if (startedAt - this.checkedAt > MAX_UNCHECKED_MS) this.entries.clear();
       throw error;
     }
-    if (changed === 'everything') this.entries.clear();
+    if (changed === 'everything') this.clear();
     else for (const code of changed) this.entries.delete(code);
     this.since = sinceFor(startedAt);
     this.checkedAt = startedAt;

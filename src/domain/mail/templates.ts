@@ -20,7 +20,9 @@ export type TemplateName =
   | 'statement-overdue'
   | 'payout-sent'
   | 'payout-failed'
-  | 'payee-changed';
+  | 'payee-changed'
+  | 'account-suspended'
+  | 'account-reactivated';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -37,7 +39,7 @@ export interface TemplateValues {
   name?: string;
   /** affiliate (a sign-up) or brand (an application). */
   kind?: 'affiliate' | 'brand';
-  /** Why an application was declined. */
+  /** Why an application was declined, an account suspended or reactivated. */
   reason?: string;
   /** When something happened (ISO 8601), written out in the message's language, in UTC. */
   when?: string;
@@ -386,6 +388,52 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
         'Se você ou outro proprietário fez esta alteração, não há nada a fazer. Se não, entre, coloque de volta os dados certos, troque sua senha e encerre as outras sessões na página de segurança: todos os proprietários da conta são avisados desta alteração.',
       ],
       action: 'Conferir os dados de pagamento',
+    }),
+  },
+  'account-suspended': {
+    en: (v) => ({
+      subject: `${v.account ?? 'Your account'} is suspended on ${v.network}`,
+      paragraphs: [
+        `${v.network} suspended ${v.account ?? 'your account'} on ${moment(v.when, 'en')}.`,
+        ...(v.reason ? [`The reason: ${v.reason}`] : []),
+        v.kind === 'brand'
+          ? 'While it lasts, your brand is out of affiliates’ sight, links to it lead to your home page without counting, and your API keys, postback token and sessions are refused.'
+          : 'While it lasts, your links still take visitors to the brands but count no click, your orders earn no commission, payouts wait, and your API keys and sessions are refused.',
+        'If you think this is a mistake, answer this message.',
+      ],
+    }),
+    'pt-BR': (v) => ({
+      subject: `${v.account ?? 'Sua conta'} está suspensa na ${v.network}`,
+      paragraphs: [
+        `A ${v.network} suspendeu ${v.account ?? 'sua conta'} em ${moment(v.when, 'pt-BR')}.`,
+        ...(v.reason ? [`O motivo: ${v.reason}`] : []),
+        v.kind === 'brand'
+          ? 'Enquanto durar, sua marca fica fora da vista dos afiliados, os links para ela levam à sua página inicial sem contar, e suas chaves de API, seu token de postback e suas sessões são recusados.'
+          : 'Enquanto durar, seus links continuam levando os visitantes às marcas, mas não contam cliques, seus pedidos não rendem comissão, os pagamentos esperam, e suas chaves de API e sessões são recusadas.',
+        'Se você acha que é um engano, responda a esta mensagem.',
+      ],
+    }),
+  },
+  'account-reactivated': {
+    en: (v) => ({
+      subject: `${v.account ?? 'Your account'} is active again on ${v.network}`,
+      paragraphs: [
+        `${v.network} reactivated ${v.account ?? 'your account'} on ${moment(v.when, 'en')}.`,
+        ...(v.reason ? [`The reason: ${v.reason}`] : []),
+        v.kind === 'brand'
+          ? 'Your brand is back in affiliates’ lists, links to it count again, and your API keys, postback token and sessions work again.'
+          : 'Your links count clicks again, your new orders earn commissions, payouts resume, and your API keys and sessions work again. Orders reported while the account was suspended keep no commission.',
+      ],
+    }),
+    'pt-BR': (v) => ({
+      subject: `${v.account ?? 'Sua conta'} está ativa de novo na ${v.network}`,
+      paragraphs: [
+        `A ${v.network} reativou ${v.account ?? 'sua conta'} em ${moment(v.when, 'pt-BR')}.`,
+        ...(v.reason ? [`O motivo: ${v.reason}`] : []),
+        v.kind === 'brand'
+          ? 'Sua marca voltou às listas dos afiliados, os links para ela voltam a contar, e suas chaves de API, seu token de postback e suas sessões funcionam de novo.'
+          : 'Seus links voltam a contar cliques, seus novos pedidos rendem comissão, os pagamentos voltam, e suas chaves de API e sessões funcionam de novo. Os pedidos informados enquanto a conta estava suspensa continuam sem comissão.',
+      ],
     }),
   },
 };

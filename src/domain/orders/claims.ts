@@ -251,6 +251,8 @@ export class ClaimsService {
     const link = claim.link_code === null ? undefined : await links.findByCode(claim.link_code);
     const ownClick = click && click.affiliate_id === claim.affiliate_id ? click : undefined;
     const ownLink = link && link.affiliate_id === claim.affiliate_id && link.organization_id === claim.organization_id ? link : undefined;
+    // A suspended affiliate earns nothing, a claimed sale included (as a reported one: conversions.ts).
+    const suspended = Boolean((await this.repositories.affiliates.standingOf(claim.affiliate_id))?.suspended_at);
     return {
       id: newId(),
       order_id: claim.order_id,
@@ -261,10 +263,10 @@ export class ClaimsService {
       channel_id: ownClick?.channel_id ?? ownLink?.channel_id ?? null,
       mdasc: ownClick?.mdasc ?? null,
       status: 'pending',
-      commission_status: 'pending',
-      commission_reason: null,
+      commission_status: suspended ? 'canceled' : 'pending',
+      commission_reason: suspended ? 'affiliate_suspended' : null,
       value,
-      commission: commissionFor(brand, value),
+      commission: suspended ? 0 : commissionFor(brand, value),
       commission_transfer: brand.commission_transfer,
       commission_value: brand.commission_value,
       currency: claim.currency,

@@ -1,8 +1,9 @@
 // Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
 // commission computed from the brand's rule, idempotent per brand order id. A click that did not
-// count as a person's (a bot, a HEAD request, a suspicious click) earns nothing: its conversion is
-// stored with the commission canceled from the start. A conversion that trips a fraud rule is
-// stored with its commission held for the network's review (src/domain/orders/holds.ts).
+// count as a person's (a bot, a HEAD request, a suspicious click), and any click of an affiliate
+// the network suspended, earns nothing: its conversion is stored with the commission canceled
+// from the start. A conversion that trips a fraud rule is stored with its commission held for the
+// network's review (src/domain/orders/holds.ts).
 import type { Conversion } from '../../schemas/conversion.js';
 import type { CommissionReason, HoldReason, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { Clock } from '../../lib/clock.js';
@@ -107,10 +108,13 @@ export function conversionOf(row: OrderRow): Conversion {
 }
 
 /**
- * Why a click earns no commission: it did not count as a person's click. A repeat (the same
- * visitor again within the repeat window) is still that person's click and earns normally.
+ * Why a click earns no commission: its affiliate is suspended now (`affiliateSuspended`) or was
+ * when the click was made (only then are a link's clicks flagged suspended: a suspended brand's
+ * links carry no click id); or it did not count as a person's click. A repeat (the same visitor
+ * again within the repeat window) is still that person's click and earns normally.
  */
-export function commissionReasonOf(click: Pick<ClickRow, 'is_bot' | 'is_head' | 'is_suspicious'>): CommissionReason | undefined {
+export function commissionReasonOf(click: Pick<ClickRow, 'is_bot' | 'is_head' | 'is_suspicious' | 'is_suspended'>, affiliateSuspended = false): CommissionReason | undefined {
+  if (affiliateSuspended || click.is_suspended) return 'affiliate_suspended';
   if (click.is_bot) return 'bot_click';
   if (click.is_head) return 'head_click';
   if (click.is_suspicious) return 'suspicious_click';
@@ -186,7 +190,7 @@ export class ConversionsService {
     }
     checkItems(input.items, input.value);
 
-    const reason = commissionReasonOf(click);
+    const reason = commissionReasonOf(click, Boolean((await this.repositories.affiliates.standingOf(click.affiliate_id))?.suspended_at));
     const recordedAt = new Date(now).toISOString();
     const emailHash = input.customer?.emailHash?.toLowerCase();
     // Every conversion is checked (the HMAC of the customer's address is kept either way); one whose
@@ -204,8 +208,8 @@ export class ConversionsService {
       channel_id: click.channel_id,
       mdasc: click.mdasc ?? null,
       status: 'pending',
-      // Nothing is owed for a click that did not count: 0, not the amount it would have earned,
-      // so sums of commissions reconcile whatever their status.
+      // Nothing is owed for a click that did not count (or a suspended affiliate's): 0, not the
+      // amount it would have earned, so sums of commissions reconcile whatever their status.
       commission_status: reason ? 'canceled' : holdReasons ? 'held' : 'pending',
       commission_reason: reason ?? null,
       value: input.value,

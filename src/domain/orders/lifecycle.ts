@@ -4,7 +4,8 @@
 //   order status       pending → approved | canceled            (brand)
 //   commissionStatus   (new) → pending         (with the new order)
 //                      (new) → canceled        (the order's click did not count: bot, HEAD or
-//                                               suspicious; commission 0, commissionReason set)
+//                                               suspicious; or its affiliate is suspended;
+//                                               commission 0, commissionReason set)
 //                      (new) → held            (the conversion tripped a fraud rule; holdReasons)
 //                      pending → approved      (with the order's approval)
 //                      pending → canceled      (with the order's cancellation)

@@ -99,6 +99,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
       affiliateId: session.user.affiliateId ?? null,
       brandId: session.user.brandId ?? null,
       scopes: session.scopes,
+      ...(session.accountSuspendedAt && { suspendedAt: session.accountSuspendedAt }),
       rateLimit: ctx.config.userRateLimit,
       rateWindowMs: 60_000,
     };
@@ -123,6 +124,8 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     if (principal.credential === 'postback_token' && !postbackTokenFrom) {
       throw new HttpError(401, 'unauthorized', POSTBACK_TOKEN_ELSEWHERE);
     }
+    // A suspended affiliate's or brand's keys, postback token and sessions are refused everywhere.
+    if (principal.suspendedAt) throw new HttpError(403, 'account_suspended', suspendedMessage(principal));
     // A signed-in user is told about their account, a program about its key.
     const session = principal.credential === 'session';
     if (owner === 'affiliate' && !principal.affiliateId) {
@@ -164,6 +167,16 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     }
     return payload;
   });
+}
+
+/** Why a suspended member's credential is refused, in the caller's terms. */
+function suspendedMessage(principal: Principal): string {
+  const account = principal.affiliateId ? 'affiliate' : 'brand';
+  const since = `since ${principal.suspendedAt}`;
+  const until = 'until the network reactivates it; its owners were mailed the reason';
+  if (principal.credential === 'session') return `Your ${account} account is suspended by the network (${since}): the API refuses its sessions ${until}`;
+  if (principal.credential === 'postback_token') return `This postback token's brand is suspended by the network (${since}): its conversions are refused ${until}`;
+  return `This API key's ${account} is suspended by the network (${since}): its keys are refused ${until}`;
 }
 
 /** Why a caller lacks a route's scope, in the caller's terms. */

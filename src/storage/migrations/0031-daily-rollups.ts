@@ -31,8 +31,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await dailyTable('click_rollups_daily', [], clickSums).execute();
   await dailyTable('order_rollups_daily', ['currency'], orderSums).execute();
 
-  // The rebuild's own SQL (src/storage/rollup-rows.ts), as migration 0032 uses it too.
-  for (const statement of [...dailyFromHourlySql('clicks'), ...dailyFromHourlySql('orders')]) await sql.raw(statement).execute(db);
+  // The rebuild's own SQL (src/storage/rollup-rows.ts), as migration 0032 uses it too, over the
+  // click counts the tables had then (0048 added one).
+  for (const statement of [...dailyFromHourlySql('clicks', undefined, 'before-suspensions'), ...dailyFromHourlySql('orders')]) await sql.raw(statement).execute(db);
 
   for (const table of ['click_rollups', 'click_rollups_daily']) {
     for (const dimension of RANKED) {

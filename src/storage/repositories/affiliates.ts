@@ -1,6 +1,8 @@
-// Affiliates and their channels (with the network-wide channel kinds).
+// Affiliates (their suspension by the network among them) and their channels (with the
+// network-wide channel kinds).
 import type { Database } from '../database.js';
 import { isUniqueViolation, NameTaken } from '../../lib/unique-violation.js';
+import { writeEffects, type Effects } from './effects.js';
 
 /** The index keeping the names of an affiliate's channels in use apart, case aside (migration 0030). */
 const LIVE_NAME_INDEX = 'affiliate_channels_live_name_idx';
@@ -22,8 +24,48 @@ export interface AffiliateChannel {
   kindName: string;
 }
 
+/** An affiliate's or brand's standing with the network: both null while it is active. */
+export interface Suspension {
+  suspended_at: string | null;
+  suspension_reason: string | null;
+}
+
+/** A member's name and standing, for the suspension service. */
+export type MemberStanding = Suspension & { id: string; name: string };
+
 export class AffiliatesRepository {
   constructor(private readonly database: Database) {}
+
+  /** The affiliate's name and standing; undefined when there is no such affiliate. */
+  standingOf(affiliateId: string): Promise<MemberStanding | undefined> {
+    return this.database.db.selectFrom('affiliates').select(['id', 'name', 'suspended_at', 'suspension_reason']).where('id', '=', affiliateId).executeTakeFirst();
+  }
+
+  /** The suspended ones among these affiliates, with their standing. */
+  async suspendedAmong(ids: readonly string[]): Promise<Map<string, Suspension>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.database.db.selectFrom('affiliates').select(['id', 'suspended_at', 'suspension_reason']).where('id', 'in', [...ids]).where('suspended_at', 'is not', null).execute();
+    return new Map(rows.map(({ id, ...standing }) => [id, standing]));
+  }
+
+  /**
+   * Suspends (`next.suspended_at` set) or reactivates (null) the affiliate, with the change's
+   * effects in the same transaction; false, and nothing written, when it was not in the opposite
+   * standing (another change came first). The new updated_at tells every redirect cache.
+   */
+  setSuspension(affiliateId: string, next: Suspension, now: string, effects: Effects): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('affiliates')
+        .set({ ...next, updated_at: now })
+        .where('id', '=', affiliateId)
+        .where('suspended_at', next.suspended_at === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await writeEffects(trx, effects, now);
+      return true;
+    });
+  }
 
   async exists(affiliateId: string): Promise<boolean> {
     return (await this.database.db.selectFrom('affiliates').select('id').where('id', '=', affiliateId).executeTakeFirst()) !== undefined;

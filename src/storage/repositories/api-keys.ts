@@ -26,7 +26,16 @@ export class ApiKeysRepository {
     return true;
   }
 
-  findActive(keyHash: string): Promise<ApiKeyRow | undefined> {
-    return this.database.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+  /** The key with this hash unless revoked, with when its affiliate or brand was suspended (null while active). */
+  findActive(keyHash: string): Promise<(ApiKeyRow & { suspended_at: string | null }) | undefined> {
+    return this.database.db
+      .selectFrom('api_keys as k')
+      .leftJoin('affiliates as a', 'a.id', 'k.affiliate_id')
+      .leftJoin('brands as b', 'b.id', 'k.brand_id')
+      .selectAll('k')
+      .select((eb) => eb.fn.coalesce('a.suspended_at', 'b.suspended_at').as('suspended_at'))
+      .where('k.key_hash', '=', keyHash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
   }
 }

@@ -6,6 +6,8 @@ import type { BrandRow, BrandsTable } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { brandRowIsVisible, likePattern } from './visibility.js';
 import { offIndex } from './off-index.js';
+import { writeEffects, type Effects } from './effects.js';
+import type { MemberStanding, Suspension } from './affiliates.js';
 
 export interface BrandFilters {
   search?: string;
@@ -29,7 +31,7 @@ export class BrandsRepository {
   constructor(private readonly database: Database) {}
 
   private filtered(affiliateId: string, f: BrandFilters) {
-    let q = this.database.db.selectFrom('brands').where(brandRowIsVisible(affiliateId));
+    let q = this.database.db.selectFrom('brands').where(brandRowIsVisible(this.database.db, affiliateId));
     if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
     if (f.categories?.length) {
       const keys = f.categories.map((c) => c.toLowerCase());
@@ -60,11 +62,35 @@ export class BrandsRepository {
   }
 
   findVisible(affiliateId: string, id: string): Promise<BrandRow | undefined> {
-    return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).where(brandRowIsVisible(affiliateId)).executeTakeFirst();
+    return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).where(brandRowIsVisible(this.database.db, affiliateId)).executeTakeFirst();
   }
 
   find(id: string): Promise<BrandRow | undefined> {
     return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The brand's name and standing; undefined when there is no such brand. */
+  standingOf(id: string): Promise<MemberStanding | undefined> {
+    return this.database.db.selectFrom('brands').select(['id', 'name', 'suspended_at', 'suspension_reason']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Suspends (`next.suspended_at` set) or reactivates (null) the brand, with the change's effects
+   * in the same transaction; false, and nothing written, when it was not in the opposite standing
+   * (another change came first). The new updated_at tells every redirect cache.
+   */
+  setSuspension(id: string, next: Suspension, now: string, effects: Effects): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('brands')
+        .set({ ...next, updated_at: now })
+        .where('id', '=', id)
+        .where('suspended_at', next.suspended_at === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await writeEffects(trx, effects, now);
+      return true;
+    });
   }
 
   async slugExists(slug: string): Promise<boolean> {

@@ -23,6 +23,7 @@ export const CLICK_COLUMNS = [
   'is_head',
   'is_repeat',
   'is_suspicious',
+  'is_suspended',
   'counted',
   'visitor_hash',
   'user_agent',
@@ -64,7 +65,7 @@ export function clickColumns<C extends ClickColumn>(rows: readonly NewClickRow[]
 // Rows per INSERT statement: 20 columns × 500 stays far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 /** The integer columns of clicks (the flags); the others are text. */
-const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'counted', 'asn']);
+const INTEGER_CLICK_COLUMNS = new Set<string>(['is_bot', 'is_head', 'is_repeat', 'is_suspicious', 'is_suspended', 'counted', 'asn']);
 /** Clicks summed per transaction by sumAllStored. */
 const SUM_ALL_STEP = 5000;
 

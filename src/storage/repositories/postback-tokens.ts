@@ -35,8 +35,15 @@ export class PostbackTokensRepository {
     }
   }
 
-  /** The active (neither rotated nor revoked) token with this hash. */
-  findActive(tokenHash: string): Promise<PostbackTokenRow | undefined> {
-    return this.database.db.selectFrom('postback_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+  /** The active (neither rotated nor revoked) token with this hash, with when its brand was suspended (null while active). */
+  findActive(tokenHash: string): Promise<(PostbackTokenRow & { suspended_at: string | null }) | undefined> {
+    return this.database.db
+      .selectFrom('postback_tokens as t')
+      .innerJoin('brands as b', 'b.id', 't.brand_id')
+      .selectAll('t')
+      .select('b.suspended_at')
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.revoked_at', 'is', null)
+      .executeTakeFirst();
   }
 }

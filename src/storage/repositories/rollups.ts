@@ -46,7 +46,7 @@ export interface RollupRange {
 export type ClickCounts = Pick<ClickRollupRow, (typeof CLICK_COUNTS)[number]>;
 export type OrderSums = Pick<OrderRollupRow, (typeof ORDER_SUMS)[number]>;
 
-// Rows per upsert: 11 columns × 400 stays below both databases' bound-parameter limits.
+// Rows per upsert: 12 columns × 400 stays below both databases' bound-parameter limits.
 const CHUNK = 400;
 const PERIODS: readonly Period[] = ['hour', 'day'];
 
@@ -318,7 +318,7 @@ export class RollupsRepository {
         }
         for (const row of list) {
           let sum = sums.get(row.value);
-          if (!sum) sums.set(row.value, (sum = { value: row.value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, seenIn: new Set(), seenInFull: 0 }));
+          if (!sum) sums.set(row.value, (sum = { value: row.value, counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0, seenIn: new Set(), seenInFull: 0 }));
           for (const count of CLICK_COUNTS) sum[count] += row[count];
           sum.seenIn.add(hour);
           if (full) sum.seenInFull += last;
@@ -337,7 +337,7 @@ export class RollupsRepository {
       const exact = candidates
         .filter((s) => uncounted || s.counted > 0)
         .sort(mostCountedFirst)
-        .map(({ value, counted, bots, heads, repeats, suspicious }) => ({ value, counted, bots, heads, repeats, suspicious }));
+        .map(({ value, counted, bots, heads, repeats, suspicious, suspended }) => ({ value, counted, bots, heads, repeats, suspicious, suspended }));
       const kth = exact[limit - 1];
       if (exhausted || (kth !== undefined && kth.counted > threshold)) return exact.slice(0, limit);
     }

@@ -151,11 +151,21 @@ export class UsersRepository {
   }
 
   /** A session that was not revoked, with its user. */
-  async findSession(tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  /** The open session with this token hash and its user, with when the user's affiliate or brand was suspended (null while active). */
+  async findSession(tokenHash: string): Promise<{ session: SessionRow; user: UserRow; suspendedAt: string | null } | undefined> {
     const session = await this.database.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
     if (!session) return undefined;
-    const user = await this.database.db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirst();
-    return user && { session, user };
+    const found = await this.database.db
+      .selectFrom('users as u')
+      .leftJoin('affiliates as a', 'a.id', 'u.affiliate_id')
+      .leftJoin('brands as b', 'b.id', 'u.brand_id')
+      .selectAll('u')
+      .select((eb) => eb.fn.coalesce('a.suspended_at', 'b.suspended_at').as('account_suspended_at'))
+      .where('u.id', '=', session.user_id)
+      .executeTakeFirst();
+    if (!found) return undefined;
+    const { account_suspended_at: suspendedAt, ...user } = found;
+    return { session, user, suspendedAt };
   }
 
   async touchSession(tokenHash: string, now: string): Promise<void> {

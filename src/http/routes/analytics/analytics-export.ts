@@ -8,7 +8,7 @@ import { csvLine } from '../../../lib/csv.js';
 import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 
-const UNCOUNTED: Array<keyof Uncounted> = ['bot', 'head', 'repeat', 'suspicious'];
+const UNCOUNTED: Array<keyof Uncounted> = ['bot', 'head', 'repeat', 'suspicious', 'suspended'];
 
 /** The CSV columns of an answer: known before any row, so an empty answer still has its header. */
 function columnsOf(request: AnalyticsRequest, granularity: 'hour' | 'day'): string[] {

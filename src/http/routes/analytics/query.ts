@@ -56,7 +56,7 @@ export function analyticsQuery(side: Side) {
       country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'Only clicks from this country (ISO 3166 alpha-2; ZZ: unknown)' })),
       device: Type.Optional(oneOf(['desktop', 'mobile', 'tablet', 'other'], { description: 'Only clicks from this device type' })),
       currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Orders, sales and commission: only this currency (ISO 4217)' })),
-      include: Type.Optional(Type.Literal('uncounted', { description: 'With event=clicks: also the clicks that did not count, by reason (bot, head, repeat, suspicious)' })),
+      include: Type.Optional(Type.Literal('uncounted', { description: 'With event=clicks: also the clicks that did not count, by their first reason (suspended, then bot, head, repeat, suspicious)' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Groupings other than timeseries: the top this many (default 100)' })),
     },
     { additionalProperties: false },
@@ -86,12 +86,16 @@ export function requestOf(q: AnalyticsQuery): AnalyticsRequest {
   };
 }
 
-const Uncounted = Type.Object({
-  bot: Type.Integer(),
-  head: Type.Integer(),
-  repeat: Type.Integer(),
-  suspicious: Type.Integer(),
-});
+const Uncounted = Type.Object(
+  {
+    bot: Type.Integer({ description: 'A crawler or link preview (or no user agent)' }),
+    head: Type.Integer({ description: 'A HEAD request' }),
+    repeat: Type.Integer({ description: 'The same visitor again within the repeat window' }),
+    suspicious: Type.Integer({ description: 'Past the click velocity limit of its address on the link' }),
+    suspended: Type.Integer({ description: 'On a link of an affiliate or brand the network had suspended: the visitor was redirected, nothing counted' }),
+  },
+  { description: 'Clicks that did not count, each under its first reason: suspended, then bot, head, repeat, suspicious' },
+);
 
 
 export const AnalyticsRowSchema = Type.Object(

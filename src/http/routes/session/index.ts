@@ -113,7 +113,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Who is signed in',
-        description: 'The signed-in user, the CSRF token and when the session ends unless used. 401 without a session.',
+        description: 'The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401) },
       },
@@ -121,7 +121,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const session = await sessionOf(request, users);
       if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
-      return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
+      return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt, ...(session.accountSuspendedAt && { accountSuspendedAt: session.accountSuspendedAt }) } };
     },
   );
 
@@ -142,7 +142,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
       checkCsrf(request, session, allowedOrigins);
       const user = await users.setLanguage(session.user.id, request.body.language);
-      return { data: { user, csrfToken: session.csrfToken, expiresAt: session.expiresAt } };
+      return { data: { user, csrfToken: session.csrfToken, expiresAt: session.expiresAt, ...(session.accountSuspendedAt && { accountSuspendedAt: session.accountSuspendedAt }) } };
     },
   );
 

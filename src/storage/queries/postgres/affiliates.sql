@@ -108,3 +108,38 @@ from
 where
   "id" = $1;
 -- parameters: ["site"]
+
+-- affiliates.standingOf
+select
+  "id",
+  "name",
+  "suspended_at",
+  "suspension_reason"
+from
+  "affiliates"
+where
+  "id" = $1;
+-- parameters: ["aff-1"]
+
+-- affiliates.suspendedAmong
+select
+  "id",
+  "suspended_at",
+  "suspension_reason"
+from
+  "affiliates"
+where
+  "id" in ($1, $2)
+  and "suspended_at" is not null;
+-- parameters: ["aff-1","aff-2"]
+
+-- affiliates.setSuspension
+update "affiliates"
+set
+  "suspended_at" = $1,
+  "suspension_reason" = $2,
+  "updated_at" = $3
+where
+  "id" = $4
+  and "suspended_at" is null;
+-- parameters: ["2026-01-01T00:00:00.000Z","Fake traffic","2026-01-01T00:00:00.000Z","aff-1"]

@@ -7,15 +7,27 @@ from
   "brands"
 where
   (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = $1
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = $1
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   )
   and "brands"."name_key" like $2 escape '\'
@@ -49,15 +61,27 @@ from
   "brands"
 where
   (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = $1
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = $1
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   )
   and "brands"."name_key" like $2 escape '\'
@@ -86,15 +110,27 @@ from
 where
   "id" = $1
   and (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = $2
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = $2
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   );
 -- parameters: ["<uuid>","aff-1"]
@@ -107,6 +143,29 @@ from
 where
   "id" = $1;
 -- parameters: ["<uuid>"]
+
+-- brands.standingOf
+select
+  "id",
+  "name",
+  "suspended_at",
+  "suspension_reason"
+from
+  "brands"
+where
+  "id" = $1;
+-- parameters: ["<uuid>"]
+
+-- brands.setSuspension
+update "brands"
+set
+  "suspended_at" = $1,
+  "suspension_reason" = $2,
+  "updated_at" = $3
+where
+  "id" = $4
+  and "suspended_at" is not null;
+-- parameters: [null,null,"2026-01-01T00:00:00.000Z","<uuid>"]
 
 -- brands.exists
 select

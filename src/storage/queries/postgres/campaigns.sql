@@ -31,6 +31,16 @@ where
               and approved.brand_id = hidden.id
           )
       )
+      and "campaigns"."organization_id" not in (
+        (
+          select
+            "brands"."id"
+          from
+            "brands"
+          where
+            "brands"."suspended_at" is not null
+        )
+      )
       and "campaigns"."type" in ($2)
       and "campaigns"."offer_type" = $3
       and "campaigns"."organization_id" in ($4)
@@ -89,6 +99,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "campaigns"."type" in ($3)

@@ -16,6 +16,7 @@ with
         "is_head",
         "is_repeat",
         "is_suspicious",
+        "is_suspended",
         "counted",
         "visitor_hash",
         "user_agent",
@@ -42,14 +43,15 @@ with
         $10::integer[],
         $11::integer[],
         $12::integer[],
-        $13::text[],
+        $13::integer[],
         $14::text[],
         $15::text[],
         $16::text[],
         $17::text[],
         $18::text[],
         $19::text[],
-        $20::integer[]
+        $20::text[],
+        $21::integer[]
       )
     on conflict (id) do nothing
     returning
@@ -61,7 +63,7 @@ select
   id
 from
   stored;
--- parameters: [["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"],["link-1"],["aff-1"],["ch-1"],["<uuid>"],[null],["2026-01-01T00:00:00.000Z"],[0],[0],[0],[0],[1],["v"],["Mozilla/5.0"],[null],[null],[null],[null],[null],[null]]
+-- parameters: [["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"],["link-1"],["aff-1"],["ch-1"],["<uuid>"],[null],["2026-01-01T00:00:00.000Z"],[0],[0],[0],[0],[0],[1],["v"],["Mozilla/5.0"],[null],[null],[null],[null],[null],[null]]
 
 -- clicks.find
 select

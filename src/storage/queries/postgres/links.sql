@@ -170,6 +170,25 @@ where
   "l"."code" = $1;
 -- parameters: ["Abc1234"]
 
+-- links.suspendedMembers
+select
+  "id"
+from
+  "affiliates"
+where
+  "suspended_at" is not null;
+-- parameters: []
+
+select
+  "id",
+  "site",
+  "home_url"
+from
+  "brands"
+where
+  "suspended_at" is not null;
+-- parameters: []
+
 -- links.changesSince
 select
   "code"
@@ -185,6 +204,16 @@ select
   "id"
 from
   "brands"
+where
+  "updated_at" >= $1
+limit
+  $2;
+-- parameters: ["2026-01-01T00:00:00.000Z",1]
+
+select
+  "id"
+from
+  "affiliates"
 where
   "updated_at" >= $1
 limit

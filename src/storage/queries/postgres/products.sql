@@ -30,6 +30,16 @@ where
               and approved.brand_id = hidden.id
           )
       )
+      and "products"."organization_id" not in (
+        (
+          select
+            "brands"."id"
+          from
+            "brands"
+          where
+            "brands"."suspended_at" is not null
+        )
+      )
       and "products"."organization_id" in ($2)
       and "products"."available" = $3
     order by
@@ -63,6 +73,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."organization_id" in ($3)
@@ -99,6 +116,16 @@ where
               and approved.brand_id = hidden.id
           )
       )
+      and "products"."organization_id" not in (
+        (
+          select
+            "brands"."id"
+          from
+            "brands"
+          where
+            "brands"."suspended_at" is not null
+        )
+      )
       and "products"."price_cents" >= $2
       and "products"."price_cents" <= $3
     order by
@@ -132,6 +159,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."price_cents" >= $3
@@ -161,6 +195,16 @@ where
           approved.affiliate_id = $1
           and approved.brand_id = hidden.id
       )
+  )
+  and "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
+    )
   )
   and "products"."available" = $2
   and products.search @@ to_tsquery('simple', $3)
@@ -192,6 +236,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = $2
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."available" = $3

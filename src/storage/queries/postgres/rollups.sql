@@ -7,7 +7,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -16,7 +17,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -41,7 +43,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -50,7 +53,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -75,7 +79,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -85,7 +90,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -110,7 +116,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -119,7 +126,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -145,7 +153,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -154,7 +163,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -191,7 +201,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -215,7 +226,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -224,7 +236,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -251,7 +264,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -260,7 +274,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where

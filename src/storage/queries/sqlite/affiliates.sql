@@ -108,3 +108,38 @@ from
 where
   "id" = ?;
 -- parameters: ["site"]
+
+-- affiliates.standingOf
+select
+  "id",
+  "name",
+  "suspended_at",
+  "suspension_reason"
+from
+  "affiliates"
+where
+  "id" = ?;
+-- parameters: ["aff-1"]
+
+-- affiliates.suspendedAmong
+select
+  "id",
+  "suspended_at",
+  "suspension_reason"
+from
+  "affiliates"
+where
+  "id" in (?, ?)
+  and "suspended_at" is not null;
+-- parameters: ["aff-1","aff-2"]
+
+-- affiliates.setSuspension
+update "affiliates"
+set
+  "suspended_at" = ?,
+  "suspension_reason" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "suspended_at" is null;
+-- parameters: ["2026-01-01T00:00:00.000Z","Fake traffic","2026-01-01T00:00:00.000Z","aff-1"]

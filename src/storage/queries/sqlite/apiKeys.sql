@@ -43,10 +43,13 @@ where
 
 -- apiKeys.findActive
 select
-  *
+  "k".*,
+  coalesce("a"."suspended_at", "b"."suspended_at") as "suspended_at"
 from
-  "api_keys"
+  "api_keys" as "k"
+  left join "affiliates" as "a" on "a"."id" = "k"."affiliate_id"
+  left join "brands" as "b" on "b"."id" = "k"."brand_id"
 where
-  "key_hash" = ?
-  and "revoked_at" is null;
+  "k"."key_hash" = ?
+  and "k"."revoked_at" is null;
 -- parameters: ["h"]

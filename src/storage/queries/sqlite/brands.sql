@@ -7,15 +7,27 @@ from
   "brands"
 where
   (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = ?
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   )
   and "brands"."name_key" like ? escape '\'
@@ -49,15 +61,27 @@ from
   "brands"
 where
   (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = ?
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   )
   and "brands"."name_key" like ? escape '\'
@@ -86,15 +110,27 @@ from
 where
   "id" = ?
   and (
-    brands.is_public = 1
-    or exists (
-      select
-        1
-      from
-        brand_approvals as approved
-      where
-        approved.affiliate_id = ?
-        and approved.brand_id = brands.id
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
     )
   );
 -- parameters: ["<uuid>","aff-1"]
@@ -107,6 +143,29 @@ from
 where
   "id" = ?;
 -- parameters: ["<uuid>"]
+
+-- brands.standingOf
+select
+  "id",
+  "name",
+  "suspended_at",
+  "suspension_reason"
+from
+  "brands"
+where
+  "id" = ?;
+-- parameters: ["<uuid>"]
+
+-- brands.setSuspension
+update "brands"
+set
+  "suspended_at" = ?,
+  "suspension_reason" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "suspended_at" is not null;
+-- parameters: [null,null,"2026-01-01T00:00:00.000Z","<uuid>"]
 
 -- brands.exists
 select

@@ -14,6 +14,7 @@ insert into
     "is_head",
     "is_repeat",
     "is_suspicious",
+    "is_suspended",
     "counted",
     "visitor_hash",
     "user_agent",
@@ -45,12 +46,13 @@ values
     ?,
     ?,
     ?,
+    ?,
     ?
   )
 on conflict ("id") do nothing
 returning
   "id";
--- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>",null,"2026-01-01T00:00:00.000Z",0,0,0,0,1,"v","Mozilla/5.0",null,null,null,null,null,null]
+-- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>",null,"2026-01-01T00:00:00.000Z",0,0,0,0,0,1,"v","Mozilla/5.0",null,null,null,null,null,null]
 
 select
   (

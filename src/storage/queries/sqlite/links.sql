@@ -155,6 +155,25 @@ where
   "l"."code" = ?;
 -- parameters: ["Abc1234"]
 
+-- links.suspendedMembers
+select
+  "id"
+from
+  "affiliates"
+where
+  "suspended_at" is not null;
+-- parameters: []
+
+select
+  "id",
+  "site",
+  "home_url"
+from
+  "brands"
+where
+  "suspended_at" is not null;
+-- parameters: []
+
 -- links.changesSince
 select
   "code"
@@ -170,6 +189,16 @@ select
   "id"
 from
   "brands"
+where
+  "updated_at" >= ?
+limit
+  ?;
+-- parameters: ["2026-01-01T00:00:00.000Z",1]
+
+select
+  "id"
+from
+  "affiliates"
 where
   "updated_at" >= ?
 limit

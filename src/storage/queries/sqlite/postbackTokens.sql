@@ -28,10 +28,12 @@ values
 
 -- postbackTokens.findActive
 select
-  *
+  "t".*,
+  "b"."suspended_at"
 from
-  "postback_tokens"
+  "postback_tokens" as "t"
+  inner join "brands" as "b" on "b"."id" = "t"."brand_id"
 where
-  "token_hash" = ?
-  and "revoked_at" is null;
+  "t"."token_hash" = ?
+  and "t"."revoked_at" is null;
 -- parameters: ["h"]

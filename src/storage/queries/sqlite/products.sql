@@ -30,6 +30,16 @@ where
               and approved.brand_id = hidden.id
           )
       )
+      and "products"."organization_id" not in (
+        (
+          select
+            "brands"."id"
+          from
+            "brands"
+          where
+            "brands"."suspended_at" is not null
+        )
+      )
       and "products"."organization_id" in (?)
       and "products"."available" = ?
     order by
@@ -63,6 +73,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."organization_id" in (?)
@@ -90,6 +107,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."price_cents" >= ?
@@ -120,6 +144,16 @@ where
           approved.affiliate_id = ?
           and approved.brand_id = hidden.id
       )
+  )
+  and "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
+    )
   )
   and "products"."available" = ?
   and products_fts match ?
@@ -152,6 +186,13 @@ where
         "brand_approvals"
       where
         "brand_approvals"."affiliate_id" = ?
+      union
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
     )
   )
   and "products"."available" = ?

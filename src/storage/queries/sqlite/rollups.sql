@@ -7,7 +7,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -16,7 +17,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -41,7 +43,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -50,7 +53,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -75,7 +79,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -85,7 +90,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -110,7 +116,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -119,7 +126,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups"
     where
@@ -145,7 +153,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -154,7 +163,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -190,7 +200,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -217,7 +228,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -244,7 +256,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -271,7 +284,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -298,7 +312,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -325,7 +340,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -352,7 +368,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -379,7 +396,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -406,7 +424,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -433,7 +452,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -460,7 +480,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -487,7 +508,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -514,7 +536,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -541,7 +564,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -568,7 +592,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -595,7 +620,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -622,7 +648,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -649,7 +676,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -676,7 +704,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -703,7 +732,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -730,7 +760,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -757,7 +788,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -784,7 +816,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -811,7 +844,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -838,7 +872,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -865,7 +900,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -892,7 +928,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -919,7 +956,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -946,7 +984,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -973,7 +1012,8 @@ from
       bots,
       heads,
       repeats,
-      suspicious
+      suspicious,
+      suspended
     from
       "click_rollups_daily"
     where
@@ -997,7 +1037,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -1006,7 +1047,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
@@ -1033,7 +1075,8 @@ select
   sum("bots") as "bots",
   sum("heads") as "heads",
   sum("repeats") as "repeats",
-  sum("suspicious") as "suspicious"
+  sum("suspicious") as "suspicious",
+  sum("suspended") as "suspended"
 from
   (
     select
@@ -1042,7 +1085,8 @@ from
       "bots" as "bots",
       "heads" as "heads",
       "repeats" as "repeats",
-      "suspicious" as "suspicious"
+      "suspicious" as "suspicious",
+      "suspended" as "suspended"
     from
       "click_rollups_daily"
     where
