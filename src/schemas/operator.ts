@@ -7,7 +7,8 @@ import { HoldReasons } from './order.js';
 export const ApplicationStatuses = ['unverified', 'pending', 'approved', 'declined'] as const;
 export const ApplicationKinds = ['affiliate', 'brand'] as const;
 
-const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+/** One of `values`, as a schema (with its description where given). */
+export const literals = <T extends string>(values: readonly T[], description?: string) => Type.Union(values.map((v) => Type.Literal(v)), description === undefined ? {} : { description });
 
 export const Application = Type.Object(
   {

@@ -31,15 +31,7 @@ export class MembersRepository {
 
   /** A page of affiliates whose id or name contains `search` (all without one), by name. */
   affiliates(search: string | undefined, page: PageWindow): Promise<Page<MemberRow>> {
-    const filtered = () => {
-      const q = this.database.db.selectFrom('affiliates');
-      return search ? q.where((eb) => eb.or([eb(eb.fn('lower', ['id']), 'like', like(search)), eb(eb.fn('lower', ['name']), 'like', like(search))])) : q;
-    };
-    return pageWithTotal(
-      this.database,
-      filtered().select(['id', 'name', 'created_at']).orderBy('name').orderBy('id').limit(page.limit).offset(page.offset).execute(),
-      filtered().select((eb) => eb.fn.countAll<number>().as('n')),
-    );
+    return this.search('affiliates', search, page);
   }
 
   /** One affiliate, by id. */
@@ -49,8 +41,12 @@ export class MembersRepository {
 
   /** A page of brands whose id or name contains `search` (all without one), by name. */
   brands(search: string | undefined, page: PageWindow): Promise<Page<MemberRow>> {
+    return this.search('brands', search, page);
+  }
+
+  private search(table: 'affiliates' | 'brands', search: string | undefined, page: PageWindow): Promise<Page<MemberRow>> {
     const filtered = () => {
-      const q = this.database.db.selectFrom('brands');
+      const q = this.database.db.selectFrom(table);
       return search ? q.where((eb) => eb.or([eb(eb.fn('lower', ['id']), 'like', like(search)), eb(eb.fn('lower', ['name']), 'like', like(search))])) : q;
     };
     return pageWithTotal(

@@ -2,9 +2,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../../domain/audit/audit-entry.js';
 import { userIdOf } from '../account/side.js';
+export { SESSION_ONLY } from '../account/side.js';
 
 export const TAG = 'Operator';
-/** Only an operator's portal session may call these routes: there is no operator API key. */
-export const SESSION_ONLY = [{ session: [] }];
 
 export const operatorOf = (request: FastifyRequest): Actor => ({ kind: 'operator', userId: userIdOf(request), address: request.ip });

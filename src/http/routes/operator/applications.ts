@@ -1,14 +1,13 @@
 // Affiliates' sign-ups and brands' applications: the list with what each sent, and the decision on
 // one or several.
 import { Type } from '@sinclair/typebox';
-import { Application, ApplicationDecision, ApplicationDecisions, ApplicationKinds, ApplicationStatuses, DecisionOutcome } from '../../../schemas/operator.js';
+import { Application, ApplicationDecision, ApplicationDecisions, ApplicationKinds, ApplicationStatuses, DecisionOutcome, literals } from '../../../schemas/operator.js';
 import { LimitQuery } from '../../../schemas/common.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { operatorOf, SESSION_ONLY, TAG } from './actor.js';
 
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The application’s id (apl_…)' }) });
 
 export function listApplicationsRoute(app: App, services: ServingServices): void {
