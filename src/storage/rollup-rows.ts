@@ -2,7 +2,7 @@
 // clicks or orders (the SQLite click writer, and every rebuild), and the same sums computed from
 // rows in memory (a batch being written, an order being changed). Both follow the one layout in
 // src/lib/rollup-layout.ts, per hour and per day; a test proves they agree.
-import { CLICK_DIMENSIONS, FACTS, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, dayOf, hourOf, type Dimension, type Fact, type Period, type RollupScope } from '../lib/rollup-layout.js';
+import { CLICK_DIMENSIONS, FACTS, NETWORK_DIMENSION, ORDER_DIMENSIONS, PAIR_SEPARATOR, UNKNOWN_FACT, dayOf, hourOf, type Dimension, type Fact, type Period, type RollupScope } from '../lib/rollup-layout.js';
 import type { ClickRollupRow, NewClickRow, NewOrderRow, OrderRollupRow } from './tables.js';
 
 type KeyColumns = readonly [affiliate: string, organization: string, link: string];
@@ -11,10 +11,11 @@ export const CLICK_ROLLUP_KEY = ['affiliate_id', 'organization_id', 'link_id', '
 export const ORDER_ROLLUP_KEY = [...CLICK_ROLLUP_KEY, 'currency'] as const;
 export const CLICK_COUNTS = ['counted', 'bots', 'heads', 'repeats', 'suspicious', 'suspended'] as const;
 /**
- * Which click counts a statement sums: today's, or those the tables had before migration 0048
- * added the suspended count (and the clicks' is_suspended flag), for the migrations before it.
+ * Which clicks' columns a statement reads: today's, or those the tables had before migration 0047
+ * (clicks.asn, the 'network' dimension) and 0048 (the suspended count, clicks.is_suspended), for
+ * the migrations before them.
  */
-export type ClickCountLayout = 'current' | 'before-suspensions';
+export type ClickCountLayout = 'current' | 'before-0047';
 const COUNTS_BEFORE_SUSPENSIONS = ['counted', 'bots', 'heads', 'repeats', 'suspicious'] as const;
 const clickCountsOf = (layout: ClickCountLayout): readonly string[] => (layout === 'current' ? CLICK_COUNTS : COUNTS_BEFORE_SUSPENSIONS);
 export const ORDER_SUMS = ['orders', 'sales', 'commission'] as const;
@@ -96,7 +97,7 @@ const CLICK_COUNT_SQL: Record<ClickCountLayout, string[]> = {
     'sum(case when is_suspended = 0 and is_bot = 0 and is_head = 0 and is_repeat = 0 then is_suspicious else 0 end)',
     'sum(is_suspended)',
   ],
-  'before-suspensions': [
+  'before-0047': [
     'sum(counted)',
     'sum(is_bot)',
     'sum(case when is_bot = 0 then is_head else 0 end)',
@@ -132,7 +133,10 @@ function groupedSelect(scope: RollupScope, dimension: Dimension, value: string, 
 function clickRollupSelects(where: string, period: Period = 'hour', layout: ClickCountLayout = 'current'): string[] {
   const selects: string[] = [];
   for (const [scope, dimensions] of CLICK_LAYOUT) {
-    for (const dimension of dimensions) selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL[layout], 'clicks', where, period));
+    for (const dimension of dimensions) {
+      if (layout === 'before-0047' && dimension === NETWORK_DIMENSION) continue;
+      selects.push(groupedSelect(scope, dimension, clickValueSql(scope, dimension), [], CLICK_COUNT_SQL[layout], 'clicks', where, period));
+    }
   }
   return selects;
 }

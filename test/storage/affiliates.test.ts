@@ -33,7 +33,7 @@ describe('AffiliatesRepository', () => {
   test('save renames an existing affiliate and keeps its creation time', async () => {
     await f.repos.affiliates.save({ id: 'aff-1', name: 'One renamed', created_at: at('02-01') });
     const rows = await f.database.db.selectFrom('affiliates').selectAll().execute();
-    assert.deepEqual(rows, [{ id: 'aff-1', name: 'One renamed', created_at: at('01-01') }]);
+    assert.deepEqual(rows, [{ id: 'aff-1', name: 'One renamed', created_at: at('01-01'), updated_at: null, suspended_at: null, suspension_reason: null }]);
     assert.equal(await f.repos.affiliates.exists('aff-1'), true);
     assert.equal(await f.repos.affiliates.exists('aff-2'), false);
   });

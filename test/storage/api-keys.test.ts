@@ -47,7 +47,7 @@ after(async () => {
 
 describe('ApiKeysRepository', () => {
   test('insert stores the row as given', async () => {
-    assert.deepEqual(await f.repos.apiKeys.findActive(hashKey('secret-k-b1')), key('k-b1', { brandId: 'b-acme' }, at('01-02')));
+    assert.deepEqual(await f.repos.apiKeys.findActive(hashKey('secret-k-b1')), { ...key('k-b1', { brandId: 'b-acme' }, at('01-02')), suspended_at: null });
   });
 
   test("list answers an owner's keys, or every key, oldest first with the id breaking ties", async () => {

@@ -36,7 +36,7 @@ const activeOf = (brandId: string) => f.database.db.selectFrom('postback_tokens'
 describe('PostbackTokensRepository', () => {
   test("a brand's first token replaces nothing and is found active", async () => {
     assert.deepEqual(await f.repos.postbackTokens.replace(token('t1', 'b-acme', at('01-01'))), { replaced: null });
-    assert.deepEqual(await f.repos.postbackTokens.findActive(hashKey('secret-t1')), { ...token('t1', 'b-acme', at('01-01')), revoked_at: null, replaced_by: null });
+    assert.deepEqual(await f.repos.postbackTokens.findActive(hashKey('secret-t1')), { ...token('t1', 'b-acme', at('01-01')), revoked_at: null, replaced_by: null, suspended_at: null });
     assert.deepEqual(await f.repos.postbackTokens.replace(token('g1', 'b-globex', at('01-01'))), { replaced: null });
   });
 

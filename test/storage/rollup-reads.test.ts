@@ -23,8 +23,8 @@ before(async () => {
   for (let i = 0; i < count; i++) {
     const at = new Date(START + Math.floor((i + next()) * ((DAYS * 86_400_000) / count))).toISOString();
     const roll = next();
-    const flags = { is_bot: roll < 0.05 ? 1 : 0, is_head: roll < 0.07 && next() < 0.5 ? 1 : 0, is_repeat: roll > 0.9 ? 1 : 0, is_suspicious: roll > 0.97 ? 1 : 0, is_suspended: 0 };
-    const counted = flags.is_bot || flags.is_head || flags.is_repeat || flags.is_suspicious ? 0 : 1;
+    const flags = { is_bot: roll < 0.05 ? 1 : 0, is_head: roll < 0.07 && next() < 0.5 ? 1 : 0, is_repeat: roll > 0.9 ? 1 : 0, is_suspicious: roll > 0.97 ? 1 : 0, is_suspended: roll > 0.5 && roll < 0.52 ? 1 : 0 };
+    const counted = flags.is_bot || flags.is_head || flags.is_repeat || flags.is_suspicious || flags.is_suspended ? 0 : 1;
     clicks.push({
       id: `${(START + i).toString(16)}-${i}`,
       link_id: `l-${String(skewed(next, 400)).padStart(3, '0')}`,
@@ -66,8 +66,10 @@ after(async () => {
   await f?.close();
 });
 
-type Counts = { counted: number; bots: number; heads: number; repeats: number; suspicious: number };
-const reason = (c: NewClickRow): keyof Counts => (c.counted ? 'counted' : c.is_bot ? 'bots' : c.is_head ? 'heads' : c.is_repeat ? 'repeats' : 'suspicious');
+type Counts = { counted: number; bots: number; heads: number; repeats: number; suspicious: number; suspended: number };
+// A suspended member's click is counted as suspended whatever else it is.
+const reason = (c: NewClickRow): keyof Counts =>
+  c.counted ? 'counted' : c.is_suspended ? 'suspended' : c.is_bot ? 'bots' : c.is_head ? 'heads' : c.is_repeat ? 'repeats' : 'suspicious';
 const VALUE: Record<string, (c: NewClickRow) => string> = {
   link: (c) => c.link_id,
   brand: (c) => c.organization_id,
@@ -80,7 +82,7 @@ function expectedTop(dimension: string, from: string, to: string, limit: number,
   for (const c of clicks) {
     if (c.affiliate_id !== 'aff-1' || c.created_at < from || c.created_at >= to) continue;
     const value = VALUE[dimension]!(c);
-    const sum = sums.get(value) ?? { counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0 };
+    const sum = sums.get(value) ?? { counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 };
     sum[reason(c)]++;
     sums.set(value, sum);
   }

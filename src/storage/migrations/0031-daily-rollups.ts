@@ -33,7 +33,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   // The rebuild's own SQL (src/storage/rollup-rows.ts), as migration 0032 uses it too, over the
   // click counts the tables had then (0048 added one).
-  for (const statement of [...dailyFromHourlySql('clicks', undefined, 'before-suspensions'), ...dailyFromHourlySql('orders')]) await sql.raw(statement).execute(db);
+  for (const statement of [...dailyFromHourlySql('clicks', undefined, 'before-0047'), ...dailyFromHourlySql('orders')]) await sql.raw(statement).execute(db);
 
   for (const table of ['click_rollups', 'click_rollups_daily']) {
     for (const dimension of RANKED) {

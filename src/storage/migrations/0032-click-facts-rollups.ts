@@ -8,8 +8,8 @@
 // `affnet analytics rebuild` does. Hours before the oldest stored click (deleted by retention)
 // keep their rows of the dimensions still kept; their other rows cannot become combinations and
 // are deleted. The SQL is the service's own (src/storage/rollup-rows.ts), so a later change of
-// the layout recomputes again after this one; it sums the click counts the tables had then
-// (migration 0048 added one).
+// the layout recomputes again after this one; it reads the click columns the tables had then
+// (migrations 0047 and 0048 added some).
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import { clickRollupSql, dailyFromHourlySql } from '../rollup-rows.js';
@@ -24,9 +24,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (oldest !== undefined) {
     const from = `${oldest.slice(0, 13)}:00:00.000Z`;
     await sql`delete from click_rollups where hour >= ${from}`.execute(db);
-    await sql.raw(clickRollupSql(`created_at >= '${from.replace(/'/g, '')}'`, 'hour', 'before-suspensions')).execute(db);
+    await sql.raw(clickRollupSql(`created_at >= '${from.replace(/'/g, '')}'`, 'hour', 'before-0047')).execute(db);
   }
-  for (const statement of dailyFromHourlySql('clicks', undefined, 'before-suspensions')) await sql.raw(statement).execute(db);
+  for (const statement of dailyFromHourlySql('clicks', undefined, 'before-0047')) await sql.raw(statement).execute(db);
   if (dialect === 'sqlite') {
     await sql`update rollup_progress set last_rolled_rowid = (select coalesce(max(rowid), 0) from clicks) where id = 1`.execute(db);
   }
