@@ -95,9 +95,23 @@ export const AuditEntry = Type.Object(
   { $id: 'AuditEntry', description: 'One entry of the audit trail: append-only' },
 );
 
+const Standing = {
+  suspended: Type.Boolean({ description: 'Suspended by the network: its links count nothing, its keys and sessions are refused' }),
+  suspendedAt: Type.Optional(DateTime),
+  suspensionReason: Type.Optional(Type.String({ description: 'Why, as the member was told' })),
+};
+
 export const MemberSummary = Type.Object(
-  { id: Type.String(), name: Type.String(), createdAt: DateTime },
+  { id: Type.String(), name: Type.String(), createdAt: DateTime, ...Standing },
   { $id: 'MemberSummary', description: 'An affiliate or a brand, as the operators’ search finds it' },
+);
+
+export const StandingChange = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why: the member’s owners are mailed it, and the audit trail keeps it' }) },
+  {
+    additionalProperties: false,
+    ...Examples({ suspend: ['Suspend', { reason: 'Traffic from a click farm, see the holds of November' }], reactivate: ['Reactivate', { reason: 'Traffic sources reviewed with the affiliate' }] }),
+  },
 );
 
 const OrderFigures = Type.Object({
@@ -117,13 +131,14 @@ export const MemberDetail = Type.Object(
     id: Type.String(),
     name: Type.String(),
     createdAt: DateTime,
+    ...Standing,
     active: Type.Optional(Type.Boolean({ description: 'Brands: launched, in affiliates’ sight' })),
     site: Type.Optional(Type.String()),
     figures: Type.Object({
       from: Type.String({ format: 'date' }),
       to: Type.String({ format: 'date', description: 'Included' }),
       clicks: Type.Integer({ description: 'Counted clicks of the member’s links' }),
-      uncountedClicks: Type.Integer({ description: 'Clicks that did not count (bots, HEAD requests, repeats, suspicious)' }),
+      uncountedClicks: Type.Integer({ description: 'Clicks that did not count (bots, HEAD requests, repeats, suspicious, suspended)' }),
       orders: Type.Array(OrderFigures, { description: 'Per currency (money is never summed across currencies)' }),
     }),
     users: Type.Array(Type.Ref('User')),

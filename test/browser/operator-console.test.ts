@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // The operator's console, in headless Chromium against a real server: an operator signs in, is
 // sent to set up a second factor before anything else, signs in again with the app's code,
-// approves one application and declines another with a reason, and finds both decisions in the
-// audit trail, and looks a member up; the console fits a phone's screen.
+// approves one application and declines another with a reason, releases one held conversion and
+// declines another, suspends an affiliate (whose link then redirects without counting), finds
+// each step in the audit trail; the console fits a phone's screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
@@ -13,6 +14,7 @@ import { buildWorld, BRANDS } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { pollUntil } from '../helpers/wait.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'ops@network.example';
@@ -20,6 +22,7 @@ let testDb: TestDatabase;
 let database: Database;
 let server: ServerProcess;
 let browser: Browser;
+let link: URL;
 const pageErrors: string[] = [];
 
 /** An affiliate's sign-up with its address confirmed: waiting for the operator. */
@@ -30,12 +33,23 @@ async function pendingSignUp(name: string, email: string): Promise<void> {
   await applications.verify(new URL((await applications.issueVerifyLink(id))!).searchParams.get('token')!);
 }
 
-/** A conversion reported at once after its click through the running server: held (click to order too fast). */
-async function heldConversion(affiliateKey: string, brandKey: string, orderId: string): Promise<void> {
+/** The affiliate's link to Acme's home page, through the running server. */
+async function acmeLink(affiliateKey: string): Promise<URL> {
   const link = await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
   const shortUrl = ((await link.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length > 0)!.shortUrls[0]!;
-  const visit = await fetch(new URL(new URL(shortUrl).pathname, server.url), { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' } });
-  const clickId = new URL(visit.headers.get('location')!).searchParams.get('clickId')!;
+  return new URL(new URL(shortUrl).pathname, server.url);
+}
+
+/** A visit to the link from a browser: where it leads. */
+async function visit(link: URL): Promise<URL> {
+  const res = await fetch(link, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' } });
+  assert.equal(res.status, 302);
+  return new URL(res.headers.get('location')!);
+}
+
+/** A conversion reported at once after its click through the running server: held (click to order too fast). */
+async function heldConversion(affiliateKey: string, brandKey: string, orderId: string): Promise<void> {
+  const clickId = (await visit(await acmeLink(affiliateKey))).searchParams.get('clickId')!;
   // The click is stored within moments; until then the conversion is asked to come back.
   for (;;) {
     const res = await fetch(`${server.url}/advertiser/conversions`, { method: 'POST', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ clickId, orderId, value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }) });
@@ -62,6 +76,7 @@ before(async () => {
   const { access } = servicesFor(database);
   const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
   const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
+  link = await acmeLink(affiliateKey);
   await heldConversion(affiliateKey, brandKey, 'HELD-RELEASE');
   await heldConversion(affiliateKey, brandKey, 'HELD-DECLINE');
 });
@@ -174,6 +189,25 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.getByText('Counted clicks').waitFor();
     await page.getByText('@aff1').waitFor();
     await assertAccessible(page, 'operator member');
+
+    // Suspended with a reason: its link still leads to the brand, but the click counts nothing.
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByText('Give the reason').waitFor();
+    await page.getByLabel('Reason to suspend (its owners are mailed it)').fill('Clicks bought from a click farm');
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('status').getByText(/Suspended since .*: Clicks bought from a click farm/).waitFor();
+    await page.screenshot({ path: '/tmp/operator-member-suspended-1280.png', fullPage: true });
+    const landing = await visit(link);
+    assert.equal(landing.origin, 'https://www.acme.com', 'a visitor is never stranded');
+    const clickId = landing.searchParams.get('clickId')!;
+    const stored = await pollUntil(() => database.db.selectFrom('clicks').select(['counted', 'is_suspended']).where('id', '=', clickId).executeTakeFirst(), (c) => c !== undefined);
+    assert.deepEqual(stored, { counted: 0, is_suspended: 1 });
+    await nav(page, 'Audit trail');
+    await page.getByLabel('Action').fill('affiliate.');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('tr', { hasText: 'affiliate.suspended' }).getByText('Clicks bought from a click farm').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Affiliate One' }).waitFor();
     await page.setViewportSize({ width: 375, height: 800 });
     await assertFits(page, 'a member');
     await page.screenshot({ path: '/tmp/operator-member-375.png', fullPage: true });

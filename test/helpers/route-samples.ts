@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'light-my-request';
 import type { Harness } from './harness.js';
-import { BRANDS, campaignInput, productInput } from './world.js';
+import { BRANDS, brandInput, campaignInput, productInput } from './world.js';
 import { newKey } from './api.js';
 import { brandKey, createLink, freshClick, item, report } from './tracking.js';
 import { servicesFor } from './databases.js';
@@ -106,6 +106,16 @@ export function createRouteSamples(): RouteSamples {
     const [application] = (await applications.list({ status: 'unverified' }, 1000)).filter((a) => a.email === email);
     await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
     return application!.id;
+  }
+  /** A member of its own for a suspension sample (the walk's aff-1 and Acme must stay active), suspended already with `suspended`. */
+  async function freshMember(kind: MemberSide, suspended = false): Promise<string> {
+    const id = unique(kind === 'affiliate' ? 'aff-walk' : 'brand-walk');
+    const { services } = h.service;
+    if (kind === 'affiliate') await services.access.upsertAffiliate(id, 'Walked affiliate');
+    else await services.imports.upsertBrand(brandInput({ id, name: 'Walked brand', slug: id, site: `https://${id}.example.com` }));
+    const member = kind === 'affiliate' ? { affiliateId: id } : { brandId: id };
+    if (suspended) await services.suspensions.suspend({ kind: 'cli' }, member, 'Walking the routes');
+    return id;
   }
   const NETWORK_WIDE = { reason: 'the network’s own: every operator reads and acts on all of it, and no member reaches it (the other side’s test)' };
 
@@ -474,6 +484,30 @@ export function createRouteSamples(): RouteSamples {
     'GET /operator/affiliates/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/affiliates/aff-1?from=2026-01-01&to=2026-03-01', headers: withKey(key) }) },
     'GET /operator/brands': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/brands?q=Acme', headers: withKey(key) }) },
     'GET /operator/brands/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: `/operator/brands/${BRANDS.acme}`, headers: withKey(key) }) },
+    'POST /operator/affiliates/:id/suspend': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/affiliates/${await freshMember('affiliate')}/suspend`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'POST /operator/affiliates/:id/reactivate': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/affiliates/${await freshMember('affiliate', true)}/reactivate`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'POST /operator/brands/:id/suspend': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/brands/${await freshMember('brand')}/suspend`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'POST /operator/brands/:id/reactivate': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/brands/${await freshMember('brand', true)}/reactivate`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
     'GET /operator/holds': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/holds?affiliateId=aff-1', headers: withKey(key) }) },
     'POST /operator/holds/decisions': {
       side: 'operator',

@@ -20,7 +20,19 @@ export interface MemberSummary {
   id: string;
   name: string;
   createdAt: string;
+  suspended: boolean;
+  /** While suspended: since when, and why. */
+  suspendedAt?: string;
+  suspensionReason?: string;
 }
+
+const summaryOf = (row: { id: string; name: string; created_at: string; suspended_at: string | null; suspension_reason: string | null }): MemberSummary => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  suspended: row.suspended_at !== null,
+  ...(row.suspended_at !== null && { suspendedAt: row.suspended_at, ...(row.suspension_reason !== null && { suspensionReason: row.suspension_reason }) }),
+});
 
 export interface MemberFigures {
   /** The whole UTC days covered: `from` to `to`, both included. */
@@ -63,7 +75,14 @@ export class MembersConsole {
 
   async list(kind: 'affiliate' | 'brand', search: string | undefined, page: PageRequest): Promise<Paged<MemberSummary>> {
     const found = kind === 'affiliate' ? await this.repositories.members.affiliates(search, offsetOf(page)) : await this.repositories.members.brands(search, offsetOf(page));
-    return { items: found.rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at })), total: found.total };
+    return { items: found.rows.map(summaryOf), total: found.total };
+  }
+
+  /** One member as the search lists it. */
+  async summary(kind: 'affiliate' | 'brand', id: string): Promise<MemberSummary> {
+    const row = kind === 'affiliate' ? await this.repositories.members.affiliate(id) : await this.repositories.brands.find(id);
+    if (!row) throw notFound(`no ${kind} ${id}`, `${kind}_not_found`);
+    return summaryOf(row);
   }
 
   async affiliate(id: string, range: { from?: string | undefined; to?: string | undefined }): Promise<MemberDetail> {
@@ -73,9 +92,7 @@ export class MembersConsole {
     const channels = await this.repositories.affiliates.channelsOf(id);
     return {
       kind: 'affiliate',
-      id,
-      name: row.name,
-      createdAt: row.created_at,
+      ...summaryOf(row),
       figures: await this.figures({ affiliateId: id }, range),
       users: await this.users.team(owner),
       keys: await this.keysOf(owner),
@@ -89,9 +106,7 @@ export class MembersConsole {
     const owner = { brandId: id };
     return {
       kind: 'brand',
-      id,
-      name: brand.name,
-      createdAt: brand.created_at,
+      ...summaryOf(brand),
       active: brand.active === 1,
       site: brand.site,
       figures: await this.figures({ brandId: id }, range),
@@ -115,7 +130,7 @@ export class MembersConsole {
       to: end,
       days: true,
     });
-    return rows.reduce((sum, r) => ({ counted: sum.counted + r.counted, uncounted: sum.uncounted + r.bots + r.heads + r.repeats + r.suspicious }), { counted: 0, uncounted: 0 });
+    return rows.reduce((sum, r) => ({ counted: sum.counted + r.counted, uncounted: sum.uncounted + r.bots + r.heads + r.repeats + r.suspicious + r.suspended }), { counted: 0, uncounted: 0 });
   }
 
   /** The member's figures over whole UTC days: `from` to `to` included (default: the last 30 days). */

@@ -9,7 +9,12 @@ export interface MemberRow {
   id: string;
   name: string;
   created_at: string;
+  /** When the network suspended the member, and why; null while it is active. */
+  suspended_at: string | null;
+  suspension_reason: string | null;
 }
+
+const MEMBER_COLUMNS = ['id', 'name', 'created_at', 'suspended_at', 'suspension_reason'] as const;
 
 export interface OrderFigures {
   currency: string;
@@ -36,7 +41,7 @@ export class MembersRepository {
 
   /** One affiliate, by id. */
   affiliate(id: string): Promise<MemberRow | undefined> {
-    return this.database.db.selectFrom('affiliates').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+    return this.database.db.selectFrom('affiliates').select(MEMBER_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   /** A page of brands whose id or name contains `search` (all without one), by name. */
@@ -51,7 +56,7 @@ export class MembersRepository {
     };
     return pageWithTotal(
       this.database,
-      filtered().select(['id', 'name', 'created_at']).orderBy('name').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+      filtered().select(MEMBER_COLUMNS).orderBy('name').orderBy('id').limit(page.limit).offset(page.offset).execute(),
       filtered().select((eb) => eb.fn.countAll<number>().as('n')),
     );
   }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
@@ -67,6 +67,7 @@ export function OperatorMembers() {
                     <th scope="col">{t('operator.members.name')}</th>
                     <th scope="col">{t('operator.members.id')}</th>
                     <th scope="col">{t('operator.members.since')}</th>
+                    <th scope="col">{t('operator.members.standing')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -77,6 +78,7 @@ export function OperatorMembers() {
                       </th>
                       <td class="code">{m.id}</td>
                       <td>{date(m.createdAt)}</td>
+                      <td>{m.suspended ? t('operator.members.suspended') : t('operator.members.active')}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -107,6 +109,7 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
         <>
           <h1>{m.name}</h1>
           <p class="hint code">{m.id}</p>
+          <StandingForm kind={kind} member={m} />
           <form
             class="inline filters"
             onSubmit={(e) => {
@@ -160,13 +163,17 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
             </table>
           )}
           <h2>{t('nav.team')}</h2>
-          <ul>
-            {m.users.map((u) => (
-              <li key={u.id}>
-                {u.email} ({u.role})
-              </li>
-            ))}
-          </ul>
+          {m.users.length === 0 ? (
+            <p>{t('operator.members.noUsers')}</p>
+          ) : (
+            <ul>
+              {m.users.map((u) => (
+                <li key={u.id}>
+                  {u.email} ({u.role})
+                </li>
+              ))}
+            </ul>
+          )}
           <h2>{t('nav.keys')}</h2>
           {m.keys.length === 0 ? (
             <p>{t('operator.members.noKeys')}</p>
@@ -195,5 +202,59 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
         </>
       )}
     </QueryState>
+  );
+}
+
+/** The member's standing, and the form that suspends or reactivates it with the reason its owners are mailed. */
+function StandingForm({ kind, member }: { kind: Kind; member: { id: string; suspended: boolean; suspendedAt?: string; suspensionReason?: string } }) {
+  const { t, dateTime } = useMessages();
+  const queries = useQueryClient();
+  const [missing, setMissing] = useState(false);
+  const change = useMutation({
+    mutationFn: async (reason: string) => {
+      const params = { path: { id: member.id } };
+      const body = { reason };
+      if (kind === 'affiliate') return ok(member.suspended ? await api.POST('/operator/affiliates/{id}/reactivate', { params, body }) : await api.POST('/operator/affiliates/{id}/suspend', { params, body }));
+      return ok(member.suspended ? await api.POST('/operator/brands/{id}/reactivate', { params, body }) : await api.POST('/operator/brands/{id}/suspend', { params, body }));
+    },
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['operator-member'] });
+      void queries.invalidateQueries({ queryKey: ['operator-members'] });
+      void queries.invalidateQueries({ queryKey: ['operator-audit'] });
+    },
+  });
+  return (
+    <section>
+      <h2>{t('operator.members.standing')}</h2>
+      <p role="status" class={member.suspended ? 'error' : undefined}>
+        {member.suspended
+          ? t('operator.members.suspendedSince', { at: dateTime(member.suspendedAt ?? ''), reason: member.suspensionReason ?? '' })
+          : t('operator.members.activeHint')}
+      </p>
+      {change.isError && (
+        <p role="alert" class="error">
+          {t('common.error', { message: change.error.message })}
+        </p>
+      )}
+      <form
+        class="inline filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const reason = fieldText(form, 'reason').trim();
+          setMissing(!reason);
+          if (reason) change.mutate(reason, { onSuccess: () => form.reset() });
+        }}
+      >
+        <div class="field">
+          <label for="standing-reason">{t(member.suspended ? 'operator.members.reactivateReason' : 'operator.members.suspendReason')}</label>
+          <input id="standing-reason" name="reason" maxLength={500} aria-invalid={missing} />
+          {missing && <span class="error">{t('operator.members.reasonRequired')}</span>}
+        </div>
+        <button type="submit" class={member.suspended ? undefined : 'danger'} disabled={change.isPending}>
+          {t(member.suspended ? 'operator.members.reactivate' : 'operator.members.suspend')}
+        </button>
+      </form>
+    </section>
   );
 }

@@ -1,12 +1,12 @@
 // Affiliates and brands as operators look them up: searched by id or name, and one with its
 // figures over a range, its people, keys and channels.
 import { Type } from '@sinclair/typebox';
-import { MemberDetail, MemberSummary } from '../../../schemas/operator.js';
+import { MemberDetail, MemberSummary, StandingChange } from '../../../schemas/operator.js';
 import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
-import { SESSION_ONLY, TAG } from './actor.js';
+import { operatorOf, SESSION_ONLY, TAG } from './actor.js';
 
 const SearchQuery = Type.Object(
   { q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the id or the name' })), page: PageQuery, limit: LimitQuery(50, 200) },
@@ -62,5 +62,33 @@ export const memberRoutes = (kind: 'affiliate' | 'brand') => {
         async (request) => ({ data: kind === 'affiliate' ? await services.members.affiliate(request.params.id, request.query) : await services.members.brand(request.params.id, request.query) }),
       );
     },
+    ...(['suspend', 'reactivate'] as const).map((change) =>
+      function changeStandingRoute(app: App, services: ServingServices): void {
+        app.post(
+          `${path}/:id/${change}`,
+          {
+            schema: {
+              tags: [TAG],
+              summary: change === 'suspend' ? `Suspend ${kind === 'affiliate' ? 'an affiliate' : 'a brand'}` : `Reactivate ${kind === 'affiliate' ? 'an affiliate' : 'a brand'}`,
+              description:
+                change === 'suspend'
+                  ? kind === 'affiliate'
+                    ? 'Suspends the affiliate, with a reason its owners are mailed: its links still redirect to the brand but count no click (uncounted reason suspended), its conversions earn nothing (commissionReason affiliate_suspended), payout runs skip it, and its keys, postback use and sessions are refused with account_suspended. 409 already_suspended when it is. Audited.'
+                    : 'Suspends the brand, with a reason its owners are mailed: it leaves affiliates’ lists and searches, its links lead to its home page uncounted, and its keys, postback token and sessions are refused with account_suspended. 409 already_suspended when it is. Audited.'
+                  : `Lifts the ${kind}’s suspension, with a reason its owners are mailed: from now on its links count again and its keys and sessions work. 409 not_suspended when it is active. Audited.`,
+              security: SESSION_ONLY,
+              params: Id(kind),
+              body: StandingChange,
+              response: { 200: Type.Object({ data: Type.Ref(MemberSummary) }), ...errorResponses(404, 409) },
+            },
+          },
+          async (request) => {
+            const member = kind === 'affiliate' ? { affiliateId: request.params.id } : { brandId: request.params.id };
+            const standing = await services.suspensions[change](operatorOf(request), member, request.body.reason);
+            return { data: await services.members.summary(kind, standing.id) };
+          },
+        );
+      },
+    ),
   ];
 };

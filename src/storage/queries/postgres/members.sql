@@ -4,7 +4,9 @@
 select
   "id",
   "name",
-  "created_at"
+  "created_at",
+  "suspended_at",
+  "suspension_reason"
 from
   "affiliates"
 order by
@@ -26,7 +28,9 @@ from
 select
   "id",
   "name",
-  "created_at"
+  "created_at",
+  "suspended_at",
+  "suspension_reason"
 from
   "affiliates"
 where
@@ -58,7 +62,9 @@ where
 select
   "id",
   "name",
-  "created_at"
+  "created_at",
+  "suspended_at",
+  "suspension_reason"
 from
   "affiliates"
 where
@@ -69,7 +75,9 @@ where
 select
   "id",
   "name",
-  "created_at"
+  "created_at",
+  "suspended_at",
+  "suspension_reason"
 from
   "brands"
 order by
@@ -91,7 +99,9 @@ from
 select
   "id",
   "name",
-  "created_at"
+  "created_at",
+  "suspended_at",
+  "suspension_reason"
 from
   "brands"
 where
