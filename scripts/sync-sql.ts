@@ -327,6 +327,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['clicksByValue (uncounted, country of a pair)', (r) => r.rollups.clicksByValue({ ...ROLLUP_RANGE, dimension: 'device_country', match: { suffix: '|US' } }, 100, true)],
     ['ordersByHour', (r) => r.rollups.ordersByHour({ ...ROLLUP_RANGE, currency: 'BRL' })],
     ['ordersByValue', (r) => r.rollups.ordersByValue(ROLLUP_RANGE, 'sales', 100)],
+    ['clicksOfMembers (every brand, per day)', (r) => r.rollups.clicksOfMembers('brand', NOW, NOW, { period: 'day' })],
+    ['clicksOfMembers (per affiliate and month)', (r) => r.rollups.clicksOfMembers('affiliate', NOW, NOW, { period: 'month', perMember: true })],
+    ['clicksOfMembers (per brand, whole range)', (r) => r.rollups.clicksOfMembers('brand', NOW, NOW, { perMember: true })],
     ['firstHour', (r) => r.rollups.firstHour({ ...ROLLUP_RANGE, dimension: 'all', value: '' }, ROLLUP_RANGE)],
     ['rebuild', (r) => r.rollups.rebuild(NOW)],
     ['everything', (r) => r.rollups.everything()],
@@ -534,6 +537,12 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['brands (search)', (r) => r.members.brands('acme', { limit: 20, offset: 0 })],
     ['orders (affiliate)', (r) => r.members.orders({ affiliateId: AFF }, NOW, NOW)],
     ['orders (brand)', (r) => r.members.orders({ brandId: 'b1' }, NOW, NOW)],
+  ],
+  figures: [
+    ['orders (per day)', (r) => r.figures.orders(NOW, NOW, { period: 'day' })],
+    ['orders (per brand)', (r) => r.figures.orders(NOW, NOW, { member: 'brand' })],
+    ['orders (per month and affiliate)', (r) => r.figures.orders(NOW, NOW, { period: 'month', member: 'affiliate' })],
+    ['names', (r) => r.figures.names('affiliate', [AFF, 'aff-2'])],
   ],
   holds: [
     ['countedClicksOfDay', (r) => r.holds.countedClicksOfDay(AFF, BRAND, NOW)],

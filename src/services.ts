@@ -5,6 +5,7 @@ import type { SignInDelays } from './domain/access/sign-in-delays.js';
 import type { Retention } from './domain/retention.js';
 import { AuditService } from './domain/audit/audit-service.js';
 import { MembersConsole } from './domain/console/members.js';
+import { FiguresConsole } from './domain/console/figures.js';
 import type { Database } from './storage/database.js';
 import { openRepositories, type Repositories } from './storage/repositories/index.js';
 import type { Clock } from './lib/clock.js';
@@ -53,6 +54,8 @@ export interface Services {
   audit: AuditService;
   /** Affiliates and brands as operators look them up, with their figures. */
   members: MembersConsole;
+  /** The network's figures over time, by brand and by affiliate. */
+  figures: FiguresConsole;
   catalog: CatalogService;
   /** Affiliates' channels. */
   channels: ChannelsService;
@@ -194,6 +197,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
   return {
     access,
     members: new MembersConsole(repositories, users, access, clock),
+    figures: new FiguresConsole(repositories, clock),
     analytics: new AnalyticsService(repositories, clock),
     applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),

@@ -21239,6 +21239,300 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The network’s figures
+         * @description Over whole UTC days from from to to (the last 30 days by default, at most three years): counted and uncounted clicks of every link (from the analytics rollups), and per currency (never summed across currencies) the orders reported in the range, their sales and commission (canceled ones left out), the network’s fee on that commission, and how many were declined (commission canceled) or ever held by the fraud rules, with both rates in basis points. The fee is the one statements bill, earned on the commission reported in the range before any statement is issued: per order, what its statement line billed, or (not billed yet) the brand’s fee now, basis points of the commission rounded half up to the cent. 400 invalid_query for a day that is no calendar day or an unknown interval or groupBy; invalid_date when from is after to or the range is longer than three years. Answers the totals, every period (interval day or month, empty ones too) and, with groupBy brand or affiliate, the brands or affiliates with clicks or orders, most orders first, at most limit (groupCount says how many there were). Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day of the figures (default: 29 days before to) */
+                    from?: string;
+                    /** @description Last UTC day of the figures, included (default: today); at most three years after from */
+                    to?: string;
+                    /** @description Periods of the figures over time: UTC days (default) or UTC months (the first and last cut at the range’s ends) */
+                    interval?: "day" | "month";
+                    /** @description Besides the periods: the figures per brand or per affiliate (default none) */
+                    groupBy?: "none" | "brand" | "affiliate";
+                    /** @description Page size, 1 to 500 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["NetworkFigures"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/figures.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The network’s figures as CSV
+         * @description Over whole UTC days from from to to (the last 30 days by default, at most three years): counted and uncounted clicks of every link (from the analytics rollups), and per currency (never summed across currencies) the orders reported in the range, their sales and commission (canceled ones left out), the network’s fee on that commission, and how many were declined (commission canceled) or ever held by the fraud rules, with both rates in basis points. The fee is the one statements bill, earned on the commission reported in the range before any statement is issued: per order, what its statement line billed, or (not billed yet) the brand’s fee now, basis points of the commission rounded half up to the cent. 400 invalid_query for a day that is no calendar day or an unknown interval or groupBy; invalid_date when from is after to or the range is longer than three years. One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. Scope: operator:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day of the figures (default: 29 days before to) */
+                    from?: string;
+                    /** @description Last UTC day of the figures, included (default: today); at most three years after from */
+                    to?: string;
+                    /** @description Periods of the figures over time: UTC days (default) or UTC months (the first and last cut at the range’s ends) */
+                    interval?: "day" | "month";
+                    /** @description Besides the periods: the figures per brand or per affiliate (default none) */
+                    groupBy?: "none" | "brand" | "affiliate";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8 */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/postback": {
         parameters: {
             query?: never;
@@ -23539,6 +23833,121 @@ export interface components {
                 name: string;
                 kind: string;
             }[];
+        };
+        /** @description The network’s clicks, orders, sales, commission and fee over a range of whole UTC days, per period and per brand or affiliate */
+        NetworkFigures: {
+            /** Format: date */
+            from: string;
+            /**
+             * Format: date
+             * @description Included
+             */
+            to: string;
+            /** @enum {string} */
+            interval: "day" | "month";
+            /** @enum {string} */
+            groupBy: "none" | "brand" | "affiliate";
+            /** @description The whole range */
+            totals: {
+                /** @description Counted clicks */
+                clicks: number;
+                /** @description Clicks that did not count (bots, HEAD requests, repeats, suspicious, suspended) */
+                uncountedClicks: number;
+                /** @description Per currency, in code order; empty without orders */
+                currencies: {
+                    /** @description ISO 4217: money is never summed across currencies */
+                    currency: string;
+                    /** @description Orders reported in the range (by their report time), whatever became of them */
+                    orders: number;
+                    /** @description Their value in cents, canceled orders left out */
+                    sales: number;
+                    /** @description Their commission in cents, canceled commission left out (held and pending included) */
+                    commission: number;
+                    /** @description The network’s fee on that commission, in cents: for each order, what its statement line billed, or (not billed yet) the brand’s fee now, in basis points of the commission rounded half up to the cent as statements compute each line. Earned on the commission reported in the range, before any statement is issued: not what brands were billed or paid in the range. */
+                    fee: number;
+                    /** @description Orders whose commission was canceled (by the brand, a hold declined, a click that did not count) */
+                    declined: number;
+                    /** @description Orders whose commission was ever held by the fraud rules, released or declined since or not */
+                    held: number;
+                    /** @description declined / orders, in basis points (10000 = all) */
+                    declineRateBp: number;
+                    /** @description held / orders, in basis points */
+                    holdRateBp: number;
+                }[];
+            };
+            /** @description Every period of the range, oldest first, empty ones too */
+            periods: {
+                /** @description YYYY-MM-DD (day) or YYYY-MM (month) */
+                period: string;
+                /**
+                 * Format: date
+                 * @description The period’s first day in the range
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description Its last day in the range
+                 */
+                to: string;
+                /** @description Counted clicks */
+                clicks: number;
+                /** @description Clicks that did not count (bots, HEAD requests, repeats, suspicious, suspended) */
+                uncountedClicks: number;
+                /** @description Per currency, in code order; empty without orders */
+                currencies: {
+                    /** @description ISO 4217: money is never summed across currencies */
+                    currency: string;
+                    /** @description Orders reported in the range (by their report time), whatever became of them */
+                    orders: number;
+                    /** @description Their value in cents, canceled orders left out */
+                    sales: number;
+                    /** @description Their commission in cents, canceled commission left out (held and pending included) */
+                    commission: number;
+                    /** @description The network’s fee on that commission, in cents: for each order, what its statement line billed, or (not billed yet) the brand’s fee now, in basis points of the commission rounded half up to the cent as statements compute each line. Earned on the commission reported in the range, before any statement is issued: not what brands were billed or paid in the range. */
+                    fee: number;
+                    /** @description Orders whose commission was canceled (by the brand, a hold declined, a click that did not count) */
+                    declined: number;
+                    /** @description Orders whose commission was ever held by the fraud rules, released or declined since or not */
+                    held: number;
+                    /** @description declined / orders, in basis points (10000 = all) */
+                    declineRateBp: number;
+                    /** @description held / orders, in basis points */
+                    holdRateBp: number;
+                }[];
+            }[];
+            /** @description Grouped: the brands or affiliates with clicks or orders in the range, most orders first (then most clicks), at most limit */
+            groups?: {
+                /** @description The brand’s or affiliate’s id */
+                id: string;
+                name: string;
+                /** @description Counted clicks */
+                clicks: number;
+                /** @description Clicks that did not count (bots, HEAD requests, repeats, suspicious, suspended) */
+                uncountedClicks: number;
+                /** @description Per currency, in code order; empty without orders */
+                currencies: {
+                    /** @description ISO 4217: money is never summed across currencies */
+                    currency: string;
+                    /** @description Orders reported in the range (by their report time), whatever became of them */
+                    orders: number;
+                    /** @description Their value in cents, canceled orders left out */
+                    sales: number;
+                    /** @description Their commission in cents, canceled commission left out (held and pending included) */
+                    commission: number;
+                    /** @description The network’s fee on that commission, in cents: for each order, what its statement line billed, or (not billed yet) the brand’s fee now, in basis points of the commission rounded half up to the cent as statements compute each line. Earned on the commission reported in the range, before any statement is issued: not what brands were billed or paid in the range. */
+                    fee: number;
+                    /** @description Orders whose commission was canceled (by the brand, a hold declined, a click that did not count) */
+                    declined: number;
+                    /** @description Orders whose commission was ever held by the fraud rules, released or declined since or not */
+                    held: number;
+                    /** @description declined / orders, in basis points (10000 = all) */
+                    declineRateBp: number;
+                    /** @description held / orders, in basis points */
+                    holdRateBp: number;
+                }[];
+            }[];
+            /** @description Grouped: how many brands or affiliates had clicks or orders in the range */
+            groupCount?: number;
         };
         /** @description A conversion held for review, with the facts the operator decides on */
         HeldOrder: {

@@ -20,6 +20,7 @@ import { Statement, StatementLine } from '../schemas/statement.js';
 import { AffiliateStatement, AffiliateStatementMovement } from '../schemas/affiliate-statement.js';
 import { Claim } from '../schemas/claim.js';
 import { Application, AuditEntry, HeldOrder, MemberDetail, MemberSummary } from '../schemas/operator.js';
+import { NetworkFigures } from '../schemas/figures.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
@@ -52,7 +53,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

@@ -100,6 +100,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /operator/holds': 'operator:read',
   'POST /operator/holds/decisions': 'operator:write',
   'GET /operator/audit.csv': 'operator:read',
+  'GET /operator/figures': 'operator:read',
+  'GET /operator/figures.csv': 'operator:read',
   'GET /affiliate/payee': 'payee:write',
   'PUT /affiliate/payee': 'payee:write',
   'GET /advertiser/team': 'team:read',

@@ -518,6 +518,8 @@ export function createRouteSamples(): RouteSamples {
     },
     'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
     'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
+    'GET /operator/figures': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/figures?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand', headers: withKey(key) }) },
+    'GET /operator/figures.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/figures.csv?from=2026-01-01&to=2026-03-31&groupBy=affiliate', headers: withKey(key) }) },
   } satisfies Record<string, Sample>);
 
   return {

@@ -8,13 +8,9 @@ import type { Member, MembersRepository, OrderFigures } from '../../storage/repo
 import type { RollupsRepository } from '../../storage/repositories/rollups.js';
 import type { AccessService, KeySummary } from '../access/access-service.js';
 import type { UsersService, UserView } from '../access/users-service.js';
-import { invalid, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
-
-const DAY_MS = 86_400_000;
-/** Without a range, the figures cover the last 30 days, today included. */
-const DEFAULT_DAYS = 30;
-const MAX_DAYS = 366 * 3;
+import { dayRange, rateBp } from './common.js';
 
 export interface MemberSummary {
   id: string;
@@ -61,9 +57,6 @@ export interface MembersConsoleRepositories {
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
 }
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part * 10_000) / whole));
 
 export class MembersConsole {
   constructor(
@@ -135,24 +128,14 @@ export class MembersConsole {
 
   /** The member's figures over whole UTC days: `from` to `to` included (default: the last 30 days). */
   async figures(member: Member, range: { from?: string | undefined; to?: string | undefined }): Promise<MemberFigures> {
-    for (const [name, value] of Object.entries(range)) {
-      if (value !== undefined && !DATE.test(value)) throw invalid('invalid_date', `${name} must be a date (YYYY-MM-DD), got "${value}"`);
-    }
-    const today = new Date(this.clock.now()).toISOString().slice(0, 10);
-    const to = range.to ?? today;
-    const from = range.from ?? new Date(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-    const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-    if (days < 1) throw invalid('invalid_date', `from (${from}) must not be after to (${to})`);
-    if (days > MAX_DAYS) throw invalid('invalid_date', `a range covers at most ${MAX_DAYS} days (got ${days})`);
-    const start = `${from}T00:00:00.000Z`;
-    const end = new Date(Date.parse(to) + DAY_MS).toISOString();
+    const { from, to, start, end } = dayRange(range, this.clock.now());
     const [clicks, orders] = await Promise.all([this.clicks(member, start, end), this.repositories.members.orders(member, start, end)]);
     return {
       from,
       to,
       clicks: clicks.counted,
       uncountedClicks: clicks.uncounted,
-      orders: orders.map((o) => ({ ...o, approvalRateBp: rate(o.approved, o.orders), declineRateBp: rate(o.canceled, o.orders) })),
+      orders: orders.map((o) => ({ ...o, approvalRateBp: rateBp(o.approved, o.orders), declineRateBp: rateBp(o.canceled, o.orders) })),
     };
   }
 }

@@ -370,6 +370,31 @@ export class RollupsRepository {
   }
 
   /**
+   * Click counts of every brand's links (`brand`: the brand scope's 'all' rows) or every
+   * affiliate's (`affiliate`: the affiliate scope's), over whole UTC days [from, to) read from the
+   * daily rows, summed per period (`day`: YYYY-MM-DD, `month`: YYYY-MM; none: the range as one)
+   * and, with `perMember`, per brand or affiliate. Each member's rows are one range of the key:
+   * the members' table drives the read (a brand or affiliate deleted since is left out).
+   */
+  async clicksOfMembers(members: 'brand' | 'affiliate', from: string, to: string, by: { period?: 'day' | 'month'; perMember?: boolean }): Promise<Array<ClickCounts & { period?: string; memberId?: string }>> {
+    if (dayOf(from) !== from || dayOf(to) !== to) throw new Error(`not whole days: ${from} to ${to}`);
+    const [own, other] = members === 'brand' ? (['r.organization_id', 'r.affiliate_id'] as const) : (['r.affiliate_id', 'r.organization_id'] as const);
+    const period = by.period === undefined ? undefined : sql<string>`substr(r.hour, 1, ${sql.lit(by.period === 'day' ? 10 : 7)})`;
+    const rows = await this.database.db
+      .selectFrom(`${members === 'brand' ? 'brands' : 'affiliates'} as m` as 'brands as m')
+      .innerJoin(`${CLICK_ROLLUP_TABLE.day} as r`, (join) =>
+        join.onRef(own, '=', 'm.id').on(other, '=', '').on('r.link_id', '=', '').on('r.dimension', '=', 'all').on('r.value', '=', '').on('r.hour', '>=', from).on('r.hour', '<', to),
+      )
+      .select((eb) => CLICK_COUNTS.map((c) => eb.fn.sum<number>(`r.${c}`).as(c)))
+      .$if(period !== undefined, (q) => q.select(period!.as('period')).groupBy(period!).orderBy(period!))
+      .$if(by.perMember === true, (q) => q.select('m.id as member_id').groupBy('m.id').orderBy('m.id'))
+      .execute();
+    return rows
+      .map((r) => ({ ...(period && { period: String(r.period) }), ...(by.perMember && { memberId: String(r.member_id) }), ...numbers(r, CLICK_COUNTS) }))
+      .filter((r) => CLICK_COUNTS.some((c) => r[c] !== 0));
+  }
+
+  /**
    * The first hour with clicks or orders (the start of "all time"): of the click row `clicks`
    * (a key's 'all' row, or an affiliate's row of one link) and of the orders of key `orders`.
    */

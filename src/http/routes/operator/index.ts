@@ -4,6 +4,7 @@ import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, l
 import { exportAuditRoute, listAuditRoute } from './audit.js';
 import { memberRoutes } from './members.js';
 import { decideHoldsRoute, listHoldsRoute } from './holds.js';
+import { exportFiguresRoute, getFiguresRoute } from './figures.js';
 
 /** Every operator endpoint: a signed-in operator's session only. */
 export const operatorRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -17,4 +18,6 @@ export const operatorRoutes: Array<(app: App, services: ServingServices) => void
   ...memberRoutes('brand'),
   listHoldsRoute,
   decideHoldsRoute,
+  getFiguresRoute,
+  exportFiguresRoute,
 ];

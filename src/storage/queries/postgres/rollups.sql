@@ -375,6 +375,81 @@ limit
   $10;
 -- parameters: ["aff-1","","","country","2026-01-01T00:00:00.000Z","2026-01-31T00:00:00.000Z",0,0,0,100]
 
+-- rollups.clicksOfMembers (every brand, per day)
+select
+  sum("r"."counted") as "counted",
+  sum("r"."bots") as "bots",
+  sum("r"."heads") as "heads",
+  sum("r"."repeats") as "repeats",
+  sum("r"."suspicious") as "suspicious",
+  sum("r"."suspended") as "suspended",
+  substr(r.hour, 1, 10) as "period"
+from
+  "brands" as "m"
+  inner join "click_rollups_daily" as "r" on "r"."organization_id" = "m"."id"
+  and "r"."affiliate_id" = $1
+  and "r"."link_id" = $2
+  and "r"."dimension" = $3
+  and "r"."value" = $4
+  and "r"."hour" >= $5
+  and "r"."hour" < $6
+group by
+  substr(r.hour, 1, 10)
+order by
+  substr(r.hour, 1, 10);
+-- parameters: ["","","all","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
+-- rollups.clicksOfMembers (per affiliate and month)
+select
+  sum("r"."counted") as "counted",
+  sum("r"."bots") as "bots",
+  sum("r"."heads") as "heads",
+  sum("r"."repeats") as "repeats",
+  sum("r"."suspicious") as "suspicious",
+  sum("r"."suspended") as "suspended",
+  substr(r.hour, 1, 7) as "period",
+  "m"."id" as "member_id"
+from
+  "affiliates" as "m"
+  inner join "click_rollups_daily" as "r" on "r"."affiliate_id" = "m"."id"
+  and "r"."organization_id" = $1
+  and "r"."link_id" = $2
+  and "r"."dimension" = $3
+  and "r"."value" = $4
+  and "r"."hour" >= $5
+  and "r"."hour" < $6
+group by
+  substr(r.hour, 1, 7),
+  "m"."id"
+order by
+  substr(r.hour, 1, 7),
+  "m"."id";
+-- parameters: ["","","all","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
+-- rollups.clicksOfMembers (per brand, whole range)
+select
+  sum("r"."counted") as "counted",
+  sum("r"."bots") as "bots",
+  sum("r"."heads") as "heads",
+  sum("r"."repeats") as "repeats",
+  sum("r"."suspicious") as "suspicious",
+  sum("r"."suspended") as "suspended",
+  "m"."id" as "member_id"
+from
+  "brands" as "m"
+  inner join "click_rollups_daily" as "r" on "r"."organization_id" = "m"."id"
+  and "r"."affiliate_id" = $1
+  and "r"."link_id" = $2
+  and "r"."dimension" = $3
+  and "r"."value" = $4
+  and "r"."hour" >= $5
+  and "r"."hour" < $6
+group by
+  "m"."id"
+order by
+  "m"."id";
+-- parameters: ["","","all","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
 -- rollups.firstHour
 select
   min("hour") as "hour"
