@@ -43,6 +43,7 @@ import { OperatorApplications } from './pages/operator/applications.js';
 import { OperatorAudit } from './pages/operator/audit.js';
 import { OperatorHolds } from './pages/operator/holds.js';
 import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
+import { OperatorFigures } from './pages/operator/figures.js';
 import { AccountHistory } from './pages/account/history.js';
 import './styles.css';
 
@@ -110,6 +111,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/operator/audit" component={OperatorAudit} />
           <Route path="/operator/members" component={OperatorMembers} />
           <Route path="/operator/holds" component={OperatorHolds} />
+          <Route path="/operator/figures" component={OperatorFigures} />
           <Route path="/operator/affiliates/:id">{(params) => <OperatorMember kind="affiliate" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/operator/brands/:id">{(params) => <OperatorMember kind="brand" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/security">{() => <Security me={user} />}</Route>

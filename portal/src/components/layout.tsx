@@ -40,6 +40,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
 const OPERATOR_PAGES: Array<[string, MessageKey]> = [
   ['/operator', 'nav.applications'],
   ['/operator/members', 'nav.members'],
+  ['/operator/figures', 'nav.figures'],
   ['/operator/holds', 'nav.holds'],
   ['/operator/audit', 'nav.audit'],
 ];
