@@ -506,6 +506,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['ofBatch', (r) => r.payouts.ofBatch('batch-1')],
     ['batchExists', (r) => r.payouts.batchExists('batch-1')],
     ['batches', (r) => r.payouts.batches()],
+    ['batchPage', (r) => r.payouts.batchPage(PAGE)],
+    ['batchTotals', (r) => r.payouts.batchTotals(['batch-1'])],
   ],
   statements: [
     ['billable', (r) => r.statements.billable(NOW)],
@@ -515,6 +517,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findForBrand', (r) => r.statements.findForBrand(BRAND, 'statement-1')],
     ['list', (r) => r.statements.list(BRAND, PAGE)],
     ['listAll', (r) => r.statements.listAll(true)],
+    ['search (overdue)', (r) => r.statements.search({ status: 'overdue', now: NOW }, PAGE)],
+    ['search (brand, month)', (r) => r.statements.search({ brandId: BRAND, month: '2026-02', now: NOW }, PAGE)],
     ['lines', (r) => r.statements.lines('statement-1', PAGE)],
     ['approvedOrdersOf', (r) => r.statements.approvedOrdersOf('statement-1')],
     ['recordPayment', (r) => r.statements.recordPayment(statement, { id: 'payment-1', amount: 1755, reference: 'TX-1', recorded_by: 'cli', created_at: NOW }, {}, {})],
@@ -525,6 +529,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   adjustments: [
     ['create', (r) => r.adjustments.create({ id: 'adj-1', affiliate_id: AFF, currency: 'BRL', amount: -500, reason: 'refund', created_by: 'cli', created_at: NOW, payout_id: null }, {})],
     ['listOf', (r) => r.adjustments.listOf(AFF)],
+    ['list', (r) => r.adjustments.list(undefined, PAGE)],
+    ['list (affiliate)', (r) => r.adjustments.list(AFF, PAGE)],
   ],
   members: [
     ['affiliates', (r) => r.members.affiliates(undefined, { limit: 20, offset: 0 })],

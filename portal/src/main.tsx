@@ -42,6 +42,9 @@ import { SecondFactorGate } from './components/second-factor-gate.js';
 import { OperatorApplications } from './pages/operator/applications.js';
 import { OperatorAudit } from './pages/operator/audit.js';
 import { OperatorHolds } from './pages/operator/holds.js';
+import { OperatorStatements } from './pages/operator/statements.js';
+import { OperatorPayouts } from './pages/operator/payouts.js';
+import { OperatorLedger } from './pages/operator/ledger.js';
 import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
 import { AccountHistory } from './pages/account/history.js';
 import './styles.css';
@@ -110,6 +113,9 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/operator/audit" component={OperatorAudit} />
           <Route path="/operator/members" component={OperatorMembers} />
           <Route path="/operator/holds" component={OperatorHolds} />
+          <Route path="/operator/statements" component={OperatorStatements} />
+          <Route path="/operator/payouts" component={OperatorPayouts} />
+          <Route path="/operator/ledger" component={OperatorLedger} />
           <Route path="/operator/affiliates/:id">{(params) => <OperatorMember kind="affiliate" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/operator/brands/:id">{(params) => <OperatorMember kind="brand" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/security">{() => <Security me={user} />}</Route>

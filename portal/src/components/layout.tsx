@@ -41,6 +41,9 @@ const OPERATOR_PAGES: Array<[string, MessageKey]> = [
   ['/operator', 'nav.applications'],
   ['/operator/members', 'nav.members'],
   ['/operator/holds', 'nav.holds'],
+  ['/operator/statements', 'nav.statements'],
+  ['/operator/payouts', 'nav.payouts'],
+  ['/operator/ledger', 'nav.ledger'],
   ['/operator/audit', 'nav.audit'],
 ];
 
