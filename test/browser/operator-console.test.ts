@@ -128,7 +128,7 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await nav(page, 'Fraud holds');
     await page.getByRole('heading', { name: 'Fraud holds' }).waitFor();
     const release = page.getByTestId('held-HELD-RELEASE');
-    await release.getByText('click_to_order_too_fast').waitFor();
+    await release.getByText('Ordered too soon after the click').waitFor();
     await assertAccessible(page, 'operator holds');
     await page.screenshot({ path: '/tmp/operator-holds-1280.png', fullPage: true });
     await release.getByRole('button', { name: 'Release HELD-RELEASE' }).click();

@@ -776,6 +776,11 @@ export const en = {
   'operator.holds.releaseNamed': 'Release {order}',
   'operator.holds.declineNamed': 'Decline {order}',
   'operator.holds.reason': 'Reason (the affiliate reads it)',
+  'operator.holds.rule.click_to_order_too_fast': 'Ordered too soon after the click',
+  'operator.holds.rule.self_referral': 'The customer is one of the affiliate’s own people',
+  'operator.holds.rule.conversion_rate': 'Too many conversions for the affiliate’s clicks that day',
+  'operator.holds.rule.conversions_per_click': 'Too many conversions on one click',
+  'operator.holds.rule.datacenter_traffic': 'Too many clicks from data centres that day',
 } as const;
 
 export type MessageKey = keyof typeof en;

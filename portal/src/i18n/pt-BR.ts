@@ -777,4 +777,9 @@ export const ptBR: Record<MessageKey, string> = {
   'operator.holds.releaseNamed': 'Liberar {order}',
   'operator.holds.declineNamed': 'Recusar {order}',
   'operator.holds.reason': 'Motivo (o afiliado vai ler)',
+  'operator.holds.rule.click_to_order_too_fast': 'Pedido cedo demais após o clique',
+  'operator.holds.rule.self_referral': 'O cliente é uma das pessoas do próprio afiliado',
+  'operator.holds.rule.conversion_rate': 'Conversões demais para os cliques do afiliado no dia',
+  'operator.holds.rule.conversions_per_click': 'Conversões demais em um só clique',
+  'operator.holds.rule.datacenter_traffic': 'Cliques demais de data centers no dia',
 };
