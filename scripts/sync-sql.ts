@@ -354,6 +354,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findOpen', (r) => r.applications.findOpen('ana@example.com', 'affiliate')],
     ['find', (r) => r.applications.find('apl_1')],
     ['list', (r) => r.applications.list({ status: 'pending', kind: 'brand' }, 100)],
+    ['page (pending)', (r) => r.applications.page({ status: 'pending' }, PAGE)],
+    ['page (decided)', (r) => r.applications.page({ status: 'approved', kind: 'affiliate' }, PAGE)],
     ['queueMail', (r) => r.applications.queueMail([], NOW)],
     ['setVerifyToken', (r) => r.applications.setVerifyToken('apl_1', 'h', NOW, NOW)],
     ['verify', (r) => r.applications.verify('h', NOW, () => [])],

@@ -18491,14 +18491,16 @@ export interface paths {
         };
         /**
          * Applications
-         * @description Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data }. Scope: operator:read.
+         * @description Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data, meta }. Scope: operator:read.
          */
         get: {
             parameters: {
                 query?: {
                     status?: "unverified" | "pending" | "approved" | "declined";
                     kind?: "affiliate" | "brand";
-                    /** @description Page size, 1 to 500 (default 100). A value outside that range answers 400. */
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 500 (default 50). A value outside that range answers 400. */
                     limit?: number;
                 };
                 header?: never;
@@ -18521,6 +18523,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["Application"][];
+                            meta: components["schemas"]["Pagination"];
                         };
                     };
                 };
