@@ -174,16 +174,25 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.getByRole('heading', { name: 'Affiliate One' }).waitFor();
     await page.setViewportSize({ width: 375, height: 800 });
     await assertFits(page, 'a member');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'a member at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-member-375.png', fullPage: true });
     await page.getByRole('button', { name: 'Menu' }).click();
     await nav(page, 'Audit trail');
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await assertFits(page, 'the audit trail');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'the audit trail at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-audit-375.png', fullPage: true });
     await page.getByRole('button', { name: 'Menu' }).click();
     await nav(page, 'Applications');
     await page.getByRole('heading', { name: 'Applications' }).waitFor();
     await assertFits(page, 'the applications');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'the applications at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-applications-375.png', fullPage: true });
   } finally {
     await context.close();

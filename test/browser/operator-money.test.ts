@@ -104,8 +104,11 @@ test('an operator issues statements, records a payment, runs a dry run, adjusts 
       await page.getByRole('button', { name: 'Menu' }).click();
       await nav(page, name);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await assertFits(page, `the ${shot} page`);
+      await assertFits(page, `the ${shot} page at 375 px`);
       await page.screenshot({ path: `/tmp/operator-${shot}-375.png`, fullPage: true });
+      await page.setViewportSize({ width: 320, height: 800 });
+      await assertFits(page, `the ${shot} page at 320 px`);
+      await page.setViewportSize({ width: 375, height: 800 });
     }
   } finally {
     await context.close();
