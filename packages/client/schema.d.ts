@@ -11071,7 +11071,7 @@ export interface paths {
         head?: never;
         /**
          * Approve, cancel or correct an order
-         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
+         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}), and in the audit trail (conversion.approved, conversion.canceled or conversion.corrected, with the statuses, value and commission before and after and your reason) that you and the affiliate read. Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
          */
         patch: {
             parameters: {
@@ -11103,6 +11103,8 @@ export interface paths {
                             /** @description Numeric category id of the item in the brand catalogue */
                             categories: number;
                         }[];
+                        /** @description Addition: why (a refund, a returned item, a fraudulent order), with a change; kept in the audit trail, which you and the affiliate read (GET /advertiser/audit, GET /affiliate/audit) */
+                        reason?: string;
                     };
                 };
             };
@@ -11477,7 +11479,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an affiliate for your brand
-         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Scope: affiliates:write.
+         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Audited (approval.granted), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         post: {
             parameters: {
@@ -11646,7 +11648,7 @@ export interface paths {
         };
         /**
          * Withdraw an affiliate's approval, or decline its request
-         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Scope: affiliates:write.
+         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Audited (approval.withdrawn, or approval.declined for a request), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         delete: {
             parameters: {
@@ -23434,7 +23436,7 @@ export interface components {
                  * @enum {string}
                  */
                 kind: "operator" | "brand" | "affiliate" | "network" | "cli";
-                /** @description The user (usr_…) or key (key_…) that acted; a member never sees an operator’s */
+                /** @description The user (usr_…) or key (key_…) that acted; a member sees only its own people’s and keys’, never an operator’s nor the other side’s */
                 id?: string;
                 /** @description The member an operator was viewing as */
                 actingAs?: string;

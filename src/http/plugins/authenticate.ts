@@ -20,8 +20,8 @@ declare module 'fastify' {
     readonly affiliateId: string;
     /** The calling brand, on advertiser routes and the postback. */
     readonly brandId: string;
-    /** The calling brand with the key (or postback token) it called with, for audit trails. */
-    readonly brandCaller: { brandId: string; keyId: string };
+    /** The calling brand with the key (or postback token) it called with and its address, for audit trails. */
+    readonly brandCaller: { brandId: string; keyId: string; address: string };
   }
   interface FastifyContextConfig {
     /** Scope the API key must carry for this route. */
@@ -71,7 +71,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     app.decorateRequest('brandId', { getter: callerOf('brandId') });
     app.decorateRequest('brandCaller', {
       getter(this: FastifyRequest) {
-        return { brandId: this.brandId, keyId: this.principal!.keyId };
+        return { brandId: this.brandId, keyId: this.principal!.keyId, address: this.ip };
       },
     });
   }
