@@ -107,7 +107,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
       throw new HttpError(401, 'view_as_ended', `${found.ended}: end it (DELETE /operator/view-as) to be back in your console, or view as the member again from its page`);
     }
     if (!READ_METHODS.has(request.method)) {
-      throw new HttpError(403, 'read_only_view', `You are viewing as ${found.view.name}, read-only: nothing can be changed through this view. End it (DELETE /operator/view-as) to act as yourself in the console`);
+      throw new HttpError(403, 'read_only_view', `You are viewing as ${found.view.name}, read-only: nothing can be changed through this view. End the view (the portal’s End button, or DELETE /operator/view-as) to act as yourself`);
     }
     return {
       keyId: `view:${found.view.id}`,

@@ -3,12 +3,11 @@
 // of its own beside the operator's session (the service refuses every change made through it);
 // GET /session names it (viewingAs), and the portal then shows the member's pages.
 import { useState } from 'preact/hooks';
-import { useLocation } from 'wouter-preact';
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api, ApiFailure, ok } from '../../api.js';
 import { fieldText } from '../../forms.js';
 import { useMessages } from '../../i18n/index.js';
-import { SESSION_KEY, type User } from '../../session.js';
+import type { User } from '../../session.js';
 import type { components } from '../../../../packages/client/index.js';
 
 export type ViewAs = components['schemas']['ViewAs'];
@@ -22,30 +21,25 @@ export function viewerOf(user: User, view: ViewAs): User {
 /** The view ended (expired, or the member ended it): the service says so on the member's routes. */
 export const isViewEnded = (error: unknown): boolean => error instanceof ApiFailure && error.body?.code === 'view_as_ended';
 
-/** Nothing of one member's pages stays for the next view, nor for the console; then who is this again. */
-function switchTo(queries: QueryClient): void {
-  queries.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
-  void queries.invalidateQueries({ queryKey: SESSION_KEY });
-}
+/**
+ * Into or out of a view the portal starts afresh at `path` (a page load): nothing of one member's
+ * pages stays for the next view or for the console, and the session says whose pages to draw.
+ */
+const switchTo = (path: string): void => window.location.assign(`/app${path}`);
 
 /** On a member's page in the console: view as it, read-only, with the reason its people will read. */
 export function ViewAsForm({ kind, id }: { kind: 'affiliate' | 'brand'; id: string }) {
   const { t } = useMessages();
-  const queries = useQueryClient();
-  const [, navigate] = useLocation();
   const [missing, setMissing] = useState(false);
   const start = useMutation({
     mutationFn: async (reason: string) => {
       const params = { path: { id } };
       return ok(kind === 'affiliate' ? await api.POST('/operator/affiliates/{id}/view-as', { params, body: { reason } }) : await api.POST('/operator/brands/{id}/view-as', { params, body: { reason } })).data;
     },
-    onSuccess: () => {
-      switchTo(queries);
-      navigate('/');
-    },
+    onSuccess: () => switchTo('/'),
   });
   return (
-    <section aria-labelledby="view-as-title">
+    <section class="view-as-start" aria-labelledby="view-as-title">
       <h2 id="view-as-title">{t('viewAs.title')}</h2>
       <p class="hint">{t('viewAs.hint')}</p>
       {start.isError && (
@@ -78,14 +72,9 @@ export function ViewAsForm({ kind, id }: { kind: 'affiliate' | 'brand'; id: stri
 /** Above every page while viewing: whose portal this is, read-only, until when; End goes back to the member's page in the console. */
 export function ViewAsBanner({ view }: { view: ViewAs }) {
   const { t, dateTime } = useMessages();
-  const queries = useQueryClient();
-  const [, navigate] = useLocation();
   const end = useMutation({
     mutationFn: async () => ok(await api.DELETE('/operator/view-as')),
-    onSettled: () => {
-      switchTo(queries);
-      navigate(`/operator/${view.kind === 'affiliate' ? 'affiliates' : 'brands'}/${encodeURIComponent(view.affiliateId ?? view.brandId ?? '')}`);
-    },
+    onSettled: () => switchTo(`/operator/${view.kind === 'affiliate' ? 'affiliates' : 'brands'}/${encodeURIComponent(view.affiliateId ?? view.brandId ?? '')}`),
   });
   return (
     <div class="view-as" role="status">
