@@ -561,6 +561,22 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['list (brand, one action)', (r) => r.audit.list({ brandId: 'b1', action: 'claim.resolved' }, { limit: 50, offset: 0 })],
     ['dropAddressesBefore', (r) => r.audit.dropAddressesBefore(NOW)],
   ],
+  viewSessions: [
+    [
+      'open',
+      (r) =>
+        r.viewSessions.open(
+          { token_hash: 'h', id: 'vas_1', operator_id: 'usr-1', operator_session_id: 'ses_1', affiliate_id: AFF, brand_id: null, reason: 'support', created_at: NOW, last_seen_at: NOW, expires_at: NOW },
+          [{ actor_kind: 'operator', actor_id: 'usr-1', acting_as: AFF, address: '203.0.113.9', action: 'member.viewed_as', subject_kind: 'affiliate', subject_id: AFF, affiliate_id: AFF, brand_id: null, before: null, after: null, reason: 'support' }],
+        ),
+    ],
+    ['find', (r) => r.viewSessions.find('h')],
+    ['touch', (r) => r.viewSessions.touch('h', NOW)],
+    ['listOpen (affiliate)', (r) => r.viewSessions.listOpen({ affiliateId: AFF }, NOW, NOW)],
+    ['listOpen (brand)', (r) => r.viewSessions.listOpen({ brandId: BRAND }, NOW, NOW)],
+    ['endOfMember', (r) => r.viewSessions.endOfMember({ affiliateId: AFF }, ['vas_1', 'vas_2'], NOW)],
+    ['endOfOperator', (r) => r.viewSessions.endOfOperator('h', 'ses_1', NOW)],
+  ],
   ledger: [
     ['balances', (r) => r.ledger.balances()],
     ['balances (until)', (r) => r.ledger.balances(NOW)],

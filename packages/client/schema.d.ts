@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Who is signed in
-         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.
+         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand; viewingAs while an operator’s browser views as a member (POST /operator/affiliates/{id}/view-as). 401 without a session.
          */
         get: {
             parameters: {
@@ -732,7 +732,7 @@ export interface paths {
         };
         /**
          * The signed-in person's open sessions
-         * @description Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one.
+         * @description Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one. Also, for every person of an affiliate or a brand, the network’s support viewing the account read-only while it does (viewedByNetwork, with the reason and when it ends; never who): ending it like a session ends their view.
          */
         get: {
             parameters: {
@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out everywhere else
-         * @description Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices). Needs the x-csrf-token header.
+         * @description Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices); the network’s support viewing the account stops too. Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -11071,7 +11071,7 @@ export interface paths {
         head?: never;
         /**
          * Approve, cancel or correct an order
-         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
+         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}), and in the audit trail (conversion.approved, conversion.canceled or conversion.corrected, with the statuses, value and commission before and after and your reason) that you and the affiliate read. Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
          */
         patch: {
             parameters: {
@@ -11103,6 +11103,8 @@ export interface paths {
                             /** @description Numeric category id of the item in the brand catalogue */
                             categories: number;
                         }[];
+                        /** @description Addition: why (a refund, a returned item, a fraudulent order), with a change; kept in the audit trail, which you and the affiliate read (GET /advertiser/audit, GET /affiliate/audit) */
+                        reason?: string;
                     };
                 };
             };
@@ -11477,7 +11479,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an affiliate for your brand
-         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Scope: affiliates:write.
+         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Audited (approval.granted), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         post: {
             parameters: {
@@ -11646,7 +11648,7 @@ export interface paths {
         };
         /**
          * Withdraw an affiliate's approval, or decline its request
-         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Scope: affiliates:write.
+         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Audited (approval.withdrawn, or approval.declined for a request), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         delete: {
             parameters: {
@@ -23307,6 +23309,529 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/affiliates/{id}/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * View as an affiliate, read-only
+         * @description Opens the affiliate’s portal as its owner sees it, read-only, for VIEW_AS_MINUTES (30 by default), whatever its use: the answer sets an HttpOnly cookie (affnet_view_as) beside your session cookie, which stays as it was. While this browser holds it, the affiliate’s routes (/affiliate/*) answer reads as its owner would and refuse every change with 403 read_only_view (downloads are reads); /operator/* and /session stay yours, and GET /session names the view (viewingAs). The view works only with the session that opened it (signing out ends it) and replaces any other view of that session. A suspended member can be viewed. Audited (member.viewed_as, under you, acting as the member, with the reason); the member’s people see the view in their session list as the network’s support, with the reason, and can end it. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The affiliate’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why you view as the member: its people read it in their session list, and the audit trail keeps it */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ViewAs"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/brands/{id}/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * View as a brand, read-only
+         * @description Opens the brand’s portal as its owner sees it, read-only, for VIEW_AS_MINUTES (30 by default), whatever its use: the answer sets an HttpOnly cookie (affnet_view_as) beside your session cookie, which stays as it was. While this browser holds it, the brand’s routes (/advertiser/*) answer reads as its owner would and refuse every change with 403 read_only_view (downloads are reads); /operator/* and /session stay yours, and GET /session names the view (viewingAs). The view works only with the session that opened it (signing out ends it) and replaces any other view of that session. A suspended member can be viewed. Audited (member.viewed_as, under you, acting as the member, with the reason); the member’s people see the view in their session list as the network’s support, with the reason, and can end it. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The brand’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why you view as the member: its people read it in their session list, and the audit trail keeps it */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ViewAs"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop viewing as a member
+         * @description Ends the view this browser holds (its affnet_view_as cookie, opened by this session) and clears the cookie: back to your console. Nothing to end answers the same. Scope: operator:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/postback": {
         parameters: {
             query?: never;
@@ -25502,7 +26027,7 @@ export interface components {
                  * @enum {string}
                  */
                 kind: "operator" | "brand" | "affiliate" | "network" | "cli";
-                /** @description The user (usr_…) or key (key_…) that acted; a member never sees an operator’s */
+                /** @description The user (usr_…) or key (key_…) that acted; a member sees only its own people’s and keys’, never an operator’s nor the other side’s */
                 id?: string;
                 /** @description The member an operator was viewing as */
                 actingAs?: string;
@@ -25755,6 +26280,8 @@ export interface components {
              * @description Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.
              */
             accountSuspendedAt?: string;
+            /** @description An operator's only: the member this browser views as (read-only), while the view lasts. The member's routes (/affiliate/*, /advertiser/*) then read as its owner and refuse every change (403 read_only_view); /operator/* and /session stay the operator's. */
+            viewingAs?: components["schemas"]["ViewAs"];
         };
         /** @description One of the signed-in person’s open sessions */
         OpenSession: {
@@ -25778,6 +26305,18 @@ export interface components {
             lastSeenAt: string;
             /** @description True for the session making this request */
             current: boolean;
+            /**
+             * @description Addition: the network's support viewing your account, read-only (never named: it is the network's); ending it ends their view at once. Shown to every person of the account
+             * @enum {boolean}
+             */
+            viewedByNetwork?: true;
+            /** @description With viewedByNetwork: why the network views your account, as its operator said */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description With viewedByNetwork: when the view ends by itself
+             */
+            expiresAt?: string;
         };
         /** @description An API key of your account */
         ApiKey: {
@@ -25796,6 +26335,35 @@ export interface components {
              * @description When it stopped working; absent while it works
              */
             revokedAt?: string;
+        };
+        /** @description An operator’s read-only view as a member: its owner’s reading, every change refused (403 read_only_view) */
+        ViewAs: {
+            /** @description The view’s id (vas_…): the member sees it in their session list, the audit entry names it */
+            id: string;
+            /** @enum {string} */
+            kind: "affiliate" | "brand";
+            /** @description The affiliate viewed (or brandId) */
+            affiliateId?: string;
+            /** @description The brand viewed (or affiliateId) */
+            brandId?: string;
+            /** @description The member’s name */
+            name: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When the view ends by itself (VIEW_AS_MINUTES after it started, however it is used)
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description Set while the member is suspended: since when (a suspended member can be viewed)
+             */
+            suspendedAt?: string;
         };
     };
     responses: never;

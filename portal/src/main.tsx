@@ -47,11 +47,14 @@ import { OperatorPayouts } from './pages/operator/payouts.js';
 import { OperatorLedger } from './pages/operator/ledger.js';
 import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
 import { AccountHistory } from './pages/account/history.js';
+import { isViewEnded, ViewAsBanner, viewerOf } from './pages/operator/view-as.js';
 import './styles.css';
 
 let sessionEnded = false;
 // Any 401 means the session ended: forget everything and ask who is there again.
 const onError = (error: unknown) => {
+  // An operator's view as a member ended (expired, or the member ended it): back to their own pages.
+  if (isViewEnded(error)) return void queries.invalidateQueries({ queryKey: SESSION_KEY });
   if (!isSignedOut(error)) return;
   sessionEnded = true;
   queries.setQueryData(SESSION_KEY, null);
@@ -90,7 +93,9 @@ function App() {
 function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   const session = useSession();
   const { t, locale } = useMessages();
-  const user = session.data?.user;
+  const viewing = session.data?.viewingAs;
+  // While an operator views as a member, the member's pages are drawn for its owner (read-only: the service refuses changes).
+  const user = session.data && viewing ? viewerOf(session.data.user, viewing) : session.data?.user;
   // The person's language is kept with them (their mail is written in it): the portal follows it,
   // and tells the one this browser shows to someone who has none yet.
   useEffect(() => {
@@ -106,6 +111,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   };
   return (
     <Layout user={user} onLocale={changeLocale}>
+      {viewing && <ViewAsBanner view={viewing} />}
       <SecondFactorGate>
       {user.role === 'operator' ? (
         <Switch>

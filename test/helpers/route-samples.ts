@@ -577,6 +577,19 @@ export function createRouteSamples(): RouteSamples {
     },
     'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
     'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
+    'POST /operator/affiliates/:id/view-as': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: (key) => ({ method: 'POST', url: '/operator/affiliates/aff-1/view-as', headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'POST /operator/brands/:id/view-as': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: (key) => ({ method: 'POST', url: `/operator/brands/${BRANDS.acme}/view-as`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'DELETE /operator/view-as': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'DELETE', url: '/operator/view-as', headers: withKey(key) }) },
   } satisfies Record<string, Sample>);
 
   return {
