@@ -381,6 +381,8 @@ test('an operator releases held commissions (pending, locking from the release) 
       ['order.held', 'network', null, null, null],
       ['order.held', 'network', null, null, null],
       ['order.hold_released', 'operator', 'usr_operator1', '203.0.113.250', 'the customer called us'],
+      // The brand's approval of the released order is a brand decision, under its key.
+      ['conversion.approved', 'brand', (await h.service.services.access.resolveKey(acme))!.keyId, '127.0.0.1', null],
       ['order.hold_declined', 'operator', 'usr_operator1', '203.0.113.250', 'Orders placed from the affiliate’s own device'],
     ],
   );
