@@ -357,6 +357,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findOpen', (r) => r.applications.findOpen('ana@example.com', 'affiliate')],
     ['find', (r) => r.applications.find('apl_1')],
     ['list', (r) => r.applications.list({ status: 'pending', kind: 'brand' }, 100)],
+    ['page (pending)', (r) => r.applications.page({ status: 'pending' }, PAGE)],
+    ['page (decided)', (r) => r.applications.page({ status: 'approved', kind: 'affiliate' }, PAGE)],
     ['queueMail', (r) => r.applications.queueMail([], NOW)],
     ['setVerifyToken', (r) => r.applications.setVerifyToken('apl_1', 'h', NOW, NOW)],
     ['verify', (r) => r.applications.verify('h', NOW, () => [])],
@@ -509,6 +511,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['ofBatch', (r) => r.payouts.ofBatch('batch-1')],
     ['batchExists', (r) => r.payouts.batchExists('batch-1')],
     ['batches', (r) => r.payouts.batches()],
+    ['batchPage', (r) => r.payouts.batchPage(PAGE)],
+    ['batchTotals', (r) => r.payouts.batchTotals(['batch-1'])],
   ],
   statements: [
     ['billable', (r) => r.statements.billable(NOW)],
@@ -518,6 +522,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findForBrand', (r) => r.statements.findForBrand(BRAND, 'statement-1')],
     ['list', (r) => r.statements.list(BRAND, PAGE)],
     ['listAll', (r) => r.statements.listAll(true)],
+    ['search (overdue)', (r) => r.statements.search({ status: 'overdue', now: NOW }, PAGE)],
+    ['search (brand, month)', (r) => r.statements.search({ brandId: BRAND, month: '2026-02', now: NOW }, PAGE)],
     ['lines', (r) => r.statements.lines('statement-1', PAGE)],
     ['approvedOrdersOf', (r) => r.statements.approvedOrdersOf('statement-1')],
     ['recordPayment', (r) => r.statements.recordPayment(statement, { id: 'payment-1', amount: 1755, reference: 'TX-1', recorded_by: 'cli', created_at: NOW }, {}, {})],
@@ -528,6 +534,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   adjustments: [
     ['create', (r) => r.adjustments.create({ id: 'adj-1', affiliate_id: AFF, currency: 'BRL', amount: -500, reason: 'refund', created_by: 'cli', created_at: NOW, payout_id: null }, {})],
     ['listOf', (r) => r.adjustments.listOf(AFF)],
+    ['list', (r) => r.adjustments.list(undefined, PAGE)],
+    ['list (affiliate)', (r) => r.adjustments.list(AFF, PAGE)],
   ],
   members: [
     ['affiliates', (r) => r.members.affiliates(undefined, { limit: 20, offset: 0 })],
@@ -561,6 +569,22 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['list (filtered)', (r) => r.audit.list({ affiliateId: AFF, actorId: 'usr-1', actorKind: 'operator', action: 'affiliate.', from: NOW, to: NOW }, { limit: 50, offset: 0 })],
     ['list (brand, one action)', (r) => r.audit.list({ brandId: 'b1', action: 'claim.resolved' }, { limit: 50, offset: 0 })],
     ['dropAddressesBefore', (r) => r.audit.dropAddressesBefore(NOW)],
+  ],
+  viewSessions: [
+    [
+      'open',
+      (r) =>
+        r.viewSessions.open(
+          { token_hash: 'h', id: 'vas_1', operator_id: 'usr-1', operator_session_id: 'ses_1', affiliate_id: AFF, brand_id: null, reason: 'support', created_at: NOW, last_seen_at: NOW, expires_at: NOW },
+          [{ actor_kind: 'operator', actor_id: 'usr-1', acting_as: AFF, address: '203.0.113.9', action: 'member.viewed_as', subject_kind: 'affiliate', subject_id: AFF, affiliate_id: AFF, brand_id: null, before: null, after: null, reason: 'support' }],
+        ),
+    ],
+    ['find', (r) => r.viewSessions.find('h')],
+    ['touch', (r) => r.viewSessions.touch('h', NOW)],
+    ['listOpen (affiliate)', (r) => r.viewSessions.listOpen({ affiliateId: AFF }, NOW, NOW)],
+    ['listOpen (brand)', (r) => r.viewSessions.listOpen({ brandId: BRAND }, NOW, NOW)],
+    ['endOfMember', (r) => r.viewSessions.endOfMember({ affiliateId: AFF }, ['vas_1', 'vas_2'], NOW)],
+    ['endOfOperator', (r) => r.viewSessions.endOfOperator('h', 'ses_1', NOW)],
   ],
   ledger: [
     ['balances', (r) => r.ledger.balances()],

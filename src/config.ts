@@ -117,6 +117,8 @@ export interface Config {
   sessionAddressDays: number;
   /** Days the client address of an audit entry is kept before it is dropped (AUDIT_ADDRESS_DAYS). */
   auditAddressDays: number;
+  /** How long an operator's read-only view as a member lasts (VIEW_AS_MINUTES), whatever its use. */
+  viewAsMs: number;
   /** Requests per minute one signed-in user may make (a page makes several). */
   userRateLimit: number;
   /** SQLite: the page cache of each of the service's three connections, in MB. */
@@ -388,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     sessionAddressDays: integer(env, 'SESSION_ADDRESS_DAYS', 30, 1, 3650),
     auditAddressDays: integer(env, 'AUDIT_ADDRESS_DAYS', 90, 1, 3650),
+    viewAsMs: integer(env, 'VIEW_AS_MINUTES', 30, 1, 480) * 60_000,
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
     sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 65_536),
     redirectCacheMb: integer(env, 'REDIRECT_CACHE_MB', DEFAULT_REDIRECT_CACHE_MB, 1, 65_536),
@@ -459,6 +462,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   sessionAddressDays: 'SESSION_ADDRESS_DAYS',
   auditAddressDays: 'AUDIT_ADDRESS_DAYS',
+  viewAsMs: 'VIEW_AS_MINUTES',
   userRateLimit: 'USER_RATE_LIMIT',
   sqliteCacheMb: 'SQLITE_CACHE_MB',
   redirectCacheMb: 'REDIRECT_CACHE_MB',
@@ -480,7 +484,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
 
 /** Settings kept in seconds in their variable and in milliseconds in Config. */
 const IN_SECONDS = new Set<keyof Config>(['repeatClickWindowMs', 'failedKeyWindowMs']);
-const IN_MINUTES = new Set<keyof Config>(['sessionIdleMs']);
+const IN_MINUTES = new Set<keyof Config>(['sessionIdleMs', 'viewAsMs']);
 
 const MASK = '********';
 

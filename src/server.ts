@@ -189,6 +189,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       termsVersion: config.termsVersion,
       sessionAddressDays: config.sessionAddressDays,
       auditAddressDays: config.auditAddressDays,
+      viewAsMs: config.viewAsMs,
       countryOf,
       networkName: config.networkName,
       payeeKeys: payeeKeys.keys,

@@ -12,6 +12,7 @@ import type { Clock } from './lib/clock.js';
 import type { InvalidationPublisher } from './domain/invalidation.js';
 import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
+import { ViewAsService } from './domain/access/view-as.js';
 import { SecondFactorsService } from './domain/access/second-factors-service.js';
 import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
@@ -86,6 +87,8 @@ export interface Services {
   /** The network suspends and reactivates affiliates and brands. */
   suspensions: SuspensionsService;
   users: UsersService;
+  /** Operators' read-only views of members (support). */
+  viewAs: ViewAsService;
   webhooks: WebhooksService;
 }
 
@@ -130,6 +133,8 @@ export interface ServiceSettings {
   sessionAddressDays?: number;
   /** How long an audit entry's client address is kept (AUDIT_ADDRESS_DAYS). */
   auditAddressDays?: number;
+  /** How long an operator's view as a member lasts (VIEW_AS_MINUTES). */
+  viewAsMs?: number;
   /** The country of a client address (ISO 3166 alpha-2, ZZ when unknown). */
   countryOf?: (address: string) => string;
   /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
@@ -221,6 +226,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
     suspensions: new SuspensionsService(repositories, clock, publisher),
     users,
+    viewAs: new ViewAsService(repositories, clock, { lifetimeMs: settings.viewAsMs ?? 30 * 60_000, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
     secondFactors,
     payees,
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),

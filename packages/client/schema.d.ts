@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * Who is signed in
-         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.
+         * @description The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand; viewingAs while an operator’s browser views as a member (POST /operator/affiliates/{id}/view-as). 401 without a session.
          */
         get: {
             parameters: {
@@ -732,7 +732,7 @@ export interface paths {
         };
         /**
          * The signed-in person's open sessions
-         * @description Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one.
+         * @description Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one. Also, for every person of an affiliate or a brand, the network’s support viewing the account read-only while it does (viewedByNetwork, with the reason and when it ends; never who): ending it like a session ends their view.
          */
         get: {
             parameters: {
@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out everywhere else
-         * @description Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices). Needs the x-csrf-token header.
+         * @description Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices); the network’s support viewing the account stops too. Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -11071,7 +11071,7 @@ export interface paths {
         head?: never;
         /**
          * Approve, cancel or correct an order
-         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}). Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
+         * @description orderId is your own order id. status: pending → approved (commission approved, later paid by the network) or pending → canceled (commission canceled); a commission canceled from the start (see commissionReason) stays canceled either way. value and items correct a pending order (a partial refund, a returned item): the commission is recomputed in integer cents with the commission rule the order was created under, whatever your rule is now; items must add up to the value within 1 % or 100 cents (422 items_mismatch). Every change is recorded in the order's history with the key that made it (GET /advertiser/conversions/{orderId}), and in the audit trail (conversion.approved, conversion.canceled or conversion.corrected, with the statuses, value and commission before and after and your reason) that you and the affiliate read. Asking for what the order already is answers 200 and changes nothing; a move from a final status answers 409 invalid_transition, and a correction of an order that is no longer pending 409 order_not_pending. While the commission is held for the network's fraud review (commissionStatus held) the order does not lock: you may cancel it (a refund is a refund) or correct it, but approving it answers 409 commission_held; once released it is pending again until its new lockAt, when the network approves it if you have not. Scope: conversions:write.
          */
         patch: {
             parameters: {
@@ -11103,6 +11103,8 @@ export interface paths {
                             /** @description Numeric category id of the item in the brand catalogue */
                             categories: number;
                         }[];
+                        /** @description Addition: why (a refund, a returned item, a fraudulent order), with a change; kept in the audit trail, which you and the affiliate read (GET /advertiser/audit, GET /affiliate/audit) */
+                        reason?: string;
                     };
                 };
             };
@@ -11477,7 +11479,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an affiliate for your brand
-         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Scope: affiliates:write.
+         * @description The affiliate may promote your (private) brand from now on, whether or not it asked; approving again changes nothing. An unknown affiliate answers 404. Audited (approval.granted), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         post: {
             parameters: {
@@ -11646,7 +11648,7 @@ export interface paths {
         };
         /**
          * Withdraw an affiliate's approval, or decline its request
-         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Scope: affiliates:write.
+         * @description The affiliate no longer sees your private brand; its channels carry the approval message and its links to your brand stop redirecting (404) within seconds on every instance. 404 approval_not_found when the affiliate was neither approved nor asking. Audited (approval.withdrawn, or approval.declined for a request), in your audit trail and the affiliate’s. Scope: affiliates:write.
          */
         delete: {
             parameters: {
@@ -18491,14 +18493,16 @@ export interface paths {
         };
         /**
          * Applications
-         * @description Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data }. Scope: operator:read.
+         * @description Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data, meta }. Scope: operator:read.
          */
         get: {
             parameters: {
                 query?: {
                     status?: "unverified" | "pending" | "approved" | "declined";
                     kind?: "affiliate" | "brand";
-                    /** @description Page size, 1 to 500 (default 100). A value outside that range answers 400. */
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 500 (default 50). A value outside that range answers 400. */
                     limit?: number;
                 };
                 header?: never;
@@ -18521,6 +18525,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["Application"][];
+                            meta: components["schemas"]["Pagination"];
                         };
                     };
                 };
@@ -21239,6 +21244,2071 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Brands’ statements
+         * @description Every brand’s statements, newest month first, as { data, meta }: all, or only the unpaid ones, the overdue ones (unpaid past their due date: the brands to chase) or the paid ones; of one brand or month. Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "unpaid" | "overdue" | "paid";
+                    brandId?: string;
+                    /** @description YYYY-MM */
+                    month?: string;
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 200 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                brandId: string;
+                                /** @description YYYY-MM: the commissions it bills locked by the end of this UTC month */
+                                month: string;
+                                /** @description ISO 4217 code of every amount of the statement (one statement per currency) */
+                                currency: string;
+                                /** @description Number of commissions billed (one line per order) */
+                                lineCount: number;
+                                /** @description Sum of the commissions billed, in cents */
+                                commission: number;
+                                /** @description Sum of the network's fee on each line, in cents */
+                                fee: number;
+                                /** @description The network's fee on each line, in basis points of its commission (3000: 30 %), rounded half up to the cent per line */
+                                feeBasisPoints: number;
+                                /** @description commission + fee, in cents: what the brand pays */
+                                total: number;
+                                /** @description What the network has received so far, in cents (payments add up) */
+                                paidAmount: number;
+                                /**
+                                 * @description open: to pay by dueAt; overdue: dueAt passed unpaid; paid: received in full
+                                 * @enum {string}
+                                 */
+                                status: "open" | "overdue" | "paid";
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                issuedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                dueAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was paid in full (absent until then); its commissions became payable then
+                                 */
+                                paidAt?: string;
+                                brandName: string;
+                            }[];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Issue a month’s statements
+         * @description Issues the statements of a month that has ended: one per brand and currency with approved commissions locked by the month’s end and not billed yet (orders still pending past their lock date are approved first). Issuing again makes only those still missing. Each brand is told (statement.issued, mail); each statement is in the audit trail. 400 month_not_ended before the month ends. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description YYYY-MM, a month that has ended */
+                        month: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Statement"][];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/statements/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a brand’s payment
+         * @description Records money received from the brand against its statement, in parts or at once (at most what is left: 409 overpayment; 409 statement_paid when nothing is left). The payment that completes it makes its commissions payable, so the next payout run pays them. In the audit trail. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Cents received, at most what is left to pay */
+                        amount: number;
+                        /** @description The bank transfer id or receipt */
+                        reference: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Statement"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/payout-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payout runs
+         * @description The runs, newest first, as { data, meta }: who made each, when, and its payouts counted and summed per status and currency. Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @description The operator’s user id, cli or network */
+                                createdBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                createdAt: string;
+                                payoutCount: number;
+                                totals: {
+                                    /** @enum {string} */
+                                    status: "pending" | "sent" | "settled" | "failed";
+                                    /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                    currency: string;
+                                    payouts: number;
+                                    /** @description Cents */
+                                    total: number;
+                                }[];
+                            }[];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run payouts (or a dry run)
+         * @description Pays each affiliate (or one) its payable commissions and unpaid adjustments, per currency, where they reach PAYOUT_MINIMUM and its payout details are complete and not on hold, unless the network suspended it; every other amount says why it waits. With dryRun, pays nothing. The run itself asks for the second factor again (code, unless the session passed it within 10 minutes: 400 second_factor_needed). Two runs at the same time never pay a commission twice. Audited. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Say what would be paid and why the rest waits; pay nothing (no second factor needed) */
+                        dryRun?: boolean;
+                        /** @description Only this affiliate */
+                        affiliateId?: string;
+                        /** @description A current code of your authenticator app. Needed unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it) */
+                        code?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The run made (absent on a dry run, or when nothing could be paid) */
+                                runId?: string;
+                                lines: {
+                                    affiliateId: string;
+                                    /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                    currency: string;
+                                    /** @description Payable commissions, cents */
+                                    commission: number;
+                                    orders: number;
+                                    /** @description Unpaid adjustments, cents (±) */
+                                    adjustments: number;
+                                    /** @description commission + adjustments, cents */
+                                    total: number;
+                                    /** @description Why it waits */
+                                    skipped?: string;
+                                    payout?: components["schemas"]["Payout"];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/payout-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payout run
+         * @description The run’s payouts, by affiliate and currency, with their status; payee details only in the export. Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The run’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Payout"][];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/payout-runs/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The file for the bank or provider
+         * @description The run’s payouts as CSV (text/csv), payee details in full, one column per detail: keep the file safe. Pending payouts are marked sent as they are exported (their commissions paid, the affiliate told); one whose payout details changed since the run, or whose affiliate was suspended since, fails instead and its commissions are payable again. Exporting again gives the file again and changes nothing more. Asks for the second factor again; the export is in the audit trail. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The run’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A current code of your authenticator app. Needed unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it) */
+                        code?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description CSV: payout_id, affiliate_id, currency, amount_cents, amount, status, method, failure_reason, payee.… */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/payout-runs/{id}/settlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the provider’s results
+         * @description Records what the bank or provider did with each sent payout of the run, from its results file (CSV: payout_id, status settled or failed, reason). A failed payout returns its commissions to payable and its affiliate is told. Each payout answers what was done; a file naming a payout of another run, a failure without a reason or a line that is not CSV is refused whole (400), saying which line. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The run’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The provider’s results as CSV: columns payout_id, status (settled or failed) and reason (required when failed) */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                payoutId: string;
+                                /** @enum {string} */
+                                status: "settled" | "failed";
+                                reason?: string;
+                                /** @description What was done: settled, failed…, already settled, left sent… */
+                                outcome: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Adjustments
+         * @description Operators’ adjustments, newest first, as { data, meta }: every affiliate’s, or one’s. An adjustment is paid with the affiliate’s next payout. Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    affiliateId?: string;
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 200 (default 50). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                affiliateId: string;
+                                /** @description Cents (±) */
+                                amount: number;
+                                /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                currency: string;
+                                reason: string;
+                                /** @description The operator’s user id, or cli */
+                                createdBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @description The payout that paid it; absent until one did */
+                                payoutId?: string;
+                            }[];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Adjust what an affiliate is owed
+         * @description Adds (or, negative, takes away) an amount the affiliate is owed in a currency, with the reason it reads; paid with its next payout, in the ledger at once. Asks for the second factor again (400 second_factor_needed). Adjustments are never changed or deleted: correct one with another. Audited. Scope: operator:money.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        affiliateId: string;
+                        /** @description Cents, negative to reduce what the affiliate is owed; never 0 */
+                        amount: number;
+                        /** @description ISO 4217 code */
+                        currency: string;
+                        /** @description The affiliate reads it */
+                        reason: string;
+                        /** @description A current code of your authenticator app. Needed unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it) */
+                        code?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                affiliateId: string;
+                                /** @description Cents (±) */
+                                amount: number;
+                                /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                currency: string;
+                                reason: string;
+                                /** @description The operator’s user id, or cli */
+                                createdBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @description The payout that paid it; absent until one did */
+                                payoutId?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/ledger/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the ledger
+         * @description Whether every entry balances, every currency adds up to zero, and each tracked account (brands’ unbilled and receivable, affiliates’ approved and payable, payouts sent) holds what the orders, statements, payouts and adjustments say; each difference in words. Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description true when every entry balances and every tracked account agrees with the records */
+                                balanced: boolean;
+                                /** @description Each difference found, in words */
+                                differences: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/ledger/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month’s trial balance
+         * @description Per currency, each account’s opening balance, debits, credits and closing balance over the UTC month (cents). Scope: operator:money.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM */
+                    month: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                month: string;
+                                currencies: {
+                                    /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                    currency: string;
+                                    accounts: {
+                                        account: string;
+                                        opening: number;
+                                        debit: number;
+                                        credit: number;
+                                        closing: number;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/figures": {
         parameters: {
             query?: never;
@@ -21528,6 +23598,529 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/affiliates/{id}/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * View as an affiliate, read-only
+         * @description Opens the affiliate’s portal as its owner sees it, read-only, for VIEW_AS_MINUTES (30 by default), whatever its use: the answer sets an HttpOnly cookie (affnet_view_as) beside your session cookie, which stays as it was. While this browser holds it, the affiliate’s routes (/affiliate/*) answer reads as its owner would and refuse every change with 403 read_only_view (downloads are reads); /operator/* and /session stay yours, and GET /session names the view (viewingAs). The view works only with the session that opened it (signing out ends it) and replaces any other view of that session. A suspended member can be viewed. Audited (member.viewed_as, under you, acting as the member, with the reason); the member’s people see the view in their session list as the network’s support, with the reason, and can end it. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The affiliate’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why you view as the member: its people read it in their session list, and the audit trail keeps it */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ViewAs"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/brands/{id}/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * View as a brand, read-only
+         * @description Opens the brand’s portal as its owner sees it, read-only, for VIEW_AS_MINUTES (30 by default), whatever its use: the answer sets an HttpOnly cookie (affnet_view_as) beside your session cookie, which stays as it was. While this browser holds it, the brand’s routes (/advertiser/*) answer reads as its owner would and refuse every change with 403 read_only_view (downloads are reads); /operator/* and /session stay yours, and GET /session names the view (viewingAs). The view works only with the session that opened it (signing out ends it) and replaces any other view of that session. A suspended member can be viewed. Audited (member.viewed_as, under you, acting as the member, with the reason); the member’s people see the view in their session list as the network’s support, with the reason, and can end it. Scope: operator:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The brand’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why you view as the member: its people read it in their session list, and the audit trail keeps it */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ViewAs"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/view-as": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop viewing as a member
+         * @description Ends the view this browser holds (its affnet_view_as cookie, opened by this session) and clears the cookie: back to your console. Nothing to end answers the same. Scope: operator:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -23728,7 +26321,7 @@ export interface components {
                  * @enum {string}
                  */
                 kind: "operator" | "brand" | "affiliate" | "network" | "cli";
-                /** @description The user (usr_…) or key (key_…) that acted; a member never sees an operator’s */
+                /** @description The user (usr_…) or key (key_…) that acted; a member sees only its own people’s and keys’, never an operator’s nor the other side’s */
                 id?: string;
                 /** @description The member an operator was viewing as */
                 actingAs?: string;
@@ -24096,6 +26689,8 @@ export interface components {
              * @description Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.
              */
             accountSuspendedAt?: string;
+            /** @description An operator's only: the member this browser views as (read-only), while the view lasts. The member's routes (/affiliate/*, /advertiser/*) then read as its owner and refuse every change (403 read_only_view); /operator/* and /session stay the operator's. */
+            viewingAs?: components["schemas"]["ViewAs"];
         };
         /** @description One of the signed-in person’s open sessions */
         OpenSession: {
@@ -24119,6 +26714,18 @@ export interface components {
             lastSeenAt: string;
             /** @description True for the session making this request */
             current: boolean;
+            /**
+             * @description Addition: the network's support viewing your account, read-only (never named: it is the network's); ending it ends their view at once. Shown to every person of the account
+             * @enum {boolean}
+             */
+            viewedByNetwork?: true;
+            /** @description With viewedByNetwork: why the network views your account, as its operator said */
+            reason?: string;
+            /**
+             * Format: date-time
+             * @description With viewedByNetwork: when the view ends by itself
+             */
+            expiresAt?: string;
         };
         /** @description An API key of your account */
         ApiKey: {
@@ -24137,6 +26744,35 @@ export interface components {
              * @description When it stopped working; absent while it works
              */
             revokedAt?: string;
+        };
+        /** @description An operator’s read-only view as a member: its owner’s reading, every change refused (403 read_only_view) */
+        ViewAs: {
+            /** @description The view’s id (vas_…): the member sees it in their session list, the audit entry names it */
+            id: string;
+            /** @enum {string} */
+            kind: "affiliate" | "brand";
+            /** @description The affiliate viewed (or brandId) */
+            affiliateId?: string;
+            /** @description The brand viewed (or affiliateId) */
+            brandId?: string;
+            /** @description The member’s name */
+            name: string;
+            reason: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When the view ends by itself (VIEW_AS_MINUTES after it started, however it is used)
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description Set while the member is suspended: since when (a suspended member can be viewed)
+             */
+            suspendedAt?: string;
         };
     };
     responses: never;

@@ -42,14 +42,20 @@ import { SecondFactorGate } from './components/second-factor-gate.js';
 import { OperatorApplications } from './pages/operator/applications.js';
 import { OperatorAudit } from './pages/operator/audit.js';
 import { OperatorHolds } from './pages/operator/holds.js';
+import { OperatorStatements } from './pages/operator/statements.js';
+import { OperatorPayouts } from './pages/operator/payouts.js';
+import { OperatorLedger } from './pages/operator/ledger.js';
 import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
 import { OperatorFigures } from './pages/operator/figures.js';
 import { AccountHistory } from './pages/account/history.js';
+import { isViewEnded, ViewAsBanner, viewerOf } from './pages/operator/view-as.js';
 import './styles.css';
 
 let sessionEnded = false;
 // Any 401 means the session ended: forget everything and ask who is there again.
 const onError = (error: unknown) => {
+  // An operator's view as a member ended (expired, or the member ended it): back to their own pages.
+  if (isViewEnded(error)) return void queries.invalidateQueries({ queryKey: SESSION_KEY });
   if (!isSignedOut(error)) return;
   sessionEnded = true;
   queries.setQueryData(SESSION_KEY, null);
@@ -88,7 +94,9 @@ function App() {
 function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   const session = useSession();
   const { t, locale } = useMessages();
-  const user = session.data?.user;
+  const viewing = session.data?.viewingAs;
+  // While an operator views as a member, the member's pages are drawn for its owner (read-only: the service refuses changes).
+  const user = session.data && viewing ? viewerOf(session.data.user, viewing) : session.data?.user;
   // The person's language is kept with them (their mail is written in it): the portal follows it,
   // and tells the one this browser shows to someone who has none yet.
   useEffect(() => {
@@ -104,6 +112,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
   };
   return (
     <Layout user={user} onLocale={changeLocale}>
+      {viewing && <ViewAsBanner view={viewing} />}
       <SecondFactorGate>
       {user.role === 'operator' ? (
         <Switch>
@@ -111,6 +120,9 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/operator/audit" component={OperatorAudit} />
           <Route path="/operator/members" component={OperatorMembers} />
           <Route path="/operator/holds" component={OperatorHolds} />
+          <Route path="/operator/statements" component={OperatorStatements} />
+          <Route path="/operator/payouts" component={OperatorPayouts} />
+          <Route path="/operator/ledger" component={OperatorLedger} />
           <Route path="/operator/figures" component={OperatorFigures} />
           <Route path="/operator/affiliates/:id">{(params) => <OperatorMember kind="affiliate" id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/operator/brands/:id">{(params) => <OperatorMember kind="brand" id={decodeURIComponent(params.id)} />}</Route>

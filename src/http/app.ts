@@ -24,6 +24,7 @@ import { NetworkFigures } from '../schemas/figures.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
+import { ViewAs } from '../schemas/view-as.js';
 import { answerClientError, BODY_LIMIT_BYTES, errorBody, handleError, HttpError } from './errors.js';
 import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
@@ -43,6 +44,7 @@ import cookie from '@fastify/cookie';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
 import { operatorRoutes } from './routes/operator/index.js';
+import { registerViewAsRoutes } from './routes/operator/view-as.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { NDJSON } from './routes/advertiser/products-bulk.js';
 import { API_DESCRIPTION } from './api-description.js';
@@ -53,7 +55,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -229,6 +231,7 @@ async function registerOperatorApi(app: App, ctx: AppContext): Promise<void> {
     await registerAuthentication(scoped, ctx, { owner: 'operator' });
     splitCommaLists(scoped);
     for (const route of operatorRoutes) route(scoped, ctx.services);
+    registerViewAsRoutes(scoped, ctx);
   });
 }
 

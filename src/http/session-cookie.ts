@@ -20,6 +20,12 @@ export const DEVICE_COOKIE = 'affnet_device';
 /** 400 days: the longest a browser keeps a cookie. */
 const DEVICE_COOKIE_SECONDS = 400 * 86_400;
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * An operator's read-only view as a member (domain/access/view-as.ts): HttpOnly, beside the
+ * operator's own session cookie, which it never replaces. While a browser holds one, member routes
+ * (/affiliate/*, /advertiser/*) read as the member; /operator/* and /session stay the operator's.
+ */
+export const VIEW_AS_COOKIE = 'affnet_view_as';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -70,4 +76,12 @@ export function checkCsrf(request: FastifyRequest, session: ActiveSession, allow
   if (typeof sent !== 'string' || !sameText(sent, session.csrfToken)) {
     throw new HttpError(403, 'csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header (the sign-in answer and GET /session carry it)`);
   }
+}
+
+export function setViewAsCookie(reply: FastifyReply, token: string, publicUrl: string, maxAgeSeconds: number): void {
+  void reply.setCookie(VIEW_AS_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:'), maxAge: maxAgeSeconds });
+}
+
+export function clearViewAsCookie(reply: FastifyReply, publicUrl: string): void {
+  void reply.clearCookie(VIEW_AS_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: publicUrl.startsWith('https:') });
 }

@@ -74,12 +74,16 @@ export const ConversionUpdate = Type.Object(
     ),
     value: Type.Optional({ ...OrderValue, description: 'Pending orders only: the corrected order value in integer cents (a partial refund); the commission is recomputed with the rule the order was created under' }),
     items: Type.Optional({ ...OrderItems, description: 'Pending orders only: the corrected order lines (a returned item); Σ price × quantity must match the value within 1 % or 100 cents' }),
+    reason: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'Addition: why (a refund, a returned item, a fraudulent order), with a change; kept in the audit trail, which you and the affiliate read (GET /advertiser/audit, GET /affiliate/audit)' }),
+    ),
   },
   {
     additionalProperties: false,
     minProperties: 1,
     ...Examples({
       approve: ['The order is final', { status: 'approved' }],
+      cancel: ['The customer returned the order', { status: 'canceled', reason: 'Returned within 7 days' }],
       refund: ['A partial refund', { value: 9990, items: [{ id: 'sku-1', name: 'Sneakers', quantity: 1, price: 9990, categories: 12 }] }],
     }),
   },

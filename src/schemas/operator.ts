@@ -80,7 +80,7 @@ export const AuditEntry = Type.Object(
     at: DateTime,
     actor: Type.Object({
       kind: literals(['operator', 'brand', 'affiliate', 'network', 'cli'] as const, 'operator: a person of the network; brand or affiliate: a member’s key or user; network: scheduled work; cli: a command on the server'),
-      id: Type.Optional(Type.String({ description: 'The user (usr_…) or key (key_…) that acted; a member never sees an operator’s' })),
+      id: Type.Optional(Type.String({ description: 'The user (usr_…) or key (key_…) that acted; a member sees only its own people’s and keys’, never an operator’s nor the other side’s' })),
       actingAs: Type.Optional(Type.String({ description: 'The member an operator was viewing as' })),
     }),
     address: Type.Optional(Type.String({ description: 'The client address, kept AUDIT_ADDRESS_DAYS; never shown to members' })),

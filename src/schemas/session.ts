@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Examples } from './common.js';
+import { DescribedRef, Examples } from './common.js';
+import { ViewAs } from './view-as.js';
 
 const Language = Type.Union([Type.Literal('en'), Type.Literal('pt-BR')], { description: "The person's language, for the portal and the mail they are sent; absent until chosen (mail goes in English meanwhile)" });
 
@@ -29,6 +30,12 @@ export const Session = Type.Object(
         format: 'date-time',
         description: "Addition: set while the network has suspended the user's affiliate or brand, since when. The person can still sign in and manage their own sessions and second factors, but every API route answers 403 account_suspended until the network reactivates the account; its owners were mailed the reason.",
       }),
+    ),
+    viewingAs: Type.Optional(
+      DescribedRef(
+        ViewAs,
+        "An operator's only: the member this browser views as (read-only), while the view lasts. The member's routes (/affiliate/*, /advertiser/*) then read as its owner and refuse every change (403 read_only_view); /operator/* and /session stay the operator's.",
+      ),
     ),
   },
   { $id: 'Session', description: 'The signed-in user' },
@@ -77,6 +84,11 @@ export const OpenSession = Type.Object(
     createdAt: Type.String({ format: 'date-time', description: 'When it was opened (the sign-in)' }),
     lastSeenAt: Type.String({ format: 'date-time', description: 'Its last use (written at most once a minute)' }),
     current: Type.Boolean({ description: 'True for the session making this request' }),
+    viewedByNetwork: Type.Optional(
+      Type.Literal(true, { description: "Addition: the network's support viewing your account, read-only (never named: it is the network's); ending it ends their view at once. Shown to every person of the account" }),
+    ),
+    reason: Type.Optional(Type.String({ description: 'With viewedByNetwork: why the network views your account, as its operator said' })),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'With viewedByNetwork: when the view ends by itself' })),
   },
   { $id: 'OpenSession', description: 'One of the signed-in person’s open sessions' },
 );

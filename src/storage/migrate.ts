@@ -52,6 +52,7 @@ import * as money from './migrations/0045-money.js';
 import * as operatorsAndAudit from './migrations/0046-operators-and-audit.js';
 import * as fraudHolds from './migrations/0047-fraud-holds.js';
 import * as suspensions from './migrations/0048-suspensions.js';
+import * as viewAsSessions from './migrations/0049-view-as-sessions.js';
 import * as ordersByReportTime from './migrations/0050-orders-by-report-time.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -106,6 +107,7 @@ const migrations: Record<string, DialectMigration> = {
   '0046-operators-and-audit': operatorsAndAudit,
   '0047-fraud-holds': fraudHolds,
   '0048-suspensions': suspensions,
+  '0049-view-as-sessions': viewAsSessions,
   '0050-orders-by-report-time': ordersByReportTime,
 };
 

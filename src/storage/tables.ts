@@ -704,6 +704,23 @@ export interface SessionsTable {
 }
 export type SessionRow = Selectable<SessionsTable>;
 
+/** An operator's read-only view of a member, apart from their own session; see migration 0049. */
+export interface ViewSessionsTable {
+  token_hash: string;
+  id: string;
+  operator_id: string;
+  operator_session_id: string;
+  affiliate_id: string | null;
+  brand_id: string | null;
+  reason: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  ended_at: string | null;
+  ended_by: 'operator' | 'member' | null;
+}
+export type ViewSessionRow = Selectable<ViewSessionsTable>;
+
 /** A person's authenticator app (TOTP); see migration 0041. */
 export interface UserTotpTable {
   user_id: string;
@@ -778,6 +795,7 @@ export interface DB {
   users: UsersTable;
   user_links: UserLinksTable;
   sessions: SessionsTable;
+  view_sessions: ViewSessionsTable;
   user_totp: UserTotpTable;
   user_recovery_codes: UserRecoveryCodesTable;
   user_passkeys: UserPasskeysTable;

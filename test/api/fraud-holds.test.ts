@@ -16,6 +16,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
 import type { Actor } from '../../src/domain/audit/audit-entry.js';
 import type { Order } from '../../src/schemas/order.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const DAY = 86_400_000;
 const SECOND = 1000;
@@ -318,8 +319,8 @@ test('a held commission never locks and is never billed or paid; the brand may c
   assert.ok(statements.length > 0);
   assert.ok(byId.get(control.id)!.statement_id, 'the control is billed');
   assert.equal(byId.get(held.id)!.statement_id, null, 'the held commission is not');
-  for (const statement of statements) await h.service.services.statements.recordPayment(statement.id, statement.total, `TX-${statement.id}`, 'cli');
-  await h.service.services.payoutRuns.run({ affiliateId: 'aff-1', by: 'cli' });
+  for (const statement of statements) await h.service.services.statements.recordPayment(statement.id, statement.total, `TX-${statement.id}`, CLI);
+  await h.service.services.payoutRuns.run({ affiliateId: 'aff-1', actor: CLI });
   const after = await h.service.database.db.selectFrom('orders').select(['commission_status', 'payout_id', 'paid_at']).where('id', '=', held.id).executeTakeFirstOrThrow();
   assert.deepEqual(after, { commission_status: 'held', payout_id: null, paid_at: null }, 'never paid');
 });
@@ -380,6 +381,8 @@ test('an operator releases held commissions (pending, locking from the release) 
       ['order.held', 'network', null, null, null],
       ['order.held', 'network', null, null, null],
       ['order.hold_released', 'operator', 'usr_operator1', '203.0.113.250', 'the customer called us'],
+      // The brand's approval of the released order is a brand decision, under its key.
+      ['conversion.approved', 'brand', (await h.service.services.access.resolveKey(acme))!.keyId, '127.0.0.1', null],
       ['order.hold_declined', 'operator', 'usr_operator1', '203.0.113.250', 'Orders placed from the affiliate’s own device'],
     ],
   );

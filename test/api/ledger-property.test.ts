@@ -15,6 +15,7 @@ import { givePayeeDetails } from '../helpers/money.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { SeededRandom } from '../../src/seed/seeded-random.js';
 import { monthOf, previousMonth } from '../../src/domain/time.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const EVENTS = Number(process.env.LEDGER_PROPERTY_EVENTS ?? 2_000);
 const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -114,21 +115,21 @@ async function issueAndPay(): Promise<void> {
     if (rnd.chance(0.6)) continue;
     const left = statement.total - statement.paidAmount;
     const amount = rnd.chance(0.5) ? left : rnd.int(1, left);
-    await services().statements.recordPayment(statement.id, amount, `TX-${rnd.int(1, 1e9)}`, 'cli');
+    await services().statements.recordPayment(statement.id, amount, `TX-${rnd.int(1, 1e9)}`, CLI);
   }
 }
 
 async function payoutRound(): Promise<void> {
-  const run = await services().payoutRuns.run({ by: 'cli' });
+  const run = await services().payoutRuns.run({ actor: CLI });
   if (!run.batchId) return;
-  const exported = await services().payoutRuns.export(run.batchId);
+  const exported = await services().payoutRuns.export(run.batchId, CLI);
   const results = exported.filter((p) => p.status === 'sent' && rnd.chance(0.8)).map((p) => (rnd.chance(0.85) ? { payoutId: p.payoutId, status: 'settled' as const } : { payoutId: p.payoutId, status: 'failed' as const, reason: 'account closed' }));
-  await services().payoutRuns.settle(run.batchId, results);
+  await services().payoutRuns.settle(run.batchId, results, CLI);
 }
 
 async function adjust(): Promise<void> {
   const affiliateId = rnd.chance(0.5) ? 'aff-1' : 'aff-2';
-  await services().ledger.adjust({ affiliateId, amount: rnd.int(-3_000, 3_000) || 1, currency: rnd.chance(0.8) ? 'BRL' : 'EUR', reason: 'a correction', by: 'cli' });
+  await services().ledger.adjust({ affiliateId, amount: rnd.int(-3_000, 3_000) || 1, currency: rnd.chance(0.8) ? 'BRL' : 'EUR', reason: 'a correction', actor: CLI });
 }
 
 async function event(): Promise<void> {

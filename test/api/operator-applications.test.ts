@@ -150,3 +150,22 @@ test('a member reads the entries about its own account, never the operator behin
   const theirs = dataOf<Entry[]>(await h.request(withSession({ method: 'GET', url: '/affiliate/audit' }, other)));
   assert.ok(theirs.every((e) => e.affiliateId === 'aff-1'), 'another affiliate never sees it');
 });
+
+test('the list comes a page at a time: the pending ones oldest first, the decided ones newest first', async () => {
+  const waiting = [await pendingSignUp('Page One'), await pendingSignUp('Page Two'), await pendingSignUp('Page Three')];
+  type Page = { data: Array<{ id: string; createdAt: string }>; meta: { total: number; page: number; limit: number; totalPages: number } };
+  const pageOf = async (url: string) => {
+    const res = await asOperator('GET', url);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<Page>();
+  };
+  const first = await pageOf('/operator/applications?status=pending&limit=2');
+  assert.equal(first.meta.total >= 3, true, JSON.stringify(first.meta));
+  assert.equal(first.data.length, 2);
+  const all: string[] = [];
+  for (let page = 1; page <= first.meta.totalPages; page++) all.push(...(await pageOf(`/operator/applications?status=pending&limit=2&page=${page}`)).data.map((a) => a.id));
+  assert.equal(all.length, first.meta.total, 'every pending application once across the pages');
+  assert.deepEqual(all.slice(-3), waiting.map((w) => w.id), 'the latest sign-ups wait at the end');
+  const decided = (await pageOf('/operator/applications?status=approved&limit=50')).data.map((a) => a.createdAt);
+  assert.deepEqual(decided, [...decided].sort().reverse(), 'decided ones newest first');
+});

@@ -13,6 +13,7 @@ import { newKey } from '../helpers/api.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { monthOf, monthRange } from '../../src/domain/time.js';
 import type { Payout } from '../../src/schemas/payout.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const DAY = 86_400_000;
 const clock = new ManualClock();
@@ -31,7 +32,7 @@ before(async () => {
 after(() => h?.close());
 
 const services = () => h.service.services;
-const run = (options: { affiliateId?: string; dryRun?: boolean } = {}) => services().payoutRuns.run({ ...options, by: 'cli' });
+const run = (options: { affiliateId?: string; dryRun?: boolean } = {}) => services().payoutRuns.run({ ...options, actor: CLI });
 const reconciles = async () => assert.deepEqual(await services().ledger.check(), []);
 async function approved(affiliateKey: string, value: number): Promise<Conversion> {
   const clickId = await freshClick(h, affiliateKey, BRANDS.acme);
@@ -44,7 +45,7 @@ async function billAndCollect(): Promise<void> {
   clock.advance(31 * DAY);
   const month = monthOf(clock.iso());
   clock.set(Date.parse(monthRange(month).to) + DAY);
-  for (const s of await services().statements.issue(month)) await services().statements.recordPayment(s.id, s.total, 'TX', 'cli');
+  for (const s of await services().statements.issue(month)) await services().statements.recordPayment(s.id, s.total, 'TX', CLI);
 }
 const payoutsOf = async (key: string) => (await h.get('/affiliate/payouts', key)).json<{ data: Payout[] }>().data;
 const mailCount = async (template: string) => (await h.service.database.db.selectFrom('mail_messages').select('id').where('template', '=', template).execute()).length;
@@ -81,7 +82,7 @@ test('what waits, and why: below the minimum, no payout details, details on hold
 });
 
 test('a run makes pending payouts; two runs at once pay each commission once; export sends them', async () => {
-  await services().ledger.adjust({ affiliateId: 'aff-1', amount: -250, currency: 'BRL', reason: 'a refund reported late', by: 'cli' });
+  await services().ledger.adjust({ affiliateId: 'aff-1', amount: -250, currency: 'BRL', reason: 'a refund reported late', actor: CLI });
   const [a, b] = await Promise.all([run(), run()]);
   const made = [a, b].flatMap((r) => r.lines.flatMap((l) => (l.payout ? [l.payout] : [])));
   assert.equal(made.length, 1, 'one payout, however many runs at once');
@@ -91,14 +92,14 @@ test('a run makes pending payouts; two runs at once pay each commission once; ex
   assert.equal((await affiliateOrder(h, h.world.keys.aff1, first.id)).commissionStatus, 'payable', 'pending: not paid yet');
   await reconciles();
 
-  const exported = await services().payoutRuns.export(batchId);
+  const exported = await services().payoutRuns.export(batchId, CLI);
   assert.equal(exported.length, 1);
   assert.deepEqual([exported[0]!.status, exported[0]!.amount], ['sent', 2_000]);
   assert.deepEqual(exported[0]!.payee, { legalName: 'Ana Lima', country: 'BR', taxId: '52998224725', method: { type: 'pix', keyType: 'cpf', key: '52998224725' } }, 'the file has the details in full');
   const order = await affiliateOrder(h, h.world.keys.aff1, first.id);
   assert.deepEqual([order.commissionStatus, order.payoutId, order.paidAt], ['paid', payout.id, clock.iso()]);
   assert.equal(await mailCount('payout-sent'), 1);
-  const again = await services().payoutRuns.export(batchId);
+  const again = await services().payoutRuns.export(batchId, CLI);
   assert.deepEqual(again.map((p) => p.status), ['sent'], 'exporting again changes nothing');
   assert.equal(await mailCount('payout-sent'), 1);
   const [listed] = await payoutsOf(h.world.keys.aff1);
@@ -110,10 +111,10 @@ test('a run makes pending payouts; two runs at once pay each commission once; ex
 test("the provider's results: a failed payout's commissions are payable again and paid by the next run; a settled one is done", async () => {
   const [payout] = await payoutsOf(h.world.keys.aff1);
   const batchId = (await h.service.database.db.selectFrom('payouts').select('batch_id').where('id', '=', payout!.id).executeTakeFirstOrThrow()).batch_id!;
-  await assert.rejects(services().payoutRuns.settle(batchId, [{ payoutId: payout!.id, status: 'failed' }]), /give the reason/);
-  await assert.rejects(services().payoutRuns.settle(batchId, [{ payoutId: 'other', status: 'settled' }]), /is not in run/);
+  await assert.rejects(services().payoutRuns.settle(batchId, [{ payoutId: payout!.id, status: 'failed' }], CLI), /give the reason/);
+  await assert.rejects(services().payoutRuns.settle(batchId, [{ payoutId: 'other', status: 'settled' }], CLI), /is not in run/);
   clock.advance(DAY);
-  const [failed] = await services().payoutRuns.settle(batchId, [{ payoutId: payout!.id, status: 'failed', reason: 'PIX key not found' }]);
+  const [failed] = await services().payoutRuns.settle(batchId, [{ payoutId: payout!.id, status: 'failed', reason: 'PIX key not found' }], CLI);
   assert.match(failed!.outcome, /^failed/);
   const order = await affiliateOrder(h, h.world.keys.aff1, first.id);
   assert.deepEqual([order.commissionStatus, order.payoutId, order.paidAt], ['payable', undefined, undefined]);
@@ -125,10 +126,10 @@ test("the provider's results: a failed payout's commissions are payable again an
   const next = await run();
   const repaid = next.lines.find((l) => l.payout)!.payout!;
   assert.deepEqual([repaid.total, repaid.adjustmentTotal], [2_000, -250], 'the commissions and the adjustment again');
-  await services().payoutRuns.export(next.batchId!);
-  const [settled] = await services().payoutRuns.settle(next.batchId!, [{ payoutId: repaid.id, status: 'settled' }]);
+  await services().payoutRuns.export(next.batchId!, CLI);
+  const [settled] = await services().payoutRuns.settle(next.batchId!, [{ payoutId: repaid.id, status: 'settled' }], CLI);
   assert.equal(settled!.outcome, 'settled');
-  const [again] = await services().payoutRuns.settle(next.batchId!, [{ payoutId: repaid.id, status: 'failed', reason: 'late' }]);
+  const [again] = await services().payoutRuns.settle(next.batchId!, [{ payoutId: repaid.id, status: 'failed', reason: 'late' }], CLI);
   assert.equal(again!.outcome, 'left settled: only a sent payout can be settled or failed');
   assert.equal((await affiliateOrder(h, h.world.keys.aff1, first.id)).commissionStatus, 'paid');
   const statuses = (await payoutsOf(h.world.keys.aff1)).map((p) => p.status);
@@ -144,7 +145,7 @@ test('a payout whose destination changed after its run fails at export instead o
   const made = await run({ affiliateId: 'aff-1' });
   assert.ok(made.batchId);
   await givePayeeDetails(h, 'aff-1', { legalName: 'Ana Lima', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'email', key: 'ana@example.com' } });
-  const [exported] = await services().payoutRuns.export(made.batchId);
+  const [exported] = await services().payoutRuns.export(made.batchId, CLI);
   assert.equal(exported!.status, 'failed');
   assert.match(exported!.failureReason ?? '', /held until/);
   assert.equal(exported!.payee, null, 'no details go out for it');

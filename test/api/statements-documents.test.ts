@@ -17,6 +17,7 @@ import type { Statement, StatementLine } from '../../src/schemas/statement.js';
 import type { AffiliateStatement } from '../../src/schemas/affiliate-statement.js';
 import type { StatementLineView } from '../../src/domain/ledger/statements-service.js';
 import { statementPdf } from '../../src/http/documents/brand-statement.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const DAY = 86_400_000;
 const clock = new ManualClock();
@@ -79,7 +80,7 @@ test("a brand's statements: the list, one with its lines paged, the same as CSV 
   assert.equal((await services().statements.issue('2026-02')).length, 1);
   [statement] = (await services().statements.issue(month)) as [Statement];
   assert.ok(statement);
-  await services().statements.recordPayment(statement.id, 500, 'TX-1', 'cli');
+  await services().statements.recordPayment(statement.id, 500, 'TX-1', CLI);
 
   const list = await get('/advertiser/statements', acme);
   assert.equal(list.statusCode, 200, list.body);
@@ -165,9 +166,9 @@ test('a PDF of many lines continues on new pages, the table header repeated, eve
 
 test("an affiliate's monthly statement: JSON per currency, CSV and PDF in its language", async () => {
   // The brand pays in full: the commissions become payable; the network adjusts aff-1's balance.
-  await services().statements.recordPayment(statement.id, 677, 'TX-2', 'cli');
+  await services().statements.recordPayment(statement.id, 677, 'TX-2', CLI);
   clock.advance(DAY);
-  await services().ledger.adjust({ affiliateId: 'aff-1', amount: 1_000, currency: 'BRL', reason: 'a bonus', by: 'cli' });
+  await services().ledger.adjust({ affiliateId: 'aff-1', amount: 1_000, currency: 'BRL', reason: 'a bonus', actor: CLI });
   const now = monthOf(clock.iso());
 
   const res = await get(`/affiliate/statements/${now}`, h.world.keys.aff1);

@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { monthOf, monthRange } from '../../src/domain/time.js';
 import { DomainError } from '../../src/domain/errors.js';
 import type { Statement } from '../../src/domain/ledger/statements-service.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const DAY = 86_400_000;
 const clock = new ManualClock();
@@ -104,14 +105,14 @@ test("a month's statement bills the brand's approved commissions that locked in 
 
 test('payments add up; only a statement paid in full makes its commissions payable', async () => {
   const [statement] = (await services().statements.list(BRANDS.acme, { page: 1, limit: 1 })).items;
-  await rejectsWith(services().statements.recordPayment(statement!.id, 2_000, 'TX-0', 'cli'), 'overpayment');
-  await rejectsWith(services().statements.recordPayment(statement!.id, 0, 'TX-0', 'cli'), 'invalid_amount');
-  const part = await services().statements.recordPayment(statement!.id, 1_000, 'TX-1', 'cli');
+  await rejectsWith(services().statements.recordPayment(statement!.id, 2_000, 'TX-0', CLI), 'overpayment');
+  await rejectsWith(services().statements.recordPayment(statement!.id, 0, 'TX-0', CLI), 'invalid_amount');
+  const part = await services().statements.recordPayment(statement!.id, 1_000, 'TX-1', CLI);
   assert.deepEqual([part.paidAmount, part.status], [1_000, 'open']);
   assert.equal((await affiliateOrder(h, h.world.keys.aff1, lines.approved!.id)).commissionStatus, 'approved', 'a part payment makes nothing payable');
   await reconciles();
 
-  const paid = await services().statements.recordPayment(statement!.id, 207, 'TX-2', 'cli');
+  const paid = await services().statements.recordPayment(statement!.id, 207, 'TX-2', CLI);
   assert.deepEqual([paid.paidAmount, paid.status, paid.paidAt], [1_207, 'paid', clock.iso()]);
   for (const key of ['approved', 'small', 'auto'] as const) {
     const order = await affiliateOrder(h, h.world.keys.aff1, lines[key]!.id);
@@ -121,7 +122,7 @@ test('payments add up; only a statement paid in full makes its commissions payab
   assert.equal((await affiliateOrder(h, h.world.keys.aff1, 'o-aff1-2')).commissionStatus, 'approved', "February's statement is not paid yet");
   const payable = await eventsOfType('commission.payable');
   assert.deepEqual(payable.map((e) => e.data.id).sort(), [lines.approved!.id, lines.small!.id, lines.auto!.id].sort());
-  await rejectsWith(services().statements.recordPayment(statement!.id, 1, 'TX-3', 'cli'), 'statement_paid');
+  await rejectsWith(services().statements.recordPayment(statement!.id, 1, 'TX-3', CLI), 'statement_paid');
   const balance = await h.get('/affiliate/balance', h.world.keys.aff1);
   const brl = balance.json<{ data: Array<{ currency: string; payable: { commission: number; orders: number } }> }>().data.find((b) => b.currency === 'BRL')!;
   assert.deepEqual(brl.payable, { commission: 905, orders: 3 });
@@ -134,7 +135,7 @@ test('an unpaid statement past its due date is reminded once, by webhook and mai
   const overdue = await eventsOfType('statement.overdue');
   assert.deepEqual(overdue.map((e) => [e.data.id, e.data.status]), [[february!.id, 'overdue']]);
   assert.equal(await mailTo('owner@acme.example', 'statement-overdue'), 1);
-  const paid = await services().statements.recordPayment(february!.id, 975, 'TX-4', 'cli');
+  const paid = await services().statements.recordPayment(february!.id, 975, 'TX-4', CLI);
   assert.equal(paid.status, 'paid');
   await reconciles();
 });

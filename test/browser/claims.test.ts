@@ -16,6 +16,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { lockedIn, releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const PASSWORD = 'a long enough password';
 let testDb: TestDatabase;
@@ -158,7 +159,7 @@ test('the claimed sale goes all the way: PIX details entered, the statement bill
     await nav(page, 'Statements');
     const row = page.getByTestId(`statement-${lastMonth}-BRL`);
     await row.getByText('Open').waitFor();
-    await services.statements.recordPayment(statement.id, statement.total, 'PIX-E2E-1', 'cli');
+    await services.statements.recordPayment(statement.id, statement.total, 'PIX-E2E-1', CLI);
     await page.reload();
     await page.getByTestId(`statement-${lastMonth}-BRL`).getByText('Paid').waitFor();
     await assertAccessible(page, "the brand's statements, one paid");
@@ -167,11 +168,11 @@ test('the claimed sale goes all the way: PIX details entered, the statement bill
   }
 
   await releasePayeeHold(database, 'aff-1');
-  const run = await services.payoutRuns.run({ affiliateId: 'aff-1', by: 'cli' });
+  const run = await services.payoutRuns.run({ affiliateId: 'aff-1', actor: CLI });
   const payout = run.lines.find((line) => line.payout)?.payout;
   assert.ok(payout && run.batchId, JSON.stringify(run.lines));
-  await services.payoutRuns.export(run.batchId);
-  await services.payoutRuns.settle(run.batchId, [{ payoutId: payout.id, status: 'settled' }]);
+  await services.payoutRuns.export(run.batchId, CLI);
+  await services.payoutRuns.settle(run.batchId, [{ payoutId: payout.id, status: 'settled' }], CLI);
 
   const paid = await signedIn('owner@aff1.example');
   try {

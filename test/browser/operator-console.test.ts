@@ -6,8 +6,7 @@
 // each step in the audit trail; the console fits a phone's screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
@@ -15,6 +14,7 @@ import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { pollUntil } from '../helpers/wait.js';
+import { assertFits, enrolApp, nav, signInWithApp } from '../helpers/operator-browser.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'ops@network.example';
@@ -87,50 +87,14 @@ after(async () => {
   await testDb?.drop();
 });
 
-const STEP_MS = 30_000;
-let lastStep = -1;
-/** A code of the app for a step no code was used in yet (a code works once). */
-async function freshCode(secret: string): Promise<string> {
-  while (Math.floor(Date.now() / STEP_MS) <= lastStep) await new Promise((resolve) => setTimeout(resolve, 500));
-  lastStep = Math.floor(Date.now() / STEP_MS);
-  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
-}
-
-async function signInWithPassword(page: Page): Promise<void> {
-  await page.goto('/app/');
-  await page.getByLabel('E-mail').fill(OPERATOR);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
-
-/** Fails when the page is wider than its window (something makes it scroll sideways). */
-async function assertFits(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${what} scrolls sideways by ${overflow} px`);
-}
-
 test('an operator enrols a second factor first, signs in with it, decides applications and finds the decisions in the audit trail', async () => {
   const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   try {
     // The password alone reaches only the Security page: an operator sets up a factor first.
-    await signInWithPassword(page);
-    await page.getByRole('heading', { name: 'Security' }).waitFor();
-    await page.getByRole('button', { name: 'Set up an app' }).click();
-    const secret = (await page.getByTestId('totp-secret').textContent())!;
-    await page.getByLabel('Code from the app').fill(await freshCode(secret));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByTestId('recovery-codes').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-
-    await signInWithPassword(page);
-    await page.getByRole('heading', { name: 'Second step' }).waitFor();
-    await page.getByLabel('Code', { exact: true }).fill(await freshCode(secret));
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { name: 'Applications' }).waitFor();
+    const secret = await enrolApp(page, OPERATOR, PASSWORD);
+    await signInWithApp(page, OPERATOR, PASSWORD, secret);
     assert.match(page.url(), /\/app\/operator$/);
     await assertAccessible(page, 'operator applications');
 
@@ -164,7 +128,7 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await nav(page, 'Fraud holds');
     await page.getByRole('heading', { name: 'Fraud holds' }).waitFor();
     const release = page.getByTestId('held-HELD-RELEASE');
-    await release.getByText('click_to_order_too_fast').waitFor();
+    await release.getByText('Ordered too soon after the click').waitFor();
     await assertAccessible(page, 'operator holds');
     await page.screenshot({ path: '/tmp/operator-holds-1280.png', fullPage: true });
     await release.getByRole('button', { name: 'Release HELD-RELEASE' }).click();
@@ -210,16 +174,25 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.getByRole('heading', { name: 'Affiliate One' }).waitFor();
     await page.setViewportSize({ width: 375, height: 800 });
     await assertFits(page, 'a member');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'a member at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-member-375.png', fullPage: true });
     await page.getByRole('button', { name: 'Menu' }).click();
     await nav(page, 'Audit trail');
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await assertFits(page, 'the audit trail');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'the audit trail at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-audit-375.png', fullPage: true });
     await page.getByRole('button', { name: 'Menu' }).click();
     await nav(page, 'Applications');
     await page.getByRole('heading', { name: 'Applications' }).waitFor();
     await assertFits(page, 'the applications');
+    await page.setViewportSize({ width: 320, height: 800 });
+    await assertFits(page, 'the applications at 320 px');
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: '/tmp/operator-applications-375.png', fullPage: true });
   } finally {
     await context.close();

@@ -7,11 +7,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { assertFits, nav } from '../helpers/operator-browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 
@@ -74,12 +75,6 @@ after(async () => {
   await testDb?.drop();
 });
 
-/** Fails when the page is wider than its window (something makes it scroll sideways). */
-async function assertFits(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${what} scrolls sideways by ${overflow} px`);
-}
-
 test('an operator reads the network’s figures: today’s clicks and fee, a quarter per month and by brand, the CSV; on a phone too', async () => {
   const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name: 'affnet_session', value: sessionToken, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
@@ -87,7 +82,7 @@ test('an operator reads the network’s figures: today’s clicks and fee, a qua
   page.on('pageerror', (error) => pageErrors.push(error.message));
   try {
     await page.goto('/app/operator');
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Figures', exact: true }).click();
+    await nav(page, 'Figures');
     await page.getByRole('heading', { name: 'The network’s figures' }).waitFor();
     // The clicks reach the rollups in the background: read the page again until all three are in.
     for (let tries = 0; (await page.getByTestId('figures-clicks').textContent()) !== '3'; tries++) {

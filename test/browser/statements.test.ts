@@ -12,6 +12,7 @@ import { assertAccessible, launchBrowser } from '../helpers/browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { Statement } from '../../src/domain/ledger/statements-service.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const PASSWORD = 'a long enough password';
 let testDb: TestDatabase;
@@ -33,8 +34,8 @@ before(async () => {
   // The world's February commission of Acme (750, fee 225): billed, paid in part; aff-1 adjusted.
   [statement] = (await services.statements.issue('2026-02')) as [Statement];
   orderId = (await services.statements.get(BRANDS.acme, statement.id, { page: 1, limit: 1 })).lines.items[0]!.orderId;
-  await services.statements.recordPayment(statement.id, 475, 'TX-1', 'cli');
-  await services.ledger.adjust({ affiliateId: 'aff-1', amount: 1_000, currency: 'BRL', reason: 'a bonus', by: 'cli' });
+  await services.statements.recordPayment(statement.id, 475, 'TX-1', CLI);
+  await services.ledger.adjust({ affiliateId: 'aff-1', amount: 1_000, currency: 'BRL', reason: 'a bonus', actor: CLI });
   server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
   browser = await launchBrowser();
 });

@@ -11,6 +11,7 @@ import { newKey } from '../helpers/api.js';
 import { pollUntil } from '../helpers/wait.js';
 import { createLink, BROWSER_UA } from '../helpers/tracking.js';
 import { givePayeeDetails, releasePayeeHold } from '../helpers/money.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const REASON = 'Clicks bought from a click farm';
 
@@ -24,7 +25,7 @@ before(async () => {
   env = { DATABASE_URL: h.config.databaseUrl, PUBLIC_URL: h.config.publicUrl, PAYOUT_MINIMUM: 'BRL:100', ...(h.config.payeeEncryptionKey && { PAYEE_ENCRYPTION_KEY: h.config.payeeEncryptionKey }) };
   if (h.config.redisUrl) Object.assign(env, { REDIS_URL: h.config.redisUrl, REDIS_PREFIX: h.config.redisPrefix });
   // February's statement billed aff-1's 750 and Acme paid it: aff-1 has 750 payable.
-  for (const statement of await h.service.services.statements.issue('2026-02')) await h.service.services.statements.recordPayment(statement.id, statement.total, 'TX-1', 'cli');
+  for (const statement of await h.service.services.statements.issue('2026-02')) await h.service.services.statements.recordPayment(statement.id, statement.total, 'TX-1', CLI);
 });
 after(() => h?.close());
 

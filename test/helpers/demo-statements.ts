@@ -5,6 +5,7 @@ import type { Database } from '../../src/storage/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { monthOf } from '../../src/domain/time.js';
 import { servicesFor } from './databases.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 const DAY = 86_400_000;
 
@@ -15,6 +16,6 @@ export async function issueDemoStatements(database: Database): Promise<void> {
   for (const month of [monthOf(now.toISOString()), monthOf(new Date(now.getTime() + 31 * DAY).toISOString())]) await statements.issue(month);
   const issued = await statements.listAll(true);
   const [first, second] = issued;
-  if (first) await statements.recordPayment(first.id, first.total, 'DEMO-PAID', 'cli');
-  if (second && second.total > 1) await statements.recordPayment(second.id, Math.floor(second.total / 2), 'DEMO-PART', 'cli');
+  if (first) await statements.recordPayment(first.id, first.total, 'DEMO-PAID', CLI);
+  if (second && second.total > 1) await statements.recordPayment(second.id, Math.floor(second.total / 2), 'DEMO-PART', CLI);
 }

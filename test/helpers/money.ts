@@ -6,6 +6,7 @@ import type { Database } from '../../src/storage/database.js';
 import type { Services } from '../../src/services.js';
 import type { Payout } from '../../src/schemas/payout.js';
 import { PASSWORD, signedUp, withSession } from './sessions.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 let owners = 0;
 
@@ -27,10 +28,10 @@ export async function givePayeeDetails(h: Harness, affiliateId: string, details:
  * exports the run (the payouts are sent, their commissions paid): the payouts made.
  */
 export async function payMonth(services: Pick<Services, 'statements' | 'payoutRuns' | 'payouts'>, month: string, affiliateId?: string): Promise<Payout[]> {
-  for (const statement of await services.statements.issue(month)) await services.statements.recordPayment(statement.id, statement.total, `TX-${statement.id}`, 'cli');
-  const run = await services.payoutRuns.run({ ...(affiliateId && { affiliateId }), by: 'cli' });
+  for (const statement of await services.statements.issue(month)) await services.statements.recordPayment(statement.id, statement.total, `TX-${statement.id}`, CLI);
+  const run = await services.payoutRuns.run({ ...(affiliateId && { affiliateId }), actor: CLI });
   if (!run.batchId) return [];
-  const exported = await services.payoutRuns.export(run.batchId);
+  const exported = await services.payoutRuns.export(run.batchId, CLI);
   return Promise.all(exported.map(async (p) => (await services.payouts.get(p.affiliateId, p.payoutId, { page: 1, limit: 1 })).payout));
 }
 

@@ -11,6 +11,7 @@ import { brandKey, createLink, freshClick, item, report } from './tracking.js';
 import { servicesFor } from './databases.js';
 import { givePayeeDetails, payMonth, releasePayeeHold } from './money.js';
 import { operatorSession } from './operators.js';
+import { hashKey } from '../../src/domain/access/access-service.js';
 
 /** Whose route: an affiliate's or a brand's (keys and owners' sessions), or the network's operators' (their sessions only). */
 export type Side = 'affiliate' | 'brand' | 'operator';
@@ -117,6 +118,30 @@ export function createRouteSamples(): RouteSamples {
     if (suspended) await services.suspensions.suspend({ kind: 'cli' }, member, 'Walking the routes');
     return id;
   }
+  /** The operator's session as having passed its second factor just now: money moves ask for it within 10 minutes. */
+  async function freshlyVerified(credential: string | undefined): Promise<void> {
+    const token = credential?.split(':')[1];
+    if (!token) return;
+    const now = new Date().toISOString();
+    await h.service.database.db
+      .insertInto('session_second_factors')
+      .values({ token_hash: hashKey(token), verified_at: now })
+      .onConflict((oc) => oc.column('token_hash').doUpdateSet({ verified_at: now }))
+      .execute();
+  }
+  let openStatement = '';
+  /** A statement of Acme's with plenty left to pay, made once: each payment sample pays a cent of it. */
+  async function unpaidStatement(): Promise<string> {
+    if (openStatement) return openStatement;
+    openStatement = unique('st-walk');
+    await h.service.database.db
+      .insertInto('statements')
+      .values({ id: openStatement, brand_id: BRANDS.acme, currency: 'USD', month: '2019-01', line_count: 0, commission: 1_000_000_000, fee: 0, total: 1_000_000_000, fee_basis_points: 0, issued_at: '2019-02-01T00:00:00.000Z', due_at: '2019-03-01T00:00:00.000Z', paid_at: null, overdue_notified_at: null })
+      .execute();
+    return openStatement;
+  }
+  /** The run that paid the walk's payout. */
+  const payoutRun = async () => (await h.service.database.db.selectFrom('payouts').select('batch_id').where('id', '=', payoutId).executeTakeFirstOrThrow()).batch_id!;
   const NETWORK_WIDE = { reason: 'the network’s own: every operator reads and acts on all of it, and no member reaches it (the other side’s test)' };
 
   /** The side's own id in the test world: aff-1, or the Acme brand. */
@@ -508,6 +533,40 @@ export function createRouteSamples(): RouteSamples {
       foreign: NETWORK_WIDE,
       request: async (key) => ({ method: 'POST', url: `/operator/brands/${await freshMember('brand', true)}/reactivate`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
     },
+    'GET /operator/statements': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/statements?status=unpaid', headers: withKey(key) }) },
+    // A month with nothing to bill: issues nothing, answers [] (operator-money.test.ts issues real ones).
+    'POST /operator/statements': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'POST', url: '/operator/statements', headers: withKey(key), payload: { month: '2019-06' } }) },
+    'POST /operator/statements/:id/payments': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/statements/${await unpaidStatement()}/payments`, headers: withKey(key), payload: { amount: 1, reference: 'WALK-1' } }),
+    },
+    'GET /operator/payout-runs': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/payout-runs', headers: withKey(key) }) },
+    'GET /operator/payout-runs/:id': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: async (key) => ({ method: 'GET', url: `/operator/payout-runs/${await payoutRun()}`, headers: withKey(key) }) },
+    'POST /operator/payout-runs': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'POST', url: '/operator/payout-runs', headers: withKey(key), payload: { dryRun: true } }) },
+    // Exported and settled already: the file again, and "already settled".
+    'POST /operator/payout-runs/:id/export': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => (await freshlyVerified(key), { method: 'POST', url: `/operator/payout-runs/${await payoutRun()}/export`, headers: withKey(key), payload: {} }),
+    },
+    'POST /operator/payout-runs/:id/settlement': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'POST', url: `/operator/payout-runs/${await payoutRun()}/settlement`, headers: withKey(key), payload: { file: `payout_id,status,reason\r\n${payoutId},settled,\r\n` } }),
+    },
+    'GET /operator/adjustments': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/adjustments?affiliateId=aff-1', headers: withKey(key) }) },
+    'POST /operator/adjustments': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => (await freshlyVerified(key), { method: 'POST', url: '/operator/adjustments', headers: withKey(key), payload: { affiliateId: 'aff-3', amount: 1, currency: 'BRL', reason: 'Walking the routes' } }),
+    },
+    'GET /operator/ledger/check': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/ledger/check', headers: withKey(key) }) },
+    'GET /operator/ledger/trial-balance': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/ledger/trial-balance?month=2026-02', headers: withKey(key) }) },
     'GET /operator/holds': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/holds?affiliateId=aff-1', headers: withKey(key) }) },
     'POST /operator/holds/decisions': {
       side: 'operator',
@@ -518,6 +577,19 @@ export function createRouteSamples(): RouteSamples {
     },
     'GET /operator/audit': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit?action=application.&from=2020-01-01', headers: withKey(key) }) },
     'GET /operator/audit.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/audit.csv?actorKind=operator', headers: withKey(key) }) },
+    'POST /operator/affiliates/:id/view-as': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: (key) => ({ method: 'POST', url: '/operator/affiliates/aff-1/view-as', headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'POST /operator/brands/:id/view-as': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: (key) => ({ method: 'POST', url: `/operator/brands/${BRANDS.acme}/view-as`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'DELETE /operator/view-as': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'DELETE', url: '/operator/view-as', headers: withKey(key) }) },
     'GET /operator/figures': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/figures?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand', headers: withKey(key) }) },
     'GET /operator/figures.csv': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/figures.csv?from=2026-01-01&to=2026-03-31&groupBy=affiliate', headers: withKey(key) }) },
   } satisfies Record<string, Sample>);

@@ -14,6 +14,7 @@ import { servicesFor } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
+import { CLI } from '../../src/domain/audit/audit-entry.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -269,7 +270,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
 
     const cli = { DATABASE_URL: testDb.url, PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, PAYOUT_MINIMUM: 'BRL:100' };
     assert.equal((await runCli(['statements', 'issue', '--month', lastMonth], cli)).code, 0);
-    for (const s of await services.statements.listAll(true)) await services.statements.recordPayment(s.id, s.total, 'TX', 'cli');
+    for (const s of await services.statements.listAll(true)) await services.statements.recordPayment(s.id, s.total, 'TX', CLI);
     await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@two.example', 'owner', 'a long enough password');
     const ownerId = (await database.db.selectFrom('users').select('id').where('email', '=', 'owner@two.example').executeTakeFirstOrThrow()).id;
     await services.payees.save({ affiliateId: 'aff-2', userId: ownerId, sessionToken: '' }, { legalName: 'Bia', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'email', key: 'bia@example.com' }, password: 'a long enough password' } as never);

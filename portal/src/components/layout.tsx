@@ -42,6 +42,9 @@ const OPERATOR_PAGES: Array<[string, MessageKey]> = [
   ['/operator/members', 'nav.members'],
   ['/operator/figures', 'nav.figures'],
   ['/operator/holds', 'nav.holds'],
+  ['/operator/statements', 'nav.statements'],
+  ['/operator/payouts', 'nav.payouts'],
+  ['/operator/ledger', 'nav.ledger'],
   ['/operator/audit', 'nav.audit'],
 ];
 

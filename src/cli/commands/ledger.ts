@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { formatMinor } from '../../domain/money.js';
 import { previousMonth } from '../../domain/time.js';
 import { wholeNumber } from '../numbers.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function ledgerCommand(): Command {
   const ledger = new Command('ledger').description("The network's double-entry ledger");
@@ -60,7 +61,7 @@ export function adjustCommand(): Command {
       const amount = wholeNumber(options.amount);
       if (amount === undefined) throw new CliError(`--amount must be a whole number of cents (negative to reduce), got "${options.amount}"`);
       await withServices(async ({ ledger }) => {
-        const row = await ledger.adjust({ affiliateId: options.affiliate, amount, currency: options.currency, reason: options.reason, by: 'cli' });
+        const row = await ledger.adjust({ affiliateId: options.affiliate, amount, currency: options.currency, reason: options.reason, actor: CLI });
         console.log(`Adjusted ${row.affiliate_id} by ${formatMinor(amount, row.currency)} (${amount} cents): adjustment ${row.id}, paid with its next payout.`);
       });
     });

@@ -1,53 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { parse } from 'csv-parse/sync';
 import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { formatMinor } from '../../domain/money.js';
-import { csvLine } from '../../lib/csv.js';
-import type { ExportedPayout, PayoutResult } from '../../domain/ledger/payout-runs.js';
-
-/** The CSV cells of nested payee details: one column per leaf, named by its path (method.key). */
-function flatten(value: unknown, prefix: string, out: Record<string, string>): Record<string, string> {
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, out);
-  } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    out[prefix] = String(value);
-  }
-  return out;
-}
-
-function csvOf(payouts: readonly ExportedPayout[]): string {
-  const rows = payouts.map((p) => ({
-    payout_id: p.payoutId,
-    affiliate_id: p.affiliateId,
-    currency: p.currency,
-    amount_cents: String(p.amount),
-    amount: (p.amount / 100).toFixed(2),
-    status: p.status,
-    method: p.method ?? '',
-    failure_reason: p.failureReason ?? '',
-    ...flatten(p.payee, 'payee', {}),
-  }));
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return [csvLine(columns), ...rows.map((r) => csvLine(columns.map((c) => (r as Record<string, string>)[c])))].join('');
-}
-
-/** Reads the provider's results: a CSV with columns payout_id, status (settled or failed) and reason. */
-function resultsOf(text: string): PayoutResult[] {
-  let records: Array<Record<string, string>>;
-  try {
-    records = parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true, trim: true });
-  } catch (error) {
-    throw new CliError(`the results file is not CSV: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return records.map((r, i) => {
-    const line = i + 2;
-    if (!r.payout_id) throw new CliError(`line ${line}: payout_id is missing (columns: payout_id,status,reason)`);
-    if (r.status !== 'settled' && r.status !== 'failed') throw new CliError(`line ${line}: status must be settled or failed, got "${r.status ?? ''}"`);
-    return { payoutId: r.payout_id, status: r.status, ...(r.reason && { reason: r.reason }) };
-  });
-}
+import { payoutsCsv, settlementResults } from '../../domain/ledger/payout-files.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function payoutsCommand(): Command {
   const payouts = new Command('payouts').description('Pay affiliates: payout runs, the file for the bank or provider, and its results');
@@ -59,7 +16,7 @@ export function payoutsCommand(): Command {
     .option('--dry-run', 'say what would be paid and why the rest waits; pay nothing')
     .action(async (options: { affiliate?: string; dryRun?: boolean }) => {
       await withServices(async ({ payoutRuns }) => {
-        const result = await payoutRuns.run({ ...(options.affiliate && { affiliateId: options.affiliate }), dryRun: Boolean(options.dryRun), by: 'cli' });
+        const result = await payoutRuns.run({ ...(options.affiliate && { affiliateId: options.affiliate }), dryRun: Boolean(options.dryRun), actor: CLI });
         if (result.lines.length === 0) console.log('Nothing is payable.');
         for (const line of result.lines) {
           const amount = `${formatMinor(line.total, line.currency)} (${line.total} cents; ${line.orders} commission(s)${line.adjustments ? `, adjustments ${line.adjustments}` : ''})`;
@@ -80,8 +37,8 @@ export function payoutsCommand(): Command {
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (batch: string, options: { format: 'csv' | 'json'; out?: string }) => {
       await withServices(async ({ payoutRuns }) => {
-        const exported = await payoutRuns.export(batch);
-        const text = options.format === 'json' ? `${JSON.stringify(exported, null, 2)}\n` : csvOf(exported);
+        const exported = await payoutRuns.export(batch, CLI);
+        const text = options.format === 'json' ? `${JSON.stringify(exported, null, 2)}\n` : payoutsCsv(exported);
         if (options.out) {
           await writeFile(options.out, text, { mode: 0o600 });
           console.log(`Wrote ${exported.length} payout(s) to ${options.out}.`);
@@ -102,9 +59,9 @@ export function payoutsCommand(): Command {
       const text = await readFile(options.file, 'utf8').catch((error: unknown) => {
         throw new CliError(`cannot read ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
       });
-      const results = resultsOf(text);
+      const results = settlementResults(text);
       await withServices(async ({ payoutRuns }) => {
-        for (const done of await payoutRuns.settle(batch, results)) console.log(`${done.payoutId}: ${done.outcome}`);
+        for (const done of await payoutRuns.settle(batch, results, CLI)) console.log(`${done.payoutId}: ${done.outcome}`);
       });
     });
 

@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { formatMinor } from '../../domain/money.js';
 import { previousMonth } from '../../domain/time.js';
 import { wholeNumber } from '../numbers.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function statementsCommand(): Command {
   const statements = new Command('statements').description("Brands' monthly statements: issue them, list them, record payments");
@@ -47,7 +48,7 @@ export function statementsCommand(): Command {
       const amount = wholeNumber(options.amount);
       if (amount === undefined || amount <= 0) throw new CliError(`--amount must be a positive whole number of cents, got "${options.amount}"`);
       await withServices(async ({ statements }) => {
-        const s = await statements.recordPayment(id, amount, options.reference, 'cli');
+        const s = await statements.recordPayment(id, amount, options.reference, CLI);
         const left = s.total - s.paidAmount;
         console.log(
           s.status === 'paid'

@@ -58,6 +58,9 @@ export interface KeySummary {
   revokedAt: string | null;
 }
 
+/** A key as its own account (or an operator) reads it: no owner, no revokedAt while it works. */
+export const keyView = ({ owner: _owner, revokedAt, ...key }: KeySummary) => ({ ...key, ...(revokedAt && { revokedAt }) });
+
 export interface AccessRepositories {
   affiliates: AffiliatesRepository;
   apiKeys: ApiKeysRepository;

@@ -22,6 +22,7 @@ import { checkEmailAddress, checkCountry, checkTaxId, checkWebsite, channelKindO
 import { checkNewPassword } from './password-policy.js';
 import { isLanguage, LANGUAGES } from './users-service.js';
 import { actorName, auditEntry, NETWORK, type Actor } from '../audit/audit-entry.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 
 const DAY = 86_400_000;
 /** How long a verification link works. */
@@ -228,6 +229,12 @@ export class ApplicationsService {
 
   async list(filters: { status?: ApplicationStatus; kind?: ApplicationKind }, limit = 100): Promise<ApplicationView[]> {
     return (await this.repositories.applications.list(filters, limit)).map(viewOf);
+  }
+
+  /** The operators' list, a page at a time: pending ones the oldest waiting first, the others the newest first. */
+  async search(filters: { status?: ApplicationStatus | undefined; kind?: ApplicationKind | undefined }, page: PageRequest): Promise<Paged<ApplicationView>> {
+    const { rows, total } = await this.repositories.applications.page(filters, offsetOf(page));
+    return { items: rows.map(viewOf), total };
   }
 
   async get(id: string): Promise<ApplicationView> {

@@ -14,6 +14,7 @@ import type { InvalidationPublisher } from '../invalidation.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { requireAffiliate } from './require.js';
+import { auditEntry, brandActor } from '../audit/audit-entry.js';
 
 export interface ApprovalRepositories {
   affiliates: AffiliatesRepository;
@@ -94,23 +95,42 @@ export class ApprovalsService {
     return { items: rows.map(promoterOf), total };
   }
 
-  /** The brand approves the affiliate (answering its request, if any); the affiliate's owners are mailed. */
-  async approve(brandId: string, affiliateId: string): Promise<void> {
+  /**
+   * The brand approves the affiliate (answering its request, if any); the affiliate's owners are
+   * mailed, and the decision is audited under `caller` (the key or person, from where), unless the
+   * affiliate was approved already.
+   */
+  async approve(brandId: string, affiliateId: string, caller: { keyId?: string; address?: string } = {}): Promise<void> {
     await requireAffiliate(this.repositories.affiliates, affiliateId);
     const brand = await this.repositories.brands.find(brandId);
     const owners = await ownersOf(this.repositories.users, { affiliateId });
     const mail = owners.map((owner) =>
       mailRow({ to: owner.email, template: 'brand-approved', locale: owner.language ?? 'en', values: { account: brand?.name ?? brandId, url: `${this.publicUrl}/app/brands` } }),
     );
-    await this.repositories.approvals.approve(affiliateId, brandId, this.clock.iso(), mail);
+    const audit = (request: string | null) => [approvalEntry({ ...caller, brandId }, affiliateId, 'approval.granted', request ?? 'none', 'approved')];
+    await this.repositories.approvals.approve(affiliateId, brandId, this.clock.iso(), mail, audit);
     await this.publisher.publish({ kind: 'brand', id: brandId });
   }
 
-  /** The brand withdraws its approval, or declines the request; not_found when there was neither. */
-  async revoke(brandId: string, affiliateId: string): Promise<void> {
-    if (!(await this.repositories.approvals.revoke(affiliateId, brandId, this.clock.iso()))) {
+  /** The brand withdraws its approval, or declines the request (audited under `caller`); not_found when there was neither. */
+  async revoke(brandId: string, affiliateId: string, caller: { keyId?: string; address?: string } = {}): Promise<void> {
+    const audit = (was: 'approved' | 'pending') => [
+      was === 'approved' ? approvalEntry({ ...caller, brandId }, affiliateId, 'approval.withdrawn', 'approved', 'none') : approvalEntry({ ...caller, brandId }, affiliateId, 'approval.declined', 'pending', 'declined'),
+    ];
+    if (!(await this.repositories.approvals.revoke(affiliateId, brandId, this.clock.iso(), audit))) {
       throw notFound(`affiliate "${affiliateId}" is neither approved for nor asking to promote your brand`, 'approval_not_found');
     }
     await this.publisher.publish({ kind: 'brand', id: brandId });
   }
+}
+
+/** A private brand's decision on an affiliate, as the audit trail keeps it: the approval before and after. */
+function approvalEntry(caller: { brandId: string; keyId?: string; address?: string }, affiliateId: string, action: string, before: string, after: string) {
+  return auditEntry(brandActor(caller), {
+    action,
+    subject: { kind: 'affiliate', id: affiliateId },
+    members: { affiliateId, brandId: caller.brandId },
+    before: { approval: before },
+    after: { approval: after },
+  });
 }

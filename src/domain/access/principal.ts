@@ -18,4 +18,12 @@ export interface Principal {
   suspendedAt?: string;
   rateLimit: number;
   rateWindowMs: number;
+  /** A portal session's id (ses_…): what an operator's view as a member is bound to. */
+  sessionId?: string;
+  /**
+   * Set while an operator views as the member (read-only, see domain/access/view-as.ts): the view
+   * and the operator. Every change is refused before a route runs, so nothing is ever written
+   * under it; anything that did write would be the operator's, acting as the member.
+   */
+  viewing?: { viewId: string; operatorId: string };
 }

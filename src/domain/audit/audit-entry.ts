@@ -17,6 +17,15 @@ export type Actor =
 export const NETWORK: Actor = { kind: 'network' };
 export const CLI: Actor = { kind: 'cli' };
 
+/**
+ * A brand's decision: the brand, the key (key_…) or person (usr_… from a portal session's
+ * user:usr_…) that called, from where; `demo` for the demo data's own decisions, which come with
+ * no credential.
+ */
+export function brandActor(caller: { brandId: string; keyId?: string | undefined; address?: string | undefined }): Actor {
+  return { kind: 'brand', brandId: caller.brandId, id: caller.keyId?.replace(/^user:/, '') ?? 'demo', address: caller.address };
+}
+
 /** The accounts an entry is about: each reads it in its portal. */
 export interface AuditMembers {
   affiliateId?: string | undefined;

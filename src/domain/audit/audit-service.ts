@@ -47,10 +47,14 @@ export function operatorView(row: AuditEntryRow): AuditEntryView {
   };
 }
 
-/** An entry as a member reads it: the network's people and addresses stay the network's. */
-function memberView(row: AuditEntryRow): AuditEntryView {
+/**
+ * An entry as a member reads it: the network's people and addresses stay the network's, and the
+ * other side's keys and people stay theirs (an affiliate reads that the brand decided, not which
+ * of its keys or people); only the member's own are named.
+ */
+function memberView(row: AuditEntryRow, side: 'affiliate' | 'brand'): AuditEntryView {
   const { address: _address, ...view } = operatorView(row);
-  const ownPeople = row.actor_kind === 'affiliate' || row.actor_kind === 'brand';
+  const ownPeople = row.actor_kind === side;
   return { ...view, actor: ownPeople && row.actor_id ? { kind: row.actor_kind, id: row.actor_id } : { kind: row.actor_kind } };
 }
 
@@ -69,7 +73,8 @@ export class AuditService {
   /** The entries about one member's own account, newest first. */
   async listOf(member: { affiliateId: string } | { brandId: string }, page: PageRequest): Promise<Paged<AuditEntryView>> {
     const { rows, total } = await this.audit.list(member, offsetOf(page));
-    return { items: rows.map(memberView), total };
+    const side = 'affiliateId' in member ? 'affiliate' : 'brand';
+    return { items: rows.map((row) => memberView(row, side)), total };
   }
 
   /** Records something done outside any other write (a "view as", a refused attempt worth keeping). */

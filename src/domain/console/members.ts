@@ -6,7 +6,7 @@ import type { AffiliatesRepository } from '../../storage/repositories/affiliates
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { Member, MembersRepository, OrderFigures } from '../../storage/repositories/members.js';
 import type { RollupsRepository } from '../../storage/repositories/rollups.js';
-import type { AccessService, KeySummary } from '../access/access-service.js';
+import { keyView, type AccessService, type KeySummary } from '../access/access-service.js';
 import type { UsersService, UserView } from '../access/users-service.js';
 import { notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
@@ -109,7 +109,7 @@ export class MembersConsole {
   }
 
   private async keysOf(owner: { affiliateId?: string; brandId?: string }) {
-    return (await this.access.listApiKeys(owner)).map(({ owner: _owner, revokedAt, ...key }) => ({ ...key, ...(revokedAt && { revokedAt }) }));
+    return (await this.access.listApiKeys(owner)).map(keyView);
   }
 
   /** Counted and uncounted clicks of the member's links in [start, end), from the analytics rollups (they outlive the clicks). */

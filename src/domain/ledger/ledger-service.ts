@@ -10,6 +10,11 @@ import { invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { MONTH, monthOf, monthRange } from '../time.js';
 import { adjustmentEntry } from './entries.js';
+import { actorName, auditEntry, type Actor } from '../audit/audit-entry.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
+
+/** An adjustment as it is stored. */
+export type AdjustmentView = AdjustmentRow;
 
 export interface LedgerRepositories {
   adjustments: AdjustmentsRepository;
@@ -107,7 +112,7 @@ export class LedgerService {
   }
 
   /** An operator's adjustment of what the affiliate is owed (cents, ±), paid with its next payout. */
-  async adjust(input: { affiliateId: string; amount: number; currency: string; reason: string; by: string }): Promise<AdjustmentRow> {
+  async adjust(input: { affiliateId: string; amount: number; currency: string; reason: string; actor: Actor }): Promise<AdjustmentRow> {
     if (!(await this.repositories.affiliates.exists(input.affiliateId))) throw notFound(`affiliate "${input.affiliateId}" not found`, 'affiliate_not_found');
     if (!Number.isSafeInteger(input.amount) || input.amount === 0) throw invalid('invalid_amount', `amount must be a whole, non-zero number of cents (negative to reduce), got ${input.amount}`);
     if (!/^[A-Z]{3}$/.test(input.currency)) throw invalid('invalid_currency', `currency must be an ISO 4217 code such as BRL, got "${input.currency}"`);
@@ -118,12 +123,27 @@ export class LedgerService {
       currency: input.currency,
       amount: input.amount,
       reason: input.reason.trim(),
-      created_by: input.by,
+      created_by: actorName(input.actor),
       created_at: this.clock.iso(),
       payout_id: null,
     };
-    await this.repositories.adjustments.create(row, { ledger: [adjustmentEntry(row)] });
+    const audit = [
+      auditEntry(input.actor, {
+        action: 'adjustment.created',
+        subject: { kind: 'adjustment', id: row.id },
+        members: { affiliateId: row.affiliate_id },
+        after: { amount: row.amount, currency: row.currency },
+        reason: row.reason,
+      }),
+    ];
+    await this.repositories.adjustments.create(row, { ledger: [adjustmentEntry(row)], audit });
     return row;
+  }
+
+  /** Operators' adjustments, newest first: every affiliate's, or one's. */
+  async adjustments(affiliateId: string | undefined, page: PageRequest): Promise<Paged<AdjustmentRow>> {
+    const { rows, total } = await this.repositories.adjustments.list(affiliateId, offsetOf(page));
+    return { items: rows, total };
   }
 
   /** The affiliate's statement for a month (YYYY-MM), one per currency it had money in. */

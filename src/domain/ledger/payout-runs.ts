@@ -9,6 +9,7 @@ import type { AffiliatesRepository, Suspension } from '../../storage/repositorie
 import type { Payable, PayoutsRepository } from '../../storage/repositories/payouts.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { PayoutRow } from '../../storage/tables.js';
+import type { AuditRepository } from '../../storage/repositories/audit.js';
 import type { Payout } from '../../schemas/payout.js';
 import type { PayoutDestination } from '../payees/payee-service.js';
 import { invalid, notFound } from '../errors.js';
@@ -18,6 +19,8 @@ import { webhookEvent } from '../webhooks/events.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { payoutOf } from '../orders/payouts.js';
 import { payoutFailedEntry, payoutSentEntry, payoutSettledEntry } from './entries.js';
+import { actorName, auditEntry, type Actor } from '../audit/audit-entry.js';
+import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 
 /** Where an affiliate's payouts go, or why they cannot go now (PayeeService). */
 export interface PayoutDestinations {
@@ -26,6 +29,7 @@ export interface PayoutDestinations {
 
 export interface PayoutRunRepositories {
   affiliates: AffiliatesRepository;
+  audit: AuditRepository;
   payouts: PayoutsRepository;
   users: UsersRepository;
 }
@@ -68,6 +72,25 @@ export interface PayoutResult {
   reason?: string;
 }
 
+/** A run as operators list it: who made it, when, and its payouts per status and currency. */
+export interface RunSummary {
+  id: string;
+  createdBy: string;
+  createdAt: string;
+  payoutCount: number;
+  totals: Array<{ status: Payout['status']; currency: string; payouts: number; total: number }>;
+}
+
+/** The audit entry of a payout's step: the affiliate reads it in its trail. */
+const payoutAudit = (actor: Actor, row: PayoutRow, action: 'payout.created' | 'payout.sent' | 'payout.settled' | 'payout.failed', reason?: string) =>
+  auditEntry(actor, {
+    action,
+    subject: { kind: 'payout', id: row.id },
+    members: { affiliateId: row.affiliate_id },
+    after: { status: action.slice('payout.'.length), amount: Number(row.total), currency: row.currency, ...(row.batch_id && { runId: row.batch_id }) },
+    ...(reason && { reason }),
+  });
+
 export class PayoutRuns {
   constructor(
     private readonly repositories: PayoutRunRepositories,
@@ -86,7 +109,7 @@ export class PayoutRuns {
    * dry run says what it would pay and why each other amount waits. Two runs at the same time
    * never pay a commission twice.
    */
-  async run(options: { affiliateId?: string; dryRun?: boolean; by: string }): Promise<RunResult> {
+  async run(options: { affiliateId?: string | undefined; dryRun?: boolean | undefined; actor: Actor }): Promise<RunResult> {
     if (options.affiliateId && !(await this.repositories.affiliates.exists(options.affiliateId))) throw notFound(`affiliate "${options.affiliateId}" not found`, 'affiliate_not_found');
     const now = this.clock.iso();
     const lines: RunLine[] = [];
@@ -116,11 +139,17 @@ export class PayoutRuns {
       planned.push({ line, id: newId(), method: destination.masked });
     }
     if (options.dryRun || planned.length === 0) return { lines };
-    const batch = { id: newId(), created_by: options.by, created_at: now };
+    const batch = { id: newId(), created_by: actorName(options.actor), created_at: now };
     const made = await this.repositories.payouts.createRun(
       batch,
       planned.map((p) => ({ id: p.id, affiliate_id: p.line.affiliateId, currency: p.line.currency, minimum: this.minimumOf(p.line.currency), method: p.method })),
-      (payouts) => ({ events: payouts.map((payout) => webhookEvent({ kind: 'affiliate', id: payout.affiliate_id }, 'payout.created', payoutOf(payout), this.clock)) }),
+      (payouts) => ({
+        events: payouts.map((payout) => webhookEvent({ kind: 'affiliate', id: payout.affiliate_id }, 'payout.created', payoutOf(payout), this.clock)),
+        audit: [
+          auditEntry(options.actor, { action: 'payout_run.created', subject: { kind: 'payout_run', id: batch.id }, after: { payouts: payouts.length, ...(options.affiliateId && { affiliateId: options.affiliateId }) } }),
+          ...payouts.map((payout) => payoutAudit(options.actor, payout, 'payout.created')),
+        ],
+      }),
     );
     const byId = new Map(made.map((payout) => [payout.id, payout]));
     for (const p of planned) {
@@ -138,8 +167,10 @@ export class PayoutRuns {
    * since the run, fails instead, its commissions payable again. Exporting again gives the file
    * again and changes nothing more.
    */
-  async export(batchId: string): Promise<ExportedPayout[]> {
+  async export(batchId: string, actor: Actor): Promise<ExportedPayout[]> {
     if (!(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
+    // The file holds payee details in full: who took it, and when, is kept (in its own transaction, before any payout moves).
+    await this.repositories.audit.record([auditEntry(actor, { action: 'payout_run.exported', subject: { kind: 'payout_run', id: batchId } })], this.clock.iso());
     const out: ExportedPayout[] = [];
     const rows = await this.repositories.payouts.ofBatch(batchId);
     const suspended = await this.repositories.affiliates.suspendedAmong([...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.affiliate_id))]);
@@ -150,12 +181,12 @@ export class PayoutRuns {
       const suspension = row.status === 'pending' ? suspended.get(row.affiliate_id) : undefined;
       if (suspension) {
         // Suspended after the run: not sent, its commissions payable again for a run after the reactivation.
-        current = (await this.failOne(row, suspendedSkip(suspension))) ?? row;
+        current = (await this.failOne(row, suspendedSkip(suspension), actor)) ?? row;
       } else if (row.status === 'pending' && destination) {
         if (!destination.ready || destination.masked !== row.method) {
           const reason = destination.ready ? 'the payout details changed after the run: it is held, and paid by a later run' : destination.reason;
-          current = (await this.failOne(row, reason)) ?? row;
-        } else if (await this.repositories.payouts.send(row, now, await this.sentEffects(row, now))) {
+          current = (await this.failOne(row, reason, actor)) ?? row;
+        } else if (await this.repositories.payouts.send(row, now, await this.sentEffects(row, now, actor))) {
           current = { ...row, status: 'sent', sent_at: now };
         }
       }
@@ -173,8 +204,31 @@ export class PayoutRuns {
     return out;
   }
 
+  /** The runs, newest first, each with its payouts per status and currency. */
+  async list(page: PageRequest): Promise<Paged<RunSummary>> {
+    const { rows, total } = await this.repositories.payouts.batchPage(offsetOf(page));
+    const totals = await this.repositories.payouts.batchTotals(rows.map((r) => r.id));
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        createdBy: r.created_by,
+        createdAt: r.created_at,
+        payoutCount: r.payout_count,
+        totals: totals.filter((t) => t.batch_id === r.id).map(({ batch_id: _b, ...t }) => t),
+      })),
+      total,
+    };
+  }
+
+  /** The run's payouts, without payee details. */
+  async payoutsOf(batchId: string): Promise<Payout[]> {
+    const rows = await this.repositories.payouts.ofBatch(batchId);
+    if (rows.length === 0 && !(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
+    return rows.map(payoutOf);
+  }
+
   /** Settles or fails each sent payout of the run as the provider's results say; what it did with each. */
-  async settle(batchId: string, results: readonly PayoutResult[]): Promise<Array<PayoutResult & { outcome: string }>> {
+  async settle(batchId: string, results: readonly PayoutResult[], actor: Actor): Promise<Array<PayoutResult & { outcome: string }>> {
     const payouts = new Map((await this.repositories.payouts.ofBatch(batchId)).map((row) => [row.id, row]));
     if (payouts.size === 0 && !(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
     const done: Array<PayoutResult & { outcome: string }> = [];
@@ -195,30 +249,33 @@ export class PayoutRuns {
         const ok = await this.repositories.payouts.settle(row, now, {
           ledger: [payoutSettledEntry(row)],
           events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.settled', payoutOf(settled), this.clock)],
+          audit: [payoutAudit(actor, row, 'payout.settled')],
         });
         done.push({ ...result, outcome: ok ? 'settled' : 'changed meanwhile: left as it is' });
       } else {
-        done.push({ ...result, outcome: (await this.failOne(row, result.reason!.trim())) ? 'failed: its commissions are payable again' : 'changed meanwhile: left as it is' });
+        done.push({ ...result, outcome: (await this.failOne(row, result.reason!.trim(), actor)) ? 'failed: its commissions are payable again' : 'changed meanwhile: left as it is' });
       }
     }
     return done;
   }
 
   /** Fails a pending or sent payout, returning its commissions to payable; the row as it is now, or undefined when it had moved on. */
-  private async failOne(row: PayoutRow, reason: string): Promise<PayoutRow | undefined> {
+  private async failOne(row: PayoutRow, reason: string, actor: Actor): Promise<PayoutRow | undefined> {
     const now = this.clock.iso();
     const failed: PayoutRow = { ...row, status: 'failed', failed_at: now, failure_reason: reason };
     const ok = await this.repositories.payouts.fail(row, reason, now, {
       ledger: row.status === 'sent' ? [payoutFailedEntry(row)] : [],
       events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.failed', payoutOf(failed), this.clock)],
       mail: row.status === 'sent' ? await this.ownersMail(row, 'payout-failed', reason) : [],
+      audit: [payoutAudit(actor, row, 'payout.failed', reason)],
     });
     return ok ? failed : undefined;
   }
 
-  private async sentEffects(row: PayoutRow, now: string) {
+  private async sentEffects(row: PayoutRow, now: string, actor: Actor) {
     const sent: PayoutRow = { ...row, status: 'sent', sent_at: now };
     return {
+      audit: [payoutAudit(actor, row, 'payout.sent')],
       ledger: [payoutSentEntry(row)],
       events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.sent', payoutOf(sent), this.clock)],
       mail: await this.ownersMail(row, 'payout-sent'),

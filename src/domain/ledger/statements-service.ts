@@ -21,6 +21,7 @@ import { webhookEvent } from '../webhooks/events.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { formatMinor } from '../money.js';
 import { paymentEntry, payableEntry, statementEntry } from './entries.js';
+import { actorName, auditEntry, NETWORK, type Actor } from '../audit/audit-entry.js';
 
 const DAY_MS = 86_400_000;
 
@@ -82,7 +83,7 @@ export class StatementsService {
    * Issues the month's statements (YYYY-MM, a month that has ended): one per brand and currency
    * with commissions to bill. Issuing again makes only those still missing.
    */
-  async issue(month: string): Promise<Statement[]> {
+  async issue(month: string, actor: Actor = NETWORK): Promise<Statement[]> {
     if (!MONTH.test(month)) throw invalid('invalid_month', `month must be YYYY-MM, got "${month}"`);
     const { to } = monthRange(month);
     const now = this.clock.iso();
@@ -116,7 +117,15 @@ export class StatementsService {
       const view = statementOf(row, now);
       const events = [webhookEvent({ kind: 'brand', id: brandId }, 'statement.issued', view, this.clock)];
       const mail = await this.ownersMail(brandId, 'statement-issued', view);
-      if (await this.repositories.statements.issue(row, lines, { ledger: [statementEntry(row)], events, mail })) issued.push(view);
+      const audit = [
+        auditEntry(actor, {
+          action: 'statement.issued',
+          subject: { kind: 'statement', id: row.id },
+          members: { brandId },
+          after: { month, currency, lineCount: row.line_count, commission, fee, total: row.total, dueAt: row.due_at },
+        }),
+      ];
+      if (await this.repositories.statements.issue(row, lines, { ledger: [statementEntry(row)], events, mail, audit })) issued.push(view);
     }
     return issued;
   }
@@ -139,7 +148,7 @@ export class StatementsService {
   }
 
   /** Records a payment by the brand (cents, at most what is left); a payment completing the statement makes its commissions payable. */
-  async recordPayment(id: string, amount: number, reference: string, by: string): Promise<Statement> {
+  async recordPayment(id: string, amount: number, reference: string, actor: Actor): Promise<Statement> {
     if (!Number.isSafeInteger(amount) || amount <= 0) throw invalid('invalid_amount', `amount must be a positive number of cents, got ${amount}`);
     if (!reference.trim()) throw invalid('invalid_reference', 'give the reference of the payment (a bank transfer id, a receipt)');
     for (;;) {
@@ -149,11 +158,21 @@ export class StatementsService {
       if (left === 0) throw conflict('statement_paid', `statement ${id} is paid in full already`);
       if (amount > left) throw conflict('overpayment', `statement ${id} has ${formatMinor(left, row.currency)} left to pay (${left} cents); ${amount} cents is more`);
       const now = this.clock.iso();
-      const payment = { id: newId(), amount, reference: reference.trim(), recorded_by: by, created_at: now };
+      const payment = { id: newId(), amount, reference: reference.trim(), recorded_by: actorName(actor), created_at: now };
       const completes = amount === left;
+      const paidAmount = Number(row.paid_amount) + amount;
+      const audit = [
+        auditEntry(actor, {
+          action: 'statement.payment_recorded',
+          subject: { kind: 'statement', id },
+          members: { brandId: row.brand_id },
+          before: { paidAmount: Number(row.paid_amount), status: statementOf(row, now).status },
+          after: { paidAmount, amount, currency: row.currency, reference: payment.reference, status: completes ? 'paid' : statementOf(row, now).status },
+        }),
+      ];
       const orders = completes ? await this.repositories.statements.approvedOrdersOf(id) : [];
       const whenPaid = { ledger: orders.map((order) => payableEntry({ ...order, commission: Number(order.commission) })), events: await this.payableEvents(orders, now) };
-      if (await this.repositories.statements.recordPayment(row, payment, { ledger: [paymentEntry(row, amount)] }, whenPaid)) {
+      if (await this.repositories.statements.recordPayment(row, payment, { ledger: [paymentEntry(row, amount)], audit }, whenPaid)) {
         return statementOf((await this.repositories.statements.find(id))!, now);
       }
       // Another payment was recorded meanwhile: read the statement again.
@@ -184,6 +203,14 @@ export class StatementsService {
   async listAll(unpaidOnly: boolean): Promise<Statement[]> {
     const now = this.clock.iso();
     return (await this.repositories.statements.listAll(unpaidOnly)).map((row) => statementOf(row, now));
+  }
+
+  /** The operators' search: statements of every brand, by status, brand and month, newest month first, each with its brand's name. */
+  async search(filters: { status?: 'unpaid' | 'overdue' | 'paid' | undefined; brandId?: string | undefined; month?: string | undefined }, page: PageRequest): Promise<Paged<Statement & { brandName: string }>> {
+    if (filters.month !== undefined && !MONTH.test(filters.month)) throw invalid('invalid_month', `month must be YYYY-MM, got "${filters.month}"`);
+    const now = this.clock.iso();
+    const { rows, total } = await this.repositories.statements.search({ ...filters, now }, offsetOf(page));
+    return { items: rows.map((row) => ({ ...statementOf(row, now), brandName: row.brand_name })), total };
   }
 
   /** One of the brand's statements with a page of its lines. */

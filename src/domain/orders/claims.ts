@@ -24,6 +24,7 @@ import { orderEvents } from './order-events.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { commissionFor } from './commission.js';
 import { claimedItem, type BrandCaller } from './conversions.js';
+import { auditEntry, brandActor, NETWORK, type Actor } from '../audit/audit-entry.js';
 
 export interface ClaimRepositories {
   affiliates: AffiliatesRepository;
@@ -188,7 +189,8 @@ export class ClaimsService {
         throw conflict('claim_resolved', `this claim was already ${claim.status}${claim.resolved_by === 'network' ? ' by the network (you did not answer in time)' : ''} at ${claim.resolved_at}: it cannot be answered again`);
       }
       const author: Author = { actor: `brand:${caller.brandId}`, keyId: caller.keyId };
-      const done = answer.status === 'declined' ? await this.decline(claim, reason!, 'brand') : await this.accept(claim, answer.value ?? claim.value, author, 'brand');
+      const actor = brandActor(caller);
+      const done = answer.status === 'declined' ? await this.decline(claim, reason!, 'brand', actor) : await this.accept(claim, answer.value ?? claim.value, author, 'brand', actor);
       if (done) return claimOf((await this.repositories.claims.find(id))!);
       // Another answer came first: the same rules apply to what the claim is now.
     }
@@ -204,7 +206,7 @@ export class ClaimsService {
     let resolved = 0;
     for (;;) {
       const due = await this.repositories.claims.openDueBy(this.clock.iso(), batch);
-      for (const claim of due) if (await this.accept(claim, claim.value, { actor: 'network' }, 'network')) resolved++;
+      for (const claim of due) if (await this.accept(claim, claim.value, { actor: 'network' }, 'network', NETWORK)) resolved++;
       if (due.length < batch) return resolved;
     }
   }
@@ -214,12 +216,12 @@ export class ClaimsService {
    * meanwhile. The claimant's own order then stands for it; another affiliate's makes the brand
    * decide (409 order_exists) or the network decline it. False when the claim was no longer open.
    */
-  private async accept(claim: ClaimRow, value: number, author: Author, by: 'brand' | 'network'): Promise<boolean> {
+  private async accept(claim: ClaimRow, value: number, author: Author, by: 'brand' | 'network', actor: Actor): Promise<boolean> {
     const { brands, orders, claims } = this.repositories;
     for (;;) {
       const existing = await orders.findBrandOrder(claim.organization_id, claim.order_id);
       if (existing && existing.affiliate_id !== claim.affiliate_id) {
-        if (by === 'network') return this.decline(claim, REPORTED_ELSEWHERE, 'network');
+        if (by === 'network') return this.decline(claim, REPORTED_ELSEWHERE, 'network', actor);
         throw conflict('order_exists', `you reported order "${claim.order_id}" already (network id ${existing.id}, attributed to affiliate ${existing.affiliate_id} by its click): decline this claim, saying so`);
       }
       const now = this.clock.iso();
@@ -228,17 +230,32 @@ export class ClaimsService {
       const resolved: ClaimRow = { ...claim, status: 'accepted', accepted_value: value, resolved_by: by, resolved_at: now, network_order_id: existing?.id ?? order!.id, updated_at: now };
       const events = this.claimEvents(resolved, 'claim.resolved');
       if (order) events.push(...(await orderEvents(this.repositories.affiliates, this.clock, order, 'created')));
-      const outcome = await claims.accept(claim, { value, by, orderNetworkId: resolved.network_order_id!, ...(order && { order }) }, author, now, { events, mail: await this.resolvedMail(resolved, brand) });
+      const audit = auditEntry(actor, {
+        action: 'claim.accepted',
+        subject: { kind: 'claim', id: claim.id },
+        members: { affiliateId: claim.affiliate_id, brandId: claim.organization_id },
+        before: { status: 'open', value: claim.value },
+        after: { status: 'accepted', value, order: resolved.network_order_id, ...(order && { commissionStatus: order.commission_status, commission: order.commission }) },
+      });
+      const outcome = await claims.accept(claim, { value, by, orderNetworkId: resolved.network_order_id!, ...(order && { order }) }, author, now, { events, mail: await this.resolvedMail(resolved, brand), audit: [audit] });
       if (outcome !== 'order_exists') return outcome === 'accepted';
       // The brand reported the order id while this was decided: look again.
     }
   }
 
-  private async decline(claim: ClaimRow, reason: string, by: 'brand' | 'network'): Promise<boolean> {
+  private async decline(claim: ClaimRow, reason: string, by: 'brand' | 'network', actor: Actor): Promise<boolean> {
     const now = this.clock.iso();
     const resolved: ClaimRow = { ...claim, status: 'declined', reason, resolved_by: by, resolved_at: now, updated_at: now };
     const brand = (await this.repositories.brands.find(claim.organization_id))!;
-    const effects: ClaimEffects = { events: this.claimEvents(resolved, 'claim.resolved'), mail: await this.resolvedMail(resolved, brand) };
+    const audit = auditEntry(actor, {
+      action: 'claim.declined',
+      subject: { kind: 'claim', id: claim.id },
+      members: { affiliateId: claim.affiliate_id, brandId: claim.organization_id },
+      before: { status: 'open', value: claim.value },
+      after: { status: 'declined' },
+      reason,
+    });
+    const effects: ClaimEffects = { events: this.claimEvents(resolved, 'claim.resolved'), mail: await this.resolvedMail(resolved, brand), audit: [audit] };
     return this.repositories.claims.decline(claim, { reason, by }, now, effects);
   }
 

@@ -24,6 +24,7 @@ import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatu
 import { entriesOfChange } from '../ledger/entries.js';
 import type { Effects } from '../../storage/repositories/effects.js';
 import type { FraudRules, HoldFacts } from './fraud-rules.js';
+import { auditEntry, brandActor, type Actor } from '../audit/audit-entry.js';
 
 export interface ConversionRepositories {
   affiliates: AffiliatesRepository;
@@ -304,7 +305,8 @@ export class ConversionsService {
     const changed: OrderRow = { ...current, ...next, updated_at: now };
     const settled = next.commission_status === 'approved' || next.commission_status === 'canceled' ? next.commission_status : undefined;
     const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', settled);
-    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events, entriesOfChange(current, next)))) {
+    const audit = decisionEntry(brandActor(caller), current, changed, next, change.reason);
+    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events, entriesOfChange(current, next), { audit: [audit] }))) {
       // Another request changed the order first: the same rules apply to what it is now.
       const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
       if (Object.keys(planChange(latest, change)).length === 0) return conversionOf(latest);
@@ -333,6 +335,31 @@ export interface BrandCaller {
   brandId: string;
   /** The credential the brand came with (an API key's id, a portal user's); none for the demo data's own reports. */
   keyId?: string;
+  /** The client address it called from. */
+  address?: string;
+}
+
+/** What the trail keeps of an order around a brand's decision: its statuses, and value, commission and lines when they change. */
+function decisionFacts(row: OrderRow, next: OrderChange): Record<string, unknown> {
+  return {
+    status: row.status,
+    commissionStatus: row.commission_status,
+    ...(next.value !== undefined && { value: row.value }),
+    ...(next.commission !== undefined && { commission: row.commission }),
+    ...(next.items !== undefined && { items: (JSON.parse(row.items) as unknown[]).length }),
+  };
+}
+
+/** The audit entry of a brand's change of its order: approved, canceled, or corrected (value or lines). */
+function decisionEntry(actor: Actor, current: OrderRow, changed: OrderRow, next: OrderChange, reason: string | undefined) {
+  return auditEntry(actor, {
+    action: next.status ? `conversion.${next.status}` : 'conversion.corrected',
+    subject: { kind: 'order', id: current.id },
+    members: { affiliateId: current.affiliate_id, brandId: current.organization_id },
+    before: decisionFacts(current, next),
+    after: decisionFacts(changed, next),
+    reason: reason?.trim() || undefined,
+  });
 }
 
 /** What a brand may change on its order; at least one of them. */
@@ -340,6 +367,8 @@ export interface ConversionChange {
   status?: 'approved' | 'canceled';
   value?: number;
   items?: OrderItem[];
+  /** Why: kept in the audit trail, which the affiliate reads. */
+  reason?: string;
 }
 
 /** One entry of an order's audit trail, as its brand reads it. */

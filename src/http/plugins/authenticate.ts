@@ -10,7 +10,8 @@ import type { Principal } from '../../domain/access/principal.js';
 import { PAYEE_SCOPES, SESSION_ONLY_SCOPES, type Scope } from '../../domain/access/scopes.js';
 import { looksLikePostbackToken } from '../../domain/access/access-service.js';
 import { errorBody, HttpError, tooManyRequests } from '../errors.js';
-import { checkCsrf, portalOrigins, sessionOf } from '../session-cookie.js';
+import { checkCsrf, portalOrigins, sessionOf, VIEW_AS_COOKIE } from '../session-cookie.js';
+import type { ActiveSession } from '../../domain/access/users-service.js';
 import type { App, AppContext } from '../context.js';
 
 declare module 'fastify' {
@@ -20,14 +21,17 @@ declare module 'fastify' {
     readonly affiliateId: string;
     /** The calling brand, on advertiser routes and the postback. */
     readonly brandId: string;
-    /** The calling brand with the key (or postback token) it called with, for audit trails. */
-    readonly brandCaller: { brandId: string; keyId: string };
+    /** The calling brand with the key (or postback token) it called with and its address, for audit trails. */
+    readonly brandCaller: { brandId: string; keyId: string; address: string };
   }
   interface FastifyContextConfig {
     /** Scope the API key must carry for this route. */
     scope?: Scope;
   }
 }
+
+/** What a view as a member may do: read. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** Whose routes these are: an affiliate's, a brand's, or the network's operators' (a session only). */
 export type KeyOwner = 'affiliate' | 'brand' | 'operator';
@@ -71,7 +75,7 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     app.decorateRequest('brandId', { getter: callerOf('brandId') });
     app.decorateRequest('brandCaller', {
       getter(this: FastifyRequest) {
-        return { brandId: this.brandId, keyId: this.principal!.keyId };
+        return { brandId: this.brandId, keyId: this.principal!.keyId, address: this.ip };
       },
     });
   }
@@ -84,16 +88,51 @@ export async function registerAuthentication(app: App, ctx: AppContext, options:
     throw tooManyRequests('TOO_MANY_REQUESTS', waitMs, ({ seconds }) => `Too many requests with an invalid API key from this address; retry in ${seconds} s with a valid key (requests with a valid key are served meanwhile)`);
   };
 
+  /** A team that requires a second factor: a member without one reaches only their security page (the session routes). */
+  const requireSecondFactor = async (session: ActiveSession) => {
+    if (await ctx.services.secondFactors.enrolmentRequired(session.user)) {
+      throw new HttpError(403, 'second_factor_required', 'Your team requires a second factor: set up an authenticator app or a passkey on your Security page first');
+    }
+  };
+
+  /**
+   * An operator's read-only view as a member, on the member's routes: its owner's reading, every
+   * change refused (403 read_only_view) before anything is read or written; 401 view_as_ended once
+   * it ended (expired, ended by either side, or the operator's session is another one).
+   */
+  const viewPrincipal = async (request: FastifyRequest, session: ActiveSession, token: string): Promise<Principal> => {
+    await requireSecondFactor(session);
+    const found = await ctx.services.viewAs.resolve(token, session.id);
+    if ('ended' in found) {
+      throw new HttpError(401, 'view_as_ended', `${found.ended}: end it (DELETE /operator/view-as) to be back in your console, or view as the member again from its page`);
+    }
+    if (!READ_METHODS.has(request.method)) {
+      throw new HttpError(403, 'read_only_view', `You are viewing as ${found.view.name}, read-only: nothing can be changed through this view. End the view (the portal’s End button, or DELETE /operator/view-as) to act as yourself`);
+    }
+    return {
+      keyId: `view:${found.view.id}`,
+      credential: 'session',
+      affiliateId: found.view.affiliateId ?? null,
+      brandId: found.view.brandId ?? null,
+      scopes: found.scopes,
+      rateLimit: ctx.config.userRateLimit,
+      rateWindowMs: 60_000,
+      sessionId: session.id,
+      viewing: { viewId: found.view.id, operatorId: found.operatorId },
+    };
+  };
+
   /** The signed-in user's principal (same scopes by role as keys have by scope), CSRF checked; undefined without a cookie. */
   const sessionPrincipal = async (request: FastifyRequest): Promise<Principal | undefined> => {
     const session = await sessionOf(request, ctx.services.users);
     if (!session) return undefined;
+    // An operator's browser viewing as a member: the member's routes read through the view; the operator's own stay theirs.
+    const viewToken = owner === 'operator' ? undefined : request.cookies[VIEW_AS_COOKIE];
+    if (viewToken && session.user.role === 'operator') return viewPrincipal(request, session, viewToken);
     checkCsrf(request, session, allowedOrigins);
-    // A team that requires a second factor: a member without one reaches only their security page (the session routes).
-    if (await ctx.services.secondFactors.enrolmentRequired(session.user)) {
-      throw new HttpError(403, 'second_factor_required', 'Your team requires a second factor: set up an authenticator app or a passkey on your Security page first');
-    }
+    await requireSecondFactor(session);
     return {
+      sessionId: session.id,
       keyId: `user:${session.user.id}`,
       credential: 'session',
       affiliateId: session.user.affiliateId ?? null,

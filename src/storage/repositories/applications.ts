@@ -7,6 +7,7 @@ import type { Database } from '../database.js';
 import type { AffiliateChannelsTable, ApplicationRow, BrandsTable, DB, NewMailMessage, UserRow } from '../tables.js';
 import { writeMail } from './mail.js';
 import { writeEffects, type Effects } from './effects.js';
+import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 
 export type ApplicationKind = ApplicationRow['kind'];
 export type ApplicationStatus = ApplicationRow['status'];
@@ -49,6 +50,22 @@ export class ApplicationsRepository {
     if (filters.status) query = query.where('status', '=', filters.status);
     if (filters.kind) query = query.where('kind', '=', filters.kind);
     return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+  }
+
+  /** A page of applications: pending ones the oldest waiting first, the others the newest first. */
+  page(filters: { status?: ApplicationStatus | undefined; kind?: ApplicationKind | undefined }, page: PageWindow): Promise<Page<ApplicationRow>> {
+    const q = () => {
+      let query = this.database.db.selectFrom('applications');
+      if (filters.status) query = query.where('status', '=', filters.status);
+      if (filters.kind) query = query.where('kind', '=', filters.kind);
+      return query;
+    };
+    const order = filters.status === 'pending' ? 'asc' : 'desc';
+    return pageWithTotal(
+      this.database,
+      q().selectAll().orderBy('created_at', order).orderBy('id', order).limit(page.limit).offset(page.offset).execute(),
+      q().select((eb) => eb.fn.countAll<number>().as('n')),
+    );
   }
 
   /** Sends queued mail for an application outside a change of status (a reminder). */

@@ -7,6 +7,7 @@ import type { ApprovalRequestRow, NewMailMessage, NewWebhookEvent } from '../tab
 import { writeMail } from './mail.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { writeOutbox } from './webhooks.js';
+import { writeAudit, type NewAuditEntry } from './audit.js';
 
 /** An affiliate as its brand sees it, with its figures over a range. */
 export interface PromotingAffiliate {
@@ -48,29 +49,38 @@ export class ApprovalsRepository {
 
   /**
    * Approves the affiliate for the brand (its pending request, if any, is answered), and marks
-   * the brand changed so every instance's redirect cache reads its links afresh.
+   * the brand changed so every instance's redirect cache reads its links afresh. `mail` (telling
+   * the affiliate) and the `audit` entries (given the request's status before: pending, declined,
+   * or null without one) are written only when it was not approved already; whether it was not.
    */
-  /** Approves the affiliate for the brand; `mail` (telling the affiliate) is queued only when it was not approved already. */
-  async approve(affiliateId: string, brandId: string, now: string, mail: readonly NewMailMessage[] = []): Promise<void> {
-    await this.database.db.transaction().execute(async (trx) => {
+  async approve(affiliateId: string, brandId: string, now: string, mail: readonly NewMailMessage[] = [], audit: (request: string | null) => readonly NewAuditEntry[] = () => []): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
       const added = await trx.insertInto('brand_approvals').values({ affiliate_id: affiliateId, brand_id: brandId, created_at: now }).onConflict((oc) => oc.columns(['affiliate_id', 'brand_id']).doNothing()).executeTakeFirst();
+      const request = await trx.selectFrom('approval_requests').select('status').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).executeTakeFirst();
       await trx.deleteFrom('approval_requests').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).execute();
       await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
-      if (Number(added.numInsertedOrUpdatedRows ?? 0n) > 0) await writeMail(trx, mail, now);
+      if (Number(added.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+      await writeMail(trx, mail, now);
+      await writeAudit(trx, audit(request?.status ?? null), now);
+      return true;
     });
   }
 
   /**
    * Withdraws the approval (or declines the pending request); false when there was neither. The
-   * brand is marked changed, so redirects of the affiliate's links stop on every instance.
+   * brand is marked changed, so redirects of the affiliate's links stop on every instance; the
+   * `audit` entries (given what the affiliate was: approved, or pending) are written with it.
    */
-  async revoke(affiliateId: string, brandId: string, now: string): Promise<boolean> {
+  async revoke(affiliateId: string, brandId: string, now: string, audit: (was: 'approved' | 'pending') => readonly NewAuditEntry[] = () => []): Promise<boolean> {
     return this.database.db.transaction().execute(async (trx) => {
       const approval = await trx.deleteFrom('brand_approvals').where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).executeTakeFirst();
       const request = await trx.updateTable('approval_requests').set({ status: 'declined', updated_at: now }).where('affiliate_id', '=', affiliateId).where('brand_id', '=', brandId).where('status', '=', 'pending').executeTakeFirst();
-      const changed = Number(approval.numDeletedRows) + Number(request.numUpdatedRows) > 0;
-      if (changed) await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
-      return changed;
+      const withdrawn = Number(approval.numDeletedRows) > 0;
+      const changed = withdrawn || Number(request.numUpdatedRows) > 0;
+      if (!changed) return false;
+      await trx.updateTable('brands').set({ updated_at: now }).where('id', '=', brandId).execute();
+      await writeAudit(trx, audit(withdrawn ? 'approved' : 'pending'), now);
+      return true;
     });
   }
 

@@ -1,7 +1,7 @@
 // The audit trail: entries are written in the transaction of the change they record (through
 // writeEffects or writeAudit) and never changed after, but for the address dropped once it is
 // AUDIT_ADDRESS_DAYS old; the table's triggers refuse anything else.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import type { AuditEntryRow, DB } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
@@ -42,7 +42,8 @@ export class AuditRepository {
       if (f.brandId) q = q.where('brand_id', '=', f.brandId);
       if (f.actorId) q = q.where('actor_id', '=', f.actorId);
       if (f.actorKind) q = q.where('actor_kind', '=', f.actorKind as AuditEntryRow['actor_kind']);
-      if (f.action) q = f.action.endsWith('.') ? q.where('action', 'like', `${f.action.replace(/[%_]/g, '')}%`) : q.where('action', '=', f.action);
+      // A prefix compared as text, not LIKE: action names hold underscores (payout_run.).
+      if (f.action) q = f.action.endsWith('.') ? q.where(sql<string>`substr(action, 1, ${f.action.length})`, '=', f.action) : q.where('action', '=', f.action);
       if (f.from) q = q.where('created_at', '>=', f.from);
       if (f.to) q = q.where('created_at', '<', f.to);
       return q;

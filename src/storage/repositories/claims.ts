@@ -7,15 +7,17 @@ import type { ClaimRow, ClaimsTable, NewMailMessage, NewOrderRow, NewWebhookEven
 import { insertOrderOnce, type Author } from './orders.js';
 import { writeOutbox } from './webhooks.js';
 import { writeMail } from './mail.js';
+import { writeAudit, type NewAuditEntry } from './audit.js';
 
 export interface ClaimFilters {
   statuses?: string[];
 }
 
-/** What goes out with a change of a claim: webhook events and mail, written in its transaction. */
+/** What goes out with a change of a claim: webhook events and mail, written in its transaction, and an answer's audit entry. */
 export interface ClaimEffects {
   events: readonly NewWebhookEvent[];
   mail: readonly NewMailMessage[];
+  audit?: readonly NewAuditEntry[];
 }
 
 /** How an acceptance ended: made (or found) the order, or the claim was no longer open, or the order id was taken meanwhile. */
@@ -93,6 +95,7 @@ export class ClaimsRepository {
         }
         await writeOutbox(trx, effects.events, now);
         await writeMail(trx, effects.mail, now);
+        await writeAudit(trx, effects.audit ?? [], now);
         return 'accepted' as const;
       })
       .catch((error: unknown) => {
@@ -113,6 +116,7 @@ export class ClaimsRepository {
       if (Number(updated.numUpdatedRows) === 0) return false;
       await writeOutbox(trx, effects.events, now);
       await writeMail(trx, effects.mail, now);
+      await writeAudit(trx, effects.audit ?? [], now);
       return true;
     });
   }

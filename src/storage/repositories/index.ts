@@ -29,6 +29,7 @@ import { MembersRepository } from './members.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
 import { SecondFactorsRepository } from './second-factors.js';
 import { UsersRepository } from './users.js';
+import { ViewSessionsRepository } from './view-sessions.js';
 import { WebhooksRepository } from './webhooks.js';
 
 export function openRepositories(database: Database) {
@@ -62,6 +63,7 @@ export function openRepositories(database: Database) {
     scheduledTasks: new ScheduledTasksRepository(database),
     secondFactors: new SecondFactorsRepository(database),
     users: new UsersRepository(database),
+    viewSessions: new ViewSessionsRepository(database),
     webhooks: new WebhooksRepository(database),
   };
 }

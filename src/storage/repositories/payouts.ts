@@ -253,4 +253,28 @@ export class PayoutsRepository {
   batches(): Promise<Array<{ id: string; payout_count: number; created_by: string; created_at: string }>> {
     return this.database.db.selectFrom('payout_batches').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
   }
+
+  /** A page of runs, newest first. */
+  batchPage(page: PageWindow): Promise<Page<{ id: string; payout_count: number; created_by: string; created_at: string }>> {
+    return pageWithTotal(
+      this.database,
+      this.database.db.selectFrom('payout_batches').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+      this.database.db.selectFrom('payout_batches').select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+
+  /** The runs' payouts counted and summed per run, status and currency. */
+  async batchTotals(batchIds: readonly string[]): Promise<Array<{ batch_id: string; status: PayoutRow['status']; currency: string; payouts: number; total: number }>> {
+    if (batchIds.length === 0) return [];
+    const rows = await this.database.db
+      .selectFrom('payouts')
+      .select((eb) => ['batch_id', 'status', 'currency', eb.fn.countAll<number>().as('payouts'), eb.fn.sum<number>('total').as('total')])
+      .where('batch_id', 'in', [...batchIds])
+      .groupBy(['batch_id', 'status', 'currency'])
+      .orderBy('batch_id')
+      .orderBy('currency')
+      .orderBy('status')
+      .execute();
+    return rows.map((r) => ({ batch_id: r.batch_id!, status: r.status, currency: r.currency, payouts: Number(r.payouts), total: Number(r.total) }));
+  }
 }

@@ -112,6 +112,33 @@ export class StatementsRepository {
     return q.orderBy('month', 'desc').orderBy('brand_id').orderBy('currency').execute();
   }
 
+  /** A page of every brand's statements (unpaid ones, overdue ones at `now`, or paid ones), newest month first, with the brand's name. */
+  search(filters: { status?: 'unpaid' | 'overdue' | 'paid' | undefined; brandId?: string | undefined; month?: string | undefined; now: string }, page: PageWindow): Promise<Page<StatementRow & { brand_name: string }>> {
+    const q = () => {
+      let query = this.database.db.selectFrom('statements').innerJoin('brands', 'brands.id', 'statements.brand_id');
+      if (filters.status === 'paid') query = query.where('statements.paid_at', 'is not', null);
+      if (filters.status === 'unpaid' || filters.status === 'overdue') query = query.where('statements.paid_at', 'is', null);
+      if (filters.status === 'overdue') query = query.where('statements.due_at', '<=', filters.now);
+      if (filters.brandId) query = query.where('statements.brand_id', '=', filters.brandId);
+      if (filters.month) query = query.where('statements.month', '=', filters.month);
+      return query;
+    };
+    return pageWithTotal(
+      this.database,
+      q()
+        .selectAll('statements')
+        .select('brands.name as brand_name')
+        .orderBy('statements.month', 'desc')
+        .orderBy('brands.name')
+        .orderBy('statements.currency')
+        .orderBy('statements.id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      q().select((eb) => eb.fn.countAll<number>().as('n')),
+    );
+  }
+
   /** A page of a statement's lines with the orders they bill, in the order they locked. */
   lines(statementId: string, page: PageWindow): Promise<Page<StatementLine>> {
     const q = () => this.database.db.selectFrom('statement_lines').innerJoin('orders', 'orders.id', 'statement_lines.order_id').where('statement_lines.statement_id', '=', statementId);

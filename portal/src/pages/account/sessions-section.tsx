@@ -56,7 +56,24 @@ export function SessionsSection() {
                 </tr>
               </thead>
               <tbody>
-                {list.map((session) => (
+                {list.map((session) =>
+                  session.viewedByNetwork ? (
+                    // The network's support viewing the account, read-only: never who, always why and until when.
+                    <tr key={session.id} class="network-view">
+                      <th scope="row">
+                        {t('sessions.networkView')}
+                        {session.reason && <span class="note hint">{t('sessions.networkViewReason', { reason: session.reason })}</span>}
+                        {session.expiresAt && <span class="note hint">{t('sessions.networkViewUntil', { at: dateTime(session.expiresAt) })}</span>}
+                      </th>
+                      <td>—</td>
+                      <td>{dateTime(session.lastSeenAt)}</td>
+                      <td class="actions">
+                        <button type="button" class="danger" aria-label={t('sessions.endViewNamed', { at: dateTime(session.expiresAt ?? session.lastSeenAt) })} onClick={() => signOutOne.mutate(session.id)}>
+                          {t('sessions.endView')}
+                        </button>
+                      </td>
+                    </tr>
+                  ) : (
                   <tr key={session.id}>
                     <th scope="row">
                       {session.device} {session.current && <span class="badge approved">{t('sessions.thisDevice')}</span>}
@@ -74,7 +91,8 @@ export function SessionsSection() {
                       )}
                     </td>
                   </tr>
-                ))}
+                  ),
+                )}
               </tbody>
             </table>
             {list.some((session) => !session.current) ? (

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import type { components } from '../../../../packages/client/index.js';
 
@@ -12,15 +13,19 @@ type Outcome = { id: string; decided: boolean; code?: string; message?: string }
 const STATUSES = ['pending', 'unverified', 'approved', 'declined'] as const;
 
 /** Affiliates' sign-ups and brands' applications: what each sent, approved or declined (with the reason the applicant reads), one or several at once. */
+const PAGE_SIZE = 50;
+
 export function OperatorApplications() {
   const { t, date } = useMessages();
   const queries = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('pending');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [refusals, setRefusals] = useState<Outcome[]>([]);
+  const [page, setPage] = useState(1);
   const applications = useQuery({
-    queryKey: ['operator-applications', status],
-    queryFn: async () => ok(await api.GET('/operator/applications', { params: { query: { status, limit: 200 } } })).data,
+    queryKey: ['operator-applications', status, page],
+    queryFn: async () => ok(await api.GET('/operator/applications', { params: { query: { status, page, limit: PAGE_SIZE } } })),
+    placeholderData: (previous) => previous,
   });
   const decide = useMutation({
     mutationFn: async ({ ids, ...decision }: Decision) => ok(await api.POST('/operator/applications/decisions', { body: { ids, ...decision } })).data,
@@ -56,7 +61,10 @@ export function OperatorApplications() {
       <form class="inline" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="applications-status">{t('operator.applications.show')}</label>
-          <select id="applications-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as (typeof STATUSES)[number])}>
+          <select id="applications-status" value={status} onChange={(e) => {
+              setStatus(e.currentTarget.value as (typeof STATUSES)[number]);
+              setPage(1);
+            }}>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`operator.applications.status.${s}`)}
@@ -67,10 +75,11 @@ export function OperatorApplications() {
       </form>
       {status === 'pending' && chosen.size > 0 && <Bulk count={chosen.size} busy={decide.isPending} onDecide={(d) => decide.mutate({ ids: [...chosen], ...d })} />}
       <QueryState query={applications}>
-        {(data) =>
+        {({ data, meta }) =>
           data.length === 0 ? (
             <p>{t('operator.applications.none')}</p>
           ) : (
+            <>
             <table>
               <thead>
                 <tr>
@@ -104,6 +113,8 @@ export function OperatorApplications() {
                 ))}
               </tbody>
             </table>
+            <Pager page={page} pages={Math.max(1, meta.totalPages)} onPage={setPage} />
+            </>
           )
         }
       </QueryState>

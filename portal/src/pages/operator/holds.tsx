@@ -8,6 +8,8 @@ import { fieldText } from '../../forms.js';
 import type { components } from '../../../../packages/client/index.js';
 
 type Held = components['schemas']['HeldOrder'];
+type HoldReason = Held['holdReasons'][number];
+const HOLD_REASONS: ReadonlySet<string> = new Set<HoldReason>(['click_to_order_too_fast', 'self_referral', 'conversion_rate', 'conversions_per_click', 'datacenter_traffic']);
 type Decision = { orderIds: string[]; decision: 'release' | 'decline'; reason?: string };
 const PAGE_SIZE = 50;
 
@@ -106,9 +108,10 @@ function HeldRow({ order: o, chosen, onToggle, busy, onDecide }: { order: Held; 
       <td class="change">
         {o.rules.map((rule, i) => (
           <span key={i} class="note">
+            <strong>{HOLD_REASONS.has(String(rule.rule)) ? t(`operator.holds.rule.${rule.rule as HoldReason}`) : String(rule.rule)}</strong>
             {Object.entries(rule)
-              .map(([name, value]) => (name === 'rule' ? String(value) : `${name} ${String(value)}`))
-              .join(' · ')}
+              .filter(([name]) => name !== 'rule')
+              .map(([name, value]) => ` · ${name} ${String(value)}`)}
           </span>
         ))}
       </td>

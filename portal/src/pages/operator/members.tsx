@@ -6,6 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
+import { ViewAsForm } from './view-as.js';
 
 type Kind = 'affiliate' | 'brand';
 const PAGE_SIZE = 50;
@@ -110,6 +111,7 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
           <h1>{m.name}</h1>
           <p class="hint code">{m.id}</p>
           <StandingForm kind={kind} member={m} />
+          <ViewAsForm kind={kind} id={m.id} />
           <form
             class="inline filters"
             onSubmit={(e) => {

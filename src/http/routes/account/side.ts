@@ -4,7 +4,6 @@
 // mint keys or invite people).
 import type { FastifyRequest } from 'fastify';
 type UserOwner = { affiliateId?: string; brandId?: string };
-import type { KeySummary } from '../../../domain/access/access-service.js';
 
 export type Side = 'affiliate' | 'brand';
 
@@ -20,5 +19,4 @@ export const TAG = 'Account';
 /** Only a portal session may call these routes. */
 export const SESSION_ONLY = [{ session: [] }];
 
-/** A key as its account reads it: no owner (it is theirs), no revokedAt while it works. */
-export const keyView = ({ owner: _owner, revokedAt, ...key }: KeySummary) => ({ ...key, ...(revokedAt && { revokedAt }) });
+export { keyView } from '../../../domain/access/access-service.js';

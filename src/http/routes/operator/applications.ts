@@ -2,7 +2,7 @@
 // one or several.
 import { Type } from '@sinclair/typebox';
 import { Application, ApplicationDecision, ApplicationDecisions, ApplicationKinds, ApplicationStatuses, DecisionOutcome, literals } from '../../../schemas/operator.js';
-import { LimitQuery } from '../../../schemas/common.js';
+import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
@@ -17,22 +17,24 @@ export function listApplicationsRoute(app: App, services: ServingServices): void
       schema: {
         tags: [TAG],
         summary: 'Applications',
-        description: 'Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data }.',
+        description: 'Affiliates’ sign-ups and brands’ applications with what they sent, the oldest waiting first (status=pending) or the newest first otherwise, as { data, meta }.',
         security: SESSION_ONLY,
         querystring: Type.Object(
           {
             status: Type.Optional(literals(ApplicationStatuses)),
             kind: Type.Optional(literals(ApplicationKinds)),
-            limit: LimitQuery(100, 500),
+            page: PageQuery,
+            limit: LimitQuery(50, 500),
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ data: Type.Array(Type.Ref(Application)) }) },
+        response: { 200: Type.Object({ data: Type.Array(Type.Ref(Application)), meta: Type.Ref(Pagination) }) },
       },
     },
     async (request) => {
-      const { limit, ...filters } = request.query;
-      return { data: await services.applications.list(filters, limit) };
+      const { page, limit, ...filters } = request.query;
+      const { items, total } = await services.applications.search(filters, { page, limit });
+      return { data: items, meta: pageOf(total, page, limit) };
     },
   );
 }

@@ -4,6 +4,10 @@ import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, l
 import { exportAuditRoute, listAuditRoute } from './audit.js';
 import { memberRoutes } from './members.js';
 import { decideHoldsRoute, listHoldsRoute } from './holds.js';
+import { issueStatementsRoute, listStatementsRoute, recordPaymentRoute } from './statements.js';
+import { createPayoutRunRoute, exportPayoutRunRoute, getPayoutRunRoute, listPayoutRunsRoute, settlePayoutRunRoute } from './payout-runs.js';
+import { createAdjustmentRoute, listAdjustmentsRoute } from './adjustments.js';
+import { ledgerCheckRoute, trialBalanceRoute } from './ledger.js';
 import { exportFiguresRoute, getFiguresRoute } from './figures.js';
 
 /** Every operator endpoint: a signed-in operator's session only. */
@@ -18,6 +22,18 @@ export const operatorRoutes: Array<(app: App, services: ServingServices) => void
   ...memberRoutes('brand'),
   listHoldsRoute,
   decideHoldsRoute,
+  listStatementsRoute,
+  issueStatementsRoute,
+  recordPaymentRoute,
+  listPayoutRunsRoute,
+  getPayoutRunRoute,
+  createPayoutRunRoute,
+  exportPayoutRunRoute,
+  settlePayoutRunRoute,
+  listAdjustmentsRoute,
+  createAdjustmentRoute,
+  ledgerCheckRoute,
+  trialBalanceRoute,
   getFiguresRoute,
   exportFiguresRoute,
 ];

@@ -4,7 +4,7 @@
 // (apart for a browser the account knows: see domain/access/sign-in-delays.ts). Everything else
 // the portal does goes through the same API routes as keys, with the session as credential.
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext, App } from '../../context.js';
 import type { SignedIn } from '../../../domain/access/users-service.js';
 import { PasswordReset, Session, SessionChange, SetPassword, SignIn } from '../../../schemas/session.js';
@@ -12,7 +12,8 @@ import { SecondFactorStep } from '../../../schemas/second-factors.js';
 import { registerSecondFactorRoutes } from './second-factors.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
-import { answerSignedIn, checkCsrf, clearSessionCookie, clientOf, portalOrigins, SESSION_COOKIE, sessionOf } from '../../session-cookie.js';
+import { answerSignedIn, checkCsrf, clearSessionCookie, clearViewAsCookie, clientOf, portalOrigins, SESSION_COOKIE, sessionOf, VIEW_AS_COOKIE } from '../../session-cookie.js';
+import type { ActiveSession } from '../../../domain/access/users-service.js';
 import { registerSessionListRoutes } from './sessions.js';
 
 const TAG = 'Session';
@@ -29,6 +30,15 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
   const allowedOrigins = portalOrigins(ctx.config);
 
   const signedIn = (reply: FastifyReply, result: SignedIn) => answerSignedIn(reply, result, publicUrl);
+  /** The member an operator's browser views as, while the view lasts; a view that ended has its cookie cleared. */
+  const viewingOf = async (request: FastifyRequest, reply: FastifyReply, session: ActiveSession) => {
+    const token = request.cookies[VIEW_AS_COOKIE];
+    if (!token || session.user.role !== 'operator') return undefined;
+    const found = await ctx.services.viewAs.resolve(token, session.id);
+    if ('view' in found) return found.view;
+    clearViewAsCookie(reply, publicUrl);
+    return undefined;
+  };
   app.post(
     '/session',
     {
@@ -113,15 +123,16 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Who is signed in',
-        description: 'The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand. 401 without a session.',
+        description: 'The signed-in user, the CSRF token and when the session ends unless used; accountSuspendedAt while the network has suspended their affiliate or brand; viewingAs while an operator’s browser views as a member (POST /operator/affiliates/{id}/view-as). 401 without a session.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = await sessionOf(request, users);
       if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
-      return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt, ...(session.accountSuspendedAt && { accountSuspendedAt: session.accountSuspendedAt }) } };
+      const viewingAs = await viewingOf(request, reply, session);
+      return { data: { user: session.user, csrfToken: session.csrfToken, expiresAt: session.expiresAt, ...(session.accountSuspendedAt && { accountSuspendedAt: session.accountSuspendedAt }), ...(viewingAs && { viewingAs }) } };
     },
   );
 
@@ -163,6 +174,8 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       checkCsrf(request, session, allowedOrigins);
       await users.signOut(request.cookies[SESSION_COOKIE]!);
       clearSessionCookie(reply, publicUrl);
+      // An operator's view as a member works only with the session that opened it: it ends with it.
+      if (request.cookies[VIEW_AS_COOKIE]) clearViewAsCookie(reply, publicUrl);
       return reply.status(204).send(null);
     },
   );

@@ -14,7 +14,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const ERRORS = [400, 500, 503];
 
 export function registerSessionListRoutes(app: App, ctx: AppContext): void {
-  const { users } = ctx.services;
+  const { users, viewAs } = ctx.services;
   const { publicUrl } = ctx.config;
   const allowedOrigins = portalOrigins(ctx.config);
 
@@ -32,14 +32,17 @@ export function registerSessionListRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: "The signed-in person's open sessions",
-        description: 'Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one.',
+        description:
+          'Every session of the signed-in person that is still open, the most recently used first: its device, country, address (kept SESSION_ADDRESS_DAYS days), when it was opened and last used, and which is this one. ' +
+          'Also, for every person of an affiliate or a brand, the network’s support viewing the account read-only while it does (viewedByNetwork, with the reason and when it ends; never who): ending it like a session ends their view.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Array(Type.Ref(OpenSession)) }), ...errorResponses(...ERRORS, 401) },
       },
     },
     async (request) => {
       const session = await signedIn(request);
-      return { data: await users.sessionsOf(session) };
+      const [own, views] = await Promise.all([users.sessionsOf(session), viewAs.sessionsOf(session.user)]);
+      return { data: [...own, ...views].sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt) || b.createdAt.localeCompare(a.createdAt)) };
     },
   );
 
@@ -58,6 +61,8 @@ export function registerSessionListRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const session = await signedIn(request);
+      // The network's view of the account ends like a session; anything else is one of the person's own.
+      if (await viewAs.endByMember(session.user, request.params.id)) return reply.status(204).send(null);
       await users.signOutSession(session, request.params.id, request.cookies[DEVICE_COOKIE]);
       if (request.params.id === session.id) clearSessionCookie(reply, publicUrl);
       return reply.status(204).send(null);
@@ -70,14 +75,15 @@ export function registerSessionListRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Sign out everywhere else',
-        description: 'Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices). Needs the x-csrf-token header.',
+        description: 'Ends every session of the signed-in person but this one, and forgets every browser but this one (their next sign-ins are mailed as new devices); the network’s support viewing the account stops too. Needs the x-csrf-token header.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: Type.Object({ signedOut: Type.Integer({ minimum: 0, description: 'How many sessions ended' }) }) }), ...errorResponses(...ERRORS, 401, 403) },
       },
     },
     async (request) => {
       const session = await signedIn(request);
-      return { data: { signedOut: await users.signOutOthers(session, request.cookies[SESSION_COOKIE]!, request.cookies[DEVICE_COOKIE]) } };
+      const own = await users.signOutOthers(session, request.cookies[SESSION_COOKIE]!, request.cookies[DEVICE_COOKIE]);
+      return { data: { signedOut: own + (await viewAs.endAllByMember(session.user)) } };
     },
   );
 }

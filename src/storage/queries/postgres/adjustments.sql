@@ -27,3 +27,47 @@ order by
   "created_at" desc,
   "id";
 -- parameters: ["aff-1"]
+
+-- adjustments.list
+select
+  *
+from
+  "adjustments"
+order by
+  "created_at" desc,
+  "id"
+limit
+  $1
+offset
+  $2;
+-- parameters: [20,40]
+
+select
+  count(*) as "n"
+from
+  "adjustments";
+-- parameters: []
+
+-- adjustments.list (affiliate)
+select
+  *
+from
+  "adjustments"
+where
+  "affiliate_id" = $1
+order by
+  "created_at" desc,
+  "id"
+limit
+  $2
+offset
+  $3;
+-- parameters: ["aff-1",20,40]
+
+select
+  count(*) as "n"
+from
+  "adjustments"
+where
+  "affiliate_id" = $1;
+-- parameters: ["aff-1"]

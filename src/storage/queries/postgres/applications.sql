@@ -103,6 +103,56 @@ limit
   $3;
 -- parameters: ["pending","brand",100]
 
+-- applications.page (pending)
+select
+  *
+from
+  "applications"
+where
+  "status" = $1
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  $2
+offset
+  $3;
+-- parameters: ["pending",20,40]
+
+select
+  count(*) as "n"
+from
+  "applications"
+where
+  "status" = $1;
+-- parameters: ["pending"]
+
+-- applications.page (decided)
+select
+  *
+from
+  "applications"
+where
+  "status" = $1
+  and "kind" = $2
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+-- parameters: ["approved","affiliate",20,40]
+
+select
+  count(*) as "n"
+from
+  "applications"
+where
+  "status" = $1
+  and "kind" = $2;
+-- parameters: ["approved","affiliate"]
+
 -- applications.queueMail
 -- (no statement)
 

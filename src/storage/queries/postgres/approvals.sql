@@ -46,6 +46,15 @@ values
 on conflict ("affiliate_id", "brand_id") do nothing;
 -- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z"]
 
+select
+  "status"
+from
+  "approval_requests"
+where
+  "affiliate_id" = $1
+  and "brand_id" = $2;
+-- parameters: ["aff-1","<uuid>"]
+
 delete from "approval_requests"
 where
   "affiliate_id" = $1

@@ -63,16 +63,16 @@ where
   "affiliate_id" = $1
   and "actor_id" = $2
   and "actor_kind" = $3
-  and "action" like $4
-  and "created_at" >= $5
-  and "created_at" < $6
+  and substr(action, 1, $4) = $5
+  and "created_at" >= $6
+  and "created_at" < $7
 order by
   "id" desc
 limit
-  $7
+  $8
 offset
-  $8;
--- parameters: ["aff-1","usr-1","operator","affiliate.%","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",50,0]
+  $9;
+-- parameters: ["aff-1","usr-1","operator",10,"affiliate.","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",50,0]
 
 select
   count(*) as "n"
@@ -82,10 +82,10 @@ where
   "affiliate_id" = $1
   and "actor_id" = $2
   and "actor_kind" = $3
-  and "action" like $4
-  and "created_at" >= $5
-  and "created_at" < $6;
--- parameters: ["aff-1","usr-1","operator","affiliate.%","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  and substr(action, 1, $4) = $5
+  and "created_at" >= $6
+  and "created_at" < $7;
+-- parameters: ["aff-1","usr-1","operator",10,"affiliate.","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- audit.list (brand, one action)
 select

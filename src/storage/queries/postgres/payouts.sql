@@ -220,3 +220,44 @@ order by
   "created_at" desc,
   "id";
 -- parameters: []
+
+-- payouts.batchPage
+select
+  *
+from
+  "payout_batches"
+order by
+  "created_at" desc,
+  "id"
+limit
+  $1
+offset
+  $2;
+-- parameters: [20,40]
+
+select
+  count(*) as "n"
+from
+  "payout_batches";
+-- parameters: []
+
+-- payouts.batchTotals
+select
+  "batch_id",
+  "status",
+  "currency",
+  count(*) as "payouts",
+  sum("total") as "total"
+from
+  "payouts"
+where
+  "batch_id" in ($1)
+group by
+  "batch_id",
+  "status",
+  "currency"
+order by
+  "batch_id",
+  "currency",
+  "status";
+-- parameters: ["batch-1"]

@@ -127,6 +127,68 @@ order by
   "currency";
 -- parameters: []
 
+-- statements.search (overdue)
+select
+  "statements".*,
+  "brands"."name" as "brand_name"
+from
+  "statements"
+  inner join "brands" on "brands"."id" = "statements"."brand_id"
+where
+  "statements"."paid_at" is null
+  and "statements"."due_at" <= $1
+order by
+  "statements"."month" desc,
+  "brands"."name",
+  "statements"."currency",
+  "statements"."id"
+limit
+  $2
+offset
+  $3;
+-- parameters: ["2026-01-01T00:00:00.000Z",20,40]
+
+select
+  count(*) as "n"
+from
+  "statements"
+  inner join "brands" on "brands"."id" = "statements"."brand_id"
+where
+  "statements"."paid_at" is null
+  and "statements"."due_at" <= $1;
+-- parameters: ["2026-01-01T00:00:00.000Z"]
+
+-- statements.search (brand, month)
+select
+  "statements".*,
+  "brands"."name" as "brand_name"
+from
+  "statements"
+  inner join "brands" on "brands"."id" = "statements"."brand_id"
+where
+  "statements"."brand_id" = $1
+  and "statements"."month" = $2
+order by
+  "statements"."month" desc,
+  "brands"."name",
+  "statements"."currency",
+  "statements"."id"
+limit
+  $3
+offset
+  $4;
+-- parameters: ["<uuid>","2026-02",20,40]
+
+select
+  count(*) as "n"
+from
+  "statements"
+  inner join "brands" on "brands"."id" = "statements"."brand_id"
+where
+  "statements"."brand_id" = $1
+  and "statements"."month" = $2;
+-- parameters: ["<uuid>","2026-02"]
+
 -- statements.lines
 select
   "orders"."order_id",

@@ -27,3 +27,47 @@ order by
   "created_at" desc,
   "id";
 -- parameters: ["aff-1"]
+
+-- adjustments.list
+select
+  *
+from
+  "adjustments"
+order by
+  "created_at" desc,
+  "id"
+limit
+  ?
+offset
+  ?;
+-- parameters: [20,40]
+
+select
+  count(*) as "n"
+from
+  "adjustments";
+-- parameters: []
+
+-- adjustments.list (affiliate)
+select
+  *
+from
+  "adjustments"
+where
+  "affiliate_id" = ?
+order by
+  "created_at" desc,
+  "id"
+limit
+  ?
+offset
+  ?;
+-- parameters: ["aff-1",20,40]
+
+select
+  count(*) as "n"
+from
+  "adjustments"
+where
+  "affiliate_id" = ?;
+-- parameters: ["aff-1"]

@@ -103,6 +103,56 @@ limit
   ?;
 -- parameters: ["pending","brand",100]
 
+-- applications.page (pending)
+select
+  *
+from
+  "applications"
+where
+  "status" = ?
+order by
+  "created_at" asc,
+  "id" asc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["pending",20,40]
+
+select
+  count(*) as "n"
+from
+  "applications"
+where
+  "status" = ?;
+-- parameters: ["pending"]
+
+-- applications.page (decided)
+select
+  *
+from
+  "applications"
+where
+  "status" = ?
+  and "kind" = ?
+order by
+  "created_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["approved","affiliate",20,40]
+
+select
+  count(*) as "n"
+from
+  "applications"
+where
+  "status" = ?
+  and "kind" = ?;
+-- parameters: ["approved","affiliate"]
+
 -- applications.queueMail
 -- (no statement)
 

@@ -49,7 +49,7 @@ where
   "affiliate_id" = ?
   and "actor_id" = ?
   and "actor_kind" = ?
-  and "action" like ?
+  and substr(action, 1, ?) = ?
   and "created_at" >= ?
   and "created_at" < ?
 order by
@@ -58,7 +58,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","usr-1","operator","affiliate.%","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",50,0]
+-- parameters: ["aff-1","usr-1","operator",10,"affiliate.","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",50,0]
 
 select
   count(*) as "n"
@@ -68,10 +68,10 @@ where
   "affiliate_id" = ?
   and "actor_id" = ?
   and "actor_kind" = ?
-  and "action" like ?
+  and substr(action, 1, ?) = ?
   and "created_at" >= ?
   and "created_at" < ?;
--- parameters: ["aff-1","usr-1","operator","affiliate.%","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["aff-1","usr-1","operator",10,"affiliate.","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- audit.list (brand, one action)
 select

@@ -220,3 +220,44 @@ order by
   "created_at" desc,
   "id";
 -- parameters: []
+
+-- payouts.batchPage
+select
+  *
+from
+  "payout_batches"
+order by
+  "created_at" desc,
+  "id"
+limit
+  ?
+offset
+  ?;
+-- parameters: [20,40]
+
+select
+  count(*) as "n"
+from
+  "payout_batches";
+-- parameters: []
+
+-- payouts.batchTotals
+select
+  "batch_id",
+  "status",
+  "currency",
+  count(*) as "payouts",
+  sum("total") as "total"
+from
+  "payouts"
+where
+  "batch_id" in (?)
+group by
+  "batch_id",
+  "status",
+  "currency"
+order by
+  "batch_id",
+  "currency",
+  "status";
+-- parameters: ["batch-1"]
