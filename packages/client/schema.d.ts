@@ -19632,7 +19632,7 @@ export interface paths {
                 query?: {
                     /** @description First UTC day of the figures (default: 29 days before to) */
                     from?: string;
-                    /** @description Last UTC day of the figures, included (default: today) */
+                    /** @description Last UTC day of the figures, included (default: today); at most three years after from */
                     to?: string;
                 };
                 header?: never;
@@ -20352,7 +20352,7 @@ export interface paths {
                 query?: {
                     /** @description First UTC day of the figures (default: 29 days before to) */
                     from?: string;
-                    /** @description Last UTC day of the figures, included (default: today) */
+                    /** @description Last UTC day of the figures, included (default: today); at most three years after from */
                     to?: string;
                 };
                 header?: never;

@@ -8,10 +8,15 @@ export const Groupings = ['none', 'brand', 'affiliate'] as const;
 
 const Day = (description: string) => Type.String({ format: 'date', description });
 
-/** The query of the figures and of their CSV. */
-export const FiguresQuery = {
+/** A range of whole UTC days, as every operator figure reads it (src/domain/console/common.ts). */
+export const DayRange = {
   from: Type.Optional(Day('First UTC day of the figures (default: 29 days before to)')),
   to: Type.Optional(Day('Last UTC day of the figures, included (default: today); at most three years after from')),
+};
+
+/** The query of the figures and of their CSV. */
+export const FiguresQuery = {
+  ...DayRange,
   interval: Type.Optional(literals(Intervals, 'Periods of the figures over time: UTC days (default) or UTC months (the first and last cut at the range’s ends)')),
   groupBy: Type.Optional(literals(Groupings, 'Besides the periods: the figures per brand or per affiliate (default none)')),
 };

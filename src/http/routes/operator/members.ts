@@ -2,6 +2,7 @@
 // figures over a range, its people, keys and channels.
 import { Type } from '@sinclair/typebox';
 import { MemberDetail, MemberSummary, StandingChange } from '../../../schemas/operator.js';
+import { DayRange } from '../../../schemas/figures.js';
 import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
@@ -12,13 +13,7 @@ const SearchQuery = Type.Object(
   { q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the id or the name' })), page: PageQuery, limit: LimitQuery(50, 200) },
   { additionalProperties: false },
 );
-const RangeQuery = Type.Object(
-  {
-    from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day of the figures (default: 29 days before to)' })),
-    to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day of the figures, included (default: today)' })),
-  },
-  { additionalProperties: false },
-);
+const RangeQuery = Type.Object(DayRange, { additionalProperties: false });
 const Id = (what: string) => Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: `The ${what}’s id` }) });
 const MembersPage = Type.Object({ data: Type.Array(Type.Ref(MemberSummary)), meta: Type.Ref(Pagination) });
 
