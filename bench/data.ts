@@ -315,6 +315,7 @@ function buildBrands(count: number): Brand[] {
         claim_auto_accept_days: 60,
         suspended_at: null,
         suspension_reason: null,
+        trust_tag_conversions: 0,
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },

@@ -601,6 +601,14 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['replace', (r) => r.postbackTokens.replace({ id: 'pbt_1', brand_id: BRAND, token_hash: 'h', token_prefix: 'afp_abcd', created_at: NOW })],
     ['findActive', (r) => r.postbackTokens.findActive('h')],
   ],
+  tagInstall: [
+    ['replaceKey', (r) => r.tagInstall.replaceKey({ id: 'pk_1', brand_id: BRAND, key: 'afk_abcd', created_at: NOW })],
+    ['activeKeyOf', (r) => r.tagInstall.activeKeyOf(BRAND)],
+    ['ownerOf', (r) => r.tagInstall.ownerOf('afk_abcd')],
+    ['addReport', (r) => r.tagInstall.addReport({ id: 'tr_1', brand_id: BRAND, source: 'tag', order_id: 'A-1', outcome: 'accepted', reason: null, origin: 'https://shop.example', created_at: NOW })],
+    ['latestReports', (r) => r.tagInstall.latestReports(BRAND, 20)],
+    ['deleteReportsBefore', (r) => r.tagInstall.deleteReportsBefore(NOW)],
+  ],
   webhooks: [
     ['createEndpoint', (r) => r.webhooks.createEndpoint(endpoint)],
     ['listEndpoints', (r) => r.webhooks.listEndpoints('affiliate', AFF)],

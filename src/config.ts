@@ -61,6 +61,8 @@ export interface Config {
   schedulePollMs: number;
   /** How often orders past their lock date are looked for and approved (a scheduled task, once across instances). */
   lockPollMs: number;
+  /** Reports from the shop's pages (the tag's conversions, the pixel) a client address may send a minute. */
+  trackLimitPerMinute: number;
   /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM, e.g. BRL:5000); other currencies: 1 cent. */
   payoutMinimums: ReadonlyMap<string, number>;
   /** Whether each month's statements are issued on the 1st by a scheduled task (STATEMENTS_AUTO). */
@@ -367,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
+    trackLimitPerMinute: integer(env, 'TRACK_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     payoutMinimums: payoutMinimums(env.PAYOUT_MINIMUM),
     statementsAuto: boolean(env, 'STATEMENTS_AUTO'),
     smtpUrl: smtpUrl(env.SMTP_URL),
@@ -436,6 +439,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookPollMs: 'WEBHOOK_POLL_MS',
   schedulePollMs: 'SCHEDULE_POLL_MS',
   lockPollMs: 'LOCK_POLL_MS',
+  trackLimitPerMinute: 'TRACK_LIMIT_PER_MINUTE',
   payoutMinimums: 'PAYOUT_MINIMUM',
   statementsAuto: 'STATEMENTS_AUTO',
   smtpUrl: 'SMTP_URL',

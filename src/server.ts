@@ -23,6 +23,7 @@ import { RedirectCache } from './domain/links/redirect-cache.js';
 import { TrackingService } from './domain/links/tracking-service.js';
 import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './domain/links/repeat-filter.js';
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
+import { TagConversions } from './domain/tag/tag-conversions.js';
 import { ConversionsService } from './domain/orders/conversions.js';
 import { Retention } from './domain/retention.js';
 import { HealthService } from './domain/health.js';
@@ -178,6 +179,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
   const payeeKeys = payeeKeysFor(config);
   const fraud = fraudSettingsOf(config);
+  const conversions = new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0, {
+    rules: new FraudRules(repositories, fraud, async () => visitorSalt),
+    notices: (order) => holdNotices(repositories, clock, config.publicUrl, order),
+  });
   const services: ServingServices = {
     ...createServices(repositories, {
       clock,
@@ -201,10 +206,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
     // an unknown click id gets one more look after a flush interval; alone, this instance's buffer
     // is all there is.
-    conversions: new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0, {
-      rules: new FraudRules(repositories, fraud, async () => visitorSalt),
-      notices: (order) => holdNotices(repositories, clock, config.publicUrl, order),
-    }),
+    conversions,
+    tag: new TagConversions(repositories, conversions, clock),
+    trackReports: failedKeyThrottle(config.trackLimitPerMinute, 60_000, windowCounter, 'track-address'),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
     jobs: new JobRunner(clock, {
       instanceId: randomUUID(),
@@ -241,6 +245,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
         { name: 'audit-addresses', everyMs: HOUR_MS, run: () => services.audit.forgetOldAddresses() },
+        { name: 'tag-reports', everyMs: HOUR_MS, run: () => services.tagInstall.forgetOldReports() },
         // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
       ]),

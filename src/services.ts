@@ -40,6 +40,8 @@ import { dialectOf, sqlitePath } from './storage/database.js';
 import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
+import type { TagConversions } from './domain/tag/tag-conversions.js';
+import { TagInstallService } from './domain/tag/tag-install.js';
 import type { HealthService } from './domain/health.js';
 import { HoldsService } from './domain/orders/holds.js';
 import type { FraudSettings } from './domain/orders/fraud-rules.js';
@@ -87,6 +89,8 @@ export interface Services {
   /** The network suspends and reactivates affiliates and brands. */
   suspensions: SuspensionsService;
   users: UsersService;
+  /** The brands' tag installs: publishable keys, snippets, the tag's latest reports. */
+  tagInstall: TagInstallService;
   /** Operators' read-only views of members (support). */
   viewAs: ViewAsService;
   webhooks: WebhooksService;
@@ -96,6 +100,10 @@ export interface Services {
 export interface ServingServices extends Services {
   tracking: TrackingService;
   conversions: ConversionsService;
+  /** Conversions from the shop's pages (the tag, the pixel). */
+  tag: TagConversions;
+  /** Counts the tag's and the pixel's reports per client address (TRACK_LIMIT_PER_MINUTE). */
+  trackReports: FailedKeyThrottle;
   health: HealthService;
   /** Background work: the webhook outbox (queue `webhooks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
   jobs: JobRunner;
@@ -225,6 +233,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     }),
     statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
     suspensions: new SuspensionsService(repositories, clock, publisher),
+    tagInstall: new TagInstallService(repositories, clock, publicUrl),
     users,
     viewAs: new ViewAsService(repositories, clock, { lifetimeMs: settings.viewAsMs ?? 30 * 60_000, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
     secondFactors,

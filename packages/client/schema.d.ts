@@ -3049,6 +3049,324 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tag.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The first-party tag
+         * @description One script for every brand, loaded by the snippet of GET /advertiser/tag. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-47gsJxeL+F3Rp4nBmfwfcV10sIvT8YX/AlS6fV0Lmc52+M3WAhi8vM6mYCtqB1GX.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The tag’s version, as its install snippet names it */
+                    v?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The script */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report an order from the shop’s order page (the tag)
+         * @description Sent by the tag (affnet('conversion', {...})), as JSON or as text/plain holding JSON (navigator.sendBeacon). key is the brand’s publishable key; it is refused (403 origin_not_allowed) from a page outside the brand’s domains. The order must name a click of the brand within its attribution window (the tag adds the click id it kept): source tag, and it waits for the brand’s confirmation (its server reporting the same order, or its approval) before its lock date, else it is canceled (commissionReason unconfirmed) unless the brand trusts its tag (trustTagConversions). The same order reported again changes nothing (outcome known); the brand’s server reporting it takes it over. At most TRACK_LIMIT_PER_MINUTE reports per client address a minute (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The brand’s publishable key (afpub_…): public by design, good for reports from the shop’s pages only */
+                        key: string;
+                        /** @description Your own order id, unique per brand; no spaces */
+                        orderId: string;
+                        /** @description Order value in integer cents (what the commission is computed on) */
+                        value: number;
+                        /** @description The currency of value: the brand’s own (anything else is refused) */
+                        currency?: string;
+                        /** @description Order lines; Σ price × quantity must match value within 1 % or 100 cents */
+                        items?: {
+                            id: string;
+                            name: string;
+                            quantity: number;
+                            /** @description Unit price in integer cents */
+                            price: number;
+                            /** @description Numeric category id of the item in the brand catalogue */
+                            categories: number;
+                        }[];
+                        /** @description The click id the tag kept from the landing page (the tag adds it) */
+                        clickId?: string;
+                        /** @description What you know of the customer, all optional */
+                        customer?: {
+                            /** @description Whether this is the customer’s first order with you */
+                            isNew?: boolean;
+                            /** @description The customer's email address as hex SHA-256 (64 hex digits) of the address trimmed and lowercased, e.g. sha256(' Ana@Example.com ' → 'ana@example.com'). Used only to tell whether the customer is one of the affiliate's own users (a self-referral): the network keeps an HMAC of it, never this value, and never shows it to anyone. */
+                            emailHash?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                orderId: string;
+                                /**
+                                 * @description recorded: a new order, waiting for the brand’s confirmation; known: the order was reported before (nothing changed)
+                                 * @enum {string}
+                                 */
+                                outcome: "recorded" | "known";
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/pixel.gif": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report an order from a page without scripts (the pixel)
+         * @description An image element on the order page: pk (the publishable key), orderId, value (integer cents), and clickId, currency, customerIsNew, customerEmailHash as POST /track/conversions takes them (source pixel). Always answers a transparent 1×1 GIF, whatever it was sent: a refusal (unknown parameters included) is logged, counted in the metrics (affnet_page_reports_total) and shown in the brand’s install check (GET /advertiser/tag) when the key is known.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A transparent 1×1 GIF */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/gif": string;
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/gif": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/gif": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/gif": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{code}": {
         parameters: {
             query?: never;
@@ -13756,6 +14074,8 @@ export interface paths {
                         validationDays?: number;
                         /** @description For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with */
                         claimAutoAcceptDays?: number;
+                        /** @description Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date */
+                        trustTagConversions?: boolean;
                     };
                 };
             };
@@ -14111,6 +14431,297 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state */
                 409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tag: the publishable key, the snippet’s parts and the latest reports
+         * @description Put the snippet on every page of your shop: it loads the tag (scriptUrl, with integrity) and tells it your publishable key, your clickIdParam and attributionWindowDays. On landing pages the tag keeps the click id; on the order page call affnet('conversion', { orderId, value, currency, items, customer }) (value in integer cents). reports shows what the tag and the pixel sent lately and why a report was refused: test your install with it. Scope: conversions:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TagInstall"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/tag/publishable-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new publishable key
+         * @description The key your snippet carries: public by design (it sits in your pages), good for the tag’s and the pixel’s reports only, from your domains only. The key you had stops working at once: update the snippet where it is. Scope: conversions:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TagInstall"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
                     headers: {
                         /** @description Requests allowed per window for this API key */
                         "X-RateLimit-Limit"?: number;
@@ -25610,6 +26221,8 @@ export interface components {
             validationDays: number;
             /** @description Days you have to answer an affiliate’s claim of a sale your tracking missed; unanswered, the network accepts it at the claimed value */
             claimAutoAcceptDays: number;
+            /** @description false (the default): an order only your tag or pixel reported is canceled at its lock date (commissionReason unconfirmed) unless your server reported it too or you approved it; true: it locks and is approved like any other */
+            trustTagConversions: boolean;
             /** @description ISO 4217 code of your amounts */
             currency: string;
             /** @description Public: every affiliate may promote you; private: the ones you approve */
@@ -25871,10 +26484,10 @@ export interface components {
              */
             commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons); or at its lock date (unconfirmed: the shop’s tag or pixel reported it, source tag or pixel, and the brand neither confirmed it from its server nor approved it). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined" | "unconfirmed";
             /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
             holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order lines; the key is plain "items" (no whitespace) */
@@ -25948,10 +26561,10 @@ export interface components {
              */
             commissionStatus: "pending" | "held" | "approved" | "payable" | "paid" | "canceled";
             /**
-             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
+             * @description Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons); or at its lock date (unconfirmed: the shop’s tag or pixel reported it, source tag or pixel, and the brand neither confirmed it from its server nor approved it). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.
              * @enum {string}
              */
-            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined";
+            commissionReason?: "bot_click" | "head_click" | "suspicious_click" | "affiliate_suspended" | "fraud_declined" | "unconfirmed";
             /** @description Present once the commission was held for the network's fraud review (while commissionStatus is held, and after its release or decline): the rules the conversion tripped. click_to_order_too_fast: ordered very soon after the click; self_referral: the customer is one of the affiliate's own users; conversion_rate: the affiliate's conversions per counted click on the brand that day are unusually high; conversions_per_click: too many conversions on one click; datacenter_traffic: much of the affiliate's traffic that day came from data-centre networks. The thresholds are the network's and are not published. */
             holdReasons?: ("click_to_order_too_fast" | "self_referral" | "conversion_rate" | "conversions_per_click" | "datacenter_traffic")[];
             /** @description Order value in integer minor units (cents) of currency */
@@ -26008,7 +26621,7 @@ export interface components {
         };
         /** @description One entry of an order's audit trail */
         ConversionEvent: {
-            /** @description What changed: created, status, commissionStatus, value, items, commission, commissionReason or lockAt */
+            /** @description What changed: created, status, commissionStatus, value, items, commission, commissionReason, lockAt, source (your server reported an order the tag or the pixel had reported) or affiliateId (and your server named another affiliate’s click) */
             field: string;
             /** @description The value before (as text; items as JSON); omitted for created */
             from?: string;
@@ -26773,6 +27386,37 @@ export interface components {
              * @description Set while the member is suspended: since when (a suspended member can be viewed)
              */
             suspendedAt?: string;
+        };
+        /** @description What your shop’s pages need to report conversions themselves */
+        TagInstall: {
+            /** @description Absent until you make one (POST /advertiser/tag/publishable-key) */
+            publishableKey?: string;
+            /** @description The tag’s versioned address (kept a day by browsers) */
+            scriptUrl: string;
+            /** @description Its Subresource Integrity value (sha384), for the script element’s integrity attribute */
+            integrity: string;
+            /** @description The query parameter the tag reads the click id from on landing pages */
+            clickIdParam: string;
+            /** @description How long the tag keeps the click id */
+            attributionWindowDays: number;
+            trustTagConversions: boolean;
+            /** @description What the tag and the pixel sent lately with your key, newest first (kept 7 days) */
+            reports: {
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                at: string;
+                /** @enum {string} */
+                source: "tag" | "pixel";
+                orderId?: string;
+                /** @enum {string} */
+                outcome: "accepted" | "refused";
+                /** @description Why it was refused: an error code and what to fix */
+                reason?: string;
+                /** @description The page it came from, as the browser said */
+                origin?: string;
+            }[];
         };
     };
     responses: never;

@@ -22,6 +22,7 @@ export const COMMISSION_REASON_MESSAGES: Record<CommissionReason, MessageKey> = 
   suspicious_click: 'commissionReason.suspicious_click',
   affiliate_suspended: 'commissionReason.affiliate_suspended',
   fraud_declined: 'commissionReason.fraud_declined',
+  unconfirmed: 'commissionReason.unconfirmed',
 };
 
 export type CampaignStatus = components['schemas']['BrandCampaign']['status'];

@@ -8,9 +8,10 @@
  * - `conflict`: it contradicts the current state (already there, a final status);
  * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click);
  * - `not_yet`: not possible now, possibly in a moment (a click still waiting to be stored);
- * - `unavailable`: not possible until the operator provides what the installation lacks (a key).
+ * - `unavailable`: not possible until the operator provides what the installation lacks (a key);
+ * - `forbidden`: the credential is unknown or may not be used from where it came.
  */
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet' | 'unavailable' | 'forbidden';
 
 export class DomainError extends Error {
   constructor(
@@ -29,3 +30,4 @@ export const conflict = (code: string, message: string) => new DomainError('conf
 export const unacceptable = (code: string, message: string) => new DomainError('unacceptable', code, message);
 export const notYet = (code: string, message: string) => new DomainError('not_yet', code, message);
 export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
+export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);

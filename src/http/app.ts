@@ -25,6 +25,7 @@ import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
 import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
 import { ViewAs } from '../schemas/view-as.js';
+import { TagInstall } from '../schemas/tag.js';
 import { answerClientError, BODY_LIMIT_BYTES, errorBody, handleError, HttpError } from './errors.js';
 import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
@@ -40,6 +41,7 @@ import { trustFunction } from './client-address.js';
 import { registerHealth } from './routes/health.js';
 import { registerSessionRoutes } from './routes/session/index.js';
 import { registerJoiningRoutes } from './routes/joining/index.js';
+import { registerTrackingRoutes } from './routes/tracking/index.js';
 import cookie from '@fastify/cookie';
 import { affiliateRoutes } from './routes/affiliate/index.js';
 import { advertiserRoutes } from './routes/advertiser/index.js';
@@ -55,7 +57,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, TagInstall];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -130,6 +132,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   registerHealth(app, ctx.services);
   registerSessionRoutes(app, ctx);
   registerJoiningRoutes(app, ctx);
+  await registerTrackingRoutes(app, ctx);
   await registerPortal(app);
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);

@@ -35,7 +35,7 @@ export function errorBody(statusCode: number, code: string, message: string): Er
 }
 
 /** The status each kind of domain failure answers with. */
-const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503 };
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503, forbidden: 403 };
 
 /** An error raised by the HTTP layer itself (authentication, scopes). */
 export class HttpError extends Error {

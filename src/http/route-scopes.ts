@@ -37,6 +37,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /advertiser/conversions': 'conversions:read',
   'GET /advertiser/conversions/:orderId': 'conversions:read',
   'GET /postback': 'conversions:write',
+  'GET /advertiser/tag': 'conversions:read',
+  'POST /advertiser/tag/publishable-key': 'conversions:write',
   'POST /affiliate/brands/:id/approval-request': 'approvals:write',
   'GET /advertiser/affiliates': 'affiliates:read',
   'GET /advertiser/products': 'catalog:read',

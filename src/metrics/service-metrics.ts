@@ -39,6 +39,7 @@ export class ServiceMetrics {
   private readonly redirectsNotFound: { count: number } = { count: 0 };
   private readonly refusals: Counter<'rule'>;
   private readonly clickWrites: Histogram;
+  private readonly pageReports: Counter<'source' | 'outcome'>;
   /** The redirect front's answers, bound once: observing them then costs no label lookup. */
   readonly redirectAnswers: Record<'GET' | 'HEAD', Record<'found' | 'notFound', Histogram.Internal<'method' | 'route' | 'status'>>>;
 
@@ -55,6 +56,12 @@ export class ServiceMetrics {
     const answers = (method: 'GET' | 'HEAD') => ({ found: this.requests.labels(method, '/:code', '302'), notFound: this.requests.labels(method, '/:code', '404') });
     this.redirectAnswers = { GET: answers('GET'), HEAD: answers('HEAD') };
     this.refusals = new Counter({ name: 'affnet_rate_limit_refusals_total', help: 'Requests refused 429, by rule: a key past its limit, or an address sending invalid keys', labelNames: ['rule'], registers });
+    this.pageReports = new Counter({
+      name: 'affnet_page_reports_total',
+      help: 'Conversions the shop pages reported (the tag, the pixel), by source and outcome: recorded, known (reported before) or the refusal’s code',
+      labelNames: ['source', 'outcome'],
+      registers,
+    });
     this.clickWrites = new Histogram({ name: 'affnet_click_write_duration_seconds', help: 'How long each write of a batch of clicks took', buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5], registers });
 
     const notFound = this.redirectsNotFound;
@@ -178,6 +185,11 @@ export class ServiceMetrics {
 
   refused(rule: Refusal): void {
     this.refusals.inc({ rule });
+  }
+
+  /** A report of the tag or the pixel: recorded, known, or the code it was refused with. */
+  pageReport(source: 'tag' | 'pixel', outcome: string): void {
+    this.pageReports.inc({ source, outcome });
   }
 
   clickWrite(seconds: number): void {

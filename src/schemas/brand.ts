@@ -99,6 +99,9 @@ export const BrandProfile = Type.Object(
     attributionWindowDays: Type.Integer(),
     validationDays: Type.Integer({ minimum: 0, maximum: 180, description: 'Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network' }),
     claimAutoAcceptDays: Type.Integer({ minimum: 30, maximum: 120, description: 'Days you have to answer an affiliate’s claim of a sale your tracking missed; unanswered, the network accepts it at the claimed value' }),
+    trustTagConversions: Type.Boolean({
+      description: 'false (the default): an order only your tag or pixel reported is canceled at its lock date (commissionReason unconfirmed) unless your server reported it too or you approved it; true: it locks and is approved like any other',
+    }),
     currency: Currency('ISO 4217 code of your amounts'),
     isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
     active: Type.Boolean(),
@@ -120,6 +123,7 @@ export const BrandProfilePatch = Type.Object(
     commission: Type.Optional(Commission),
     validationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 180, description: 'For orders reported from now on; each order keeps the lock date it was reported with' })),
     claimAutoAcceptDays: Type.Optional(Type.Integer({ minimum: 30, maximum: 120, description: 'For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with' })),
+    trustTagConversions: Type.Optional(Type.Boolean({ description: 'Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date' })),
   },
   {
     additionalProperties: false,

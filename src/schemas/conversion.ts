@@ -4,21 +4,21 @@ import { AttributionField, CommissionReasonField, CommissionStatuses, HoldReason
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
 
-const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The click id your site received on the landing URL (query parameter clickId unless agreed otherwise)' });
-const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
-const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
+export const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The click id your site received on the landing URL (query parameter clickId unless agreed otherwise)' });
+export const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
+export const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
 
-const OrderItems = Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' });
+export const OrderItems = Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' });
 
 /** The customer's address as emailHash: lowercase hex SHA-256 of the address, trimmed and lowercased. */
 export const EMAIL_HASH_PATTERN = '^[0-9a-fA-F]{64}$';
-const EmailHash = Type.String({
+export const EmailHash = Type.String({
   pattern: EMAIL_HASH_PATTERN,
   description:
     "The customer's email address as hex SHA-256 (64 hex digits) of the address trimmed and lowercased, e.g. sha256(' Ana@Example.com ' → 'ana@example.com'). Used only to tell whether the customer is one of the affiliate's own users (a self-referral): the network keeps an HMAC of it, never this value, and never shows it to anyone.",
 });
 
-const CustomerInput = Type.Object(
+export const CustomerInput = Type.Object(
   {
     isNew: Type.Optional(Type.Boolean({ description: 'Whether this is the customer’s first order with you' })),
     emailHash: Type.Optional(EmailHash),
@@ -124,7 +124,7 @@ export type Conversion = Static<typeof Conversion>;
 
 export const ConversionEvent = Type.Object(
   {
-    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items, commission, commissionReason or lockAt' }),
+    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items, commission, commissionReason, lockAt, source (your server reported an order the tag or the pixel had reported) or affiliateId (and your server named another affiliate’s click)' }),
     from: Type.Optional(Type.String({ description: 'The value before (as text; items as JSON); omitted for created' })),
     to: Type.String({ description: 'The value after (as text; items as JSON)' }),
     at: DateTime,

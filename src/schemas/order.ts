@@ -8,7 +8,7 @@ export const CommissionStatuses = ['pending', 'held', 'approved', 'payable', 'pa
  * Why a commission was canceled by the network: from the start, the order's click did not count as
  * a person's or its affiliate was suspended; or, after a fraud hold, the network declined it.
  */
-export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'affiliate_suspended', 'fraud_declined'] as const;
+export const CommissionReasons = ['bot_click', 'head_click', 'suspicious_click', 'affiliate_suspended', 'fraud_declined', 'unconfirmed'] as const;
 export type CommissionReason = (typeof CommissionReasons)[number];
 /** The fraud rules a conversion can trip (see docs/decisions.md, "Fraud holds"). */
 export const HoldReasons = ['click_to_order_too_fast', 'self_referral', 'conversion_rate', 'conversions_per_click', 'datacenter_traffic'] as const;
@@ -44,7 +44,7 @@ export const CommissionReasonField = Type.Optional(
     CommissionReasons.map((r) => Type.Literal(r)),
     {
       description:
-        'Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.',
+        'Present only when the network canceled the commission: from the start because the click did not count (bot_click: a crawler or link preview; head_click: a HEAD request; suspicious_click: past the click velocity limit of its address on the link), or affiliate_suspended (the network had suspended the affiliate when the order was reported or when its click was made); or after a fraud hold (fraud_declined: the network reviewed the conversion and declined it, see holdReasons); or at its lock date (unconfirmed: the shop’s tag or pixel reported it, source tag or pixel, and the brand neither confirmed it from its server nor approved it). commission is then 0 and stays canceled whatever happens to the order, a later reactivation included. Omitted otherwise.',
     },
   ),
 );

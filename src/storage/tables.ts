@@ -57,6 +57,8 @@ export interface BrandsTable {
   /** When the network suspended the brand; null while it is active. */
   suspended_at: Generated<string | null>;
   suspension_reason: Generated<string | null>;
+  /** 1: conversions from the tag and the pixel lock without the brand's confirmation. */
+  trust_tag_conversions: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -123,6 +125,31 @@ export interface PostbackTokensTable {
   revoked_at: string | null;
   /** The id of the token that replaced this one when it was rotated. */
   replaced_by: string | null;
+}
+
+/** A brand's publishable key: public by design, good for the tag's and the pixel's reports only. */
+export interface PublishableKeysTable {
+  id: string;
+  brand_id: string;
+  key: string;
+  created_at: string;
+  /** When it stopped working (replaced); null while it works. */
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
+/** What the tag or the pixel sent with a known key, and what became of it (the brand's install check). */
+export interface TagReportsTable {
+  id: string;
+  brand_id: string;
+  source: string;
+  order_id: string | null;
+  /** 'accepted' (a new or known order) or 'refused'. */
+  outcome: string;
+  /** Why it was refused (an error code and message); null when accepted. */
+  reason: string | null;
+  origin: string | null;
+  created_at: string;
 }
 
 export interface ProductsTable {
@@ -824,6 +851,8 @@ export interface DB {
   brand_approvals: BrandApprovalsTable;
   api_keys: ApiKeysTable;
   postback_tokens: PostbackTokensTable;
+  publishable_keys: PublishableKeysTable;
+  tag_reports: TagReportsTable;
   products: ProductsTable;
   products_fts: ProductsFtsTable;
   campaigns: CampaignsTable;
@@ -874,4 +903,6 @@ export type AdjustmentRow = Selectable<AdjustmentsTable>;
 export type AuditEntryRow = Selectable<AuditEntriesTable>;
 export type NewLedgerLine = Insertable<LedgerLinesTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;
+export type PublishableKeyRow = Selectable<PublishableKeysTable>;
+export type TagReportRow = Selectable<TagReportsTable>;
 export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

@@ -18,7 +18,7 @@ import { inject, type InjectOptions, type Response } from 'light-my-request';
 import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
 import { contractChecker, type ContractCheck } from '../helpers/contract.js';
 import { urlOf } from '../helpers/inject.js';
-import { BROWSER_UA, createLink } from '../helpers/tracking.js';
+import { BROWSER_UA, clickLink, createLink } from '../helpers/tracking.js';
 import { BRANDS } from '../helpers/world.js';
 import { createRouteSamples } from '../helpers/route-samples.js';
 
@@ -292,6 +292,19 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'PATCH /session': () => withFreshSession({ method: 'PATCH', url: '/session', payload: { language: 'pt-BR' } }),
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
     'GET /signup/options': () => ({ method: 'GET', url: '/signup/options' }),
+    'GET /tag.js': () => ({ method: 'GET', url: '/tag.js' }),
+    'POST /track/conversions': async () => ({
+      method: 'POST',
+      url: '/track/conversions',
+      remoteAddress: shopVisitor(),
+      headers: { origin: 'https://www.acme.com' },
+      payload: { key: await publishableKey(), orderId: `fuzz-tag-${tagged}`, value: 1000, clickId: (await clickLink(h, linkCode)).clickId },
+    }),
+    'GET /track/pixel.gif': async () => ({
+      method: 'GET',
+      url: `/track/pixel.gif?${new URLSearchParams({ pk: await publishableKey(), orderId: `fuzz-tag-${shopVisitor()}`, value: '1000', clickId: (await clickLink(h, linkCode)).clickId })}`,
+      remoteAddress: shopVisitor(),
+    }),
     'POST /signup': () => ({ method: 'POST', url: '/signup', remoteAddress: joiner(), payload: { name: 'Fuzz', email: `fuzz${++joined}@blog.example`, password: PORTAL_PASSWORD, country: 'BR', language: 'en', website: 'https://fuzz.example', acceptTerms: true } }),
     'POST /brand-applications': () => ({
       method: 'POST',
@@ -336,6 +349,12 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
   };
   return outside[`${method} ${route}`];
 }
+
+/** Reports of the tag and the pixel, each from a client address of its own (they are limited per client) with a new order id. */
+let tagged = 0;
+const shopVisitor = () => `10.8.${Math.floor(++tagged / 250) % 250}.${tagged % 250}`;
+let shopKey: string | undefined;
+const publishableKey = async () => (shopKey ??= await h.service.services.tagInstall.replaceKey(BRANDS.acme));
 
 /** Sign-ups of the fuzz, each of an address of its own, from a client address of its own (joining is limited per client). */
 let joined = 0;

@@ -328,6 +328,16 @@ export function createRouteSamples(): RouteSamples {
       }),
     },
     'GET /advertiser/brand': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/brand', headers: withKey(key) }) },
+    'GET /advertiser/tag': {
+      side: 'brand',
+      foreign: { reason: "reads the caller's own tag install (tag-conversions.test.ts)" },
+      request: (key) => ({ method: 'GET', url: '/advertiser/tag', headers: withKey(key) }),
+    },
+    'POST /advertiser/tag/publishable-key': {
+      side: 'brand',
+      foreign: { reason: "makes the caller's own key (tag-conversions.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/advertiser/tag/publishable-key', headers: withKey(key) }),
+    },
     'GET /advertiser/brand/launch': {
       side: 'brand',
       foreign: { reason: "reads the caller's own brand (joining.test.ts)" },

@@ -386,6 +386,7 @@ export const en = {
   'commissionReason.suspicious_click': 'No commission: too many clicks from one address on the link',
   'commissionReason.affiliate_suspended': 'No commission: the network had suspended the affiliate',
   'commissionReason.fraud_declined': 'No commission: the network reviewed the sale and declined it',
+  'commissionReason.unconfirmed': 'No commission: the shop’s page reported the sale and the brand never confirmed it',
   'conversions.title': 'Conversions',
   'conversions.affiliate': 'Affiliate',
   'conversions.approve': 'Approve',

@@ -387,6 +387,7 @@ export const ptBR: Record<MessageKey, string> = {
   'commissionReason.suspicious_click': 'Sem comissão: cliques demais de um mesmo endereço no link',
   'commissionReason.affiliate_suspended': 'Sem comissão: a rede havia suspendido o afiliado',
   'commissionReason.fraud_declined': 'Sem comissão: a rede analisou a venda e a recusou',
+  'commissionReason.unconfirmed': 'Sem comissão: a página da loja informou a venda e a marca nunca a confirmou',
   'conversions.title': 'Conversões',
   'conversions.affiliate': 'Afiliado',
   'conversions.approve': 'Aprovar',

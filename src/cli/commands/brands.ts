@@ -30,6 +30,21 @@ export function brandsCommand(): Command {
     });
 
   brands
+    .command('publishable-key')
+    .description(
+      "Make the brand's publishable key, the key its tag and pixel carry (public by design: it reports conversions from the brand's own pages and nothing else); " +
+        'replaces the previous one, which stops working at once. Prints the key alone on the last line of stdout; the brand also finds it on its Tag page',
+    )
+    .requiredOption('--brand <id>', 'brand (advertiser) the key belongs to')
+    .action(async (options: { brand: string }) => {
+      await withServices(async ({ tagInstall }) => {
+        const key = await tagInstall.replaceKey(options.brand);
+        console.log(`Made a publishable key for brand ${options.brand}; a key it had before no longer works.`);
+        console.log(key);
+      });
+    });
+
+  brands
     .command('terms')
     .description("Set the brand's statement terms: the network's fee on each commission billed, and the days it has to pay a statement")
     .requiredOption('--brand <id>', 'brand id')

@@ -43,6 +43,8 @@ export interface ClickSource {
 }
 
 const CLICK_ID = /^[0-9a-f]{32}$/;
+/** Whether an order came from the shop's pages (the tag or the pixel), which the brand's server may still correct. */
+export const fromPages = (source: string | undefined): boolean => source === 'tag' || source === 'pixel';
 /** How long after its time an unknown click id is answered "not stored yet" (503) rather than 404. */
 export const PENDING_CLICK_MS = 10 * 60_000;
 /** Instances' clocks may differ by this much: a click id a little ahead of this clock is recent too. */
@@ -55,8 +57,11 @@ export interface ReportedConversion {
   value: number;
   items: OrderItem[];
   createdAt?: string;
-  /** The route it came through: POST /advertiser/conversions (api, the default) or GET /postback with a postback token. */
-  source?: 'api' | 'postback';
+  /**
+   * The route it came through: POST /advertiser/conversions (api, the default), GET /postback with
+   * a postback token, or the shop's pages (tag, pixel) with the brand's publishable key.
+   */
+  source?: 'api' | 'postback' | 'tag' | 'pixel';
   /** What the brand knows of the customer: emailHash is hex SHA-256 of the trimmed, lowercased address. */
   customer?: { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined;
 }
@@ -177,7 +182,10 @@ export class ConversionsService {
 
     // A replay of a known order is answered before anything else is checked: it changes nothing.
     const existing = await orders.findBrandOrder(brandId, input.orderId);
+    // The shop's pages never change an order already known (from them or from the brand's server).
+    if (existing && fromPages(input.source)) return { created: false, conversion: conversionOf(existing) };
     if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input) };
+    if (existing && fromPages(existing.source)) return { created: false, conversion: await this.reportOverPages(caller, existing, input) };
     if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
 
     const click = await this.clickOf(input.clickId, brandId);
@@ -244,8 +252,68 @@ export class ConversionsService {
     const effects: Effects = { ...notices, events: [...events, ...(notices.events ?? [])] };
     const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, effects);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
+    if (!created && fromPages(input.source)) return { created, conversion: conversionOf(row) };
     if (!created && row.source === 'claim') return { created, conversion: await this.reportOfClaimed(caller, row, input) };
+    if (!created && fromPages(row.source)) return { created, conversion: await this.reportOverPages(caller, row, input) };
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
+  }
+
+  /**
+   * The brand's server reports an order the shop's pages (the tag or the pixel) reported first.
+   * While that order is pending and not locked, the server's report is the order: its value and
+   * items, its customer, its source, and its click (the affiliate of that click, if another's);
+   * the commission is recomputed with the rule the order was recorded under, every change in its
+   * history. Once the brand approved or canceled it, today's rule stands: the same data is the
+   * same order, other data a conflict.
+   */
+  private async reportOverPages(caller: BrandCaller, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
+    if (existing.status !== 'pending') return sameOrConflict(existing, input);
+    const now = this.clock.iso();
+    const held = existing.commission_status === 'held';
+    if (now >= existing.lock_at && !held) throw conflict('order_locked', `order "${input.orderId}" locked at ${existing.lock_at}: it can no longer take another value`);
+    const click = await this.clickOf(input.clickId, caller.brandId);
+    const lines = JSON.parse(existing.items) as OrderItem[];
+    const items = input.items.length > 0 ? input.items : itemsFit(lines, input.value) ? lines : [claimedItem(input.value)];
+    checkItems(items, input.value);
+    const next: OrderChange = { source: input.source ?? 'api', value: input.value, items: JSON.stringify(items) };
+    const isNew = input.customer?.isNew;
+    if (isNew !== undefined) next.customer_is_new = isNew ? 1 : 0;
+    let reason = existing.commission_reason;
+    if (click.id !== existing.click_id) {
+      // The held commission was reviewed for its affiliate: the network's review must end before another takes the order.
+      if (held && click.affiliate_id !== existing.affiliate_id) {
+        throw conflict('order_conflict', `order "${input.orderId}" is held for the network's fraud review as affiliate ${existing.affiliate_id}'s; clickId ${input.clickId} is another affiliate's click`);
+      }
+      reason = commissionReasonOf(click, Boolean((await this.repositories.affiliates.standingOf(click.affiliate_id))?.suspended_at)) ?? null;
+      Object.assign(next, await this.clickFacts(click), { commission_reason: reason });
+      if (reason && !held) next.commission_status = 'canceled';
+      else if (!reason && existing.commission_reason && !held) next.commission_status = 'pending';
+    }
+    next.commission = reason ? 0 : commissionFor({ commission_transfer: existing.commission_transfer, commission_value: existing.commission_value }, input.value);
+    const changed: OrderRow = { ...existing, ...next, updated_at: now };
+    // An order that moved to another affiliate is new to that affiliate; the first one, whose
+    // pending order it was, is sent nothing more of it.
+    const moved = changed.affiliate_id !== existing.affiliate_id;
+    const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', undefined, moved ? 'created' : 'updated');
+    if (!(await this.repositories.orders.change(existing, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
+      throw conflict('concurrent_update', 'the order changed while this request was processed; retry');
+    }
+    return conversionOf(changed);
+  }
+
+  /** What an order copies of its click: who gets it, through which link and channel, and the click's own facts. */
+  private async clickFacts(click: ClickRow | NewClickRow) {
+    return {
+      affiliate_id: click.affiliate_id,
+      link_id: click.link_id,
+      click_id: click.id,
+      channel_id: click.channel_id,
+      mdasc: click.mdasc ?? null,
+      click_created_at: click.created_at,
+      click_country: click.country ?? null,
+      link_code: (await this.repositories.links.codeOf(click.link_id)) ?? null,
+      attribution: 'click',
+    } satisfies OrderChange;
   }
 
   /**

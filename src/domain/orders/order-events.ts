@@ -14,10 +14,12 @@ export async function orderEvents(
   order: OrderRow,
   what: 'created' | 'updated',
   settled?: 'approved' | 'canceled',
+  /** What the order is to its affiliate when that differs from what it is to the brand: new to an affiliate it moved to. */
+  toAffiliate: 'created' | 'updated' = what,
 ): Promise<NewWebhookEvent[]> {
   const affiliate = { kind: 'affiliate' as const, id: order.affiliate_id };
   const affiliateView = orderOf(order, await channelRefsOf(affiliates, order.affiliate_id));
-  const events = [webhookEvent(affiliate, `order.${what}`, affiliateView, clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), clock)];
+  const events = [webhookEvent(affiliate, `order.${toAffiliate}`, affiliateView, clock), webhookEvent({ kind: 'brand', id: order.organization_id }, `conversion.${what}`, conversionOf(order), clock)];
   if (settled) events.push(webhookEvent(affiliate, `commission.${settled}`, affiliateView, clock));
   return events;
 }

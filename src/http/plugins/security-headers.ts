@@ -8,10 +8,17 @@
 //   60 requests a minute); every other authenticated answer, errors included, no-store; the
 //   reference page's static files a day;
 // - CORS only for the origins CORS_ORIGINS names (none by default): an API key is a secret, and a
-//   page on another origin that holds one has already leaked it.
+//   page on another origin that holds one has already leaked it. The shop's pages are the
+//   exception: the tag (/tag.js) and its reports (/track/*) answer any origin, without
+//   credentials, and may be loaded cross-origin (Cross-Origin-Resource-Policy); the publishable
+//   key they carry is checked against its brand's domains by the route itself.
 import helmet from '@fastify/helmet';
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../context.js';
+
+/** The tag and its reports: loaded and called by the shops' own pages. */
+const forShopPages = (url: string): boolean => url.startsWith('/track/') || url === '/tag.js' || url.startsWith('/tag.js?');
 
 const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
 const AUTHENTICATED = /^\/(affiliate|advertiser|postback|session)(\/|$)/;
@@ -25,15 +32,18 @@ export async function registerSecurityHeaders(app: App, options: { publicUrl: st
     referrerPolicy: { policy: 'no-referrer' },
     hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
-  await app.register(cors, {
+  const apiCors: FastifyCorsOptions = {
     origin: options.corsOrigins.length > 0 ? [...options.corsOrigins] : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['x-api-key', 'content-type'],
     exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'x-total-count', 'content-disposition'],
     maxAge: 600,
-  });
+  };
+  const pageCors: FastifyCorsOptions = { origin: true, credentials: false, methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86_400 };
+  await app.register(cors, () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => callback(null, forShopPages(request.url) ? pageCors : apiCors));
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url ?? '';
+    if (forShopPages(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     if (url.startsWith('/docs/static/')) reply.header('cache-control', 'public, max-age=86400');
     else if (AUTHENTICATED.test(request.url)) {
       const catalogue = request.method === 'GET' && reply.statusCode === 200 && CATALOGUE_READS.has(url);

@@ -24,6 +24,7 @@ import { ProductsRepository } from './products.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
 import { StatementsRepository } from './statements.js';
+import { TagInstallRepository } from './tag-install.js';
 import { MailRepository } from './mail.js';
 import { MembersRepository } from './members.js';
 import { ScheduledTasksRepository } from './scheduled-tasks.js';
@@ -58,6 +59,7 @@ export function openRepositories(database: Database) {
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),
     rollups: new RollupsRepository(database),
+    tagInstall: new TagInstallRepository(database),
     settings: new SettingsRepository(database),
     statements: new StatementsRepository(database),
     scheduledTasks: new ScheduledTasksRepository(database),

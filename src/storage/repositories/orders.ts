@@ -20,13 +20,38 @@ export interface OrderFilters {
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
 interface OrderEvent {
-  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission' | 'commissionReason' | 'lockAt';
+  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission' | 'commissionReason' | 'lockAt' | 'source' | 'affiliateId';
   from: string | null;
   to: string;
 }
 
 /** What a change may set on an order. */
-export type OrderChange = Partial<Pick<OrderRow, 'status' | 'commission_status' | 'value' | 'items' | 'commission' | 'auto_approved' | 'commission_reason' | 'lock_at' | 'hold_facts'>>;
+export type OrderChange = Partial<
+  Pick<
+    OrderRow,
+    | 'status'
+    | 'commission_status'
+    | 'value'
+    | 'items'
+    | 'commission'
+    | 'auto_approved'
+    | 'commission_reason'
+    | 'lock_at'
+    | 'hold_facts'
+    // The brand's server taking over an order the shop's pages reported: its source, customer and click.
+    | 'source'
+    | 'customer_is_new'
+    | 'affiliate_id'
+    | 'link_id'
+    | 'click_id'
+    | 'channel_id'
+    | 'mdasc'
+    | 'click_created_at'
+    | 'click_country'
+    | 'link_code'
+    | 'attribution'
+  >
+>;
 
 /** The columns whose changes the audit trail records, with the name it records them by. */
 const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
@@ -37,6 +62,8 @@ const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
   ['commission', 'commission'],
   ['commission_reason', 'commissionReason'],
   ['lock_at', 'lockAt'],
+  ['source', 'source'],
+  ['affiliate_id', 'affiliateId'],
 ];
 
 /** Who made a change: 'brand:<id>', 'network', or 'operator:<user id>' ('operator:cli' for a command), and the key it came with through the API. */

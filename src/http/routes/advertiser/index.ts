@@ -20,8 +20,9 @@ import { listBrandProductsRoute } from './products-list.js';
 import { listBrandCampaignsRoute } from './campaigns-list.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 import { getBrandLaunchRoute, launchBrandRoute } from './brand-launch.js';
+import { getTagInstallRoute, replacePublishableKeyRoute } from './tag-install.js';
 import { answerClaimRoute, listBrandClaimsRoute } from './claims.js';
 import { getStatementRoute, listStatementsRoute, statementCsvRoute, statementPdfRoute } from './statements.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, getTagInstallRoute, replacePublishableKeyRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];

@@ -1,0 +1,96 @@
+// Conversions from the shop's own pages: the first-party tag (POST /track/conversions) and the
+// pixel (GET /track/pixel.gif), with the brand's publishable key. The key is public (it sits in
+// the shop's pages), so what it may report is narrow: an order of a click of that brand stored
+// within its attribution window, sent from one of the brand's domains when the browser says where
+// from. Such an order waits for the brand's confirmation (src/domain/orders/order-locks.ts), and
+// the brand's server reporting the same order takes it over (ConversionsService). Every report
+// that names a known key is kept for a few days, accepted or refused with why, so a brand can
+// test its install.
+import type { Clock } from '../../lib/clock.js';
+import type { OrderItem } from '../../schemas/order.js';
+import type { PublishableKeyOwner, TagInstallRepository } from '../../storage/repositories/tag-install.js';
+import type { TagReportRow } from '../../storage/tables.js';
+import type { ConversionsService } from '../orders/conversions.js';
+import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
+import { brandDomains } from '../links/link-rules.js';
+import { newId } from '../random.js';
+
+export type PageSource = 'tag' | 'pixel';
+
+/** One order as the tag or the pixel sends it. */
+export interface PageReport {
+  key: string;
+  orderId: string;
+  /** Integer cents. */
+  value: number;
+  currency?: string | undefined;
+  items?: OrderItem[] | undefined;
+  clickId?: string | undefined;
+  customer?: { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined;
+}
+
+/** Where a report came from, as the request says. */
+export interface ReportOrigin {
+  /** The page's origin (the Origin header, else the Referer's), when the browser sent one. */
+  origin?: string | undefined;
+  address: string;
+}
+
+/** The host of an origin or page address; undefined when it is none (a "null" origin, say). */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+export class TagConversions {
+  constructor(
+    private readonly repositories: { tagInstall: TagInstallRepository },
+    private readonly conversions: ConversionsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records an order the shop's pages reported: `recorded` when it is new, `known` when the order
+   * was reported before (by the pages or the brand's server: nothing changes). Refusals throw, as
+   * every report does, with their reason.
+   */
+  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded' | 'known' }> {
+    const owner = await this.repositories.tagInstall.ownerOf(report.key);
+    if (!owner) throw forbidden('invalid_publishable_key', 'the key is no publishable key of a brand (or was replaced): copy the snippet again from the brand’s Tag page');
+    try {
+      this.check(owner, report, from);
+      const { created } = await this.conversions.report(
+        { brandId: owner.brand_id, address: from.address },
+        { clickId: report.clickId!, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
+      );
+      await this.keep(owner.brand_id, source, report.orderId, from, null);
+      return { orderId: report.orderId, outcome: created ? 'recorded' : 'known' };
+    } catch (error) {
+      if (error instanceof DomainError) await this.keep(owner.brand_id, source, report.orderId, from, `${error.code}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private check(owner: PublishableKeyOwner, report: PageReport, from: ReportOrigin): void {
+    if (from.origin !== undefined) {
+      const host = hostOf(from.origin);
+      const domains = brandDomains(owner);
+      if (!host || !domains.some((d) => host === d || host.endsWith(`.${d}`))) {
+        throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`);
+      }
+    }
+    if (owner.suspended_at) throw forbidden('brand_suspended', 'the network has suspended this brand: its conversions are not recorded');
+    if (report.currency !== undefined && report.currency.toUpperCase() !== owner.currency) {
+      throw unacceptable('currency_mismatch', `the brand’s amounts are in ${owner.currency}, not ${report.currency}: send value in ${owner.currency} cents`);
+    }
+    if (report.clickId === undefined) throw invalid('click_id_required', 'no click id: the visitor did not come through an affiliate’s link within the attribution window (or the tag was not on the landing page)');
+  }
+
+  private async keep(brandId: string, source: PageSource, orderId: string, from: ReportOrigin, reason: string | null): Promise<void> {
+    const row: TagReportRow = { id: newId(), brand_id: brandId, source, order_id: orderId.slice(0, 200), outcome: reason ? 'refused' : 'accepted', reason: reason?.slice(0, 500) ?? null, origin: from.origin?.slice(0, 300) ?? null, created_at: this.clock.iso() };
+    await this.repositories.tagInstall.addReport(row);
+  }
+}

@@ -1,0 +1,70 @@
+// The brand's tag install: its publishable key (made and replaced), the snippet's parts, and what
+// the tag and the pixel sent lately with it (kept TAG_REPORT_DAYS), so the brand can test it.
+import type { Clock } from '../../lib/clock.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { TagInstallRepository } from '../../storage/repositories/tag-install.js';
+import { newId, randomBase62 } from '../random.js';
+import { notFound } from '../errors.js';
+import type { PageSource } from './tag-conversions.js';
+import { TAG_SCRIPT } from './tag-script.js';
+
+export const PUBLISHABLE_KEY_PREFIX = 'afpub_';
+/** How long the tag's reports are kept for the brand's install check. */
+export const TAG_REPORT_DAYS = 7;
+/** How many of them the install check shows. */
+const SHOWN_REPORTS = 20;
+const DAY_MS = 86_400_000;
+
+export interface TagInstall {
+  /** Absent until the brand makes one. */
+  publishableKey?: string;
+  scriptUrl: string;
+  integrity: string;
+  clickIdParam: string;
+  attributionWindowDays: number;
+  trustTagConversions: boolean;
+  reports: Array<{ at: string; source: PageSource; orderId?: string; outcome: 'accepted' | 'refused'; reason?: string; origin?: string }>;
+}
+
+export class TagInstallService {
+  constructor(
+    private readonly repositories: { tagInstall: TagInstallRepository; brands: BrandsRepository },
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** What the brand's install page shows: the key, the snippet's parts, the latest reports. */
+  async install(brandId: string): Promise<TagInstall> {
+    const { tagInstall, brands } = this.repositories;
+    const [key, brand, reports] = await Promise.all([tagInstall.activeKeyOf(brandId), brands.find(brandId), tagInstall.latestReports(brandId, SHOWN_REPORTS)]);
+    return {
+      ...(key && { publishableKey: key }),
+      scriptUrl: `${this.publicUrl}/tag.js?v=${TAG_SCRIPT.version}`,
+      integrity: TAG_SCRIPT.integrity,
+      clickIdParam: brand?.click_id_param ?? 'clickId',
+      attributionWindowDays: brand?.attribution_window_days ?? 30,
+      trustTagConversions: brand?.trust_tag_conversions === 1,
+      reports: reports.map((r) => ({
+        at: r.created_at,
+        source: r.source as PageSource,
+        ...(r.order_id !== null && { orderId: r.order_id }),
+        outcome: r.outcome as 'accepted' | 'refused',
+        ...(r.reason !== null && { reason: r.reason }),
+        ...(r.origin !== null && { origin: r.origin }),
+      })),
+    };
+  }
+
+  /** Makes a new publishable key for the brand; the one it had stops working at once. */
+  async replaceKey(brandId: string): Promise<string> {
+    if (!(await this.repositories.brands.find(brandId))) throw notFound(`no brand ${brandId}`, 'brand_not_found');
+    const key = PUBLISHABLE_KEY_PREFIX + randomBase62(24);
+    await this.repositories.tagInstall.replaceKey({ id: newId(), brand_id: brandId, key, created_at: this.clock.iso() });
+    return key;
+  }
+
+  /** Forgets reports older than TAG_REPORT_DAYS; how many. */
+  forgetOldReports(): Promise<number> {
+    return this.repositories.tagInstall.deleteReportsBefore(new Date(this.clock.now() - TAG_REPORT_DAYS * DAY_MS).toISOString());
+  }
+}

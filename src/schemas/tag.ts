@@ -1,0 +1,69 @@
+// The first-party tag and the pixel: what they send, what they are answered, and the brand's
+// install page (the snippet's parts and the latest reports).
+import { Type, type Static } from '@sinclair/typebox';
+import { Currency, DateTime, Examples } from './common.js';
+import { BrandOrderId, ClickId, CustomerInput, EmailHash, OrderItems, OrderValue } from './conversion.js';
+
+const PublishableKey = Type.String({ minLength: 1, maxLength: 100, description: 'The brand’s publishable key (afpub_…): public by design, good for reports from the shop’s pages only' });
+
+export const TagConversionInput = Type.Object(
+  {
+    key: PublishableKey,
+    orderId: BrandOrderId,
+    value: OrderValue,
+    currency: Type.Optional(Currency('The currency of value: the brand’s own (anything else is refused)')),
+    items: Type.Optional(OrderItems),
+    clickId: Type.Optional({ ...ClickId, description: 'The click id the tag kept from the landing page (the tag adds it)' }),
+    customer: Type.Optional(CustomerInput),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({ order: ['An order as the tag sends it', { key: 'afpub_3kT9mQ2vX8bN4cR7yL1wZ5hJ', orderId: 'A-1001', value: 19990, currency: 'BRL', clickId: '9f2c4e1a7b3d4c5e8f6a1b2c3d4e5f60' }] }),
+  },
+);
+export type TagConversionInput = Static<typeof TagConversionInput>;
+
+export const TagConversionAccepted = Type.Object({
+  data: Type.Object({
+    orderId: Type.String(),
+    outcome: Type.Union([Type.Literal('recorded'), Type.Literal('known')], { description: 'recorded: a new order, waiting for the brand’s confirmation; known: the order was reported before (nothing changed)' }),
+  }),
+});
+
+/** The pixel's query, checked in the handler: the pixel answers its image whatever it was sent. */
+export const PixelQuery = Type.Object(
+  {
+    pk: PublishableKey,
+    orderId: BrandOrderId,
+    value: Type.String({ pattern: '^[0-9]{1,11}$', description: 'Order value in integer cents, digits only' }),
+    currency: Type.Optional(Currency('The currency of value: the brand’s own')),
+    clickId: Type.Optional(ClickId),
+    customerIsNew: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    customerEmailHash: Type.Optional(EmailHash),
+  },
+  { additionalProperties: false },
+);
+export type PixelQuery = Static<typeof PixelQuery>;
+
+const TagReport = Type.Object({
+  at: DateTime,
+  source: Type.Union([Type.Literal('tag'), Type.Literal('pixel')]),
+  orderId: Type.Optional(Type.String()),
+  outcome: Type.Union([Type.Literal('accepted'), Type.Literal('refused')]),
+  reason: Type.Optional(Type.String({ description: 'Why it was refused: an error code and what to fix' })),
+  origin: Type.Optional(Type.String({ description: 'The page it came from, as the browser said' })),
+});
+
+export const TagInstall = Type.Object(
+  {
+    publishableKey: Type.Optional(Type.String({ description: 'Absent until you make one (POST /advertiser/tag/publishable-key)' })),
+    scriptUrl: Type.String({ description: 'The tag’s versioned address (kept a day by browsers)' }),
+    integrity: Type.String({ description: 'Its Subresource Integrity value (sha384), for the script element’s integrity attribute' }),
+    clickIdParam: Type.String({ description: 'The query parameter the tag reads the click id from on landing pages' }),
+    attributionWindowDays: Type.Integer({ description: 'How long the tag keeps the click id' }),
+    trustTagConversions: Type.Boolean(),
+    reports: Type.Array(TagReport, { description: 'What the tag and the pixel sent lately with your key, newest first (kept 7 days)' }),
+  },
+  { $id: 'TagInstall', description: 'What your shop’s pages need to report conversions themselves' },
+);
+export type TagInstall = Static<typeof TagInstall>;

@@ -1,0 +1,67 @@
+// The tag's install: a brand's publishable key (replaced, found by its value) and the reports the
+// tag and the pixel sent with it.
+import type { Database } from '../database.js';
+import type { PublishableKeyRow, TagReportRow } from '../tables.js';
+import { isUniqueViolation } from '../../lib/unique-violation.js';
+
+/** What a publishable key resolves to: its brand, and what the tag's rules read of it. */
+export interface PublishableKeyOwner {
+  brand_id: string;
+  domains: string;
+  site: string;
+  currency: string;
+  suspended_at: string | null;
+}
+
+export class TagInstallRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * Makes `key` the brand's only active publishable key, revoking the one it had, in one
+   * transaction; two replacements at once: the later one runs again, so the last one wins.
+   */
+  async replaceKey(key: Omit<PublishableKeyRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.database.db.transaction().execute(async (trx) => {
+          await trx.updateTable('publishable_keys').set({ revoked_at: key.created_at, replaced_by: key.id }).where('brand_id', '=', key.brand_id).where('revoked_at', 'is', null).execute();
+          await trx.insertInto('publishable_keys').values({ ...key, revoked_at: null, replaced_by: null }).execute();
+        });
+      } catch (error) {
+        if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+      }
+    }
+  }
+
+  /** The brand's active publishable key, if it has one. */
+  async activeKeyOf(brandId: string): Promise<string | undefined> {
+    const row = await this.database.db.selectFrom('publishable_keys').select('key').where('brand_id', '=', brandId).where('revoked_at', 'is', null).executeTakeFirst();
+    return row?.key;
+  }
+
+  /** The brand an active publishable key belongs to. */
+  ownerOf(key: string): Promise<PublishableKeyOwner | undefined> {
+    return this.database.db
+      .selectFrom('publishable_keys as k')
+      .innerJoin('brands as b', 'b.id', 'k.brand_id')
+      .select(['k.brand_id', 'b.domains', 'b.site', 'b.currency', 'b.suspended_at'])
+      .where('k.key', '=', key)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async addReport(report: TagReportRow): Promise<void> {
+    await this.database.db.insertInto('tag_reports').values(report).execute();
+  }
+
+  /** The brand's latest reports, newest first. */
+  latestReports(brandId: string, limit: number): Promise<TagReportRow[]> {
+    return this.database.db.selectFrom('tag_reports').selectAll().where('brand_id', '=', brandId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Forgets reports made before `before`; how many. */
+  async deleteReportsBefore(before: string): Promise<number> {
+    const result = await this.database.db.deleteFrom('tag_reports').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
