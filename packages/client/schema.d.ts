@@ -27400,6 +27400,15 @@ export interface components {
             /** @description How long the tag keeps the click id */
             attributionWindowDays: number;
             trustTagConversions: boolean;
+            /** @description What to paste; absent until you make a publishable key */
+            snippets?: {
+                /** @description For every page of the shop, in its head: your settings, then the tag (with its integrity) */
+                everyPage: string;
+                /** @description For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them */
+                orderPage: string;
+                /** @description For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address) */
+                pixel: string;
+            };
             /** @description What the tag and the pixel sent lately with your key, newest first (kept 7 days) */
             reports: {
                 /**

@@ -29,6 +29,7 @@ import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
 import { Affiliates } from './pages/brand/affiliates.js';
 import { BrandProfile } from './pages/brand/profile.js';
+import { TagPage } from './pages/brand/tag.js';
 import { Catalogue } from './pages/brand/catalogue.js';
 import { BrandClaims } from './pages/brand/claims.js';
 import { BrandStatements, StatementDetail } from './pages/brand/statements.js';
@@ -160,6 +161,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/statements" component={BrandStatements} />
           <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/profile" component={BrandProfile} />
+          <Route path="/tag" component={TagPage} />
           <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
           <Route path="/team">{() => <Team side="brand" me={user} />}</Route>

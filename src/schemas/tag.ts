@@ -62,6 +62,16 @@ export const TagInstall = Type.Object(
     clickIdParam: Type.String({ description: 'The query parameter the tag reads the click id from on landing pages' }),
     attributionWindowDays: Type.Integer({ description: 'How long the tag keeps the click id' }),
     trustTagConversions: Type.Boolean(),
+    snippets: Type.Optional(
+      Type.Object(
+        {
+          everyPage: Type.String({ description: 'For every page of the shop, in its head: your settings, then the tag (with its integrity)' }),
+          orderPage: Type.String({ description: 'For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them' }),
+          pixel: Type.String({ description: 'For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address)' }),
+        },
+        { description: 'What to paste; absent until you make a publishable key' },
+      ),
+    ),
     reports: Type.Array(TagReport, { description: 'What the tag and the pixel sent lately with your key, newest first (kept 7 days)' }),
   },
   { $id: 'TagInstall', description: 'What your shop’s pages need to report conversions themselves' },

@@ -32,6 +32,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/affiliates', 'nav.affiliates'],
   ['/analytics', 'nav.analytics'],
   ['/catalogue', 'nav.catalogue'],
+  ['/tag', 'nav.tag'],
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],
   ['/team', 'nav.team'],

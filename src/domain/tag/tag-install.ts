@@ -23,6 +23,8 @@ export interface TagInstall {
   clickIdParam: string;
   attributionWindowDays: number;
   trustTagConversions: boolean;
+  /** What to paste, once there is a key. */
+  snippets?: { everyPage: string; orderPage: string; pixel: string };
   reports: Array<{ at: string; source: PageSource; orderId?: string; outcome: 'accepted' | 'refused'; reason?: string; origin?: string }>;
 }
 
@@ -37,12 +39,15 @@ export class TagInstallService {
   async install(brandId: string): Promise<TagInstall> {
     const { tagInstall, brands } = this.repositories;
     const [key, brand, reports] = await Promise.all([tagInstall.activeKeyOf(brandId), brands.find(brandId), tagInstall.latestReports(brandId, SHOWN_REPORTS)]);
+    const scriptUrl = `${this.publicUrl}/tag.js?v=${TAG_SCRIPT.version}`;
+    const clickIdParam = brand?.click_id_param ?? 'clickId';
+    const attributionWindowDays = brand?.attribution_window_days ?? 30;
     return {
-      ...(key && { publishableKey: key }),
-      scriptUrl: `${this.publicUrl}/tag.js?v=${TAG_SCRIPT.version}`,
+      ...(key && { publishableKey: key, snippets: this.snippets(key, scriptUrl, clickIdParam, attributionWindowDays) }),
+      scriptUrl,
       integrity: TAG_SCRIPT.integrity,
-      clickIdParam: brand?.click_id_param ?? 'clickId',
-      attributionWindowDays: brand?.attribution_window_days ?? 30,
+      clickIdParam,
+      attributionWindowDays,
       trustTagConversions: brand?.trust_tag_conversions === 1,
       reports: reports.map((r) => ({
         at: r.created_at,
@@ -52,6 +57,18 @@ export class TagInstallService {
         ...(r.reason !== null && { reason: r.reason }),
         ...(r.origin !== null && { origin: r.origin }),
       })),
+    };
+  }
+
+  /** The snippet for every page (it queues the settings, then loads the tag), the order page's call, and the pixel. */
+  private snippets(key: string, scriptUrl: string, param: string, days: number): NonNullable<TagInstall['snippets']> {
+    const settings = JSON.stringify({ key, param, days });
+    return {
+      everyPage:
+        `<script>window.affnet=window.affnet||function(){(affnet.q=affnet.q||[]).push(arguments)};affnet('init',${settings});</script>\n` +
+        `<script async src="${scriptUrl}" integrity="${TAG_SCRIPT.integrity}" crossorigin="anonymous"></script>`,
+      orderPage: `<script>affnet('conversion',{orderId:'ORDER_ID',value:VALUE_IN_CENTS,currency:'CURRENCY'});</script>`,
+      pixel: `<img src="${this.publicUrl}/track/pixel.gif?pk=${key}&amp;orderId=ORDER_ID&amp;value=VALUE_IN_CENTS&amp;clickId=CLICK_ID" width="1" height="1" alt="">`,
     };
   }
 

@@ -1,0 +1,128 @@
+import { useState } from 'preact/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+
+const TAG_KEY = ['brand', 'tag'];
+
+/** One snippet to paste, with a button that copies it. */
+function Snippet({ id, title, hint, text }: { id: string; title: string; hint: string; text: string }) {
+  const { t } = useMessages();
+  const [copied, setCopied] = useState(false);
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{title}</h3>
+      <p class="hint">{hint}</p>
+      <pre class="snippet" data-testid={`snippet-${id}`}>
+        <code>{text}</code>
+      </pre>
+      <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))}>
+        {copied ? t('tag.copied') : t('tag.copy')}
+      </button>
+    </section>
+  );
+}
+
+/** The brand's tag and pixel: the publishable key, what to paste where, and what the tag sent lately (test the install). */
+export function TagPage() {
+  const { t, dateTime } = useMessages();
+  const queries = useQueryClient();
+  const install = useQuery({ queryKey: TAG_KEY, queryFn: async () => ok(await api.GET('/advertiser/tag')).data });
+  const makeKey = useMutation({
+    mutationFn: async () => ok(await api.POST('/advertiser/tag/publishable-key')).data,
+    onSuccess: (data) => queries.setQueryData(TAG_KEY, data),
+  });
+  const trust = useMutation({
+    mutationFn: async (trustTagConversions: boolean) => ok(await api.PATCH('/advertiser/brand', { body: { trustTagConversions } })).data,
+    onSuccess: (brand) => {
+      queries.setQueryData(['brand'], brand);
+      void queries.invalidateQueries({ queryKey: TAG_KEY });
+    },
+  });
+  const error = makeKey.error ?? trust.error;
+  return (
+    <>
+      <h1>{t('tag.title')}</h1>
+      <p>{t('tag.intro')}</p>
+      {error && (
+        <p role="alert" class="error">
+          {t('common.error', { message: error.message })}
+        </p>
+      )}
+      <QueryState query={install}>
+        {(tag) => (
+          <>
+            {tag.publishableKey && tag.snippets ? (
+              <>
+                <dl class="facts">
+                  <dt>{t('tag.key')}</dt>
+                  <dd>
+                    <code data-testid="publishable-key">{tag.publishableKey}</code>
+                  </dd>
+                  <dt>{t('tag.integrity')}</dt>
+                  <dd>
+                    <code class="wrap">{tag.integrity}</code>
+                  </dd>
+                </dl>
+                <button type="button" disabled={makeKey.isPending} onClick={() => window.confirm(t('tag.replaceConfirm')) && makeKey.mutate()}>
+                  {t('tag.replace')}
+                </button>
+                <Snippet id="every-page" title={t('tag.everyPage')} hint={t('tag.everyPageHint')} text={tag.snippets.everyPage} />
+                <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage} />
+                <Snippet id="pixel" title={t('tag.pixel')} hint={t('tag.pixelHint')} text={tag.snippets.pixel} />
+              </>
+            ) : (
+              <button type="button" disabled={makeKey.isPending} onClick={() => makeKey.mutate()}>
+                {t('tag.make')}
+              </button>
+            )}
+            <h2>{t('tag.confirmation')}</h2>
+            <label class="check">
+              <input type="checkbox" checked={tag.trustTagConversions} disabled={trust.isPending} onChange={(e) => trust.mutate(e.currentTarget.checked)} />
+              {t('tag.trust')}
+            </label>
+            <p class="hint">{t('tag.trustHint')}</p>
+            <h2>{t('tag.test')}</h2>
+            <p class="hint">{t('tag.testHint')}</p>
+            <button type="button" onClick={() => void install.refetch()}>
+              {t('tag.refresh')}
+            </button>
+            {tag.reports.length === 0 ? (
+              <p>{t('tag.noReports')}</p>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('tag.at')}</th>
+                    <th scope="col">{t('tag.source')}</th>
+                    <th scope="col">{t('orders.order')}</th>
+                    <th scope="col">{t('tag.outcome')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {tag.reports.map((report, i) => (
+                    <tr key={`${report.at}-${i}`} data-testid="tag-report">
+                      <td>{dateTime(report.at)}</td>
+                      <td>{report.source === 'tag' ? t('tag.sourceTag') : t('tag.sourcePixel')}</td>
+                      <td>{report.orderId ?? '—'}</td>
+                      <td>
+                        {report.outcome === 'accepted' ? (
+                          <span class="badge approved">{t('tag.accepted')}</span>
+                        ) : (
+                          <>
+                            <span class="badge canceled">{t('tag.refused')}</span> <span class="wrap">{report.reason}</span>
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}
