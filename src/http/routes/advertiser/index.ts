@@ -21,7 +21,8 @@ import { listBrandCampaignsRoute } from './campaigns-list.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 import { getBrandLaunchRoute, launchBrandRoute } from './brand-launch.js';
 import { answerClaimRoute, listBrandClaimsRoute } from './claims.js';
+import { feedRoutes } from './feeds.js';
 import { getStatementRoute, listStatementsRoute, statementCsvRoute, statementPdfRoute } from './statements.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, feedRoutes, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
