@@ -62,9 +62,11 @@ const lastRun = async (key: string, feed: string): Promise<Run> => {
 };
 const upload = (key: string, feed: string, body: string | Buffer, contentType = 'application/xml') =>
   h.request({ method: 'POST', url: `/advertiser/feeds/${feed}/runs`, headers: { ...headers(key), 'content-type': contentType }, payload: body });
+/** The brand's products (or its available ones), counted in the database: list totals may be remembered for a few seconds. */
 const countOf = async (available?: boolean) => {
-  const res = await h.get(`/advertiser/products?limit=1${available === undefined ? '' : `&isAvailable=${available}`}`, acme);
-  return res.json<{ meta: { total: number } }>().meta.total;
+  let q = h.service.database.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', BRANDS.acme);
+  if (available !== undefined) q = q.where('available', '=', available ? 1 : 0);
+  return Number((await q.executeTakeFirstOrThrow()).n);
 };
 const small = (items: string[]) => `<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>${items.join('')}</channel></rss>`;
 

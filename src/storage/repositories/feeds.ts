@@ -4,7 +4,7 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type { DB, FeedRunRow, FeedRunsTable, ProductFeedRow, ProductsTable } from '../tables.js';
-import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import type { Page, PageWindow } from './pages.js';
 
 /** A product's stored columns that a feed writes (all but seq, id and created_at). */
 export type FeedProductColumns = Omit<Insertable<ProductsTable>, 'seq' | 'id' | 'created_at'>;
@@ -135,14 +135,14 @@ export class FeedsRepository {
     return this.database.db.selectFrom('feed_runs').selectAll().where('organization_id', '=', brandId).where('feed_id', '=', feedId).where('id', '=', runId).executeTakeFirst();
   }
 
-  /** The feed's runs, newest first. */
-  listRuns(brandId: string, feedId: string, page: PageWindow): Promise<Page<FeedRunRow>> {
+  /** The feed's runs, newest first, and their exact total (counted from the feed's index entries, never remembered: a run just made is in it). */
+  async listRuns(brandId: string, feedId: string, page: PageWindow): Promise<Page<FeedRunRow>> {
     const q = this.database.db.selectFrom('feed_runs').where('organization_id', '=', brandId).where('feed_id', '=', feedId);
-    return pageWithTotal(
-      this.database,
+    const [rows, count] = await Promise.all([
       q.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')),
-    );
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { rows, total: Number(count?.n ?? 0) };
   }
 
   /** The brand's products with these ids, as stored. */
