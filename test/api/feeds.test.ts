@@ -224,6 +224,16 @@ describe('uploaded runs', () => {
     assert.deepEqual(csvRun.refusals, [{ line: 3, item: 'c-2', reason: 'price "1.999 BRL" has more decimals than BRL has (2)' }]);
   });
 
+  test('an uploaded HTML page fails its run at its first bytes, and the report is still answered', async () => {
+    const page = `<!DOCTYPE html><html><body>${'<p>Sign in to continue</p>'.repeat(50_000)}</body></html>`;
+    const res = await upload(acme, 'small', page, 'text/csv');
+    assert.equal(res.statusCode, 201, res.body);
+    const run = res.json<{ data: Run }>().data;
+    assert.equal(run.status, 'failed');
+    assert.match(run.reason!, /HTML page, not a feed/);
+    assert.equal(run.madeUnavailable, 0);
+  });
+
   test('an upload in another content type is refused with 415', async () => {
     assertError(await upload(acme, 'small', '{}', 'application/json'), 415, 'unsupported_media_type');
   });

@@ -29,8 +29,6 @@ export function parseFeed(body: Readable, settings: ParseSettings, write: (produ
       if (settled) return;
       settled = true;
       void worker.terminate();
-      // Stops reading the rest of a file the worker no longer wants (a failed run, a refused one).
-      body.destroy();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };

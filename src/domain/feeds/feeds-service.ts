@@ -170,6 +170,9 @@ export class FeedsService {
     else {
       const settings = { format: feed.format as FeedInput['format'], currency: brand!.currency, maxBytes: this.settings.maxBytes, batchSize: BATCH_SIZE, maxRefusals: MAX_REFUSALS, heapMb: this.settings.workerHeapMb };
       outcome = await parseFeed(opened.body, settings, (products) => this.writeBatch(feed, runId, products, counts));
+      // A fetch the parser stopped early (a failed run) is closed; an upload's rest is left to the
+      // HTTP server, which discards it once the report is answered.
+      if (source === 'fetch') opened.body.destroy();
     }
     let reason = outcome.ok ? undefined : outcome.reason;
     const previous = feed.last_complete_items;
