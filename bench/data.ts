@@ -470,7 +470,7 @@ type ProductInsert = Omit<ProductRow, 'seq'>;
 
 /** The row upsertProduct writes for this input (seq is assigned by the database). */
 function productRow(input: CompleteProduct): ProductInsert {
-  return { id: input.id, ...productColumns(input, input.updatedAt!), created_at: input.createdAt! };
+  return { id: input.id, ...productColumns(input, input.updatedAt!), created_at: input.createdAt!, feed_id: null, feed_run_id: null };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Builds the production server: the CLI and its two storage workers bundled by esbuild into
-// dist/server (main.js, click-writer-worker.js, read-worker.js and the chunks they share).
+// Builds the production server: the CLI, its two storage workers and the feeds' parser bundled by
+// esbuild into dist/server (main.js, click-writer-worker.js, read-worker.js, feed-worker.js and
+// the chunks they share).
 // One file to load instead of a few hundred modules halves the time to the first answer; type
 // checking is `npm run typecheck`'s job, not the build's.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,8 @@ const outdir = 'dist/server';
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  // The workers are started by file name, beside the module that starts them (src/storage/worker-rpc.ts).
-  entryPoints: ['src/cli/main.ts', 'src/storage/click-writer-worker.ts', 'src/storage/read-worker.ts'],
+  // The workers are started by file name, beside the module that starts them (src/lib/worker-start.ts).
+  entryPoints: ['src/cli/main.ts', 'src/storage/click-writer-worker.ts', 'src/storage/read-worker.ts', 'src/domain/feeds/feed-worker.ts'],
   entryNames: '[name]',
   outdir,
   bundle: true,

@@ -635,6 +635,45 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findEvent', (r) => r.webhooks.findEvent('msg_1')],
     ['backlog', (r) => r.webhooks.backlog()],
   ],
+  feeds: [
+    ['find', (r) => r.feeds.find(BRAND, 'main')],
+    ['listOfBrand', (r) => r.feeds.listOfBrand(BRAND)],
+    ['countOfBrand', (r) => r.feeds.countOfBrand(BRAND)],
+    ['save', (r) => r.feeds.save(BRAND, 'main', { url: 'https://shop.example.com/feed.xml', format: 'google-xml', schedule: 'daily' }, NOW, true)],
+    ['delete', (r) => r.feeds.delete(BRAND, 'main')],
+    ['claimDue', (r) => r.feeds.claimDue('instance-1', NOW, NOW, 5)],
+    ['claimNow', (r) => r.feeds.claimNow(BRAND, 'main', 'instance-1', NOW, NOW)],
+    [
+      'release',
+      (r) =>
+        r.feeds.release(
+          { organization_id: BRAND, id: 'main', url: 'https://shop.example.com/feed.xml', format: 'google-xml', schedule: 'daily', next_run_at: NOW, lease_owner: 'instance-1', lease_until: NOW, failures: 0, last_run_id: null, last_complete_items: null, created_at: NOW, updated_at: NOW },
+          { next_run_at: NOW, failures: 0, last_run_id: 'run-1', last_complete_items: 10 },
+        ),
+    ],
+    ['startRun', (r) => r.feeds.startRun({ id: 'run-1', organization_id: BRAND, feed_id: 'main', source: 'fetch', started_at: NOW })],
+    ['finishRun', (r) => r.feeds.finishRun('run-1', { status: 'complete', items: 10, added: 10, finished_at: NOW })],
+    ['findRun', (r) => r.feeds.findRun(BRAND, 'main', 'run-1')],
+    ['listRuns', (r) => r.feeds.listRuns(BRAND, 'main', PAGE)],
+    ['storedProducts', (r) => r.feeds.storedProducts(BRAND, ['p-1', 'p-2'])],
+    [
+      'writeBatch',
+      (r) =>
+        r.feeds.writeBatch(
+          BRAND,
+          'main',
+          'run-1',
+          {
+            inserts: [{ id: 'p-9', columns: { organization_id: BRAND, integration: 'feed:main', available: 1, name: 'Shoe', description: '', url: 'https://shop.example.com/p/9', images: '[]', options: '[]', metadata: '[]', price_cents: 100, search_text: 'shoe', updated_at: NOW } }],
+            updates: [{ seq: 1, columns: { name: 'Shoe', updated_at: NOW } }],
+            seen: [2, 3],
+          },
+          NOW,
+        ),
+    ],
+    ['missingFromRun', (r) => r.feeds.missingFromRun(BRAND, 'main', 'run-1', 500)],
+    ['makeUnavailable', (r) => r.feeds.makeUnavailable(BRAND, [{ seq: 1, options: '[]' }], NOW)],
+  ],
   products: [
     ['list (filters)', (r) => r.products.list(AFF, { organizationIds: [BRAND], isAvailable: true }, PAGE)],
     // On SQLite the page of a price range waits for the range's total (it chooses the plan).

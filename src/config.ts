@@ -57,6 +57,12 @@ export interface Config {
   webhookAllowLocalTargets: boolean;
   /** How often this instance looks for webhook deliveries that are due; 0 delivers none here. */
   webhookPollMs: number;
+  /** The most a product feed may hold, decompressed, in MB (FEED_MAX_MB). */
+  feedMaxMb: number;
+  /** A feed run holding fewer items than this share of the last complete run's makes nothing unavailable (FEED_MIN_SHARE_PERCENT). */
+  feedMinSharePercent: number;
+  /** The most a feed's parsing thread may use of memory, in MB (FEED_WORKER_HEAP_MB). */
+  feedWorkerHeapMb: number;
   /** How often this instance looks for scheduled tasks that are due (retention); 0 runs none here. */
   schedulePollMs: number;
   /** How often orders past their lock date are looked for and approved (a scheduled task, once across instances). */
@@ -367,6 +373,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usesDefaultDatabase: !env.DATABASE_URL,
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
+    feedMaxMb: integer(env, 'FEED_MAX_MB', 2048, 1, 65_536),
+    feedMinSharePercent: integer(env, 'FEED_MIN_SHARE_PERCENT', 50, 0, 100),
+    feedWorkerHeapMb: integer(env, 'FEED_WORKER_HEAP_MB', 256, 16, 16_384),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
     trackLimitPerMinute: integer(env, 'TRACK_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
@@ -437,6 +446,9 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   usesDefaultDatabase: null,
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookPollMs: 'WEBHOOK_POLL_MS',
+  feedMaxMb: 'FEED_MAX_MB',
+  feedMinSharePercent: 'FEED_MIN_SHARE_PERCENT',
+  feedWorkerHeapMb: 'FEED_WORKER_HEAP_MB',
   schedulePollMs: 'SCHEDULE_POLL_MS',
   lockPollMs: 'LOCK_POLL_MS',
   trackLimitPerMinute: 'TRACK_LIMIT_PER_MINUTE',

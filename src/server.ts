@@ -31,9 +31,13 @@ import { WebhookQueue } from './domain/webhooks/webhook-queue.js';
 import { JobRunner } from './domain/jobs/job-runner.js';
 import { ScheduledTasks } from './domain/jobs/scheduled-tasks.js';
 import { MailQueue } from './domain/mail/mail-queue.js';
+import { FeedsService } from './domain/feeds/feeds-service.js';
+import { FeedQueue } from './domain/feeds/feed-queue.js';
 import type { MailTransport } from './domain/mail/transport.js';
 import { outboxMailTransport, smtpMailTransport } from './outbound/mail-transport.js';
-import { webhookTransport, type Resolver } from './outbound/webhook-transport.js';
+import { webhookTransport } from './outbound/webhook-transport.js';
+import type { Resolver } from './outbound/outbound-target.js';
+import { feedFetcher } from './outbound/feed-fetch.js';
 import { randomUUID } from 'node:crypto';
 import { INVALIDATION_CHANNEL, localBus, type Invalidation, type InvalidationBus, type InvalidationPublisher } from './domain/invalidation.js';
 import { createServices, fraudSettingsOf, payeeKeysFor, type ServingServices } from './services.js';
@@ -100,6 +104,7 @@ const JOB_FAILURES: Record<string, string> = {
   webhooks: 'delivering webhooks failed; will retry',
   scheduled: 'running scheduled tasks (retention) failed; will retry',
   mail: 'sending mail failed; will retry',
+  feeds: 'running product feeds failed; will retry',
 };
 
 /** SMTP when configured; else the outbox folder; nothing where there is no folder (an in-memory database). */
@@ -218,6 +223,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         if (queue !== 'webhooks') app?.log.warn({ queue, error }, JOB_FAILURES[queue] ?? `a ${queue} job failed; will retry`);
       },
     }),
+    feeds: new FeedsService(repositories, clock, {
+      fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, ...(options.resolveHost && { resolve: options.resolveHost }) }),
+      allowLocal: config.webhookAllowLocalTargets,
+      maxBytes: config.feedMaxMb * 1024 * 1024,
+      minSharePercent: config.feedMinSharePercent,
+      workerHeapMb: config.feedWorkerHeapMb,
+    }),
     retention,
     failedKeys: failedKeyThrottle(config.failedKeyLimit, config.failedKeyWindowMs, windowCounter),
     joinAttempts: {
@@ -250,7 +262,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
       ]),
       config.schedulePollMs,
-    );
+    )
+    // Feeds are due by the hour or the day: looked for as often as scheduled tasks.
+    .add(new FeedQueue(repositories.feeds, services.feeds), config.schedulePollMs);
   const mailTransport = mailTransportFor(config, (path) => app?.log.info({ path }, 'mail written to the outbox folder (SMTP_URL is not set)'));
   if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (target) => (target.applicationId ? services.applications.issueVerifyLink(target.applicationId) : services.users.issueLink(target)), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
   const subscribed = bus.subscribe(forget);

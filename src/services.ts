@@ -38,6 +38,7 @@ import { newKeyText } from './lib/sealed-box.js';
 import type { Config } from './config.js';
 import { dialectOf, sqlitePath } from './storage/database.js';
 import type { JobRunner } from './domain/jobs/job-runner.js';
+import type { FeedsService } from './domain/feeds/feeds-service.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { TagConversions } from './domain/tag/tag-conversions.js';
@@ -107,6 +108,8 @@ export interface ServingServices extends Services {
   health: HealthService;
   /** Background work: the webhook outbox (queue `webhooks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
   jobs: JobRunner;
+  /** Brands' product feeds and their runs (fetched on the job runner's queue `feeds`). */
+  feeds: FeedsService;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
   /** Counts sign-ups and brand applications per address given and per client address. */

@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { registerPortal } from './portal.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Feed, FeedRun } from '../schemas/feed.js';
 import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AffiliateChannel, AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
 import { Brand, BrandProfile, Commission } from '../schemas/brand.js';
@@ -49,6 +50,7 @@ import { operatorRoutes } from './routes/operator/index.js';
 import { registerViewAsRoutes } from './routes/operator/view-as.js';
 import { registerPostback } from './routes/advertiser/postback.js';
 import { NDJSON } from './routes/advertiser/products-bulk.js';
+import { FEED_UPLOAD_TYPES } from './routes/advertiser/feeds.js';
 import { API_DESCRIPTION } from './api-description.js';
 import { polishDocument } from './openapi-document.js';
 import { webhookDescriptions } from './webhook-description.js';
@@ -57,7 +59,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, TagInstall];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, Feed, FeedRun, User, Session, OpenSession, ApiKey, ViewAs, TagInstall];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -223,6 +225,8 @@ async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
     splitCommaLists(scoped);
     // NDJSON uploads reach their route as the stream itself, read line by line (never buffered).
     scoped.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
+    // So do uploaded feeds, read by their parser as they come.
+    scoped.addContentTypeParser(FEED_UPLOAD_TYPES, (_request, payload, done) => done(null, payload));
     for (const route of advertiserRoutes) route(scoped, ctx.services);
   });
 }

@@ -171,6 +171,10 @@ export interface ProductsTable {
   search_text: string;
   created_at: string;
   updated_at: string;
+  /** The brand's feed that brought the product; null: written through the API or an import. */
+  feed_id: string | null;
+  /** The last run of that feed whose file held the product. */
+  feed_run_id: string | null;
 }
 
 /** SQLite only: the FTS5 index of products.search_text, rowid = products.seq. */
@@ -625,6 +629,45 @@ export interface ScheduledTasksTable {
 }
 export type ScheduledTaskRow = Selectable<ScheduledTasksTable>;
 
+/** A brand's product feed, fetched on its schedule by one instance at a time. */
+export interface ProductFeedsTable {
+  organization_id: string;
+  id: string;
+  url: string;
+  format: string;
+  schedule: string;
+  next_run_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  failures: Generated<number>;
+  last_run_id: string | null;
+  last_complete_items: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type ProductFeedRow = Selectable<ProductFeedsTable>;
+
+/** One run of a feed, fetched or uploaded, and its report. */
+export interface FeedRunsTable {
+  id: string;
+  organization_id: string;
+  feed_id: string;
+  source: string;
+  status: string;
+  reason: string | null;
+  bytes: number;
+  items: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  made_unavailable: number;
+  refused: number;
+  refusals: string;
+  started_at: string;
+  finished_at: string | null;
+}
+export type FeedRunRow = Selectable<FeedRunsTable>;
+
 /** A message waiting to be sent, sent, or given up; see migration 0037. */
 export interface MailMessagesTable {
   id: string;
@@ -854,6 +897,8 @@ export interface DB {
   publishable_keys: PublishableKeysTable;
   tag_reports: TagReportsTable;
   products: ProductsTable;
+  product_feeds: ProductFeedsTable;
+  feed_runs: FeedRunsTable;
   products_fts: ProductsFtsTable;
   campaigns: CampaignsTable;
   campaign_categories: CampaignCategoriesTable;

@@ -1,8 +1,7 @@
 // Request/reply with a storage worker thread (its own SQLite connection): the serving thread posts
 // work and awaits the answer instead of blocking on better-sqlite3, which is synchronous.
-import { Worker, parentPort, workerData } from 'node:worker_threads';
-import { getBackgroundNice, lowerBackgroundThreads } from '../lib/thread-priority.js';
-import { keepYoungGenerationCap } from '../lib/young-generation.js';
+import { parentPort } from 'node:worker_threads';
+import { startWorkerBeside, startedWith } from '../lib/worker-start.js';
 
 interface Request {
   id: number;
@@ -20,50 +19,11 @@ export interface WorkerRpc {
   close(): Promise<void>;
 }
 
-/**
- * Starts `name` (a module beside this one). Built, it runs from its JavaScript; under tsx (tests
- * and tools run the TypeScript sources) a worker does not inherit tsx's loader on Node 20, so a
- * bootstrap registers it first.
- */
-/**
- * A worker's young generation, in MB. V8 lets it grow to 32 MB per thread under a steady stream of
- * allocations (as the main thread's), and each worker kept that much however little it held: a
- * storage worker's objects live for one call, so a small nursery costs a few more quick scavenges.
- */
-const WORKER_YOUNG_GENERATION_MB = 8;
+/** Inside a storage worker, first: see src/lib/worker-start.ts. */
+export { startedWith };
 
-function startWorker(name: string, options: unknown): Worker {
-  const worker = newWorker(name, options);
-  // Setting up the worker's heap reset the serving thread's young generation cap (see there).
-  worker.once('online', keepYoungGenerationCap);
-  return worker;
-}
-
-function newWorker(name: string, options: unknown): Worker {
-  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
-  const workerData: WorkerStart = { options, nice: getBackgroundNice() };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`${name}.js`, import.meta.url), { workerData, resourceLimits });
-  const source = new URL(`${name}.ts`, import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
-}
-
-/** What a storage worker is started with: its options, and how far below the serving thread it runs. */
-interface WorkerStart {
-  options: unknown;
-  nice: number;
-}
-
-/**
- * Inside a worker, first: lowers this thread's priority as the service asked (a storage worker is
- * background work; see src/lib/thread-priority.ts) and returns the options it was started with.
- */
-export function startedWith<T>(): T {
-  const start = workerData as WorkerStart;
-  lowerBackgroundThreads(start.nice);
-  return start.options as T;
-}
+/** Starts `name`, a module beside this one. */
+const startWorker = (name: string, options: unknown) => startWorkerBeside(import.meta.url, name, options);
 
 export function startWorkerRpc(name: string, workerData: unknown): WorkerRpc {
   const worker = startWorker(name, workerData);

@@ -3,6 +3,7 @@
 // service starts, so tests can be declared from its names; its requests read the harness and the
 // keys only when they are built.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import type { InjectOptions } from 'light-my-request';
 import type { Harness } from './harness.js';
 import { BRANDS, brandInput, campaignInput, productInput } from './world.js';
@@ -32,6 +33,9 @@ export interface Sample {
   foreign: { status: number; code: string } | { reason: string };
 }
 
+const WALK_FEED = { url: 'https://www.acme.com/feeds/google.xml', format: 'google-xml', schedule: 'daily' } as const;
+const WALK_FEED_FILE =
+  '<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><item><g:id>walk-feed-item</g:id><title>Walked shoe</title><link>https://www.acme.com/p/walked</link><g:price>99.90 BRL</g:price><g:availability>in_stock</g:availability></item></channel></rss>';
 const OWN_LIST = { reason: "lists the caller's own only (its test file proves another caller's never appear)" };
 const OWN_MONTH = { reason: "a month of the caller's own money: another affiliate reads its own (statements-documents.test.ts)" };
 /** The current UTC month, YYYY-MM. */
@@ -326,6 +330,53 @@ export function createRouteSamples(): RouteSamples {
         headers: { ...withKey(key), 'content-type': 'application/x-ndjson' },
         payload: JSON.stringify({ ...walkProduct(), id: 'walk-bulk' }),
       }),
+    },
+    'PUT /advertiser/feeds/:id': {
+      side: 'brand',
+      foreign: { reason: "puts the caller's own feed: another brand's id is its own (feeds.test.ts)" },
+      request: (key) => ({ method: 'PUT', url: '/advertiser/feeds/walk-feed', headers: withKey(key), payload: WALK_FEED }),
+    },
+    'GET /advertiser/feeds': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/feeds', headers: withKey(key) }) },
+    'GET /advertiser/feeds/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'feed_not_found' },
+      request: async (key) => {
+        await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
+        return { method: 'GET', url: '/advertiser/feeds/walk-feed', headers: withKey(key) };
+      },
+    },
+    'DELETE /advertiser/feeds/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'feed_not_found' },
+      request: async (key) => {
+        await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
+        return { method: 'DELETE', url: '/advertiser/feeds/walk-feed', headers: withKey(key) };
+      },
+    },
+    'GET /advertiser/feeds/:id/runs': {
+      side: 'brand',
+      foreign: { status: 404, code: 'feed_not_found' },
+      request: async (key) => {
+        await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
+        return { method: 'GET', url: '/advertiser/feeds/walk-feed/runs', headers: withKey(key) };
+      },
+    },
+    'GET /advertiser/feeds/:id/runs/:runId': {
+      side: 'brand',
+      foreign: { status: 404, code: 'run_not_found' },
+      request: async (key) => {
+        await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
+        const run = await h.service.services.feeds.uploadRun(BRANDS.acme, 'walk-feed', Readable.from([WALK_FEED_FILE]));
+        return { method: 'GET', url: `/advertiser/feeds/walk-feed/runs/${run.id}`, headers: withKey(key) };
+      },
+    },
+    'POST /advertiser/feeds/:id/runs': {
+      side: 'brand',
+      foreign: { status: 404, code: 'feed_not_found' },
+      request: async (key) => {
+        await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
+        return { method: 'POST', url: '/advertiser/feeds/walk-feed/runs', headers: { ...withKey(key), 'content-type': 'application/xml' }, payload: WALK_FEED_FILE };
+      },
     },
     'GET /advertiser/brand': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/brand', headers: withKey(key) }) },
     'GET /advertiser/tag': {

@@ -11,6 +11,7 @@ import { CampaignsRepository } from './campaigns.js';
 import { ClaimsRepository } from './claims.js';
 import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
+import { FeedsRepository } from './feeds.js';
 import { FiguresRepository } from './figures.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
@@ -47,6 +48,7 @@ export function openRepositories(database: Database) {
     categories: new CategoriesRepository(database),
     claims: new ClaimsRepository(database),
     clicks: new ClicksRepository(database),
+    feeds: new FeedsRepository(database),
     figures: new FiguresRepository(database),
     holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),

@@ -1,0 +1,117 @@
+// A feed's parsing, on a thread of its own at background priority (src/lib/thread-priority.ts):
+// the bytes are pulled from the serving thread a chunk at a time, gunzipped when they are gzip,
+// counted against the size limit after decompression, parsed as they come and mapped to products,
+// which go back a batch at a time; the next chunk is asked for only once the batch is written.
+import { parentPort } from 'node:worker_threads';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { startedWith } from '../../lib/worker-start.js';
+import { productOfItem, withOptionsOf, type FeedProduct, type Refusal } from './feed-items.js';
+import { itemsOf, NotAFeed } from './feed-parsers.js';
+import type { FromWorker, ParseCounts, ParseOptions, ToWorker } from './feed-messages.js';
+
+const options = startedWith<ParseOptions>();
+const port = parentPort!;
+
+const inbox: ToWorker[] = [];
+let waiting: ((message: ToWorker) => void) | undefined;
+port.on('message', (message: ToWorker) => {
+  if (waiting) {
+    const wake = waiting;
+    waiting = undefined;
+    wake(message);
+  } else inbox.push(message);
+});
+const next = (): Promise<ToWorker> => (inbox.length > 0 ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => (waiting = resolve)));
+const send = (message: FromWorker) => port.postMessage(message);
+
+/** The file's bytes as the serving thread hands them over. */
+async function* pulled(): AsyncGenerator<Buffer> {
+  for (;;) {
+    send({ type: 'pull' });
+    const message = await next();
+    if (message.type === 'chunk') yield Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength);
+    else if (message.type === 'end') return;
+    else if (message.type === 'source-failed') throw new NotAFeed(message.reason);
+  }
+}
+
+/** The bytes, gunzipped when they begin as gzip does (a .gz file, or a server's gzip encoding). */
+async function* decompressed(source: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  const first = await source.next();
+  if (first.done) return;
+  async function* whole() {
+    yield first.value;
+    yield* source;
+  }
+  if (first.value[0] !== 0x1f || first.value[1] !== 0x8b) return yield* whole();
+  const gunzip = createGunzip();
+  pipeline(Readable.from(whole()), gunzip).catch(() => undefined);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) yield chunk;
+  } catch (error) {
+    if (error instanceof NotAFeed) throw error;
+    throw new NotAFeed(`the gzip file is damaged: ${(error as Error).message}`);
+  }
+}
+
+/** UTF-8 text of the bytes, counted against the limit; an HTML page is refused at its first bytes. */
+async function* text(source: AsyncIterable<Buffer>, counts: ParseCounts): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  let looked = false;
+  for await (const chunk of source) {
+    counts.bytes += chunk.length;
+    if (counts.bytes > options.maxBytes) throw new NotAFeed(`the feed is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB (decompressed), the limit (FEED_MAX_MB): the rest was not read`);
+    const piece = decoder.decode(chunk, { stream: true });
+    if (!looked && piece.trim() !== '') {
+      looked = true;
+      if (/^\uFEFF?\s*(<!doctype\s+html|<html[\s>])/i.test(piece.slice(0, 1024))) throw new NotAFeed('the answer is an HTML page, not a feed: check the feed URL');
+    }
+    if (piece !== '') yield piece;
+  }
+  const tail = decoder.decode();
+  if (tail !== '') yield tail;
+  if (!looked) throw new NotAFeed('the answer was empty: there was no feed to read');
+}
+
+async function run(): Promise<void> {
+  const counts: ParseCounts = { items: 0, bytes: 0, refused: 0 };
+  let refusals: Refusal[] = [];
+  let reported = 0;
+  const pending = new Map<string, FeedProduct>();
+  let pendingItems = 0;
+  const flush = async () => {
+    if (pending.size === 0 && refusals.length === 0) return;
+    send({ type: 'batch', products: [...pending.values()], refusals });
+    pending.clear();
+    pendingItems = 0;
+    refusals = [];
+    const answer = await next();
+    if (answer.type !== 'written') throw new Error(`expected the batch to be written, got ${answer.type}`);
+  };
+  try {
+    for await (const item of itemsOf(text(decompressed(pulled()), counts), options.format)) {
+      counts.items++;
+      const mapped = productOfItem(item, options.currency);
+      if (!mapped.ok) {
+        counts.refused++;
+        if (reported < options.maxRefusals) {
+          reported++;
+          refusals.push(mapped.refusal);
+        }
+        continue;
+      }
+      const earlier = pending.get(mapped.product.id);
+      pending.set(mapped.product.id, earlier ? withOptionsOf(earlier, mapped.product) : mapped.product);
+      if (++pendingItems >= options.batchSize) await flush();
+    }
+    await flush();
+    send({ type: 'done', ...counts, refusals });
+  } catch (error) {
+    const reason = error instanceof NotAFeed ? error.message : `reading the feed failed: ${(error as Error).message}`;
+    send({ type: 'failed', reason, ...counts, refusals });
+  }
+}
+
+void run();
