@@ -679,6 +679,8 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     // On SQLite the page of a price range waits for the range's total (it chooses the plan).
     ['list (price range)', (r) => r.products.list(AFF, { priceFrom: 1000, priceTo: 5000 }, PAGE)],
     ['list (search)', (r) => r.products.list(AFF, { search: 'running shoes', isAvailable: true }, PAGE)],
+    ['feedBatch (first)', (r) => r.products.feedBatch(AFF, { organizationIds: [BRAND], isAvailable: true }, undefined, 500)],
+    ['feedBatch (search, next)', (r) => r.products.feedBatch(AFF, { search: 'running shoes', priceFrom: 1000, priceTo: 5000 }, 1234, 500)],
     ['find', (r) => r.products.find(BRAND, 'p-1')],
     ['delete', (r) => r.products.delete(BRAND, 'p-1')],
     [

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { openRedis, type RedisConnection } from './storage/redis.js';
 import { openClickSink } from './storage/click-sink.js';
-import { InstallationService } from './domain/installation.js';
+import { InstallationService, deepLinkKey } from './domain/installation.js';
 import { openRepositories } from './storage/repositories/index.js';
 import { countInWindow, countUp, markSeen } from './storage/redis-windows.js';
 import { failedKeyThrottle, failoverWindowCounter, memoryWindowCounter } from './domain/access/failed-key-throttle.js';
@@ -21,6 +21,7 @@ import { ClickSpool } from './storage/click-spool.js';
 import { ClickRecorder } from './domain/links/click-recorder.js';
 import { RedirectCache } from './domain/links/redirect-cache.js';
 import { TrackingService } from './domain/links/tracking-service.js';
+import { DeepLinks } from './domain/links/deep-links.js';
 import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './domain/links/repeat-filter.js';
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
 import { TagConversions } from './domain/tag/tag-conversions.js';
@@ -147,7 +148,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     logError('writing clicks failed; will retry'),
   );
   const redirectCache = new RedirectCache(repositories.links, clock, { maxMb: config.redirectCacheMb });
-  const tracking = new TrackingService(redirectCache, clicks);
+  const tracking = new TrackingService(redirectCache, clicks, new DeepLinks(await deepLinkKey(repositories.settings, clock)));
   /** What a change announced by any instance (this one included) makes this instance forget. */
   const forget = (message: Invalidation) => {
     if (message.kind === 'link') tracking.forgetLink(message.code);

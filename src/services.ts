@@ -39,6 +39,7 @@ import type { Config } from './config.js';
 import { dialectOf, sqlitePath } from './storage/database.js';
 import type { JobRunner } from './domain/jobs/job-runner.js';
 import type { FeedsService } from './domain/feeds/feeds-service.js';
+import { ProductFeeds } from './domain/catalog/product-feeds.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { TagConversions } from './domain/tag/tag-conversions.js';
@@ -61,6 +62,7 @@ export interface Services {
   /** The network's figures over time, by brand and by affiliate. */
   figures: FiguresConsole;
   catalog: CatalogService;
+  affiliateFeeds: ProductFeeds;
   /** Affiliates' channels. */
   channels: ChannelsService;
   /** Affiliates' claims of sales the tracking missed, and brands' answers. */
@@ -219,6 +221,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     audit: new AuditService(repositories.audit, clock, { addressDays: settings.auditAddressDays ?? 90 }),
     catalog: new CatalogService(repositories, links, clock),
+    affiliateFeeds: new ProductFeeds(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),
     imports: new CatalogWriter(repositories, clock),

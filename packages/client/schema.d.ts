@@ -3376,7 +3376,7 @@ export interface paths {
         };
         /**
          * Follow a short link
-         * @description What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link's destination with a new click id appended as a query parameter (clickId, unless the brand agreed another name), before any #fragment. The visitor's own query parameters (utm_source…) are merged in, as sent and in order; a visitor's parameter named like one of the link's own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link's values. HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.
+         * @description What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link's destination with a new click id appended as a query parameter (clickId, unless the brand agreed another name), before any #fragment. The visitor's own query parameters (utm_source…) are merged in, as sent and in order; a visitor's parameter named like one of the link's own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link's values. A product feed's link (GET /affiliate/feeds/products.csv) also takes to (a product page, percent-encoded) and sig (its signature): when sig signs to for this code and to is on one of the brand's domains, the destination is that page (with the link's mdasc), else the link's own (the brand's home page); to and sig are not passed on. HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.
          */
         get: {
             parameters: {
@@ -3931,6 +3931,360 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliate/feeds/products.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products you may promote, with deep links, as CSV
+         * @description Addition to the spec. Every product GET /affiliate/products would list with the same filters (no pages), newest first, except those of brands that take no links from the channel (inactive, or not accepting its kind), each with a deep link: the short link of the brand for this channel and mdasc with the product page signed in it (to, sig). A visit lands on the product page and counts as a click of the channel, with mdasc; a changed or foreign product URL lands on the brand's home page instead. CSV (RFC 4180, a header line first): id, organizationId, brand, name, description, link, url, imageUrl, price, listPrice, currency, available, categories. price and listPrice are integer cents (listPrice only when it is above price); categories are joined with " > ". Streamed. One version per affiliate and UTC day: the ETag changes with the day and the query, Cache-Control keeps it until the day ends, and If-None-Match with the ETag answers 304. An unknown or foreign channelId answers 404 channel_not_found. Scope: products:read.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The channel the deep links count for: one of yours (GET /affiliate/channels) */
+                    channelId: string;
+                    /** @description Your own tracking id, carried by every deep link to the product page as the query parameter mdasc */
+                    mdasc?: string;
+                    /** @description Words that must all appear in the product name or description (each matches as a prefix) */
+                    search?: string;
+                    /** @description from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive) */
+                    price?: string;
+                    /** @description Products of these brands (UUIDs). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    organizationIds?: string[];
+                    /** @description Only available products, or only unavailable ones (true or false) */
+                    isAvailable?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8 */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description The feed has not changed since the ETag given in If-None-Match (same day, same query) */
+                304: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliate/feeds/products.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products you may promote, with deep links, as a Google Merchant Center feed
+         * @description Addition to the spec. Every product GET /affiliate/products would list with the same filters (no pages), newest first, except those of brands that take no links from the channel (inactive, or not accepting its kind), each with a deep link: the short link of the brand for this channel and mdasc with the product page signed in it (to, sig). A visit lands on the product page and counts as a click of the channel, with mdasc; a changed or foreign product URL lands on the brand's home page instead. Google Merchant Center RSS 2.0 (namespace g, http://base.google.com/ns/1.0): per item g:id (organizationId:id), g:title, g:description, g:link (the deep link), g:image_link, g:availability, g:price and, for a discount, g:sale_price (major units and currency, e.g. 199.90 BRL), g:brand, g:product_type, g:condition. Streamed. One version per affiliate and UTC day: the ETag changes with the day and the query, Cache-Control keeps it until the day ends, and If-None-Match with the ETag answers 304. An unknown or foreign channelId answers 404 channel_not_found. Scope: products:read.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The channel the deep links count for: one of yours (GET /affiliate/channels) */
+                    channelId: string;
+                    /** @description Your own tracking id, carried by every deep link to the product page as the query parameter mdasc */
+                    mdasc?: string;
+                    /** @description Words that must all appear in the product name or description (each matches as a prefix) */
+                    search?: string;
+                    /** @description from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive) */
+                    price?: string;
+                    /** @description Products of these brands (UUIDs). Comma-separated (a,b,c); repeating the parameter works too. At most 100 values. */
+                    organizationIds?: string[];
+                    /** @description Only available products, or only unavailable ones (true or false) */
+                    isAvailable?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/xml; charset=utf-8 */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                    };
+                };
+                /** @description The feed has not changed since the ETag given in If-None-Match (same day, same query) */
+                304: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": components["schemas"]["Error"];
                     };
                 };
             };

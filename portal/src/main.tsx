@@ -24,6 +24,7 @@ import { Campaigns } from './pages/affiliate/campaigns.js';
 import { Payouts } from './pages/affiliate/payouts.js';
 import { Claims } from './pages/affiliate/claims.js';
 import { Statements } from './pages/affiliate/statements.js';
+import { Feeds } from './pages/affiliate/feeds.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
@@ -142,6 +143,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/orders" component={Orders} />
           <Route path="/payouts" component={Payouts} />
           <Route path="/statements" component={Statements} />
+          <Route path="/feeds" component={Feeds} />
           <Route path="/claims" component={Claims} />
           <Route path="/payee">{() => <Payee me={user} />}</Route>
           <Route path="/channels" component={Channels} />

@@ -45,3 +45,15 @@ const SECOND_FACTOR_KEY = 'second_factor_key';
 export async function secondFactorKey(settings: SettingsRepository, clock: Clock): Promise<Buffer> {
   return Buffer.from(await settings.getOrCreate(SECOND_FACTOR_KEY, freshSalt(), clock.iso()), 'base64url');
 }
+
+const DEEP_LINK_KEY = 'deep_link_key';
+
+/**
+ * The key that signs the product pages of feed deep links (HMAC-SHA-256, see links/deep-links.ts):
+ * 32 random bytes made at the first use and kept in the settings, shared by every instance. Never
+ * rotated: a new key would turn every deep link in the feeds already fetched into a link to the
+ * brand's home page.
+ */
+export async function deepLinkKey(settings: SettingsRepository, clock: Clock): Promise<Buffer> {
+  return Buffer.from(await settings.getOrCreate(DEEP_LINK_KEY, freshSalt(), clock.iso()), 'base64url');
+}

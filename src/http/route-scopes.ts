@@ -8,6 +8,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/brands': 'brands:read',
   'GET /affiliate/brands/:id': 'brands:read',
   'GET /affiliate/products': 'products:read',
+  'GET /affiliate/feeds/products.csv': 'products:read',
+  'GET /affiliate/feeds/products.xml': 'products:read',
   'GET /affiliate/campaigns': 'campaigns:read',
   'POST /affiliate/shortener/url': 'shortener:write',
   'GET /affiliate/shortener/urls': 'shortener:read',

@@ -191,6 +191,16 @@ export function createRouteSamples(): RouteSamples {
     // Globex is private and approved for aff-1 only.
     'GET /affiliate/brands/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}`, headers: withKey(key) }) },
     'GET /affiliate/products': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
+    'GET /affiliate/feeds/products.csv': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: (key) => ({ method: 'GET', url: `/affiliate/feeds/products.csv?channelId=${h.world.channels.aff1Site}`, headers: withKey(key) }),
+    },
+    'GET /affiliate/feeds/products.xml': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: (key) => ({ method: 'GET', url: `/affiliate/feeds/products.xml?channelId=${h.world.channels.aff1Site}`, headers: withKey(key) }),
+    },
     'GET /affiliate/campaigns': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/campaigns', headers: withKey(key) }) },
     'POST /affiliate/shortener/url': {
       side: 'affiliate',

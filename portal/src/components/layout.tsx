@@ -12,6 +12,7 @@ const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/brands', 'nav.brands'],
   ['/products', 'nav.products'],
+  ['/feeds', 'nav.feeds'],
   ['/campaigns', 'nav.campaigns'],
   ['/links', 'nav.links'],
   ['/analytics', 'nav.analytics'],

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
-import type { LinkListFilters, LinksRepository } from '../../storage/repositories/links.js';
+import type { FEED_LINK_TYPE, LinkListFilters, LinksRepository } from '../../storage/repositories/links.js';
 import type { CampaignRow, ShortLinkRow } from '../../storage/tables.js';
 import { invalid, notFound } from '../errors.js';
 import type { InvalidationPublisher } from '../invalidation.js';
@@ -32,7 +32,7 @@ export interface ChannelLinkRequest {
   affiliateId: string;
   channelId: string;
   brandId: string;
-  type: LinkType;
+  type: LinkType | typeof FEED_LINK_TYPE;
   featureId: string | null;
   key: string;
   destination: string;

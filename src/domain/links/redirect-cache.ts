@@ -4,7 +4,8 @@
 import type { LinksRepository, RedirectTarget, SuspendedMembers } from '../../storage/repositories/links.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import type { Clock } from '../../lib/clock.js';
-import { brandHome } from './link-rules.js';
+import { brandDomains, brandHome } from './link-rules.js';
+import type { FeedFacts } from './deep-links.js';
 
 const CODE_PATTERN = /^[0-9A-Za-z]{7,32}$/;
 
@@ -33,6 +34,8 @@ export interface CachedTarget {
   suspended: boolean;
   /** Set while the brand is suspended: where every visitor goes instead (its home page, no click id). */
   fixedLocation: string | undefined;
+  /** Set on a product feed's link only: what its deep links are checked against (deep-links.ts). */
+  feed: FeedFacts | undefined;
 }
 
 /** One copy of each id shared by many links; started afresh when it holds too many. */
@@ -64,12 +67,31 @@ function homeOf(brand: SuspendedMembers['brands'][number]): string {
   }
 }
 
-function prepare(target: RedirectTarget, shared: SharedStrings, suspensions: Suspensions): CachedTarget {
-  const home = suspensions.brands.get(target.brandId);
-  const hash = target.destination.indexOf('#');
-  const base = hash === -1 ? target.destination : target.destination.slice(0, hash);
-  const fragment = hash === -1 ? '' : target.destination.slice(hash);
+/** A destination's Location around the click id: before it (the click id parameter last), after it (the #fragment). */
+export function locationParts(destination: string, clickIdParam: string): Pick<CachedTarget, 'locationBefore' | 'locationAfter' | 'queryStart'> {
+  const hash = destination.indexOf('#');
+  const base = hash === -1 ? destination : destination.slice(0, hash);
   const query = base.indexOf('?');
+  return {
+    locationBefore: `${base}${query === -1 ? '?' : '&'}${encodeURIComponent(clickIdParam)}=`,
+    locationAfter: hash === -1 ? '' : destination.slice(hash),
+    queryStart: query === -1 ? base.length + 1 : query + 1,
+  };
+}
+
+/** A feed link's checks: the brand's domains (none, so no deep link passes, should its site not be a URL: checked when written, so never). */
+function feedFactsOf(code: string, feed: NonNullable<RedirectTarget['feed']>, clickIdParam: string): FeedFacts {
+  let domains: string[];
+  try {
+    domains = brandDomains(feed);
+  } catch {
+    domains = [];
+  }
+  return { code, domains, clickIdParam };
+}
+
+function prepare(code: string, target: RedirectTarget, shared: SharedStrings, suspensions: Suspensions): CachedTarget {
+  const home = suspensions.brands.get(target.brandId);
   return {
     linkId: target.linkId,
     active: target.active,
@@ -77,12 +99,11 @@ function prepare(target: RedirectTarget, shared: SharedStrings, suspensions: Sus
     channelId: shared.of(target.channelId),
     brandId: shared.of(target.brandId),
     mdasc: target.mdasc,
-    locationBefore: `${base}${query === -1 ? '?' : '&'}${encodeURIComponent(target.clickIdParam)}=`,
-    locationAfter: fragment,
-    queryStart: query === -1 ? base.length + 1 : query + 1,
+    ...locationParts(target.destination, target.clickIdParam),
     ownNames: undefined,
     suspended: home !== undefined || suspensions.affiliates.has(target.affiliateId),
     fixedLocation: home,
+    feed: target.feed && feedFactsOf(code, target.feed, target.clickIdParam),
   };
 }
 
@@ -94,7 +115,17 @@ function prepare(target: RedirectTarget, shared: SharedStrings, suspensions: Sus
  */
 function entryBytes(code: string, target: CachedTarget | null): number {
   if (target === null) return 100 + code.length;
-  return 300 + code.length + target.linkId.length + target.locationBefore.length + target.locationAfter.length + (target.mdasc?.length ?? 0) + (target.fixedLocation?.length ?? 0) + 5 * 16;
+  return (
+    300 +
+    code.length +
+    target.linkId.length +
+    target.locationBefore.length +
+    target.locationAfter.length +
+    (target.mdasc?.length ?? 0) +
+    (target.fixedLocation?.length ?? 0) +
+    5 * 16 +
+    (target.feed ? 100 + target.feed.domains.reduce((bytes, d) => bytes + d.length + 16, 0) : 0)
+  );
 }
 
 /** The cache's budget unless configured. */
@@ -155,7 +186,7 @@ export class RedirectCache {
       const generation = this.generation;
       const found = await this.links.findRedirectTarget(code);
       const suspensions = this.suspensions ?? (await this.suspensionsNow());
-      target = found ? prepare(found, this.shared, suspensions) : null;
+      target = found ? prepare(code, found, this.shared, suspensions) : null;
       // Started afresh meanwhile (a suspension, say): answer this once, keep nothing read before it.
       if (generation === this.generation) this.entries.set(code, target);
     }

@@ -3,11 +3,14 @@
 import type { ClickRecorder, Visit } from './click-recorder.js';
 import type { CachedTarget, RedirectCache } from './redirect-cache.js';
 import type { NewClickRow } from '../../storage/tables.js';
+import type { DeepLinks } from './deep-links.js';
 
 export class TrackingService {
   constructor(
     private readonly redirects: RedirectCache,
     private readonly clicks: ClickRecorder,
+    /** Checks the product pages of feed links' deep links (deep-links.ts). */
+    private readonly deepLinks: DeepLinks,
   ) {}
 
   /**
@@ -23,9 +26,14 @@ export class TrackingService {
     return this.redirects.resolve(code);
   }
 
-  /** Records a click on the target and answers the Location to redirect to (see ClickRecorder). */
+  /**
+   * Records a click on the target and answers the Location to redirect to (see ClickRecorder); a
+   * feed link's visit with a query goes to the signed product page it names, when it checks out.
+   */
   clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
-    return this.clicks.clickThrough(target, visit, query);
+    if (target.feed === undefined || query === undefined) return this.clicks.clickThrough(target, visit, query);
+    const deep = this.deepLinks.follow(target as CachedTarget & { feed: NonNullable<CachedTarget['feed']> }, query);
+    return this.clicks.clickThrough(deep.target, visit, deep.query);
   }
 
   /** A click answered but not yet written, with the flags it will be stored with. */

@@ -5,7 +5,7 @@
 //   (answered by the redirect front, and by the Fastify route behind it) carry none of them: the
 //   referrer a visitor brings is the brand's to see;
 // - catalogue reads (brands, products, campaigns) may be kept by the client for 60 s (a key has
-//   60 requests a minute); every other authenticated answer, errors included, no-store; the
+//   60 requests a minute), product feeds until their day ends (their own header); every other authenticated answer, errors included, no-store; the
 //   reference page's static files a day;
 // - CORS only for the origins CORS_ORIGINS names (none by default): an API key is a secret, and a
 //   page on another origin that holds one has already leaked it. The shop's pages are the
@@ -21,6 +21,8 @@ import type { App } from '../context.js';
 const forShopPages = (url: string): boolean => url.startsWith('/track/') || url === '/tag.js' || url.startsWith('/tag.js?');
 
 const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
+/** Product feeds say themselves how long they may be kept (until their day ends, with an ETag). */
+const FEEDS = new Set(['/affiliate/feeds/products.csv', '/affiliate/feeds/products.xml']);
 const AUTHENTICATED = /^\/(affiliate|advertiser|postback|session)(\/|$)/;
 
 export async function registerSecurityHeaders(app: App, options: { publicUrl: string; corsOrigins: readonly string[] }): Promise<void> {
@@ -45,6 +47,7 @@ export async function registerSecurityHeaders(app: App, options: { publicUrl: st
     const url = request.routeOptions.url ?? '';
     if (forShopPages(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     if (url.startsWith('/docs/static/')) reply.header('cache-control', 'public, max-age=86400');
+    else if (FEEDS.has(url) && (reply.statusCode === 200 || reply.statusCode === 304)) return payload;
     else if (AUTHENTICATED.test(request.url)) {
       const catalogue = request.method === 'GET' && reply.statusCode === 200 && CATALOGUE_READS.has(url);
       reply.header('cache-control', catalogue ? 'private, max-age=60' : 'no-store');

@@ -22,6 +22,7 @@ const SCHEMA = {
     'What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link\'s destination with a new click id appended as a query parameter ' +
     '(clickId, unless the brand agreed another name), before any #fragment. The visitor\'s own query parameters (utm_source…) are merged in, as sent and in order; ' +
     'a visitor\'s parameter named like one of the link\'s own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link\'s values. ' +
+    'A product feed\'s link (GET /affiliate/feeds/products.csv) also takes to (a product page, percent-encoded) and sig (its signature): when sig signs to for this code and to is on one of the brand\'s domains, the destination is that page (with the link\'s mdasc), else the link\'s own (the brand\'s home page); to and sig are not passed on. ' +
     'HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.',
   security: [],
   params: Params,

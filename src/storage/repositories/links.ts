@@ -23,7 +23,12 @@ export interface RedirectTarget {
   mdasc: string | null;
   /** Query parameter that carries the click id to the brand's site. */
   clickIdParam: string;
+  /** A product feed's link only: the brand's site and added domains (JSON), which its deep links must stay on. */
+  feed?: { site: string; domains: string };
 }
+
+/** The link type of a product feed's links, whose deep links the redirect checks against the brand's domains. */
+export const FEED_LINK_TYPE = 'ProductFeed';
 
 /** The affiliates and brands the network has suspended; a brand with its site and where its Home links go (null: the site's origin). */
 export interface SuspendedMembers {
@@ -45,6 +50,9 @@ type RedirectRow = Pick<ShortLinkRow, 'id' | 'original_url' | 'active' | 'affili
   is_public: number;
   /** 1/0 on SQLite, true/false on PostgreSQL. */
   approved: number | boolean;
+  /** The brand's site and domains, read for a feed link only (null for every other link). */
+  feed_site: string | null;
+  feed_domains: string | null;
 };
 
 /**
@@ -58,6 +66,9 @@ function redirectQuery(database: Database) {
     .selectFrom('short_links as l')
     .innerJoin('brands as b', 'b.id', 'l.organization_id')
     .select(['l.id', 'l.original_url', 'l.active', 'l.affiliate_id', 'l.channel_id', 'l.organization_id', 'l.mdasc', 'b.click_id_param', 'b.is_public'])
+    // Only a feed link's lookup carries the brand's domains; every other link reads two nulls.
+    .select(sql<string | null>`case when l.link_type = ${sql.lit(FEED_LINK_TYPE)} then b.site end`.as('feed_site'))
+    .select(sql<string | null>`case when l.link_type = ${sql.lit(FEED_LINK_TYPE)} then b.domains end`.as('feed_domains'))
     .select((eb) =>
       eb
         .exists(eb.selectFrom('brand_approvals as ap').select(sql`1`.as('one')).whereRef('ap.affiliate_id', '=', 'l.affiliate_id').whereRef('ap.brand_id', '=', 'l.organization_id'))
@@ -157,6 +168,7 @@ export class LinksRepository {
         brandId: row.organization_id,
         mdasc: row.mdasc,
         clickIdParam: row.click_id_param,
+        ...(row.feed_site !== null && { feed: { site: row.feed_site, domains: row.feed_domains ?? '[]' } }),
       }
     );
   }

@@ -10,6 +10,9 @@ import { foldText } from '../../lib/text-keys.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import type { WriteOutcome } from './brands.js';
 
+/** What a product feed reads of a product. */
+export type FeedProductRow = Pick<ProductRow, 'seq' | 'organization_id' | 'id' | 'name' | 'description' | 'url' | 'images' | 'options' | 'available' | 'price_cents'>;
+
 export interface ProductFilters {
   search?: string;
   priceFrom?: number;
@@ -107,6 +110,28 @@ export class ProductsRepository {
     }
     const [rows, total] = await Promise.all([rowsOf(pageBase), counted(countBase)]);
     return { rows, total };
+  }
+
+  /**
+   * The next products of visible brands for a feed, in list order (newest first) after the one
+   * numbered `beforeSeq` (undefined: from the newest): the list's filters, read a batch at a time
+   * by key so that a feed of any size holds one batch.
+   */
+  async feedBatch(affiliateId: string, filters: ProductFilters, beforeSeq: number | undefined, limit: number): Promise<FeedProductRow[]> {
+    const { database } = this;
+    let base = filtered(database, affiliateId, filters, 'per-row');
+    let order = 'products.seq';
+    if (filters.search !== undefined) {
+      const terms = searchTerms(filters.search);
+      if (terms.length === 0) return [];
+      ({ query: base, order } = searched(database, base, terms));
+    }
+    if (beforeSeq !== undefined) base = base.where('products.seq', '<', beforeSeq);
+    return base
+      .select(['products.seq', 'products.organization_id', 'products.id', 'products.name', 'products.description', 'products.url', 'products.images', 'products.options', 'products.available', 'products.price_cents'])
+      .orderBy(sql.ref(order), 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /**

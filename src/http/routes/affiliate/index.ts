@@ -3,6 +3,7 @@ import type { ServingServices } from '../../../services.js';
 import { listBrandsRoute } from './brands-list.js';
 import { getBrandRoute } from './brand-get.js';
 import { listProductsRoute } from './products-list.js';
+import { productFeedCsvRoute, productFeedXmlRoute } from './product-feeds.js';
 import { listCampaignsRoute } from './campaigns-list.js';
 import { createShortUrlRoute } from './shortener-create.js';
 import { listShortUrlsRoute } from './shortener-list.js';
@@ -30,6 +31,8 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listBrandsRoute,
   getBrandRoute,
   listProductsRoute,
+  productFeedCsvRoute,
+  productFeedXmlRoute,
   listCampaignsRoute,
   createShortUrlRoute,
   listShortUrlsRoute,

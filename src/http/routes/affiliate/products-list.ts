@@ -5,23 +5,26 @@ import { invalid } from '../../../domain/errors.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 
-const Query = Type.Object(
-  {
-    page: PageQuery,
-    limit: LimitQuery(5, 100),
-    search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the product name or description (each matches as a prefix)' })),
-    price: Type.Optional(
-      Type.String({
-        pattern: '^[0-9]+:[0-9]+$',
-        maxLength: 30,
-        description: 'from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive)',
-      }),
-    ),
-    organizationIds: Type.Optional(CommaList('Products of these brands (UUIDs)', Uuid)),
-    isAvailable: Type.Optional(QueryBoolean('Only available products, or only unavailable ones')),
-  },
-  { additionalProperties: false },
-);
+/** The products list's filters, which the product feeds take too. */
+export const productFilterProperties = {
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the product name or description (each matches as a prefix)' })),
+  price: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]+:[0-9]+$',
+      maxLength: 30,
+      description: 'from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive)',
+    }),
+  ),
+  organizationIds: Type.Optional(CommaList('Products of these brands (UUIDs)', Uuid)),
+  isAvailable: Type.Optional(QueryBoolean('Only available products, or only unavailable ones')),
+};
+
+const Query = Type.Object({ page: PageQuery, limit: LimitQuery(5, 100), ...productFilterProperties }, { additionalProperties: false });
+
+/** The catalogue's filters of a query with productFilterProperties. */
+export function productFiltersOf(q: { search?: string; price?: string; organizationIds?: string[]; isAvailable?: boolean }) {
+  return { search: q.search, organizationIds: q.organizationIds, isAvailable: q.isAvailable, ...parsePrice(q.price) };
+}
 
 function parsePrice(price: string | undefined): { priceFrom?: number; priceTo?: number } {
   if (price === undefined) return {};
@@ -53,7 +56,7 @@ export function listProductsRoute(app: App, services: ServingServices): void {
       const q = request.query;
       const { items, total } = await services.catalog.listProducts(
         request.affiliateId,
-        { search: q.search, organizationIds: q.organizationIds, isAvailable: q.isAvailable, ...parsePrice(q.price) },
+        productFiltersOf(q),
         q,
       );
       return { data: items, count: total };

@@ -139,6 +139,12 @@ select
   "l"."mdasc",
   "b"."click_id_param",
   "b"."is_public",
+  case
+    when l.link_type = 'ProductFeed' then b.site
+  end as "feed_site",
+  case
+    when l.link_type = 'ProductFeed' then b.domains
+  end as "feed_domains",
   exists (
     select
       1 as "one"

@@ -199,6 +199,111 @@ where
   and products_fts match ?;
 -- parameters: [0,"aff-1",1,"\"running\"* \"shoes\"*"]
 
+-- products.feedBatch (first)
+select
+  "products"."seq",
+  "products"."organization_id",
+  "products"."id",
+  "products"."name",
+  "products"."description",
+  "products"."url",
+  "products"."images",
+  "products"."options",
+  "products"."available",
+  "products"."price_cents"
+from
+  "products"
+where
+  not exists (
+    select
+      1
+    from
+      brands as hidden
+    where
+      hidden.is_public = 0
+      and hidden.id = "products"."organization_id"
+      and not exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = hidden.id
+      )
+  )
+  and "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
+    )
+  )
+  and "products"."organization_id" in (?)
+  and "products"."available" = ?
+order by
+  "products"."seq" desc
+limit
+  ?;
+-- parameters: ["aff-1","<uuid>",1,500]
+
+-- products.feedBatch (search, next)
+select
+  "products"."seq",
+  "products"."organization_id",
+  "products"."id",
+  "products"."name",
+  "products"."description",
+  "products"."url",
+  "products"."images",
+  "products"."options",
+  "products"."available",
+  "products"."price_cents"
+from
+  "products"
+  inner join "products_fts" on "products_fts"."rowid" = "products"."seq"
+where
+  not exists (
+    select
+      1
+    from
+      brands as hidden
+    where
+      hidden.is_public = 0
+      and hidden.id = "products"."organization_id"
+      and not exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = hidden.id
+      )
+  )
+  and "products"."organization_id" not in (
+    (
+      select
+        "brands"."id"
+      from
+        "brands"
+      where
+        "brands"."suspended_at" is not null
+    )
+  )
+  and "products"."price_cents" >= ?
+  and "products"."price_cents" <= ?
+  and products_fts match ?
+  and "products"."seq" < ?
+order by
+  "products_fts"."rowid" desc
+limit
+  ?;
+-- parameters: ["aff-1",1000,5000,"\"running\"* \"shoes\"*",1234,500]
+
 -- products.find
 select
   *
