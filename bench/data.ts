@@ -315,6 +315,7 @@ function buildBrands(count: number): Brand[] {
         claim_auto_accept_days: 60,
         suspended_at: null,
         suspension_reason: null,
+        attribution_priority: 'coupon',
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1420,6 +1421,9 @@ async function load(target: Target): Promise<ManifestDraft> {
         hold_facts: null,
         customer_hash: null,
         customer_is_new: null,
+        coupon: null,
+        coupon_key: null,
+        coupon_affiliate_id: null,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

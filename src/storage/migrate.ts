@@ -54,6 +54,7 @@ import * as fraudHolds from './migrations/0047-fraud-holds.js';
 import * as suspensions from './migrations/0048-suspensions.js';
 import * as viewAsSessions from './migrations/0049-view-as-sessions.js';
 import * as ordersByReportTime from './migrations/0050-orders-by-report-time.js';
+import * as couponCodes from './migrations/0051-coupon-codes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -109,6 +110,7 @@ const migrations: Record<string, DialectMigration> = {
   '0048-suspensions': suspensions,
   '0049-view-as-sessions': viewAsSessions,
   '0050-orders-by-report-time': ordersByReportTime,
+  '0051-coupon-codes': couponCodes,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -11,6 +11,7 @@ import { CampaignsRepository } from './campaigns.js';
 import { ClaimsRepository } from './claims.js';
 import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
+import { CouponsRepository } from './coupons.js';
 import { FiguresRepository } from './figures.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
@@ -46,6 +47,7 @@ export function openRepositories(database: Database) {
     categories: new CategoriesRepository(database),
     claims: new ClaimsRepository(database),
     clicks: new ClicksRepository(database),
+    coupons: new CouponsRepository(database),
     figures: new FiguresRepository(database),
     holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),
