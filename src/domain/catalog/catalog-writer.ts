@@ -252,6 +252,7 @@ export class CatalogWriter {
       attributionWindowDays: brand.attribution_window_days,
       validationDays: brand.validation_days,
       claimAutoAcceptDays: brand.claim_auto_accept_days,
+      attributionPriority: brand.attribution_priority as BrandProfile['attributionPriority'],
       currency: brand.currency,
       isPublic: brand.is_public === 1,
       active: brand.active === 1,
@@ -284,6 +285,7 @@ export class CatalogWriter {
       ...(patch.commission !== undefined && commissionColumns({ commission: patch.commission })),
       ...(patch.validationDays !== undefined && { validation_days: patch.validationDays }),
       ...(patch.claimAutoAcceptDays !== undefined && { claim_auto_accept_days: patch.claimAutoAcceptDays }),
+      ...(patch.attributionPriority !== undefined && { attribution_priority: patch.attributionPriority }),
       updated_at: this.clock.iso(),
     });
     return this.brandProfile(brandId);

@@ -4,6 +4,7 @@ import { listBrandsRoute } from './brands-list.js';
 import { getBrandRoute } from './brand-get.js';
 import { listProductsRoute } from './products-list.js';
 import { listCampaignsRoute } from './campaigns-list.js';
+import { listAffiliateCouponsRoute } from './coupons-list.js';
 import { createShortUrlRoute } from './shortener-create.js';
 import { listShortUrlsRoute } from './shortener-list.js';
 import { listOrdersRoute } from './orders-list.js';
@@ -31,6 +32,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   getBrandRoute,
   listProductsRoute,
   listCampaignsRoute,
+  listAffiliateCouponsRoute,
   createShortUrlRoute,
   listShortUrlsRoute,
   listOrdersRoute,
