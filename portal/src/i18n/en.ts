@@ -841,6 +841,12 @@ export const en = {
   'coupons.orders': 'Orders with this code',
   'orders.ofCoupon': 'Orders placed with your code {code}.',
   'orders.byCoupon': 'Code {code}',
+  'profile.priority': 'Click or coupon code',
+  'profile.priorityCoupon': 'The coupon code wins',
+  'profile.priorityClick': 'The click wins',
+  'profile.priorityHint': 'When an order comes with one affiliate’s click and another’s coupon code (Coupons), who gets it. The order keeps both either way.',
+  'conversion.coupon': 'Coupon code',
+  'conversion.byCoupon': 'the code decided the affiliate',
 } as const;
 
 export type MessageKey = keyof typeof en;

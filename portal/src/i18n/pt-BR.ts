@@ -842,4 +842,10 @@ export const ptBR: Record<MessageKey, string> = {
   'coupons.orders': 'Pedidos com este cupom',
   'orders.ofCoupon': 'Pedidos feitos com seu cupom {code}.',
   'orders.byCoupon': 'Cupom {code}',
+  'profile.priority': 'Clique ou cupom',
+  'profile.priorityCoupon': 'O cupom vence',
+  'profile.priorityClick': 'O clique vence',
+  'profile.priorityHint': 'Quando um pedido vem com o clique de um afiliado e o cupom de outro (Cupons), quem fica com ele. O pedido guarda os dois.',
+  'conversion.coupon': 'Cupom',
+  'conversion.byCoupon': 'o cupom decidiu o afiliado',
 };
