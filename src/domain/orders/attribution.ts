@@ -37,8 +37,11 @@ export interface AttributionInput {
   clickId?: string | undefined;
   /** The coupon code the customer used, as the brand reports it. */
   coupon?: string | undefined;
-  /** The order's time (ISO 8601). */
-  orderTime: string;
+  /**
+   * The order's time (ISO 8601): the click must precede it, within the attribution window. None: the
+   * order is known already (a claim recorded it) and only who gets it is asked.
+   */
+  orderTime?: string;
 }
 
 export interface Attributed {
@@ -110,7 +113,7 @@ export class Attribution {
     }
 
     const click = await this.clickOf(input.clickId, brand.id);
-    const unfit = clickUnfit(click, input.orderTime, brand.attribution_window_days);
+    const unfit = input.orderTime === undefined ? undefined : clickUnfit(click, input.orderTime, brand.attribution_window_days);
     const byCoupon = registered !== undefined && (unfit !== undefined || brand.attribution_priority !== 'click');
     if (byCoupon) {
       const own = click.affiliate_id === registered.affiliateId && unfit === undefined;

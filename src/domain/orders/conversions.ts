@@ -152,7 +152,7 @@ export class ConversionsService {
 
     // A replay of a known order is answered before anything else is checked: it changes nothing.
     const existing = await orders.findBrandOrder(brandId, input.orderId);
-    if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input, await this.attributionOf(brand, existing, input)) };
+    if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input, await this.attributionOf(brand, input)) };
     if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
 
     const now = this.clock.now();
@@ -226,10 +226,9 @@ export class ConversionsService {
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
   }
 
-  /** Who a report of an order a claim recorded names (the order placed when the report says, else when the claim said). */
-  private attributionOf(brand: AttributionBrand, existing: OrderRow, input: ReportedConversion): Promise<Attributed> {
-    const orderTime = input.createdAt ? toIso(input.createdAt) : existing.created_at;
-    return this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon, orderTime });
+  /** Who a report of an order a claim recorded names: the claim set the order's time, which the click is not checked against. */
+  private attributionOf(brand: AttributionBrand, input: ReportedConversion): Promise<Attributed> {
+    return this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon });
   }
 
   /**
