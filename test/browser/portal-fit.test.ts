@@ -47,6 +47,9 @@ before(async () => {
   await issueDemoStatements(database);
   // Long values where phones break first: an e-mail address in the team list.
   await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
+  // Coupon codes of the demo brand, one long, given to the demo affiliate (Coupons, My codes).
+  const { brand_id: demoBrand } = await database.db.selectFrom('users').select('brand_id').where('email', '=', DEMO_BRAND_USER).executeTakeFirstOrThrow();
+  for (const code of ['MARIA10', 'A-RATHER-LONG-CODE_FOR-A-SMALL-SCREEN']) await services.coupons.give(demoBrand!, code, { affiliateId: 'aff-demo-1' });
   // An affiliate and a brand that have just joined: every list empty.
   await services.access.upsertAffiliate('aff-new', 'New Affiliate');
   await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
