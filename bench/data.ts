@@ -316,6 +316,7 @@ function buildBrands(count: number): Brand[] {
         suspended_at: null,
         suspension_reason: null,
         trust_tag_conversions: 0,
+        attribution_priority: 'coupon',
         created_at: iso(createdMs),
         updated_at: iso(createdMs + rnd.int(0, 300) * DAY),
       },
@@ -1421,6 +1422,9 @@ async function load(target: Target): Promise<ManifestDraft> {
         hold_facts: null,
         customer_hash: null,
         customer_is_new: null,
+        coupon: null,
+        coupon_key: null,
+        coupon_affiliate_id: null,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };

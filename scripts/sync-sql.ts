@@ -115,6 +115,9 @@ const order: OrderRow = {
   hold_facts: null,
   customer_hash: null,
   customer_is_new: null,
+  coupon: null,
+  coupon_key: null,
+  coupon_affiliate_id: null,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -305,7 +308,15 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ],
     ['listOfBrand', (r) => r.campaigns.listOfBrand(BRAND, PAGE)],
     ['find', (r) => r.campaigns.find(BRAND, 'c-1')],
+    ['withCode', (r) => r.campaigns.withCode(BRAND, 'maria10')],
     ['delete', (r) => r.campaigns.delete(BRAND, 'c-1')],
+  ],
+  coupons: [
+    ['put', (r) => r.coupons.put({ organization_id: BRAND, code_key: 'maria10', code: 'MARIA10', affiliate_id: AFF, campaign_id: null, created_at: NOW, updated_at: NOW })],
+    ['find', (r) => r.coupons.find(BRAND, 'maria10')],
+    ['list (brand, affiliate)', (r) => r.coupons.list({ brandId: BRAND, affiliateId: AFF }, PAGE)],
+    ['list (affiliate)', (r) => r.coupons.list({ affiliateId: AFF }, PAGE)],
+    ['remove', (r) => r.coupons.remove(BRAND, 'maria10')],
   ],
   categories: [
     ['ofBrands', (r) => r.categories.ofBrands([BRAND])],
@@ -460,7 +471,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
       (r) =>
         r.orders.list(
           AFF,
-          { organizationIds: [BRAND], withMdasc: true, from: NOW, to: NOW, statuses: ['pending'], commissionStatuses: ['approved'], payoutId: 'payout-1' },
+          { organizationIds: [BRAND], withMdasc: true, from: NOW, to: NOW, statuses: ['pending'], commissionStatuses: ['approved'], payoutId: 'payout-1', couponKey: 'maria10' },
           PAGE,
         ),
     ],

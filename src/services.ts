@@ -28,6 +28,7 @@ import { StatementsService } from './domain/ledger/statements-service.js';
 import { LedgerService } from './domain/ledger/ledger-service.js';
 import { PayoutRuns } from './domain/ledger/payout-runs.js';
 import { ClaimsService } from './domain/orders/claims.js';
+import { CouponsService } from './domain/orders/coupons-service.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -67,6 +68,8 @@ export interface Services {
   channels: ChannelsService;
   /** Affiliates' claims of sales the tracking missed, and brands' answers. */
   claims: ClaimsService;
+  /** Coupon codes brands give affiliates, which attribute conversions to them. */
+  coupons: CouponsService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -224,6 +227,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     affiliateFeeds: new ProductFeeds(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),
+    coupons: new CouponsService(repositories, clock),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),

@@ -3172,6 +3172,8 @@ export interface paths {
                         }[];
                         /** @description The click id the tag kept from the landing page (the tag adds it) */
                         clickId?: string;
+                        /** @description The coupon code the customer used: a code the brand gave an affiliate attributes the order without a click */
+                        coupon?: string;
                         /** @description What you know of the customer, all optional */
                         customer?: {
                             /** @description Whether this is the customer’s first order with you */
@@ -4461,6 +4463,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your coupon codes
+         * @description Addition to the spec. The codes brands gave you, by brand then code, with the page metadata: an order a customer places with one is yours (attribution coupon) even without a click of your links. Your orders placed with a code: GET /affiliate/orders?coupon={code}. Scope: campaigns:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AffiliateCoupon"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/shortener/url": {
         parameters: {
             query?: never;
@@ -4834,6 +4980,8 @@ export interface paths {
                     commissionStatus?: ("pending" | "held" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
+                    /** @description Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case */
+                    coupon?: string;
                 };
                 header?: never;
                 path?: never;
@@ -5136,7 +5284,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -5159,6 +5307,8 @@ export interface paths {
                     commissionStatus?: ("pending" | "held" | "approved" | "payable" | "paid" | "canceled")[];
                     /** @description Addition to the spec: the orders paid in this payout */
                     payoutId?: string;
+                    /** @description Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case */
+                    coupon?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11339,8 +11489,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Report an order (conversion) for a click
-         * @description Attributes the order to the affiliate, link and mdasc of the click, computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) or a click of an affiliate the network has suspended, earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. A conversion that trips one of the network's fraud rules is stored with commissionStatus held and holdReasons: the network reviews it (it does not lock and is not billed to you meanwhile) and releases it (pending again, lockAt from then) or declines it (canceled, commissionReason fraud_declined). customer.emailHash (hex SHA-256 of the trimmed, lowercased address) serves the self-referral rule alone: the network keeps only an HMAC of it and never returns it. 201 when new; 200 with the stored order when the same orderId is reported again with the same value and clickId; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
+         * Report an order (conversion) for a click or a coupon code
+         * @description Attributes the order to the affiliate, link and mdasc of the click, or to the affiliate you gave the coupon code (PUT /advertiser/coupons/{code}; attribution coupon, no link or click facts); give clickId, coupon or both (400 click_or_coupon_required without either). A coupon alone must be a code you gave (422 coupon_not_registered). With both, a click that cannot earn the order (placed before it, past your attribution window) gives way to the code, and when both could, your attributionPriority decides (GET /advertiser/brand: coupon by default); the order keeps the click id and the coupon either way. Computes the commission from your commission rule, and stores it pending. A click that did not count as a person's (a crawler or link preview, a HEAD request, a click past the velocity limit of its address) or a click of an affiliate the network has suspended, earns nothing: the order is stored all the same, with commission 0, commissionStatus canceled and a commissionReason. A conversion that trips one of the network's fraud rules is stored with commissionStatus held and holdReasons: the network reviews it (it does not lock and is not billed to you meanwhile) and releases it (pending again, lockAt from then) or declines it (canceled, commissionReason fraud_declined). customer.emailHash (hex SHA-256 of the trimmed, lowercased address) serves the self-referral rule alone: the network keeps only an HMAC of it and never returns it. 201 when new; 200 with the stored order when the same orderId is reported again with the same value, clickId and coupon; 409 when it differs. 503 click_not_stored_yet (with Retry-After) for a click id made in the last 10 minutes that is not stored yet (clicks answered while the database was unavailable are stored once it is back): retry it; 404 for a click id that is not a click on your links; 422 for a click older than your attribution window, an order time in the future or before the click, or items that do not add up to value. Scope: conversions:write.
          */
         post: {
             parameters: {
@@ -11352,8 +11502,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise) */
-                        clickId: string;
+                        /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise); optional when coupon is given */
+                        clickId?: string;
+                        /** @description The coupon code the customer used, as they typed it (compared without case; no spaces). A code you gave an affiliate (PUT /advertiser/coupons/{code}) attributes the order to that affiliate; without clickId it must be such a code. With both, your attributionPriority decides (GET /advertiser/brand) */
+                        coupon?: string;
                         /** @description Your own order id, unique per brand; no spaces */
                         orderId: string;
                         /** @description Order value in integer cents (what the commission is computed on) */
@@ -14080,6 +14232,518 @@ export interface paths {
         };
         trace?: never;
     };
+    "/advertiser/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your coupon codes given to affiliates
+         * @description By code (case-insensitively), with the page metadata; affiliateId: only that affiliate’s codes. Scope: catalog:read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1. A page past the end answers an empty list with correct totals. */
+                    page?: number;
+                    /** @description Page size, 1 to 100 (default 20). A value outside that range answers 400. */
+                    limit?: number;
+                    /** @description Only the codes of this affiliate */
+                    affiliateId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BrandCoupon"][];
+                            meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/coupons/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give a coupon code to an affiliate
+         * @description Conversions you report with this code (coupon on POST /advertiser/conversions or GET /postback) go to this affiliate, with attribution coupon, even without a click. The code: 3 to 40 letters A-Z (any case), digits, hyphens and underscores (400 invalid_coupon_code); unique among your codes without case (MARIA10 and maria10 are one code: a PUT of either replaces it). It may be the code of one of your PersonalCoupon campaigns (linked by itself, or named by campaignId, whose code must be this one: 400 coupon_code_mismatch, not_personal_coupon; 422 campaign_not_found), never a GenericCoupon’s (400 public_coupon_code: a public code belongs to no one affiliate). The affiliate must exist (422 affiliate_not_found) and be in your programme: any affiliate when your brand is public, one you approved when it is private (422 affiliate_not_approved). 201 when new, 200 when it replaced the code (its affiliate or campaign); orders already placed with it keep their affiliate. Scope: catalog:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The coupon code: 3 to 40 letters A-Z (any case), digits, hyphens and underscores; compared without case (MARIA10 and maria10 are one code) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The affiliate whose code it is: one in your programme (approved by you, when your brand is private) */
+                        affiliateId: string;
+                        /** @description One of your PersonalCoupon campaigns whose code this is (its code must be the path’s code). Left out, a PersonalCoupon campaign of yours with this code is linked by itself */
+                        campaignId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BrandCoupon"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BrandCoupon"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Take a coupon code back
+         * @description Conversions reported with it from now on no longer go to its affiliate (without a click they are refused); orders already placed with it stay the affiliate’s. 404 coupon_not_found for a code you have not given (compared without case). Scope: catalog:write.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The coupon code: 3 to 40 letters A-Z (any case), digits, hyphens and underscores; compared without case (MARIA10 and maria10 are one code) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Taken back */
+                204: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/products/bulk": {
         parameters: {
             query?: never;
@@ -14430,6 +15094,11 @@ export interface paths {
                         claimAutoAcceptDays?: number;
                         /** @description Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date */
                         trustTagConversions?: boolean;
+                        /**
+                         * @description For conversions reported from now on. Which decides when a conversion comes with a click and with a coupon code you gave an affiliate, and both could earn it: coupon (the default: the code’s affiliate gets the order) or click (the click’s affiliate does). A click that cannot earn the order (placed before it, or past your attribution window) gives way to the code either way.
+                         * @enum {string}
+                         */
+                        attributionPriority?: "coupon" | "click";
                     };
                 };
             };
@@ -26298,13 +26967,15 @@ export interface paths {
         };
         /**
          * Report an order by URL (server-to-server postback)
-         * @description Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API. 201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId. Scope: conversions:write.
+         * @description Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API; coupon is the code the customer used (clickId may then be left out). 201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId. Scope: conversions:write.
          */
         get: {
             parameters: {
                 query: {
-                    /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise) */
-                    clickId: string;
+                    /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise); optional when coupon is given */
+                    clickId?: string;
+                    /** @description The coupon code the customer used, as they typed it (compared without case; no spaces). A code you gave an affiliate (PUT /advertiser/coupons/{code}) attributes the order to that affiliate; without clickId it must be such a code. With both, your attributionPriority decides (GET /advertiser/brand) */
+                    coupon?: string;
                     /** @description Your own order id, unique per brand; no spaces */
                     orderId: string;
                     /** @description Order value in integer cents, digits only (no sign, decimal point, exponent or hex), at least 1 */
@@ -27775,6 +28446,11 @@ export interface components {
             claimAutoAcceptDays: number;
             /** @description false (the default): an order only your tag or pixel reported is canceled at its lock date (commissionReason unconfirmed) unless your server reported it too or you approved it; true: it locks and is approved like any other */
             trustTagConversions: boolean;
+            /**
+             * @description Which decides when a conversion comes with a click and with a coupon code you gave an affiliate, and both could earn it: coupon (the default: the code’s affiliate gets the order) or click (the click’s affiliate does). A click that cannot earn the order (placed before it, or past your attribution window) gives way to the code either way.
+             * @enum {string}
+             */
+            attributionPriority: "coupon" | "click";
             /** @description ISO 4217 code of your amounts */
             currency: string;
             /** @description Public: every affiliate may promote you; private: the ones you approve */
@@ -28001,6 +28677,45 @@ export interface components {
                 emailMarketing?: string;
             };
         };
+        /** @description A coupon code you gave an affiliate: conversions reported with it go to that affiliate */
+        BrandCoupon: {
+            /** @description The code as you wrote it */
+            code: string;
+            affiliateId: string;
+            /** @description The affiliate’s name; omitted when it has none */
+            affiliateName?: string;
+            /** @description Your PersonalCoupon campaign whose code it is; omitted when none */
+            campaignId?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A coupon code a brand gave you: orders its customers place with it are yours */
+        AffiliateCoupon: {
+            /** @description The code as the brand wrote it */
+            code: string;
+            /**
+             * Format: uuid
+             * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
+             */
+            organizationId: string;
+            /** @description The brand’s name */
+            brandName?: string;
+            /** @description The brand’s PersonalCoupon campaign whose code it is; omitted when none */
+            campaignId?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+        };
         OrderItem: {
             id: string;
             name: string;
@@ -28010,7 +28725,7 @@ export interface components {
             /** @description Numeric category id of the item in the brand catalogue */
             categories: number;
         };
-        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null. */
+        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null. */
         Order: {
             /** @description Network order id (use it with GET /affiliate/orders/{id}) */
             id: string;
@@ -28053,7 +28768,7 @@ export interface components {
             mdasc?: string;
             /** @description Addition to the spec: ISO 4217 code of value, commission and item prices (the brand’s currency when the order was reported) */
             currency: string;
-            /** @description Addition to the spec: the click that earned the order */
+            /** @description Addition to the spec: your click the order came with; omitted when it has none of yours (a coupon order) */
             clickId?: string;
             /**
              * Format: date-time
@@ -28093,6 +28808,8 @@ export interface components {
              * @enum {string}
              */
             attribution: "click" | "coupon" | "claim";
+            /** @description Addition to the spec: your coupon code the customer used (GET /affiliate/coupons), as the brand reported it; omitted when the order came with none of your codes */
+            coupon?: string;
         };
         /** @description An order as its brand sees it */
         Conversion: {
@@ -28100,7 +28817,7 @@ export interface components {
             id: string;
             /** @description Your order id */
             orderId: string;
-            /** @description The click the order was attributed to; omitted for orders recorded without one */
+            /** @description The click you reported the order with (kept even when a coupon decided the affiliate, see attribution); omitted for orders recorded without one */
             clickId?: string;
             /**
              * @description pending → approved | canceled (your decision, or the network’s approval at lockAt)
@@ -28160,6 +28877,8 @@ export interface components {
                 /** @description As you reported it */
                 isNew?: boolean;
             };
+            /** @description The coupon code you reported with the order, as you sent it (whether or not an affiliate had it); omitted without one */
+            coupon?: string;
             /**
              * Format: date-time
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
@@ -28815,79 +29534,6 @@ export interface components {
              */
             at: string;
         };
-        /** @description A product feed of yours, fetched on its schedule */
-        Feed: {
-            id: string;
-            url: string;
-            format: string;
-            schedule: string;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            nextRunAt: string;
-            lastRun?: components["schemas"]["FeedRun"];
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            updatedAt: string;
-        };
-        /** @description One run of a feed and what it did */
-        FeedRun: {
-            id: string;
-            feedId: string;
-            /**
-             * @description fetch: the feed's URL; upload: a file sent to POST /advertiser/feeds/{id}/runs
-             * @enum {string}
-             */
-            source: "fetch" | "upload";
-            /**
-             * @description complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable
-             * @enum {string}
-             */
-            status: "running" | "complete" | "failed";
-            /** @description Why the run failed */
-            reason?: string;
-            /** @description Bytes read, decompressed */
-            bytes: number;
-            /** @description Items read (taken or refused) */
-            items: number;
-            /** @description Products created */
-            added: number;
-            /** @description Products changed */
-            updated: number;
-            /** @description Products listed as they were */
-            unchanged: number;
-            /** @description Products of this feed the file no longer lists, made unavailable (not deleted) */
-            madeUnavailable: number;
-            /** @description Items refused, in all */
-            refused: number;
-            /** @description The first 100 items refused, with why */
-            refusals: {
-                /** @description The line of the file where the item begins */
-                line?: number;
-                /** @description The item's id (g:id), when it has one */
-                item?: string;
-                /** @description Why the item was refused */
-                reason: string;
-            }[];
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            startedAt: string;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            finishedAt?: string;
-        };
         /** @description A person who signs in to the portal, for one affiliate or one brand */
         User: {
             id: string;
@@ -29011,6 +29657,79 @@ export interface components {
              * @description Set while the member is suspended: since when (a suspended member can be viewed)
              */
             suspendedAt?: string;
+        };
+        /** @description A product feed of yours, fetched on its schedule */
+        Feed: {
+            id: string;
+            url: string;
+            format: string;
+            schedule: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            nextRunAt: string;
+            lastRun?: components["schemas"]["FeedRun"];
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One run of a feed and what it did */
+        FeedRun: {
+            id: string;
+            feedId: string;
+            /**
+             * @description fetch: the feed's URL; upload: a file sent to POST /advertiser/feeds/{id}/runs
+             * @enum {string}
+             */
+            source: "fetch" | "upload";
+            /**
+             * @description complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable
+             * @enum {string}
+             */
+            status: "running" | "complete" | "failed";
+            /** @description Why the run failed */
+            reason?: string;
+            /** @description Bytes read, decompressed */
+            bytes: number;
+            /** @description Items read (taken or refused) */
+            items: number;
+            /** @description Products created */
+            added: number;
+            /** @description Products changed */
+            updated: number;
+            /** @description Products listed as they were */
+            unchanged: number;
+            /** @description Products of this feed the file no longer lists, made unavailable (not deleted) */
+            madeUnavailable: number;
+            /** @description Items refused, in all */
+            refused: number;
+            /** @description The first 100 items refused, with why */
+            refusals: {
+                /** @description The line of the file where the item begins */
+                line?: number;
+                /** @description The item's id (g:id), when it has one */
+                item?: string;
+                /** @description Why the item was refused */
+                reason: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            finishedAt?: string;
         };
         /** @description What your shop’s pages need to report conversions themselves */
         TagInstall: {

@@ -23,6 +23,7 @@ import { Products } from './pages/affiliate/products.js';
 import { Campaigns } from './pages/affiliate/campaigns.js';
 import { Payouts } from './pages/affiliate/payouts.js';
 import { Claims } from './pages/affiliate/claims.js';
+import { MyCodes } from './pages/affiliate/coupons.js';
 import { Statements } from './pages/affiliate/statements.js';
 import { Feeds } from './pages/affiliate/feeds.js';
 import { BrandOverview } from './pages/brand/overview.js';
@@ -33,6 +34,7 @@ import { BrandProfile } from './pages/brand/profile.js';
 import { TagPage } from './pages/brand/tag.js';
 import { Catalogue } from './pages/brand/catalogue.js';
 import { BrandClaims } from './pages/brand/claims.js';
+import { BrandCoupons } from './pages/brand/coupons.js';
 import { BrandStatements, StatementDetail } from './pages/brand/statements.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
@@ -139,6 +141,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/brands" component={Brands} />
           <Route path="/products" component={Products} />
           <Route path="/campaigns" component={Campaigns} />
+          <Route path="/codes" component={MyCodes} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
           <Route path="/payouts" component={Payouts} />
@@ -160,6 +163,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/conversions" component={Conversions} />
           <Route path="/affiliates" component={Affiliates} />
           <Route path="/claims" component={BrandClaims} />
+          <Route path="/coupons" component={BrandCoupons} />
           <Route path="/statements" component={BrandStatements} />
           <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/profile" component={BrandProfile} />

@@ -13,6 +13,7 @@ import { AffiliateChannel, AvailableChannel, Channel, ChannelRef } from '../sche
 import { Brand, BrandProfile, Commission } from '../schemas/brand.js';
 import { Product, ProductOption } from '../schemas/product.js';
 import { BrandCampaign, Campaign } from '../schemas/campaign.js';
+import { AffiliateCoupon, BrandCoupon } from '../schemas/coupon.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
@@ -59,7 +60,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, Feed, FeedRun, User, Session, OpenSession, ApiKey, ViewAs, TagInstall];
+const SHARED_SCHEMAS = [ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagInstall];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

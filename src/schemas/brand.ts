@@ -86,6 +86,11 @@ export const Brand = Type.Object(
 );
 export type Brand = Static<typeof Brand>;
 
+const AttributionPriority = Type.Union([Type.Literal('coupon'), Type.Literal('click')], {
+  description:
+    'Which decides when a conversion comes with a click and with a coupon code you gave an affiliate, and both could earn it: coupon (the default: the code’s affiliate gets the order) or click (the click’s affiliate does). A click that cannot earn the order (placed before it, or past your attribution window) gives way to the code either way.',
+});
+
 export const BrandProfile = Type.Object(
   {
     id: Uuid,
@@ -102,6 +107,7 @@ export const BrandProfile = Type.Object(
     trustTagConversions: Type.Boolean({
       description: 'false (the default): an order only your tag or pixel reported is canceled at its lock date (commissionReason unconfirmed) unless your server reported it too or you approved it; true: it locks and is approved like any other',
     }),
+    attributionPriority: AttributionPriority,
     currency: Currency('ISO 4217 code of your amounts'),
     isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
     active: Type.Boolean(),
@@ -124,6 +130,7 @@ export const BrandProfilePatch = Type.Object(
     validationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 180, description: 'For orders reported from now on; each order keeps the lock date it was reported with' })),
     claimAutoAcceptDays: Type.Optional(Type.Integer({ minimum: 30, maximum: 120, description: 'For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with' })),
     trustTagConversions: Type.Optional(Type.Boolean({ description: 'Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date' })),
+    attributionPriority: Type.Optional({ ...AttributionPriority, description: `For conversions reported from now on. ${AttributionPriority.description}` }),
   },
   {
     additionalProperties: false,

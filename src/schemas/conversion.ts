@@ -4,7 +4,14 @@ import { AttributionField, CommissionReasonField, CommissionStatuses, HoldReason
 
 export const MAX_ORDER_VALUE = 10_000_000_000; // 100 million in cents: anything above is a mistake
 
-export const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The click id your site received on the landing URL (query parameter clickId unless agreed otherwise)' });
+export const ClickId = Type.String({ minLength: 1, maxLength: 64, description: 'The click id your site received on the landing URL (query parameter clickId unless agreed otherwise); optional when coupon is given' });
+export const Coupon = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[^\\s]+$',
+  description:
+    'The coupon code the customer used, as they typed it (compared without case; no spaces). A code you gave an affiliate (PUT /advertiser/coupons/{code}) attributes the order to that affiliate; without clickId it must be such a code. With both, your attributionPriority decides (GET /advertiser/brand)',
+});
 export const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
 export const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
 
@@ -28,7 +35,8 @@ export const CustomerInput = Type.Object(
 
 export const ConversionInput = Type.Object(
   {
-    clickId: ClickId,
+    clickId: Type.Optional(ClickId),
+    coupon: Type.Optional(Coupon),
     orderId: BrandOrderId,
     value: OrderValue,
     items: OrderItems,
@@ -39,6 +47,7 @@ export const ConversionInput = Type.Object(
     additionalProperties: false,
     ...Examples({
       order: ['An order of one item', { clickId: '9f2c4e1a7b3d4c5e8f6a1b2c3d4e5f60', orderId: 'A-1001', value: 19990, items: [{ id: 'sku-1', name: 'Sneakers', quantity: 1, price: 19990, categories: 12 }] }],
+      coupon: ['An order placed with an affiliate’s coupon code, no click', { coupon: 'MARIA10', orderId: 'A-1002', value: 9990, items: [{ id: 'sku-2', name: 'Socks', quantity: 1, price: 9990, categories: 12 }] }],
     }),
   },
 );
@@ -46,7 +55,8 @@ export type ConversionInput = Static<typeof ConversionInput>;
 
 export const PostbackQuery = Type.Object(
   {
-    clickId: ClickId,
+    clickId: Type.Optional(ClickId),
+    coupon: Type.Optional(Coupon),
     orderId: BrandOrderId,
     // Digits only: a query string is text, and a lenient number reading takes 0x10 for 16 or 1e3
     // for 1000, amounts nobody meant.
@@ -94,7 +104,7 @@ export const Conversion = Type.Object(
   {
     id: Type.String({ description: 'Network order id' }),
     orderId: Type.String({ description: 'Your order id' }),
-    clickId: Type.Optional(Type.String({ description: 'The click the order was attributed to; omitted for orders recorded without one' })),
+    clickId: Type.Optional(Type.String({ description: 'The click you reported the order with (kept even when a coupon decided the affiliate, see attribution); omitted for orders recorded without one' })),
     status: Type.Union(OrderStatuses.map((st) => Type.Literal(st)), { description: 'pending → approved | canceled (your decision, or the network’s approval at lockAt)' }),
     commissionStatus: Type.Union(CommissionStatuses.map((st) => Type.Literal(st)), {
       description:
@@ -115,6 +125,7 @@ export const Conversion = Type.Object(
     source: SourceField(''),
     attribution: AttributionField(''),
     customer: Type.Optional(Type.Object({ isNew: Type.Optional(Type.Boolean({ description: 'As you reported it' })) }, { description: 'What you reported of the customer (never emailHash); omitted when you reported nothing of it' })),
+    coupon: Type.Optional(Type.String({ description: 'The coupon code you reported with the order, as you sent it (whether or not an affiliate had it); omitted without one' })),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

@@ -80,7 +80,7 @@ export const Order = Type.Object(
     mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),
     // Additions to the spec's order: what an affiliate needs to reconcile it.
     currency: Currency('Addition to the spec: ISO 4217 code of value, commission and item prices (the brand’s currency when the order was reported)'),
-    clickId: Type.Optional(Type.String({ description: 'Addition to the spec: the click that earned the order' })),
+    clickId: Type.Optional(Type.String({ description: 'Addition to the spec: your click the order came with; omitted when it has none of yours (a coupon order)' })),
     clickedAt: Type.Optional(Type.String({ format: 'date-time', description: 'Addition to the spec: when that click happened (kept on the order, so it outlives the click record)' })),
     linkCode: Type.Optional(Type.String({ description: 'Addition to the spec: urlCode of the short link that was clicked' })),
     channel: Type.Optional(DescribedRef(ChannelRef, 'Addition to the spec: the channel of that link')),
@@ -91,11 +91,12 @@ export const Order = Type.Object(
     autoApproved: Type.Boolean({ description: 'Addition to the spec: true when the network approved the order at its lock date, the brand not having answered' }),
     source: SourceField('Addition to the spec: '),
     attribution: AttributionField('Addition to the spec: '),
+    coupon: Type.Optional(Type.String({ description: 'Addition to the spec: your coupon code the customer used (GET /affiliate/coupons), as the brand reported it; omitted when the order came with none of your codes' })),
   },
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -2,7 +2,7 @@
 // install page (the snippet's parts and the latest reports).
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, Examples } from './common.js';
-import { BrandOrderId, ClickId, CustomerInput, EmailHash, OrderItems, OrderValue } from './conversion.js';
+import { BrandOrderId, ClickId, Coupon, CustomerInput, EmailHash, OrderItems, OrderValue } from './conversion.js';
 
 const PublishableKey = Type.String({ minLength: 1, maxLength: 100, description: 'The brand’s publishable key (afpub_…): public by design, good for reports from the shop’s pages only' });
 
@@ -14,6 +14,7 @@ export const TagConversionInput = Type.Object(
     currency: Type.Optional(Currency('The currency of value: the brand’s own (anything else is refused)')),
     items: Type.Optional(OrderItems),
     clickId: Type.Optional({ ...ClickId, description: 'The click id the tag kept from the landing page (the tag adds it)' }),
+    coupon: Type.Optional({ ...Coupon, description: 'The coupon code the customer used: a code the brand gave an affiliate attributes the order without a click' }),
     customer: Type.Optional(CustomerInput),
   },
   {
@@ -38,6 +39,7 @@ export const PixelQuery = Type.Object(
     value: Type.String({ pattern: '^[0-9]{1,11}$', description: 'Order value in integer cents, digits only' }),
     currency: Type.Optional(Currency('The currency of value: the brand’s own')),
     clickId: Type.Optional(ClickId),
+    coupon: Type.Optional(Coupon),
     customerIsNew: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
     customerEmailHash: Type.Optional(EmailHash),
   },

@@ -54,6 +54,7 @@ import * as fraudHolds from './migrations/0047-fraud-holds.js';
 import * as suspensions from './migrations/0048-suspensions.js';
 import * as viewAsSessions from './migrations/0049-view-as-sessions.js';
 import * as ordersByReportTime from './migrations/0050-orders-by-report-time.js';
+import * as couponCodes from './migrations/0051-coupon-codes.js';
 import * as productFeeds from './migrations/0052-product-feeds.js';
 import * as firstPartyTag from './migrations/0054-first-party-tag.js';
 
@@ -111,6 +112,7 @@ const migrations: Record<string, DialectMigration> = {
   '0048-suspensions': suspensions,
   '0049-view-as-sessions': viewAsSessions,
   '0050-orders-by-report-time': ordersByReportTime,
+  '0051-coupon-codes': couponCodes,
   '0052-product-feeds': productFeeds,
   '0054-first-party-tag': firstPartyTag,
 };

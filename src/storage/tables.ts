@@ -59,6 +59,8 @@ export interface BrandsTable {
   suspension_reason: Generated<string | null>;
   /** 1: conversions from the tag and the pixel lock without the brand's confirmation. */
   trust_tag_conversions: Generated<number>;
+  /** When a conversion brings a click and a registered coupon of different affiliates: 'coupon' or 'click' wins. */
+  attribution_priority: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -282,6 +284,26 @@ export interface OrdersTable {
   customer_hash: Generated<string | null>;
   /** The brand's word on whether the customer is new: 1, 0, or null when not said. */
   customer_is_new: Generated<number | null>;
+  /** The coupon code the customer used, as the brand reported it; null without one. */
+  coupon: Generated<string | null>;
+  /** That code lowercased (what the affiliate's coupon filter compares). */
+  coupon_key: Generated<string | null>;
+  /** Whose code it was when the order was reported; null for a code no affiliate had. */
+  coupon_affiliate_id: Generated<string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A coupon code a brand gave one affiliate: conversions reported with it are that affiliate's. */
+export interface CouponsTable {
+  organization_id: string;
+  /** The code lowercased: codes are unique per brand without case. */
+  code_key: string;
+  /** The code as the brand wrote it. */
+  code: string;
+  affiliate_id: string;
+  /** The brand's PersonalCoupon campaign whose code this is, if any. */
+  campaign_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -919,6 +941,7 @@ export interface DB {
   adjustments: AdjustmentsTable;
   ledger_lines: LedgerLinesTable;
   claims: ClaimsTable;
+  coupons: CouponsTable;
   audit_entries: AuditEntriesTable;
 }
 
@@ -935,6 +958,7 @@ export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
 export type ClaimRow = Selectable<ClaimsTable>;
+export type CouponRow = Selectable<CouponsTable>;
 export type ApprovalRequestRow = Selectable<ApprovalRequestsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;

@@ -729,11 +729,14 @@ describe('rejected conversions (with the reason, writing nothing)', () => {
   test('missing fields, unknown fields, empty or malformed items → 400', async () => {
     const clickId = await freshClick(h, aff1, BRANDS.acme);
     const valid = { clickId, orderId: oid('shape'), value: 1999, items: [item(1999)] };
-    for (const field of ['clickId', 'orderId', 'value', 'items'] as const) {
+    for (const field of ['orderId', 'value', 'items'] as const) {
       const body: Record<string, unknown> = { ...valid };
       delete body[field];
       await rejected(() => report(h, acme, body), 400, 'invalid_body');
     }
+    // clickId may be left out for a coupon; without either, the answer says to give one.
+    const { clickId: _clickId, ...withoutClick } = valid;
+    await rejected(() => report(h, acme, withoutClick), 400, 'click_or_coupon_required');
     const bad: unknown[] = [
       { ...valid, items: [] },
       { ...valid, commission: 1 },

@@ -126,7 +126,7 @@ test('the tag is refused outside the brand’s domains, for another brand’s cl
     [await tagReport({ key, orderId: nextOrder(), value: 1000, clickId }, 'https://evil.example'), 403, 'origin_not_allowed'],
     [await tagReport({ key, orderId: nextOrder(), value: 1000, clickId }, 'https://acme.com.evil.example'), 403, 'origin_not_allowed'],
     [await tagReport({ key, orderId: nextOrder(), value: 1000, clickId: await freshClick(h, h.world.keys.aff1, BRANDS.globex) }), 404, 'click_not_found'],
-    [await tagReport({ key, orderId: nextOrder(), value: 1000 }), 400, 'click_id_required'],
+    [await tagReport({ key, orderId: nextOrder(), value: 1000 }), 400, 'click_or_coupon_required'],
     [await tagReport({ key, orderId: nextOrder(), value: 1000, clickId, currency: 'USD' }), 422, 'currency_mismatch'],
     [await tagReport({ key, orderId: 'has space', value: 1000, clickId }), 400, 'invalid_body'],
   ];
@@ -138,7 +138,7 @@ test('the tag is refused outside the brand’s domains, for another brand’s cl
   assert.equal(notJson.statusCode, 400, notJson.body);
   const { reports } = await install();
   const reasons = reports.filter((r) => r.outcome === 'refused').map((r) => r.reason!.split(':')[0]);
-  for (const code of ['origin_not_allowed', 'click_not_found', 'click_id_required', 'currency_mismatch']) assert.ok(reasons.includes(code), `${code} in ${reasons.join(', ')}`);
+  for (const code of ['origin_not_allowed', 'click_not_found', 'click_or_coupon_required', 'currency_mismatch']) assert.ok(reasons.includes(code), `${code} in ${reasons.join(', ')}`);
   assert.ok(reports.some((r) => r.outcome === 'accepted' && r.origin === SHOP));
   assert.deepEqual((await install(initech)).reports, [], 'another brand reads none of them');
 });
@@ -246,6 +246,23 @@ test('the pixel always answers its image; a good report becomes an order of sour
   const metrics = await h.service.metrics.text();
   assert.match(metrics, /affnet_page_reports_total\{source="pixel",outcome="recorded"\} 1/);
   assert.match(metrics, /affnet_page_reports_total\{source="pixel",outcome="invalid_query"\} 2/);
+});
+
+test('a coupon the brand gave an affiliate attributes the tag’s and the pixel’s orders without a click; an unknown code alone is refused', async () => {
+  const given = await h.request({ method: 'PUT', url: '/advertiser/coupons/MARIA15', payload: { affiliateId: 'aff-2' }, headers: { 'x-api-key': acme } });
+  assert.ok([200, 201].includes(given.statusCode), given.body);
+  const byTag = nextOrder();
+  assert.equal((await tagReport({ key, orderId: byTag, value: 7_000, coupon: 'maria15' })).statusCode, 202);
+  const tagged = (await conversion(byTag)).data;
+  assert.equal(tagged.attribution, 'coupon');
+  assert.equal(tagged.affiliateId, 'aff-2');
+  assert.equal(tagged.coupon, 'maria15');
+  const byPixel = nextOrder();
+  assert.equal((await pixel({ pk: key, orderId: byPixel, value: '7000', coupon: 'MARIA15' })).statusCode, 200);
+  assert.equal((await conversion(byPixel)).data.attribution, 'coupon');
+  const unknown = await tagReport({ key, orderId: nextOrder(), value: 7_000, coupon: 'NOBODY' });
+  assert.equal(unknown.statusCode, 422, unknown.body);
+  assert.equal(unknown.json<{ code: string }>().code, 'coupon_not_registered');
 });
 
 test('a client address past TRACK_LIMIT_PER_MINUTE is answered 429 by the tag', async () => {

@@ -25,8 +25,8 @@ const EMPTY_BRAND_USER = 'owner@new-brand.example';
 const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
-const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/feeds', '/campaigns', '/links', '/orders', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
-const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/profile', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/feeds', '/campaigns', '/codes', '/links', '/orders', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/profile', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 /** The console's routes: operator-console.test.ts, operator-money.test.ts and operator-figures.test.ts walk them with an operator (who needs a second factor) and check them on a phone. */
 const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/operator/members', '/operator/holds', '/operator/affiliates/:id', '/operator/brands/:id', '/operator/statements', '/operator/payouts', '/operator/ledger', '/security', '/operator/figures'];
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
@@ -47,6 +47,9 @@ before(async () => {
   await issueDemoStatements(database);
   // Long values where phones break first: an e-mail address in the team list.
   await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
+  // Coupon codes of the demo brand, one long, given to the demo affiliate (Coupons, My codes).
+  const { brand_id: demoBrand } = await database.db.selectFrom('users').select('brand_id').where('email', '=', DEMO_BRAND_USER).executeTakeFirstOrThrow();
+  for (const code of ['MARIA10', 'A-RATHER-LONG-CODE_FOR-A-SMALL-SCREEN']) await services.coupons.give(demoBrand!, code, { affiliateId: 'aff-demo-1' });
   // An affiliate and a brand that have just joined: every list empty.
   await services.access.upsertAffiliate('aff-new', 'New Affiliate');
   await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);

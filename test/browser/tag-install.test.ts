@@ -44,6 +44,8 @@ function shopPage(path: string, query: URLSearchParams, cookies: string): { body
       return { body: page('Sneakers', '<a href="/checkout">Buy</a>') };
     case '/checkout':
       return { body: page('Thank you', `<p>Order SHOP-1</p>${snippets.orderPage.replace('ORDER_ID', 'SHOP-1').replace('VALUE_IN_CENTS', '15000').replace('CURRENCY', 'BRL')}`) };
+    case '/coupon-checkout':
+      return { body: page('Thank you', `<p>Order COUPON-1</p><script>affnet('conversion',{orderId:'COUPON-1',value:8000,currency:'BRL',coupon:'ana10'});</script>`) };
     case '/plain-thanks': {
       const clickId = /kept_click=([0-9a-f]{32})/.exec(cookies)?.[1] ?? '';
       const pixel = snippets.pixel.replace('ORDER_ID', 'PIXEL-1').replace('VALUE_IN_CENTS', '5000').replace('CLICK_ID', clickId);
@@ -148,6 +150,20 @@ test('a shop page without scripts reports through the pixel alone', async () => 
   const reported = (await pollUntil(() => conversion('PIXEL-1'), (res) => res.status === 200)).body.data;
   assert.equal(reported.source, 'pixel');
   assert.equal(reported.value, 5000);
+  await page.context().close();
+});
+
+test('a customer who never clicked a link buys with an affiliate’s code: the tag’s order lands with that affiliate', async () => {
+  const given = await api('PUT', '/advertiser/coupons/ANA10', brandKey, { affiliateId: 'aff-2' });
+  assert.ok([200, 201].includes(given.status), JSON.stringify(given.body));
+  const page = await visitorPage();
+  await page.goto(`${shopUrl}/coupon-checkout`);
+  await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+  const reported = (await pollUntil(() => conversion('COUPON-1'), (res) => res.status === 200)).body.data;
+  assert.equal(reported.source, 'tag');
+  assert.equal(reported.attribution, 'coupon');
+  assert.equal(reported.affiliateId, 'aff-2');
+  assert.equal(reported.clickId, undefined, 'no click: the code alone decided');
   await page.context().close();
 });
 

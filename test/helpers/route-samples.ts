@@ -436,6 +436,21 @@ export function createRouteSamples(): RouteSamples {
         return { method: 'DELETE', url: '/advertiser/campaigns/walk-camp', headers: withKey(key) };
       },
     },
+    'GET /advertiser/coupons': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/coupons', headers: withKey(key) }) },
+    'PUT /advertiser/coupons/:code': {
+      side: 'brand',
+      foreign: { reason: "gives a code of the caller's own: another brand's same code is its own (coupons.test.ts)" },
+      request: (key) => ({ method: 'PUT', url: '/advertiser/coupons/WALK10', headers: withKey(key), payload: { affiliateId: 'aff-1' } }),
+    },
+    'DELETE /advertiser/coupons/:code': {
+      side: 'brand',
+      foreign: { status: 404, code: 'coupon_not_found' },
+      request: async (key) => {
+        await h.service.services.coupons.give(BRANDS.acme, 'WALK10', { affiliateId: 'aff-1' });
+        return { method: 'DELETE', url: '/advertiser/coupons/WALK10', headers: withKey(key) };
+      },
+    },
+    'GET /affiliate/coupons': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/coupons', headers: withKey(key) }) },
     'GET /postback': {
       side: 'brand',
       foreign: { status: 404, code: 'click_not_found' },

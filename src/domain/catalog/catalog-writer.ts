@@ -253,6 +253,7 @@ export class CatalogWriter {
       validationDays: brand.validation_days,
       claimAutoAcceptDays: brand.claim_auto_accept_days,
       trustTagConversions: brand.trust_tag_conversions === 1,
+      attributionPriority: brand.attribution_priority as BrandProfile['attributionPriority'],
       currency: brand.currency,
       isPublic: brand.is_public === 1,
       active: brand.active === 1,
@@ -286,6 +287,7 @@ export class CatalogWriter {
       ...(patch.validationDays !== undefined && { validation_days: patch.validationDays }),
       ...(patch.claimAutoAcceptDays !== undefined && { claim_auto_accept_days: patch.claimAutoAcceptDays }),
       ...(patch.trustTagConversions !== undefined && { trust_tag_conversions: patch.trustTagConversions ? 1 : 0 }),
+      ...(patch.attributionPriority !== undefined && { attribution_priority: patch.attributionPriority }),
       updated_at: this.clock.iso(),
     });
     return this.brandProfile(brandId);

@@ -303,6 +303,9 @@ export class ClaimsService {
       hold_facts: null,
       customer_hash: null,
       customer_is_new: null,
+      coupon: null,
+      coupon_key: null,
+      coupon_affiliate_id: null,
       created_at: claim.ordered_at,
       updated_at: isoOf(now),
     };

@@ -1,5 +1,5 @@
-// Conversions reported by brands: attributed to the click's affiliate, link and mdasc, with the
-// commission computed from the brand's rule, idempotent per brand order id. A click that did not
+// Conversions reported by brands: attributed by the click or the coupon code they bring (see
+// attribution.ts), with the commission computed from the brand's rule, idempotent per brand order id. A click that did not
 // count as a person's (a bot, a HEAD request, a suspicious click), and any click of an affiliate
 // the network suspended, earns nothing: its conversion is stored with the commission canceled
 // from the start. A conversion that trips a fraud rule is stored with its commission held for the
@@ -10,15 +10,17 @@ import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { ClicksRepository } from '../../storage/repositories/clicks.js';
+import type { CouponsRepository } from '../../storage/repositories/coupons.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
-import type { ClickRow, NewClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import type { ClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
 import { orderEvents } from './order-events.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
-import { conflict, notFound, notYet, unacceptable } from '../errors.js';
+import { conflict, notFound, unacceptable } from '../errors.js';
 import { newId } from '../random.js';
 import { toIso } from '../time.js';
-import { clickIdTime } from '../../lib/click-id-time.js';
+import { Attribution, type Attributed, type AttributionBrand, type ClickSource } from './attribution.js';
+import { couponKeyOf } from './coupon-codes.js';
 import { commissionFor } from './commission.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 import { entriesOfChange } from '../ledger/entries.js';
@@ -30,29 +32,19 @@ export interface ConversionRepositories {
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   clicks: ClicksRepository;
+  coupons: CouponsRepository;
   links: LinksRepository;
   orders: OrdersRepository;
 }
 
-export interface ClickSource {
-  /**
-   * Clicks not yet written, so a conversion right after its click still finds it, with the flags
-   * the click will be stored with (deciding them first if they are not yet).
-   */
-  bufferedClick(clickId: string): Promise<NewClickRow | undefined>;
-}
-
-const CLICK_ID = /^[0-9a-f]{32}$/;
 /** Whether an order came from the shop's pages (the tag or the pixel), which the brand's server may still correct. */
 export const fromPages = (source: string | undefined): boolean => source === 'tag' || source === 'pixel';
-/** How long after its time an unknown click id is answered "not stored yet" (503) rather than 404. */
-export const PENDING_CLICK_MS = 10 * 60_000;
-/** Instances' clocks may differ by this much: a click id a little ahead of this clock is recent too. */
-const CLOCK_SKEW_MS = 60_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ReportedConversion {
-  clickId: string;
+  /** The click the order came from; optional when coupon is given. */
+  clickId?: string | undefined;
+  /** The coupon code the customer used. */
+  coupon?: string | undefined;
   orderId: string;
   value: number;
   items: OrderItem[];
@@ -108,6 +100,7 @@ export function conversionOf(row: OrderRow): Conversion {
     source: row.source as OrderSource,
     attribution: row.attribution as OrderAttribution,
     ...(row.customer_is_new !== null && row.customer_is_new !== undefined && { customer: { isNew: row.customer_is_new === 1 } }),
+    ...(row.coupon !== null && row.coupon !== undefined && { coupon: row.coupon }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -128,50 +121,33 @@ export function commissionReasonOf(click: Pick<ClickRow, 'is_bot' | 'is_head' | 
 }
 
 function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversion {
-  if (existing.value !== input.value || existing.click_id !== input.clickId) {
+  const coupon = input.coupon?.trim() || undefined;
+  const sameCoupon = (existing.coupon_key ?? undefined) === (coupon === undefined ? undefined : couponKeyOf(coupon));
+  if (existing.value !== input.value || existing.click_id !== (input.clickId ?? null) || !sameCoupon) {
     throw conflict(
       'order_conflict',
-      `order "${input.orderId}" was already reported with value ${existing.value} and clickId ${existing.click_id}; an order cannot be reported twice with different data`,
+      `order "${input.orderId}" was already reported with value ${existing.value}, clickId ${existing.click_id ?? 'none'} and coupon ${existing.coupon ?? 'none'}; an order cannot be reported twice with different data`,
     );
   }
   return conversionOf(existing);
 }
 
 export class ConversionsService {
+  private readonly attribution: Attribution;
+
   constructor(
     private readonly repositories: ConversionRepositories,
-    private readonly clickSource: ClickSource,
+    clickSource: ClickSource,
     private readonly clock: Clock,
     /**
      * How long a click may wait in another instance's buffer before it is written: an unknown
      * click id is looked up once more after this time before the report is refused (0 alone).
      */
-    private readonly clickWriteDelayMs: number,
+    clickWriteDelayMs: number,
     /** None: no rule is checked (tools that replay known orders, such as the demo data). */
     private readonly fraud?: FraudCheck,
-  ) {}
-
-  private async clickOf(clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
-    const { clicks } = this.repositories;
-    let click = (await this.clickSource.bufferedClick(clickId)) ?? (await clicks.find(clickId));
-    if (!click && CLICK_ID.test(clickId) && this.clickWriteDelayMs > 0) {
-      await sleep(this.clickWriteDelayMs);
-      click = await clicks.find(clickId);
-    }
-    // Another brand's click answers as an unknown one does: a brand learns nothing of it.
-    const notYours = () => notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
-    if (click) {
-      if (click.organization_id !== brandId) throw notYours();
-      return click;
-    }
-    // A click answered while the database was out waits in its instance's buffer until it can be
-    // written: a recent id may be stored in a moment, so the brand is asked to retry, not told it
-    // is no click.
-    const age = this.clock.now() - (CLICK_ID.test(clickId) ? clickIdTime(clickId) : Number.NaN);
-    if (age >= -CLOCK_SKEW_MS && age <= PENDING_CLICK_MS) {
-      throw notYet('click_not_stored_yet', `clickId "${clickId}" is not stored yet (a click can wait a few minutes to be stored while the database is unavailable): retry after Retry-After; if it is still not stored ${PENDING_CLICK_MS / 60_000} minutes after the click, it is no click on your links`);
-    }
-    throw notYours();
+  ) {
+    this.attribution = new Attribution(repositories, clickSource, clock, clickWriteDelayMs);
   }
 
   async report(caller: BrandCaller, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
@@ -184,38 +160,38 @@ export class ConversionsService {
     const existing = await orders.findBrandOrder(brandId, input.orderId);
     // The shop's pages never change an order already known (from them or from the brand's server).
     if (existing && fromPages(input.source)) return { created: false, conversion: conversionOf(existing) };
-    if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input) };
-    if (existing && fromPages(existing.source)) return { created: false, conversion: await this.reportOverPages(caller, existing, input) };
+    if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input, await this.attributionOf(brand, input)) };
+    if (existing && fromPages(existing.source)) return { created: false, conversion: await this.reportOverPages(caller, brand, existing, input) };
     if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
 
-    const click = await this.clickOf(input.clickId, brandId);
     const now = this.clock.now();
     const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
     if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
-    if (orderTime < click.created_at) throw unacceptable('invalid_order_time', `createdAt is before the click (${click.created_at})`);
-    const windowDays = brand.attribution_window_days;
-    if (Date.parse(orderTime) - Date.parse(click.created_at) > windowDays * DAY_MS) {
-      throw unacceptable('click_expired', `the click is older than the attribution window of ${windowDays} days`);
-    }
+    const won = await this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon, orderTime });
+    const { click } = won;
     checkItems(input.items, input.value);
 
-    const reason = commissionReasonOf(click, Boolean((await this.repositories.affiliates.standingOf(click.affiliate_id))?.suspended_at));
+    const affiliateSuspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
+    // A click that did not count earns nothing when it decides; a coupon decides for itself.
+    const reason = won.attribution === 'click' && click ? commissionReasonOf(click, affiliateSuspended) : affiliateSuspended ? 'affiliate_suspended' : undefined;
     const recordedAt = new Date(now).toISOString();
     const emailHash = input.customer?.emailHash?.toLowerCase();
     // Every conversion is checked (the HMAC of the customer's address is kept either way); one whose
-    // click did not count is not held: it earns nothing already.
-    const verdict = this.fraud ? await this.fraud.rules.evaluate({ affiliateId: click.affiliate_id, brandId, click, orderTime, emailHash }) : undefined;
+    // click did not count is not held: it earns nothing already. The rules about clicks apply to
+    // orders a click earned, not to a coupon's.
+    const ruledClick = won.attribution === 'click' ? click : undefined;
+    const verdict = this.fraud ? await this.fraud.rules.evaluate({ affiliateId: won.affiliateId, brandId, ...(ruledClick && { click: ruledClick }), orderTime, emailHash }) : undefined;
     const holdReasons = !reason && verdict && verdict.reasons.length > 0 ? verdict.reasons : undefined;
     const isNew = input.customer?.isNew;
     const order: OrderRow = {
       id: newId(),
       order_id: input.orderId,
       organization_id: brandId,
-      affiliate_id: click.affiliate_id,
-      link_id: click.link_id,
-      click_id: click.id,
-      channel_id: click.channel_id,
-      mdasc: click.mdasc ?? null,
+      affiliate_id: won.affiliateId,
+      link_id: click?.link_id ?? null,
+      click_id: won.clickId ?? null,
+      channel_id: click?.channel_id ?? null,
+      mdasc: click?.mdasc ?? null,
       status: 'pending',
       // Nothing is owed for a click that did not count (or a suspended affiliate's): 0, not the
       // amount it would have earned, so sums of commissions reconcile whatever their status.
@@ -228,9 +204,9 @@ export class ConversionsService {
       commission_value: brand.commission_value,
       currency: brand.currency,
       items: JSON.stringify(input.items),
-      click_created_at: click.created_at,
-      click_country: click.country ?? null,
-      link_code: (await links.codeOf(click.link_id)) ?? null,
+      click_created_at: click?.created_at ?? null,
+      click_country: click?.country ?? null,
+      link_code: click ? ((await links.codeOf(click.link_id)) ?? null) : null,
       paid_at: null,
       payout_id: null,
       statement_id: null,
@@ -239,11 +215,14 @@ export class ConversionsService {
       lock_at: new Date(now + brand.validation_days * DAY_MS).toISOString(),
       auto_approved: 0,
       source: input.source ?? 'api',
-      attribution: 'click',
+      attribution: won.attribution,
       hold_reasons: holdReasons ? JSON.stringify(holdReasons) : null,
       hold_facts: holdReasons ? JSON.stringify({ rules: verdict!.facts, heldAt: recordedAt } satisfies HoldFacts) : null,
       customer_hash: verdict?.customerHash ?? null,
       customer_is_new: isNew === undefined ? null : isNew ? 1 : 0,
+      coupon: won.coupon?.code ?? null,
+      coupon_key: won.coupon?.key ?? null,
+      coupon_affiliate_id: won.coupon?.affiliateId ?? null,
       created_at: orderTime,
       updated_at: recordedAt,
     };
@@ -253,9 +232,14 @@ export class ConversionsService {
     const { created, row } = await orders.createOnce(order, { actor: `brand:${brandId}`, keyId: caller.keyId }, recordedAt, effects);
     // A concurrent report of the same order may have won the insert: the same rules then apply.
     if (!created && fromPages(input.source)) return { created, conversion: conversionOf(row) };
-    if (!created && row.source === 'claim') return { created, conversion: await this.reportOfClaimed(caller, row, input) };
-    if (!created && fromPages(row.source)) return { created, conversion: await this.reportOverPages(caller, row, input) };
+    if (!created && row.source === 'claim') return { created, conversion: await this.reportOfClaimed(caller, row, input, won) };
+    if (!created && fromPages(row.source)) return { created, conversion: await this.reportOverPages(caller, brand, row, input) };
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
+  }
+
+  /** Who a report of an order a claim recorded names: the claim set the order's time, which the click is not checked against. */
+  private attributionOf(brand: AttributionBrand, input: ReportedConversion): Promise<Attributed> {
+    return this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon });
   }
 
   /**
@@ -266,12 +250,13 @@ export class ConversionsService {
    * history. Once the brand approved or canceled it, today's rule stands: the same data is the
    * same order, other data a conflict.
    */
-  private async reportOverPages(caller: BrandCaller, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
+  private async reportOverPages(caller: BrandCaller, brand: AttributionBrand, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
     if (existing.status !== 'pending') return sameOrConflict(existing, input);
     const now = this.clock.iso();
     const held = existing.commission_status === 'held';
     if (now >= existing.lock_at && !held) throw conflict('order_locked', `order "${input.orderId}" locked at ${existing.lock_at}: it can no longer take another value`);
-    const click = await this.clickOf(input.clickId, caller.brandId);
+    // The order's time was set by the pages' report: only who gets the order is asked, as for a claim's.
+    const won = await this.attributionOf(brand, input);
     const lines = JSON.parse(existing.items) as OrderItem[];
     const items = input.items.length > 0 ? input.items : itemsFit(lines, input.value) ? lines : [claimedItem(input.value)];
     checkItems(items, input.value);
@@ -279,13 +264,14 @@ export class ConversionsService {
     const isNew = input.customer?.isNew;
     if (isNew !== undefined) next.customer_is_new = isNew ? 1 : 0;
     let reason = existing.commission_reason;
-    if (click.id !== existing.click_id) {
+    if (won.affiliateId !== existing.affiliate_id || (won.clickId ?? null) !== existing.click_id || won.attribution !== existing.attribution || (won.coupon?.key ?? null) !== existing.coupon_key) {
       // The held commission was reviewed for its affiliate: the network's review must end before another takes the order.
-      if (held && click.affiliate_id !== existing.affiliate_id) {
-        throw conflict('order_conflict', `order "${input.orderId}" is held for the network's fraud review as affiliate ${existing.affiliate_id}'s; clickId ${input.clickId} is another affiliate's click`);
+      if (held && won.affiliateId !== existing.affiliate_id) {
+        throw conflict('order_conflict', `order "${input.orderId}" is held for the network's fraud review as affiliate ${existing.affiliate_id}'s; your report names another affiliate's click or code`);
       }
-      reason = commissionReasonOf(click, Boolean((await this.repositories.affiliates.standingOf(click.affiliate_id))?.suspended_at)) ?? null;
-      Object.assign(next, await this.clickFacts(click), { commission_reason: reason });
+      const suspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
+      reason = (won.attribution === 'click' && won.click ? commissionReasonOf(won.click, suspended) : suspended ? 'affiliate_suspended' : undefined) ?? null;
+      Object.assign(next, await this.attributedFacts(won), { commission_reason: reason });
       if (reason && !held) next.commission_status = 'canceled';
       else if (!reason && existing.commission_reason && !held) next.commission_status = 'pending';
     }
@@ -301,32 +287,36 @@ export class ConversionsService {
     return conversionOf(changed);
   }
 
-  /** What an order copies of its click: who gets it, through which link and channel, and the click's own facts. */
-  private async clickFacts(click: ClickRow | NewClickRow) {
+  /** What an order copies of what attributed it: who gets it, and the click's link, channel and facts or the code. */
+  private async attributedFacts(won: Attributed) {
+    const { click } = won;
     return {
-      affiliate_id: click.affiliate_id,
-      link_id: click.link_id,
-      click_id: click.id,
-      channel_id: click.channel_id,
-      mdasc: click.mdasc ?? null,
-      click_created_at: click.created_at,
-      click_country: click.country ?? null,
-      link_code: (await this.repositories.links.codeOf(click.link_id)) ?? null,
-      attribution: 'click',
+      affiliate_id: won.affiliateId,
+      link_id: click?.link_id ?? null,
+      click_id: won.clickId ?? null,
+      channel_id: click?.channel_id ?? null,
+      mdasc: click?.mdasc ?? null,
+      click_created_at: click?.created_at ?? null,
+      click_country: click?.country ?? null,
+      link_code: click ? ((await this.repositories.links.codeOf(click.link_id)) ?? null) : null,
+      attribution: won.attribution,
+      coupon: won.coupon?.code ?? null,
+      coupon_key: won.coupon?.key ?? null,
+      coupon_affiliate_id: won.coupon?.affiliateId ?? null,
     } satisfies OrderChange;
   }
 
   /**
-   * The brand's server reports an order that an affiliate's claim recorded first. The click must be
-   * that affiliate's (another's is different facts: 409 order_conflict); while the order is pending
+   * The brand's server reports an order that an affiliate's claim recorded first. The click (or
+   * coupon) must be that affiliate's (another's is different facts: 409 order_conflict); while the order is pending
    * (and not locked) it takes the server's value and items, its commission recomputed with the rule
    * it was recorded under, the change in its history; once approved or canceled, only the same
    * value is the same order.
    */
-  private async reportOfClaimed(caller: BrandCaller, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
-    const click = await this.clickOf(input.clickId, caller.brandId);
-    if (click.affiliate_id !== existing.affiliate_id) {
-      throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim of affiliate ${existing.affiliate_id}, and clickId ${input.clickId} is another affiliate's click; an order cannot be reported twice with different data`);
+  private async reportOfClaimed(caller: BrandCaller, existing: OrderRow, input: ReportedConversion, won: Attributed): Promise<Conversion> {
+    if (won.affiliateId !== existing.affiliate_id) {
+      const what = won.attribution === 'click' ? `clickId ${input.clickId} is another affiliate's click` : `coupon ${input.coupon} is another affiliate's code`;
+      throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim of affiliate ${existing.affiliate_id}, and ${what}; an order cannot be reported twice with different data`);
     }
     // A postback has no items: the lines stay while they fit the new value, else one item of it stands for them.
     const lines = JSON.parse(existing.items) as OrderItem[];

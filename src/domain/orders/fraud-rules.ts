@@ -45,7 +45,8 @@ export interface HoldFacts {
 export interface ConversionFacts {
   affiliateId: string;
   brandId: string;
-  click: { id: string; created_at: string };
+  /** The click that earned the order; none for an order a coupon earned (the rules about clicks do not apply). */
+  click?: { id: string; created_at: string };
   /** The order's time (ISO 8601). */
   orderTime: string;
   /** customer.emailHash as the brand sent it (64 hex digits), if it did. */
@@ -87,15 +88,16 @@ export class FraudRules {
     const day = dayOf(conversion.orderTime);
     const nextDay = new Date(Date.parse(day) + DAY_MS).toISOString();
 
-    const elapsedMs = Date.parse(conversion.orderTime) - Date.parse(conversion.click.created_at);
-    if (settings.minClickToOrderSeconds > 0 && elapsedMs < settings.minClickToOrderSeconds * 1000) {
+    const { click } = conversion;
+    const elapsedMs = click ? Date.parse(conversion.orderTime) - Date.parse(click.created_at) : Number.POSITIVE_INFINITY;
+    if (click && settings.minClickToOrderSeconds > 0 && elapsedMs < settings.minClickToOrderSeconds * 1000) {
       facts.push({ rule: 'click_to_order_too_fast', seconds: Math.max(0, elapsedMs) / 1000, minimumSeconds: settings.minClickToOrderSeconds });
     }
 
     if (customerHash !== null && (await this.isAffiliatesOwn(conversion.affiliateId, customerHash))) facts.push({ rule: 'self_referral' });
 
     const { holds } = this.repositories;
-    if (settings.maxConversionRateBp > 0) {
+    if (click && settings.maxConversionRateBp > 0) {
       const countedClicks = await holds.countedClicksOfDay(conversion.affiliateId, conversion.brandId, day);
       if (countedClicks >= settings.minClicks) {
         // This conversion is not stored yet: it counts too.
@@ -106,13 +108,13 @@ export class FraudRules {
       }
     }
 
-    if (settings.maxConversionsPerClick > 0) {
-      const conversions = (await holds.conversionsOfClick(conversion.click.id)) + 1;
+    if (click && settings.maxConversionsPerClick > 0) {
+      const conversions = (await holds.conversionsOfClick(click.id)) + 1;
       if (conversions > settings.maxConversionsPerClick) facts.push({ rule: 'conversions_per_click', conversions, maximum: settings.maxConversionsPerClick });
     }
 
     const datacenters = settings.datacenterAsns;
-    if (datacenters !== null && settings.maxDatacenterShareBp > 0) {
+    if (click && datacenters !== null && settings.maxDatacenterShareBp > 0) {
       const countedClicks = await holds.countedClicksOfDay(conversion.affiliateId, undefined, day);
       if (countedClicks >= settings.minClicks) {
         const datacenterClicks = (await holds.countedClicksByNetwork(conversion.affiliateId, day)).reduce((sum, row) => sum + (datacenters.has(row.asn) ? row.counted : 0), 0);

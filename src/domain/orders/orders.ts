@@ -34,7 +34,9 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     organizationId: row.organization_id,
     ...(row.mdasc !== null && { mdasc: row.mdasc }),
     currency: row.currency,
-    ...(row.click_id !== null && { clickId: row.click_id }),
+    // A coupon's order may carry another affiliate's click: the click is shown only when it is this
+    // affiliate's (its facts were kept with the order), as the code only when it is its own.
+    ...(row.click_id !== null && (row.attribution !== 'coupon' || row.click_created_at !== null) && { clickId: row.click_id }),
     ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
     ...(row.link_code !== null && { linkCode: row.link_code }),
     ...(channel !== undefined && { channel }),
@@ -45,6 +47,7 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     autoApproved: row.auto_approved === 1,
     source: row.source as OrderSource,
     attribution: row.attribution as OrderAttribution,
+    ...(row.coupon !== null && row.coupon !== undefined && row.coupon_affiliate_id === row.affiliate_id && { coupon: row.coupon }),
   };
 }
 

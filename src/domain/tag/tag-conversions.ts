@@ -1,8 +1,8 @@
 // Conversions from the shop's own pages: the first-party tag (POST /track/conversions) and the
 // pixel (GET /track/pixel.gif), with the brand's publishable key. The key is public (it sits in
 // the shop's pages), so what it may report is narrow: an order of a click of that brand stored
-// within its attribution window, sent from one of the brand's domains when the browser says where
-// from. Such an order waits for the brand's confirmation (src/domain/orders/order-locks.ts), and
+// within its attribution window, or with a code the brand gave one of its affiliates, sent from
+// one of the brand's domains when the browser says where from. Such an order waits for the brand's confirmation (src/domain/orders/order-locks.ts), and
 // the brand's server reporting the same order takes it over (ConversionsService). Every report
 // that names a known key is kept for a few days, accepted or refused with why, so a brand can
 // test its install.
@@ -26,6 +26,7 @@ export interface PageReport {
   currency?: string | undefined;
   items?: OrderItem[] | undefined;
   clickId?: string | undefined;
+  coupon?: string | undefined;
   customer?: { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined;
 }
 
@@ -64,7 +65,7 @@ export class TagConversions {
       this.check(owner, report, from);
       const { created } = await this.conversions.report(
         { brandId: owner.brand_id, address: from.address },
-        { clickId: report.clickId!, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
+        { clickId: report.clickId, coupon: report.coupon, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
       );
       await this.keep(owner.brand_id, source, report.orderId, from, null);
       return { orderId: report.orderId, outcome: created ? 'recorded' : 'known' };
@@ -86,7 +87,9 @@ export class TagConversions {
     if (report.currency !== undefined && report.currency.toUpperCase() !== owner.currency) {
       throw unacceptable('currency_mismatch', `the brand’s amounts are in ${owner.currency}, not ${report.currency}: send value in ${owner.currency} cents`);
     }
-    if (report.clickId === undefined) throw invalid('click_id_required', 'no click id: the visitor did not come through an affiliate’s link within the attribution window (or the tag was not on the landing page)');
+    if (report.clickId === undefined && report.coupon === undefined) {
+      throw invalid('click_or_coupon_required', 'neither a click id nor a coupon: the visitor did not come through an affiliate’s link within the attribution window (or the tag was not on the landing page), and used no code');
+    }
   }
 
   private async keep(brandId: string, source: PageSource, orderId: string, from: ReportOrigin, reason: string | null): Promise<void> {

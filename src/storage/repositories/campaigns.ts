@@ -115,6 +115,17 @@ export class CampaignsRepository {
     return this.database.db.selectFrom('campaigns').selectAll().where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
   }
 
+  /** The brand's coupon campaigns whose code, lowercased, is `codeKey` (a code given to an affiliate must not be a public one's). */
+  withCode(brandId: string, codeKey: string): Promise<Array<Pick<CampaignRow, 'id' | 'type' | 'code'>>> {
+    return this.database.db
+      .selectFrom('campaigns')
+      .select(['id', 'type', 'code'])
+      .where('organization_id', '=', brandId)
+      .where((eb) => eb.fn('lower', ['code']), '=', codeKey)
+      .orderBy('id')
+      .execute();
+  }
+
   /** Deletes the brand's campaign with this id (its categories with it); false when it has none. */
   async delete(brandId: string, id: string): Promise<boolean> {
     const result = await this.database.db.deleteFrom('campaigns').where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();

@@ -61,13 +61,15 @@ export class HoldsRepository {
       .where('created_at', '>=', from)
       .where('created_at', '<', to)
       .where('click_id', 'is not', null)
+      // A coupon's order may carry a click it was not earned by.
+      .where('attribution', '<>', 'coupon')
       .executeTakeFirst();
     return num(row?.n);
   }
 
   /** Orders stored for the click. */
   async conversionsOfClick(clickId: string): Promise<number> {
-    const row = await this.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('click_id', '=', clickId).executeTakeFirst();
+    const row = await this.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('click_id', '=', clickId).where('attribution', '<>', 'coupon').executeTakeFirst();
     return num(row?.n);
   }
 

@@ -12,6 +12,7 @@ import { ClaimsRepository } from './claims.js';
 import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
 import { FeedsRepository } from './feeds.js';
+import { CouponsRepository } from './coupons.js';
 import { FiguresRepository } from './figures.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
@@ -49,6 +50,7 @@ export function openRepositories(database: Database) {
     claims: new ClaimsRepository(database),
     clicks: new ClicksRepository(database),
     feeds: new FeedsRepository(database),
+    coupons: new CouponsRepository(database),
     figures: new FiguresRepository(database),
     holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),

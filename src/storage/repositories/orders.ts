@@ -16,6 +16,8 @@ export interface OrderFilters {
   statuses?: string[];
   commissionStatuses?: string[];
   payoutId?: string;
+  /** Orders placed with this code (lowercased) while it was the affiliate's own. */
+  couponKey?: string;
 }
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
@@ -50,6 +52,9 @@ export type OrderChange = Partial<
     | 'click_country'
     | 'link_code'
     | 'attribution'
+    | 'coupon'
+    | 'coupon_key'
+    | 'coupon_affiliate_id'
   >
 >;
 
@@ -125,6 +130,7 @@ export class OrdersRepository {
     if (f.statuses?.length) q = q.where('status', 'in', f.statuses);
     if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
     if (f.payoutId) q = q.where('payout_id', '=', f.payoutId);
+    if (f.couponKey) q = q.where('coupon_key', '=', f.couponKey).where('coupon_affiliate_id', '=', affiliateId);
     return q;
   }
 

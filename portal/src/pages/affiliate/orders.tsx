@@ -15,6 +15,8 @@ interface Filters {
   commissionStatus: CommissionStatus | '';
   /** The orders of one payout (opened from the payouts page). */
   payoutId: string;
+  /** The orders placed with one of the affiliate's coupon codes (opened from My codes). */
+  coupon: string;
 }
 
 /** The filters as the API takes them: dates are whole days in the browser's time zone. */
@@ -25,13 +27,17 @@ function queryOf(filters: Filters) {
     ...((filters.from || filters.to) && { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
     ...(filters.commissionStatus && { commissionStatus: [filters.commissionStatus] }),
     ...(filters.payoutId && { payoutId: filters.payoutId }),
+    ...(filters.coupon && { coupon: filters.coupon }),
   };
 }
 
 /** The affiliate's orders, newest first, with their commission and its status; totals and a CSV of the same filters. */
 export function Orders() {
   const { t, money, date, number } = useMessages();
-  const [filters, setFilters] = useState<Filters>(() => ({ from: '', to: '', commissionStatus: '', payoutId: new URLSearchParams(window.location.search).get('payout') ?? '' }));
+  const [filters, setFilters] = useState<Filters>(() => {
+    const search = new URLSearchParams(window.location.search);
+    return { from: '', to: '', commissionStatus: '', payoutId: search.get('payout') ?? '', coupon: search.get('coupon') ?? '' };
+  });
   const [page, setPage] = useState(1);
   const query = queryOf(filters);
   const orders = useQuery({
@@ -91,6 +97,14 @@ export function Orders() {
           </button>
         </p>
       )}
+      {filters.coupon && (
+        <p role="status">
+          {t('orders.ofCoupon', { code: filters.coupon })}{' '}
+          <button type="button" class="secondary" onClick={() => setFilters({ ...filters, coupon: '' })}>
+            {t('orders.allPayouts')}
+          </button>
+        </p>
+      )}
       <QueryState query={totals}>
         {(balances) =>
           balances.length > 0 && (
@@ -146,7 +160,7 @@ export function Orders() {
                     <tr key={order.id} data-testid={`order-${order.orderId}`} data-id={order.id}>
                       <th scope="row">{order.orderId}</th>
                       <td>{date(order.createdAt)}</td>
-                      <td>{order.channel?.name ?? '—'}</td>
+                      <td>{order.channel?.name ?? (order.coupon ? t('orders.byCoupon', { code: order.coupon }) : '—')}</td>
                       <td>{money(order.value, order.currency)}</td>
                       <td>{money(order.commission, order.currency)}</td>
                       <td>

@@ -70,6 +70,15 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
                   <dd>{c.linkCode}</dd>
                 </>
               )}
+              {c.coupon && (
+                <>
+                  <dt>{t('conversion.coupon')}</dt>
+                  <dd data-testid="conversion-coupon">
+                    <code>{c.coupon}</code>
+                    {c.attribution === 'coupon' && ` · ${t('conversion.byCoupon')}`}
+                  </dd>
+                </>
+              )}
             </dl>
             {c.status === 'pending' && (
               <div class="actions">

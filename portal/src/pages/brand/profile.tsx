@@ -45,6 +45,7 @@ export function BrandProfile() {
       clickIdParam: fieldText(form, 'clickIdParam').trim() || brand.clickIdParam,
       validationDays: Number(fieldText(form, 'validationDays') || brand.validationDays),
       claimAutoAcceptDays: Number(fieldText(form, 'claimAutoAcceptDays') || brand.claimAutoAcceptDays),
+      attributionPriority: fieldText(form, 'attributionPriority') === 'click' ? 'click' : 'coupon',
       commission: { transfer, value },
     });
   };
@@ -64,6 +65,8 @@ export function BrandProfile() {
             <dd>{t('profile.days', { days: number(brand.validationDays) })}</dd>
             <dt>{t('profile.claimDays')}</dt>
             <dd>{t('profile.claimDaysValue', { days: number(brand.claimAutoAcceptDays) })}</dd>
+            <dt>{t('profile.priority')}</dt>
+            <dd>{t(brand.attributionPriority === 'click' ? 'profile.priorityClick' : 'profile.priorityCoupon')}</dd>
             <dt>{t('profile.commission')}</dt>
             <dd data-testid="profile-commission">
               {brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}
@@ -113,6 +116,16 @@ export function BrandProfile() {
                 {t('profile.claimDaysHint')}
               </span>
             </label>
+            <div class="field">
+              <label for="attribution-priority">{t('profile.priority')}</label>
+              <select id="attribution-priority" name="attributionPriority" defaultValue={brand.attributionPriority} aria-describedby="priority-hint">
+                <option value="coupon">{t('profile.priorityCoupon')}</option>
+                <option value="click">{t('profile.priorityClick')}</option>
+              </select>
+              <span id="priority-hint" class="hint">
+                {t('profile.priorityHint')}
+              </span>
+            </div>
             <fieldset>
               <legend>{t('profile.commission')}</legend>
               <label class="check">

@@ -18,22 +18,22 @@ export function registerPostback(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Report an order by URL (server-to-server postback)',
         description:
-          'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API. ' +
+          'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API; coupon is the code the customer used (clickId may then be left out). ' +
           '201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId.',
         querystring: PostbackQuery,
         response: {
           200: Type.Object({ data: Type.Ref(Conversion) }),
           201: Type.Object({ data: Type.Ref(Conversion) }),
-          ...errorResponses(404, 409, 422),
+          ...errorResponses(400, 404, 409, 422),
         },
       },
     },
     async (request, reply) => {
-      const { clickId, orderId, createdAt, customerIsNew, customerEmailHash } = request.query;
+      const { clickId, coupon, orderId, createdAt, customerIsNew, customerEmailHash } = request.query;
       const value = Number(request.query.value);
       if (value < 1 || value > MAX_ORDER_VALUE) throw new HttpError(400, 'invalid_query', `value must be between 1 and ${MAX_ORDER_VALUE} cents, got ${request.query.value}`);
       const customer = customerIsNew === undefined && customerEmailHash === undefined ? undefined : { isNew: customerIsNew === undefined ? undefined : customerIsNew === 'true', emailHash: customerEmailHash };
-      const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, orderId, value, createdAt, items: [], source: 'postback', customer });
+      const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, coupon, orderId, value, createdAt, items: [], source: 'postback', customer });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },
   );

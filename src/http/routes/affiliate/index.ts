@@ -5,6 +5,7 @@ import { getBrandRoute } from './brand-get.js';
 import { listProductsRoute } from './products-list.js';
 import { productFeedCsvRoute, productFeedXmlRoute } from './product-feeds.js';
 import { listCampaignsRoute } from './campaigns-list.js';
+import { listAffiliateCouponsRoute } from './coupons-list.js';
 import { createShortUrlRoute } from './shortener-create.js';
 import { listShortUrlsRoute } from './shortener-list.js';
 import { listOrdersRoute } from './orders-list.js';
@@ -34,6 +35,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   productFeedCsvRoute,
   productFeedXmlRoute,
   listCampaignsRoute,
+  listAffiliateCouponsRoute,
   createShortUrlRoute,
   listShortUrlsRoute,
   listOrdersRoute,

@@ -27,6 +27,7 @@ const COLUMNS: Array<[string, (o: Order) => string | number | undefined]> = [
   ['clickedAt', (o) => o.clickedAt],
   ['paidAt', (o) => o.paidAt],
   ['payoutId', (o) => o.payoutId],
+  ['coupon', (o) => o.coupon],
 ];
 
 async function* csvOf(orders: AsyncIterable<Order>): AsyncGenerator<string> {

@@ -4,6 +4,7 @@ import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { anyOfBrands, dayRange } from './query-rules.js';
+import { couponKeyOf } from '../../../domain/orders/coupon-codes.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -23,6 +24,7 @@ export const OrderFilterQuery = {
   status: Type.Optional(CommaList('Addition to the spec: orders in any of these statuses (pending, approved, canceled)', oneOf(OrderStatuses))),
   commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
   payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
+  coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case' })),
 };
 /** The export's query: the list's filters without pages. */
 export const OrderExportQuery = Type.Object(OrderFilterQuery, { additionalProperties: false });
@@ -36,6 +38,7 @@ export function orderFiltersOf(q: Static<typeof OrderExportQuery>) {
     statuses: q.status,
     commissionStatuses: q.commissionStatus,
     payoutId: q.payoutId,
+    couponKey: q.coupon === undefined ? undefined : couponKeyOf(q.coupon),
   };
 }
 

@@ -169,6 +169,20 @@ where
   and "id" = $2;
 -- parameters: ["<uuid>","c-1"]
 
+-- campaigns.withCode
+select
+  "id",
+  "type",
+  "code"
+from
+  "campaigns"
+where
+  "organization_id" = $1
+  and lower("code") = $2
+order by
+  "id";
+-- parameters: ["<uuid>","maria10"]
+
 -- campaigns.delete
 delete from "campaigns"
 where

@@ -169,6 +169,20 @@ where
   and "id" = ?;
 -- parameters: ["<uuid>","c-1"]
 
+-- campaigns.withCode
+select
+  "id",
+  "type",
+  "code"
+from
+  "campaigns"
+where
+  "organization_id" = ?
+  and lower("code") = ?
+order by
+  "id";
+-- parameters: ["<uuid>","maria10"]
+
 -- campaigns.delete
 delete from "campaigns"
 where

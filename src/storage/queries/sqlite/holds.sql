@@ -52,8 +52,9 @@ where
   and "organization_id" = ?
   and "created_at" >= ?
   and "created_at" < ?
-  and "click_id" is not null;
--- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  and "click_id" is not null
+  and "attribution" <> ?;
+-- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","coupon"]
 
 -- holds.conversionsOfClick
 select
@@ -61,8 +62,9 @@ select
 from
   "orders"
 where
-  "click_id" = ?;
--- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e"]
+  "click_id" = ?
+  and "attribution" <> ?;
+-- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","coupon"]
 
 -- holds.held
 select

@@ -36,6 +36,8 @@ where
   and "status" in (?)
   and "commission_status" in (?)
   and "payout_id" = ?
+  and "coupon_key" = ?
+  and "coupon_affiliate_id" = ?
 order by
   "created_at" desc,
   "id" desc
@@ -43,7 +45,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1",20,40]
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1",20,40]
 
 select
   count(*) as "n"
@@ -58,8 +60,10 @@ where
   and "created_at" <= ?
   and "status" in (?)
   and "commission_status" in (?)
-  and "payout_id" = ?;
--- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1"]
+  and "payout_id" = ?
+  and "coupon_key" = ?
+  and "coupon_affiliate_id" = ?;
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1"]
 
 -- orders.findForAffiliate
 select
@@ -112,6 +116,9 @@ insert into
     "hold_facts",
     "customer_hash",
     "customer_is_new",
+    "coupon",
+    "coupon_key",
+    "coupon_affiliate_id",
     "created_at",
     "updated_at"
   )
@@ -150,9 +157,12 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -277,6 +287,9 @@ insert into
     "hold_facts",
     "customer_hash",
     "customer_is_new",
+    "coupon",
+    "coupon_key",
+    "coupon_affiliate_id",
     "created_at",
     "updated_at"
   )
@@ -315,12 +328,15 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
     ?
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
