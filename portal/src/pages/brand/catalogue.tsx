@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { FeedsSection } from './feeds-section.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
@@ -75,6 +76,7 @@ export function Catalogue() {
           )}
         </div>
       )}
+      <FeedsSection />
       <h2>{t('nav.products')}</h2>
       <Products />
       <h2>{t('nav.campaigns')}</h2>
