@@ -75,6 +75,13 @@ export const PostbackQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** customer of the API from the flat query parameters of a URL report (the postback, the pixel); none when neither is given. */
+export function customerFromQuery(query: { customerIsNew?: 'true' | 'false' | undefined; customerEmailHash?: string | undefined }): { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined {
+  const { customerIsNew, customerEmailHash } = query;
+  if (customerIsNew === undefined && customerEmailHash === undefined) return undefined;
+  return { isNew: customerIsNew === undefined ? undefined : customerIsNew === 'true', emailHash: customerEmailHash };
+}
+
 export const ConversionUpdate = Type.Object(
   {
     status: Type.Optional(

@@ -10,6 +10,7 @@ import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databa
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { signInWithPassword } from '../helpers/operator-browser.js';
 import { googleXml, startFeedServer, type FeedServer } from '../helpers/feeds.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -52,10 +53,7 @@ async function signedIn(width: number): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto('/app/');
-  await page.getByLabel('E-mail').fill(OWNER);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), signInWithPassword(page, OWNER, PASSWORD)]);
   await page.goto('/app/catalogue');
   await page.getByRole('heading', { name: 'Product feeds' }).waitFor();
   return page;

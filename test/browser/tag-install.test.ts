@@ -14,6 +14,7 @@ import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databa
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS, type World } from '../helpers/world.js';
 import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { signInWithPassword } from '../helpers/operator-browser.js';
 import { pollUntil } from '../helpers/wait.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -172,10 +173,7 @@ test('the brand’s Tag page shows the snippets and what the tag sent, on a desk
     const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 800 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto('/app/');
-    await page.getByLabel('E-mail').fill(OWNER);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), signInWithPassword(page, OWNER, PASSWORD)]);
     await page.goto('/app/tag');
     await page.getByRole('heading', { name: 'Tag and pixel' }).waitFor();
     assert.match(await page.getByTestId('snippet-every-page').innerText(), /integrity="sha384-/);

@@ -38,7 +38,7 @@ export function brandDomains(brand: Pick<BrandRow, 'site' | 'domains'>): string[
 }
 
 /** Whether a host is one of the brand's domains or a subdomain of one. */
-const onDomains = (host: string, domains: readonly string[]) => domains.some((d) => host === d || host.endsWith(`.${d}`));
+export const onDomains = (host: string, domains: readonly string[]) => domains.some((d) => host === d || host.endsWith(`.${d}`));
 
 /** Whether a URL is http(s) on the brand domain or one of its subdomains. */
 export function isOnBrandDomain(url: string, brand: BrandRow): boolean {

@@ -12,7 +12,7 @@ import type { PublishableKeyOwner, TagInstallRepository } from '../../storage/re
 import type { TagReportRow } from '../../storage/tables.js';
 import type { ConversionsService } from '../orders/conversions.js';
 import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
-import { brandDomains } from '../links/link-rules.js';
+import { brandDomains, onDomains } from '../links/link-rules.js';
 import { newId } from '../random.js';
 
 export type PageSource = 'tag' | 'pixel';
@@ -79,7 +79,7 @@ export class TagConversions {
     if (from.origin !== undefined) {
       const host = hostOf(from.origin);
       const domains = brandDomains(owner);
-      if (!host || !domains.some((d) => host === d || host.endsWith(`.${d}`))) {
+      if (!host || !onDomains(host, domains)) {
         throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`);
       }
     }

@@ -2,7 +2,7 @@
 // server-to-server callback). The brand's postback token travels as the token query parameter
 // (its API key is still accepted there, see src/http/app.ts).
 import { Type } from '@sinclair/typebox';
-import { Conversion, MAX_ORDER_VALUE, PostbackQuery } from '../../../schemas/conversion.js';
+import { Conversion, customerFromQuery, MAX_ORDER_VALUE, PostbackQuery } from '../../../schemas/conversion.js';
 import { HttpError } from '../../errors.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
@@ -29,10 +29,10 @@ export function registerPostback(app: App, services: ServingServices): void {
       },
     },
     async (request, reply) => {
-      const { clickId, coupon, orderId, createdAt, customerIsNew, customerEmailHash } = request.query;
+      const { clickId, coupon, orderId, createdAt } = request.query;
       const value = Number(request.query.value);
       if (value < 1 || value > MAX_ORDER_VALUE) throw new HttpError(400, 'invalid_query', `value must be between 1 and ${MAX_ORDER_VALUE} cents, got ${request.query.value}`);
-      const customer = customerIsNew === undefined && customerEmailHash === undefined ? undefined : { isNew: customerIsNew === undefined ? undefined : customerIsNew === 'true', emailHash: customerEmailHash };
+      const customer = customerFromQuery(request.query);
       const { created, conversion } = await services.conversions.report(request.brandCaller, { clickId, coupon, orderId, value, createdAt, items: [], source: 'postback', customer });
       return reply.status(created ? 201 : 200).send({ data: conversion });
     },

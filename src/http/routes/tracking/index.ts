@@ -12,6 +12,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { TAG_SCRIPT } from '../../../domain/tag/tag-script.js';
 import type { PageSource } from '../../../domain/tag/tag-conversions.js';
 import { PixelQuery, TagConversionAccepted, TagConversionInput } from '../../../schemas/tag.js';
+import { customerFromQuery } from '../../../schemas/conversion.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
 import { errorResponses } from '../../responses.js';
 
@@ -130,8 +131,7 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
             throw new HttpError(400, 'invalid_query', `${first?.path || 'the query'}: ${first?.message ?? 'invalid'}`);
           }
           const { pk, value, customerIsNew, customerEmailHash, ...order } = query;
-          const customer = customerIsNew === undefined && customerEmailHash === undefined ? undefined : { isNew: customerIsNew === undefined ? undefined : customerIsNew === 'true', emailHash: customerEmailHash };
-          outcome = (await tag.report('pixel' satisfies PageSource, { key: pk, value: Number(value), customer, ...order }, { origin: originOf(request), address: request.ip })).outcome;
+          outcome = (await tag.report('pixel' satisfies PageSource, { key: pk, value: Number(value), customer: customerFromQuery({ customerIsNew, customerEmailHash }), ...order }, { origin: originOf(request), address: request.ip })).outcome;
         } catch (error) {
           outcome = outcomeOf(error);
           request.log.info({ outcome, message: error instanceof Error ? error.message : String(error) }, 'the pixel’s report was refused');
