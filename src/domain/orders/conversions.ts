@@ -257,8 +257,7 @@ export class ConversionsService {
     if (now >= existing.lock_at && !held) throw conflict('order_locked', `order "${input.orderId}" locked at ${existing.lock_at}: it can no longer take another value`);
     // The order's time was set by the pages' report: only who gets the order is asked, as for a claim's.
     const won = await this.attributionOf(brand, input);
-    const lines = JSON.parse(existing.items) as OrderItem[];
-    const items = input.items.length > 0 ? input.items : itemsFit(lines, input.value) ? lines : [claimedItem(input.value)];
+    const items = reportedLines(existing, input);
     checkItems(items, input.value);
     const next: OrderChange = { source: input.source ?? 'api', value: input.value, items: JSON.stringify(items) };
     const isNew = input.customer?.isNew;
@@ -318,10 +317,7 @@ export class ConversionsService {
       const what = won.attribution === 'click' ? `clickId ${input.clickId} is another affiliate's click` : `coupon ${input.coupon} is another affiliate's code`;
       throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim of affiliate ${existing.affiliate_id}, and ${what}; an order cannot be reported twice with different data`);
     }
-    // A postback has no items: the lines stay while they fit the new value, else one item of it stands for them.
-    const lines = JSON.parse(existing.items) as OrderItem[];
-    const items = input.items.length > 0 ? input.items : itemsFit(lines, input.value) ? undefined : [claimedItem(input.value)];
-    const next = existing.status === 'pending' ? planChange(existing, { value: input.value, ...(items && { items }) }) : {};
+    const next = existing.status === 'pending' ? planChange(existing, { value: input.value, items: reportedLines(existing, input) }) : {};
     if (Object.keys(next).length === 0) {
       if (existing.value !== input.value) throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim with value ${existing.value} and is ${existing.status}: it can no longer take another value`);
       return conversionOf(existing);
@@ -474,6 +470,17 @@ function planChange(current: OrderRow, change: ConversionChange): OrderChange {
     next.commission_status = commissionAfter(current.commission_status as CommissionStatus, change.status);
   }
   return next;
+}
+
+/**
+ * The lines of an order the brand's server reports over one recorded first (by a claim or the
+ * shop's pages): its own lines; a postback has none, so the recorded lines stay while they fit the
+ * new value, else one item of the value stands for them.
+ */
+function reportedLines(existing: OrderRow, input: ReportedConversion): OrderItem[] {
+  if (input.items.length > 0) return input.items;
+  const lines = JSON.parse(existing.items) as OrderItem[];
+  return itemsFit(lines, input.value) ? lines : [claimedItem(input.value)];
 }
 
 const itemsSum = (items: OrderItem[]) => items.reduce((total, item) => total + item.price * item.quantity, 0);
