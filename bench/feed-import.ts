@@ -153,12 +153,13 @@ async function main(): Promise<void> {
 
     const started = performance.now();
     await api('PUT', '/advertiser/feeds/bench', brandKey, { url: feed.url, format: 'google-xml', schedule: 'daily' });
-    const during: Result[] = [];
+    // Each round, and whether the run had started when it began (the job runner takes it within a poll).
+    const rounds: { result: Result; started: boolean }[] = [];
     const lastRun = async () => ((await api('GET', '/advertiser/feeds/bench/runs?limit=1', brandKey)) as { data: Run[] }).data[0];
     let last = await lastRun();
     while (last?.status !== 'complete' && last?.status !== 'failed') {
-      during.push(wrk(base, redirect, duration));
-      log(`  ${Math.round(during.at(-1)!.rps)} redirects/s while importing (${last ? `${last.items.toLocaleString('en-US')} items read` : 'not started'})`);
+      rounds.push({ result: wrk(base, redirect, duration), started: last !== undefined });
+      log(`  ${Math.round(rounds.at(-1)!.result.rps)} redirects/s while importing (${last ? `${last.items.toLocaleString('en-US')} items read` : 'not started'})`);
       last = await lastRun();
     }
     const seconds = last.finishedAt ? (Date.parse(last.finishedAt) - Date.parse(last.startedAt)) / 1000 : (performance.now() - started) / 1000;
@@ -166,7 +167,9 @@ async function main(): Promise<void> {
     await sleep(100);
 
     const ratio = (r: Result) => (r.rps / bareRedirect.rps).toFixed(2);
-    const busy = during.slice(0, -1).length > 0 ? during.slice(0, -1) : during; // the last round may end after the run did
+    const during = rounds.filter((round) => round.started).map((round) => round.result);
+    // The last round may end after the run did.
+    const busy = during.length > 1 ? during.slice(0, -1) : during;
     const meanRps = busy.reduce((sum, r) => sum + r.rps, 0) / Math.max(1, busy.length);
     const database = args.postgres ? 'PostgreSQL' : 'SQLite';
     const report = [
