@@ -1,4 +1,4 @@
-// npm run bench:feed -- [--items 1000000] [--description 300] [--postgres URL] [--duration 10] [--file PATH]
+// npm run bench:feed -- [--items 1000000] [--description 300] [--postgres URL] [--duration 10] [--profile DIR] [--file PATH]
 //
 // Imports a generated Google Merchant Center XML feed (30% of items in groups of three options,
 // every seventh out of stock) through a real feed run of the built service in production mode, on
@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     postgres: { type: 'string' },
     duration: { type: 'string', default: '10' },
     file: { type: 'string' },
+    // Writes a V8 CPU profile of the service to this directory (see `npm run bench`'s --profile).
+    profile: { type: 'string' },
   },
 });
 const shape = { items: Number(args.items), descriptionChars: Number(args.description) };
@@ -122,7 +124,8 @@ async function main(): Promise<void> {
 
   const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
-  const serviceCmd = pinned(0, process.execPath, ['dist/server/main.js', 'serve']);
+  const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+  const serviceCmd = pinned(0, process.execPath, [...profiling, 'dist/server/main.js', 'serve']);
   const env = { ...process.env, DATABASE_URL: url, WEBHOOK_ALLOW_LOCAL_TARGETS: 'true' };
   const service = spawn(serviceCmd.command, serviceCmd.args, {
     env: { MALLOC_ARENA_MAX: '2', ...env, NODE_ENV: 'production', TRUST_PROXY: '1', PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
