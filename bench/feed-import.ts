@@ -170,6 +170,10 @@ async function main(): Promise<void> {
     await sleep(100);
 
     const ratio = (r: Result) => (r.rps / bareRedirect.rps).toFixed(2);
+    const spread = (ratios: number[]) => {
+      const sorted = [...ratios].sort((a, b) => a - b);
+      return `lowest ${sorted[0]!.toFixed(2)}, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}, highest ${sorted.at(-1)!.toFixed(2)}`;
+    };
     const during = rounds.filter((round) => round.started).map((round) => round.result);
     // The last round may end after the run did.
     const busy = during.length > 1 ? during.slice(0, -1) : during;
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
       `- Run: ${last.status}${last.reason ? ` (${last.reason})` : ''}: ${last.items.toLocaleString('en-US')} items read, ${last.added.toLocaleString('en-US')} products added, ${last.refused.toLocaleString('en-US')} refused.`,
       `- Time: ${seconds.toFixed(0)} s (${Math.round(last.items / seconds).toLocaleString('en-US')} items/s), from the run's start to its end.`,
       `- Service peak RSS: ${rssBefore} MB before the run (after the idle redirects), ${rss} MB at its end.`,
-      `- Redirects: bare 302 ${Math.round(bareRedirect.rps).toLocaleString('en-US')}/s; the service idle ${Math.round(idle.rps).toLocaleString('en-US')}/s (ratio ${ratio(idle)}); while importing ${Math.round(meanRps).toLocaleString('en-US')}/s on average over ${busy.length} rounds (ratio ${(meanRps / bareRedirect.rps).toFixed(2)}; rounds: ${during.map(ratio).join(', ')}), p99 ${Math.max(...busy.map((r) => r.p99)).toFixed(1)} ms at worst, ${busy.reduce((sum, r) => sum + r.errors + r.timeouts, 0)} errors or timeouts.`,
+      `- Redirects: bare 302 ${Math.round(bareRedirect.rps).toLocaleString('en-US')}/s; the service idle ${Math.round(idle.rps).toLocaleString('en-US')}/s (ratio ${ratio(idle)}); while importing ${Math.round(meanRps).toLocaleString('en-US')}/s on average over ${busy.length} rounds (ratio ${(meanRps / bareRedirect.rps).toFixed(2)}; by round: ${spread(during.map((r) => r.rps / bareRedirect.rps))}), p99 ${Math.max(...busy.map((r) => r.p99)).toFixed(1)} ms at worst, ${busy.reduce((sum, r) => sum + r.errors + r.timeouts, 0)} errors or timeouts.`,
       '',
     ].join('\n');
     process.stdout.write(`\n${report}`);
