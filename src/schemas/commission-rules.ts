@@ -29,22 +29,23 @@ export const CommissionRuleConditions = Type.Object(
   { additionalProperties: false, description: 'All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches' },
 );
 
-export const CommissionRule = Type.Object(
-  {
+const ruleProperties = {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Your label for the rule, shown in explanations' })),
     conditions: Type.Optional(CommissionRuleConditions),
     transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')], { description: 'cps: a share of each matching item’s price × quantity; cpa: a fixed amount' }),
     value: Type.Number({ minimum: 0, description: 'cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents' }),
     per: Type.Optional(Type.Union([Type.Literal('order'), Type.Literal('item')], { description: 'cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)' })),
     cap: Type.Optional(Cents('The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached')),
-  },
-  { $id: 'CommissionRule', additionalProperties: false, description: 'A commission rule: when its conditions hold, what it pays' },
-);
+};
+const RULE_DESCRIPTION = 'A commission rule: when its conditions hold, what it pays';
+
+export const CommissionRule = Type.Object(ruleProperties, { $id: 'CommissionRule', additionalProperties: false, description: RULE_DESCRIPTION });
 export type CommissionRuleInput = Static<typeof CommissionRule>;
 
 export const CommissionRulesInput = Type.Object(
   {
-    rules: Type.Array(Type.Ref(CommissionRule), {
+    // Inline: request bodies are validated without the shared schemas.
+    rules: Type.Array(Type.Object(ruleProperties, { additionalProperties: false, description: RULE_DESCRIPTION }), {
       maxItems: 50,
       description:
         'Your rules in the order they are tried: each item goes to the first rule whose conditions hold, else to your default rule (your brand profile’s commission). A rule after one without conditions could never match and is refused, as is an impossible orderValue range; an empty list leaves the default rule alone',
