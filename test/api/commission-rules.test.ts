@@ -183,6 +183,24 @@ describe('orders under rules', () => {
     assert.equal((await brandExplanation(orderId)).total, 151);
   });
 
+  test('the brand’s server taking over an order its tag reported recomputes with the order’s version', async () => {
+    const v = await saveRules([{ conditions: { categories: ['shoes'] }, transfer: 'cps', value: 10 }]);
+    const keyRes = await h.request({ method: 'POST', url: '/advertiser/tag/publishable-key', headers: { 'x-api-key': acme } });
+    assert.equal(keyRes.statusCode, 201, keyRes.body);
+    const key = keyRes.json<{ data: { publishableKey: string } }>().data.publishableKey;
+    const orderId = oid('takeover');
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    const tag = await h.request({ method: 'POST', url: '/track/conversions', payload: { key, orderId, value: 1000, clickId, items: [item(1000, 1, 'cr-1')] }, headers: { origin: 'https://www.acme.com' }, remoteAddress: '192.0.2.77' });
+    assert.equal(tag.statusCode, 202, tag.body);
+    assert.equal((await brandExplanation(orderId)).commission, 100);
+    await saveRules([{ conditions: { categories: ['shoes'] }, transfer: 'cps', value: 1 }]);
+    const server = conversionOf(await report(h, acme, { clickId, orderId, value: 2000, items: [item(1000, 2, 'cr-1')] }), 200);
+    assert.equal(server.commission, 200);
+    const e = await brandExplanation(orderId);
+    assert.equal(e.rulesVersion, v);
+    assert.deepEqual(e.lines.map((l) => [l.rule, l.base, l.commission]), [[0, 2000, 200]]);
+  });
+
   test('a cap limits what a rule pays in one order, taken in line order', async () => {
     await saveRules([{ conditions: { productIds: ['cr-1', 'cr-2'] }, transfer: 'cps', value: 50, cap: 700 }]);
     const orderId = oid('cap');
