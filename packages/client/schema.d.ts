@@ -12588,7 +12588,52 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Your rules in the order they are tried: each item goes to the first rule whose conditions hold, else to your default rule (your brand profile’s commission). A rule after one without conditions could never match and is refused, as is an impossible orderValue range; an empty list leaves the default rule alone */
-                        rules: components["schemas"]["CommissionRule"][];
+                        rules: {
+                            /** @description Your label for the rule, shown in explanations */
+                            name?: string;
+                            /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+                            conditions?: {
+                                /** @description Item condition: your product ids; an item matches when its id is one of them */
+                                productIds?: string[];
+                                /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                                categories?: string[];
+                                /**
+                                 * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                                 * @enum {string}
+                                 */
+                                customer?: "new" | "returning";
+                                /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                                channelKinds?: string[];
+                                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                                affiliateGroups?: string[];
+                                /** @description Order condition: a coupon code was used: any ({}), or one of codes */
+                                coupon?: {
+                                    /** @description One of these codes, compared without case */
+                                    codes?: string[];
+                                };
+                                /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                                orderValue?: {
+                                    /** @description At least this order value, in cents */
+                                    min?: number;
+                                    /** @description At most this order value, in cents */
+                                    max?: number;
+                                };
+                            };
+                            /**
+                             * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+                             * @enum {string}
+                             */
+                            transfer: "cps" | "cpa";
+                            /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+                            value: number;
+                            /**
+                             * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+                             * @enum {string}
+                             */
+                            per?: "order" | "item";
+                            /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+                            cap?: number;
+                        }[];
                     };
                 };
             };
