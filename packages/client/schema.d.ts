@@ -29121,6 +29121,22 @@ export interface components {
             };
             /** @description The coupon code the order came with (to an affiliate: only its own codes) */
             coupon?: string;
+            /** @description Each change of the order’s value and commission after it was reported (corrections, a takeover by the brand’s server, a cancellation by the network), oldest first; the lines are those of the last computation */
+            changes: {
+                /** @enum {string} */
+                field: "value" | "commission";
+                /** @description Before the change, in cents */
+                from?: number;
+                /** @description After the change, in cents */
+                to: number;
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                at: string;
+                /** @description brand, network or operator */
+                by: string;
+            }[];
         };
         /** @description Every error answers this body. It carries the fields of both error shapes clients of this API know (statusCode/error/message and success/message/code), so a client written for either parses it. */
         Error: {

@@ -133,6 +133,16 @@ export const OrderCommission = Type.Object(
       ),
     ),
     coupon: Type.Optional(Type.String({ description: 'The coupon code the order came with (to an affiliate: only its own codes)' })),
+    changes: Type.Array(
+      Type.Object({
+        field: Type.Union([Type.Literal('value'), Type.Literal('commission')]),
+        from: Type.Optional(Type.Integer({ description: 'Before the change, in cents' })),
+        to: Type.Integer({ description: 'After the change, in cents' }),
+        at: DateTime,
+        by: Type.String({ description: 'brand, network or operator' }),
+      }),
+      { description: 'Each change of the order’s value and commission after it was reported (corrections, a takeover by the brand’s server, a cancellation by the network), oldest first; the lines are those of the last computation' },
+    ),
   },
   { $id: 'OrderCommission', description: 'How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total' },
 );

@@ -164,6 +164,8 @@ describe('orders under rules', () => {
     const e = await brandExplanation(orderId);
     assert.equal(e.rulesVersion, v);
     assert.deepEqual(e.lines.map((l) => [l.rule, l.ruleName, l.base, l.commission]), [[0, 'Shoes', 1000, 100], [1, undefined, 1000, 75]]);
+    assert.deepEqual(e.changes.map((c) => [c.field, c.from, c.to, c.by]), [['value', 3000, 2000, 'brand'], ['commission', 275, 175, 'brand']]);
+    assert.deepEqual((await affiliateExplanation(created.id)).changes, e.changes);
     const later = conversionOf(await report(h, acme, { clickId: await freshClick(h, aff1, BRANDS.acme), orderId: oid('version-later'), value: 1000, items: [item(1000, 1, 'cr-3')] }), 201);
     assert.equal(later.commission, 10);
   });

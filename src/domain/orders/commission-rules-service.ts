@@ -58,6 +58,8 @@ export interface OrderCommission {
   attribution: string;
   click?: { clickId?: string; clickedAt?: string; linkCode?: string; channelId?: string; channelKind?: string; country?: string };
   coupon?: string;
+  /** Each change of the order's value and commission after it was reported, oldest first. */
+  changes: Array<{ field: 'value' | 'commission'; from?: number; to: number; at: string; by: string }>;
 }
 
 /** The rules of a version never change: each instance keeps those it read. */
@@ -194,6 +196,15 @@ export class CommissionRulesService {
       return name === undefined ? line : { ...line, ruleName: name };
     });
     const channelKind = row.channel_id === null ? undefined : await this.repositories.commissionRules.channelKind(row.channel_id);
+    const changes = (await this.repositories.orders.historyOf(row.id))
+      .filter((event) => event.field === 'value' || event.field === 'commission')
+      .map((event) => ({
+        field: event.field as 'value' | 'commission',
+        ...(event.from_value !== null && { from: Number(event.from_value) }),
+        to: Number(event.to_value),
+        at: event.created_at,
+        by: event.actor.split(':')[0]!,
+      }));
     const click = {
       ...(row.click_id !== null && { clickId: row.click_id }),
       ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
@@ -219,6 +230,7 @@ export class CommissionRulesService {
       attribution: row.attribution,
       ...(Object.keys(click).length > 0 && { click }),
       ...(coupon !== undefined && { coupon }),
+      changes,
     };
   }
 }
