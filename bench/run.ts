@@ -7,16 +7,15 @@
 // driven again at half the rate it reached (bench/open-loop.ts): latency as users feel it, counted
 // from each request's intended send time. The tables are printed and written to
 // bench/results/<date>-<scale>.md.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
-import { isStale } from '../scripts/build-freshness.mjs';
+import { ensureTools, log, measuringCpu, openLoop, pinned, residentMb, run, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,29 +45,9 @@ const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sqlite`;
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
-const work = join(tmpdir(), `affnet-bench-${process.pid}`);
 const NO_OPEN_LOOP: OpenLoopResult & { requests: number } & CpuPerRequest = { rate: 0, sent: 0, answered: 0, errors: 0, late: 0, warmupAnswered: 0, p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN, requests: 0, cpuUs: { all: Number.NaN, serving: Number.NaN } };
 /** The open-loop rate, as a share of the closed-loop throughput of the same scenario in the same run. */
 const OPEN_LOOP_SHARE = 0.5;
-mkdirSync(work, { recursive: true });
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync(command, commandArgs, { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-function ensureTools(): void {
-  if (spawnSync('wrk', ['--version']).error) {
-    log('wrk is not installed; installing it from Debian packages (apt-get install wrk)...');
-    const installed = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
-    if (installed.status !== 0) throw new Error('wrk is required: install it with `apt-get install wrk`');
-  }
-  // Run directly (`tsx bench/run.ts`, not `npm run bench`), a build older than the sources
-  // would measure other code than the checkout's.
-  if (isStale('dist/server/main.js', 'src')) run('npm', ['run', 'build']);
-}
 
 function ensureData(): void {
   const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
@@ -78,80 +57,10 @@ function ensureData(): void {
   }
 }
 
-const pinned = (core: number | string, command: string, commandArgs: string[]) =>
-  cpus().length > 1 ? { command: 'taskset', args: ['-c', String(core), command, ...commandArgs] } : { command, args: commandArgs };
 const workers = Number(args.workers);
 const repeat = Number(args.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat must be a whole number from 1');
 if (!Number.isInteger(workers) || workers < 1 || workers > cpus().length) throw new Error(`--workers must be from 1 to ${cpus().length}`);
-
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url, { redirect: 'manual' })).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await sleep(5);
-  }
-}
-
-/** A process and its children (Linux), e.g. the primary of `serve --workers` and its workers. */
-function processTree(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/**
- * CPU time (user + system, Linux) `pid`'s tree has used so far, in ms: of all its threads, and of
- * the serving threads alone (each process's main thread, whose id is the process id). Read before
- * and after a run, it gives the CPU each request cost, which time stolen by other guests on the
- * host does not inflate as it does req/s. PostgreSQL's and Redis' own processes are not included.
- */
-function cpuMs(pid: number): { all: number; serving: number } {
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  const used = (stat: string) => {
-    // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
-    const fields = readFileSync(stat, 'utf8').split(')').at(-1)!.trim().split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
-  };
-  const tree = processTree(pid);
-  return {
-    all: tree.reduce((sum, one) => sum + used(`/proc/${one}/stat`), 0),
-    serving: tree.reduce((sum, one) => sum + used(`/proc/${one}/task/${one}/stat`), 0),
-  };
-}
-
-interface CpuPerRequest {
-  /** µs of CPU per answered request, all threads; and of the serving threads alone. */
-  cpuUs: { all: number; serving: number };
-}
-
-/** Runs `load` and says how many µs of `pid`'s CPU each of its requests cost. */
-function measuringCpu<R extends { requests: number }>(pid: number, load: () => R): R & CpuPerRequest {
-  const before = cpuMs(pid);
-  const result = load();
-  const after = cpuMs(pid);
-  const per = (ms: number) => (result.requests > 0 ? (ms * 1000) / result.requests : Number.NaN);
-  return { ...result, cpuUs: { all: per(after.all - before.all), serving: per(after.serving - before.serving) } };
-}
-
-/**
- * Resident memory of the largest process of `pid`'s tree, in MB (the bound is per process): its
- * peak so far (Linux VmHWM), or with 'VmRSS' what it holds now.
- */
-function residentMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
-  const resident = (one: number) => {
-    const status = readFileSync(`/proc/${one}/status`, 'utf8');
-    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  };
-  return Math.round(Math.max(...processTree(pid).map(resident)) / 1024);
-}
 
 function zipfSample(items: string[], draws: number, s = 1.0): string[] {
   // Inverse-CDF sampling with a fixed seed: rank r is drawn with probability ∝ 1 / r^s.
@@ -177,15 +86,9 @@ function zipfSample(items: string[], draws: number, s = 1.0): string[] {
   return out;
 }
 
-interface Scenario {
+interface Scenario extends Load {
   name: string;
-  paths: string[];
   baseline: 'redirect' | 'json';
-  method?: string;
-  body?: string;
-  headers?: string;
-  /** Connections for this scenario (default: --connections). */
-  connections?: number;
 }
 
 /** Analytics over the data set's clicks (the 90 days before its anchor), at one connection: latency, not throughput. */
@@ -278,20 +181,6 @@ async function scenarios(database: Database, key: string, brandKey: string): Pro
   ].map((s) => ({ ...s, headers: s.headers })) as Scenario[];
 }
 
-interface Result {
-  /** Answers received (any status). */
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Answers that were not 2xx/3xx, and socket errors other than timeouts. */
-  errors: number;
-  /** Requests wrk gave up on after its 2 s timeout: the latency tail, not failures. */
-  timeouts: number;
-  /** Answers that were not 2xx/3xx. */
-  non2xx: number;
-}
-
 /**
  * The clicks stored since `since` (a click id time prefix), once the service has written them all:
  * it is asked until the figure has reached `expected` and stood still for 1 s, or stood still
@@ -315,79 +204,6 @@ async function storedClicks(since: string, expected: number): Promise<{ stored: 
   }
 }
 
-function toMs(text: string): number {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(text.trim());
-  if (!match) return Number.NaN;
-  const value = Number(match[1]);
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
-}
-
-let loadRuns = 0;
-/**
- * The first octet of the visitor addresses of the next load run: each run of this bench (warm-ups
- * included) sends from a /8 of its own, so no visitor of one run repeats one of another and every
- * click must count (200 runs before a block comes round again; a full bench has about 60).
- */
-const nextAddressBlock = (): string => String(11 + (loadRuns++ % 200));
-
-/** The scenario's paths, one a line, in a file of the run's work directory (both load generators read it). */
-function writePaths(paths: string[]): string {
-  const file = join(work, `paths-${Math.random().toString(36).slice(2)}.txt`);
-  writeFileSync(file, paths.join('\n') + '\n');
-  return file;
-}
-
-function wrk(url: string, scenario: Pick<Scenario, 'paths' | 'method' | 'body' | 'headers' | 'connections'>, seconds: number): Result {
-  const pathsFile = writePaths(scenario.paths);
-  const { command, args: wrkArgs } = pinned(1, 'wrk', ['-t1', `-c${scenario.connections ?? connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/wrk-paths.lua', url]);
-  const seed = String(Math.floor(Math.random() * 2 ** 30));
-  const out = run(command, wrkArgs, { PATHS_FILE: pathsFile, METHOD: scenario.method ?? 'GET', BODY: scenario.body ?? '', HEADERS: scenario.headers ?? '', SEED: seed, ADDRESS_BLOCK: nextAddressBlock() });
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
-  const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
-  const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const [connect, read, write, timeouts] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
-  return { requests, rps, p50, p99, errors: non2xx + connect! + read! + write!, timeouts: timeouts!, non2xx };
-}
-
-/**
- * The scenario driven at a fixed rate (bench/open-loop.ts, pinned like wrk): latency from each
- * request's intended send time, so queueing behind a stall is counted, not hidden.
- */
-function openLoop(url: string, scenario: Scenario, rate: number, seconds: number): OpenLoopResult {
-  const pathsFile = writePaths(scenario.paths);
-  const { command, args: loadArgs } = pinned(1, process.execPath, [
-    // A young generation of 64 MB: the generator's own scavenges (each a pause in sending, counted
-    // as latency) fell from about 300 to 62 in a 12 s run at 7,000 req/s.
-    '--max-semi-space-size=64',
-    '--min-semi-space-size=64',
-    '--import',
-    'tsx',
-    'bench/open-loop.ts',
-    '--url',
-    url,
-    '--rate',
-    String(Math.max(1, Math.round(rate))),
-    '--seconds',
-    String(seconds),
-    '--paths',
-    pathsFile,
-    '--connections',
-    String(scenario.connections ?? connections),
-    '--method',
-    scenario.method ?? 'GET',
-    '--body',
-    scenario.body ?? '',
-    '--headers',
-    scenario.headers ?? '',
-    '--address-block',
-    nextAddressBlock(),
-  ]);
-  return JSON.parse(run(command, loadArgs).trim().split('\n').at(-1)!) as OpenLoopResult;
-}
-
 async function main(): Promise<void> {
   ensureTools();
   ensureData();
@@ -398,7 +214,8 @@ async function main(): Promise<void> {
   // The brand with the most clicks of the first affiliate's links, for the brand's analytics.
   const brand = (await database.db.selectFrom('click_rollups').select('value').where('affiliate_id', '=', affiliate).where('organization_id', '=', '').where('link_id', '=', '').where('dimension', '=', 'brand').groupBy('value').orderBy((eb) => eb.fn.sum('counted'), 'desc').limit(1).executeTakeFirst())?.value;
   const brandKey = brand ? run('node', ['dist/server/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
-  const all = await scenarios(database, key, brandKey);
+  // --connections, for every scenario that does not set its own.
+  const all = (await scenarios(database, key, brandKey)).map((one) => ({ ...one, connections: one.connections ?? connections }));
   await database.close();
   // --only: scenarios whose name contains any of its parts, separated by '|' (names hold commas).
   const wanted = args.only?.split('|').map((part) => part.trim()).filter(Boolean);
@@ -485,7 +302,7 @@ async function main(): Promise<void> {
     const redirectRate = openRates.find(([scenario]) => scenario.baseline === 'redirect')?.[1];
     if (redirectRate !== undefined) {
       log('Fixed rate: the bare 302 server at the redirect rate');
-      const floor = openLoop(`http://127.0.0.1:${BARE_PORT}`, { name: 'bare', paths: ['/r'], baseline: 'redirect' }, redirectRate, duration);
+      const floor = openLoop(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'], connections }, redirectRate, duration);
       openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | ${floor.errors} | ${floor.late} | — |`);
     }
     const rss = residentMb(service.pid!);

@@ -6,9 +6,10 @@
 // servers). When they cannot be reached the second run is skipped and said so plainly — except
 // in CI (CI=true), where that is a failure.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -40,8 +41,10 @@ function reachable(url, defaultPort) {
 /** Runs node's test runner, echoing its output, and returns its counts. */
 function run(label, files, env) {
   console.log(`\n# ===== ${label}: ${files.length} files =====`);
+  const durations = join(mkdtempSync(join(tmpdir(), 'affnet-test-times-')), 'files.json');
+  const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-durations.mjs', `--test-reporter-destination=${durations}`];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=tap', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -69,8 +72,18 @@ function run(label, files, env) {
         }
       }
     });
-    child.on('close', (code) => resolve({ ...counts, label, failures, code: code ?? 1 }));
+    child.on('close', (code) => resolve({ ...counts, label, failures, code: code ?? 1, slowest: slowestFiles(durations) }));
   });
+}
+
+/** The ten test files whose tests took longest, from the durations reporter's line. */
+function slowestFiles(path) {
+  try {
+    const files = JSON.parse(readFileSync(path, 'utf8').trim() || '[]');
+    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(process.cwd(), file)}`);
+  } catch {
+    return [];
+  }
 }
 
 // Tests run the built command (test/helpers/built-cli.ts): built here once from the current
@@ -91,6 +104,7 @@ if (pgUp && redisUp) {
 
 const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
 const failedRun = results.some((r) => r.code !== 0);
+for (const r of results) if (r.slowest?.length) console.log(`\n# slowest files (${r.label}), their tests' time:\n${r.slowest.map((line) => `#   ${line}`).join('\n')}`);
 for (const r of results) for (const name of r.failures ?? []) console.log(`# failed (${r.label}): ${name}`);
 for (const line of skippedSuites) console.log(`\n# ${line}${process.env.CI ? ' — a failure in CI' : ''}`);
 if (failedRun && total.fail === 0) total.fail = 1; // a run that crashed before reporting still fails

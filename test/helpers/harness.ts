@@ -41,7 +41,7 @@ export interface Harness {
  * where webhook destinations' host names point.
  */
 export async function startHarness(env: Record<string, string> = {}, options: Pick<ServiceOptions, 'clock' | 'resolveHost'> = {}): Promise<Harness> {
-  const database = await freshDatabase();
+  const database = await freshDatabase({ migrated: true });
   // Tests send invalid keys by the hundred from one address; the throttle's own tests set a limit.
   // Scheduled tasks (retention) and mail run when a test asks: a test moving its clock by days must
   // not race an automatic prune, and no test writes mail into the working tree's data/outbox.

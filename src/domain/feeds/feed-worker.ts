@@ -14,23 +14,35 @@ import type { FromWorker, ParseCounts, ParseOptions, ToWorker } from './feed-mes
 const options = startedWith<ParseOptions>();
 const port = parentPort!;
 
-const inbox: ToWorker[] = [];
-let waiting: ((message: ToWorker) => void) | undefined;
-port.on('message', (message: ToWorker) => {
-  if (waiting) {
-    const wake = waiting;
-    waiting = undefined;
-    wake(message);
-  } else inbox.push(message);
-});
-const next = (): Promise<ToWorker> => (inbox.length > 0 ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => (waiting = resolve)));
+/**
+ * Messages wait in one of two mailboxes: the file's bytes, and the answers to batches. They are
+ * two conversations that overlap: gunzip's pipeline reads the bytes ahead of the parser, so a
+ * chunk may arrive while a batch is being written.
+ */
+class Mailbox<T> {
+  private readonly waiting: T[] = [];
+  private wake: ((message: T) => void) | undefined;
+  put(message: T): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    if (wake) wake(message);
+    else this.waiting.push(message);
+  }
+  next(): Promise<T> {
+    return this.waiting.length > 0 ? Promise.resolve(this.waiting.shift()!) : new Promise((resolve) => (this.wake = resolve));
+  }
+}
+type Bytes = Exclude<ToWorker, { type: 'written' }>;
+const bytes = new Mailbox<Bytes>();
+const written = new Mailbox<{ type: 'written' }>();
+port.on('message', (message: ToWorker) => (message.type === 'written' ? written.put(message) : bytes.put(message)));
 const send = (message: FromWorker) => port.postMessage(message);
 
 /** The file's bytes as the serving thread hands them over. */
 async function* pulled(): AsyncGenerator<Buffer> {
   for (;;) {
     send({ type: 'pull' });
-    const message = await next();
+    const message = await bytes.next();
     if (message.type === 'chunk') yield Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength);
     else if (message.type === 'end') return;
     else if (message.type === 'source-failed') throw new NotAFeed(message.reason);
@@ -87,8 +99,7 @@ async function run(): Promise<void> {
     pending.clear();
     pendingItems = 0;
     refusals = [];
-    const answer = await next();
-    if (answer.type !== 'written') throw new Error(`expected the batch to be written, got ${answer.type}`);
+    await written.next();
   };
   try {
     for await (const item of itemsOf(text(decompressed(pulled()), counts), options.format)) {
