@@ -1403,6 +1403,8 @@ async function load(target: Target): Promise<ManifestDraft> {
         commission: commissionFor(brand.row, value),
         commission_transfer: brand.row.commission_transfer,
         commission_value: brand.row.commission_value,
+        commission_rules_version: 0,
+        commission_lines: null,
         currency: brand.row.currency,
         commission_reason: null,
         items: JSON.stringify(items),

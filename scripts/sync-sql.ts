@@ -98,6 +98,8 @@ const order: OrderRow = {
   commission: 1499,
   commission_transfer: 'cps',
   commission_value: 750,
+  commission_rules_version: 0,
+  commission_lines: null,
   currency: 'BRL',
   items: '[]',
   click_created_at: NOW,
@@ -310,6 +312,13 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['find', (r) => r.campaigns.find(BRAND, 'c-1')],
     ['withCode', (r) => r.campaigns.withCode(BRAND, 'maria10')],
     ['delete', (r) => r.campaigns.delete(BRAND, 'c-1')],
+  ],
+  commissionRules: [
+    ['latest', (r) => r.commissionRules.latest(BRAND)],
+    ['find', (r) => r.commissionRules.find(BRAND, 3)],
+    ['append', (r) => r.commissionRules.append({ brand_id: BRAND, rules: '[]', created_at: NOW, created_by: `brand:${BRAND}` })],
+    ['productOptions', (r) => r.commissionRules.productOptions(BRAND, ['p-1', 'p-2'])],
+    ['channelKind', (r) => r.commissionRules.channelKind('ch-1')],
   ],
   coupons: [
     ['put', (r) => r.coupons.put({ organization_id: BRAND, code_key: 'maria10', code: 'MARIA10', affiliate_id: AFF, campaign_id: null, created_at: NOW, updated_at: NOW })],

@@ -29,6 +29,7 @@ import { LedgerService } from './domain/ledger/ledger-service.js';
 import { PayoutRuns } from './domain/ledger/payout-runs.js';
 import { ClaimsService } from './domain/orders/claims.js';
 import { CouponsService } from './domain/orders/coupons-service.js';
+import { CommissionRulesService } from './domain/orders/commission-rules-service.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -70,6 +71,8 @@ export interface Services {
   claims: ClaimsService;
   /** Coupon codes brands give affiliates, which attribute conversions to them. */
   coupons: CouponsService;
+  /** Brands' commission rules, and the explanation of each order's commission. */
+  commissionRules: CommissionRulesService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -228,6 +231,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),
     coupons: new CouponsService(repositories, clock),
+    commissionRules: new CommissionRulesService(repositories, clock),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),

@@ -5275,6 +5275,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/orders/{id}/commission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How an order’s commission was computed
+         * @description For the caller's order whose network id is id (or its brand order id, when that names one order of yours only): the brand's rules version it was computed with, the rule that took each item and the arithmetic in integer cents (the lines sum to total, which is the order's commission unless commissionReason says the network canceled it), the caps that applied, the click facts kept on the order and its attribution. Another affiliate's order, or an unknown id, answers 404. Scope: orders:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OrderCommission"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/orders.csv": {
         parameters: {
             query?: never;
@@ -12112,6 +12276,513 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/advertiser/conversions/{orderId}/commission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How one of your orders’ commission was computed
+         * @description For the order you reported under orderId: the rules version it was computed with, the rule that took each item and the arithmetic in integer cents (the lines sum to total, which is the stored commission unless commissionReason says the network canceled it), the caps that applied, the click facts kept on the order and its attribution. Another brand’s order id, or an unknown one, answers 404. Scope: conversions:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your own order id */
+                    orderId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OrderCommission"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/commission-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your commission rules
+         * @description The rules in force (the latest version you saved), in the order they are tried, and your default rule after them. Scope: catalog:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CommissionRules"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace your commission rules
+         * @description Saves the whole list as your next version, used for orders reported from now on; orders already reported keep the version they were computed with, corrections included. Each item of an order goes to the first rule whose conditions hold (your default rule after the last): a cps rule pays its percent of the item’s price × quantity, rounded half up to the cent per item; a cpa rule its amount once per order (per: order) or per unit (per: item); a rule’s cap limits what it pays in one order. Checked as a whole: 400 invalid_commission_rules naming the rule (rules[2]: …) when a rule comes after one without conditions (it could never match), an orderValue range is impossible (min above max), a cps value exceeds 100 or has more than two decimals, a cpa value is not whole cents, per is given on a cps rule, or a channel kind is unknown. Scope: catalog:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Your rules in the order they are tried: each item goes to the first rule whose conditions hold, else to your default rule (your brand profile’s commission). A rule after one without conditions could never match and is refused, as is an impossible orderValue range; an empty list leaves the default rule alone */
+                        rules: {
+                            /** @description Your label for the rule, shown in explanations */
+                            name?: string;
+                            /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+                            conditions?: {
+                                /** @description Item condition: your product ids; an item matches when its id is one of them */
+                                productIds?: string[];
+                                /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                                categories?: string[];
+                                /**
+                                 * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                                 * @enum {string}
+                                 */
+                                customer?: "new" | "returning";
+                                /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                                channelKinds?: string[];
+                                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                                affiliateGroups?: string[];
+                                /** @description Order condition: a coupon code was used: any ({}), or one of codes */
+                                coupon?: {
+                                    /** @description One of these codes, compared without case */
+                                    codes?: string[];
+                                };
+                                /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                                orderValue?: {
+                                    /** @description At least this order value, in cents */
+                                    min?: number;
+                                    /** @description At most this order value, in cents */
+                                    max?: number;
+                                };
+                            };
+                            /**
+                             * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+                             * @enum {string}
+                             */
+                            transfer: "cps" | "cpa";
+                            /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+                            value: number;
+                            /**
+                             * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+                             * @enum {string}
+                             */
+                            per?: "order" | "item";
+                            /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+                            cap?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CommissionRules"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/advertiser/affiliates": {
@@ -28309,6 +28980,164 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description A commission rule: when its conditions hold, what it pays */
+        CommissionRule: {
+            /** @description Your label for the rule, shown in explanations */
+            name?: string;
+            /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+            conditions?: {
+                /** @description Item condition: your product ids; an item matches when its id is one of them */
+                productIds?: string[];
+                /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                categories?: string[];
+                /**
+                 * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                 * @enum {string}
+                 */
+                customer?: "new" | "returning";
+                /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                channelKinds?: string[];
+                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                affiliateGroups?: string[];
+                /** @description Order condition: a coupon code was used: any ({}), or one of codes */
+                coupon?: {
+                    /** @description One of these codes, compared without case */
+                    codes?: string[];
+                };
+                /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                orderValue?: {
+                    /** @description At least this order value, in cents */
+                    min?: number;
+                    /** @description At most this order value, in cents */
+                    max?: number;
+                };
+            };
+            /**
+             * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+             * @enum {string}
+             */
+            transfer: "cps" | "cpa";
+            /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+            value: number;
+            /**
+             * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+             * @enum {string}
+             */
+            per?: "order" | "item";
+            /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+            cap?: number;
+        };
+        /** @description Your commission rules in force, for orders reported from savedAt on */
+        CommissionRules: {
+            /** @description The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one */
+            version: number;
+            rules: components["schemas"]["CommissionRule"][];
+            /** @description Your brand profile’s commission (PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did */
+            default: {
+                /** @enum {string} */
+                transfer: "cps" | "cpa";
+                value: number;
+            };
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            savedAt?: string;
+        };
+        /** @description How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total */
+        OrderCommission: {
+            /** @description The network’s order id */
+            id: string;
+            /** @description The brand’s order id */
+            orderId: string;
+            /** @description ISO 4217 code of every amount */
+            currency: string;
+            /** @description The order value in cents */
+            value: number;
+            /** @description The brand’s commission rules version the commission was computed with (0: the default rule alone, on the order value); corrections recompute with the same version */
+            rulesVersion: number;
+            lines: {
+                /** @description Index of the rule that took the item in the order’s rules version; the default rule’s is the number of rules */
+                rule: number;
+                /** @description That rule’s name, when it has one */
+                ruleName?: string;
+                /** @description true: no rule matched, the default rule applied */
+                isDefault: boolean;
+                /** @description The item’s index among the order’s items (a per-item line) */
+                item?: number;
+                /** @description That item’s id */
+                itemId?: string;
+                /** @description A cpa rule paid once per order: the indexes of the items it took */
+                items?: number[];
+                /** @enum {string} */
+                transfer: "cps" | "cpa";
+                /**
+                 * @description cpa only
+                 * @enum {string}
+                 */
+                per?: "order" | "item";
+                /** @description cps: the cents the share applies to (the item’s price × quantity; the order value when the order has no items or no rules applied); cpa: units (the item’s quantity, or 1 per order) */
+                base: number;
+                /** @description cps: percent */
+                rate?: number;
+                /** @description cpa: cents per unit */
+                amount?: number;
+                /** @description base × rate / 100 rounded half up to the cent, or base × amount: before the rule’s cap */
+                result: number;
+                /** @description What the line pays: result, less what the rule’s cap took */
+                commission: number;
+                /** @description true: the rule’s cap reduced this line */
+                capped: boolean;
+            }[];
+            /** @description The rules whose cap applied in this order */
+            capped: {
+                rule: number;
+                cap: number;
+                /** @description What the rule’s lines came to before its cap */
+                uncapped: number;
+            }[];
+            /** @description The sum of the lines’ commission: the order’s commission unless commissionReason says the network canceled it (then commission is 0) */
+            total: number;
+            /** @description The commission stored on the order, in cents */
+            commission: number;
+            commissionStatus: string;
+            /** @description Why the network canceled the commission (see the order’s commissionReason); commission is then 0 */
+            commissionReason?: string;
+            /** @description Why the affiliate gets the order: click, coupon or claim */
+            attribution: string;
+            /** @description The click facts kept on the order (they outlive the click record); omitted for an order without a click */
+            click?: {
+                clickId?: string;
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                clickedAt?: string;
+                linkCode?: string;
+                channelId?: string;
+                channelKind?: string;
+                /** @description ISO 3166 alpha-2 of the click (ZZ: unknown) */
+                country?: string;
+            };
+            /** @description The coupon code the order came with (to an affiliate: only its own codes) */
+            coupon?: string;
+            /** @description Each change of the order’s value and commission after it was reported (corrections, a takeover by the brand’s server, a cancellation by the network), oldest first; the lines are those of the last computation */
+            changes: {
+                /** @enum {string} */
+                field: "value" | "commission";
+                /** @description Before the change, in cents */
+                from?: number;
+                /** @description After the change, in cents */
+                to: number;
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                at: string;
+                /** @description brand, network or operator */
+                by: string;
+            }[];
+        };
         /** @description Every error answers this body. It carries the fields of both error shapes clients of this API know (statusCode/error/message and success/message/code), so a client written for either parses it. */
         Error: {
             /** @description HTTP status code, repeated for clients that read the body only */

@@ -57,6 +57,7 @@ import * as ordersByReportTime from './migrations/0050-orders-by-report-time.js'
 import * as couponCodes from './migrations/0051-coupon-codes.js';
 import * as productFeeds from './migrations/0052-product-feeds.js';
 import * as firstPartyTag from './migrations/0054-first-party-tag.js';
+import * as commissionRules from './migrations/0055-commission-rules.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -115,6 +116,7 @@ const migrations: Record<string, DialectMigration> = {
   '0051-coupon-codes': couponCodes,
   '0052-product-feeds': productFeeds,
   '0054-first-party-tag': firstPartyTag,
+  '0055-commission-rules': commissionRules,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

@@ -290,8 +290,23 @@ export interface OrdersTable {
   coupon_key: Generated<string | null>;
   /** Whose code it was when the order was reported; null for a code no affiliate had. */
   coupon_affiliate_id: Generated<string | null>;
+  /** The brand's commission rules version the commission was computed with; 0: none, the default rule alone on the value. */
+  commission_rules_version: Generated<number>;
+  /** The computation's lines and caps (JSON, explainCommission's); null for orders reported before it was kept. */
+  commission_lines: Generated<string | null>;
   created_at: string;
   updated_at: string;
+}
+
+/** One saved list of a brand's commission rules; never changed once written. */
+export interface CommissionRuleVersionsTable {
+  brand_id: string;
+  version: number;
+  /** JSON array of the rules, in the brand's order. */
+  rules: string;
+  created_at: string;
+  /** Who saved it: 'brand:<id>' with the key, for the record. */
+  created_by: string | null;
 }
 
 /** A coupon code a brand gave one affiliate: conversions reported with it are that affiliate's. */
@@ -926,6 +941,7 @@ export interface DB {
   campaign_categories: CampaignCategoriesTable;
   short_links: ShortLinksTable;
   orders: OrdersTable;
+  commission_rule_versions: CommissionRuleVersionsTable;
   clicks: ClicksTable;
   order_events: OrderEventsTable;
   approval_requests: ApprovalRequestsTable;
@@ -955,6 +971,7 @@ export type ProductRow = Selectable<ProductsTable>;
 export type CampaignRow = Selectable<CampaignsTable>;
 export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
+export type CommissionRuleVersionRow = Selectable<CommissionRuleVersionsTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
 export type ClaimRow = Selectable<ClaimsTable>;

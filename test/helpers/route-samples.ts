@@ -211,6 +211,11 @@ export function createRouteSamples(): RouteSamples {
     'GET /affiliate/orders': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/orders', headers: withKey(key) }) },
     'GET /affiliate/orders.csv': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/orders.csv', headers: withKey(key) }) },
     'GET /affiliate/orders/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1', headers: withKey(key) }) },
+    'GET /affiliate/orders/:id/commission': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'not_found' },
+      request: (key) => ({ method: 'GET', url: '/affiliate/orders/o-aff1-1/commission', headers: withKey(key) }),
+    },
     'GET /affiliate/balance': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/balance', headers: withKey(key) }) },
     'GET /affiliate/payouts': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/payouts', headers: withKey(key) }) },
     'GET /affiliate/payouts/:id': { side: 'affiliate', foreign: { status: 404, code: 'payout_not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/payouts/${payoutId}`, headers: withKey(key) }) },
@@ -267,6 +272,27 @@ export function createRouteSamples(): RouteSamples {
         assert.equal(created.statusCode, 201, created.body);
         return { method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: withKey(key) };
       },
+    },
+    'GET /advertiser/conversions/:orderId/commission': {
+      side: 'brand',
+      foreign: { status: 404, code: 'not_found' },
+      request: async (key) => {
+        const orderId = unique('walk-commission');
+        const created = await report(h, keys.brand, { clickId: await freshClick(h, keys.affiliate, BRANDS.acme), orderId, value: 1000, items: [item(1000)] });
+        assert.equal(created.statusCode, 201, created.body);
+        return { method: 'GET', url: `/advertiser/conversions/${orderId}/commission`, headers: withKey(key) };
+      },
+    },
+    'GET /advertiser/commission-rules': { side: 'brand', foreign: { reason: "reads the caller's own rules (commission-rules.test.ts)" }, request: (key) => ({ method: 'GET', url: '/advertiser/commission-rules', headers: withKey(key) }) },
+    'PUT /advertiser/commission-rules': {
+      side: 'brand',
+      foreign: { reason: "replaces the caller's own rules (commission-rules.test.ts)" },
+      request: (key) => ({
+        method: 'PUT',
+        url: '/advertiser/commission-rules',
+        headers: withKey(key),
+        payload: { rules: [{ name: 'Walked product', conditions: { productIds: ['walk-no-such-product'] }, transfer: 'cps', value: 5 }] },
+      }),
     },
     'POST /affiliate/claims': {
       side: 'affiliate',

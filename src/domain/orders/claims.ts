@@ -22,11 +22,11 @@ import { newId } from '../random.js';
 import { isoOf, toIso } from '../time.js';
 import { orderEvents } from './order-events.js';
 import { webhookEvent } from '../webhooks/events.js';
-import { commissionFor } from './commission.js';
+import { CommissionRulesService, type CommissionRulesRepositories } from './commission-rules-service.js';
 import { claimedItem, type BrandCaller } from './conversions.js';
 import { auditEntry, brandActor, NETWORK, type Actor } from '../audit/audit-entry.js';
 
-export interface ClaimRepositories {
+export interface ClaimRepositories extends CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   claims: ClaimsRepository;
@@ -70,11 +70,15 @@ export function claimOf(row: ClaimRow): Claim {
 export const claimDaysOf = (brand: Pick<BrandRow, 'attribution_window_days' | 'validation_days'>) => brand.attribution_window_days + brand.validation_days;
 
 export class ClaimsService {
+  private readonly commission: CommissionRulesService;
+
   constructor(
     private readonly repositories: ClaimRepositories,
     private readonly clock: Clock,
     private readonly publicUrl: string,
-  ) {}
+  ) {
+    this.commission = new CommissionRulesService(repositories, clock);
+  }
 
   /** The affiliate files a claim; refused with the reason when it cannot be (see docs/decisions.md, "Claims"). */
   async file(affiliateId: string, input: ClaimInput): Promise<Claim> {
@@ -270,7 +274,7 @@ export class ClaimsService {
     const ownLink = link && link.affiliate_id === claim.affiliate_id && link.organization_id === claim.organization_id ? link : undefined;
     // A suspended affiliate earns nothing, a claimed sale included (as a reported one: conversions.ts).
     const suspended = Boolean((await this.repositories.affiliates.standingOf(claim.affiliate_id))?.suspended_at);
-    return {
+    const order: OrderRow = {
       id: newId(),
       order_id: claim.order_id,
       organization_id: claim.organization_id,
@@ -283,9 +287,11 @@ export class ClaimsService {
       commission_status: suspended ? 'canceled' : 'pending',
       commission_reason: suspended ? 'affiliate_suspended' : null,
       value,
-      commission: suspended ? 0 : commissionFor(brand, value),
+      commission: 0,
       commission_transfer: brand.commission_transfer,
       commission_value: brand.commission_value,
+      commission_rules_version: 0,
+      commission_lines: null,
       currency: claim.currency,
       items: JSON.stringify([claimedItem(value)]),
       click_created_at: ownClick?.created_at ?? null,
@@ -309,6 +315,8 @@ export class ClaimsService {
       created_at: claim.ordered_at,
       updated_at: isoOf(now),
     };
+    // The brand's rules in force now, as for an order reported now.
+    return { ...order, ...(await this.commission.commissionOf(order, await this.commission.currentVersion(brand.id))) };
   }
 
   /** The claim's event to both sides. */

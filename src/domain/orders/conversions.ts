@@ -21,14 +21,14 @@ import { newId } from '../random.js';
 import { toIso } from '../time.js';
 import { Attribution, type Attributed, type AttributionBrand, type ClickSource } from './attribution.js';
 import { couponKeyOf } from './coupon-codes.js';
-import { commissionFor } from './commission.js';
+import { CommissionRulesService, type CommissionRulesRepositories } from './commission-rules-service.js';
 import { checkOrderMove, commissionAfter, type CommissionStatus, type OrderStatus } from './lifecycle.js';
 import { entriesOfChange } from '../ledger/entries.js';
 import type { Effects } from '../../storage/repositories/effects.js';
 import type { FraudRules, HoldFacts } from './fraud-rules.js';
 import { auditEntry, brandActor, type Actor } from '../audit/audit-entry.js';
 
-export interface ConversionRepositories {
+export interface ConversionRepositories extends CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   clicks: ClicksRepository;
@@ -134,6 +134,7 @@ function sameOrConflict(existing: OrderRow, input: ReportedConversion): Conversi
 
 export class ConversionsService {
   private readonly attribution: Attribution;
+  private readonly commission: CommissionRulesService;
 
   constructor(
     private readonly repositories: ConversionRepositories,
@@ -148,6 +149,7 @@ export class ConversionsService {
     private readonly fraud?: FraudCheck,
   ) {
     this.attribution = new Attribution(repositories, clickSource, clock, clickWriteDelayMs);
+    this.commission = new CommissionRulesService(repositories, clock);
   }
 
   async report(caller: BrandCaller, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
@@ -198,10 +200,12 @@ export class ConversionsService {
       commission_status: reason ? 'canceled' : holdReasons ? 'held' : 'pending',
       commission_reason: reason ?? null,
       value: input.value,
-      commission: reason ? 0 : commissionFor(brand, input.value),
-      // The rule the commission was computed with, kept for corrections of this order.
+      commission: 0,
+      // The default rule and the rules version the commission is computed with, kept for corrections of this order.
       commission_transfer: brand.commission_transfer,
       commission_value: brand.commission_value,
+      commission_rules_version: 0,
+      commission_lines: null,
       currency: brand.currency,
       items: JSON.stringify(input.items),
       click_created_at: click?.created_at ?? null,
@@ -226,6 +230,7 @@ export class ConversionsService {
       created_at: orderTime,
       updated_at: recordedAt,
     };
+    Object.assign(order, await this.commission.commissionOf(order, await this.commission.currentVersion(brandId)));
     const events = await orderEvents(this.repositories.affiliates, this.clock, order, 'created');
     const notices: Effects = holdReasons && this.fraud ? await this.fraud.notices(order) : {};
     const effects: Effects = { ...notices, events: [...events, ...(notices.events ?? [])] };
@@ -262,19 +267,20 @@ export class ConversionsService {
     const next: OrderChange = { source: input.source ?? 'api', value: input.value, items: JSON.stringify(items) };
     const isNew = input.customer?.isNew;
     if (isNew !== undefined) next.customer_is_new = isNew ? 1 : 0;
-    let reason = existing.commission_reason;
     if (won.affiliateId !== existing.affiliate_id || (won.clickId ?? null) !== existing.click_id || won.attribution !== existing.attribution || (won.coupon?.key ?? null) !== existing.coupon_key) {
       // The held commission was reviewed for its affiliate: the network's review must end before another takes the order.
       if (held && won.affiliateId !== existing.affiliate_id) {
         throw conflict('order_conflict', `order "${input.orderId}" is held for the network's fraud review as affiliate ${existing.affiliate_id}'s; your report names another affiliate's click or code`);
       }
       const suspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
-      reason = (won.attribution === 'click' && won.click ? commissionReasonOf(won.click, suspended) : suspended ? 'affiliate_suspended' : undefined) ?? null;
+      const reason = (won.attribution === 'click' && won.click ? commissionReasonOf(won.click, suspended) : suspended ? 'affiliate_suspended' : undefined) ?? null;
       Object.assign(next, await this.attributedFacts(won), { commission_reason: reason });
       if (reason && !held) next.commission_status = 'canceled';
       else if (!reason && existing.commission_reason && !held) next.commission_status = 'pending';
     }
-    next.commission = reason ? 0 : commissionFor({ commission_transfer: existing.commission_transfer, commission_value: existing.commission_value }, input.value);
+    // Recomputed with the order's rules version, on the facts it has now (0 while its reason stands).
+    const { commission, commission_lines } = await this.commission.commissionOf({ ...existing, ...next }, existing.commission_rules_version);
+    Object.assign(next, { commission, commission_lines });
     const changed: OrderRow = { ...existing, ...next, updated_at: now };
     // An order that moved to another affiliate is new to that affiliate; the first one, whose
     // pending order it was, is sent nothing more of it.
@@ -317,7 +323,7 @@ export class ConversionsService {
       const what = won.attribution === 'click' ? `clickId ${input.clickId} is another affiliate's click` : `coupon ${input.coupon} is another affiliate's code`;
       throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim of affiliate ${existing.affiliate_id}, and ${what}; an order cannot be reported twice with different data`);
     }
-    const next = existing.status === 'pending' ? planChange(existing, { value: input.value, items: reportedLines(existing, input) }) : {};
+    const next = existing.status === 'pending' ? await planChange(existing, { value: input.value, items: reportedLines(existing, input) }, this.commission) : {};
     if (Object.keys(next).length === 0) {
       if (existing.value !== input.value) throw conflict('order_conflict', `order "${input.orderId}" was recorded from a claim with value ${existing.value} and is ${existing.status}: it can no longer take another value`);
       return conversionOf(existing);
@@ -349,7 +355,7 @@ export class ConversionsService {
         `order "${orderId}" is held for the network's fraud review (see holdReasons): it cannot be approved until the network releases it (then until its new lockAt, after which the network approves it); you may still cancel it, or correct its value and items`,
       );
     }
-    const next = planChange(current, change);
+    const next = await planChange(current, change, this.commission);
     if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
     const now = this.clock.iso();
     // A held commission never locks: its lock date is set anew when it is released.
@@ -363,7 +369,7 @@ export class ConversionsService {
     if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events, entriesOfChange(current, next), { audit: [audit] }))) {
       // Another request changed the order first: the same rules apply to what it is now.
       const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
-      if (Object.keys(planChange(latest, change)).length === 0) return conversionOf(latest);
+      if (Object.keys(await planChange(latest, change, this.commission)).length === 0) return conversionOf(latest);
       throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
     }
     return conversionOf(changed);
@@ -448,7 +454,7 @@ function eventOf(row: OrderEventRow): ConversionEvent {
 }
 
 /** The columns a change sets (none when it changes nothing), or why it cannot be made. */
-function planChange(current: OrderRow, change: ConversionChange): OrderChange {
+async function planChange(current: OrderRow, change: ConversionChange, rules: CommissionRulesService): Promise<OrderChange> {
   const next: OrderChange = {};
   const items = change.items === undefined ? undefined : JSON.stringify(change.items);
   const corrects = (change.value !== undefined && change.value !== current.value) || (items !== undefined && items !== current.items);
@@ -460,9 +466,11 @@ function planChange(current: OrderRow, change: ConversionChange): OrderChange {
     checkItems(change.items ?? (JSON.parse(current.items) as OrderItem[]), value);
     next.value = value;
     if (items !== undefined) next.items = items;
-    // A commission canceled from the start (its click did not count) stays 0.
-    const commission = current.commission_reason ? 0 : commissionFor({ commission_transfer: current.commission_transfer, commission_value: current.commission_value }, value);
+    // Recomputed with the rules version the order was computed with; a commission canceled from
+    // the start (its click did not count) stays 0.
+    const { commission, commission_lines } = await rules.commissionOf({ ...current, value, items: items ?? current.items }, current.commission_rules_version);
     if (commission !== current.commission) next.commission = commission;
+    if (commission_lines !== current.commission_lines) next.commission_lines = commission_lines;
   }
   if (change.status !== undefined && change.status !== current.status) {
     checkOrderMove(current.status as OrderStatus, change.status);

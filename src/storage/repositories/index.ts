@@ -13,6 +13,7 @@ import { CategoriesRepository } from './categories.js';
 import { ClicksRepository } from './clicks.js';
 import { FeedsRepository } from './feeds.js';
 import { CouponsRepository } from './coupons.js';
+import { CommissionRulesRepository } from './commission-rules.js';
 import { FiguresRepository } from './figures.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
@@ -51,6 +52,7 @@ export function openRepositories(database: Database) {
     clicks: new ClicksRepository(database),
     feeds: new FeedsRepository(database),
     coupons: new CouponsRepository(database),
+    commissionRules: new CommissionRulesRepository(database),
     figures: new FiguresRepository(database),
     holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),

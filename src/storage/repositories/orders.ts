@@ -36,6 +36,7 @@ export type OrderChange = Partial<
     | 'value'
     | 'items'
     | 'commission'
+    | 'commission_lines'
     | 'auto_approved'
     | 'commission_reason'
     | 'lock_at'

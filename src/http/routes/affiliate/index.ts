@@ -1,3 +1,4 @@
+import { getOrderCommissionRoute } from './order-commission.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { listBrandsRoute } from './brands-list.js';
@@ -40,6 +41,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listShortUrlsRoute,
   listOrdersRoute,
   getOrderRoute,
+  getOrderCommissionRoute,
   exportOrdersRoute,
   getBalanceRoute,
   listPayoutsRoute,

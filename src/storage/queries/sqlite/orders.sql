@@ -99,6 +99,8 @@ insert into
     "commission",
     "commission_transfer",
     "commission_value",
+    "commission_rules_version",
+    "commission_lines",
     "currency",
     "items",
     "click_created_at",
@@ -160,9 +162,11 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -270,6 +274,8 @@ insert into
     "commission",
     "commission_transfer",
     "commission_value",
+    "commission_rules_version",
+    "commission_lines",
     "currency",
     "items",
     "click_created_at",
@@ -331,12 +337,14 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
     ?
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *

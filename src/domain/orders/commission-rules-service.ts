@@ -1,0 +1,258 @@
+// A brand's commission rules (read, replaced as a whole, each save a new version kept for good),
+// the commission of an order under the version it is computed with, and its explanation. Every
+// commission the network stores for a reported order comes from commissionOf, through
+// explainCommission: the stored commission is the explanation's total (0 when the network
+// canceled it, commissionReason saying why).
+import type { Clock } from '../../lib/clock.js';
+import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
+import type { CommissionRulesRepository } from '../../storage/repositories/commission-rules.js';
+import type { OrdersRepository } from '../../storage/repositories/orders.js';
+import type { OrderItem } from '../../schemas/order.js';
+import type { OrderRow } from '../../storage/tables.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { commissionOf as defaultCommissionOf } from '../catalog/brands.js';
+import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule } from './commission-rules.js';
+
+export interface CommissionRulesRepositories {
+  affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
+  commissionRules: CommissionRulesRepository;
+  orders: OrdersRepository;
+}
+
+/** A brand's rules as it reads them: the version in force, its rules, and the default rule after them. */
+export interface CommissionRulesView {
+  version: number;
+  rules: CommissionRule[];
+  default: { transfer: 'cps' | 'cpa'; value: number };
+  savedAt?: string;
+}
+
+/** The columns of an order its commission is computed from. */
+export type CommissionFacts = Pick<
+  OrderRow,
+  'organization_id' | 'affiliate_id' | 'value' | 'items' | 'customer_is_new' | 'channel_id' | 'coupon' | 'commission_transfer' | 'commission_value' | 'commission_reason'
+>;
+
+/** What an order stores of its commission: the amount, the version, the arithmetic. */
+export interface ComputedCommission {
+  commission: number;
+  commission_rules_version: number;
+  commission_lines: string;
+}
+
+/** An order's commission, explained: what the rules gave, and what is stored. */
+export interface OrderCommission {
+  id: string;
+  orderId: string;
+  currency: string;
+  value: number;
+  rulesVersion: number;
+  lines: Array<CommissionLine & { ruleName?: string }>;
+  capped: CommissionCap[];
+  total: number;
+  commission: number;
+  commissionStatus: string;
+  commissionReason?: string;
+  attribution: string;
+  click?: { clickId?: string; clickedAt?: string; linkCode?: string; channelId?: string; channelKind?: string; country?: string };
+  coupon?: string;
+  /** Each change of the order's value and commission after it was reported, oldest first. */
+  changes: Array<{ field: 'value' | 'commission'; from?: number; to: number; at: string; by: string }>;
+}
+
+/** The rules of a version never change: each instance keeps those it read. */
+const KEPT_VERSIONS = 500;
+
+export class CommissionRulesService {
+  private readonly versions = new Map<string, CommissionRule[]>();
+
+  constructor(
+    private readonly repositories: CommissionRulesRepositories,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(brandId: string): Promise<CommissionRulesView> {
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+    const latest = await this.repositories.commissionRules.latest(brandId);
+    return {
+      version: latest?.version ?? 0,
+      rules: latest ? (JSON.parse(latest.rules) as CommissionRule[]) : [],
+      default: defaultCommissionOf(brand),
+      ...(latest && { savedAt: latest.created_at }),
+    };
+  }
+
+  /** Replaces the brand's rules: checked as a whole, saved as the next version, used for orders reported from now on. */
+  async put(caller: { brandId: string; keyId?: string | undefined }, rules: CommissionRule[]): Promise<CommissionRulesView> {
+    checkRules(rules);
+    await this.checkChannelKinds(rules);
+    const saved = JSON.stringify(rules.map(cleanRule));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const version = await this.repositories.commissionRules.append({
+        brand_id: caller.brandId,
+        rules: saved,
+        created_at: this.clock.iso(),
+        created_by: `brand:${caller.brandId}${caller.keyId ? `:${caller.keyId}` : ''}`,
+      });
+      if (version !== undefined) return this.get(caller.brandId);
+    }
+    throw conflict('concurrent_update', 'your rules were saved by another request at the same moment; read them again and retry');
+  }
+
+  private async checkChannelKinds(rules: CommissionRule[]): Promise<void> {
+    for (const [i, rule] of rules.entries()) {
+      for (const kind of rule.conditions?.channelKinds ?? []) {
+        if (!(await this.repositories.affiliates.channelKindExists(kind))) {
+          throw invalid('invalid_commission_rules', `rules[${i}].conditions.channelKinds: "${kind}" is not a channel kind (see GET /affiliate/channels/available for the kinds)`);
+        }
+      }
+    }
+  }
+
+  /** The rules of one of the brand's versions (none for version 0). */
+  async rulesOf(brandId: string, version: number): Promise<CommissionRule[]> {
+    if (version === 0) return [];
+    const key = `${brandId}:${version}`;
+    const known = this.versions.get(key);
+    if (known) return known;
+    const row = await this.repositories.commissionRules.find(brandId, version);
+    if (!row) throw new Error(`commission rules version ${version} of brand ${brandId} is missing`);
+    const rules = JSON.parse(row.rules) as CommissionRule[];
+    if (this.versions.size >= KEPT_VERSIONS) this.versions.delete(this.versions.keys().next().value!);
+    this.versions.set(key, rules);
+    return rules;
+  }
+
+  /** The version a new order of the brand is computed with: its latest (0 before it saved any). */
+  async currentVersion(brandId: string): Promise<number> {
+    return (await this.repositories.commissionRules.latest(brandId))?.version ?? 0;
+  }
+
+  /**
+   * The commission of an order under a version of its brand's rules and the default rule it keeps:
+   * the explanation's total, or 0 when the network canceled it (commission_reason), the
+   * explanation kept either way.
+   */
+  async commissionOf(order: CommissionFacts, version: number): Promise<ComputedCommission> {
+    const explanation = await this.explain(order, version);
+    return {
+      commission: order.commission_reason ? 0 : explanation.total,
+      commission_rules_version: version,
+      commission_lines: JSON.stringify({ lines: explanation.lines, capped: explanation.capped }),
+    };
+  }
+
+  private async explain(order: CommissionFacts, version: number): Promise<CommissionExplanation> {
+    const rules = await this.rulesOf(order.organization_id, version);
+    const items = JSON.parse(order.items) as OrderItem[];
+    const needsCategories = rules.some((rule) => rule.conditions?.categories !== undefined);
+    const needsChannel = rules.some((rule) => rule.conditions?.channelKinds !== undefined);
+    const options = needsCategories ? await this.repositories.commissionRules.productOptions(order.organization_id, [...new Set(items.map((item) => item.id))]) : [];
+    const categories = new Map(options.map((row) => [row.id, categoriesOfOptions(row.options)]));
+    const channelKind = needsChannel && order.channel_id !== null ? await this.repositories.commissionRules.channelKind(order.channel_id) : undefined;
+    return explainCommission(
+      rules,
+      { transfer: order.commission_transfer, value: order.commission_value },
+      {
+        value: order.value,
+        items: items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, categories: categories.get(item.id) ?? [] })),
+        customerIsNew: order.customer_is_new === null ? undefined : order.customer_is_new === 1,
+        channelKind,
+        affiliateGroups: await this.groupsOf(order.affiliate_id, order.organization_id),
+        coupon: order.coupon ?? undefined,
+      },
+    );
+  }
+
+  /** The brand's affiliate groups the affiliate belongs to: none, until groups exist. */
+  private groupsOf(_affiliateId: string, _brandId: string): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+
+  /** The affiliate's order (by network id, or its brand order id when that names one order only), explained. */
+  async forAffiliate(affiliateId: string, id: string): Promise<OrderCommission> {
+    const rows = await this.repositories.orders.findForAffiliate(affiliateId, id);
+    const row = rows.find((r) => r.id === id) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (!row) throw notFound(rows.length > 1 ? `"${id}" names orders of several brands: use the order's network id` : 'Order not found');
+    return this.explained(row, 'affiliate');
+  }
+
+  /** The brand's order by its own order id, explained. */
+  async forBrand(brandId: string, orderId: string): Promise<OrderCommission> {
+    const row = await this.repositories.orders.findBrandOrder(brandId, orderId);
+    if (!row) throw notFound(`order "${orderId}" not found among your conversions`);
+    return this.explained(row, 'brand');
+  }
+
+  private async explained(row: OrderRow, reader: 'affiliate' | 'brand'): Promise<OrderCommission> {
+    // Orders reported before the arithmetic was kept were computed with their default rule alone.
+    const kept = row.commission_lines === null ? (await this.explain(row, 0)) : (JSON.parse(row.commission_lines) as Omit<CommissionExplanation, 'total'>);
+    const rules = await this.rulesOf(row.organization_id, row.commission_rules_version);
+    const lines = kept.lines.map((line) => {
+      const name = rules[line.rule]?.name;
+      return name === undefined ? line : { ...line, ruleName: name };
+    });
+    const channelKind = row.channel_id === null ? undefined : await this.repositories.commissionRules.channelKind(row.channel_id);
+    const changes = (await this.repositories.orders.historyOf(row.id))
+      .filter((event) => event.field === 'value' || event.field === 'commission')
+      .map((event) => ({
+        field: event.field as 'value' | 'commission',
+        ...(event.from_value !== null && { from: Number(event.from_value) }),
+        to: Number(event.to_value),
+        at: event.created_at,
+        by: event.actor.split(':')[0]!,
+      }));
+    const click = {
+      ...(row.click_id !== null && { clickId: row.click_id }),
+      ...(row.click_created_at !== null && { clickedAt: row.click_created_at }),
+      ...(row.link_code !== null && { linkCode: row.link_code }),
+      ...(row.channel_id !== null && { channelId: row.channel_id }),
+      ...(channelKind !== undefined && { channelKind }),
+      ...(row.click_country !== null && { country: row.click_country }),
+    };
+    // An affiliate is shown only codes of its own (as in its orders).
+    const coupon = row.coupon !== null && (reader === 'brand' || row.coupon_affiliate_id === row.affiliate_id) ? row.coupon : undefined;
+    return {
+      id: row.id,
+      orderId: row.order_id,
+      currency: row.currency,
+      value: row.value,
+      rulesVersion: row.commission_rules_version,
+      lines,
+      capped: kept.capped,
+      total: kept.lines.reduce((sum, line) => sum + line.commission, 0),
+      commission: row.commission,
+      commissionStatus: row.commission_status,
+      ...(row.commission_reason !== null && { commissionReason: row.commission_reason }),
+      attribution: row.attribution,
+      ...(Object.keys(click).length > 0 && { click }),
+      ...(coupon !== undefined && { coupon }),
+      changes,
+    };
+  }
+}
+
+/** A rule as stored: its fields in one order, nothing empty. */
+function cleanRule(rule: CommissionRule): CommissionRule {
+  const c = rule.conditions ?? {};
+  const conditions = {
+    ...(c.productIds && { productIds: c.productIds }),
+    ...(c.categories && { categories: c.categories }),
+    ...(c.customer && { customer: c.customer }),
+    ...(c.channelKinds && { channelKinds: c.channelKinds }),
+    ...(c.affiliateGroups && { affiliateGroups: c.affiliateGroups }),
+    ...(c.coupon && { coupon: c.coupon.codes ? { codes: c.coupon.codes } : {} }),
+    ...(c.orderValue && { orderValue: c.orderValue }),
+  };
+  return {
+    ...(rule.name !== undefined && { name: rule.name }),
+    ...(Object.keys(conditions).length > 0 && { conditions }),
+    transfer: rule.transfer,
+    value: rule.value,
+    ...(rule.per !== undefined && { per: rule.per }),
+    ...(rule.cap !== undefined && { cap: rule.cap }),
+  };
+}

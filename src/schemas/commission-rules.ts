@@ -1,0 +1,148 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Currency, DateTime, Examples } from './common.js';
+
+const Ids = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 500, uniqueItems: true, description });
+const Cents = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description });
+
+export const CommissionRuleConditions = Type.Object(
+  {
+    productIds: Type.Optional(Ids('Item condition: your product ids; an item matches when its id is one of them')),
+    categories: Type.Optional(
+      Ids('Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none)'),
+    ),
+    customer: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('returning')], { description: 'Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither' })),
+    channelKinds: Type.Optional(Ids('Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none')),
+    affiliateGroups: Type.Optional(Ids('Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now')),
+    coupon: Type.Optional(
+      Type.Object(
+        { codes: Type.Optional(Ids('One of these codes, compared without case')) },
+        { additionalProperties: false, description: 'Order condition: a coupon code was used: any ({}), or one of codes' },
+      ),
+    ),
+    orderValue: Type.Optional(
+      Type.Object(
+        { min: Type.Optional(Cents('At least this order value, in cents')), max: Type.Optional(Cents('At most this order value, in cents')) },
+        { additionalProperties: false, minProperties: 1, description: 'Order condition: the order value in cents, within min and max (both included); min may not exceed max' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches' },
+);
+
+const ruleProperties = {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Your label for the rule, shown in explanations' })),
+    conditions: Type.Optional(CommissionRuleConditions),
+    transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')], { description: 'cps: a share of each matching item’s price × quantity; cpa: a fixed amount' }),
+    value: Type.Number({ minimum: 0, description: 'cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents' }),
+    per: Type.Optional(Type.Union([Type.Literal('order'), Type.Literal('item')], { description: 'cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)' })),
+    cap: Type.Optional(Cents('The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached')),
+};
+const RULE_DESCRIPTION = 'A commission rule: when its conditions hold, what it pays';
+
+export const CommissionRule = Type.Object(ruleProperties, { $id: 'CommissionRule', additionalProperties: false, description: RULE_DESCRIPTION });
+export type CommissionRuleInput = Static<typeof CommissionRule>;
+
+export const CommissionRulesInput = Type.Object(
+  {
+    // Inline: request bodies are validated without the shared schemas.
+    rules: Type.Array(Type.Object(ruleProperties, { additionalProperties: false, description: RULE_DESCRIPTION }), {
+      maxItems: 50,
+      description:
+        'Your rules in the order they are tried: each item goes to the first rule whose conditions hold, else to your default rule (your brand profile’s commission). A rule after one without conditions could never match and is refused, as is an impossible orderValue range; an empty list leaves the default rule alone',
+    }),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({
+      coupons: [
+        'Less on coupon orders, more on one category, capped',
+        {
+          rules: [
+            { name: 'Coupon sites', conditions: { coupon: {} }, transfer: 'cps', value: 2 },
+            { name: 'Shoes', conditions: { categories: ['Shoes'] }, transfer: 'cps', value: 10, cap: 5000 },
+            { name: 'First order bonus', conditions: { customer: 'new', orderValue: { min: 10000 } }, transfer: 'cpa', value: 1500, per: 'order' },
+          ],
+        },
+      ],
+      none: ['Back to the default rule alone', { rules: [] }],
+    }),
+  },
+);
+
+export const CommissionRules = Type.Object(
+  {
+    version: Type.Integer({ minimum: 0, description: 'The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one' }),
+    rules: Type.Array(Type.Ref(CommissionRule)),
+    default: Type.Object(
+      { transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]), value: Type.Number() },
+      { description: 'Your brand profile’s commission (PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did' },
+    ),
+    savedAt: Type.Optional(DateTime),
+  },
+  { $id: 'CommissionRules', description: 'Your commission rules in force, for orders reported from savedAt on' },
+);
+
+const CommissionLine = Type.Object(
+  {
+    rule: Type.Integer({ minimum: 0, description: 'Index of the rule that took the item in the order’s rules version; the default rule’s is the number of rules' }),
+    ruleName: Type.Optional(Type.String({ description: 'That rule’s name, when it has one' })),
+    isDefault: Type.Boolean({ description: 'true: no rule matched, the default rule applied' }),
+    item: Type.Optional(Type.Integer({ minimum: 0, description: 'The item’s index among the order’s items (a per-item line)' })),
+    itemId: Type.Optional(Type.String({ description: 'That item’s id' })),
+    items: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { description: 'A cpa rule paid once per order: the indexes of the items it took' })),
+    transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]),
+    per: Type.Optional(Type.Union([Type.Literal('order'), Type.Literal('item')], { description: 'cpa only' })),
+    base: Type.Integer({ description: 'cps: the cents the share applies to (the item’s price × quantity; the order value when the order has no items or no rules applied); cpa: units (the item’s quantity, or 1 per order)' }),
+    rate: Type.Optional(Type.Number({ description: 'cps: percent' })),
+    amount: Type.Optional(Type.Integer({ description: 'cpa: cents per unit' })),
+    result: Type.Integer({ description: 'base × rate / 100 rounded half up to the cent, or base × amount: before the rule’s cap' }),
+    commission: Type.Integer({ description: 'What the line pays: result, less what the rule’s cap took' }),
+    capped: Type.Boolean({ description: 'true: the rule’s cap reduced this line' }),
+  },
+  { description: 'One step of the arithmetic, in integer cents' },
+);
+
+export const OrderCommission = Type.Object(
+  {
+    id: Type.String({ description: 'The network’s order id' }),
+    orderId: Type.String({ description: 'The brand’s order id' }),
+    currency: Currency('ISO 4217 code of every amount'),
+    value: Type.Integer({ description: 'The order value in cents' }),
+    rulesVersion: Type.Integer({ minimum: 0, description: 'The brand’s commission rules version the commission was computed with (0: the default rule alone, on the order value); corrections recompute with the same version' }),
+    lines: Type.Array(CommissionLine),
+    capped: Type.Array(
+      Type.Object({ rule: Type.Integer(), cap: Type.Integer(), uncapped: Type.Integer({ description: 'What the rule’s lines came to before its cap' }) }),
+      { description: 'The rules whose cap applied in this order' },
+    ),
+    total: Type.Integer({ description: 'The sum of the lines’ commission: the order’s commission unless commissionReason says the network canceled it (then commission is 0)' }),
+    commission: Type.Integer({ description: 'The commission stored on the order, in cents' }),
+    commissionStatus: Type.String(),
+    commissionReason: Type.Optional(Type.String({ description: 'Why the network canceled the commission (see the order’s commissionReason); commission is then 0' })),
+    attribution: Type.String({ description: 'Why the affiliate gets the order: click, coupon or claim' }),
+    click: Type.Optional(
+      Type.Object(
+        {
+          clickId: Type.Optional(Type.String()),
+          clickedAt: Type.Optional(DateTime),
+          linkCode: Type.Optional(Type.String()),
+          channelId: Type.Optional(Type.String()),
+          channelKind: Type.Optional(Type.String()),
+          country: Type.Optional(Type.String({ description: 'ISO 3166 alpha-2 of the click (ZZ: unknown)' })),
+        },
+        { description: 'The click facts kept on the order (they outlive the click record); omitted for an order without a click' },
+      ),
+    ),
+    coupon: Type.Optional(Type.String({ description: 'The coupon code the order came with (to an affiliate: only its own codes)' })),
+    changes: Type.Array(
+      Type.Object({
+        field: Type.Union([Type.Literal('value'), Type.Literal('commission')]),
+        from: Type.Optional(Type.Integer({ description: 'Before the change, in cents' })),
+        to: Type.Integer({ description: 'After the change, in cents' }),
+        at: DateTime,
+        by: Type.String({ description: 'brand, network or operator' }),
+      }),
+      { description: 'Each change of the order’s value and commission after it was reported (corrections, a takeover by the brand’s server, a cancellation by the network), oldest first; the lines are those of the last computation' },
+    ),
+  },
+  { $id: 'OrderCommission', description: 'How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total' },
+);
