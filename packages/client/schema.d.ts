@@ -3792,6 +3792,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/affiliate/brands/{id}/commission-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A brand’s commission rules
+         * @description Addition to the spec: the rules in force for orders reported from now on, in the order they are tried, and the default rule after them (Brand.commission). Each order keeps the version it was computed with (GET /affiliate/orders/{id}/commission). Of a coupon condition’s codes only your own are shown, the others counted. A brand you may not access (unknown, or private and not approved) answers 404. Scope: brands:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["BrandCommissionRules"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/affiliate/products": {
         parameters: {
             query?: never;
@@ -29033,6 +29198,71 @@ export interface components {
             version: number;
             rules: components["schemas"]["CommissionRule"][];
             /** @description Your brand profile’s commission (PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did */
+            default: {
+                /** @enum {string} */
+                transfer: "cps" | "cpa";
+                value: number;
+            };
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            savedAt?: string;
+        };
+        /** @description A brand’s commission rules in force, for orders reported from savedAt on, as an affiliate reads them */
+        BrandCommissionRules: {
+            /** @description The brand’s version in force: each save makes the next; 0 before it saved any */
+            version: number;
+            /** @description In the order they are tried: each item of an order goes to the first rule whose conditions hold, else to the default rule */
+            rules: {
+                /** @description Your label for the rule, shown in explanations */
+                name?: string;
+                /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+                conditions?: {
+                    /** @description Item condition: your product ids; an item matches when its id is one of them */
+                    productIds?: string[];
+                    /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                    categories?: string[];
+                    /**
+                     * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                     * @enum {string}
+                     */
+                    customer?: "new" | "returning";
+                    /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                    channelKinds?: string[];
+                    /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                    affiliateGroups?: string[];
+                    /** @description Order condition: a coupon code was used: any (neither codes nor otherCodes), or one of the codes the brand named */
+                    coupon?: {
+                        /** @description Your own codes (GET /affiliate/coupons) among those the rule names */
+                        codes?: string[];
+                        /** @description How many other codes the rule names: other affiliates’ codes, or codes given to no one, not shown to you */
+                        otherCodes?: number;
+                    };
+                    /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                    orderValue?: {
+                        /** @description At least this order value, in cents */
+                        min?: number;
+                        /** @description At most this order value, in cents */
+                        max?: number;
+                    };
+                };
+                /**
+                 * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+                 * @enum {string}
+                 */
+                transfer: "cps" | "cpa";
+                /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+                value: number;
+                /**
+                 * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+                 * @enum {string}
+                 */
+                per?: "order" | "item";
+                /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+                cap?: number;
+            }[];
+            /** @description The brand’s commission (Brand.commission), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value */
             default: {
                 /** @enum {string} */
                 transfer: "cps" | "cpa";

@@ -7,6 +7,7 @@ import type { Scope } from '../domain/access/scopes.js';
 export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /affiliate/brands': 'brands:read',
   'GET /affiliate/brands/:id': 'brands:read',
+  'GET /affiliate/brands/:id/commission-rules': 'brands:read',
   'GET /affiliate/products': 'products:read',
   'GET /affiliate/feeds/products.csv': 'products:read',
   'GET /affiliate/feeds/products.xml': 'products:read',

@@ -4,8 +4,7 @@ import { Currency, DateTime, Examples } from './common.js';
 const Ids = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 500, uniqueItems: true, description });
 const Cents = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description });
 
-export const CommissionRuleConditions = Type.Object(
-  {
+const conditionProperties = {
     productIds: Type.Optional(Ids('Item condition: your product ids; an item matches when its id is one of them')),
     categories: Type.Optional(
       Ids('Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none)'),
@@ -25,9 +24,10 @@ export const CommissionRuleConditions = Type.Object(
         { additionalProperties: false, minProperties: 1, description: 'Order condition: the order value in cents, within min and max (both included); min may not exceed max' },
       ),
     ),
-  },
-  { additionalProperties: false, description: 'All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches' },
-);
+};
+const CONDITIONS_DESCRIPTION = 'All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches';
+
+export const CommissionRuleConditions = Type.Object(conditionProperties, { additionalProperties: false, description: CONDITIONS_DESCRIPTION });
 
 const ruleProperties = {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Your label for the rule, shown in explanations' })),
@@ -38,6 +38,23 @@ const ruleProperties = {
     cap: Type.Optional(Cents('The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached')),
 };
 const RULE_DESCRIPTION = 'A commission rule: when its conditions hold, what it pays';
+
+/** The conditions as an affiliate reads them: of a coupon condition's codes, its own only. */
+const AffiliateRuleConditions = Type.Object(
+  {
+    ...conditionProperties,
+    coupon: Type.Optional(
+      Type.Object(
+        {
+          codes: Type.Optional(Ids('Your own codes (GET /affiliate/coupons) among those the rule names')),
+          otherCodes: Type.Optional(Type.Integer({ minimum: 1, description: 'How many other codes the rule names: other affiliates’ codes, or codes given to no one, not shown to you' })),
+        },
+        { additionalProperties: false, description: 'Order condition: a coupon code was used: any (neither codes nor otherCodes), or one of the codes the brand named' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: CONDITIONS_DESCRIPTION },
+);
 
 export const CommissionRule = Type.Object(ruleProperties, { $id: 'CommissionRule', additionalProperties: false, description: RULE_DESCRIPTION });
 export type CommissionRuleInput = Static<typeof CommissionRule>;
@@ -80,6 +97,21 @@ export const CommissionRules = Type.Object(
     savedAt: Type.Optional(DateTime),
   },
   { $id: 'CommissionRules', description: 'Your commission rules in force, for orders reported from savedAt on' },
+);
+
+export const BrandCommissionRules = Type.Object(
+  {
+    version: Type.Integer({ minimum: 0, description: 'The brand’s version in force: each save makes the next; 0 before it saved any' }),
+    rules: Type.Array(Type.Object({ ...ruleProperties, conditions: Type.Optional(AffiliateRuleConditions) }, { additionalProperties: false, description: RULE_DESCRIPTION }), {
+      description: 'In the order they are tried: each item of an order goes to the first rule whose conditions hold, else to the default rule',
+    }),
+    default: Type.Object(
+      { transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]), value: Type.Number() },
+      { description: 'The brand’s commission (Brand.commission), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value' },
+    ),
+    savedAt: Type.Optional(DateTime),
+  },
+  { $id: 'BrandCommissionRules', description: 'A brand’s commission rules in force, for orders reported from savedAt on, as an affiliate reads them' },
 );
 
 const CommissionLine = Type.Object(

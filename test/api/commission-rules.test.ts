@@ -391,3 +391,43 @@ test(`random rules and orders, corrections included: explanations sum to the sto
     }
   }
 });
+
+describe("GET /affiliate/brands/{id}/commission-rules: a brand's rules as its affiliates read them", () => {
+  const OTHER = 'OTHERS5';
+  const readAs = (key: string, brandId: string = BRANDS.acme) => h.request({ method: 'GET', url: `/affiliate/brands/${brandId}/commission-rules`, headers: { 'x-api-key': key } });
+  type Read = { version: number; rules: Array<{ name?: string; conditions?: { coupon?: { codes?: string[]; otherCodes?: number } } }>; default: { transfer: string; value: number } };
+
+  test('the version in force and its default rule, with only the reader’s own codes of a coupon condition', async () => {
+    const given = await h.request({ method: 'PUT', url: `/advertiser/coupons/${OTHER}`, payload: { affiliateId: 'aff-2' }, headers: { 'x-api-key': acme } });
+    assert.equal(given.statusCode, 201, given.body);
+    const version = await saveRules([
+      { name: 'Coupon sites', conditions: { coupon: { codes: [REGISTERED.toLowerCase(), OTHER, 'NOBODYS1'] } }, transfer: 'cps', value: 2 },
+      { name: 'Any code', conditions: { coupon: {} }, transfer: 'cps', value: 3 },
+      { name: 'Shoes', conditions: { categories: ['Shoes'] }, transfer: 'cps', value: 10 },
+    ]);
+    const brand = await getRules();
+    for (const [key, own, others] of [
+      [aff1, [REGISTERED.toLowerCase()], 2],
+      [aff2, [OTHER], 2],
+    ] as const) {
+      const res = await readAs(key);
+      assert.equal(res.statusCode, 200, res.body);
+      const read = res.json<{ data: Read }>().data;
+      assert.equal(read.version, version);
+      assert.deepEqual(read.default, brand.default);
+      assert.deepEqual(read.rules.map((rule) => rule.name), ['Coupon sites', 'Any code', 'Shoes']);
+      assert.deepEqual(read.rules[0]!.conditions!.coupon, { codes: own, otherCodes: others });
+      assert.deepEqual(read.rules[1]!.conditions!.coupon, {}, 'any code: nothing to hide');
+      assert.doesNotMatch(res.body, key === aff1 ? new RegExp(`${OTHER}|NOBODYS1`) : new RegExp(`${REGISTERED}|NOBODYS1`, 'i'));
+    }
+  });
+
+  test('a private brand the affiliate is not approved for, or an unknown one, answers 404', async () => {
+    // aff-1 is approved for Globex, aff-2 is not.
+    assert.equal((await readAs(aff1, BRANDS.globex)).statusCode, 200);
+    for (const res of [await readAs(aff2, BRANDS.globex), await readAs(aff1, '99999999-9999-4999-8999-999999999999')]) {
+      assert.equal(res.statusCode, 404, res.body);
+      assert.equal(res.json<{ code: string }>().code, 'not_found');
+    }
+  });
+});

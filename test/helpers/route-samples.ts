@@ -190,6 +190,11 @@ export function createRouteSamples(): RouteSamples {
     'GET /affiliate/brands': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/brands', headers: withKey(key) }) },
     // Globex is private and approved for aff-1 only.
     'GET /affiliate/brands/:id': { side: 'affiliate', foreign: { status: 404, code: 'not_found' }, request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}`, headers: withKey(key) }) },
+    'GET /affiliate/brands/:id/commission-rules': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'not_found' },
+      request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}/commission-rules`, headers: withKey(key) }),
+    },
     'GET /affiliate/products': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
     'GET /affiliate/feeds/products.csv': {
       side: 'affiliate',

@@ -7,17 +7,20 @@ import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { CommissionRulesRepository } from '../../storage/repositories/commission-rules.js';
+import type { CouponsRepository } from '../../storage/repositories/coupons.js';
 import type { OrdersRepository } from '../../storage/repositories/orders.js';
 import type { OrderItem } from '../../schemas/order.js';
 import type { OrderRow } from '../../storage/tables.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { commissionOf as defaultCommissionOf } from '../catalog/brands.js';
+import { couponKeyOf } from './coupon-codes.js';
 import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule } from './commission-rules.js';
 
 export interface CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
   brands: BrandsRepository;
   commissionRules: CommissionRulesRepository;
+  coupons: CouponsRepository;
   orders: OrdersRepository;
 }
 
@@ -28,6 +31,13 @@ export interface CommissionRulesView {
   default: { transfer: 'cps' | 'cpa'; value: number };
   savedAt?: string;
 }
+
+/** A rule as an affiliate reads it: of a coupon condition's codes, only its own, and how many others. */
+export type AffiliateCommissionRule = Omit<CommissionRule, 'conditions'> & {
+  conditions?: Omit<NonNullable<CommissionRule['conditions']>, 'coupon'> & { coupon?: { codes?: string[]; otherCodes?: number } };
+};
+
+export type AffiliateCommissionRulesView = Omit<CommissionRulesView, 'rules'> & { rules: AffiliateCommissionRule[] };
 
 /** The columns of an order its commission is computed from. */
 export type CommissionFacts = Pick<
@@ -83,6 +93,29 @@ export class CommissionRulesService {
       default: defaultCommissionOf(brand),
       ...(latest && { savedAt: latest.created_at }),
     };
+  }
+
+  /**
+   * A brand's rules as one of its affiliates reads them, the brand being one it may see: coupon
+   * codes of a rule's condition that are not the affiliate's own are left out and counted
+   * (otherCodes), since another affiliate's codes are that affiliate's business.
+   */
+  async ofBrandForAffiliate(affiliateId: string, brandId: string): Promise<AffiliateCommissionRulesView> {
+    if (!(await this.repositories.brands.findVisible(affiliateId, brandId))) throw notFound('Brand not found or not available');
+    const view = await this.get(brandId);
+    const rules: AffiliateCommissionRule[] = [];
+    for (const rule of view.rules) {
+      const codes = rule.conditions?.coupon?.codes;
+      if (!codes) {
+        rules.push(rule);
+        continue;
+      }
+      const own: string[] = [];
+      for (const code of codes) if ((await this.repositories.coupons.find(brandId, couponKeyOf(code)))?.affiliate_id === affiliateId) own.push(code);
+      const coupon = { ...(own.length > 0 && { codes: own }), ...(own.length < codes.length && { otherCodes: codes.length - own.length }) };
+      rules.push({ ...rule, conditions: { ...rule.conditions, coupon } });
+    }
+    return { ...view, rules };
   }
 
   /** Replaces the brand's rules: checked as a whole, saved as the next version, used for orders reported from now on. */

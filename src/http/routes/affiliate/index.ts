@@ -3,6 +3,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { listBrandsRoute } from './brands-list.js';
 import { getBrandRoute } from './brand-get.js';
+import { getBrandCommissionRulesRoute } from './brand-commission-rules.js';
 import { listProductsRoute } from './products-list.js';
 import { productFeedCsvRoute, productFeedXmlRoute } from './product-feeds.js';
 import { listCampaignsRoute } from './campaigns-list.js';
@@ -32,6 +33,7 @@ import { analyticsRoutes } from '../analytics/index.js';
 export const affiliateRoutes: Array<(app: App, services: ServingServices) => void> = [
   listBrandsRoute,
   getBrandRoute,
+  getBrandCommissionRulesRoute,
   listProductsRoute,
   productFeedCsvRoute,
   productFeedXmlRoute,
