@@ -431,3 +431,27 @@ describe("GET /affiliate/brands/{id}/commission-rules: a brand's rules as its af
     }
   });
 });
+
+test('an accepted claim is computed with the rules in force when it is accepted, and explains itself', async () => {
+  const version = await saveRules([{ name: 'Big orders', conditions: { orderValue: { min: 5_000 } }, transfer: 'cpa', value: 777 }]);
+  const orderId = oid('claim');
+  const filed = await h.request({
+    method: 'POST',
+    url: '/affiliate/claims',
+    headers: { 'x-api-key': aff1 },
+    payload: { organizationId: BRANDS.acme, orderId, orderedAt: new Date(Date.now() - 86_400_000).toISOString(), value: 10_000 },
+  });
+  assert.equal(filed.statusCode, 201, filed.body);
+  const claim = filed.json<{ data: { id: string } }>().data;
+  const answered = await h.request({ method: 'PATCH', url: `/advertiser/claims/${claim.id}`, headers: { 'x-api-key': acme }, payload: { status: 'accepted' } });
+  assert.equal(answered.statusCode, 200, answered.body);
+  const networkId = answered.json<{ data: { orderNetworkId: string } }>().data.orderNetworkId;
+  for (const explained of [await brandExplanation(orderId), await affiliateExplanation(networkId)]) {
+    assert.equal(explained.attribution, 'claim');
+    assert.equal(explained.rulesVersion, version);
+    assert.deepEqual(explained.lines.map((line) => [line.rule, line.commission]), [[0, 777]], 'the order-value rule, once');
+    assert.equal(explained.total, 777);
+    assert.equal(explained.commission, 777);
+    assert.equal(sumOfLines(explained), explained.commission);
+  }
+});
