@@ -30750,7 +30750,7 @@ export interface components {
              */
             source: "fetch" | "upload";
             /**
-             * @description complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable
+             * @description running: bytes, items, added, updated, unchanged and refused say how far it got, each batch of 500 items as it is written. complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable
              * @enum {string}
              */
             status: "running" | "complete" | "failed";

@@ -46,7 +46,7 @@ export const FeedRun = Type.Object(
     source: Type.Union([Type.Literal('fetch'), Type.Literal('upload')], { description: 'fetch: the feed\'s URL; upload: a file sent to POST /advertiser/feeds/{id}/runs' }),
     status: Type.Union([Type.Literal('running'), Type.Literal('complete'), Type.Literal('failed')], {
       description:
-        'complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable',
+        'running: bytes, items, added, updated, unchanged and refused say how far it got, each batch of 500 items as it is written. complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable',
     }),
     reason: Type.Optional(Type.String({ description: 'Why the run failed' })),
     bytes: Type.Integer({ description: 'Bytes read, decompressed' }),

@@ -18,6 +18,7 @@ interface Run {
   reason?: string;
   source: string;
   items: number;
+  bytes: number;
   added: number;
   updated: number;
   unchanged: number;
@@ -70,6 +71,40 @@ const countOf = async (available?: boolean) => {
   return Number((await q.executeTakeFirstOrThrow()).n);
 };
 const small = (items: string[]) => `<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>${items.join('')}</channel></rss>`;
+
+test('a long run shows how far it got while it runs', async () => {
+  // 2,000 items, the last 1,000 held back until the report has shown the first ones written.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  async function* slowFeed(): AsyncGenerator<string> {
+    let sent = 0;
+    for await (const piece of googleXml({ items: 2_000 })) {
+      yield piece;
+      sent += (piece.match(/<item>/g) ?? []).length;
+      if (sent >= 1_000 && sent - (piece.match(/<item>/g) ?? []).length < 1_000) await held;
+    }
+  }
+  feeds.serve('/slow.xml', { body: slowFeed });
+  const saved = await putFeed(globex, 'slow', { url: feeds.url('/slow.xml'), format: 'google-xml', schedule: 'daily' });
+  assert.equal(saved.statusCode, 201, saved.body);
+  const running = runFeeds();
+  let seen: Run | undefined;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const res = await h.get('/advertiser/feeds/slow/runs?limit=1', globex);
+    seen = res.json<{ data: Run[] }>().data[0];
+    if (seen && seen.items > 0) break;
+  }
+  release();
+  assert.equal(seen?.status, 'running', 'read before the rest was sent');
+  assert.ok(seen.items >= 500 && seen.items <= 1_000, `items so far: ${seen.items}`);
+  assert.ok(seen.added > 0 && seen.bytes > 0, JSON.stringify(seen));
+  assert.equal(await running, 1);
+  const done = await lastRun(globex, 'slow');
+  assert.equal(done.status, 'complete', done.reason);
+  assert.equal(done.items, 2_000);
+  const removed = await h.request({ method: 'DELETE', url: '/advertiser/feeds/slow', headers: headers(globex) });
+  assert.equal(removed.statusCode, 204, removed.body);
+});
 
 describe('a Google XML feed of 10,000 items', () => {
   let before_: { all: number; available: number };

@@ -30,6 +30,6 @@ export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | {
 
 export type FromWorker =
   | { type: 'pull' }
-  | { type: 'batch'; products: FeedProduct[]; refusals: Refusal[] }
+  | { type: 'batch'; products: FeedProduct[]; refusals: Refusal[]; counts: ParseCounts }
   | ({ type: 'done'; refusals: Refusal[] } & ParseCounts)
   | ({ type: 'failed'; reason: string; refusals: Refusal[] } & ParseCounts);

@@ -14,8 +14,8 @@ export interface ParseSettings extends ParseOptions {
   heapMb: number;
 }
 
-/** Reads `body` as a feed: `write` gets each batch (and is awaited) as it is read. */
-export function parseFeed(body: Readable, settings: ParseSettings, write: (products: FeedProduct[]) => Promise<void>): Promise<ParseOutcome> {
+/** Reads `body` as a feed: `write` gets each batch (and is awaited) as it is read, with how far the reading got. */
+export function parseFeed(body: Readable, settings: ParseSettings, write: (products: FeedProduct[], counts: ParseCounts) => Promise<void>): Promise<ParseOutcome> {
   const { heapMb, ...options } = settings;
   const worker = startWorkerBeside(import.meta.url, 'feed-worker', options, { maxOldGenerationSizeMb: heapMb });
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
@@ -49,7 +49,8 @@ export function parseFeed(body: Readable, settings: ParseSettings, write: (produ
       if (message.type === 'pull') void pull();
       else if (message.type === 'batch') {
         refusals.push(...message.refusals);
-        write(message.products).then(
+        counts = message.counts;
+        write(message.products, message.counts).then(
           () => post({ type: 'written' }),
           (error: Error) => finish(error),
         );

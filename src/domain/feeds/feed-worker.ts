@@ -95,7 +95,8 @@ async function run(): Promise<void> {
   let pendingItems = 0;
   const flush = async () => {
     if (pending.size === 0 && refusals.length === 0) return;
-    send({ type: 'batch', products: [...pending.values()], refusals });
+    // How far the reading got, for the run's report while it runs.
+    send({ type: 'batch', products: [...pending.values()], refusals, counts: { ...counts } });
     pending.clear();
     pendingItems = 0;
     refusals = [];

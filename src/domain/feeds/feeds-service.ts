@@ -12,6 +12,7 @@ import type { FeedBatch, FeedsRepository, StoredFeedProduct } from '../../storag
 import type { FeedRunRow, ProductFeedRow } from '../../storage/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Feed, FeedInput, FeedRun } from '../../schemas/feed.js';
+import type { ParseCounts } from './feed-messages.js';
 import type { ProductOption } from '../../schemas/product.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
@@ -169,7 +170,7 @@ export class FeedsService {
     if (!opened.ok) outcome = { ok: false, reason: opened.reason, items: 0, bytes: 0, refused: 0, refusals: [] };
     else {
       const settings = { format: feed.format as FeedInput['format'], currency: brand!.currency, maxBytes: this.settings.maxBytes, batchSize: BATCH_SIZE, maxRefusals: MAX_REFUSALS, heapMb: this.settings.workerHeapMb };
-      outcome = await parseFeed(opened.body, settings, (products) => this.writeBatch(feed, runId, products, counts));
+      outcome = await parseFeed(opened.body, settings, (products, read) => this.writeBatch(feed, runId, products, counts, read));
       // A fetch the parser stopped early (a failed run) is closed; an upload's rest is left to the
       // HTTP server, which discards it once the report is answered.
       if (source === 'fetch') opened.body.destroy();
@@ -198,8 +199,11 @@ export class FeedsService {
     return { run, feedChanges: { last_run_id: runId, ...(!reason && { last_complete_items: outcome.items }) } };
   }
 
-  /** One batch of a run: new products added, changed ones updated, the rest marked as seen by the run. */
-  private async writeBatch(feed: ProductFeedRow, runId: string, products: FeedProduct[], counts: { added: number; updated: number; unchanged: number }): Promise<void> {
+  /**
+   * One batch of a run: new products added, changed ones updated, the rest marked as seen by the
+   * run; then the run's report says how far it got, so a long run shows its progress.
+   */
+  private async writeBatch(feed: ProductFeedRow, runId: string, products: FeedProduct[], counts: { added: number; updated: number; unchanged: number }, read: ParseCounts): Promise<void> {
     const brandId = feed.organization_id;
     const now = this.clock.iso();
     const stored = new Map((await this.repositories.feeds.storedProducts(brandId, products.map((p) => p.id))).map((row) => [row.id, row]));
@@ -236,6 +240,7 @@ export class FeedsService {
       }
     }
     await this.repositories.feeds.writeBatch(brandId, feed.id, runId, batch, now);
+    await this.repositories.feeds.recordProgress(runId, { items: read.items, bytes: read.bytes, refused: read.refused, added: counts.added, updated: counts.updated, unchanged: counts.unchanged });
   }
 
   /** The feed's available products the run did not list, made unavailable (each option too); how many. */

@@ -131,6 +131,11 @@ export class FeedsRepository {
     await this.database.db.updateTable('feed_runs').set(report).where('id', '=', id).execute();
   }
 
+  /** A running run's counts so far (a finished one's report is left as it is). */
+  async recordProgress(id: string, counts: Pick<Updateable<FeedRunsTable>, 'items' | 'bytes' | 'refused' | 'added' | 'updated' | 'unchanged'>): Promise<void> {
+    await this.database.db.updateTable('feed_runs').set(counts).where('id', '=', id).where('status', '=', 'running').execute();
+  }
+
   findRun(brandId: string, feedId: string, runId: string): Promise<FeedRunRow | undefined> {
     return this.database.db.selectFrom('feed_runs').selectAll().where('organization_id', '=', brandId).where('feed_id', '=', feedId).where('id', '=', runId).executeTakeFirst();
   }

@@ -183,6 +183,20 @@ where
   "id" = $5;
 -- parameters: ["complete",10,10,"2026-01-01T00:00:00.000Z","run-1"]
 
+-- feeds.recordProgress
+update "feed_runs"
+set
+  "items" = $1,
+  "bytes" = $2,
+  "refused" = $3,
+  "added" = $4,
+  "updated" = $5,
+  "unchanged" = $6
+where
+  "id" = $7
+  and "status" = $8;
+-- parameters: [500,250000,0,480,0,0,"run-1","running"]
+
 -- feeds.findRun
 select
   *

@@ -166,6 +166,20 @@ where
   "id" = ?;
 -- parameters: ["complete",10,10,"2026-01-01T00:00:00.000Z","run-1"]
 
+-- feeds.recordProgress
+update "feed_runs"
+set
+  "items" = ?,
+  "bytes" = ?,
+  "refused" = ?,
+  "added" = ?,
+  "updated" = ?,
+  "unchanged" = ?
+where
+  "id" = ?
+  and "status" = ?;
+-- parameters: [500,250000,0,480,0,0,"run-1","running"]
+
 -- feeds.findRun
 select
   *
