@@ -323,6 +323,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   coupons: [
     ['put', (r) => r.coupons.put({ organization_id: BRAND, code_key: 'maria10', code: 'MARIA10', affiliate_id: AFF, campaign_id: null, created_at: NOW, updated_at: NOW })],
     ['find', (r) => r.coupons.find(BRAND, 'maria10')],
+    ['keysOf', (r) => r.coupons.keysOf(BRAND, AFF)],
     ['list (brand, affiliate)', (r) => r.coupons.list({ brandId: BRAND, affiliateId: AFF }, PAGE)],
     ['list (affiliate)', (r) => r.coupons.list({ affiliateId: AFF }, PAGE)],
     ['remove', (r) => r.coupons.remove(BRAND, 'maria10')],

@@ -103,18 +103,15 @@ export class CommissionRulesService {
   async ofBrandForAffiliate(affiliateId: string, brandId: string): Promise<AffiliateCommissionRulesView> {
     if (!(await this.repositories.brands.findVisible(affiliateId, brandId))) throw notFound('Brand not found or not available');
     const view = await this.get(brandId);
-    const rules: AffiliateCommissionRule[] = [];
-    for (const rule of view.rules) {
+    if (!view.rules.some((rule) => rule.conditions?.coupon?.codes)) return view;
+    const mine = new Set(await this.repositories.coupons.keysOf(brandId, affiliateId));
+    const rules = view.rules.map((rule): AffiliateCommissionRule => {
       const codes = rule.conditions?.coupon?.codes;
-      if (!codes) {
-        rules.push(rule);
-        continue;
-      }
-      const own: string[] = [];
-      for (const code of codes) if ((await this.repositories.coupons.find(brandId, couponKeyOf(code)))?.affiliate_id === affiliateId) own.push(code);
+      if (!codes) return rule;
+      const own = codes.filter((code) => mine.has(couponKeyOf(code)));
       const coupon = { ...(own.length > 0 && { codes: own }), ...(own.length < codes.length && { otherCodes: codes.length - own.length }) };
-      rules.push({ ...rule, conditions: { ...rule.conditions, coupon } });
-    }
+      return { ...rule, conditions: { ...rule.conditions, coupon } };
+    });
     return { ...view, rules };
   }
 

@@ -32,6 +32,12 @@ export class CouponsRepository {
     return this.database.db.selectFrom('coupons').selectAll().where('organization_id', '=', brandId).where('code_key', '=', codeKey).executeTakeFirst();
   }
 
+  /** The folded codes (code_key) the brand gave the affiliate, all of them. */
+  async keysOf(brandId: string, affiliateId: string): Promise<string[]> {
+    const rows = await this.database.db.selectFrom('coupons').select('code_key').where('organization_id', '=', brandId).where('affiliate_id', '=', affiliateId).execute();
+    return rows.map((row) => row.code_key);
+  }
+
   /** A page of codes, by code (brand, then code, for an affiliate), and the total. */
   list(owner: CouponOwner, page: PageWindow): Promise<Page<CouponRow>> {
     const filtered = () => {

@@ -39,6 +39,16 @@ where
   and "code_key" = $2;
 -- parameters: ["<uuid>","maria10"]
 
+-- coupons.keysOf
+select
+  "code_key"
+from
+  "coupons"
+where
+  "organization_id" = $1
+  and "affiliate_id" = $2;
+-- parameters: ["<uuid>","aff-1"]
+
 -- coupons.list (brand, affiliate)
 select
   *

@@ -39,6 +39,16 @@ where
   and "code_key" = ?;
 -- parameters: ["<uuid>","maria10"]
 
+-- coupons.keysOf
+select
+  "code_key"
+from
+  "coupons"
+where
+  "organization_id" = ?
+  and "affiliate_id" = ?;
+-- parameters: ["<uuid>","aff-1"]
+
 -- coupons.list (brand, affiliate)
 select
   *
