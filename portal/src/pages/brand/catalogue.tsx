@@ -7,6 +7,7 @@ import { QueryState } from '../../components/query-state.js';
 import { lowestPrice } from '../../product-price.js';
 import { Pager } from '../../components/pager.js';
 import { CampaignBadges } from '../../components/campaign-badges.js';
+import { RefusedLines } from '../../components/refused-lines.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type BulkAnswer = paths['/advertiser/products/bulk']['post']['responses'][200]['content']['application/json']['data'];
@@ -52,27 +53,7 @@ export function Catalogue() {
           <p data-testid="upload-summary">{t('catalogue.summary', { lines: number(answer.lines), inserted: number(answer.inserted), updated: number(answer.updated), rejected: number(answer.rejected) })}</p>
           {answer.truncated && <p class="blocked">{t('catalogue.truncated')}</p>}
           {answer.rejected > 0 && (
-            <table>
-              <caption>{t('catalogue.rejectedLines')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('catalogue.line')}</th>
-                  <th scope="col">{t('catalogue.id')}</th>
-                  <th scope="col">{t('catalogue.reason')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {answer.results
-                  .filter((r) => r.status === 'rejected')
-                  .map((r) => (
-                    <tr key={r.line} data-testid={`rejected-${r.line}`}>
-                      <td>{r.line}</td>
-                      <td>{r.id ?? '—'}</td>
-                      <td>{r.reason}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+            <RefusedLines caption={t('catalogue.rejectedLines')} rows={answer.results.filter((r) => r.status === 'rejected').map((r) => ({ line: r.line, id: r.id, reason: r.reason ?? '' }))} testIdPrefix="rejected-" />
           )}
         </div>
       )}

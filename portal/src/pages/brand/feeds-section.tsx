@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { RefusedLines } from '../../components/refused-lines.js';
 import { fieldText } from '../../forms.js';
 import type { paths } from '../../../../packages/client/index.js';
 
@@ -27,25 +28,7 @@ function RunReport({ run }: { run: Run }) {
         {t('brandFeeds.counts', { items: number(run.items), added: number(run.added), updated: number(run.updated), unchanged: number(run.unchanged), unavailable: number(run.madeUnavailable), refused: number(run.refused) })}
       </p>
       {run.refusals.length > 0 && (
-        <table>
-          <caption>{t('brandFeeds.refusals')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('catalogue.line')}</th>
-              <th scope="col">{t('catalogue.id')}</th>
-              <th scope="col">{t('catalogue.reason')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.refusals.map((r, i) => (
-              <tr key={i}>
-                <td>{r.line ?? '—'}</td>
-                <td class="wrap">{r.item ?? '—'}</td>
-                <td class="wrap">{r.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RefusedLines caption={t('brandFeeds.refusals')} rows={run.refusals.map((r) => ({ line: r.line, id: r.item, reason: r.reason }))} />
       )}
     </div>
   );
