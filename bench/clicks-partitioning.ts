@@ -18,8 +18,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
+import { onServer, urlOf } from '../test/helpers/databases.js';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { migrateTo, migrateToLatest } from '../src/storage/migrate.js';
 import { CLICK_COLUMNS, ClicksRepository } from '../src/storage/repositories/clicks.js';
@@ -296,21 +296,7 @@ const suffix = randomBytes(4).toString('hex');
 const names = { a: `affnet_bench_clicks_${suffix}_a`, b: `affnet_bench_clicks_${suffix}_b` };
 const opened: Database[] = [];
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function urlOf(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const admin = (statement: string) => onServer(ADMIN_URL, (client) => client.query(statement));
 
 let cleaning: Promise<void> | undefined;
 function cleanUp(): Promise<void> {
@@ -340,9 +326,9 @@ const monthName = (time: number) => new Date(time).toISOString().slice(0, 7);
 async function run(): Promise<string> {
   const loadAtStart = loadavg();
   for (const name of Object.values(names)) await admin(`create database ${name}`);
-  const a = openDatabase(urlOf(names.a), { poolSize: 4 });
+  const a = openDatabase(urlOf(ADMIN_URL, names.a), { poolSize: 4 });
   opened.push(a);
-  const b = openDatabase(urlOf(names.b), { poolSize: 4 });
+  const b = openDatabase(urlOf(ADMIN_URL, names.b), { poolSize: 4 });
   opened.push(b);
   await migrateTo(a, '0025-installation-settings');
   await migrateToLatest(b);

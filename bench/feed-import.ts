@@ -23,11 +23,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createService } from '../src/server.js';
 import { brandInput } from '../test/helpers/world.js';
 import { googleXml } from '../test/helpers/feeds.js';
+import { onServer, urlOf } from '../test/helpers/databases.js';
 import { ensureTools, log, pinned, residentMb, run, sleep, waitFor, wrk, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
@@ -60,21 +60,8 @@ if (args.file) {
 
 const work = mkdtempSync(join(tmpdir(), 'affnet-feed-bench-'));
 const postgresName = `affnet_feed_bench_${process.pid}`;
-async function onPostgres(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: args.postgres });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-function databaseUrl(): string {
-  if (!args.postgres) return `sqlite:${join(work, 'bench.db')}`;
-  const url = new URL(args.postgres);
-  url.pathname = `/${postgresName}`;
-  return url.toString();
-}
+const onPostgres = (statement: string) => onServer(args.postgres!, (client) => client.query(statement));
+const databaseUrl = () => (args.postgres ? urlOf(args.postgres, postgresName) : `sqlite:${join(work, 'bench.db')}`);
 
 /** The brand, an affiliate with a site, and the service's tables: made in-process, before the built service starts. */
 async function prepare(url: string): Promise<void> {

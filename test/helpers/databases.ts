@@ -41,7 +41,8 @@ export async function freshDatabase(options: { migrated?: boolean } = {}): Promi
   };
 }
 
-async function onServer<T>(admin: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** `work` on a connection of its own to the PostgreSQL server of `admin` (creating and dropping databases). */
+export async function onServer<T>(admin: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
@@ -51,7 +52,8 @@ async function onServer<T>(admin: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-function urlOf(admin: string, name: string): string {
+/** The address of database `name` on the server of `admin`. */
+export function urlOf(admin: string, name: string): string {
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.toString();
