@@ -28,7 +28,7 @@ import { createService } from '../src/server.js';
 import { brandInput } from '../test/helpers/world.js';
 import { googleXml } from '../test/helpers/feeds.js';
 import { onServer, urlOf } from '../test/helpers/databases.js';
-import { ensureTools, log, pinned, residentMb, run, sleep, waitFor, wrk, type Result } from './harness.js';
+import { benchKey, ensureTools, log, pinned, residentMb, sleep, waitFor, wrk, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -122,9 +122,8 @@ async function main(): Promise<void> {
   try {
     await waitFor(`${base}/healthz`, service);
     await waitFor(`http://127.0.0.1:${BARE_PORT}/`, bare);
-    const keyOf = (...kind: string[]) => run('node', ['dist/server/main.js', 'keys', 'create', ...kind, '--rate-limit', '1000000000', '--name', 'bench'], env).trim().split('\n').at(-1)!;
-    const brandKey = keyOf('--brand', BRAND);
-    const affiliateKey = keyOf('--affiliate', AFFILIATE);
+    const brandKey = benchKey(url, '--brand', BRAND);
+    const affiliateKey = benchKey(url, '--affiliate', AFFILIATE);
     // A new connection each time: a kept one may be closed by the service's keep-alive timeout as it is reused.
     const api = async (method: string, path: string, key: string, body?: object) => {
       const response = await fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, connection: 'close', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body && JSON.stringify(body) });

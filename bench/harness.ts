@@ -42,6 +42,14 @@ export function ensureTools(): void {
   if (isStale('dist/server/main.js', 'src')) run('npm', ['run', 'build']);
 }
 
+/**
+ * A key for the bench's load, made with the built command: the affiliate's or brand's, with a
+ * raised per-key limit (a real operator feature; limiting stays on).
+ */
+export function benchKey(databaseUrl: string, owner: '--affiliate' | '--brand', id: string): string {
+  return run('node', ['dist/server/main.js', 'keys', 'create', owner, id, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
+}
+
 export const pinned = (core: number | string, command: string, commandArgs: string[]) =>
   cpus().length > 1 ? { command: 'taskset', args: ['-c', String(core), command, ...commandArgs] } : { command, args: commandArgs };
 

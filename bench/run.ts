@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
-import { ensureTools, log, measuringCpu, openLoop, pinned, residentMb, run, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
+import { benchKey, ensureTools, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -210,10 +210,10 @@ async function main(): Promise<void> {
   const database = openDatabase(databaseUrl);
   const affiliate = (await database.db.selectFrom('affiliates').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   // A real operator feature raises the benchmark key's limit; limiting stays on.
-  const key = run('node', ['dist/server/main.js', 'keys', 'create', '--affiliate', affiliate, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)!;
+  const key = benchKey(databaseUrl, '--affiliate', affiliate);
   // The brand with the most clicks of the first affiliate's links, for the brand's analytics.
   const brand = (await database.db.selectFrom('click_rollups').select('value').where('affiliate_id', '=', affiliate).where('organization_id', '=', '').where('link_id', '=', '').where('dimension', '=', 'brand').groupBy('value').orderBy((eb) => eb.fn.sum('counted'), 'desc').limit(1).executeTakeFirst())?.value;
-  const brandKey = brand ? run('node', ['dist/server/main.js', 'keys', 'create', '--brand', brand, '--rate-limit', '1000000000', '--name', 'bench'], { DATABASE_URL: databaseUrl }).trim().split('\n').at(-1)! : '';
+  const brandKey = brand ? benchKey(databaseUrl, '--brand', brand) : '';
   // --connections, for every scenario that does not set its own.
   const all = (await scenarios(database, key, brandKey)).map((one) => ({ ...one, connections: one.connections ?? connections }));
   await database.close();
