@@ -313,6 +313,7 @@ function buildBrands(count: number): Brand[] {
         fee_basis_points: 3000,
         statement_due_days: 15,
         claim_auto_accept_days: 60,
+        terms_notice_days: 7,
         suspended_at: null,
         suspension_reason: null,
         trust_tag_conversions: 0,

@@ -255,6 +255,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['findActive', (r) => r.apiKeys.findActive('h')],
   ],
   approvals: [
+    ['programmeOf', (r) => r.approvals.programmeOf(BRAND)],
     ['findRequest', (r) => r.approvals.findRequest(AFF, BRAND)],
     ['request', (r) => r.approvals.request({ affiliate_id: AFF, brand_id: BRAND, status: 'pending', message: '', created_at: NOW, updated_at: NOW }, [])],
     ['approve', (r) => r.approvals.approve(AFF, BRAND, NOW)],
@@ -316,7 +317,9 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   commissionRules: [
     ['latest', (r) => r.commissionRules.latest(BRAND)],
     ['find', (r) => r.commissionRules.find(BRAND, 3)],
-    ['append', (r) => r.commissionRules.append({ brand_id: BRAND, rules: '[]', created_at: NOW, created_by: `brand:${BRAND}` })],
+    ['inForce', (r) => r.commissionRules.inForce(BRAND, NOW)],
+    ['dueDefaults', (r) => r.commissionRules.dueDefaults(NOW)],
+    ['append', (r) => r.commissionRules.append({ brand_id: BRAND, rules: '[]', created_at: NOW, created_by: `brand:${BRAND}`, effective_at: NOW, default_transfer: 'cps', default_value: 750 }, () => ({}), { commission_transfer: 'cps', commission_value: 750 })],
     ['productOptions', (r) => r.commissionRules.productOptions(BRAND, ['p-1', 'p-2'])],
     ['channelKind', (r) => r.commissionRules.channelKind('ch-1')],
   ],

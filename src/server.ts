@@ -197,6 +197,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       webhookAllowLocalTargets: config.webhookAllowLocalTargets,
       sessionIdleMs: config.sessionIdleMs,
       signupAutoApprove: config.signupAutoApprove,
+      termsNoticeMinDays: config.termsNoticeMinDays,
       termsVersion: config.termsVersion,
       sessionAddressDays: config.sessionAddressDays,
       auditAddressDays: config.auditAddressDays,
@@ -256,6 +257,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.locks.approveLocked() },
         // Claims wait days, like lock dates: looked for as often.
         { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
+        { name: 'terms-in-force', everyMs: config.lockPollMs, run: () => services.commissionRules.showTermsInForce() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
         { name: 'audit-addresses', everyMs: HOUR_MS, run: () => services.audit.forgetOldAddresses() },
         { name: 'tag-reports', everyMs: HOUR_MS, run: () => services.tagInstall.forgetOldReports() },

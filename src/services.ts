@@ -148,6 +148,8 @@ export interface ServiceSettings {
   signupAutoApprove?: boolean;
   /** The version of the terms people accept when they join (TERMS_VERSION). */
   termsVersion?: string;
+  /** The least notice, in days, of a change of a brand's commission that could lower earnings (TERMS_NOTICE_MIN_DAYS). */
+  termsNoticeMinDays?: number;
   /** How long a session's client address is kept (SESSION_ADDRESS_DAYS). */
   sessionAddressDays?: number;
   /** How long an audit entry's client address is kept (AUDIT_ADDRESS_DAYS). */
@@ -231,7 +233,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),
     coupons: new CouponsService(repositories, clock),
-    commissionRules: new CommissionRulesService(repositories, clock),
+    commissionRules: new CommissionRulesService(repositories, clock, { publicUrl, noticeMinDays: settings.termsNoticeMinDays ?? 3 }),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),
     launch: new BrandLaunch(repositories, clock),

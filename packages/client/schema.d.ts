@@ -8539,7 +8539,7 @@ export interface paths {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url: string;
                         /** @description The event types to send to this endpoint */
-                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
+                        events: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved" | "program.terms_changed")[];
                         /** @description A note for yourself */
                         description?: string;
                         /** @description false: keep the endpoint but send nothing (default true) */
@@ -9038,7 +9038,7 @@ export interface paths {
                     "application/json": {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url?: string;
-                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved")[];
+                        events?: ("order.created" | "order.updated" | "commission.approved" | "commission.canceled" | "commission.held" | "commission.payable" | "payout.created" | "payout.sent" | "payout.settled" | "payout.failed" | "link.deactivated" | "claim.created" | "claim.resolved" | "program.terms_changed")[];
                         description?: string;
                         /** @description true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off */
                         enabled?: boolean;
@@ -15894,7 +15894,7 @@ export interface paths {
         head?: never;
         /**
          * Change your brand profile
-         * @description Changes what is given. A new commission rule applies to orders reported from now on; each order keeps the rule it was created under. domains replaces the list of domains beside your site’s (campaign and Custom link URLs may be on any of them, and their subdomains); homeUrl must be on one of them (null: your site’s origin). Redirects follow a new site, home page or click id parameter within a second on every instance. Scope: catalog:write.
+         * @description Changes what is given. A new commission (your default rule) applies to orders reported from now on when it pays no less than the one in force, else from termsNoticeDays after (upcomingCommission shows it; your affiliates are told either way); each order keeps the rule it was created under. domains replaces the list of domains beside your site’s (campaign and Custom link URLs may be on any of them, and their subdomains); homeUrl must be on one of them (null: your site’s origin). Redirects follow a new site, home page or click id parameter within a second on every instance. Scope: catalog:write.
          */
         patch: {
             parameters: {
@@ -15924,6 +15924,8 @@ export interface paths {
                              */
                             transfer: "cps" | "cpa";
                         };
+                        /** @description Days of notice before a change that could lower earnings takes effect, for changes saved from now on; at least the network’s TERMS_NOTICE_MIN_DAYS */
+                        termsNoticeDays?: number;
                         /** @description For orders reported from now on; each order keeps the lock date it was reported with */
                         validationDays?: number;
                         /** @description For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with */
@@ -28827,6 +28829,82 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "program.terms_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A brand you promote changed its commission terms: a change that could pay some orders less takes effect after the brand’s notice (effectiveAt), any other at once
+         * @description Sent to affiliates' endpoints subscribed to program.terms_changed. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "program.terms_changed";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: {
+                            brandId: string;
+                            brandName: string;
+                            /** @description The version of the brand’s terms (GET /affiliate/brands/{id}/commission-rules) */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description Orders reported from then on are computed with the new terms
+                             */
+                            effectiveAt: string;
+                            /** @description true: the change could pay some orders less, so it waits for the brand’s notice */
+                            lowersEarnings: boolean;
+                            /** @description Why the change could pay less (e.g. rules[1]: it pays less), when it could */
+                            reason?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "conversion.created": {
         parameters: {
             query?: never;
@@ -29192,12 +29270,12 @@ export interface components {
             /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
             cap?: number;
         };
-        /** @description Your commission rules in force, for orders reported from savedAt on */
+        /** @description Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail) */
         CommissionRules: {
             /** @description The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one */
             version: number;
             rules: components["schemas"]["CommissionRule"][];
-            /** @description Your brand profile’s commission (PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did */
+            /** @description Your default rule (your brand profile’s commission, PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did */
             default: {
                 /** @enum {string} */
                 transfer: "cps" | "cpa";
@@ -29208,8 +29286,38 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             savedAt?: string;
+            /**
+             * Format: date-time
+             * @description When it came into force: orders reported from then on are computed with it
+             */
+            effectiveAt?: string;
+            /** @description Days of notice a change that could pay some orders less waits before it takes effect (PATCH /advertiser/brand termsNoticeDays, never below the network’s least) */
+            termsNoticeDays: number;
+            /** @description The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it */
+            upcoming?: {
+                version: number;
+                rules: components["schemas"]["CommissionRule"][];
+                /** @description Your default rule (your brand profile’s commission, PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did */
+                default: {
+                    /** @enum {string} */
+                    transfer: "cps" | "cpa";
+                    value: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                savedAt: string;
+                /**
+                 * Format: date-time
+                 * @description Orders reported from then on are computed with these terms; before, with those in force
+                 */
+                effectiveAt: string;
+                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
+                lowers: string;
+            };
         };
-        /** @description A brand’s commission rules in force, for orders reported from savedAt on, as an affiliate reads them */
+        /** @description A brand’s commission terms in force, and the change waiting for its notice if any, as an affiliate reads them */
         BrandCommissionRules: {
             /** @description The brand’s version in force: each save makes the next; 0 before it saved any */
             version: number;
@@ -29262,7 +29370,7 @@ export interface components {
                 /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
                 cap?: number;
             }[];
-            /** @description The brand’s commission (Brand.commission), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value */
+            /** @description The brand’s default rule (Brand.commission once in force), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value */
             default: {
                 /** @enum {string} */
                 transfer: "cps" | "cpa";
@@ -29273,6 +29381,83 @@ export interface components {
              * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
              */
             savedAt?: string;
+            /**
+             * Format: date-time
+             * @description When it came into force: orders reported from then on are computed with it
+             */
+            effectiveAt?: string;
+            /** @description Days of notice the brand gives before a change that could pay some orders less */
+            termsNoticeDays: number;
+            /** @description The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it */
+            upcoming?: {
+                version: number;
+                rules: {
+                    /** @description Your label for the rule, shown in explanations */
+                    name?: string;
+                    /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+                    conditions?: {
+                        /** @description Item condition: your product ids; an item matches when its id is one of them */
+                        productIds?: string[];
+                        /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                        categories?: string[];
+                        /**
+                         * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                         * @enum {string}
+                         */
+                        customer?: "new" | "returning";
+                        /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                        channelKinds?: string[];
+                        /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                        affiliateGroups?: string[];
+                        /** @description Order condition: a coupon code was used: any (neither codes nor otherCodes), or one of the codes the brand named */
+                        coupon?: {
+                            /** @description Your own codes (GET /affiliate/coupons) among those the rule names */
+                            codes?: string[];
+                            /** @description How many other codes the rule names: other affiliates’ codes, or codes given to no one, not shown to you */
+                            otherCodes?: number;
+                        };
+                        /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                        orderValue?: {
+                            /** @description At least this order value, in cents */
+                            min?: number;
+                            /** @description At most this order value, in cents */
+                            max?: number;
+                        };
+                    };
+                    /**
+                     * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+                     * @enum {string}
+                     */
+                    transfer: "cps" | "cpa";
+                    /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+                    value: number;
+                    /**
+                     * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+                     * @enum {string}
+                     */
+                    per?: "order" | "item";
+                    /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+                    cap?: number;
+                }[];
+                /** @description The brand’s default rule (Brand.commission once in force), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value */
+                default: {
+                    /** @enum {string} */
+                    transfer: "cps" | "cpa";
+                    value: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                savedAt: string;
+                /**
+                 * Format: date-time
+                 * @description Orders reported from then on are computed with these terms; before, with those in force
+                 */
+                effectiveAt: string;
+                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
+                lowers: string;
+            };
         };
         /** @description How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total */
         OrderCommission: {
@@ -29498,6 +29683,17 @@ export interface components {
             /** @description Channel kinds you accept links from; omitted: every kind */
             allowedChannels?: string[];
             commission: components["schemas"]["Commission"];
+            /** @description Days of notice you give before a change of your commission that could lower what an affiliate earns takes effect (never below the network’s least, TERMS_NOTICE_MIN_DAYS); a change that cannot takes effect at once */
+            termsNoticeDays: number;
+            /** @description A change of your default rule waiting for its notice: orders reported from effectiveAt are computed with it (GET /advertiser/commission-rules shows the whole change) */
+            upcomingCommission?: {
+                commission: components["schemas"]["Commission"];
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                effectiveAt: string;
+            };
             attributionWindowDays: number;
             /** @description Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network */
             validationDays: number;

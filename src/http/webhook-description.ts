@@ -25,6 +25,19 @@ const APPROVAL_REQUESTED = {
   properties: { affiliateId: { type: 'string' }, affiliateName: { type: 'string' }, requestedAt: { type: 'string', format: 'date-time' } },
 };
 
+const TERMS_CHANGED = {
+  type: 'object',
+  required: ['brandId', 'brandName', 'version', 'effectiveAt', 'lowersEarnings'],
+  properties: {
+    brandId: { type: 'string' },
+    brandName: { type: 'string' },
+    version: { type: 'integer', description: 'The version of the brand’s terms (GET /affiliate/brands/{id}/commission-rules)' },
+    effectiveAt: { type: 'string', format: 'date-time', description: 'Orders reported from then on are computed with the new terms' },
+    lowersEarnings: { type: 'boolean', description: 'true: the change could pay some orders less, so it waits for the brand’s notice' },
+    reason: { type: 'string', description: 'Why the change could pay less (e.g. rules[1]: it pays less), when it could' },
+  },
+};
+
 const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'order.created': { summary: 'An order was attributed to one of your links (its commission pending, held for the network\'s fraud review, or canceled when the click did not count)', data: ref('Order') },
   'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ref('Order') },
@@ -40,6 +53,10 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'conversion.created': { summary: 'An order you reported was recorded', data: ref('Conversion') },
   'conversion.updated': { summary: 'One of your orders changed: by you through the API, by the network at its lock date, or by the network\'s fraud review (commissionStatus held, then pending again when released or canceled when declined)', data: ref('Conversion') },
   'claim.created': { summary: 'A claim of a sale the tracking missed was filed (affiliates: by you; brands: of one of your orders)', data: ref('Claim') },
+  'program.terms_changed': {
+    summary: 'A brand you promote changed its commission terms: a change that could pay some orders less takes effect after the brand’s notice (effectiveAt), any other at once',
+    data: TERMS_CHANGED,
+  },
   'claim.resolved': { summary: 'A claim was accepted (its order recorded) or declined with its reason, by the brand or, unanswered in time, by the network', data: ref('Claim') },
   'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },
   'statement.issued': { summary: "Your statement for a month was issued: the commissions that locked and the network's fee, to pay by dueAt", data: ref('Statement') },

@@ -101,6 +101,13 @@ export const BrandProfile = Type.Object(
     clickIdParam: Type.String({ description: 'The query parameter that carries the click id to your site' }),
     allowedChannels: Type.Optional(Type.Array(Type.String(), { description: 'Channel kinds you accept links from; omitted: every kind' })),
     commission: Type.Ref(Commission),
+    termsNoticeDays: Type.Integer({ minimum: 0, maximum: 90, description: 'Days of notice you give before a change of your commission that could lower what an affiliate earns takes effect (never below the network’s least, TERMS_NOTICE_MIN_DAYS); a change that cannot takes effect at once' }),
+    upcomingCommission: Type.Optional(
+      Type.Object(
+        { commission: Type.Ref(Commission), effectiveAt: DateTime },
+        { description: 'A change of your default rule waiting for its notice: orders reported from effectiveAt are computed with it (GET /advertiser/commission-rules shows the whole change)' },
+      ),
+    ),
     attributionWindowDays: Type.Integer(),
     validationDays: Type.Integer({ minimum: 0, maximum: 180, description: 'Days you have after an order is reported to approve, cancel or correct it; then it locks, and a pending one is approved by the network' }),
     claimAutoAcceptDays: Type.Integer({ minimum: 30, maximum: 120, description: 'Days you have to answer an affiliate’s claim of a sale your tracking missed; unanswered, the network accepts it at the claimed value' }),
@@ -127,6 +134,7 @@ export const BrandProfilePatch = Type.Object(
     clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
     allowedChannels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), Type.Null()], { description: 'null: every kind' })),
     commission: Type.Optional(Commission),
+    termsNoticeDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 90, description: 'Days of notice before a change that could lower earnings takes effect, for changes saved from now on; at least the network’s TERMS_NOTICE_MIN_DAYS' })),
     validationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 180, description: 'For orders reported from now on; each order keeps the lock date it was reported with' })),
     claimAutoAcceptDays: Type.Optional(Type.Integer({ minimum: 30, maximum: 120, description: 'For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with' })),
     trustTagConversions: Type.Optional(Type.Boolean({ description: 'Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date' })),

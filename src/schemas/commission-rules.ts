@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, Examples } from './common.js';
 
 const Ids = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 500, uniqueItems: true, description });
@@ -86,32 +86,61 @@ export const CommissionRulesInput = Type.Object(
   },
 );
 
+const DefaultRule = (description: string) => Type.Object({ transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]), value: Type.Number() }, { description });
+
+const BRAND_DEFAULT =
+  'Your default rule (your brand profile’s commission, PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did';
+const AFFILIATE_DEFAULT =
+  'The brand’s default rule (Brand.commission once in force), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value';
+
+const TermsTimes = {
+  savedAt: Type.Optional(DateTime),
+  effectiveAt: Type.Optional({ ...DateTime, description: 'When it came into force: orders reported from then on are computed with it' }),
+};
+
+const Upcoming = <T extends TSchema>(rules: T, defaultDescription: string) =>
+  Type.Optional(
+    Type.Object(
+      {
+        version: Type.Integer({ minimum: 1 }),
+        rules,
+        default: DefaultRule(defaultDescription),
+        savedAt: DateTime,
+        effectiveAt: { ...DateTime, description: 'Orders reported from then on are computed with these terms; before, with those in force' },
+        lowers: Type.String({ description: 'Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less)' }),
+      },
+      { description: 'The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it' },
+    ),
+  );
+
 export const CommissionRules = Type.Object(
   {
     version: Type.Integer({ minimum: 0, description: 'The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one' }),
     rules: Type.Array(Type.Ref(CommissionRule)),
-    default: Type.Object(
-      { transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]), value: Type.Number() },
-      { description: 'Your brand profile’s commission (PATCH /advertiser/brand), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value, as it always did' },
-    ),
-    savedAt: Type.Optional(DateTime),
+    default: DefaultRule(BRAND_DEFAULT),
+    ...TermsTimes,
+    termsNoticeDays: Type.Integer({ minimum: 0, description: 'Days of notice a change that could pay some orders less waits before it takes effect (PATCH /advertiser/brand termsNoticeDays, never below the network’s least)' }),
+    upcoming: Upcoming(Type.Array(Type.Ref(CommissionRule)), BRAND_DEFAULT),
   },
-  { $id: 'CommissionRules', description: 'Your commission rules in force, for orders reported from savedAt on' },
+  {
+    $id: 'CommissionRules',
+    description:
+      'Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail)',
+  },
 );
+
+const AffiliateRule = Type.Object({ ...ruleProperties, conditions: Type.Optional(AffiliateRuleConditions) }, { additionalProperties: false, description: RULE_DESCRIPTION });
 
 export const BrandCommissionRules = Type.Object(
   {
     version: Type.Integer({ minimum: 0, description: 'The brand’s version in force: each save makes the next; 0 before it saved any' }),
-    rules: Type.Array(Type.Object({ ...ruleProperties, conditions: Type.Optional(AffiliateRuleConditions) }, { additionalProperties: false, description: RULE_DESCRIPTION }), {
-      description: 'In the order they are tried: each item of an order goes to the first rule whose conditions hold, else to the default rule',
-    }),
-    default: Type.Object(
-      { transfer: Type.Union([Type.Literal('cps'), Type.Literal('cpa')]), value: Type.Number() },
-      { description: 'The brand’s commission (Brand.commission), applied after the last rule: cps percent of each item’s price × quantity, or cpa cents once per order. With no rules it applies to the order value' },
-    ),
-    savedAt: Type.Optional(DateTime),
+    rules: Type.Array(AffiliateRule, { description: 'In the order they are tried: each item of an order goes to the first rule whose conditions hold, else to the default rule' }),
+    default: DefaultRule(AFFILIATE_DEFAULT),
+    ...TermsTimes,
+    termsNoticeDays: Type.Integer({ minimum: 0, description: 'Days of notice the brand gives before a change that could pay some orders less' }),
+    upcoming: Upcoming(Type.Array(AffiliateRule), AFFILIATE_DEFAULT),
   },
-  { $id: 'BrandCommissionRules', description: 'A brand’s commission rules in force, for orders reported from savedAt on, as an affiliate reads them' },
+  { $id: 'BrandCommissionRules', description: 'A brand’s commission terms in force, and the change waiting for its notice if any, as an affiliate reads them' },
 );
 
 const CommissionLine = Type.Object(

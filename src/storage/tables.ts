@@ -54,6 +54,8 @@ export interface BrandsTable {
   statement_due_days: Generated<number>;
   /** Days after which a claim the brand has not answered is accepted by the network (30-120). */
   claim_auto_accept_days: Generated<number>;
+  /** Days of notice before a change that could lower affiliates' earnings takes effect. */
+  terms_notice_days: Generated<number>;
   /** When the network suspended the brand; null while it is active. */
   suspended_at: Generated<string | null>;
   suspension_reason: Generated<string | null>;
@@ -307,6 +309,11 @@ export interface CommissionRuleVersionsTable {
   created_at: string;
   /** Who saved it: 'brand:<id>' with the key, for the record. */
   created_by: string | null;
+  /** When it comes into force: created_at, or after the brand's notice for a change that could lower earnings. */
+  effective_at: string;
+  /** The default rule (the profile's commission) it goes with: cps (basis points) or cpa (cents). */
+  default_transfer: string;
+  default_value: number;
 }
 
 /** A coupon code a brand gave one affiliate: conversions reported with it are that affiliate's. */

@@ -230,7 +230,8 @@ describe('POST /advertiser/products/bulk', () => {
 });
 
 describe('GET and PATCH /advertiser/brand', () => {
-  type Profile = { id: string; site: string; homeUrl: string; domains: string[]; clickIdParam: string; allowedChannels?: string[]; commission: { transfer: string; value: number } };
+  type Commission = { transfer: string; value: number };
+  type Profile = { id: string; site: string; homeUrl: string; domains: string[]; clickIdParam: string; allowedChannels?: string[]; commission: Commission; upcomingCommission?: { commission: Commission; effectiveAt: string } };
   const profile = async (key: string) => {
     const res = await h.get('/advertiser/brand', key);
     assert.equal(res.statusCode, 200, res.body);
@@ -264,13 +265,16 @@ describe('GET and PATCH /advertiser/brand', () => {
     const changed = await change(globex, { commission: { transfer: 'cpa', value: 2_500 }, allowedChannels: ['site'], clickIdParam: 'gclid_aff' });
     assert.equal(changed.statusCode, 200, changed.body);
     const now = changed.json<{ data: Profile }>().data;
-    assert.deepEqual([now.commission, now.allowedChannels, now.clickIdParam], [{ transfer: 'cpa', value: 2_500 }, ['site'], 'gclid_aff']);
+    // A switch from cps to cpa could pay some orders less: it waits for the notice.
+    assert.deepEqual([now.commission, now.upcomingCommission?.commission, now.allowedChannels, now.clickIdParam], [{ transfer: 'cps', value: 7.5 }, { transfer: 'cpa', value: 2_500 }, ['site'], 'gclid_aff']);
     assertError(await change(globex, { commission: { transfer: 'cps', value: 250 } }), 400, 'invalid_commission');
     assertError(await change(globex, { allowedChannels: ['carrier-pigeon'] }), 400, 'invalid_channel_kind');
     assertError(await change(globex, {}), 400, 'invalid_body');
     assertError(await change(aff1, { clickIdParam: 'x' }), 403, 'forbidden');
     assert.equal((await change(globex, { allowedChannels: null, clickIdParam: 'clickId', commission: { transfer: 'cps', value: 7.5 } })).statusCode, 200);
-    assert.equal((await profile(globex)).allowedChannels, undefined);
+    const back = await profile(globex);
+    assert.equal(back.allowedChannels, undefined);
+    assert.equal(back.upcomingCommission, undefined, 'back to the terms in force: nothing waits');
   });
 });
 

@@ -33,8 +33,11 @@ const REGISTERED = 'RULES10';
 const UNREGISTERED = 'Walkin5';
 
 before(async () => {
-  ({ h, aff1, aff2 } = await startWithKeys());
+  // Rules in force as soon as saved: notice is the subject of terms-notice.test.ts.
+  ({ h, aff1, aff2 } = await startWithKeys({ TERMS_NOTICE_MIN_DAYS: '0' }));
   acme = await brandKey(h, BRANDS.acme);
+  const notice = await h.request({ method: 'PATCH', url: '/advertiser/brand', payload: { termsNoticeDays: 0 }, headers: { 'x-api-key': acme } });
+  assert.equal(notice.statusCode, 200, notice.body);
   umbrella = await brandKey(h, BRANDS.umbrella);
   for (const [id, categories] of Object.entries(CATALOGUE)) {
     const product = productInput(id, BRANDS.acme, `Product ${id}`, 1000);

@@ -568,7 +568,7 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
   }
 });
 
-test("a brand changes its commission rule on its profile; a wrong percentage is refused with a message", async () => {
+test("a brand changes its commission rule on its profile: a raise at once, a lowering after its notice; a wrong percentage is refused with a message", async () => {
   const { context, page } = await newPage();
   try {
     await signIn(page, 'owner@acme.example');
@@ -584,6 +584,11 @@ test("a brand changes its commission rule on its profile; a wrong percentage is 
     assert.equal(await page.getByTestId('profile-commission').textContent(), '8.25 % of each sale');
     const stored = await database.db.selectFrom('brands').select(['commission_transfer', 'commission_value']).where('id', '=', BRANDS.acme).executeTakeFirstOrThrow();
     assert.deepEqual(stored, { commission_transfer: 'cps', commission_value: 825 });
+    // Lower: it waits for the brand's notice, shown beside the rule in force.
+    await page.getByLabel('Percentage or amount').fill('6');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('profile-upcoming-commission').filter({ hasText: '6 % of each sale from' }).waitFor();
+    assert.equal(await page.getByTestId('profile-commission').textContent(), '8.25 % of each sale');
   } finally {
     await context.close();
   }

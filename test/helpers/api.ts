@@ -70,8 +70,8 @@ export function qs(params: Record<string, string | number | boolean | Array<stri
 }
 
 /** A started harness and high-limit keys for the three test affiliates. */
-export async function startWithKeys(): Promise<{ h: Harness; aff1: string; aff2: string; aff3: string }> {
-  const h = await startHarness();
+export async function startWithKeys(env: Record<string, string> = {}): Promise<{ h: Harness; aff1: string; aff2: string; aff3: string }> {
+  const h = await startHarness(env);
   const key = async (affiliateId: string) => (await newKey(h, affiliateId, { rateLimit: 100_000 })).key;
   return { h, aff1: await key('aff-1'), aff2: await key('aff-2'), aff3: await key('aff-3') };
 }

@@ -3,7 +3,7 @@ import type { Brand } from '../../schemas/brand.js';
 import type { BrandRow } from '../../storage/tables.js';
 
 /** cps values are stored in basis points and shown as percent; cpa values are cents. */
-export function commissionOf(row: BrandRow): Brand['commission'] {
+export function commissionOf(row: Pick<BrandRow, 'commission_transfer' | 'commission_value'>): Brand['commission'] {
   const transfer = row.commission_transfer === 'cpa' ? 'cpa' : 'cps';
   return { transfer, value: transfer === 'cps' ? row.commission_value / 100 : row.commission_value };
 }

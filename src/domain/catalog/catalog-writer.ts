@@ -58,7 +58,8 @@ export function percentToBasisPoints(percent: number): number {
   return bp;
 }
 
-function commissionColumns(input: Pick<BrandInput, 'commission'>) {
+/** A commission as the API gives it, as the network keeps it: cps in basis points, cpa in cents. */
+export function commissionColumns(input: Pick<BrandInput, 'commission'>): { commission_transfer: 'cps' | 'cpa'; commission_value: number } {
   const { transfer, value } = input.commission;
   if (value < 0) throw invalid('invalid_commission', 'commission.value must not be negative');
   if (transfer === 'cps') {
@@ -249,6 +250,7 @@ export class CatalogWriter {
       clickIdParam: brand.click_id_param,
       ...(brand.allowed_channel_kinds !== null && { allowedChannels: JSON.parse(brand.allowed_channel_kinds) as string[] }),
       commission: commissionOf(brand),
+      termsNoticeDays: brand.terms_notice_days,
       attributionWindowDays: brand.attribution_window_days,
       validationDays: brand.validation_days,
       claimAutoAcceptDays: brand.claim_auto_accept_days,
@@ -262,11 +264,11 @@ export class CatalogWriter {
   }
 
   /**
-   * The brand changes its profile. A new commission rule applies to orders reported from now on
-   * (each order keeps the rule it was created under); every instance's redirects follow a new
-   * site, home page or click id parameter within a second.
+   * The brand changes its profile, but for its commission (a change of terms: the commission
+   * rules' service). Every instance's redirects follow a new site, home page or click id parameter
+   * within a second.
    */
-  async updateBrandProfile(brandId: string, patch: BrandProfilePatch): Promise<BrandProfile> {
+  async updateBrandProfile(brandId: string, patch: Omit<BrandProfilePatch, 'commission'>): Promise<void> {
     const brand = await this.repositories.brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
     if (patch.site !== undefined && !/^https?:$/.test(new URL(patch.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
@@ -283,14 +285,13 @@ export class CatalogWriter {
       ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }),
       ...(patch.clickIdParam !== undefined && { click_id_param: patch.clickIdParam }),
       ...(patch.allowedChannels !== undefined && { allowed_channel_kinds: patch.allowedChannels === null ? null : JSON.stringify(patch.allowedChannels) }),
-      ...(patch.commission !== undefined && commissionColumns({ commission: patch.commission })),
+      ...(patch.termsNoticeDays !== undefined && { terms_notice_days: patch.termsNoticeDays }),
       ...(patch.validationDays !== undefined && { validation_days: patch.validationDays }),
       ...(patch.claimAutoAcceptDays !== undefined && { claim_auto_accept_days: patch.claimAutoAcceptDays }),
       ...(patch.trustTagConversions !== undefined && { trust_tag_conversions: patch.trustTagConversions ? 1 : 0 }),
       ...(patch.attributionPriority !== undefined && { attribution_priority: patch.attributionPriority }),
       updated_at: this.clock.iso(),
     });
-    return this.brandProfile(brandId);
   }
 
   /** The brand puts a whole campaign under its own id: created (true) or replaced (false). */

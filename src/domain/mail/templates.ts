@@ -22,7 +22,8 @@ export type TemplateName =
   | 'payout-failed'
   | 'payee-changed'
   | 'account-suspended'
-  | 'account-reactivated';
+  | 'account-reactivated'
+  | 'terms-changed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -70,6 +71,8 @@ export interface TemplateValues {
   changedBy?: string;
   /** Until when something lasts (ISO 8601), written out like `when`. */
   until?: string;
+  /** A change of terms that could pay some orders less (it waits for the brand's notice). */
+  lowers?: boolean;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -434,6 +437,28 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
           ? 'Sua marca voltou às listas dos afiliados, os links para ela voltam a contar, e suas chaves de API, seu token de postback e suas sessões funcionam de novo.'
           : 'Seus links voltam a contar cliques, seus novos pedidos rendem comissão, os pagamentos voltam, e suas chaves de API e sessões funcionam de novo. Os pedidos informados enquanto a conta estava suspensa continuam sem comissão.',
       ],
+    }),
+  },
+  'terms-changed': {
+    en: (v) => ({
+      subject: v.lowers ? `${v.account ?? 'A brand'} changes its commission on ${moment(v.when, 'en')}` : `${v.account ?? 'A brand'} changed its commission`,
+      paragraphs: v.lowers
+        ? [
+            `${v.account ?? 'A brand'}, which you promote on ${v.network}, saved new commission terms that could pay some orders less. They apply to orders reported from ${moment(v.when, 'en')}; until then, and for every order reported before, the terms in force now apply.`,
+            'The brand’s page shows the terms in force and the upcoming ones.',
+          ]
+        : [`${v.account ?? 'A brand'}, which you promote on ${v.network}, changed its commission terms: they pay no less than before, for orders reported from ${moment(v.when, 'en')}.`],
+      action: 'See the brand’s terms',
+    }),
+    'pt-BR': (v) => ({
+      subject: v.lowers ? `${v.account ?? 'Uma marca'} muda sua comissão em ${moment(v.when, 'pt-BR')}` : `${v.account ?? 'Uma marca'} mudou sua comissão`,
+      paragraphs: v.lowers
+        ? [
+            `${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, salvou novas condições de comissão que podem pagar menos em alguns pedidos. Elas valem para pedidos informados a partir de ${moment(v.when, 'pt-BR')}; até lá, e para todo pedido informado antes, valem as condições de agora.`,
+            'A página da marca mostra as condições em vigor e as próximas.',
+          ]
+        : [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, mudou suas condições de comissão: elas não pagam menos do que antes, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`],
+      action: 'Ver as condições da marca',
     }),
   },
 };

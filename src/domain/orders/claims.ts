@@ -288,6 +288,7 @@ export class ClaimsService {
       commission_reason: suspended ? 'affiliate_suspended' : null,
       value,
       commission: 0,
+      // Set from the terms in force below.
       commission_transfer: brand.commission_transfer,
       commission_value: brand.commission_value,
       commission_rules_version: 0,
@@ -316,7 +317,7 @@ export class ClaimsService {
       updated_at: isoOf(now),
     };
     // The brand's rules in force now, as for an order reported now.
-    return { ...order, ...(await this.commission.commissionOf(order, await this.commission.currentVersion(brand.id))) };
+    return { ...order, ...(await this.commission.commissionInForce(order, brand)) };
   }
 
   /** The claim's event to both sides. */

@@ -5,31 +5,48 @@
 // canceled it, commissionReason saying why).
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { ApprovalsRepository } from '../../storage/repositories/approvals.js';
+import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { CommissionRulesRepository } from '../../storage/repositories/commission-rules.js';
 import type { CouponsRepository } from '../../storage/repositories/coupons.js';
 import type { OrdersRepository } from '../../storage/repositories/orders.js';
 import type { OrderItem } from '../../schemas/order.js';
-import type { OrderRow } from '../../storage/tables.js';
+import type { BrandRow, CommissionRuleVersionRow, OrderRow } from '../../storage/tables.js';
+import type { Effects } from '../../storage/repositories/effects.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { commissionOf as defaultCommissionOf } from '../catalog/brands.js';
+import { ownersOf } from '../access/owners.js';
+import { mailRow } from '../mail/mail-queue.js';
+import { webhookEvent } from '../webhooks/events.js';
+import { isoOf } from '../time.js';
+import { loweringIn, sameTerms, type CommissionTerms } from './terms-changes.js';
 import { couponKeyOf } from './coupon-codes.js';
-import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule } from './commission-rules.js';
+import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
 export interface CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
+  approvals: ApprovalsRepository;
+  users: UsersRepository;
   brands: BrandsRepository;
   commissionRules: CommissionRulesRepository;
   coupons: CouponsRepository;
   orders: OrdersRepository;
 }
 
-/** A brand's rules as it reads them: the version in force, its rules, and the default rule after them. */
-export interface CommissionRulesView {
+/** A version of the terms as the API shows it: its rules, and the default rule after them. */
+export interface TermsView {
   version: number;
   rules: CommissionRule[];
   default: { transfer: 'cps' | 'cpa'; value: number };
   savedAt?: string;
+  effectiveAt?: string;
+}
+
+/** A brand's rules as it reads them: the version in force, and the one waiting for its notice if any. */
+export interface CommissionRulesView extends TermsView {
+  termsNoticeDays: number;
+  upcoming?: TermsView & { effectiveAt: string; savedAt: string; lowers: string };
 }
 
 /** A rule as an affiliate reads it: of a coupon condition's codes, only its own, and how many others. */
@@ -37,7 +54,23 @@ export type AffiliateCommissionRule = Omit<CommissionRule, 'conditions'> & {
   conditions?: Omit<NonNullable<CommissionRule['conditions']>, 'coupon'> & { coupon?: { codes?: string[]; otherCodes?: number } };
 };
 
-export type AffiliateCommissionRulesView = Omit<CommissionRulesView, 'rules'> & { rules: AffiliateCommissionRule[] };
+export type AffiliateCommissionRulesView = Omit<CommissionRulesView, 'rules' | 'upcoming'> & {
+  rules: AffiliateCommissionRule[];
+  upcoming?: Omit<NonNullable<CommissionRulesView['upcoming']>, 'rules'> & { rules: AffiliateCommissionRule[] };
+};
+
+/** The terms an order reported now is computed with: a version and the default rule it goes with. */
+export interface TermsInForce extends DefaultCommission {
+  version: number;
+}
+
+export interface CommissionRulesOptions {
+  publicUrl: string;
+  /** TERMS_NOTICE_MIN_DAYS: no brand gives less notice. */
+  noticeMinDays: number;
+}
+
+const DAY_MS = 86_400_000;
 
 /** The columns of an order its commission is computed from. */
 export type CommissionFacts = Pick<
@@ -81,18 +114,40 @@ export class CommissionRulesService {
   constructor(
     private readonly repositories: CommissionRulesRepositories,
     private readonly clock: Clock,
+    // Services that only compute commissions (conversions, claims) save no terms: the defaults do.
+    private readonly options: CommissionRulesOptions = { publicUrl: '', noticeMinDays: 3 },
   ) {}
 
+  /** The brand's terms in force, and the change waiting for its notice (the latest save, when not in force yet). */
   async get(brandId: string): Promise<CommissionRulesView> {
+    const brand = await this.brandOf(brandId);
+    const now = this.clock.iso();
+    const inForce = await this.repositories.commissionRules.inForce(brandId, now);
+    const latest = await this.repositories.commissionRules.latest(brandId);
+    const current = inForce ? versionView(inForce) : { version: 0, rules: [], default: defaultCommissionOf(brand) };
+    const pending = latest && latest.effective_at > now ? latest : undefined;
+    const lowers = pending && loweringIn(termsOf(inForce, brand), termsOf(pending, brand));
+    return {
+      ...current,
+      termsNoticeDays: this.noticeDaysOf(brand),
+      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'no lower' } }),
+    };
+  }
+
+  /** The notice the brand gives: its own, never below the network's least. */
+  private noticeDaysOf(brand: Pick<BrandRow, 'terms_notice_days'>): number {
+    return Math.max(brand.terms_notice_days, this.options.noticeMinDays);
+  }
+
+  /** Checks a brand's notice days before its profile takes them. */
+  checkNoticeDays(days: number): void {
+    if (days < this.options.noticeMinDays) throw invalid('invalid_terms_notice_days', `termsNoticeDays must be at least ${this.options.noticeMinDays}, the network's least notice`);
+  }
+
+  private async brandOf(brandId: string): Promise<BrandRow> {
     const brand = await this.repositories.brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
-    const latest = await this.repositories.commissionRules.latest(brandId);
-    return {
-      version: latest?.version ?? 0,
-      rules: latest ? (JSON.parse(latest.rules) as CommissionRule[]) : [],
-      default: defaultCommissionOf(brand),
-      ...(latest && { savedAt: latest.created_at }),
-    };
+    return brand;
   }
 
   /**
@@ -103,33 +158,100 @@ export class CommissionRulesService {
   async ofBrandForAffiliate(affiliateId: string, brandId: string): Promise<AffiliateCommissionRulesView> {
     if (!(await this.repositories.brands.findVisible(affiliateId, brandId))) throw notFound('Brand not found or not available');
     const view = await this.get(brandId);
-    if (!view.rules.some((rule) => rule.conditions?.coupon?.codes)) return view;
+    const all = [...view.rules, ...(view.upcoming?.rules ?? [])];
+    if (!all.some((rule) => rule.conditions?.coupon?.codes)) return view;
     const mine = new Set(await this.repositories.coupons.keysOf(brandId, affiliateId));
-    const rules = view.rules.map((rule): AffiliateCommissionRule => {
+    const forAffiliate = (rule: CommissionRule): AffiliateCommissionRule => {
       const codes = rule.conditions?.coupon?.codes;
       if (!codes) return rule;
       const own = codes.filter((code) => mine.has(couponKeyOf(code)));
       const coupon = { ...(own.length > 0 && { codes: own }), ...(own.length < codes.length && { otherCodes: codes.length - own.length }) };
       return { ...rule, conditions: { ...rule.conditions, coupon } };
-    });
-    return { ...view, rules };
+    };
+    return { ...view, rules: view.rules.map(forAffiliate), ...(view.upcoming && { upcoming: { ...view.upcoming, rules: view.upcoming.rules.map(forAffiliate) } }) };
   }
 
-  /** Replaces the brand's rules: checked as a whole, saved as the next version, used for orders reported from now on. */
-  async put(caller: { brandId: string; keyId?: string | undefined }, rules: CommissionRule[]): Promise<CommissionRulesView> {
+  /** Replaces the brand's rules: checked as a whole, saved as the next version, in force at once or after the brand's notice. */
+  async put(caller: BrandCaller, rules: CommissionRule[]): Promise<CommissionRulesView> {
     checkRules(rules);
     await this.checkChannelKinds(rules);
-    const saved = JSON.stringify(rules.map(cleanRule));
+    await this.save(caller, { rules: rules.map(cleanRule) });
+    return this.get(caller.brandId);
+  }
+
+  /** Changes the brand's default rule (its profile's commission), under the same notice as its rules. */
+  async changeDefault(caller: BrandCaller, commission: DefaultCommission): Promise<void> {
+    await this.save(caller, { default: commission });
+  }
+
+  /**
+   * Saves the next terms: what is given, the rest as the brand last saved it. Compared with the
+   * terms in force: a change that could lower some affiliate's earnings comes into force after the
+   * brand's notice, any other at once; either way the brand's affiliates are told, unless nothing
+   * changed. A save replaces a change still waiting for its notice.
+   */
+  private async save(caller: BrandCaller, change: { rules?: CommissionRule[]; default?: DefaultCommission }): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const version = await this.repositories.commissionRules.append({
-        brand_id: caller.brandId,
-        rules: saved,
-        created_at: this.clock.iso(),
-        created_by: `brand:${caller.brandId}${caller.keyId ? `:${caller.keyId}` : ''}`,
-      });
-      if (version !== undefined) return this.get(caller.brandId);
+      const brand = await this.brandOf(caller.brandId);
+      const now = this.clock.now();
+      const nowIso = isoOf(now);
+      const inForce = await this.repositories.commissionRules.inForce(brand.id, nowIso);
+      const latest = await this.repositories.commissionRules.latest(brand.id);
+      const current = termsOf(inForce, brand);
+      const base = latest ? termsOf(latest, brand) : current;
+      const next: CommissionTerms = { rules: change.rules ?? base.rules, default: change.default ?? base.default };
+      // The terms as last saved again: nothing to do (a waiting change keeps its date).
+      if (latest && sameTerms(base, next)) return;
+      const lowers = loweringIn(current, next);
+      const effectiveAt = lowers ? isoOf(now + this.noticeDaysOf(brand) * DAY_MS) : nowIso;
+      const replacesPending = latest !== undefined && latest.effective_at > nowIso;
+      const tell = !sameTerms(current, next) || replacesPending;
+      const affiliates = tell ? await this.repositories.approvals.programmeOf(brand.id) : [];
+      const effectsOf = tell ? await this.termsNotices(brand, affiliates, effectiveAt, lowers) : () => ({});
+      const version = await this.repositories.commissionRules.append(
+        {
+          brand_id: brand.id,
+          rules: JSON.stringify(next.rules),
+          created_at: nowIso,
+          created_by: `brand:${brand.id}${caller.keyId ? `:${caller.keyId}` : ''}`,
+          effective_at: effectiveAt,
+          default_transfer: next.default.transfer,
+          default_value: next.default.value,
+        },
+        effectsOf,
+        lowers ? undefined : { commission_transfer: next.default.transfer, commission_value: next.default.value },
+      );
+      if (version !== undefined) return;
     }
-    throw conflict('concurrent_update', 'your rules were saved by another request at the same moment; read them again and retry');
+    throw conflict('concurrent_update', 'your terms were saved by another request at the same moment; read them again and retry');
+  }
+
+  /** program.terms_changed to each of the brand's affiliates, and mail to their owners. */
+  private async termsNotices(brand: BrandRow, affiliates: readonly string[], effectiveAt: string, lowers: string | undefined): Promise<(version: number) => Effects> {
+    const owners = (await Promise.all(affiliates.map((id) => ownersOf(this.repositories.users, { affiliateId: id })))).flat();
+    const url = `${this.options.publicUrl}/app/brands/${encodeURIComponent(brand.id)}`;
+    const mail = owners.map((owner) => mailRow({ to: owner.email, template: 'terms-changed', locale: owner.language ?? 'en', values: { account: brand.name, when: effectiveAt, url, ...(lowers !== undefined && { lowers: true }) } }));
+    return (version) => ({
+      events: affiliates.map((id) =>
+        webhookEvent({ kind: 'affiliate', id }, 'program.terms_changed', { brandId: brand.id, brandName: brand.name, version, effectiveAt, lowersEarnings: lowers !== undefined, ...(lowers !== undefined && { reason: lowers }) }, this.clock),
+      ),
+      mail,
+    });
+  }
+
+  /**
+   * Shows each brand's default rule that came into force after its notice in the brand's profile
+   * (and so in Brand.commission): orders are computed with the version in force whether or not
+   * this has run yet.
+   */
+  async showTermsInForce(): Promise<number> {
+    const now = this.clock.iso();
+    const brands = await this.repositories.commissionRules.dueDefaults(now);
+    for (const brandId of brands) {
+      const inForce = await this.repositories.commissionRules.inForce(brandId, now);
+      if (inForce) await this.repositories.brands.updateProfile(brandId, { commission_transfer: inForce.default_transfer, commission_value: inForce.default_value, updated_at: now });
+    }
+    return brands.length;
   }
 
   private async checkChannelKinds(rules: CommissionRule[]): Promise<void> {
@@ -156,9 +278,17 @@ export class CommissionRulesService {
     return rules;
   }
 
-  /** The version a new order of the brand is computed with: its latest (0 before it saved any). */
-  async currentVersion(brandId: string): Promise<number> {
-    return (await this.repositories.commissionRules.latest(brandId))?.version ?? 0;
+  /** The terms a new order of the brand is computed with: the version in force now (0, and the profile's default, before any). */
+  async termsInForce(brand: Pick<BrandRow, 'id' | 'commission_transfer' | 'commission_value'>): Promise<TermsInForce> {
+    const row = await this.repositories.commissionRules.inForce(brand.id, this.clock.iso());
+    return row ? { version: row.version, transfer: row.default_transfer, value: row.default_value } : { version: 0, transfer: brand.commission_transfer, value: brand.commission_value };
+  }
+
+  /** An order's default rule, version and commission under the terms in force now. */
+  async commissionInForce(order: CommissionFacts, brand: Pick<BrandRow, 'id' | 'commission_transfer' | 'commission_value'>): Promise<ComputedCommission & Pick<OrderRow, 'commission_transfer' | 'commission_value'>> {
+    const terms = await this.termsInForce(brand);
+    const withDefault = { ...order, commission_transfer: terms.transfer, commission_value: terms.value };
+    return { commission_transfer: terms.transfer, commission_value: terms.value, ...(await this.commissionOf(withDefault, terms.version)) };
   }
 
   /**
@@ -284,5 +414,24 @@ function cleanRule(rule: CommissionRule): CommissionRule {
     value: rule.value,
     ...(rule.per !== undefined && { per: rule.per }),
     ...(rule.cap !== undefined && { cap: rule.cap }),
+  };
+}
+
+type BrandCaller = { brandId: string; keyId?: string | undefined };
+
+/** A version's terms, or the brand's default alone before any version. */
+function termsOf(row: CommissionRuleVersionRow | undefined, brand: Pick<BrandRow, 'commission_transfer' | 'commission_value'>): CommissionTerms {
+  return row
+    ? { rules: JSON.parse(row.rules) as CommissionRule[], default: { transfer: row.default_transfer, value: row.default_value } }
+    : { rules: [], default: { transfer: brand.commission_transfer, value: brand.commission_value } };
+}
+
+function versionView(row: CommissionRuleVersionRow): TermsView {
+  return {
+    version: row.version,
+    rules: JSON.parse(row.rules) as CommissionRule[],
+    default: defaultCommissionOf({ commission_transfer: row.default_transfer, commission_value: row.default_value }),
+    savedAt: row.created_at,
+    effectiveAt: row.effective_at,
   };
 }

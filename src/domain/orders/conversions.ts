@@ -201,7 +201,8 @@ export class ConversionsService {
       commission_reason: reason ?? null,
       value: input.value,
       commission: 0,
-      // The default rule and the rules version the commission is computed with, kept for corrections of this order.
+      // The default rule and the rules version the commission is computed with (the terms in
+      // force, set below), kept for corrections of this order.
       commission_transfer: brand.commission_transfer,
       commission_value: brand.commission_value,
       commission_rules_version: 0,
@@ -230,7 +231,7 @@ export class ConversionsService {
       created_at: orderTime,
       updated_at: recordedAt,
     };
-    Object.assign(order, await this.commission.commissionOf(order, await this.commission.currentVersion(brandId)));
+    Object.assign(order, await this.commission.commissionInForce(order, brand));
     const events = await orderEvents(this.repositories.affiliates, this.clock, order, 'created');
     const notices: Effects = holdReasons && this.fraud ? await this.fraud.notices(order) : {};
     const effects: Effects = { ...notices, events: [...events, ...(notices.events ?? [])] };

@@ -20,6 +20,7 @@ export const AFFILIATE_EVENTS = [
   'link.deactivated',
   'claim.created',
   'claim.resolved',
+  'program.terms_changed',
 ] as const;
 export const BRAND_EVENTS = ['conversion.created', 'conversion.updated', 'affiliate.approval.requested', 'claim.created', 'claim.resolved', 'statement.issued', 'statement.overdue'] as const;
 export type WebhookEventType = (typeof AFFILIATE_EVENTS)[number] | (typeof BRAND_EVENTS)[number];

@@ -84,6 +84,20 @@ export class ApprovalsRepository {
     });
   }
 
+  /** The ids of the brand's affiliates: approved, asking, with links to it, or with orders of it (as promoters lists them). */
+  async programmeOf(brandId: string): Promise<string[]> {
+    const { db } = this.database;
+    const rows = await db
+      .selectFrom('brand_approvals')
+      .select('affiliate_id')
+      .where('brand_id', '=', brandId)
+      .union(db.selectFrom('approval_requests').select('affiliate_id').where('brand_id', '=', brandId).where('status', '=', 'pending'))
+      .union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId))
+      .union(db.selectFrom('orders').select('affiliate_id').where('organization_id', '=', brandId))
+      .execute();
+    return rows.map((row) => row.affiliate_id).sort();
+  }
+
   /**
    * The affiliates of the brand: approved, asking, with links to it, or with orders of it (any
    * status, at any time: links may be gone, and a public brand approves no one); each with its orders,

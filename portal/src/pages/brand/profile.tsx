@@ -21,7 +21,7 @@ function percentOf(text: string): number | undefined {
 
 /** The brand's profile as affiliates and redirects use it: site, domains, click id parameter, commission rule. */
 export function BrandProfile() {
-  const { t, money, number, locale } = useMessages();
+  const { t, money, number, date, locale } = useMessages();
   const queries = useQueryClient();
   const [invalid, setInvalid] = useState(false);
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
@@ -29,6 +29,8 @@ export function BrandProfile() {
     mutationFn: async (body: Change) => ok(await api.PATCH('/advertiser/brand', { body })).data,
     onSuccess: (data) => queries.setQueryData(['brand'], data),
   });
+  const describe = (commission: Profile['commission'], currency: string) =>
+    commission.transfer === 'cps' ? t('profile.cps', { percent: number(commission.value) }) : t('profile.cpa', { amount: money(commission.value, currency) });
   const submit = (form: HTMLFormElement, brand: Profile) => {
     const transfer = fieldText(form, 'transfer') === 'cpa' ? 'cpa' : 'cps';
     const typed = fieldText(form, 'commission');
@@ -38,6 +40,8 @@ export function BrandProfile() {
     if (value === undefined) return;
     const domains = fieldText(form, 'domains').split(/\s+/).filter(Boolean);
     const homeUrl = fieldText(form, 'homeUrl').trim();
+    // The commission only when it was changed: sending the one in force again would replace a change waiting for its notice.
+    const changed = transfer !== brand.commission.transfer || value !== brand.commission.value;
     save.mutate({
       site: fieldText(form, 'site').trim() || brand.site,
       homeUrl: homeUrl || null,
@@ -46,7 +50,8 @@ export function BrandProfile() {
       validationDays: Number(fieldText(form, 'validationDays') || brand.validationDays),
       claimAutoAcceptDays: Number(fieldText(form, 'claimAutoAcceptDays') || brand.claimAutoAcceptDays),
       attributionPriority: fieldText(form, 'attributionPriority') === 'click' ? 'click' : 'coupon',
-      commission: { transfer, value },
+      termsNoticeDays: Number(fieldText(form, 'termsNoticeDays') || brand.termsNoticeDays),
+      ...(changed && { commission: { transfer, value } }),
     });
   };
   return (
@@ -68,9 +73,15 @@ export function BrandProfile() {
             <dt>{t('profile.priority')}</dt>
             <dd>{t(brand.attributionPriority === 'click' ? 'profile.priorityClick' : 'profile.priorityCoupon')}</dd>
             <dt>{t('profile.commission')}</dt>
-            <dd data-testid="profile-commission">
-              {brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}
-            </dd>
+            <dd data-testid="profile-commission">{describe(brand.commission, brand.currency)}</dd>
+            {brand.upcomingCommission && (
+              <>
+                <dt>{t('profile.upcomingCommission')}</dt>
+                <dd data-testid="profile-upcoming-commission">{t('profile.upcomingCommissionValue', { commission: describe(brand.upcomingCommission.commission, brand.currency), date: date(brand.upcomingCommission.effectiveAt) })}</dd>
+              </>
+            )}
+            <dt>{t('profile.termsNotice')}</dt>
+            <dd>{t('profile.days', { days: number(brand.termsNoticeDays) })}</dd>
           </dl>
           <form
             class="stacked"
@@ -153,6 +164,13 @@ export function BrandProfile() {
               </p>
             )}
             <p class="hint">{t('profile.commissionHint')}</p>
+            <label>
+              {t('profile.termsNotice')}
+              <input name="termsNoticeDays" type="number" inputMode="numeric" min={0} max={90} step={1} required defaultValue={String(brand.termsNoticeDays)} aria-describedby="notice-hint" />
+              <span id="notice-hint" class="hint">
+                {t('profile.termsNoticeHint')}
+              </span>
+            </label>
             {save.isError && (
               <p role="alert" class="error">
                 {t('common.error', { message: save.error.message })}

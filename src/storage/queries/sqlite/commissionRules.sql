@@ -23,6 +23,55 @@ where
   and "version" = ?;
 -- parameters: ["<uuid>",3]
 
+-- commissionRules.inForce
+select
+  "v".*
+from
+  "commission_rule_versions" as "v"
+where
+  "v"."brand_id" = ?
+  and "v"."effective_at" <= ?
+  and not exists (
+    select
+      "w"."version"
+    from
+      "commission_rule_versions" as "w"
+    where
+      "w"."brand_id" = "v"."brand_id"
+      and "w"."version" > "v"."version"
+      and "w"."created_at" < "v"."effective_at"
+  )
+order by
+  "v"."version" desc
+limit
+  ?;
+-- parameters: ["<uuid>","2026-01-01T00:00:00.000Z",1]
+
+-- commissionRules.dueDefaults
+select
+  "v"."brand_id"
+from
+  "commission_rule_versions" as "v"
+  inner join "brands" as "b" on "b"."id" = "v"."brand_id"
+where
+  "v"."effective_at" <= ?
+  and "v"."effective_at" > "v"."created_at"
+  and (
+    "b"."commission_transfer" <> "v"."default_transfer"
+    or "b"."commission_value" <> "v"."default_value"
+  )
+  and not exists (
+    select
+      "w"."version"
+    from
+      "commission_rule_versions" as "w"
+    where
+      "w"."brand_id" = "v"."brand_id"
+      and "w"."version" > "v"."version"
+      and "w"."effective_at" <= ?
+  );
+-- parameters: ["2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+
 -- commissionRules.append
 select
   max("version") as "version"
@@ -38,14 +87,17 @@ insert into
     "rules",
     "created_at",
     "created_by",
+    "effective_at",
+    "default_transfer",
+    "default_value",
     "version"
   )
 values
-  (?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("brand_id", "version") do nothing
 returning
   "version";
--- parameters: ["<uuid>","[]","2026-01-01T00:00:00.000Z","brand:11111111-1111-4111-8111-111111111111",1]
+-- parameters: ["<uuid>","[]","2026-01-01T00:00:00.000Z","brand:11111111-1111-4111-8111-111111111111","2026-01-01T00:00:00.000Z","cps",750,1]
 
 -- commissionRules.productOptions
 select
