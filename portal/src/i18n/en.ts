@@ -222,6 +222,8 @@ export const en = {
   'profile.commissionHint': 'A rule that pays no less applies to orders reported from now on; one that could pay some orders less, after your notice below. Your affiliates are told either way, and every order keeps the rule it was made under.',
   'profile.upcomingCommission': 'Upcoming commission',
   'profile.upcomingCommissionValue': '{commission} from {date}',
+  'profile.noticeDays': '{days} days before it takes effect',
+  'profile.validationDaysValue': '{days} days after it is reported',
   'profile.termsNotice': 'Notice of changes',
   'profile.termsNoticeHint': 'Days before a change that could pay affiliates less takes effect (at least the network’s minimum).',
   'profile.saved': 'Saved. Redirects follow within a second.',

@@ -223,6 +223,8 @@ export const ptBR: Record<MessageKey, string> = {
   'profile.commissionHint': 'Uma regra que não paga menos vale para os pedidos informados a partir de agora; uma que pode pagar menos em alguns pedidos, depois do aviso abaixo. Seus afiliados são avisados nos dois casos, e cada pedido mantém a regra da sua época.',
   'profile.upcomingCommission': 'Próxima comissão',
   'profile.upcomingCommissionValue': '{commission} a partir de {date}',
+  'profile.noticeDays': '{days} dias antes de entrar em vigor',
+  'profile.validationDaysValue': '{days} dias depois de informado',
   'profile.termsNotice': 'Aviso de mudanças',
   'profile.termsNoticeHint': 'Dias até que uma mudança que pode pagar menos aos afiliados entre em vigor (no mínimo o da rede).',
   'profile.saved': 'Salvo. Os redirecionamentos acompanham em um segundo.',

@@ -38,7 +38,8 @@ export function BrandProfile() {
     const value = transfer === 'cps' ? percentOf(typed) : typeof cents === 'number' ? cents : undefined;
     setInvalid(value === undefined);
     if (value === undefined) return;
-    const domains = fieldText(form, 'domains').split(/\s+/).filter(Boolean);
+    // The domains beside the site's (the profile lists the site's first), each once.
+    const domains = [...new Set(fieldText(form, 'domains').split(/\s+/).filter(Boolean))];
     const homeUrl = fieldText(form, 'homeUrl').trim();
     // The commission only when it was changed: sending the one in force again would replace a change waiting for its notice.
     const changed = transfer !== brand.commission.transfer || value !== brand.commission.value;
@@ -67,7 +68,7 @@ export function BrandProfile() {
             <dt>{t('profile.attribution')}</dt>
             <dd>{t('profile.days', { days: number(brand.attributionWindowDays) })}</dd>
             <dt>{t('profile.validation')}</dt>
-            <dd>{t('profile.days', { days: number(brand.validationDays) })}</dd>
+            <dd>{t('profile.validationDaysValue', { days: number(brand.validationDays) })}</dd>
             <dt>{t('profile.claimDays')}</dt>
             <dd>{t('profile.claimDaysValue', { days: number(brand.claimAutoAcceptDays) })}</dd>
             <dt>{t('profile.priority')}</dt>
@@ -81,7 +82,7 @@ export function BrandProfile() {
               </>
             )}
             <dt>{t('profile.termsNotice')}</dt>
-            <dd>{t('profile.days', { days: number(brand.termsNoticeDays) })}</dd>
+            <dd>{t('profile.noticeDays', { days: number(brand.termsNoticeDays) })}</dd>
           </dl>
           <form
             class="stacked"
@@ -104,7 +105,7 @@ export function BrandProfile() {
             </label>
             <label>
               {t('profile.domains')}
-              <textarea name="domains" rows={3} defaultValue={brand.domains.join('\n')} aria-describedby="domains-hint" />
+              <textarea name="domains" rows={3} defaultValue={brand.domains.slice(1).join('\n')} aria-describedby="domains-hint" />
               <span id="domains-hint" class="hint">
                 {t('profile.domainsHint')}
               </span>
