@@ -57,3 +57,16 @@ test('a suspension and a reactivation, for an affiliate and a brand, in both lan
   assert.match(renderMail('account-suspended', 'en', { network: 'Rede', account: 'Loja', kind: 'brand' }).text, /links to it lead to your home page without counting/);
   assert.match(renderMail('account-suspended', 'pt-BR', { network: 'Rede', account: 'Loja', kind: 'affiliate' }).text, /seus pedidos não rendem comissão/);
 });
+
+test('a change of a brand’s terms: a lowering names its date and says it waits, a raise says it pays no less, in both languages, with the brand’s page', () => {
+  const values = { network: 'Rede', account: 'Loja', when: '2026-12-05T10:00:00.000Z', url: 'https://go.example/app/brands/b-1' };
+  for (const locale of MAIL_LOCALES) {
+    const lowering = renderMail('terms-changed', locale, { ...values, lowers: true });
+    const raise = renderMail('terms-changed', locale, values);
+    assert.ok(lowering.subject.includes('Loja') && lowering.subject.includes('2026'), `${locale}: the lowering's subject names the brand and the date`);
+    assert.notEqual(lowering.subject, raise.subject);
+    assert.ok(lowering.text.includes(values.url) && raise.text.includes(values.url), `${locale}: the brand's page`);
+  }
+  assert.match(renderMail('terms-changed', 'en', { ...values, lowers: true }).text, /could pay some orders less/);
+  assert.match(renderMail('terms-changed', 'pt-BR', values).text, /não pagam menos/);
+});
