@@ -676,6 +676,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
         ),
     ],
     ['startRun', (r) => r.feeds.startRun({ id: 'run-1', organization_id: BRAND, feed_id: 'main', source: 'fetch', started_at: NOW })],
+    ['forgetRunsBeyond', (r) => r.feeds.forgetRunsBeyond(BRAND, 'main', 1000)],
     ['finishRun', (r) => r.feeds.finishRun('run-1', { status: 'complete', items: 10, added: 10, finished_at: NOW })],
     ['recordProgress', (r) => r.feeds.recordProgress('run-1', { items: 500, bytes: 250_000, refused: 0, added: 480, updated: 0, unchanged: 0 })],
     ['findRun', (r) => r.feeds.findRun(BRAND, 'main', 'run-1')],

@@ -28,6 +28,8 @@ export const SCHEDULE_MS: Record<string, number> = { hourly: HOUR_MS, daily: 24 
 const MAX_FEEDS = 20;
 /** Items per batch written. */
 const BATCH_SIZE = 500;
+/** Run reports kept per feed (a month of hourly runs and more); older ones are deleted as a run starts. */
+const KEPT_RUNS = 1000;
 /** Refusals kept one by one in a run's report; the rest are counted. */
 export const MAX_REFUSALS = 100;
 /** Longer than a run of the largest feed takes: another instance may start it again after. */
@@ -163,6 +165,7 @@ export class FeedsService {
     const runId = randomUUID();
     const startedAt = this.clock.iso();
     await feeds.startRun({ id: runId, organization_id: brandId, feed_id: feed.id, source, started_at: startedAt });
+    await feeds.forgetRunsBeyond(brandId, feed.id, KEPT_RUNS);
     const counts = { added: 0, updated: 0, unchanged: 0, madeUnavailable: 0 };
     const brand = await this.repositories.brands.find(brandId);
     const opened = brand ? await open() : { ok: false as const, reason: 'the brand is gone' };

@@ -127,6 +127,29 @@ export class FeedsRepository {
     await db.insertInto('feed_runs').values({ ...run, status: 'running', reason: null, bytes: 0, items: 0, added: 0, updated: 0, unchanged: 0, made_unavailable: 0, refused: 0, refusals: '[]', finished_at: null }).execute();
   }
 
+  /** Deletes the feed's run reports but the newest `keep`; how many went. */
+  async forgetRunsBeyond(brandId: string, feedId: string, keep: number): Promise<number> {
+    const { db } = this.database;
+    const oldestKept = await db
+      .selectFrom('feed_runs')
+      .select(['started_at', 'id'])
+      .where('organization_id', '=', brandId)
+      .where('feed_id', '=', feedId)
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(keep - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (!oldestKept) return 0;
+    const result = await db
+      .deleteFrom('feed_runs')
+      .where('organization_id', '=', brandId)
+      .where('feed_id', '=', feedId)
+      .where((eb) => eb.or([eb('started_at', '<', oldestKept.started_at), eb.and([eb('started_at', '=', oldestKept.started_at), eb('id', '<', oldestKept.id)])]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async finishRun(id: string, report: Omit<Updateable<FeedRunsTable>, 'id' | 'organization_id' | 'feed_id' | 'source' | 'started_at'>): Promise<void> {
     await this.database.db.updateTable('feed_runs').set(report).where('id', '=', id).execute();
   }

@@ -102,7 +102,7 @@ export function feedRoutes(app: App, services: ServingServices): void {
       schema: {
         tags: ['Advertiser'],
         summary: 'The runs of one of your feeds',
-        description: 'Newest first, each with what it added, updated, left unchanged and made unavailable, and the items it refused (the first 100, with the total). 404 feed_not_found for an id you have no feed with.',
+        description: 'Newest first, each with what it added, updated, left unchanged and made unavailable, and the items it refused (the first 100, with the total). The newest 1,000 runs are kept. 404 feed_not_found for an id you have no feed with.',
         security: [{ apiKey: [] }],
         params: FeedIdParams,
         querystring: RunsQuery,

@@ -172,6 +172,24 @@ values
   );
 -- parameters: ["run-1","<uuid>","main","fetch","2026-01-01T00:00:00.000Z","running",null,0,0,0,0,0,0,0,"[]",null]
 
+-- feeds.forgetRunsBeyond
+select
+  "started_at",
+  "id"
+from
+  "feed_runs"
+where
+  "organization_id" = $1
+  and "feed_id" = $2
+order by
+  "started_at" desc,
+  "id" desc
+limit
+  $3
+offset
+  $4;
+-- parameters: ["<uuid>","main",1,999]
+
 -- feeds.finishRun
 update "feed_runs"
 set

@@ -155,6 +155,24 @@ values
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- parameters: ["run-1","<uuid>","main","fetch","2026-01-01T00:00:00.000Z","running",null,0,0,0,0,0,0,0,"[]",null]
 
+-- feeds.forgetRunsBeyond
+select
+  "started_at",
+  "id"
+from
+  "feed_runs"
+where
+  "organization_id" = ?
+  and "feed_id" = ?
+order by
+  "started_at" desc,
+  "id" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["<uuid>","main",1,999]
+
 -- feeds.finishRun
 update "feed_runs"
 set
