@@ -261,6 +261,23 @@ describe('uploaded runs', () => {
     assert.deepEqual(csvRun.refusals, [{ line: 3, item: 'c-2', reason: 'price "1.999 BRL" has more decimals than BRL has (2)' }]);
   });
 
+  test('a feed in the encoding its XML declaration names (ISO-8859-1) is read as such; one it cannot read fails its run saying so', async () => {
+    await putFeed(acme, 'latin', { url: 'https://www.acme.com/latin.xml', format: 'google-xml', schedule: 'daily' });
+    const item = '<item><g:id>lat-1</g:id><title>Camiseta Algodão Açaí</title><link>https://www.acme.com/l</link><g:price>29.90 BRL</g:price><g:availability>in_stock</g:availability></item>';
+    const latin = Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>${item}</channel></rss>`, 'latin1');
+    const res = await upload(acme, 'latin', latin);
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(pick(res.json<{ data: Run }>().data), { status: 'complete', items: 1, added: 1, unchanged: 0, refused: 0 });
+    const stored = await h.service.database.db.selectFrom('products').select('name').where('organization_id', '=', BRANDS.acme).where('id', '=', 'lat-1').executeTakeFirstOrThrow();
+    assert.equal(stored.name, 'Camiseta Algodão Açaí');
+    const odd = await upload(acme, 'latin', `<?xml version="1.0" encoding="x-klingon"?><rss version="2.0"><channel>${item}</channel></rss>`);
+    assert.equal(odd.statusCode, 201, odd.body);
+    const failed = odd.json<{ data: Run }>().data;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.reason!, /encoding "x-klingon", which cannot be read/);
+    assert.equal((await h.request({ method: 'DELETE', url: '/advertiser/feeds/latin', headers: { 'x-api-key': acme } })).statusCode, 204);
+  });
+
   test('an uploaded HTML page fails its run at its first bytes, and the report is still answered', async () => {
     const page = `<!DOCTYPE html><html><body>${'<p>Sign in to continue</p>'.repeat(50_000)}</body></html>`;
     const res = await upload(acme, 'small', page, 'text/csv');

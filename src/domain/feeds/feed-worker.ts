@@ -68,11 +68,28 @@ async function* decompressed(source: AsyncGenerator<Buffer>): AsyncGenerator<Buf
   }
 }
 
-/** UTF-8 text of the bytes, counted against the limit; an HTML page is refused at its first bytes. */
+/**
+ * The decoder of a feed from its first bytes: a byte order mark, else the encoding its XML
+ * declaration names (shops still send ISO-8859-1), else UTF-8.
+ */
+function decoderOf(first: Buffer): TextDecoder {
+  if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
+  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(first.subarray(0, 512).toString('latin1'))?.[1];
+  if (declared === undefined) return new TextDecoder('utf-8');
+  try {
+    return new TextDecoder(declared);
+  } catch {
+    throw new NotAFeed(`the feed declares the encoding "${declared}", which cannot be read: send it as UTF-8 or ISO-8859-1`);
+  }
+}
+
+/** The text of the bytes, counted against the limit; an HTML page is refused at its first bytes. */
 async function* text(source: AsyncIterable<Buffer>, counts: ParseCounts): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8');
+  let decoder: TextDecoder | undefined;
   let looked = false;
   for await (const chunk of source) {
+    decoder ??= decoderOf(chunk);
     counts.bytes += chunk.length;
     if (counts.bytes > options.maxBytes) throw new NotAFeed(`the feed is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB (decompressed), the limit (FEED_MAX_MB): the rest was not read`);
     const piece = decoder.decode(chunk, { stream: true });
@@ -82,7 +99,7 @@ async function* text(source: AsyncIterable<Buffer>, counts: ParseCounts): AsyncG
     }
     if (piece !== '') yield piece;
   }
-  const tail = decoder.decode();
+  const tail = decoder?.decode() ?? '';
   if (tail !== '') yield tail;
   if (!looked) throw new NotAFeed('the answer was empty: there was no feed to read');
 }
