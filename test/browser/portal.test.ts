@@ -532,6 +532,8 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
     const url = `${receiver.url}/hooks/orders`;
     await page.getByLabel('Address').fill(url);
     await page.getByLabel('Note').fill('shop sync');
+    // Every event the API sends to an affiliate is offered, the newest ones too.
+    await page.getByRole('checkbox', { name: 'program.terms_changed' }).waitFor();
     await page.getByRole('checkbox', { name: 'order.created' }).check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     assert.match((await page.getByTestId('webhook-secret').textContent())!, /^whsec_/);

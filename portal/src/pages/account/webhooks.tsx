@@ -11,11 +11,33 @@ import type { paths, WebhookEndpoint } from '../../../../packages/client/index.j
 type Side = 'affiliate' | 'brand';
 type AffiliateEvent = paths['/affiliate/webhooks']['post']['requestBody']['content']['application/json']['events'][number];
 type BrandEvent = paths['/advertiser/webhooks']['post']['requestBody']['content']['application/json']['events'][number];
-/** The events each side can receive (the compiler checks each name against the API). */
-const EVENTS: { affiliate: AffiliateEvent[]; brand: BrandEvent[] } = {
-  affiliate: ['order.created', 'order.updated', 'commission.approved', 'commission.canceled', 'payout.created', 'link.deactivated'],
-  brand: ['conversion.created', 'conversion.updated', 'affiliate.approval.requested'],
+/** The events each side can receive: every one the API sends (the compiler checks the lists are whole). */
+const AFFILIATE_EVENTS: Record<AffiliateEvent, true> = {
+  'order.created': true,
+  'order.updated': true,
+  'commission.approved': true,
+  'commission.canceled': true,
+  'commission.held': true,
+  'commission.payable': true,
+  'payout.created': true,
+  'payout.sent': true,
+  'payout.settled': true,
+  'payout.failed': true,
+  'link.deactivated': true,
+  'claim.created': true,
+  'claim.resolved': true,
+  'program.terms_changed': true,
 };
+const BRAND_EVENTS: Record<BrandEvent, true> = {
+  'conversion.created': true,
+  'conversion.updated': true,
+  'affiliate.approval.requested': true,
+  'claim.created': true,
+  'claim.resolved': true,
+  'statement.issued': true,
+  'statement.overdue': true,
+};
+const EVENTS = { affiliate: Object.keys(AFFILIATE_EVENTS) as AffiliateEvent[], brand: Object.keys(BRAND_EVENTS) as BrandEvent[] };
 const OUTCOME: Record<string, { key: MessageKey; badge: string }> = {
   delivered: { key: 'webhooks.delivered', badge: 'approved' },
   retrying: { key: 'webhooks.retrying', badge: 'pending' },
