@@ -4128,6 +4128,8 @@ export interface paths {
                     channelId: string;
                     /** @description Your own tracking id, carried by every deep link to the product page as the query parameter mdasc */
                     mdasc?: string;
+                    /** @description Your API key, for tools that can only be given a URL (comparison sites, shop platforms); the x-api-key header wins when both are sent. It must be a key that can only read (e.g. one made with just products:read): a key with any write scope is refused here with 403 key_not_read_only. Nowhere else is a key read from the URL */
+                    key?: string;
                     /** @description Words that must all appear in the product name or description (each matches as a prefix) */
                     search?: string;
                     /** @description from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive) */
@@ -4305,6 +4307,8 @@ export interface paths {
                     channelId: string;
                     /** @description Your own tracking id, carried by every deep link to the product page as the query parameter mdasc */
                     mdasc?: string;
+                    /** @description Your API key, for tools that can only be given a URL (comparison sites, shop platforms); the x-api-key header wins when both are sent. It must be a key that can only read (e.g. one made with just products:read): a key with any write scope is refused here with 403 key_not_read_only. Nowhere else is a key read from the URL */
+                    key?: string;
                     /** @description Words that must all appear in the product name or description (each matches as a prefix) */
                     search?: string;
                     /** @description from:to in integer cents, both non-negative, e.g. 1000:5000; matches products whose lowest option price is in the range (inclusive) */
@@ -18355,7 +18359,7 @@ export interface paths {
         };
         /**
          * The runs of one of your feeds
-         * @description Newest first, each with what it added, updated, left unchanged and made unavailable, and the items it refused (the first 100, with the total). 404 feed_not_found for an id you have no feed with. Scope: catalog:read.
+         * @description Newest first, each with what it added, updated, left unchanged and made unavailable, and the items it refused (the first 100, with the total). The newest 1,000 runs are kept. 404 feed_not_found for an id you have no feed with. Scope: catalog:read.
          */
         get: {
             parameters: {

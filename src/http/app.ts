@@ -34,6 +34,7 @@ import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
 import type { App, AppContext } from './context.js';
 import { keyFromHeader, registerAuthentication } from './plugins/authenticate.js';
+import { feedKeyFrom } from './feed-key.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { splitCommaLists } from './plugins/comma-lists.js';
 import { refuseControlCharacters } from './plugins/control-characters.js';
@@ -213,7 +214,8 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
 async function registerAffiliateApi(app: App, ctx: AppContext): Promise<void> {
   await app.register(async (affiliate) => {
     const scoped = affiliate as unknown as App;
-    await registerAuthentication(scoped, ctx, { owner: 'affiliate' });
+    // A product feed's URL may carry the key (read-only keys only, checked by the feed's route).
+    await registerAuthentication(scoped, ctx, { owner: 'affiliate', keyFrom: (request) => keyFromHeader(request) ?? feedKeyFrom(request) });
     splitCommaLists(scoped);
     for (const route of affiliateRoutes) route(scoped, ctx.services);
   });

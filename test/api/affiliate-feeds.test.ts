@@ -9,7 +9,7 @@ import { createServer, get as httpGet, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Harness } from '../helpers/harness.js';
 import { BRANDS, productInput } from '../helpers/world.js';
-import { assertError, startWithKeys } from '../helpers/api.js';
+import { assertError, newKey, startWithKeys } from '../helpers/api.js';
 import { servicesFor } from '../helpers/databases.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
@@ -192,6 +192,21 @@ describe('product feeds', () => {
       assertError(await h.get(`/affiliate/feeds/products.${format}?channelId=nope`, aff1), 404, 'channel_not_found');
       assertError(await h.get(`/affiliate/feeds/products.${format}`, aff1), 400);
     }
+  });
+
+  test('a read-only key may come in the feed’s URL, for tools given only a URL; a key that can write is refused there, and no other route reads a key from the URL', async () => {
+    const readOnly = (await newKey(h, 'aff-1', { scopes: ['products:read'] })).key;
+    const query = `channelId=${site()}&isAvailable=true`;
+    const byHeader = await h.get(`/affiliate/feeds/products.csv?${query}`, aff1);
+    const inUrl = await h.request({ method: 'GET', url: `/affiliate/feeds/products.csv?${query}&key=${encodeURIComponent(readOnly)}` });
+    assert.equal(inUrl.statusCode, 200, inUrl.body);
+    assert.equal(inUrl.body, byHeader.body, 'the same feed as with the header');
+    assert.equal((await h.request({ method: 'GET', url: `/affiliate/feeds/products.xml?${query}&key=${encodeURIComponent(readOnly)}` })).statusCode, 200);
+    const writing = await h.request({ method: 'GET', url: `/affiliate/feeds/products.csv?${query}&key=${encodeURIComponent(aff1)}` });
+    assert.match(assertError(writing, 403, 'key_not_read_only').message, /only read/);
+    assertError(await h.request({ method: 'GET', url: `/affiliate/feeds/products.csv?${query}&key=afn_unknown0000000000` }), 401, 'unauthorized');
+    assertError(await h.request({ method: 'GET', url: `/affiliate/feeds/products.csv?${query}&key=${encodeURIComponent(readOnly)}&key=${encodeURIComponent(readOnly)}` }), 400, 'invalid_query');
+    assertError(await h.request({ method: 'GET', url: `/affiliate/products?key=${encodeURIComponent(readOnly)}` }), 401, 'unauthorized');
   });
 
   test('the XML feed is Google Merchant Center RSS with the same products and links', async () => {

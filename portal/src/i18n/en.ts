@@ -601,7 +601,7 @@ export const en = {
   'feeds.xml': 'Google Merchant Center (XML)',
   'feeds.download': 'Download',
   'feeds.noChannels': 'Add a channel first: feed links count for one of your channels.',
-  'feeds.keyHint': 'A site that fetches a feed by itself sends one of your API keys in the x-api-key header (keys with the products:read scope).',
+  'feeds.keyHint': 'A site that fetches a feed by itself sends one of your API keys in the x-api-key header, or, when it can only be given an address, adds &key= and a key to it: such a key must only read (make one with just products:read on the API keys page).',
   'nav.statements': 'Statements',
   'statements.title': 'Statements',
   'statements.brandHint': 'Each month the network bills you, per currency, the commissions of your orders that locked in it, with its fee on each. Affiliates are paid once a statement is paid in full.',

@@ -602,7 +602,7 @@ export const ptBR: Record<MessageKey, string> = {
   'feeds.xml': 'Google Merchant Center (XML)',
   'feeds.download': 'Baixar',
   'feeds.noChannels': 'Crie um canal primeiro: os links do feed contam para um dos seus canais.',
-  'feeds.keyHint': 'Um site que busca o feed sozinho envia uma das suas chaves de API no cabeçalho x-api-key (chaves com o escopo products:read).',
+  'feeds.keyHint': 'Um site que busca o feed sozinho envia uma das suas chaves de API no cabeçalho x-api-key ou, quando só aceita um endereço, acrescenta &key= e uma chave a ele: essa chave deve apenas ler (crie uma só com products:read na página de chaves de API).',
   'nav.statements': 'Extratos',
   'statements.title': 'Extratos',
   'statements.brandHint': 'Todo mês a rede cobra de você, por moeda, as comissões dos seus pedidos que travaram no mês, com a taxa dela sobre cada uma. Os afiliados recebem depois que o extrato é pago integralmente.',

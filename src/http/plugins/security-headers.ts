@@ -16,13 +16,12 @@ import helmet from '@fastify/helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../context.js';
+import { FEED_PATHS } from '../feed-key.js';
 
 /** The tag and its reports: loaded and called by the shops' own pages. */
 const forShopPages = (url: string): boolean => url.startsWith('/track/') || url === '/tag.js' || url.startsWith('/tag.js?');
 
 const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
-/** Product feeds say themselves how long they may be kept (until their day ends, with an ETag). */
-const FEEDS = new Set(['/affiliate/feeds/products.csv', '/affiliate/feeds/products.xml']);
 const AUTHENTICATED = /^\/(affiliate|advertiser|postback|session)(\/|$)/;
 
 export async function registerSecurityHeaders(app: App, options: { publicUrl: string; corsOrigins: readonly string[] }): Promise<void> {
@@ -47,7 +46,7 @@ export async function registerSecurityHeaders(app: App, options: { publicUrl: st
     const url = request.routeOptions.url ?? '';
     if (forShopPages(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     if (url.startsWith('/docs/static/')) reply.header('cache-control', 'public, max-age=86400');
-    else if (FEEDS.has(url) && (reply.statusCode === 200 || reply.statusCode === 304)) return payload;
+    else if (FEED_PATHS.has(url) && (reply.statusCode === 200 || reply.statusCode === 304)) return payload;
     else if (AUTHENTICATED.test(request.url)) {
       const catalogue = request.method === 'GET' && reply.statusCode === 200 && CATALOGUE_READS.has(url);
       reply.header('cache-control', catalogue ? 'private, max-age=60' : 'no-store');

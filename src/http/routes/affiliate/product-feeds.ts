@@ -10,12 +10,19 @@ import { formatMinor } from '../../../domain/money.js';
 import { csvLine } from '../../../lib/csv.js';
 import { xmlText } from '../../../lib/xml.js';
 import { errorResponses } from '../../responses.js';
+import { refuseWritingKeyInUrl } from '../../feed-key.js';
 import { productFilterProperties, productFiltersOf } from './products-list.js';
 
 const Query = Type.Object(
   {
     channelId: Type.String({ minLength: 1, maxLength: 200, description: 'The channel the deep links count for: one of yours (GET /affiliate/channels)' }),
     mdasc: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own tracking id, carried by every deep link to the product page as the query parameter mdasc' })),
+    key: Type.Optional(
+      Type.String({
+        description:
+          'Your API key, for tools that can only be given a URL (comparison sites, shop platforms); the x-api-key header wins when both are sent. It must be a key that can only read (e.g. one made with just products:read): a key with any write scope is refused here with 403 key_not_read_only. Nowhere else is a key read from the URL',
+      }),
+    ),
     ...productFilterProperties,
   },
   { additionalProperties: false },
@@ -106,11 +113,12 @@ function feedRoute(app: App, services: ServingServices, format: keyof typeof FOR
         response: {
           200: Type.String({ description: FORMATS[format].type }),
           304: Type.Null({ description: 'The feed has not changed since the ETag given in If-None-Match (same day, same query)' }),
-          ...errorResponses(404),
+          ...errorResponses(403, 404),
         },
       },
     },
     async (request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
+      refuseWritingKeyInUrl(request);
       const q = request.query;
       const filters = productFiltersOf(q);
       const shape = JSON.stringify([format, q.channelId, q.mdasc ?? null, filters.search ?? null, filters.priceFrom ?? null, filters.priceTo ?? null, filters.organizationIds ? [...filters.organizationIds].sort() : null, filters.isAvailable ?? null]);
