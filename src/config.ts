@@ -73,6 +73,8 @@ export interface Config {
   payoutMinimums: ReadonlyMap<string, number>;
   /** Whether each month's statements are issued on the 1st by a scheduled task (STATEMENTS_AUTO). */
   statementsAuto: boolean;
+  /** Orders a brand needs in the last 90 days before the network scores it (SCORES_MIN_ORDERS). */
+  scoresMinOrders: number;
   /** smtp:// or smtps:// with credentials; undefined: mail is written as .eml files to mailOutboxDir. */
   smtpUrl: string | undefined;
   /** The sender of every message (MAIL_FROM). */
@@ -381,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trackLimitPerMinute: integer(env, 'TRACK_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     payoutMinimums: payoutMinimums(env.PAYOUT_MINIMUM),
     statementsAuto: boolean(env, 'STATEMENTS_AUTO'),
+    scoresMinOrders: integer(env, 'SCORES_MIN_ORDERS', 20, 1, 1_000_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, publicUrl, networkName),
     mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
@@ -454,6 +457,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   trackLimitPerMinute: 'TRACK_LIMIT_PER_MINUTE',
   payoutMinimums: 'PAYOUT_MINIMUM',
   statementsAuto: 'STATEMENTS_AUTO',
+  scoresMinOrders: 'SCORES_MIN_ORDERS',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',

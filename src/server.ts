@@ -198,6 +198,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       sessionIdleMs: config.sessionIdleMs,
       signupAutoApprove: config.signupAutoApprove,
       termsVersion: config.termsVersion,
+      scoresMinOrders: config.scoresMinOrders,
       sessionAddressDays: config.sessionAddressDays,
       auditAddressDays: config.auditAddressDays,
       viewAsMs: config.viewAsMs,
@@ -261,6 +262,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'tag-reports', everyMs: HOUR_MS, run: () => services.tagInstall.forgetOldReports() },
         // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
+        { name: 'brand-scores', everyMs: HOUR_MS, run: () => services.brandScores.run() },
       ]),
       config.schedulePollMs,
     )

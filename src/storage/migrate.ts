@@ -58,6 +58,7 @@ import * as couponCodes from './migrations/0051-coupon-codes.js';
 import * as productFeeds from './migrations/0052-product-feeds.js';
 import * as firstPartyTag from './migrations/0054-first-party-tag.js';
 import * as commissionRules from './migrations/0055-commission-rules.js';
+import * as brandScores from './migrations/0058-brand-scores.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -117,6 +118,7 @@ const migrations: Record<string, DialectMigration> = {
   '0052-product-feeds': productFeeds,
   '0054-first-party-tag': firstPartyTag,
   '0055-commission-rules': commissionRules,
+  '0058-brand-scores': brandScores,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {
