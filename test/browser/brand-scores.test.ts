@@ -33,9 +33,10 @@ before(async () => {
   await migrateToLatest(database);
   const services = servicesFor(database);
   await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
-  // A public brand with no orders at all, first by name: it has no scores.
+  // A public brand with no orders at all, first by name: it has no scores (the server scores every
+  // brand with an order, SCORES_MIN_ORDERS=1, so the demo's first page has brands with scores).
   await services.imports.upsertBrand(brandInput({ id: NEW_BRAND, name: 'AAA Brand Just Arrived', slug: 'aaa-just-arrived', site: 'https://www.aaa-just-arrived.example' }));
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', SCHEDULE_POLL_MS: '200' }, { publicUrlIsOwn: true });
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', SCHEDULE_POLL_MS: '200', SCORES_MIN_ORDERS: '1' }, { publicUrlIsOwn: true });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -58,8 +59,12 @@ test('brand rows show the computed scores, or "Not enough data yet"; they fit at
     await page.getByLabel('E-mail').fill(DEMO_AFFILIATE_USER);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'detached' });
     await page.goto('/app/brands');
-    await page.getByTestId(`brand-${NEW_BRAND}`).waitFor();
+    await page.getByTestId(`brand-${NEW_BRAND}`).waitFor().catch(async (error: unknown) => {
+      await page.screenshot({ path: join(shots, 'failed.png'), fullPage: true });
+      throw new Error(`${String(error)} (page: ${join(shots, 'failed.png')})`);
+    });
     let scored = 0;
     let unscored = 0;
     for (const testId of await page.locator('[data-testid^="brand-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))) {
@@ -84,6 +89,8 @@ test('brand rows show the computed scores, or "Not enough data yet"; they fit at
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByTestId(`brand-${NEW_BRAND}`).waitFor();
     await page.screenshot({ path: join(shots, 'brands-375.png'), fullPage: true });
+    await page.getByTestId(`brand-${NEW_BRAND}`).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'brands-375-first-cards.png') });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll at 375 px');
     console.log(`screenshots in ${shots}`);
   } finally {
