@@ -171,7 +171,7 @@ const detail = async (brandId: string) => {
   const key = brandId === BRANDS.initech ? h.world.keys.aff2 : h.world.keys.aff1;
   const res = await h.get(`/affiliate/brands/${brandId}`, key);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json().data.network as { rating: Record<string, number>; epc?: number; medianDaysToDecision?: number };
+  return res.json<{ data: { network: { rating: Record<string, number>; epc?: number; medianDaysToDecision?: number } } }>().data.network;
 };
 
 test('before the first run, brands show the ratings their import sent', async () => {
@@ -199,7 +199,7 @@ test('the scheduled brand-scores run computes every score as the reference does;
   // The list reads the same ratings, without the detail's additions.
   const list = await h.get('/affiliate/brands?limit=20', h.world.keys.aff1);
   assert.equal(list.statusCode, 200, list.body);
-  const items = list.json().data as Array<{ id: string; network: Record<string, unknown> }>;
+  const items = list.json<{ data: Array<{ id: string; network: Record<string, unknown> }> }>().data;
   const acme = items.find((b) => b.id === BRANDS.acme)!;
   assert.deepEqual(acme.network.rating, expected.get(BRANDS.acme)!.rating);
   assert.equal(acme.network.epc, undefined);
@@ -212,6 +212,7 @@ test("once computed, a catalogue import's ratings are ignored (its other fields 
     brandInput({ id: BRANDS.acme, name: 'Acme Renamed', slug: 'acme', site: 'https://www.acme.com/store', categories: ['Fashion', 'Shoes'], network: { active: true, isPublic: true, trait: { isExclusive: true, isHighlight: true, isFavorite: false }, rating: { approval: 1, commission: 1, conversion: 1, popularity: 1, validation: 1 } } }),
   );
   const res = await h.get(`/affiliate/brands/${BRANDS.acme}`, h.world.keys.aff1);
-  assert.equal(res.json().data.name, 'Acme Renamed');
-  assert.deepEqual(res.json().data.network.rating, before.rating);
+  const { data } = res.json<{ data: { name: string; network: { rating: Record<string, number> } } }>();
+  assert.equal(data.name, 'Acme Renamed');
+  assert.deepEqual(data.network.rating, before.rating);
 });
