@@ -370,6 +370,14 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['find', (r) => r.mail.find('m-1')],
     ['pruneOlderThan', (r) => r.mail.pruneOlderThan(Date.parse(NOW), 1000)],
   ],
+  brandScores: [
+    ['brands', (r) => r.brandScores.brands()],
+    ['orderFacts', (r) => r.brandScores.orderFacts(NOW)],
+    ['decisionTimes', (r) => r.brandScores.decisionTimes(NOW)],
+    ['clickFacts', (r) => r.brandScores.clickFacts(NOW)],
+    ['save', (r) => r.brandScores.save(BRAND, { rating_approval: 4.5, rating_commission: 2.5, rating_conversion: 1.2, rating_popularity: 5, rating_validation: 3.1, ratings_absent: 0, epc_cents: 120, median_decision_seconds: 86_400, scores_computed_at: NOW })],
+    ['computed', (r) => r.brandScores.computed(BRAND)],
+  ],
   scheduledTasks: [
     ['ensure', (r) => r.scheduledTasks.ensure(['clicks-retention', 'webhooks-retention'], NOW)],
     ['claimDue', (r) => r.scheduledTasks.claimDue(['clicks-retention', 'webhooks-retention'], 'instance-1', NOW, NOW)],

@@ -75,6 +75,8 @@ export interface Config {
   statementsAuto: boolean;
   /** The least notice, in days, a brand gives before a change that could lower affiliates' earnings (TERMS_NOTICE_MIN_DAYS). */
   termsNoticeMinDays: number;
+  /** Orders a brand needs in the last 90 days before the network scores it (SCORES_MIN_ORDERS). */
+  scoresMinOrders: number;
   /** smtp:// or smtps:// with credentials; undefined: mail is written as .eml files to mailOutboxDir. */
   smtpUrl: string | undefined;
   /** The sender of every message (MAIL_FROM). */
@@ -384,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payoutMinimums: payoutMinimums(env.PAYOUT_MINIMUM),
     statementsAuto: boolean(env, 'STATEMENTS_AUTO'),
     termsNoticeMinDays: integer(env, 'TERMS_NOTICE_MIN_DAYS', 3, 0, 90),
+    scoresMinOrders: integer(env, 'SCORES_MIN_ORDERS', 20, 1, 1_000_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, publicUrl, networkName),
     mailOutboxDir: dirBesideDatabase(env.MAIL_OUTBOX_DIR, database, 'outbox'),
@@ -458,6 +461,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   payoutMinimums: 'PAYOUT_MINIMUM',
   statementsAuto: 'STATEMENTS_AUTO',
   termsNoticeMinDays: 'TERMS_NOTICE_MIN_DAYS',
+  scoresMinOrders: 'SCORES_MIN_ORDERS',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',

@@ -199,6 +199,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       signupAutoApprove: config.signupAutoApprove,
       termsNoticeMinDays: config.termsNoticeMinDays,
       termsVersion: config.termsVersion,
+      scoresMinOrders: config.scoresMinOrders,
       sessionAddressDays: config.sessionAddressDays,
       auditAddressDays: config.auditAddressDays,
       viewAsMs: config.viewAsMs,
@@ -263,6 +264,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'tag-reports', everyMs: HOUR_MS, run: () => services.tagInstall.forgetOldReports() },
         // Issuing is idempotent: the hourly run on the 1st issues the month before, later ones find it done.
         { name: 'statements', everyMs: HOUR_MS, run: () => statementWork(services.statements, clock, config.statementsAuto) },
+        { name: 'brand-scores', everyMs: HOUR_MS, run: () => services.brandScores.run() },
       ]),
       config.schedulePollMs,
     )

@@ -20,6 +20,7 @@ import { ApplicationsService } from './domain/access/applications-service.js';
 import { CatalogService } from './domain/catalog/catalog-service.js';
 import { CatalogWriter } from './domain/catalog/catalog-writer.js';
 import { BrandLaunch } from './domain/catalog/brand-launch.js';
+import { BrandScores } from './domain/catalog/brand-scores.js';
 import { LinksService } from './domain/links/links-service.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
@@ -64,6 +65,8 @@ export interface Services {
   /** The network's figures over time, by brand and by affiliate. */
   figures: FiguresConsole;
   catalog: CatalogService;
+  /** The network's scores of each brand (network.rating), computed by the hourly brand-scores task. */
+  brandScores: BrandScores;
   affiliateFeeds: ProductFeeds;
   /** Affiliates' channels. */
   channels: ChannelsService;
@@ -150,6 +153,8 @@ export interface ServiceSettings {
   termsVersion?: string;
   /** The least notice, in days, of a change of a brand's commission that could lower earnings (TERMS_NOTICE_MIN_DAYS). */
   termsNoticeMinDays?: number;
+  /** Orders a brand needs in the scores' window before it is scored (SCORES_MIN_ORDERS). */
+  scoresMinOrders?: number;
   /** How long a session's client address is kept (SESSION_ADDRESS_DAYS). */
   sessionAddressDays?: number;
   /** How long an audit entry's client address is kept (AUDIT_ADDRESS_DAYS). */
@@ -229,6 +234,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     audit: new AuditService(repositories.audit, clock, { addressDays: settings.auditAddressDays ?? 90 }),
     catalog: new CatalogService(repositories, links, clock),
+    brandScores: new BrandScores(repositories, clock, settings.scoresMinOrders ?? 20),
     affiliateFeeds: new ProductFeeds(repositories, links, clock),
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),

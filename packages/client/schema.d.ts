@@ -29646,14 +29646,23 @@ export interface components {
                     isHighlight: boolean;
                     isFavorite: boolean;
                 };
-                /** @description Network ratings, 0 to 5, decimals allowed */
+                /** @description Network ratings, 0 to 5 with one decimal, computed hourly from the last 90 days of orders and clicks. A brand with fewer orders than the minimum (SCORES_MIN_ORDERS, 20) has none; a score without data (e.g. conversion without counted clicks) is left out. */
                 rating: {
-                    approval: number;
-                    commission: number;
-                    conversion: number;
-                    popularity: number;
-                    validation: number;
+                    /** @description 5 × approved / (approved + canceled) orders of the last 90 days. Left out while the network has no score for it (never 0 in its place). */
+                    approval?: number;
+                    /** @description 2.5 × the average commission per order / the network’s median of that average (same currency), capped at 5. Left out while the network has no score for it (never 0 in its place). */
+                    commission?: number;
+                    /** @description Click-attributed orders per 100 counted clicks of the last 90 days, capped at 5. Left out while the network has no score for it (never 0 in its place). */
+                    conversion?: number;
+                    /** @description 5 × affiliates with counted clicks in the last 90 days / those of the network’s busiest brand. Left out while the network has no score for it (never 0 in its place). */
+                    popularity?: number;
+                    /** @description 5 × 30 / (30 + median days from an order’s report to its decision). Left out while the network has no score for it (never 0 in its place). */
+                    validation?: number;
                 };
+                /** @description Addition to the spec, on a brand’s detail: commission per 100 counted clicks of the last 90 days, in cents of the brand’s currency. Left out without a score. */
+                epc?: number;
+                /** @description Addition to the spec, on a brand’s detail: median days from an order’s report to its approval or cancellation (last 90 days), one decimal. Left out without a score. */
+                medianDaysToDecision?: number;
             };
             /**
              * Format: date-time

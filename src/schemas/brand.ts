@@ -25,7 +25,25 @@ export const Rating = Type.Object(
     popularity: Type.Number(),
     validation: Type.Number(),
   },
-  { description: 'Network ratings, 0 to 5, decimals allowed' },
+  { description: 'Network ratings, 0 to 5, decimals allowed. Ignored once the network computes the brand’s scores (brand-scores task).' },
+);
+
+const score = (what: string) =>
+  Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: `${what} Left out while the network has no score for it (never 0 in its place).` }));
+
+/** The ratings as the API shows them: computed by the network, each left out without a score. */
+export const RatingView = Type.Object(
+  {
+    approval: score('5 × approved / (approved + canceled) orders of the last 90 days.'),
+    commission: score('2.5 × the average commission per order / the network’s median of that average (same currency), capped at 5.'),
+    conversion: score('Click-attributed orders per 100 counted clicks of the last 90 days, capped at 5.'),
+    popularity: score('5 × affiliates with counted clicks in the last 90 days / those of the network’s busiest brand.'),
+    validation: score('5 × 30 / (30 + median days from an order’s report to its decision).'),
+  },
+  {
+    description:
+      'Network ratings, 0 to 5 with one decimal, computed hourly from the last 90 days of orders and clicks. A brand with fewer orders than the minimum (SCORES_MIN_ORDERS, 20) has none; a score without data (e.g. conversion without counted clicks) is left out.',
+  },
 );
 
 export const Network = Type.Object({
@@ -37,6 +55,25 @@ export const Network = Type.Object({
     isFavorite: Type.Boolean(),
   }),
   rating: Rating,
+});
+
+export const NetworkView = Type.Object({
+  active: Network.properties.active,
+  isPublic: Network.properties.isPublic,
+  trait: Network.properties.trait,
+  rating: RatingView,
+  epc: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'Addition to the spec, on a brand’s detail: commission per 100 counted clicks of the last 90 days, in cents of the brand’s currency. Left out without a score.',
+    }),
+  ),
+  medianDaysToDecision: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description: 'Addition to the spec, on a brand’s detail: median days from an order’s report to its approval or cancellation (last 90 days), one decimal. Left out without a score.',
+    }),
+  ),
 });
 
 /** A brand as imported and stored: the API shape without the per-affiliate channels. */
@@ -73,7 +110,7 @@ export const Brand = Type.Object(
     slug: Type.String(),
     site: Type.String({ description: 'Brand website URL' }),
     segment: Type.String(),
-    network: Network,
+    network: NetworkView,
     createdAt: DateTime,
     channels: Type.Array(Type.Ref(Channel), {
       description: "The calling affiliate's channels, each with its brand-page links for this brand and a message where generation is blocked",

@@ -59,6 +59,7 @@ import * as productFeeds from './migrations/0052-product-feeds.js';
 import * as firstPartyTag from './migrations/0054-first-party-tag.js';
 import * as commissionRules from './migrations/0055-commission-rules.js';
 import * as termsNotice from './migrations/0057-terms-notice.js';
+import * as brandScores from './migrations/0058-brand-scores.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -119,6 +120,7 @@ const migrations: Record<string, DialectMigration> = {
   '0054-first-party-tag': firstPartyTag,
   '0055-commission-rules': commissionRules,
   '0057-terms-notice': termsNotice,
+  '0058-brand-scores': brandScores,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

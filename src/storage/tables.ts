@@ -30,6 +30,14 @@ export interface BrandsTable {
   rating_conversion: number;
   rating_popularity: number;
   rating_validation: number;
+  /** Ratings with no score, as bits (approval 1, commission 2, conversion 4, popularity 8, validation 16): left out of the API. */
+  ratings_absent: Generated<number>;
+  /** Commission per 100 counted clicks in the last 90 days, in cents of the brand's currency; null: not computed. */
+  epc_cents: Generated<number | null>;
+  /** Median time from an order's report to its decision in the last 90 days; null: not computed. */
+  median_decision_seconds: Generated<number | null>;
+  /** When the brand-scores task last judged the brand; from then on imports' ratings are ignored. */
+  scores_computed_at: Generated<string | null>;
   /** 'cps' (percentage of the order value) or 'cpa' (fixed amount per order). */
   commission_transfer: string;
   /** Basis points for cps, cents for cpa. */

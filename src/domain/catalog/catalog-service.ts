@@ -18,7 +18,7 @@ import { channelView, shortUrlOf, shortUrlsByChannel } from '../links/channels-v
 import { blockReason, requestKey } from '../links/link-rules.js';
 import type { LinksService } from '../links/links-service.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
-import { brandWithoutChannels } from './brands.js';
+import { brandWithoutChannels, scoreFactsOf } from './brands.js';
 import { campaignWithoutChannels } from './campaigns.js';
 import { productOf } from './products.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
@@ -49,7 +49,8 @@ export class CatalogService {
     const row = await this.repositories.brands.findVisible(affiliateId, id);
     if (!row) throw notFound('Brand not found or not available');
     const [brand] = await this.withChannels(affiliateId, [row]);
-    return brand!;
+    // The detail alone shows the facts behind the scores (the lists keep the spec's fields).
+    return { ...brand!, network: { ...brand!.network, ...scoreFactsOf(row) } };
   }
 
   /** Visible products, newest first, with their brand's currency. */

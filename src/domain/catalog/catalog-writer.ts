@@ -1,6 +1,7 @@
 // Writes catalogue resources given in the API's own JSON shape (imports, demo data). Each write
 // is one transaction: a resource is stored whole or not at all.
 import type { BrandsRepository, WriteOutcome } from '../../storage/repositories/brands.js';
+import type { BrandScoresRepository } from '../../storage/repositories/brand-scores.js';
 import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
 import type { ProductsRepository } from '../../storage/repositories/products.js';
 import type { BrandInput } from '../../schemas/brand.js';
@@ -127,6 +128,7 @@ export interface CatalogRepositories {
   categories: CategoriesRepository;
   products: ProductsRepository;
   campaigns: CampaignsRepository;
+  brandScores: BrandScoresRepository;
 }
 
 export class CatalogWriter {
@@ -149,11 +151,14 @@ export class CatalogWriter {
       is_exclusive: input.network.trait.isExclusive ? 1 : 0,
       is_highlight: input.network.trait.isHighlight ? 1 : 0,
       is_favorite: input.network.trait.isFavorite ? 1 : 0,
-      rating_approval: input.network.rating.approval,
-      rating_commission: input.network.rating.commission,
-      rating_conversion: input.network.rating.conversion,
-      rating_popularity: input.network.rating.popularity,
-      rating_validation: input.network.rating.validation,
+      // Once the network has computed the brand's scores, they are its ratings: the import's are ignored.
+      ...(!(await this.repositories.brandScores.computed(input.id)) && {
+        rating_approval: input.network.rating.approval,
+        rating_commission: input.network.rating.commission,
+        rating_conversion: input.network.rating.conversion,
+        rating_popularity: input.network.rating.popularity,
+        rating_validation: input.network.rating.validation,
+      }),
       ...commissionColumns(input),
       allowed_channel_kinds: input.allowedChannels ? JSON.stringify(input.allowedChannels) : null,
       click_id_param: input.clickIdParam ?? 'clickId',

@@ -7,6 +7,7 @@ import { ApplicationsRepository } from './applications.js';
 import { ApprovalsRepository } from './approvals.js';
 import { AuditRepository } from './audit.js';
 import { BrandsRepository } from './brands.js';
+import { BrandScoresRepository } from './brand-scores.js';
 import { CampaignsRepository } from './campaigns.js';
 import { ClaimsRepository } from './claims.js';
 import { CategoriesRepository } from './categories.js';
@@ -46,6 +47,7 @@ export function openRepositories(database: Database) {
     approvals: new ApprovalsRepository(database),
     audit: new AuditRepository(database),
     brands: new BrandsRepository(database),
+    brandScores: new BrandScoresRepository(database),
     campaigns: new CampaignsRepository(database),
     categories: new CategoriesRepository(database),
     claims: new ClaimsRepository(database),

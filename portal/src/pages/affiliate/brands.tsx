@@ -7,6 +7,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
+import { BrandScores } from '../../components/brand-scores.js';
 
 const PAGE_SIZE = 20;
 
@@ -104,6 +105,7 @@ export function Brands() {
                     <th scope="col">{t('brands.title')}</th>
                     <th scope="col">{t('brands.commission')}</th>
                     <th scope="col">{t('brands.access')}</th>
+                    <th scope="col">{t('brands.scores')}</th>
                     <th scope="col"><span class="visually-hidden">{t('brands.makeLink')}</span></th>
                   </tr>
                 </thead>
@@ -116,6 +118,9 @@ export function Brands() {
                       </th>
                       <td>{brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}</td>
                       <td>{brand.network.isPublic ? t('brands.public') : t('brands.approved')}</td>
+                      <td>
+                        <BrandScores rating={brand.network.rating} />
+                      </td>
                       <td>
                         <Link href={`/links?brand=${encodeURIComponent(brand.id)}`}>{t('brands.makeLink')}</Link>
                       </td>
