@@ -77,6 +77,6 @@ export function previewCommissionRulesRoute(app: App, services: ServingServices)
         response: { 200: Type.Object({ data: Type.Ref(CommissionPreview) }), ...errorResponses(400) },
       },
     },
-    async (request) => ({ data: await services.commissionRules.preview(request.brandId, request.body.rules as CommissionRule[] | undefined, request.body.order) }),
+    async (request) => ({ data: await services.commissionRules.preview(request.brandId, request.body.rules, request.body.order) }),
   );
 }
