@@ -23,7 +23,7 @@ export function CommissionLines({ lines, capped, total, currency, testId }: { li
   const { t, money } = useMessages();
   const arithmetic = useLineArithmetic();
   const ruleOf = (line: Line) => (line.isDefault ? t('explain.defaultRule') : line.ruleName ? t('explain.namedRule', { n: line.rule + 1, name: line.ruleName }) : t('explain.rule', { n: line.rule + 1 }));
-  const itemOf = (line: Line) => (line.itemId ?? (line.items && line.items.length > 0 ? t('explain.items', { count: line.items.length }) : t('explain.wholeOrder')));
+  const itemOf = (line: Line) => (line.itemId ?? (line.items && line.items.length > 0 ? t('explain.items', { numbers: line.items.map((i) => `#${i + 1}`).join(', ') }) : t('explain.wholeOrder')));
   return (
     <div data-testid={testId}>
       <table>

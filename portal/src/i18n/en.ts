@@ -918,7 +918,7 @@ export const en = {
   'explain.defaultRule': 'Default rule',
   'explain.namedRule': 'Rule {n}: {name}',
   'explain.rule': 'Rule {n}',
-  'explain.items': '{count} items',
+  'explain.items': 'Items {numbers}',
   'explain.wholeOrder': 'The whole order',
   'explain.item': 'Item',
   'explain.ruleColumn': 'Rule',
@@ -930,7 +930,7 @@ export const en = {
   'explain.byBrand': 'The brand',
   'explain.byNetwork': 'The network',
   'explain.byOperator': 'An operator',
-  'explain.attribution': 'Why the order is the affiliate’s',
+  'explain.attribution': 'Attributed by',
   'explain.byCoupon': 'Its coupon code',
   'explain.byClaim': 'An accepted claim',
   'explain.byClick': 'A click on its link',
@@ -1032,6 +1032,7 @@ export const en = {
   'rules.previewChannel': 'Channel kind',
   'rules.previewCoupon': 'Coupon code',
   'rules.preview': 'Show the commission',
+  'brand.pays': 'Pays {what}',
 } as const;
 
 export type MessageKey = keyof typeof en;

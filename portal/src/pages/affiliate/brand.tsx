@@ -73,7 +73,7 @@ export function BrandDetail({ id }: { id: string }) {
                           <li key={text}>{text}</li>
                         ))}
                       </ul>
-                      <p>{outcomeOf(rule, currency)}</p>
+                      <p>{t('brand.pays', { what: outcomeOf(rule, currency) })}</p>
                     </li>
                   ))}
                   <li data-testid="brand-rule-default">
@@ -81,7 +81,7 @@ export function BrandDetail({ id }: { id: string }) {
                     <ul>
                       <li>{r.rules.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}</li>
                     </ul>
-                    <p>{r.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(r.default.value) }) : t('rules.paysCpaOrder', { amount: money(r.default.value, currency) })}</p>
+                    <p>{t('brand.pays', { what: r.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(r.default.value) }) : t('rules.paysCpaOrder', { amount: money(r.default.value, currency) }) })}</p>
                   </li>
                 </ol>
               </>

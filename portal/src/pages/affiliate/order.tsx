@@ -59,7 +59,7 @@ export function OrderDetail({ id }: { id: string }) {
                   {o.items.map((item, i) => (
                     <tr key={i}>
                       <th scope="row" class="wrap">
-                        {item.name}
+                        #{i + 1} {item.name}
                       </th>
                       <td class="wrap">{item.id}</td>
                       <td>{money(item.price, o.currency)}</td>

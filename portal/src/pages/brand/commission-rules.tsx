@@ -193,7 +193,7 @@ export function CommissionRulesEditor() {
                           {problems.get(i)}
                         </p>
                       )}
-                      <div class="actions rule-actions">
+                      <div class="toolbar">
                         <button type="button" class="secondary" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t('rules.upN', { n: i + 1 })}>
                           {t('rules.up')}
                         </button>
@@ -226,7 +226,7 @@ export function CommissionRulesEditor() {
                     </p>
                   </li>
                 </ol>
-                <div class="actions">
+                <div class="toolbar">
                   <button
                     type="button"
                     class="secondary"
@@ -412,7 +412,7 @@ function Preview({
             </label>
           </fieldset>
         ))}
-        <div class="actions">
+        <div class="toolbar">
           <button type="button" class="secondary" disabled={items.length >= 100} onClick={() => setItems([...items, { id: '', price: '', quantity: '1' }])}>
             {t('rules.addItem')}
           </button>
