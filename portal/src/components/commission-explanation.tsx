@@ -70,7 +70,7 @@ export function CommissionExplanation({ explanation: e }: { explanation: OrderCo
   return (
     <section aria-labelledby="explanation-title" data-testid="explanation">
       <h2 id="explanation-title">{t('explain.title')}</h2>
-      <dl class="facts">
+      <dl class="facts explained">
         <dt>{t('explain.attribution')}</dt>
         <dd>{e.attribution === 'coupon' ? t('explain.byCoupon') : e.attribution === 'claim' ? t('explain.byClaim') : t('explain.byClick')}</dd>
         {e.click?.clickedAt && (
