@@ -12954,6 +12954,235 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/commission-rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an example order would earn
+         * @description Computes the commission of an example order, line by line, exactly as a reported order’s: under the rules you send (to try them before saving) or, without rules, those in force, with your default rule after them. Nothing is stored. The rules are checked as PUT /advertiser/commission-rules checks them: 400 invalid_commission_rules naming the rule (rules[2]: …). Scope: catalog:read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Rules to try, not saved, checked as PUT /advertiser/commission-rules checks them; left out: your rules in force */
+                        rules?: {
+                            /** @description Your label for the rule, shown in explanations */
+                            name?: string;
+                            /** @description All optional, all must hold. Item conditions (productIds, categories) are checked per item, the others per order. No conditions: every item matches */
+                            conditions?: {
+                                /** @description Item condition: your product ids; an item matches when its id is one of them */
+                                productIds?: string[];
+                                /** @description Item condition: category names, compared without case; an item matches when the catalogue product with its id has one of them in any option (an item with no such product matches none) */
+                                categories?: string[];
+                                /**
+                                 * @description Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither
+                                 * @enum {string}
+                                 */
+                                customer?: "new" | "returning";
+                                /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
+                                channelKinds?: string[];
+                                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                                affiliateGroups?: string[];
+                                /** @description Order condition: a coupon code was used: any ({}), or one of codes */
+                                coupon?: {
+                                    /** @description One of these codes, compared without case */
+                                    codes?: string[];
+                                };
+                                /** @description Order condition: the order value in cents, within min and max (both included); min may not exceed max */
+                                orderValue?: {
+                                    /** @description At least this order value, in cents */
+                                    min?: number;
+                                    /** @description At most this order value, in cents */
+                                    max?: number;
+                                };
+                            };
+                            /**
+                             * @description cps: a share of each matching item’s price × quantity; cpa: a fixed amount
+                             * @enum {string}
+                             */
+                            transfer: "cps" | "cpa";
+                            /** @description cps: percent, two decimals at most (7.5 = 7.5 %), at most 100; cpa: integer cents */
+                            value: number;
+                            /**
+                             * @description cpa only: paid once per order (the default) whatever the number of items the rule takes, or per unit of each item it takes (value × quantity)
+                             * @enum {string}
+                             */
+                            per?: "order" | "item";
+                            /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
+                            cap?: number;
+                        }[];
+                        /** @description An example order, as a report would describe it */
+                        order: {
+                            /** @description The order’s items; none: the order as one unit of its value */
+                            items: {
+                                /** @description Your product id (its catalogue categories are read for category conditions) */
+                                id: string;
+                                /** @description Unit price in cents */
+                                price: number;
+                                quantity: number;
+                            }[];
+                            /** @description The order value in cents; left out: the items’ price × quantity summed */
+                            value?: number;
+                            /**
+                             * @description The customer as your report would say; left out: neither
+                             * @enum {string}
+                             */
+                            customer?: "new" | "returning";
+                            /** @description The kind of the channel whose link earned the order; left out: none (a coupon order) */
+                            channelKind?: string;
+                            /** @description The coupon code the order came with */
+                            coupon?: string;
+                            /** @description The groups of the order’s affiliate */
+                            affiliateGroups?: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CommissionPreview"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/affiliates": {
         parameters: {
             query?: never;
@@ -29320,6 +29549,55 @@ export interface components {
                 /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
                 lowers: string;
             };
+        };
+        /** @description What an example order would earn, line by line, computed as a reported order’s commission; nothing is stored */
+        CommissionPreview: {
+            /** @description ISO 4217 code of every amount */
+            currency: string;
+            /** @description The example order’s value in cents */
+            value: number;
+            lines: {
+                /** @description Index of the rule that took the item in the order’s rules version; the default rule’s is the number of rules */
+                rule: number;
+                /** @description That rule’s name, when it has one */
+                ruleName?: string;
+                /** @description true: no rule matched, the default rule applied */
+                isDefault: boolean;
+                /** @description The item’s index among the order’s items (a per-item line) */
+                item?: number;
+                /** @description That item’s id */
+                itemId?: string;
+                /** @description A cpa rule paid once per order: the indexes of the items it took */
+                items?: number[];
+                /** @enum {string} */
+                transfer: "cps" | "cpa";
+                /**
+                 * @description cpa only
+                 * @enum {string}
+                 */
+                per?: "order" | "item";
+                /** @description cps: the cents the share applies to (the item’s price × quantity; the order value when the order has no items or no rules applied); cpa: units (the item’s quantity, or 1 per order) */
+                base: number;
+                /** @description cps: percent */
+                rate?: number;
+                /** @description cpa: cents per unit */
+                amount?: number;
+                /** @description base × rate / 100 rounded half up to the cent, or base × amount: before the rule’s cap */
+                result: number;
+                /** @description What the line pays: result, less what the rule’s cap took */
+                commission: number;
+                /** @description true: the rule’s cap reduced this line */
+                capped: boolean;
+            }[];
+            /** @description The rules whose cap applied */
+            capped: {
+                rule: number;
+                cap: number;
+                /** @description What the rule’s lines came to before its cap */
+                uncapped: number;
+            }[];
+            /** @description The sum of the lines’ commission: what the order would earn, in cents */
+            total: number;
         };
         /** @description A brand’s commission terms in force, and the change waiting for its notice if any, as an affiliate reads them */
         BrandCommissionRules: {

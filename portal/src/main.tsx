@@ -29,6 +29,9 @@ import { Feeds } from './pages/affiliate/feeds.js';
 import { BrandOverview } from './pages/brand/overview.js';
 import { Conversions } from './pages/brand/conversions.js';
 import { ConversionDetail } from './pages/brand/conversion.js';
+import { CommissionRulesEditor } from './pages/brand/commission-rules.js';
+import { OrderDetail } from './pages/affiliate/order.js';
+import { BrandDetail } from './pages/affiliate/brand.js';
 import { Affiliates } from './pages/brand/affiliates.js';
 import { BrandProfile } from './pages/brand/profile.js';
 import { TagPage } from './pages/brand/tag.js';
@@ -139,11 +142,13 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
         <Switch>
           <Route path="/" component={AffiliateOverview} />
           <Route path="/brands" component={Brands} />
+          <Route path="/brands/:id">{(params) => <BrandDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/products" component={Products} />
           <Route path="/campaigns" component={Campaigns} />
           <Route path="/codes" component={MyCodes} />
           <Route path="/links" component={Links} />
           <Route path="/orders" component={Orders} />
+          <Route path="/orders/:id">{(params) => <OrderDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/payouts" component={Payouts} />
           <Route path="/statements" component={Statements} />
           <Route path="/feeds" component={Feeds} />
@@ -167,6 +172,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/statements" component={BrandStatements} />
           <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/profile" component={BrandProfile} />
+          <Route path="/commission-rules" component={CommissionRulesEditor} />
           <Route path="/tag" component={TagPage} />
           <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>

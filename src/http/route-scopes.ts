@@ -56,6 +56,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'PATCH /advertiser/brand': 'catalog:write',
   'GET /advertiser/commission-rules': 'catalog:read',
   'PUT /advertiser/commission-rules': 'catalog:write',
+  'POST /advertiser/commission-rules/preview': 'catalog:read',
   'GET /advertiser/brand/launch': 'catalog:read',
   'POST /advertiser/brand/launch': 'catalog:write',
   'GET /advertiser/campaigns': 'catalog:read',

@@ -207,3 +207,59 @@ export const OrderCommission = Type.Object(
   },
   { $id: 'OrderCommission', description: 'How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total' },
 );
+
+export const CommissionPreviewInput = Type.Object(
+  {
+    rules: Type.Optional(
+      Type.Array(Type.Object(ruleProperties, { additionalProperties: false, description: RULE_DESCRIPTION }), {
+        maxItems: 50,
+        description: 'Rules to try, not saved, checked as PUT /advertiser/commission-rules checks them; left out: your rules in force',
+      }),
+    ),
+    order: Type.Object(
+      {
+        items: Type.Array(
+          Type.Object(
+            {
+              id: Type.String({ minLength: 1, maxLength: 200, description: 'Your product id (its catalogue categories are read for category conditions)' }),
+              price: Cents('Unit price in cents'),
+              quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 100, description: 'The order’s items; none: the order as one unit of its value' },
+        ),
+        value: Type.Optional(Cents('The order value in cents; left out: the items’ price × quantity summed')),
+        customer: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('returning')], { description: 'The customer as your report would say; left out: neither' })),
+        channelKind: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'The kind of the channel whose link earned the order; left out: none (a coupon order)' })),
+        coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The coupon code the order came with' })),
+        affiliateGroups: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: 'The groups of the order’s affiliate' })),
+      },
+      { additionalProperties: false, description: 'An example order, as a report would describe it' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    ...Examples({
+      saved: ['Your saved rules on two shoes and a hat', { order: { items: [{ id: 'shoe-1', price: 5000, quantity: 2 }, { id: 'hat-1', price: 1999, quantity: 1 }] } }],
+      unsaved: [
+        'Rules not saved yet, on a new customer’s coupon order',
+        { rules: [{ name: 'Coupon sites', conditions: { coupon: {} }, transfer: 'cps', value: 2 }], order: { items: [{ id: 'shoe-1', price: 5000, quantity: 1 }], customer: 'new', coupon: 'SPRING10' } },
+      ],
+    }),
+  },
+);
+
+export const CommissionPreview = Type.Object(
+  {
+    currency: Currency('ISO 4217 code of every amount'),
+    value: Type.Integer({ description: 'The example order’s value in cents' }),
+    lines: Type.Array(CommissionLine),
+    capped: Type.Array(
+      Type.Object({ rule: Type.Integer(), cap: Type.Integer(), uncapped: Type.Integer({ description: 'What the rule’s lines came to before its cap' }) }),
+      { description: 'The rules whose cap applied' },
+    ),
+    total: Type.Integer({ description: 'The sum of the lines’ commission: what the order would earn, in cents' }),
+  },
+  { $id: 'CommissionPreview', description: 'What an example order would earn, line by line, computed as a reported order’s commission; nothing is stored' },
+);

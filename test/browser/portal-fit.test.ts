@@ -25,8 +25,8 @@ const EMPTY_BRAND_USER = 'owner@new-brand.example';
 const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
-const AFFILIATE_ROUTES = ['/', '/brands', '/products', '/feeds', '/campaigns', '/codes', '/links', '/orders', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
-const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/profile', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const AFFILIATE_ROUTES = ['/', '/brands', '/brands/:id', '/products', '/feeds', '/campaigns', '/codes', '/links', '/orders', '/orders/:id', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/profile', '/commission-rules', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 /** The console's routes: operator-console.test.ts, operator-money.test.ts and operator-figures.test.ts walk them with an operator (who needs a second factor) and check them on a phone. */
 const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/operator/members', '/operator/holds', '/operator/affiliates/:id', '/operator/brands/:id', '/operator/statements', '/operator/payouts', '/operator/ledger', '/security', '/operator/figures'];
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
@@ -260,9 +260,9 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.getByRole('button', { name: 'Menu' }).waitFor();
 }
 
-/** The address of a route: a conversion's page is the first one in the list (or one that does not exist). */
+/** The address of a route: a conversion's (an order's, a brand's) page is the first one in the list (or one that does not exist). */
 async function addressOf(page: Page, route: string): Promise<string> {
-  const list = ({ '/conversions/:orderId': '/conversions', '/statements/:id': '/statements' } as Record<string, string>)[route];
+  const list = ({ '/conversions/:orderId': '/conversions', '/statements/:id': '/statements', '/orders/:id': '/orders', '/brands/:id': '/brands' } as Record<string, string>)[route];
   if (!list) return route;
   await page.goto(`/app${list}`);
   await ready(page);

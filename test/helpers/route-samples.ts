@@ -299,6 +299,11 @@ export function createRouteSamples(): RouteSamples {
         payload: { rules: [{ name: 'Walked product', conditions: { productIds: ['walk-no-such-product'] }, transfer: 'cps', value: 5 }] },
       }),
     },
+    'POST /advertiser/commission-rules/preview': {
+      side: 'brand',
+      foreign: { reason: "previews with the caller's own rules and default, nothing stored (commission-rules-preview.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/advertiser/commission-rules/preview', headers: withKey(key), payload: { order: { items: [{ id: 'walk-preview', price: 1000, quantity: 1 }] } } }),
+    },
     'POST /affiliate/claims': {
       side: 'affiliate',
       foreign: { reason: "files a claim of the caller's own (claims.test.ts)" },

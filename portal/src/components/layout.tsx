@@ -35,6 +35,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/coupons', 'nav.coupons'],
   ['/analytics', 'nav.analytics'],
   ['/catalogue', 'nav.catalogue'],
+  ['/commission-rules', 'nav.commissionRules'],
   ['/tag', 'nav.tag'],
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],

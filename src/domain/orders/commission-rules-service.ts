@@ -105,6 +105,26 @@ export interface OrderCommission {
   changes: Array<{ field: 'value' | 'commission'; from?: number; to: number; at: string; by: string }>;
 }
 
+/** An example order to preview a commission with: what a report would say of it. */
+export interface CommissionPreviewOrder {
+  items: Array<{ id: string; price: number; quantity: number }>;
+  /** Cents; the items' price × quantity summed when left out. */
+  value?: number | undefined;
+  customer?: 'new' | 'returning' | undefined;
+  channelKind?: string | undefined;
+  coupon?: string | undefined;
+  affiliateGroups?: string[] | undefined;
+}
+
+/** What an example order would earn: the explanation's lines, caps and total. */
+export interface CommissionPreview {
+  currency: string;
+  value: number;
+  lines: Array<CommissionLine & { ruleName?: string }>;
+  capped: CommissionCap[];
+  total: number;
+}
+
 /** The rules of a version never change: each instance keeps those it read. */
 const KEPT_VERSIONS = 500;
 
@@ -325,6 +345,42 @@ export class CommissionRulesService {
         coupon: order.coupon ?? undefined,
       },
     );
+  }
+
+  /**
+   * What an example order would earn under the given rules (unsaved, to try them) or the saved
+   * ones, with the brand's default rule after them: the same explainCommission as a reported
+   * order, nothing stored. The rules are checked as a save checks them.
+   */
+  async preview(brandId: string, rules: CommissionRule[] | undefined, order: CommissionPreviewOrder): Promise<CommissionPreview> {
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound('brand not found', 'brand_not_found');
+    if (rules) {
+      checkRules(rules);
+      await this.checkChannelKinds(rules);
+    }
+    const tried = rules ?? (await this.get(brandId)).rules;
+    const value = order.value ?? order.items.reduce((sum, item) => sum + item.price * item.quantity, 0);
+    const needsCategories = tried.some((rule) => rule.conditions?.categories !== undefined);
+    const options = needsCategories ? await this.repositories.commissionRules.productOptions(brandId, [...new Set(order.items.map((item) => item.id))]) : [];
+    const categories = new Map(options.map((row) => [row.id, categoriesOfOptions(row.options)]));
+    const explanation = explainCommission(
+      tried,
+      { transfer: brand.commission_transfer, value: brand.commission_value },
+      {
+        value,
+        items: order.items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, categories: categories.get(item.id) ?? [] })),
+        customerIsNew: order.customer === undefined ? undefined : order.customer === 'new',
+        channelKind: order.channelKind,
+        affiliateGroups: order.affiliateGroups ?? [],
+        coupon: order.coupon,
+      },
+    );
+    const lines = explanation.lines.map((line) => {
+      const name = tried[line.rule]?.name;
+      return name === undefined ? line : { ...line, ruleName: name };
+    });
+    return { currency: brand.currency, value, lines, capped: explanation.capped, total: explanation.total };
   }
 
   /** The brand's affiliate groups the affiliate belongs to: none, until groups exist. */

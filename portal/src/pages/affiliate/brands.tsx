@@ -113,7 +113,7 @@ export function Brands() {
                   {data.map((brand) => (
                     <tr key={brand.id} data-testid={`brand-${brand.id}`}>
                       <th scope="row">
-                        {brand.name}
+                        <Link href={`/brands/${encodeURIComponent(brand.id)}`}>{brand.name}</Link>
                         {brand.network.trait.isHighlight && <span class="badge approved"> {t('brands.highlighted')}</span>}
                       </th>
                       <td>{brand.commission.transfer === 'cps' ? t('profile.cps', { percent: number(brand.commission.value) }) : t('profile.cpa', { amount: money(brand.commission.value, brand.currency) })}</td>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
@@ -31,7 +32,7 @@ function queryOf(filters: Filters) {
   };
 }
 
-/** The affiliate's orders, newest first, with their commission and its status; totals and a CSV of the same filters. */
+/** The affiliate's orders, newest first, with their commission and its status (each opens its explanation); totals and a CSV of the same filters. */
 export function Orders() {
   const { t, money, date, number } = useMessages();
   const [filters, setFilters] = useState<Filters>(() => {
@@ -158,7 +159,9 @@ export function Orders() {
                 <tbody>
                   {list.map(({ data: order }) => (
                     <tr key={order.id} data-testid={`order-${order.orderId}`} data-id={order.id}>
-                      <th scope="row">{order.orderId}</th>
+                      <th scope="row">
+                        <Link href={`/orders/${encodeURIComponent(order.id)}`}>{order.orderId}</Link>
+                      </th>
                       <td>{date(order.createdAt)}</td>
                       <td>{order.channel?.name ?? (order.coupon ? t('orders.byCoupon', { code: order.coupon }) : '—')}</td>
                       <td>{money(order.value, order.currency)}</td>

@@ -5,6 +5,7 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
+import { CommissionExplanation } from '../../components/commission-explanation.js';
 import { centsOf } from '../../money-input.js';
 import { statusMessage } from '../../statuses.js';
 import type { paths } from '../../../../packages/client/index.js';
@@ -20,7 +21,7 @@ const FIELDS: Record<string, MessageKey> = {
   commission: 'orders.commission',
 };
 
-/** One conversion: its facts, its history, and for a pending one approve, decline or correct (a refund, a returned item). */
+/** One conversion: its facts, how its commission was computed, its history, and for a pending one approve, decline or correct (a refund, a returned item). */
 export function ConversionDetail({ orderId }: { orderId: string }) {
   const { t, money, date, dateTime } = useMessages();
   const queries = useQueryClient();
@@ -30,7 +31,11 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
   });
   const change = useMutation({
     mutationFn: async (body: Change) => ok(await api.PATCH('/advertiser/conversions/{orderId}', { params: { path: { orderId } }, body })),
-    onSuccess: () => void queries.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'conversion' || q.queryKey[0] === 'conversions' }),
+    onSuccess: () => void queries.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'conversion' || q.queryKey[0] === 'conversions' || q.queryKey[0] === 'conversion-commission' }),
+  });
+  const explanation = useQuery({
+    queryKey: ['conversion-commission', orderId],
+    queryFn: async () => ok(await api.GET('/advertiser/conversions/{orderId}/commission', { params: { path: { orderId } } })).data,
   });
   return (
     <>
@@ -90,6 +95,7 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
                 </button>
               </div>
             )}
+            <QueryState query={explanation}>{(e) => <CommissionExplanation explanation={e} />}</QueryState>
             {c.status === 'pending' && <Correction conversion={c} onCorrect={(body) => change.mutate(body)} pending={change.isPending} />}
             <h2>{t('conversion.history')}</h2>
             {c.history.length === 0 ? (

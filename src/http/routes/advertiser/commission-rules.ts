@@ -1,7 +1,7 @@
 // The brand's commission rules (read, replaced as a whole), and the explanation of one of its
 // orders' commission.
 import { Type } from '@sinclair/typebox';
-import { CommissionRules, CommissionRulesInput, OrderCommission } from '../../../schemas/commission-rules.js';
+import { CommissionPreview, CommissionPreviewInput, CommissionRules, CommissionRulesInput, OrderCommission } from '../../../schemas/commission-rules.js';
 import type { CommissionRule } from '../../../domain/orders/commission-rules.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
@@ -59,5 +59,24 @@ export function getConversionCommissionRoute(app: App, services: ServingServices
       },
     },
     async (request) => ({ data: await services.commissionRules.forBrand(request.brandId, request.params.orderId) }),
+  );
+}
+
+export function previewCommissionRulesRoute(app: App, services: ServingServices): void {
+  app.post(
+    '/advertiser/commission-rules/preview',
+    {
+      schema: {
+        tags: ['Advertiser'],
+        summary: 'What an example order would earn',
+        description:
+          'Computes the commission of an example order, line by line, exactly as a reported order’s: under the rules you send (to try them before saving) or, without rules, those in force, with your default rule after them. Nothing is stored. ' +
+          'The rules are checked as PUT /advertiser/commission-rules checks them: 400 invalid_commission_rules naming the rule (rules[2]: …).',
+        security: [{ apiKey: [] }],
+        body: CommissionPreviewInput,
+        response: { 200: Type.Object({ data: Type.Ref(CommissionPreview) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ data: await services.commissionRules.preview(request.brandId, request.body.rules, request.body.order) }),
   );
 }

@@ -1,0 +1,94 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { useConditionTexts, useOutcomeText } from '../../components/commission-rule-text.js';
+
+/** One brand an affiliate may work with: what it is, and how it pays (its commission rules in force, as the affiliate may read them). */
+export function BrandDetail({ id }: { id: string }) {
+  const { t, money, number, date } = useMessages();
+  const conditionsOf = useConditionTexts();
+  const outcomeOf = useOutcomeText();
+  const brand = useQuery({
+    queryKey: ['brand', id],
+    queryFn: async () => ok(await api.GET('/affiliate/brands/{id}', { params: { path: { id } } })).data,
+  });
+  const rules = useQuery({
+    queryKey: ['brand-commission-rules', id],
+    queryFn: async () => ok(await api.GET('/affiliate/brands/{id}/commission-rules', { params: { path: { id } } })).data,
+  });
+  return (
+    <>
+      <p>
+        <Link href="/brands">{t('brand.back')}</Link>
+      </p>
+      <QueryState query={brand}>
+        {(b) => (
+          <>
+            <h1>{b.name}</h1>
+            <dl class="facts" data-testid="brand-facts">
+              <dt>{t('brand.site')}</dt>
+              <dd class="wrap">
+                <a href={b.site} rel="noopener noreferrer" target="_blank">
+                  {b.site}
+                </a>
+              </dd>
+              <dt>{t('brand.segment')}</dt>
+              <dd>{b.segment}</dd>
+              {b.categories.length > 0 && (
+                <>
+                  <dt>{t('brands.category')}</dt>
+                  <dd>{b.categories.join(', ')}</dd>
+                </>
+              )}
+              <dt>{t('brands.access')}</dt>
+              <dd>{b.network.isPublic ? t('brands.public') : t('brands.approved')}</dd>
+              <dt>{t('brand.currency')}</dt>
+              <dd>{b.currency}</dd>
+            </dl>
+            <p>
+              <Link href={`/links?brand=${encodeURIComponent(b.id)}`}>{t('brands.makeLink')}</Link>
+            </p>
+          </>
+        )}
+      </QueryState>
+      {/* Scores and the brand's upcoming commission changes go here, between the brand and its rules in force. */}
+      <section aria-labelledby="brand-rules-title" data-testid="brand-rules">
+        <h2 id="brand-rules-title">{t('brand.rulesTitle')}</h2>
+        <QueryState query={rules}>
+          {(r) => {
+            const currency = brand.data?.currency ?? 'USD';
+            return (
+              <>
+                <p class="hint">
+                  {r.version === 0 ? t('brand.rulesNone') : t('brand.rulesHint', { version: r.version, date: r.savedAt ? date(r.savedAt) : '—' })}
+                </p>
+                <ol class="rules">
+                  {r.rules.map((rule, i) => (
+                    <li key={i} data-testid="brand-rule">
+                      <strong>{rule.name ?? t('explain.rule', { n: i + 1 })}</strong>
+                      <ul>
+                        {conditionsOf(rule, currency).map((text) => (
+                          <li key={text}>{text}</li>
+                        ))}
+                      </ul>
+                      <p>{t('brand.pays', { what: outcomeOf(rule, currency) })}</p>
+                    </li>
+                  ))}
+                  <li data-testid="brand-rule-default">
+                    <strong>{t('explain.defaultRule')}</strong>
+                    <ul>
+                      <li>{r.rules.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}</li>
+                    </ul>
+                    <p>{t('brand.pays', { what: r.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(r.default.value) }) : t('rules.paysCpaOrder', { amount: money(r.default.value, currency) }) })}</p>
+                  </li>
+                </ol>
+              </>
+            );
+          }}
+        </QueryState>
+      </section>
+    </>
+  );
+}

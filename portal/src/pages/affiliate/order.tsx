@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
+import { api, ok } from '../../api.js';
+import { useMessages } from '../../i18n/index.js';
+import { QueryState } from '../../components/query-state.js';
+import { CommissionExplanation } from '../../components/commission-explanation.js';
+import { STATUS_MESSAGES } from '../../statuses.js';
+
+/** One of the affiliate's orders (by its network id): its facts, its items, and how its commission was computed. */
+export function OrderDetail({ id }: { id: string }) {
+  const { t, money, date } = useMessages();
+  const order = useQuery({
+    queryKey: ['order', id],
+    queryFn: async () => {
+      const found = ok(await api.GET('/affiliate/orders/{id}', { params: { path: { id } } }));
+      return (found.find((entry) => entry.data.id === id) ?? found[0])!.data;
+    },
+  });
+  const explanation = useQuery({
+    queryKey: ['order-commission', id],
+    queryFn: async () => ok(await api.GET('/affiliate/orders/{id}/commission', { params: { path: { id } } })).data,
+  });
+  return (
+    <>
+      <p>
+        <Link href="/orders">{t('order.back')}</Link>
+      </p>
+      <QueryState query={order}>
+        {(o) => (
+          <>
+            <h1>{t('order.title', { order: o.orderId })}</h1>
+            <dl class="facts">
+              <dt>{t('orders.date')}</dt>
+              <dd>{date(o.createdAt)}</dd>
+              <dt>{t('orders.value')}</dt>
+              <dd>{money(o.value, o.currency)}</dd>
+              <dt>{t('orders.commission')}</dt>
+              <dd data-testid="order-commission">
+                {money(o.commission, o.currency)} <span class={`badge ${o.commissionStatus}`}>{t(STATUS_MESSAGES[o.commissionStatus])}</span>
+              </dd>
+              {o.channel && (
+                <>
+                  <dt>{t('links.channel')}</dt>
+                  <dd>{o.channel.name}</dd>
+                </>
+              )}
+            </dl>
+            {o.items.length > 0 && (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('order.item')}</th>
+                    <th scope="col">{t('order.itemId')}</th>
+                    <th scope="col">{t('order.price')}</th>
+                    <th scope="col">{t('order.quantity')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {o.items.map((item, i) => (
+                    <tr key={i}>
+                      <th scope="row" class="wrap">
+                        #{i + 1} {item.name}
+                      </th>
+                      <td class="wrap">{item.id}</td>
+                      <td>{money(item.price, o.currency)}</td>
+                      <td>{item.quantity}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </QueryState>
+      <QueryState query={explanation}>{(e) => <CommissionExplanation explanation={e} />}</QueryState>
+    </>
+  );
+}

@@ -1,0 +1,198 @@
+/// <reference lib="dom" />
+// Commission rules in the portal, in headless Chromium against a real server, as people use them:
+// a brand writes its rules (one refused beside the rule it names), tries an order in the preview,
+// and saves; an order reported afterwards is explained to its affiliate (on the order's page) and
+// to the brand (on the conversion's page) with the same lines and total; the affiliate reads the
+// brand's rules on the brand's page. Each new page at 1280 and 375 px, without sideways scroll.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { buildWorld, BRANDS } from '../helpers/world.js';
+import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+const PASSWORD = 'a long enough password';
+const CODE = 'ANA-RULES';
+const ORDER = 'rules-order-1';
+let testDb: TestDatabase;
+let database: Database;
+let server: ServerProcess;
+let browser: Browser;
+let brandKey = '';
+const pageErrors: string[] = [];
+
+before(async () => {
+  testDb = await freshDatabase();
+  database = openDatabase(testDb.url);
+  await migrateToLatest(database);
+  await buildWorld(database);
+  const services = servicesFor(database);
+  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
+  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+  brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  browser = await launchBrowser();
+  const given = await fetch(`${server.url}/advertiser/coupons/${CODE}`, { method: 'PUT', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ affiliateId: 'aff-1' }) });
+  assert.equal(given.status, 201, await given.text());
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.close();
+  await testDb?.drop();
+});
+
+async function signedIn(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+  return { page, close: () => context.close() };
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+
+/** Screenshots at 1280 and 375 px to look at; at 375 px the page must not scroll sideways. */
+async function shots(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR ?? '/tmp';
+  await page.screenshot({ path: `${dir}/commission-rules-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.screenshot({ path: `${dir}/commission-rules-${name}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow} px at 375 px`);
+}
+
+test('the brand writes its rules, tries an order, saves; the affiliate reads the order’s explanation and the brand’s rules; the brand sees the same explanation', async () => {
+  const brand = await signedIn('owner@acme.example');
+  try {
+    const { page } = brand;
+    await nav(page, 'Commission rules');
+    await page.getByRole('heading', { name: 'Commission rules', exact: true }).waitFor();
+    await page.getByText('No rules saved yet: the default rule applies to every order.').waitFor();
+    await page.getByTestId('rule-default').getByText('7.5 % of each item').waitFor();
+
+    const rule = (n: number) => page.getByTestId('rule').nth(n);
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await rule(0).getByLabel('Name (shown in explanations)').fill('Shoes');
+    await rule(0).getByLabel('Product ids').fill('sku-shoe');
+    await rule(0).getByLabel('Percent').fill('10');
+    await rule(0).getByLabel('At most per order (BRL)').fill('8.00');
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await rule(1).getByLabel('Name (shown in explanations)').fill('Everything else');
+    await rule(1).getByLabel('Percent').fill('5');
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await rule(2).getByLabel('Name (shown in explanations)').fill('Coupon orders');
+    await rule(2).getByLabel('Coupon code').selectOption({ label: 'Any code' });
+    await rule(2).getByLabel('Kind', { exact: true }).selectOption({ label: 'A fixed amount' });
+    await rule(2).getByLabel('Amount (BRL)').fill('3.00');
+
+    // A rule after one that takes every item could never apply: the service says so beside it.
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await rule(2).getByTestId('rule-problem').getByText(/rules\[2\]: unreachable/).waitFor();
+    assert.equal(await rule(0).getByTestId('rule-problem').count(), 0, 'the message is beside the rule it names only');
+    // Moved above the catch-all it applies, and the catch-all goes.
+    await page.getByRole('button', { name: 'Move rule 3 up' }).click();
+    assert.equal(await rule(1).getByLabel('Name (shown in explanations)').inputValue(), 'Coupon orders');
+    await page.getByRole('button', { name: 'Remove rule 3' }).click();
+    assert.equal(await page.getByTestId('rule').count(), 2);
+
+    // The preview uses the rules as they stand on the page, saved or not.
+    const items = page.getByTestId('preview-item');
+    await items.nth(0).getByLabel('Product id').fill('sku-shoe');
+    await items.nth(0).getByLabel('Price (BRL)').fill('50.00');
+    await items.nth(0).getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Add an item' }).click();
+    await items.nth(1).getByLabel('Product id').fill('sku-hat');
+    await items.nth(1).getByLabel('Price (BRL)').fill('19.99');
+    await page.getByRole('button', { name: 'Show the commission' }).click();
+    // 10 % of R$100.00 is R$10.00, capped at R$8.00; the hat takes the default 7.5 %: R$1.50.
+    await page.getByTestId('preview-total').getByText('Total: R$9.50').waitFor();
+    assert.equal(await page.getByTestId('preview-line').count(), 2);
+    await page.getByTestId('preview-line').nth(0).getByText('R$8.00 (capped)').waitFor();
+    await page.getByTestId('preview-cap').getByText('Rule 1 came to R$10.00; its cap of R$8.00 applied.').waitFor();
+    // With a coupon the hat goes to the coupon rule: R$3.00 once for the order.
+    await page.getByRole('form', { name: 'Try an order' }).getByLabel('Coupon code').fill(CODE);
+    await page.getByRole('button', { name: 'Show the commission' }).click();
+    await page.getByTestId('preview-total').getByText('Total: R$11.00').waitFor();
+    await page.getByTestId('preview-line').nth(1).getByText('Rule 2: Coupon orders').waitFor();
+
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved: version 1 is in force for orders reported from now on.' }).waitFor();
+    await assertAccessible(page, 'commission rules');
+    await shots(page, 'editor');
+  } finally {
+    await brand.close();
+  }
+
+  const reported = await fetch(`${server.url}/advertiser/conversions`, {
+    method: 'POST',
+    headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      orderId: ORDER,
+      coupon: CODE,
+      value: 11_999,
+      items: [
+        { id: 'sku-shoe', name: 'Shoe', quantity: 2, price: 5000, categories: 1 },
+        { id: 'sku-hat', name: 'Hat', quantity: 1, price: 1999, categories: 1 },
+      ],
+    }),
+  });
+  assert.equal(reported.status, 201, await reported.text());
+
+  const affiliate = await signedIn('owner@aff1.example');
+  try {
+    const { page } = affiliate;
+    await nav(page, 'Orders');
+    await page.getByTestId(`order-${ORDER}`).getByRole('link', { name: ORDER }).click();
+    await page.getByRole('heading', { name: `Order ${ORDER}` }).waitFor();
+    const explanation = page.getByTestId('explanation');
+    await explanation.getByText('Version 1 of the brand’s rules').waitFor();
+    await explanation.getByText('Its coupon code').waitFor();
+    await explanation.getByText(CODE, { exact: true }).waitFor();
+    await explanation.getByTestId('explanation-lines-total').getByText('Total: R$11.00').waitFor();
+    const lines = explanation.getByTestId('explanation-lines-line');
+    assert.equal(await lines.count(), 2);
+    await lines.nth(0).getByText('10 % of R$100.00 = R$10.00').waitFor();
+    await lines.nth(1).getByText('R$3.00 once for the order = R$3.00').waitFor();
+    await page.getByTestId('order-commission').getByText('R$11.00').waitFor();
+    await assertAccessible(page, 'affiliate order');
+    await shots(page, 'affiliate-order');
+
+    await nav(page, 'Brands');
+    await page.getByRole('row', { name: /Acme/ }).getByRole('link', { name: 'Acme' }).click();
+    await page.getByRole('heading', { name: 'Acme', level: 1 }).waitFor();
+    const rules = page.getByTestId('brand-rule');
+    await rules.nth(0).getByText('Products: sku-shoe').waitFor();
+    assert.equal(await rules.count(), 2);
+    await rules.nth(0).getByText('10 % of each item (at most R$8.00 per order)').waitFor();
+    await rules.nth(1).getByText('Any coupon code').waitFor();
+    await page.getByTestId('brand-rule-default').getByText('7.5 % of each item').waitFor();
+    await assertAccessible(page, 'affiliate brand');
+    await shots(page, 'affiliate-brand');
+  } finally {
+    await affiliate.close();
+  }
+
+  const again = await signedIn('owner@acme.example');
+  try {
+    const { page } = again;
+    await page.goto(`/app/conversions/${ORDER}`);
+    const explanation = page.getByTestId('explanation');
+    await explanation.getByTestId('explanation-lines-total').getByText('Total: R$11.00').waitFor();
+    await explanation.getByText('Version 1 of the brand’s rules').waitFor();
+    await assertAccessible(page, 'brand conversion');
+    await shots(page, 'brand-conversion');
+  } finally {
+    await again.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
