@@ -314,6 +314,17 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['withCode', (r) => r.campaigns.withCode(BRAND, 'maria10')],
     ['delete', (r) => r.campaigns.delete(BRAND, 'c-1')],
   ],
+  affiliateGroups: [
+    ['list', (r) => r.affiliateGroups.list(BRAND)],
+    ['members', (r) => r.affiliateGroups.members(BRAND)],
+    ['find', (r) => r.affiliateGroups.find(BRAND, 'vip')],
+    ['put', (r) => r.affiliateGroups.put({ brand_id: BRAND, id: 'vip', name: 'VIP', tier_min_approved_orders: 5, tier_month: null, created_at: NOW, updated_at: NOW }, ['aff-1'])],
+    ['replaceTier', (r) => r.affiliateGroups.replaceTier(BRAND, 'vip', ['aff-1'], '2026-11')],
+    ['delete', (r) => r.affiliateGroups.delete(BRAND, 'vip')],
+    ['groupsOf', (r) => r.affiliateGroups.groupsOf(BRAND, 'aff-1')],
+    ['staleTiers', (r) => r.affiliateGroups.staleTiers('2026-11')],
+    ['approvedAtLeast', (r) => r.affiliateGroups.approvedAtLeast(BRAND, '2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', 5)],
+  ],
   commissionRules: [
     ['latest', (r) => r.commissionRules.latest(BRAND)],
     ['find', (r) => r.commissionRules.find(BRAND, 3)],

@@ -258,6 +258,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.locks.approveLocked() },
         // Claims wait days, like lock dates: looked for as often.
         { name: 'claim-auto-accept', everyMs: config.lockPollMs, run: () => services.claims.autoAccept() },
+        // Idempotent: the hourly run recomputes each tier once a month, after the 1st.
+        { name: 'group-tiers', everyMs: HOUR_MS, run: () => services.affiliateGroups.recomputeTiers() },
         { name: 'terms-in-force', everyMs: config.lockPollMs, run: () => services.commissionRules.showTermsInForce() },
         { name: 'session-addresses', everyMs: HOUR_MS, run: () => services.users.forgetOldAddresses() },
         { name: 'audit-addresses', everyMs: HOUR_MS, run: () => services.audit.forgetOldAddresses() },

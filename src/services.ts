@@ -31,6 +31,7 @@ import { PayoutRuns } from './domain/ledger/payout-runs.js';
 import { ClaimsService } from './domain/orders/claims.js';
 import { CouponsService } from './domain/orders/coupons-service.js';
 import { CommissionRulesService } from './domain/orders/commission-rules-service.js';
+import { AffiliateGroupsService } from './domain/orders/affiliate-groups.js';
 import { WebhooksService } from './domain/webhooks/webhooks-service.js';
 import { AnalyticsService } from './domain/analytics/analytics-service.js';
 import { InstallationService } from './domain/installation.js';
@@ -76,6 +77,7 @@ export interface Services {
   coupons: CouponsService;
   /** Brands' commission rules, and the explanation of each order's commission. */
   commissionRules: CommissionRulesService;
+  affiliateGroups: AffiliateGroupsService;
   /** Catalogue writes: NDJSON imports and demo data. */
   imports: CatalogWriter;
   installation: InstallationService;
@@ -239,6 +241,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     channels: new ChannelsService(repositories, clock),
     claims: new ClaimsService(repositories, clock, publicUrl),
     coupons: new CouponsService(repositories, clock),
+    affiliateGroups: new AffiliateGroupsService(repositories, clock),
     commissionRules: new CommissionRulesService(repositories, clock, { publicUrl, noticeMinDays: settings.termsNoticeMinDays ?? 3 }),
     imports: new CatalogWriter(repositories, clock),
     installation: new InstallationService(repositories.settings, clock),

@@ -58,6 +58,7 @@ import * as couponCodes from './migrations/0051-coupon-codes.js';
 import * as productFeeds from './migrations/0052-product-feeds.js';
 import * as firstPartyTag from './migrations/0054-first-party-tag.js';
 import * as commissionRules from './migrations/0055-commission-rules.js';
+import * as affiliateGroups from './migrations/0056-affiliate-groups.js';
 import * as termsNotice from './migrations/0057-terms-notice.js';
 import * as brandScores from './migrations/0058-brand-scores.js';
 
@@ -119,6 +120,7 @@ const migrations: Record<string, DialectMigration> = {
   '0052-product-feeds': productFeeds,
   '0054-first-party-tag': firstPartyTag,
   '0055-commission-rules': commissionRules,
+  '0056-affiliate-groups': affiliateGroups,
   '0057-terms-notice': termsNotice,
   '0058-brand-scores': brandScores,
 };

@@ -308,6 +308,28 @@ export interface OrdersTable {
   updated_at: string;
 }
 
+/** One of a brand's affiliate groups (named by its commission rules). */
+export interface AffiliateGroupsTable {
+  brand_id: string;
+  /** The brand's own id for the group (^[a-z0-9][a-z0-9_-]{0,39}$). */
+  id: string;
+  name: string;
+  /** The volume tier: affiliates with at least this many approved orders last calendar month; null without a tier. */
+  tier_min_approved_orders: number | null;
+  /** The month ('YYYY-MM', UTC) the tier members were last computed in; null before. */
+  tier_month: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An affiliate in a brand's group: named by the brand ('member') or placed by the group's tier ('tier'). */
+export interface AffiliateGroupMembersTable {
+  brand_id: string;
+  group_id: string;
+  affiliate_id: string;
+  source: 'member' | 'tier';
+}
+
 /** One saved list of a brand's commission rules; never changed once written. */
 export interface CommissionRuleVersionsTable {
   brand_id: string;
@@ -957,6 +979,8 @@ export interface DB {
   short_links: ShortLinksTable;
   orders: OrdersTable;
   commission_rule_versions: CommissionRuleVersionsTable;
+  affiliate_groups: AffiliateGroupsTable;
+  affiliate_group_members: AffiliateGroupMembersTable;
   clicks: ClicksTable;
   order_events: OrderEventsTable;
   approval_requests: ApprovalRequestsTable;
@@ -987,6 +1011,7 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export type ShortLinkRow = Selectable<ShortLinksTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type CommissionRuleVersionRow = Selectable<CommissionRuleVersionsTable>;
+export type AffiliateGroupRow = Selectable<AffiliateGroupsTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
 export type ClaimRow = Selectable<ClaimsTable>;

@@ -4,6 +4,7 @@
 // explainCommission: the stored commission is the explanation's total (0 when the network
 // canceled it, commissionReason saying why).
 import type { Clock } from '../../lib/clock.js';
+import type { AffiliateGroupsRepository } from '../../storage/repositories/affiliate-groups.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { ApprovalsRepository } from '../../storage/repositories/approvals.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
@@ -25,6 +26,7 @@ import { couponKeyOf } from './coupon-codes.js';
 import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
 export interface CommissionRulesRepositories {
+  affiliateGroups: AffiliateGroupsRepository;
   affiliates: AffiliatesRepository;
   approvals: ApprovalsRepository;
   users: UsersRepository;
@@ -383,9 +385,9 @@ export class CommissionRulesService {
     return { currency: brand.currency, value, lines, capped: explanation.capped, total: explanation.total };
   }
 
-  /** The brand's affiliate groups the affiliate belongs to: none, until groups exist. */
-  private groupsOf(_affiliateId: string, _brandId: string): Promise<string[]> {
-    return Promise.resolve([]);
+  /** The brand's affiliate groups the affiliate is in, named by the brand or placed by a tier. */
+  private groupsOf(affiliateId: string, brandId: string): Promise<string[]> {
+    return this.repositories.affiliateGroups.groupsOf(brandId, affiliateId);
   }
 
   /** The affiliate's order (by network id, or its brand order id when that names one order only), explained. */

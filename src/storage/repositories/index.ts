@@ -1,6 +1,7 @@
 // Every repository over one database, built once by whoever assembles the service (the server,
 // a CLI command) and handed to the services that need them.
 import type { Database } from '../database.js';
+import { AffiliateGroupsRepository } from './affiliate-groups.js';
 import { AffiliatesRepository } from './affiliates.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { ApplicationsRepository } from './applications.js';
@@ -41,6 +42,7 @@ export function openRepositories(database: Database) {
   return {
     adjustments: new AdjustmentsRepository(database),
     affiliateLedger: new AffiliateLedger(database),
+    affiliateGroups: new AffiliateGroupsRepository(database),
     affiliates: new AffiliatesRepository(database),
     apiKeys: new ApiKeysRepository(database),
     applications: new ApplicationsRepository(database),
