@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { registerPortal } from './portal.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Feed, FeedRun } from '../schemas/feed.js';
+import { AffiliateGroup } from '../schemas/affiliate-group.js';
 import { BrandCommissionRules, CommissionPreview, CommissionRule, CommissionRules, OrderCommission } from '../schemas/commission-rules.js';
 import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AffiliateChannel, AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
@@ -62,7 +63,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagInstall];
+const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagInstall];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

@@ -3,7 +3,7 @@
 // non-member by the default), and not deleted while the brand's rules name them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startWithKeys } from '../helpers/api.js';
+import { assertError, startWithKeys } from '../helpers/api.js';
 import type { Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { brandKey, conversionOf, freshClick, item, report } from '../helpers/tracking.js';
@@ -64,4 +64,24 @@ test("a rule for the group pays its member by the rule and a non-member by the d
   assert.equal(cleared.statusCode, 200, cleared.body);
   await groups().delete(BRANDS.acme, 'vip');
   assert.deepEqual(await groups().list(BRANDS.acme), []);
+});
+
+test('through the API: PUT creates (201) and replaces (200), GET lists, DELETE removes; errors in the spec’s shape; another brand sees none of it', async () => {
+  const umbrella = await brandKey(h, BRANDS.umbrella);
+  await freshClick(h, aff1, BRANDS.acme);
+  const put = (id: string, body: object, key = acme) => h.request({ method: 'PUT', url: `/advertiser/groups/${id}`, payload: body, headers: { 'x-api-key': key } });
+  const created = await put('api-tier', { name: 'Volume', members: ['aff-1'], tier: { minApprovedOrders: 3 } });
+  assert.equal(created.statusCode, 201, created.body);
+  const group = created.json<{ data: { id: string; members: string[]; tier?: { minApprovedOrders: number; members: string[] } } }>().data;
+  assert.deepEqual([group.id, group.members, group.tier?.minApprovedOrders], ['api-tier', ['aff-1'], 3]);
+  assert.equal((await put('api-tier', { name: 'Volume', members: [] })).statusCode, 200);
+  const listed = (await h.get('/advertiser/groups', acme)).json<{ data: Array<{ id: string; members: string[] }> }>().data;
+  assert.deepEqual(listed.find((g) => g.id === 'api-tier')?.members, []);
+  assertError(await put('Bad Id', { name: 'x', members: [] }), 400, 'invalid_group_id');
+  assertError(await put('api-x', { name: 'x', members: ['nobody'] }), 400, 'invalid_members');
+  assertError(await put('api-x', { name: 'x', members: [], extra: 1 }), 400, 'invalid_body');
+  assert.ok(!(await h.get('/advertiser/groups', umbrella)).json<{ data: Array<{ id: string }> }>().data.some((g) => g.id === 'api-tier'), 'another brand lists none of acme’s groups');
+  assertError(await h.request({ method: 'DELETE', url: '/advertiser/groups/api-tier', headers: { 'x-api-key': umbrella } }), 404, 'group_not_found');
+  assert.equal((await h.request({ method: 'DELETE', url: '/advertiser/groups/api-tier', headers: { 'x-api-key': acme } })).statusCode, 204);
+  assertError(await h.request({ method: 'DELETE', url: '/advertiser/groups/api-tier', headers: { 'x-api-key': acme } }), 404, 'group_not_found');
 });

@@ -15,8 +15,10 @@ let aff1: string;
 let acme: string;
 
 before(async () => {
-  ({ h, aff1 } = await startWithKeys());
+  // Saved rules in force at once: notice is the subject of terms-notice.test.ts.
+  ({ h, aff1 } = await startWithKeys({ TERMS_NOTICE_MIN_DAYS: '0' }));
   acme = await brandKey(h, BRANDS.acme);
+  assert.equal((await h.request({ method: 'PATCH', url: '/advertiser/brand', payload: { termsNoticeDays: 0 }, headers: { 'x-api-key': acme } })).statusCode, 200);
   const product = productInput('pv-shoe', BRANDS.acme, 'Preview shoe', 5000);
   product.options = product.options!.map((option) => ({ ...option, categories: ['Shoes'] }));
   await servicesFor(h.service.database).imports.upsertProduct(product);

@@ -33,7 +33,9 @@ before(async () => {
   await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
   await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
   brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
+  // Saved rules in force at once, so the affiliate's order is computed with them (notice has its own tests).
+  await database.db.updateTable('brands').set({ terms_notice_days: 0 }).where('id', '=', BRANDS.acme).execute();
+  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', TERMS_NOTICE_MIN_DAYS: '0' }, { publicUrlIsOwn: true });
   browser = await launchBrowser();
   const given = await fetch(`${server.url}/advertiser/coupons/${CODE}`, { method: 'PUT', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ affiliateId: 'aff-1' }) });
   assert.equal(given.status, 201, await given.text());

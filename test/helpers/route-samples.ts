@@ -299,6 +299,20 @@ export function createRouteSamples(): RouteSamples {
         payload: { rules: [{ name: 'Walked product', conditions: { productIds: ['walk-no-such-product'] }, transfer: 'cps', value: 5 }] },
       }),
     },
+    'GET /advertiser/groups': { side: 'brand', foreign: { reason: "lists the caller's own groups (affiliate-groups.test.ts)" }, request: (key) => ({ method: 'GET', url: '/advertiser/groups', headers: withKey(key) }) },
+    'PUT /advertiser/groups/:id': {
+      side: 'brand',
+      foreign: { reason: "creates or replaces a group of the caller's own (affiliate-groups.test.ts)" },
+      request: (key) => ({ method: 'PUT', url: '/advertiser/groups/walk', headers: withKey(key), payload: { name: 'Walk', members: [] } }),
+    },
+    'DELETE /advertiser/groups/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'group_not_found' },
+      request: async (key) => {
+        await h.service.services.affiliateGroups.put(BRANDS.acme, 'walk-gone', { name: 'Gone', members: [] });
+        return { method: 'DELETE', url: '/advertiser/groups/walk-gone', headers: withKey(key) };
+      },
+    },
     'POST /advertiser/commission-rules/preview': {
       side: 'brand',
       foreign: { reason: "previews with the caller's own rules and default, nothing stored (commission-rules-preview.test.ts)" },
