@@ -86,16 +86,19 @@ export class ApprovalsRepository {
 
   /** The ids of the brand's affiliates: approved, asking, with links to it, or with orders of it (as promoters lists them). */
   async programmeOf(brandId: string): Promise<string[]> {
+    return (await this.programmeIds(brandId).execute()).map((row) => row.affiliate_id).sort();
+  }
+
+  /** The brand's affiliates' ids as a query: approved, asking, with links, or with orders (any status, at any time). */
+  private programmeIds(brandId: string) {
     const { db } = this.database;
-    const rows = await db
+    return db
       .selectFrom('brand_approvals')
       .select('affiliate_id')
       .where('brand_id', '=', brandId)
       .union(db.selectFrom('approval_requests').select('affiliate_id').where('brand_id', '=', brandId).where('status', '=', 'pending'))
       .union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId))
-      .union(db.selectFrom('orders').select('affiliate_id').where('organization_id', '=', brandId))
-      .execute();
-    return rows.map((row) => row.affiliate_id).sort();
+      .union(db.selectFrom('orders').select('affiliate_id').where('organization_id', '=', brandId));
   }
 
   /**
@@ -113,10 +116,7 @@ export class ApprovalsRepository {
       if (filter.status === 'approved') return approved;
       if (filter.status === 'pending') return requested;
       // Orders too: an affiliate whose links to the brand are gone still earned what it earned.
-      return approved
-        .union(requested)
-        .union(db.selectFrom('short_links').select('affiliate_id').where('organization_id', '=', brandId))
-        .union(db.selectFrom('orders').select('affiliate_id').where('organization_id', '=', brandId));
+      return this.programmeIds(brandId);
     };
     // The affiliate's orders of the brand created in the range, canceled ones left out.
     const inRange = sql.join(
