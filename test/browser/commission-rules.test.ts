@@ -180,6 +180,18 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
     await page.getByTestId('brand-rule-default').getByText('7.5 % of each item').waitFor();
     await assertAccessible(page, 'affiliate brand');
     await shots(page, 'affiliate-brand');
+
+    // The brand lowers its default rule with five days' notice: the affiliate sees the upcoming terms beside those in force.
+    const patch = (body: object) => fetch(`${server.url}/advertiser/brand`, { method: 'PATCH', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await patch({ termsNoticeDays: 5 })).status, 200);
+    assert.equal((await patch({ commission: { transfer: 'cps', value: 5 } })).status, 200);
+    await page.reload();
+    const upcoming = page.getByTestId('brand-upcoming');
+    await upcoming.getByText(/^New terms from /).waitFor();
+    await upcoming.getByTestId('brand-rule-default').getByText('5 % of each item').waitFor();
+    await page.getByTestId('brand-rules').getByTestId('brand-rule-default').last().getByText('7.5 % of each item').waitFor();
+    await assertAccessible(page, 'affiliate brand with upcoming terms');
+    await shots(page, 'affiliate-brand-upcoming');
   } finally {
     await affiliate.close();
   }

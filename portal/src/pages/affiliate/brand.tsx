@@ -4,12 +4,42 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { useConditionTexts, useOutcomeText } from '../../components/commission-rule-text.js';
+import type { paths } from '../../../../packages/client/index.js';
+
+type Terms = paths['/affiliate/brands/{id}/commission-rules']['get']['responses'][200]['content']['application/json']['data'];
+
+/** A brand's rules in the order they are tried, the default rule last: those in force, or the upcoming ones. */
+function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'>; currency: string }) {
+  const { t, money, number } = useMessages();
+  const conditionsOf = useConditionTexts();
+  const outcomeOf = useOutcomeText();
+  return (
+    <ol class="rules">
+      {terms.rules.map((rule, i) => (
+        <li key={i} data-testid="brand-rule">
+          <strong>{rule.name ?? t('explain.rule', { n: i + 1 })}</strong>
+          <ul>
+            {conditionsOf(rule, currency).map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+          <p>{t('brand.pays', { what: outcomeOf(rule, currency) })}</p>
+        </li>
+      ))}
+      <li data-testid="brand-rule-default">
+        <strong>{t('explain.defaultRule')}</strong>
+        <ul>
+          <li>{terms.rules.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}</li>
+        </ul>
+        <p>{t('brand.pays', { what: terms.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(terms.default.value) }) : t('rules.paysCpaOrder', { amount: money(terms.default.value, currency) }) })}</p>
+      </li>
+    </ol>
+  );
+}
 
 /** One brand an affiliate may work with: what it is, and how it pays (its commission rules in force, as the affiliate may read them). */
 export function BrandDetail({ id }: { id: string }) {
-  const { t, money, number, date } = useMessages();
-  const conditionsOf = useConditionTexts();
-  const outcomeOf = useOutcomeText();
+  const { t, date } = useMessages();
   const brand = useQuery({
     queryKey: ['brand', id],
     queryFn: async () => ok(await api.GET('/affiliate/brands/{id}', { params: { path: { id } } })).data,
@@ -53,7 +83,6 @@ export function BrandDetail({ id }: { id: string }) {
           </>
         )}
       </QueryState>
-      {/* Scores and the brand's upcoming commission changes go here, between the brand and its rules in force. */}
       <section aria-labelledby="brand-rules-title" data-testid="brand-rules">
         <h2 id="brand-rules-title">{t('brand.rulesTitle')}</h2>
         <QueryState query={rules}>
@@ -61,29 +90,18 @@ export function BrandDetail({ id }: { id: string }) {
             const currency = brand.data?.currency ?? 'USD';
             return (
               <>
+                {r.upcoming && (
+                  <div class="notice" role="note" data-testid="brand-upcoming">
+                    <p>
+                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint')}
+                    </p>
+                    <RulesList terms={r.upcoming} currency={currency} />
+                  </div>
+                )}
                 <p class="hint">
-                  {r.version === 0 ? t('brand.rulesNone') : t('brand.rulesHint', { version: r.version, date: r.savedAt ? date(r.savedAt) : '—' })}
+                  {r.version === 0 ? t('brand.rulesNone') : t('brand.rulesHint', { version: r.version, date: date(r.effectiveAt ?? r.savedAt ?? '') })}
                 </p>
-                <ol class="rules">
-                  {r.rules.map((rule, i) => (
-                    <li key={i} data-testid="brand-rule">
-                      <strong>{rule.name ?? t('explain.rule', { n: i + 1 })}</strong>
-                      <ul>
-                        {conditionsOf(rule, currency).map((text) => (
-                          <li key={text}>{text}</li>
-                        ))}
-                      </ul>
-                      <p>{t('brand.pays', { what: outcomeOf(rule, currency) })}</p>
-                    </li>
-                  ))}
-                  <li data-testid="brand-rule-default">
-                    <strong>{t('explain.defaultRule')}</strong>
-                    <ul>
-                      <li>{r.rules.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}</li>
-                    </ul>
-                    <p>{t('brand.pays', { what: r.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(r.default.value) }) : t('rules.paysCpaOrder', { amount: money(r.default.value, currency) }) })}</p>
-                  </li>
-                </ol>
+                <RulesList terms={r} currency={currency} />
               </>
             );
           }}
