@@ -28,24 +28,6 @@ const unit = testFiles('test/unit');
 const browser = testFiles('test/browser');
 const sharedOnly = testFiles('test/scale');
 
-// The slowest files, slowest first (from CI's "slowest files" lines). Node's test runner starts
-// files in the order given, so these start first and the run never ends with one long file
-// alone on one core while the other idles. A listed file that does not run is ignored.
-const slowestFirst = [
-  'test/browser/portal-fit.test.ts',
-  'test/browser/portal.test.ts',
-  'test/api/openapi-fuzz.test.ts',
-  'test/browser/second-factors.test.ts',
-  'test/api/route-rules.test.ts',
-  'test/scale/soak.test.ts',
-];
-
-/** The files, the known slow ones first (slowest first), then the rest in their order. */
-function longestFirst(files) {
-  const rank = (file) => (slowestFirst.includes(file) ? slowestFirst.indexOf(file) : slowestFirst.length);
-  return files.map((file, i) => [file, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([file]) => file);
-}
-
 function reachable(url, defaultPort) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
@@ -108,12 +90,12 @@ function slowestFiles(path) {
 // sources, so no two test files build it at the same time.
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
 
-const results = [await run('SQLite', longestFirst([...unit, ...everywhere, ...browser]), { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
+const results = [await run('SQLite', [...unit, ...everywhere, ...browser], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
 const skippedSuites = [];
 
 const [pgUp, redisUp] = await Promise.all([reachable(postgresUrl, 5432), reachable(redisUrl, 6379)]);
 if (pgUp && redisUp) {
-  results.push(await run('PostgreSQL + Redis', longestFirst([...everywhere, ...sharedOnly]), { TEST_POSTGRES_URL: postgresUrl, TEST_REDIS_URL: redisUrl }));
+  results.push(await run('PostgreSQL + Redis', [...everywhere, ...sharedOnly], { TEST_POSTGRES_URL: postgresUrl, TEST_REDIS_URL: redisUrl }));
 } else {
   const missing = [!pgUp && `PostgreSQL at ${postgresUrl}`, !redisUp && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
   skippedSuites.push(`PostgreSQL + Redis suite skipped: cannot connect to ${missing} (set TEST_POSTGRES_URL / TEST_REDIS_URL)`);
