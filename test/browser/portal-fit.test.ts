@@ -277,7 +277,12 @@ async function ready(page: Page): Promise<void> {
   await page.getByText('Loading…').waitFor({ state: 'detached' });
 }
 
-/** Sideways scrolling, accessibility and small targets at each phone width, added to `problems`. */
+/**
+ * Sideways scrolling, small targets and overlapping cells at each phone width, added to
+ * `problems`; the accessibility check once, at the narrowest. Both widths fall under the same
+ * style rules (the portal's breakpoints are 40rem and 48rem), so the scan would find the same at
+ * both, and it is the costliest check of the file.
+ */
 async function checkAtPhoneWidths(page: Page, what: string, problems: string[]): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
@@ -287,7 +292,7 @@ async function checkAtPhoneWidths(page: Page, what: string, problems: string[]):
     if (scrollWidth > innerWidth) problems.push(`${what} at ${width} px: ${scrollWidth} px wide (${await widest(page)})`);
     problems.push(...(await smallTargets(page)).map((target) => `${what} at ${width} px: ${target}`));
     problems.push(...(await overlappingCells(page)).map((cell) => `${what} at ${width} px: ${cell}`));
-    await assertAccessible(page, `${what} at ${width} px`);
+    if (width === Math.min(...WIDTHS)) await assertAccessible(page, `${what} at ${width} px`);
   }
 }
 
