@@ -25,10 +25,11 @@ export function OrderDetail({ id }: { id: string }) {
       <p>
         <Link href="/orders">{t('order.back')}</Link>
       </p>
+      {/* The heading stands while the order loads, and when it is not found. */}
+      <h1>{t('order.title', { order: order.data?.orderId ?? id })}</h1>
       <QueryState query={order}>
         {(o) => (
           <>
-            <h1>{t('order.title', { order: o.orderId })}</h1>
             <dl class="facts">
               <dt>{t('orders.date')}</dt>
               <dd>{date(o.createdAt)}</dd>
@@ -72,7 +73,8 @@ export function OrderDetail({ id }: { id: string }) {
           </>
         )}
       </QueryState>
-      <QueryState query={explanation}>{(e) => <CommissionExplanation explanation={e} />}</QueryState>
+      {/* Once the order is there: one thing loads at a time, and a missing order says so once. */}
+      {order.data && <QueryState query={explanation}>{(e) => <CommissionExplanation explanation={e} />}</QueryState>}
     </>
   );
 }
