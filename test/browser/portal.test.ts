@@ -429,7 +429,11 @@ test('a brand corrects a pending order (an item returned), sees the change in it
     await page.getByLabel('Quantity of Sneakers').fill('1');
     await page.getByRole('button', { name: 'Save correction' }).click();
     await page.getByTestId('conversion-value').filter({ hasText: 'R$50.00' }).waitFor();
-    await page.getByRole('cell', { name: 'Value: R$100.00 → R$50.00' }).waitFor();
+    // In the order's history and in its commission's explanation.
+    const change = page.getByRole('cell', { name: 'Value: R$100.00 → R$50.00' });
+    await change.first().waitFor();
+    await page.getByTestId('explanation-changes').getByRole('cell', { name: 'Value: R$100.00 → R$50.00' }).waitFor();
+    assert.equal(await change.count(), 2);
     await assertAccessible(page, 'conversion detail');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByTestId('conversion-status').filter({ hasText: 'Approved' }).waitFor();
