@@ -67,12 +67,18 @@ function run(label, files, env) {
     const failures = [];
     const path = [];
     let tail = '';
+    // The YAML block under a "not ok" line (its error, expected, actual and stack), kept short.
+    let detail;
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       const text = tail + chunk;
       const lines = text.split('\n');
       tail = lines.pop() ?? '';
       for (const line of lines) {
+        if (detail) {
+          if (/^ *\.\.\.$/.test(line)) detail = undefined;
+          else if (line.trim() && !/^ *(---|duration_ms:|type:|location:|failureType:)/.test(line) && detail.length < 10) detail.push(line.trim());
+        }
         const match = /^# (pass|fail|skipped|cancelled|todo) (\d+)$/.exec(line);
         if (match) counts[match[1]] = Number(match[2]);
         const subtest = /^( *)# Subtest: (.*)$/.exec(line);
@@ -81,7 +87,7 @@ function run(label, files, env) {
         if (notOk) {
           const name = [...path.slice(0, notOk[1].length / 4), notOk[2]].join(' > ');
           // A suite fails with its failing tests: name only the innermost.
-          if (!failures.some((f) => f.startsWith(`${name} > `))) failures.push(name);
+          if (!failures.some((f) => f.name.startsWith(`${name} > `))) failures.push({ name, detail: (detail = []) });
         }
       }
     });
@@ -118,7 +124,9 @@ if (pgUp && redisUp) {
 const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
 const failedRun = results.some((r) => r.code !== 0);
 for (const r of results) if (r.slowest?.length) console.log(`\n# slowest files (${r.label}), their tests' time:\n${r.slowest.map((line) => `#   ${line}`).join('\n')}`);
-for (const r of results) for (const name of r.failures ?? []) console.log(`# failed (${r.label}): ${name}`);
+for (const r of results) {
+  for (const { name, detail } of r.failures ?? []) console.log(`# failed (${r.label}): ${name}${detail.map((line) => `\n#     ${line}`).join('')}`);
+}
 for (const line of skippedSuites) console.log(`\n# ${line}${process.env.CI ? ' — a failure in CI' : ''}`);
 if (failedRun && total.fail === 0) total.fail = 1; // a run that crashed before reporting still fails
 console.log(`\n${total.pass} passed, ${total.fail} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);

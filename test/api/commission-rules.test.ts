@@ -1,7 +1,7 @@
 // A brand's commission rules through the API: GET and PUT /advertiser/commission-rules (checked as
 // a whole, each save a version), orders computed with the version in force when reported and
 // corrected with that same version, and each order's explanation for its affiliate and its brand.
-// The property: for random rule sets and orders (corrections included), the explanation sums to
+// The property: for random rule sets, group memberships and orders (corrections included), the explanation sums to
 // the stored commission, and each item went to the first rule that matches it (checked against a
 // model written here). COMMISSION_PROPERTY_ORDERS sets how many orders (80 by default);
 // COMMISSION_PROPERTY_SEED replays a run (its seed is printed).
@@ -29,6 +29,8 @@ let umbrella: string;
 const CATALOGUE: Record<string, string[]> = { 'cr-1': ['Shoes'], 'cr-2': ['Bags'], 'cr-3': ['Shoes', 'Sale'], 'cr-4': ['Hats'] };
 /** Item ids an order may have: the catalogue's and one the catalogue lacks. */
 const SKUS = [...Object.keys(CATALOGUE), 'cr-missing'];
+/** The brand's groups the random rules name; aff-1 is placed in some of them at random as orders go. */
+const GROUPS = ['g-best', 'g-coupon'];
 const REGISTERED = 'RULES10';
 const UNREGISTERED = 'Walkin5';
 
@@ -46,7 +48,14 @@ before(async () => {
   }
   const res = await h.request({ method: 'PUT', url: `/advertiser/coupons/${REGISTERED}`, payload: { affiliateId: 'aff-1' }, headers: { 'x-api-key': acme } });
   assert.equal(res.statusCode, 201, res.body);
+  for (const id of GROUPS) await placeInGroup(id, false);
 });
+
+/** Puts aff-1 in the brand's group, or takes it out (the group is created the first time). */
+async function placeInGroup(id: string, member: boolean): Promise<void> {
+  const res = await h.request({ method: 'PUT', url: `/advertiser/groups/${id}`, payload: { name: id, members: member ? ['aff-1'] : [] }, headers: { 'x-api-key': acme } });
+  assert.ok([200, 201].includes(res.statusCode), res.body);
+}
 after(async () => {
   await h.close();
 });
@@ -117,6 +126,7 @@ describe('GET and PUT /advertiser/commission-rules', () => {
       [[{ transfer: 'cps', value: 5, per: 'item' }], /^rules\[0\]\.per: only a cpa rule/],
       [[{ transfer: 'cpa', value: 10.5 }], /^rules\[0\]\.value: a cpa rule is an amount in integer cents/],
       [[{ conditions: { channelKinds: ['carrier-pigeon'] }, transfer: 'cpa', value: 10 }], /^rules\[0\]\.conditions\.channelKinds: "carrier-pigeon" is not a channel kind/],
+      [[{ transfer: 'cpa', value: 10, conditions: { customer: 'new' } }, { conditions: { affiliateGroups: ['g-best', 'no-such-group'] }, transfer: 'cpa', value: 10 }], /^rules\[1\]\.conditions\.affiliateGroups: you have no group "no-such-group"/],
     ];
     for (const [rules, message] of cases) {
       const res = await putRules(rules);
@@ -238,6 +248,8 @@ interface OrderFacts {
   isNew?: boolean;
   channelKind?: string;
   coupon?: string;
+  /** The groups the affiliate was in when the commission was computed (a correction reads them again). */
+  groups: string[];
 }
 
 /** The model: the rule each unit (item, or the order without items) goes to, and the commission, written apart from the service's code. */
@@ -250,7 +262,7 @@ function model(rules: CommissionRule[], fallback: { transfer: string; value: num
     const c = r.conditions ?? {};
     if (c.customer && (o.isNew === undefined || o.isNew !== (c.customer === 'new'))) return false;
     if (c.channelKinds && !(o.channelKind && c.channelKinds.includes(o.channelKind))) return false;
-    if (c.affiliateGroups) return false; // no groups exist
+    if (c.affiliateGroups && !c.affiliateGroups.some((g) => o.groups.includes(g))) return false;
     if (c.coupon && !(o.coupon && (!c.coupon.codes || c.coupon.codes.map(lower).includes(lower(o.coupon))))) return false;
     if (c.orderValue?.min !== undefined && o.value < c.orderValue.min) return false;
     if (c.orderValue?.max !== undefined && o.value > c.orderValue.max) return false;
@@ -294,7 +306,7 @@ function randomRule(rnd: SeededRandom, mayBeBare: boolean): CommissionRule {
       case 1: conditions.categories = pickSome(['shoes', 'BAGS', 'Sale', 'hats', 'Toys']); break;
       case 2: conditions.customer = rnd.pick(['new', 'returning'] as const); break;
       case 3: conditions.channelKinds = pickSome(['site', 'instagram']); break;
-      case 4: conditions.affiliateGroups = rnd.chance(0.3) ? ['g-best'] : undefined!; if (!conditions.affiliateGroups) delete conditions.affiliateGroups; break;
+      case 4: conditions.affiliateGroups = pickSome(GROUPS); break;
       case 5: conditions.coupon = rnd.chance(0.5) ? {} : { codes: pickSome(['rules10', 'WALKIN5', 'other']) }; break;
       default: {
         const a = rnd.int(0, 8000);
@@ -359,7 +371,13 @@ test(`random rules and orders, corrections included: explanations sum to the sto
   const versions = new Map<number, CommissionRule[]>();
   let current = { version: 0, rules: [] as CommissionRule[] };
   const placed: Array<{ orderId: string; networkId: string; version: number; facts: OrderFacts }> = [];
+  let groups: string[] = [];
   for (let n = 0; n < ORDERS; n++) {
+    // Memberships change between orders, without a new version of the rules: they take effect at once.
+    if (n % 4 === 0) {
+      groups = GROUPS.filter(() => rnd.chance(0.5));
+      for (const id of GROUPS) await placeInGroup(id, groups.includes(id));
+    }
     if (n % 8 === 0) {
       const count = rnd.chance(0.15) ? 0 : rnd.int(1, 5);
       const rules = Array.from({ length: count }, (_, i) => randomRule(rnd, i === count - 1));
@@ -377,7 +395,7 @@ test(`random rules and orders, corrections included: explanations sum to the sto
     if (coupon !== undefined) body.coupon = coupon;
     if (isNew !== undefined) body.customer = { isNew };
     const created = conversionOf(await report(h, acme, body), 201);
-    const facts: OrderFacts = { value, items, ...(isNew !== undefined && { isNew }), ...(kind !== 'none' && { channelKind: kind }), ...(coupon !== undefined && { coupon }) };
+    const facts: OrderFacts = { value, items, groups, ...(isNew !== undefined && { isNew }), ...(kind !== 'none' && { channelKind: kind }), ...(coupon !== undefined && { coupon }) };
     await check(orderId, created.id, current.rules, current.version, facts, `order ${n}`);
     placed.push({ orderId, networkId: created.id, version: current.version, facts });
     // A correction of an earlier order, after rules may have changed: computed with its own version.
@@ -389,7 +407,7 @@ test(`random rules and orders, corrections included: explanations sum to the sto
       const changedValue = changedItems.length === 0 ? rnd.int(100, 12000) : Math.max(0, changedItems.reduce((s, it) => s + it.price * it.quantity, 0) + rnd.int(-50, 50));
       const res = await patchStatus(h, acme, target.orderId, { value: changedValue, ...(changedItems.length > 0 && { items: changedItems }) });
       assert.equal(res.statusCode, 200, res.body);
-      target.facts = { ...target.facts, value: changedValue, items: changedItems };
+      target.facts = { ...target.facts, value: changedValue, items: changedItems, groups };
       await check(target.orderId, target.networkId, versions.get(target.version) ?? [], target.version, target.facts, `correction after order ${n}`);
     }
   }

@@ -36,6 +36,16 @@ function watchReadWorker(database: Database): { calls: () => number } {
   return { calls: () => calls };
 }
 
+/** Runs the count until one run skips the worker (at most 20 runs), checking each total; whether one did. */
+async function ranHere(worker: { calls: () => number }, count: () => Promise<number>, expected: number): Promise<boolean> {
+  for (let run = 0; run < 20; run++) {
+    const before = worker.calls();
+    assert.equal(await count(), expected);
+    if (worker.calls() === before) return true;
+  }
+  return false;
+}
+
 test('a cheap count moves to the serving connection after its first run and stays exact', async () => {
   await withFileDatabase(async (database, db) => {
     await db.insertInto('items').values([{ kind: 'a' }, { kind: 'a' }, { kind: 'b' }]).execute();
@@ -44,14 +54,16 @@ test('a cheap count moves to the serving connection after its first run and stay
 
     assert.equal(await countA(), 2);
     assert.equal(worker.calls(), 1, 'a count never run before goes to the read worker');
-    assert.equal(await countA(), 2);
-    assert.equal(worker.calls(), 1, 'the same cheap count again runs on the serving connection');
+    // "Cheap" is measured: on a busy machine one run may take over the bar and go back to the
+    // worker, so the move is looked for over a few runs, each of them exact.
+    assert.ok(await ranHere(worker, countA, 2), 'the same cheap count again runs on the serving connection');
 
     await db.insertInto('items').values({ kind: 'a' }).execute();
     assert.equal(await countA(), 3, 'a row written since is counted');
     const countB = () => countOf(database, db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'b'));
+    const before = worker.calls();
     assert.equal(await countB(), 1);
-    assert.equal(worker.calls(), 2, 'other parameters are another count, first run on the worker');
+    assert.equal(worker.calls(), before + 1, 'other parameters are another count, first run on the worker');
   });
 });
 

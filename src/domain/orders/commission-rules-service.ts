@@ -23,7 +23,7 @@ import { webhookEvent } from '../webhooks/events.js';
 import { isoOf } from '../time.js';
 import { loweringIn, sameTerms, type CommissionTerms } from './terms-changes.js';
 import { couponKeyOf } from './coupon-codes.js';
-import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
+import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionItemFacts, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
 export interface CommissionRulesRepositories {
   affiliateGroups: AffiliateGroupsRepository;
@@ -196,7 +196,7 @@ export class CommissionRulesService {
   /** Replaces the brand's rules: checked as a whole, saved as the next version, in force at once or after the brand's notice. */
   async put(caller: BrandCaller, rules: CommissionRule[]): Promise<CommissionRulesView> {
     checkRules(rules);
-    await this.checkChannelKinds(rules);
+    await this.checkNames(caller.brandId, rules);
     await this.save(caller, { rules: rules.map(cleanRule) });
     return this.get(caller.brandId);
   }
@@ -276,12 +276,18 @@ export class CommissionRulesService {
     return brands.length;
   }
 
-  private async checkChannelKinds(rules: CommissionRule[]): Promise<void> {
+  /** Refuses a rule naming a channel kind that does not exist, or a group the brand does not have (it could never match). */
+  private async checkNames(brandId: string, rules: CommissionRule[]): Promise<void> {
+    const groups = new Set((await this.repositories.affiliateGroups.list(brandId)).map((group) => group.id));
     for (const [i, rule] of rules.entries()) {
       for (const kind of rule.conditions?.channelKinds ?? []) {
         if (!(await this.repositories.affiliates.channelKindExists(kind))) {
           throw invalid('invalid_commission_rules', `rules[${i}].conditions.channelKinds: "${kind}" is not a channel kind (see GET /affiliate/channels/available for the kinds)`);
         }
+      }
+      const unknown = rule.conditions?.affiliateGroups?.find((id) => !groups.has(id));
+      if (unknown !== undefined) {
+        throw invalid('invalid_commission_rules', `rules[${i}].conditions.affiliateGroups: you have no group "${unknown}" (create it with PUT /advertiser/groups/{id} first)`);
       }
     }
   }
@@ -329,18 +335,14 @@ export class CommissionRulesService {
 
   private async explain(order: CommissionFacts, version: number): Promise<CommissionExplanation> {
     const rules = await this.rulesOf(order.organization_id, version);
-    const items = JSON.parse(order.items) as OrderItem[];
-    const needsCategories = rules.some((rule) => rule.conditions?.categories !== undefined);
     const needsChannel = rules.some((rule) => rule.conditions?.channelKinds !== undefined);
-    const options = needsCategories ? await this.repositories.commissionRules.productOptions(order.organization_id, [...new Set(items.map((item) => item.id))]) : [];
-    const categories = new Map(options.map((row) => [row.id, categoriesOfOptions(row.options)]));
     const channelKind = needsChannel && order.channel_id !== null ? await this.repositories.commissionRules.channelKind(order.channel_id) : undefined;
     return explainCommission(
       rules,
       { transfer: order.commission_transfer, value: order.commission_value },
       {
         value: order.value,
-        items: items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, categories: categories.get(item.id) ?? [] })),
+        items: await this.itemFacts(order.organization_id, rules, JSON.parse(order.items) as OrderItem[]),
         customerIsNew: order.customer_is_new === null ? undefined : order.customer_is_new === 1,
         channelKind,
         affiliateGroups: await this.groupsOf(order.affiliate_id, order.organization_id),
@@ -359,19 +361,16 @@ export class CommissionRulesService {
     if (!brand) throw notFound('brand not found', 'brand_not_found');
     if (rules) {
       checkRules(rules);
-      await this.checkChannelKinds(rules);
+      await this.checkNames(brandId, rules);
     }
     const tried = rules ?? (await this.get(brandId)).rules;
     const value = order.value ?? order.items.reduce((sum, item) => sum + item.price * item.quantity, 0);
-    const needsCategories = tried.some((rule) => rule.conditions?.categories !== undefined);
-    const options = needsCategories ? await this.repositories.commissionRules.productOptions(brandId, [...new Set(order.items.map((item) => item.id))]) : [];
-    const categories = new Map(options.map((row) => [row.id, categoriesOfOptions(row.options)]));
     const explanation = explainCommission(
       tried,
       { transfer: brand.commission_transfer, value: brand.commission_value },
       {
         value,
-        items: order.items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, categories: categories.get(item.id) ?? [] })),
+        items: await this.itemFacts(brandId, tried, order.items),
         customerIsNew: order.customer === undefined ? undefined : order.customer === 'new',
         channelKind: order.channelKind,
         affiliateGroups: order.affiliateGroups ?? [],
@@ -383,6 +382,14 @@ export class CommissionRulesService {
       return name === undefined ? line : { ...line, ruleName: name };
     });
     return { currency: brand.currency, value, lines, capped: explanation.capped, total: explanation.total };
+  }
+
+  /** Items as the rules read them: with their catalogue categories, looked up only when a rule has a category condition. */
+  private async itemFacts(brandId: string, rules: CommissionRule[], items: ReadonlyArray<Pick<OrderItem, 'id' | 'price' | 'quantity'>>): Promise<CommissionItemFacts[]> {
+    const needsCategories = rules.some((rule) => rule.conditions?.categories !== undefined);
+    const options = needsCategories ? await this.repositories.commissionRules.productOptions(brandId, [...new Set(items.map((item) => item.id))]) : [];
+    const categories = new Map(options.map((row) => [row.id, categoriesOfOptions(row.options)]));
+    return items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, categories: categories.get(item.id) ?? [] }));
   }
 
   /** The brand's affiliate groups the affiliate is in, named by the brand or placed by a tier. */
