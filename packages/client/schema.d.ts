@@ -12773,7 +12773,7 @@ export interface paths {
                                 customer?: "new" | "returning";
                                 /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
                                 channelKinds?: string[];
-                                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                                /** @description Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed */
                                 affiliateGroups?: string[];
                                 /** @description Order condition: a coupon code was used: any ({}), or one of codes */
                                 coupon?: {
@@ -12994,7 +12994,7 @@ export interface paths {
                                 customer?: "new" | "returning";
                                 /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
                                 channelKinds?: string[];
-                                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                                /** @description Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed */
                                 affiliateGroups?: string[];
                                 /** @description Order condition: a coupon code was used: any ({}), or one of codes */
                                 coupon?: {
@@ -30007,7 +30007,7 @@ export interface components {
                 customer?: "new" | "returning";
                 /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
                 channelKinds?: string[];
-                /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                /** @description Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed */
                 affiliateGroups?: string[];
                 /** @description Order condition: a coupon code was used: any ({}), or one of codes */
                 coupon?: {
@@ -30154,7 +30154,7 @@ export interface components {
                     customer?: "new" | "returning";
                     /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
                     channelKinds?: string[];
-                    /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                    /** @description Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed */
                     affiliateGroups?: string[];
                     /** @description Order condition: a coupon code was used: any (neither codes nor otherCodes), or one of the codes the brand named */
                     coupon?: {
@@ -30223,7 +30223,7 @@ export interface components {
                         customer?: "new" | "returning";
                         /** @description Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none */
                         channelKinds?: string[];
-                        /** @description Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now */
+                        /** @description Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed */
                         affiliateGroups?: string[];
                         /** @description Order condition: a coupon code was used: any (neither codes nor otherCodes), or one of the codes the brand named */
                         coupon?: {

@@ -11,7 +11,7 @@ const conditionProperties = {
     ),
     customer: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('returning')], { description: 'Order condition: the customer is new, or returning, as you reported it (customer.isNew); an order you said neither of matches neither' })),
     channelKinds: Type.Optional(Ids('Order condition: channel kind ids (site, instagram…, GET /affiliate/channels/available) of the channel whose link earned the order; an order without a channel (a coupon order) matches none')),
-    affiliateGroups: Type.Optional(Ids('Order condition: affiliate group ids; the order’s affiliate is a member of one of them. Groups do not exist yet: a rule with this condition matches no order for now')),
+    affiliateGroups: Type.Optional(Ids('Order condition: ids of your affiliate groups (PUT /advertiser/groups/{id}; an id you have no group for is refused); the order’s affiliate is a member of one of them, named by you or placed by a tier, when the commission is computed')),
     coupon: Type.Optional(
       Type.Object(
         { codes: Type.Optional(Ids('One of these codes, compared without case')) },
