@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // The affiliate's brand list shows each brand's network scores as the server computed them (its
-// brand-scores task runs when it starts), and "Not enough data yet" for a brand without any; at
-// 1280 and 375 px, never scrolling sideways on the phone.
+// brand-scores task runs when it starts), and "Not enough data yet" for a brand without any; a
+// brand's own page shows its scores with its EPC and median time to decision; at 1280 and 375 px,
+// never scrolling sideways on the phone.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
@@ -92,6 +93,30 @@ test('brand rows show the computed scores, or "Not enough data yet"; they fit at
     await page.getByTestId(`brand-${NEW_BRAND}`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, 'brands-375-first-cards.png') });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll at 375 px');
+
+    // A scored brand's own page: its scores, EPC and median days to decision as the API gives them.
+    const scoredRow = rows.find((r) => Number(r.ratings_absent) !== 31)!;
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(`/affiliate/brands/${scoredRow.id}`)),
+        page.goto(`/app/brands/${scoredRow.id}`),
+      ]);
+      const detail = ((await response.json()) as { data: unknown }).data as { currency: string; network: { rating: Record<string, number | undefined>; epc?: number; medianDaysToDecision?: number } };
+      const section = page.getByTestId('brand-scores');
+      await section.waitFor();
+      const text = (await section.innerText()).replace(/\s+/g, ' ');
+      for (const [name, label] of Object.entries(NAMES)) {
+        const value = detail.network.rating[name];
+        if (value !== undefined) assert.ok(text.includes(`${label} ${value} of 5`), `${label} ${value} of 5 in "${text}"`);
+      }
+      assert.ok(detail.network.epc !== undefined && detail.network.medianDaysToDecision !== undefined, 'the scored brand has an EPC and a median time to decision');
+      const epc = new Intl.NumberFormat('en-US', { style: 'currency', currency: detail.currency }).format(detail.network.epc / 100);
+      assert.ok(text.includes(`Commission per 100 clicks ${epc}`), `EPC ${epc} in "${text}"`);
+      assert.ok(text.includes(`Median time to approve or cancel an order ${detail.network.medianDaysToDecision} days`), text);
+      await page.screenshot({ path: join(shots, `brand-detail-${width}.png`), fullPage: true });
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `the brand's page does not scroll sideways at ${width} px`);
+    }
     console.log(`screenshots in ${shots}`);
   } finally {
     await context.close();

@@ -3,7 +3,8 @@
 // a brand writes its rules (one refused beside the rule it names), tries an order in the preview,
 // and saves; an order reported afterwards is explained to its affiliate (on the order's page) and
 // to the brand (on the conversion's page) with the same lines and total; the affiliate reads the
-// brand's rules on the brand's page. Each new page at 1280 and 375 px, without sideways scroll.
+// brand's rules on the brand's page; a lowering waits for its notice, and the editor says until
+// when. Each new page at 1280 and 375 px, without sideways scroll.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -205,6 +206,31 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
     await explanation.getByText('Version 1 of the brand’s rules').waitFor();
     await assertAccessible(page, 'brand conversion');
     await shots(page, 'brand-conversion');
+
+    // The lowered default waits for its notice: the editor says so, and edits the waiting version.
+    const waiting = async () => {
+      const res = await fetch(`${server.url}/advertiser/commission-rules`, { headers: { 'x-api-key': brandKey } });
+      return ((await res.json()) as { data: { upcoming: { version: number; effectiveAt: string } } }).data.upcoming;
+    };
+    const when = (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+    await nav(page, 'Commission rules');
+    const notice = page.getByTestId('rules-upcoming');
+    await notice.getByText(`Version 2 is saved and takes effect on ${when((await waiting()).effectiveAt)} (`, { exact: false }).waitFor();
+    await notice.getByText('until then version 1 is in force', { exact: false }).waitFor();
+    await page.getByTestId('rule-default').getByText('5 % of each item').waitFor();
+    // A lower share on shoes: saved as version 3, also waiting, and the page says until when.
+    const shoes = page.getByTestId('rule').nth(0);
+    assert.equal(await shoes.getByLabel('Percent').inputValue(), '10');
+    await shoes.getByLabel('Percent').fill('8');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    const saved = page.getByTestId('rules-saved');
+    await saved.getByText(/^Saved as version 3\. It could pay some orders less \(.*rules\[0\].*\), so it takes effect on /).waitFor();
+    const third = await waiting();
+    assert.equal(third.version, 3);
+    assert.ok((await saved.textContent())!.includes(when(third.effectiveAt)), (await saved.textContent()) ?? '');
+    await page.getByTestId('rules-version').getByText('Version 1', { exact: false }).waitFor();
+    await assertAccessible(page, 'commission rules with a change waiting');
+    await shots(page, 'editor-waiting');
   } finally {
     await again.close();
   }

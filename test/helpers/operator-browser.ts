@@ -3,18 +3,10 @@
 // set up on the Security page the first time, its codes each used once, the menu and the check
 // that a page does not scroll sideways.
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
+import { freshCode } from './totp-codes.js';
 import type { Page } from 'playwright-core';
 
-const STEP_MS = 30_000;
-let lastStep = -1;
-
-/** A code of the app for a step no code was used in yet (a code works once). */
-export async function freshCode(secret: string): Promise<string> {
-  while (Math.floor(Date.now() / STEP_MS) <= lastStep) await new Promise((resolve) => setTimeout(resolve, 500));
-  lastStep = Math.floor(Date.now() / STEP_MS);
-  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
-}
+export { freshCode };
 
 export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/app/');

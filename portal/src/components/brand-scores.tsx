@@ -1,8 +1,9 @@
 import { useMessages } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
 
-type Rating = Partial<Record<'approval' | 'commission' | 'conversion' | 'popularity' | 'validation', number>>;
-const NAMES: ReadonlyArray<[keyof Rating, MessageKey]> = [
+export type Rating = Partial<Record<'approval' | 'commission' | 'conversion' | 'popularity' | 'validation', number>>;
+/** The five scores in the order they are shown, with their labels. */
+export const SCORE_NAMES: ReadonlyArray<[keyof Rating, MessageKey]> = [
   ['approval', 'scores.approval'],
   ['commission', 'scores.commission'],
   ['conversion', 'scores.conversion'],
@@ -13,7 +14,7 @@ const NAMES: ReadonlyArray<[keyof Rating, MessageKey]> = [
 /** A brand's network scores (0 to 5), each one it has; none yet: says so rather than showing zeros. */
 export function BrandScores({ rating }: { rating: Rating }) {
   const { t, number } = useMessages();
-  const present = NAMES.filter(([name]) => rating[name] !== undefined);
+  const present = SCORE_NAMES.filter(([name]) => rating[name] !== undefined);
   if (present.length === 0) return <span class="hint">{t('scores.notEnoughData')}</span>;
   return (
     <dl class="scores">

@@ -1,8 +1,10 @@
+import { Fragment } from 'preact';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { SCORE_NAMES } from '../../components/brand-scores.js';
 import { useConditionTexts, useOutcomeText } from '../../components/commission-rule-text.js';
 import type { paths } from '../../../../packages/client/index.js';
 
@@ -39,7 +41,7 @@ function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'
 
 /** One brand an affiliate may work with: what it is, and how it pays (its commission rules in force, as the affiliate may read them). */
 export function BrandDetail({ id }: { id: string }) {
-  const { t, date } = useMessages();
+  const { t, date, money, number } = useMessages();
   const brand = useQuery({
     queryKey: ['brand', id],
     queryFn: async () => ok(await api.GET('/affiliate/brands/{id}', { params: { path: { id } } })).data,
@@ -80,6 +82,34 @@ export function BrandDetail({ id }: { id: string }) {
             <p>
               <Link href={`/links?brand=${encodeURIComponent(b.id)}`}>{t('brands.makeLink')}</Link>
             </p>
+            <section aria-labelledby="brand-scores-title" data-testid="brand-scores">
+              <h2 id="brand-scores-title">{t('brand.scoresTitle')}</h2>
+              <p class="hint">{t('brand.scoresHint')}</p>
+              {SCORE_NAMES.every(([name]) => b.network.rating[name] === undefined) ? (
+                <p>{t('scores.notEnoughData')}</p>
+              ) : (
+                <dl class="facts amounts narrow">
+                  {SCORE_NAMES.filter(([name]) => b.network.rating[name] !== undefined).map(([name, label]) => (
+                    <Fragment key={name}>
+                      <dt>{t(label)}</dt>
+                      <dd>{t('brand.outOfFive', { score: number(b.network.rating[name]!) })}</dd>
+                    </Fragment>
+                  ))}
+                  {b.network.epc !== undefined && (
+                    <>
+                      <dt>{t('brand.epc')}</dt>
+                      <dd>{money(b.network.epc, b.currency)}</dd>
+                    </>
+                  )}
+                  {b.network.medianDaysToDecision !== undefined && (
+                    <>
+                      <dt>{t('brand.medianDays')}</dt>
+                      <dd>{t('brand.days', { days: number(b.network.medianDaysToDecision) })}</dd>
+                    </>
+                  )}
+                </dl>
+              )}
+            </section>
           </>
         )}
       </QueryState>

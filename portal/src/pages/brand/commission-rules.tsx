@@ -48,7 +48,7 @@ function percentOf(text: string, locale: string): number | undefined {
 
 /** The rules editor: the brand's rules in the order they are tried, its default rule last, and a preview of an example order. */
 export function CommissionRulesEditor() {
-  const { t, money, number, locale } = useMessages();
+  const { t, money, number, locale, dateTime } = useMessages();
   const queries = useQueryClient();
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
   const saved = useQuery({ queryKey: ['commission-rules'], queryFn: async () => ok(await api.GET('/advertiser/commission-rules')).data });
@@ -56,7 +56,8 @@ export function CommissionRulesEditor() {
   const [drafts, setDrafts] = useState<Draft[] | undefined>(undefined);
   /** Problems by rule index (-1: the list as a whole), from the page's own checks or the service's answer. */
   const [problems, setProblems] = useState<Map<number, string>>(new Map());
-  const [savedVersion, setSavedVersion] = useState<number | undefined>(undefined);
+  /** What the last save did: in force at once, or waiting for the notice (with when and why). */
+  const [savedAs, setSavedAs] = useState<{ version: number; effectiveAt?: string; lowers?: string } | undefined>(undefined);
 
   // Money in the brand's units as typed: cents to "49.90" in the locale's marks.
   const unitsOf = (cents: number) => money(cents, currency).replace(/[^\d.,]/g, '');
@@ -80,7 +81,8 @@ export function CommissionRulesEditor() {
     };
   };
   useEffect(() => {
-    if (saved.data && profile.data && drafts === undefined) setDrafts(saved.data.rules.map(draftOf));
+    // The latest saved rules are the ones to edit: a change still waiting for its notice, if any.
+    if (saved.data && profile.data && drafts === undefined) setDrafts((saved.data.upcoming ?? saved.data).rules.map(draftOf));
   }, [saved.data, profile.data]);
 
   /** The drafts as the API takes them, or the first problem of each rule the page can see itself. */
@@ -138,8 +140,8 @@ export function CommissionRulesEditor() {
   const save = useMutation({
     mutationFn: async (rules: Rule[]) => ok(await api.PUT('/advertiser/commission-rules', { body: { rules } })).data,
     onSuccess: (data) => {
-      setSavedVersion(data.version);
-      setDrafts(data.rules.map(draftOf));
+      setSavedAs(data.upcoming ? { version: data.upcoming.version, effectiveAt: data.upcoming.effectiveAt, lowers: data.upcoming.lowers } : { version: data.version });
+      setDrafts((data.upcoming ?? data).rules.map(draftOf));
       void queries.invalidateQueries({ queryKey: ['commission-rules'] });
     },
     onError: (error) => setProblems(problemsOf(error)),
@@ -147,14 +149,14 @@ export function CommissionRulesEditor() {
 
   const update = (i: number, change: Partial<Draft>) => {
     setDrafts(drafts!.map((d, j) => (j === i ? { ...d, ...change } : d)));
-    setSavedVersion(undefined);
+    setSavedAs(undefined);
   };
   const move = (i: number, by: -1 | 1) => {
     const next = [...drafts!];
     [next[i], next[i + by]] = [next[i + by]!, next[i]!];
     setDrafts(next);
     setProblems(new Map());
-    setSavedVersion(undefined);
+    setSavedAs(undefined);
   };
 
   return (
@@ -162,14 +164,21 @@ export function CommissionRulesEditor() {
       <h1>{t('rules.title')}</h1>
       <p class="hint">{t('rules.hint')}</p>
       <QueryState query={saved}>
-        {(view) =>
-          drafts === undefined ? (
+        {(view) => {
+          // The rules edited are the latest saved, so the default shown beside them is theirs too.
+          const defaultRule = (view.upcoming ?? view).default;
+          return drafts === undefined ? (
             <p role="status">{t('common.loading')}</p>
           ) : (
             <>
               <p class="hint" data-testid="rules-version">
                 {view.version === 0 ? t('rules.neverSaved') : t('rules.versionN', { n: view.version })}
               </p>
+              {view.upcoming && (
+                <p class="notice" role="note" data-testid="rules-upcoming">
+                  {t('rules.upcoming', { n: view.upcoming.version, date: dateTime(view.upcoming.effectiveAt), why: view.upcoming.lowers, current: view.version })}
+                </p>
+              )}
               <form
                 class="stacked"
                 aria-label={t('rules.title')}
@@ -207,7 +216,7 @@ export function CommissionRulesEditor() {
                           onClick={() => {
                             setDrafts(drafts.filter((_, j) => j !== i));
                             setProblems(new Map());
-                            setSavedVersion(undefined);
+                            setSavedAs(undefined);
                           }}
                         >
                           {t('rules.remove')}
@@ -219,7 +228,7 @@ export function CommissionRulesEditor() {
                     <strong>{t('explain.defaultRule')}</strong>
                     <p>
                       {drafts.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}:{' '}
-                      {view.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(view.default.value) }) : t('rules.paysCpaOrder', { amount: money(view.default.value, currency) })}
+                      {defaultRule.transfer === 'cps' ? t('rules.paysCps', { percent: number(defaultRule.value) }) : t('rules.paysCpaOrder', { amount: money(defaultRule.value, currency) })}
                     </p>
                     <p class="hint">
                       {t('rules.defaultHint')} <Link href="/profile">{t('nav.profile')}</Link>
@@ -233,7 +242,7 @@ export function CommissionRulesEditor() {
                     disabled={drafts.length >= 50}
                     onClick={() => {
                       setDrafts([...drafts, { ...EMPTY }]);
-                      setSavedVersion(undefined);
+                      setSavedAs(undefined);
                     }}
                   >
                     {t('rules.add')}
@@ -247,12 +256,18 @@ export function CommissionRulesEditor() {
                     {problems.get(-1)}
                   </p>
                 )}
-                {savedVersion !== undefined && <p role="status">{t('rules.saved', { n: savedVersion })}</p>}
+                {savedAs !== undefined && (
+                  <p role="status" data-testid="rules-saved">
+                    {savedAs.effectiveAt === undefined
+                      ? t('rules.saved', { n: savedAs.version })
+                      : t('rules.savedWaiting', { n: savedAs.version, date: dateTime(savedAs.effectiveAt), why: savedAs.lowers ?? '' })}
+                  </p>
+                )}
               </form>
               <Preview currency={currency} rulesOf={() => rulesOf(drafts)} problemsOf={problemsOf} onProblems={setProblems} />
             </>
-          )
-        }
+          );
+        }}
       </QueryState>
     </>
   );
