@@ -38,6 +38,7 @@ import { TagPage } from './pages/brand/tag.js';
 import { Catalogue } from './pages/brand/catalogue.js';
 import { BrandClaims } from './pages/brand/claims.js';
 import { BrandCoupons } from './pages/brand/coupons.js';
+import { BrandGroups } from './pages/brand/groups.js';
 import { BrandStatements, StatementDetail } from './pages/brand/statements.js';
 import { Team } from './pages/account/team.js';
 import { ApiKeys } from './pages/account/keys.js';
@@ -173,6 +174,7 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
           <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
           <Route path="/profile" component={BrandProfile} />
           <Route path="/commission-rules" component={CommissionRulesEditor} />
+          <Route path="/groups" component={BrandGroups} />
           <Route path="/tag" component={TagPage} />
           <Route path="/catalogue" component={Catalogue} />
           <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>

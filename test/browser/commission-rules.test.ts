@@ -236,3 +236,54 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
   }
   assert.deepEqual(pageErrors, []);
 });
+
+test('the brand places affiliates in a group with a volume tier, changes it, and cannot delete it while a rule names it', async () => {
+  const brand = await signedIn('owner@acme.example');
+  try {
+    const { page } = brand;
+    page.on('dialog', (dialog) => void dialog.accept());
+    await nav(page, 'Affiliate groups');
+    await page.getByRole('heading', { name: 'Affiliate groups', exact: true }).waitFor();
+    await page.getByText('No group yet.').waitFor();
+
+    await page.getByLabel('Group id').fill('vip');
+    await page.getByLabel('Name', { exact: true }).fill('VIP partners');
+    await page.getByLabel('Affiliates you place in it').fill('aff-1');
+    await page.getByLabel(/^Volume tier/).fill('3');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('status').filter({ hasText: 'Group “VIP partners” saved.' }).waitFor();
+    const row = page.getByTestId('group-vip');
+    await row.getByText('aff-1', { exact: true }).waitFor();
+    // Computed at once from last month, when the world had no order of aff-1 at Acme approved enough times.
+    await row.getByText(/^At least 3 approved orders last month\. Placed in \d{4}-\d{2}: —$/).waitFor();
+
+    // An affiliate outside the programme (aff-2 works with Initech only) is refused, naming it.
+    await row.getByRole('button', { name: 'Change the group VIP partners' }).click();
+    assert.equal(await page.getByLabel('Affiliates you place in it').inputValue(), 'aff-1');
+    await page.getByLabel('Affiliates you place in it').fill('aff-1, aff-2');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('alert').filter({ hasText: 'aff-2' }).waitFor();
+    await page.getByLabel('Affiliates you place in it').fill('aff-1');
+    await page.getByLabel('Name', { exact: true }).fill('Best partners');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('status').filter({ hasText: 'Group “Best partners” saved.' }).waitFor();
+    await row.getByRole('rowheader').getByText('Best partners').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'the refusal is gone once saved');
+
+    // A rule names the group: it cannot be deleted until the rules no longer do.
+    const rules = await fetch(`${server.url}/advertiser/commission-rules`, {
+      method: 'PUT',
+      headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: [{ name: 'Partners', conditions: { affiliateGroups: ['vip'] }, transfer: 'cps', value: 12 }] }),
+    });
+    assert.equal(rules.status, 200, await rules.text());
+    await row.getByRole('button', { name: 'Delete the group Best partners' }).click();
+    await page.getByRole('alert').filter({ hasText: 'rules[0]' }).waitFor();
+    await row.waitFor();
+    await assertAccessible(page, 'affiliate groups');
+    await shots(page, 'groups');
+  } finally {
+    await brand.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});

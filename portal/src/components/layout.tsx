@@ -36,6 +36,7 @@ const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/analytics', 'nav.analytics'],
   ['/catalogue', 'nav.catalogue'],
   ['/commission-rules', 'nav.commissionRules'],
+  ['/groups', 'nav.groups'],
   ['/tag', 'nav.tag'],
   ['/profile', 'nav.profile'],
   ['/webhooks', 'nav.webhooks'],
