@@ -1,12 +1,12 @@
-// Runs the whole suite: every test file against the embedded SQLite database, then again against
-// PostgreSQL + Redis (plus the multi-instance tests, which need both), and ends with one line
-// "N passed, N failed" for the two runs together.
+// Runs the whole suite: every test file against the embedded SQLite database and, at the same
+// time, again against PostgreSQL + Redis (plus the multi-instance tests, which need both), and
+// ends with one line "N passed, N failed" for the two runs together.
 //
 // PostgreSQL and Redis come from TEST_POSTGRES_URL / TEST_REDIS_URL (defaults: the local
 // servers). When they cannot be reached the second run is skipped and said so plainly — except
 // in CI (CI=true), where that is a failure.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -51,9 +51,16 @@ function reachable(url, defaultPort) {
   });
 }
 
-/** Runs node's test runner, echoing its output, and returns its counts. */
-function run(label, files, env) {
-  console.log(`\n# ===== ${label}: ${files.length} files =====`);
+/**
+ * Runs node's test runner and returns its counts, with its output: echoed as it comes, or (for a
+ * run beside another) kept in a file and printed once the run has ended, so two runs' lines never
+ * mix.
+ */
+function run(label, files, env, { echo = true } = {}) {
+  const heading = `\n# ===== ${label}: ${files.length} files =====\n`;
+  const kept = echo ? undefined : join(mkdtempSync(join(tmpdir(), 'affnet-test-output-')), 'tap.txt');
+  const out = kept ? createWriteStream(kept) : process.stdout;
+  out.write(heading);
   const durations = join(mkdtempSync(join(tmpdir(), 'affnet-test-times-')), 'files.json');
   return new Promise((resolve) => {
     // node --test sorts its files by name; the driver keeps this order.
@@ -70,7 +77,7 @@ function run(label, files, env) {
     // The YAML block under a "not ok" line (its error, expected, actual and stack), kept short.
     let detail;
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      out.write(chunk);
       const text = tail + chunk;
       const lines = text.split('\n');
       tail = lines.pop() ?? '';
@@ -91,7 +98,11 @@ function run(label, files, env) {
         }
       }
     });
-    child.on('close', (code) => resolve({ ...counts, label, failures, code: code ?? 1, slowest: slowestFiles(durations) }));
+    child.on('close', (code) => {
+      const result = { ...counts, label, failures, code: code ?? 1, slowest: slowestFiles(durations), kept };
+      if (kept) out.end(() => resolve(result));
+      else resolve(result);
+    });
   });
 }
 
@@ -109,12 +120,20 @@ function slowestFiles(path) {
 // sources, so no two test files build it at the same time.
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
 
-const results = [await run('SQLite', [...unit, ...everywhere, ...browser], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' })];
+// The two runs go at once: each leaves the machine's cores idle at times (a browser loading, a
+// server starting, a clock test waiting), which the other fills. TEST_RUNS_ONE_AFTER_THE_OTHER=1
+// runs them in turn, for timings of each alone.
+const oneAfterTheOther = Boolean(process.env.TEST_RUNS_ONE_AFTER_THE_OTHER);
 const skippedSuites = [];
-
 const [pgUp, redisUp] = await Promise.all([reachable(postgresUrl, 5432), reachable(redisUrl, 6379)]);
-if (pgUp && redisUp) {
-  results.push(await run('PostgreSQL + Redis', [...everywhere, ...sharedOnly], { TEST_POSTGRES_URL: postgresUrl, TEST_REDIS_URL: redisUrl }));
+const sqliteRun = run('SQLite', [...unit, ...everywhere, ...browser], { TEST_POSTGRES_URL: '', TEST_REDIS_URL: '' });
+if (oneAfterTheOther) await sqliteRun;
+const sharedRun = pgUp && redisUp ? run('PostgreSQL + Redis', [...everywhere, ...sharedOnly], { TEST_POSTGRES_URL: postgresUrl, TEST_REDIS_URL: redisUrl }, { echo: oneAfterTheOther }) : undefined;
+const results = [await sqliteRun];
+if (sharedRun) {
+  const shared = await sharedRun;
+  if (shared.kept) process.stdout.write(readFileSync(shared.kept));
+  results.push(shared);
 } else {
   const missing = [!pgUp && `PostgreSQL at ${postgresUrl}`, !redisUp && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
   skippedSuites.push(`PostgreSQL + Redis suite skipped: cannot connect to ${missing} (set TEST_POSTGRES_URL / TEST_REDIS_URL)`);
