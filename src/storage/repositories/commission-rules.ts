@@ -1,9 +1,16 @@
 // A brand's commission rules, one row per saved version (never changed once written), and the
 // facts of an order its rules are checked against that live elsewhere: the catalogue products of
 // its items, and the kind of the channel that earned it.
+import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../database.js';
-import type { BrandsTable, CommissionRuleVersionRow } from '../tables.js';
+import type { BrandsTable, CommissionRuleVersionRow, CommissionRuleVersionsTable, DB } from '../tables.js';
 import { writeEffects, type Effects } from './effects.js';
+
+type WithVersion = DB & { v: CommissionRuleVersionsTable };
+
+/** The later versions (as `w`) of the brand of the version `v`, for both queries that ask whether a later one replaced `v`. */
+const laterVersionOf = (eb: ExpressionBuilder<WithVersion, 'v'>) =>
+  eb.selectFrom('commission_rule_versions as w').select('w.version').whereRef('w.brand_id', '=', 'v.brand_id').whereRef('w.version', '>', 'v.version');
 
 export class CommissionRulesRepository {
   constructor(private readonly database: Database) {}
@@ -24,18 +31,7 @@ export class CommissionRulesRepository {
       .selectAll('v')
       .where('v.brand_id', '=', brandId)
       .where('v.effective_at', '<=', at)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('commission_rule_versions as w')
-              .select('w.version')
-              .whereRef('w.brand_id', '=', 'v.brand_id')
-              .whereRef('w.version', '>', 'v.version')
-              .whereRef('w.created_at', '<', 'v.effective_at'),
-          ),
-        ),
-      )
+      .where((eb) => eb.not(eb.exists(laterVersionOf(eb).whereRef('w.created_at', '<', 'v.effective_at'))))
       .orderBy('v.version', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -53,18 +49,7 @@ export class CommissionRulesRepository {
       .where('v.effective_at', '<=', at)
       .whereRef('v.effective_at', '>', 'v.created_at')
       .where((eb) => eb.or([eb('b.commission_transfer', '<>', eb.ref('v.default_transfer')), eb('b.commission_value', '<>', eb.ref('v.default_value'))]))
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('commission_rule_versions as w')
-              .select('w.version')
-              .whereRef('w.brand_id', '=', 'v.brand_id')
-              .whereRef('w.version', '>', 'v.version')
-              .where('w.effective_at', '<=', at),
-          ),
-        ),
-      )
+      .where((eb) => eb.not(eb.exists(laterVersionOf(eb).where('w.effective_at', '<=', at))))
       .execute();
     return [...new Set(rows.map((row) => row.brand_id))];
   }
