@@ -3,25 +3,19 @@
 // owner saves the feed's address, the network fetches it at once (a feed served on loopback) and
 // the page shows the run's report; then an uploaded copy with fewer items runs and its report
 // says how many products it made unavailable. On a phone's screen the section fits.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { signInWithPassword } from '../helpers/operator-browser.js';
 import { googleXml, startFeedServer, type FeedServer } from '../helpers/feeds.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OWNER = 'owner@acme.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
 let feeds: FeedServer;
-let browser: Browser;
 const pageErrors: string[] = [];
 
 async function xmlOf(items: number): Promise<string> {
@@ -30,27 +24,20 @@ async function xmlOf(items: number): Promise<string> {
   return text;
 }
 
-before(async () => {
-  feeds = await startFeedServer();
-  feeds.serve('/feed.xml', { body: () => googleXml({ items: 40 }) });
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  await servicesFor(database).users.createWithPassword({ brandId: BRANDS.acme }, OWNER, 'owner', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', SCHEDULE_POLL_MS: '500' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
-  await feeds?.close();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    feeds = await startFeedServer();
+    feeds.serve('/feed.xml', { body: () => googleXml({ items: 40 }) });
+    await servicesFor(database).users.createWithPassword({ brandId: BRANDS.acme }, OWNER, 'owner', PASSWORD);
+  },
+  env: { WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', SCHEDULE_POLL_MS: '500' },
+  alsoClose: async () => {
+    await feeds?.close();
+  },
 });
 
 async function signedIn(width: number): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), signInWithPassword(page, OWNER, PASSWORD)]);

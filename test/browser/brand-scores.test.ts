@@ -3,56 +3,40 @@
 // brand-scores task runs when it starts), and "Not enough data yet" for a brand without any; a
 // brand's own page shows its scores with its EPC and median time to decision; at 1280 and 375 px,
 // never scrolling sideways on the phone.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { servicesFor } from '../helpers/databases.js';
 import { brandInput } from '../helpers/world.js';
 import { pollUntil } from '../helpers/wait.js';
-import { launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { DEMO_AFFILIATE_USER, seedDemo } from '../../src/seed/demo.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const NEW_BRAND = 'e0000000-0000-4000-8000-0000000000aa';
 const NAMES = { approval: 'Approval', commission: 'Commission', conversion: 'Conversion', popularity: 'Popularity', validation: 'Validation speed' } as const;
 const BITS = { approval: 1, commission: 2, conversion: 4, popularity: 8, validation: 16 } as const;
 
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
-
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  const services = servicesFor(database);
-  await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
-  // A public brand with no orders at all, first by name: it has no scores (the server scores every
-  // brand with an order, SCORES_MIN_ORDERS=1, so the demo's first page has brands with scores).
-  await services.imports.upsertBrand(brandInput({ id: NEW_BRAND, name: 'AAA Brand Just Arrived', slug: 'aaa-just-arrived', site: 'https://www.aaa-just-arrived.example' }));
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', SCHEDULE_POLL_MS: '200', SCORES_MIN_ORDERS: '1' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  world: false,
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
+    // A public brand with no orders at all, first by name: it has no scores (the server scores every
+    // brand with an order, SCORES_MIN_ORDERS=1, so the demo's first page has brands with scores).
+    await services.imports.upsertBrand(brandInput({ id: NEW_BRAND, name: 'AAA Brand Just Arrived', slug: 'aaa-just-arrived', site: 'https://www.aaa-just-arrived.example' }));
+  },
+  env: { SCHEDULE_POLL_MS: '200', SCORES_MIN_ORDERS: '1' },
 });
 
 test('brand rows show the computed scores, or "Not enough data yet"; they fit at 1280 and 375 px', async () => {
   // The service's first brand-scores run judges every brand.
-  await pollUntil(async () => (await database.db.selectFrom('brands').select('id').where('scores_computed_at', 'is', null).execute()).length, (left) => left === 0, { timeoutMs: 30_000 });
-  const rows = await database.db.selectFrom('brands').select(['id', 'ratings_absent', 'rating_approval', 'rating_commission', 'rating_conversion', 'rating_popularity', 'rating_validation']).execute();
+  await pollUntil(async () => (await portal.database.db.selectFrom('brands').select('id').where('scores_computed_at', 'is', null).execute()).length, (left) => left === 0, { timeoutMs: 30_000 });
+  const rows = await portal.database.db.selectFrom('brands').select(['id', 'ratings_absent', 'rating_approval', 'rating_commission', 'rating_conversion', 'rating_popularity', 'rating_validation']).execute();
   const shots = await mkdtemp(join(tmpdir(), 'brand-scores-'));
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => assert.fail(`uncaught error: ${error.message}`));
   try {

@@ -4,47 +4,32 @@
 // it at the actual value; the affiliate sees it accepted and the order among its orders. Then the
 // affiliate enters its PIX details, the sale is billed on the brand's statement, which the brand
 // sees paid, and the payout reaches the affiliate: settled on its Payouts page.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { lockedIn, releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
-  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
+    await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+  },
+  env: { PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY },
 });
 
 async function signedIn(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto('/app/');
@@ -145,10 +130,10 @@ test('the claimed sale goes all the way: PIX details entered, the statement bill
 
   // What the days and the operator do: the order locks last month (the network approves it), the
   // month's statement bills it; the hold after saving payout details is over.
-  const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
+  const services = servicesFor(portal.database, undefined, { payeeKey: TEST_PAYEE_KEY });
   const lastMonth = previousMonth(new Date().toISOString());
-  const order = await database.db.selectFrom('orders').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
-  await lockedIn(database, [order.id], lastMonth);
+  const order = await portal.database.db.selectFrom('orders').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  await lockedIn(portal.database, [order.id], lastMonth);
   await services.locks.approveLocked();
   const [statement] = await services.statements.issue(lastMonth);
   assert.ok(statement);
@@ -167,7 +152,7 @@ test('the claimed sale goes all the way: PIX details entered, the statement bill
     await brand.close();
   }
 
-  await releasePayeeHold(database, 'aff-1');
+  await releasePayeeHold(portal.database, 'aff-1');
   const run = await services.payoutRuns.run({ affiliateId: 'aff-1', actor: CLI });
   const payout = run.lines.find((line) => line.payout)?.payout;
   assert.ok(payout && run.batchId, JSON.stringify(run.lines));

@@ -5,51 +5,38 @@
 // to the brand (on the conversion's page) with the same lines and total; the affiliate reads the
 // brand's rules on the brand's page; a lowering waits for its notice, and the editor says until
 // when. Each new page at 1280 and 375 px, without sideways scroll.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const CODE = 'ANA-RULES';
 const ORDER = 'rules-order-1';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let brandKey = '';
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
-  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
-  brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
-  // Saved rules in force at once, so the affiliate's order is computed with them (notice has its own tests).
-  await database.db.updateTable('brands').set({ terms_notice_days: 0 }).where('id', '=', BRANDS.acme).execute();
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', TERMS_NOTICE_MIN_DAYS: '0' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-  const given = await fetch(`${server.url}/advertiser/coupons/${CODE}`, { method: 'PUT', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ affiliateId: 'aff-1' }) });
-  assert.equal(given.status, 201, await given.text());
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
+    await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+    brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
+    // Saved rules in force at once, so the affiliate's order is computed with them (notice has its own tests).
+    await database.db.updateTable('brands').set({ terms_notice_days: 0 }).where('id', '=', BRANDS.acme).execute();
+  },
+  env: { TERMS_NOTICE_MIN_DAYS: '0' },
+  started: async () => {
+    const given = await fetch(`${portal.server.url}/advertiser/coupons/${CODE}`, { method: 'PUT', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ affiliateId: 'aff-1' }) });
+    assert.equal(given.status, 201, await given.text());
+  },
 });
 
 async function signedIn(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto('/app/');
@@ -136,7 +123,7 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
     await brand.close();
   }
 
-  const reported = await fetch(`${server.url}/advertiser/conversions`, {
+  const reported = await fetch(`${portal.server.url}/advertiser/conversions`, {
     method: 'POST',
     headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -183,7 +170,7 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
     await shots(page, 'affiliate-brand');
 
     // The brand lowers its default rule with five days' notice: the affiliate sees the upcoming terms beside those in force.
-    const patch = (body: object) => fetch(`${server.url}/advertiser/brand`, { method: 'PATCH', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const patch = (body: object) => fetch(`${portal.server.url}/advertiser/brand`, { method: 'PATCH', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal((await patch({ termsNoticeDays: 5 })).status, 200);
     assert.equal((await patch({ commission: { transfer: 'cps', value: 5 } })).status, 200);
     await page.reload();
@@ -209,7 +196,7 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
 
     // The lowered default waits for its notice: the editor says so, and edits the waiting version.
     const waiting = async () => {
-      const res = await fetch(`${server.url}/advertiser/commission-rules`, { headers: { 'x-api-key': brandKey } });
+      const res = await fetch(`${portal.server.url}/advertiser/commission-rules`, { headers: { 'x-api-key': brandKey } });
       return ((await res.json()) as { data: { upcoming: { version: number; effectiveAt: string } } }).data.upcoming;
     };
     const when = (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -271,7 +258,7 @@ test('the brand places affiliates in a group with a volume tier, changes it, and
     assert.equal(await page.getByRole('alert').count(), 0, 'the refusal is gone once saved');
 
     // A rule names the group: it cannot be deleted until the rules no longer do.
-    const rules = await fetch(`${server.url}/advertiser/commission-rules`, {
+    const rules = await fetch(`${portal.server.url}/advertiser/commission-rules`, {
       method: 'PUT',
       headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
       body: JSON.stringify({ rules: [{ name: 'Partners', conditions: { affiliateGroups: ['vip'] }, transfer: 'cps', value: 12 }] }),

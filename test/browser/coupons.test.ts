@@ -2,43 +2,27 @@
 // Coupon codes in the portal, in headless Chromium against a real server: a brand gives an
 // affiliate a code on its Coupons page, the affiliate finds it under My codes and opens its orders
 // by that code, and the brand takes it back. Both pages fit a phone.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
-  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'owner@aff1.example', 'owner', PASSWORD);
+    await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+  },
 });
 
 async function signedIn(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto('/app/');

@@ -2,46 +2,31 @@
 // signs up from the sign-in page, confirms the address from the mail, is approved by the operator
 // at a shell, signs in and makes a first tracked link; a brand applies, is approved, and its owner
 // sets a password from the welcome mail and lands on the steps to launch.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ParsedMail } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { assertAccessible } from '../helpers/browser.js';
 import { pageLink, setPasswordLink, startMailbox, type Mailbox } from '../helpers/smtp.js';
 import { runCli } from '../helpers/cli.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
 let mailbox: Mailbox;
-let browser: Browser;
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  mailbox = await startMailbox();
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await mailbox?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async () => {
+    mailbox = await startMailbox();
+  },
+  env: () => ({ SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' }),
+  alsoClose: async () => {
+    await mailbox?.stop();
+  },
 });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => assert.fail(`uncaught error on ${page.url()}: ${error.message}`));
   return page;
@@ -60,7 +45,7 @@ async function mailTo(address: string, subject: RegExp): Promise<ParsedMail> {
 
 /** What the operator does at a shell: the pending application of this address, approved. */
 async function approveAtShell(email: string): Promise<void> {
-  const env = { DATABASE_URL: testDb.url, REDIS_URL: '' };
+  const env = { DATABASE_URL: portal.testDb.url, REDIS_URL: '' };
   const listed = await runCli(['applications', 'list'], env);
   const id = listed.stdout.split('\n').find((line) => line.includes(`\t${email}\t`))?.split('\t')[0];
   assert.ok(id, `the pending list shows ${email}:\n${listed.stdout}`);
@@ -104,7 +89,7 @@ test('an affiliate signs up from the sign-in page, confirms the address from the
   await page.getByRole('row', { name: /Acme/ }).getByRole('link', { name: 'Make a link' }).click();
   await page.getByRole('button', { name: 'Make links for my channels' }).click();
   const shortUrl = (await page.getByTestId('short-url').first().textContent())!;
-  assert.match(shortUrl, new RegExp(`^${server.url}/\\w+`));
+  assert.match(shortUrl, new RegExp(`^${portal.server.url}/\\w+`));
   assert.ok(await page.getByText('instagram.com/dora.deals').first().isVisible(), 'the link is for the channel made from the site given at sign-up');
   const visit = await page.context().request.get(shortUrl, { maxRedirects: 0, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36' } });
   assert.equal(visit.status(), 302, 'the link is tracked and leads to the brand');

@@ -4,30 +4,23 @@
 // approves one application and declines another with a reason, releases one held conversion and
 // declines another, suspends an affiliate (whose link then redirects without counting), finds
 // each step in the audit trail; the console fits a phone's screen.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { pollUntil } from '../helpers/wait.js';
 import { assertFits, enrolApp, nav, signInWithApp } from '../helpers/operator-browser.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'ops@network.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let link: URL;
 const pageErrors: string[] = [];
 
 /** An affiliate's sign-up with its address confirmed: waiting for the operator. */
 async function pendingSignUp(name: string, email: string): Promise<void> {
-  const { applications } = servicesFor(database);
+  const { applications } = servicesFor(portal.database);
   await applications.signUp({ name, email, password: PASSWORD, country: 'BR', language: 'en', website: `https://${email.split('@')[1]}`, acceptTerms: true }, '198.51.100.7');
   const id = (await applications.list({ status: 'unverified' })).find((a) => a.email === email)!.id;
   await applications.verify(new URL((await applications.issueVerifyLink(id))!).searchParams.get('token')!);
@@ -35,9 +28,9 @@ async function pendingSignUp(name: string, email: string): Promise<void> {
 
 /** The affiliate's link to Acme's home page, through the running server. */
 async function acmeLink(affiliateKey: string): Promise<URL> {
-  const link = await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
+  const link = await fetch(`${portal.server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
   const shortUrl = ((await link.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length > 0)!.shortUrls[0]!;
-  return new URL(new URL(shortUrl).pathname, server.url);
+  return new URL(new URL(shortUrl).pathname, portal.server.url);
 }
 
 /** A visit to the link from a browser: where it leads. */
@@ -52,7 +45,7 @@ async function heldConversion(affiliateKey: string, brandKey: string, orderId: s
   const clickId = (await visit(await acmeLink(affiliateKey))).searchParams.get('clickId')!;
   // The click is stored within moments; until then the conversion is asked to come back.
   for (;;) {
-    const res = await fetch(`${server.url}/advertiser/conversions`, { method: 'POST', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ clickId, orderId, value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }) });
+    const res = await fetch(`${portal.server.url}/advertiser/conversions`, { method: 'POST', headers: { 'x-api-key': brandKey, 'content-type': 'application/json' }, body: JSON.stringify({ clickId, orderId, value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }) });
     if (res.status === 201) {
       const { data } = (await res.json()) as { data: { commissionStatus: string } };
       assert.equal(data.commissionStatus, 'held', `${orderId} is held`);
@@ -63,32 +56,25 @@ async function heldConversion(affiliateKey: string, brandKey: string, orderId: s
   }
 }
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  await servicesFor(database).users.createOperatorWithPassword(OPERATOR, PASSWORD);
-  await pendingSignUp('Carla Dias', 'carla@carla-blog.example');
-  await pendingSignUp('Spam Bot', 'bot@spam-farm.example');
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', FRAUD_MIN_CLICK_TO_ORDER_SECONDS: '10' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-  const { access } = servicesFor(database);
-  const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
-  const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
-  link = await acmeLink(affiliateKey);
-  await heldConversion(affiliateKey, brandKey, 'HELD-RELEASE');
-  await heldConversion(affiliateKey, brandKey, 'HELD-DECLINE');
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    await servicesFor(database).users.createOperatorWithPassword(OPERATOR, PASSWORD);
+    await pendingSignUp('Carla Dias', 'carla@carla-blog.example');
+    await pendingSignUp('Spam Bot', 'bot@spam-farm.example');
+  },
+  env: { FRAUD_MIN_CLICK_TO_ORDER_SECONDS: '10' },
+  started: async () => {
+    const { access } = servicesFor(portal.database);
+    const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
+    const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
+    link = await acmeLink(affiliateKey);
+    await heldConversion(affiliateKey, brandKey, 'HELD-RELEASE');
+    await heldConversion(affiliateKey, brandKey, 'HELD-DECLINE');
+  },
 });
 
 test('an operator enrols a second factor first, signs in with it, decides applications and finds the decisions in the audit trail', async () => {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   try {
@@ -164,7 +150,7 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     const landing = await visit(link);
     assert.equal(landing.origin, 'https://www.acme.com', 'a visitor is never stranded');
     const clickId = landing.searchParams.get('clickId')!;
-    const stored = await pollUntil(() => database.db.selectFrom('clicks').select(['counted', 'is_suspended']).where('id', '=', clickId).executeTakeFirst(), (c) => c !== undefined);
+    const stored = await pollUntil(() => portal.database.db.selectFrom('clicks').select(['counted', 'is_suspended']).where('id', '=', clickId).executeTakeFirst(), (c) => c !== undefined);
     assert.deepEqual(stored, { counted: 0, is_suspended: 1 });
     await nav(page, 'Audit trail');
     await page.getByLabel('Action').fill('affiliate.');

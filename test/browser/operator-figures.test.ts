@@ -4,23 +4,16 @@
 // converted from one of them with its network fee, asks for the world's first quarter per month
 // and by brand, follows a brand to its page, downloads the same figures as CSV; the page fits a
 // phone's screen.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { assertFits, nav } from '../helpers/operator-browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let sessionToken = '';
 const pageErrors: string[] = [];
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
@@ -32,52 +25,46 @@ async function visit(link: URL, ip: string): Promise<string> {
   return new URL(res.headers.get('location')!).searchParams.get('clickId')!;
 }
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const { users, secondFactors, access } = servicesFor(database);
-  // An operator who has set a password and enrolled an authenticator app: signed in with both.
-  const { user, link: invitation } = await users.createOperator('figures@network.example');
-  const signed = await users.setPassword(new URL(invitation).searchParams.get('token')!, PASSWORD);
-  const { secret } = await secondFactors.startTotp(user);
-  await secondFactors.confirmTotp(user.id, new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate(), signed.sessionToken);
-  sessionToken = signed.sessionToken;
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const { users, secondFactors } = servicesFor(database);
+    // An operator who has set a password and enrolled an authenticator app: signed in with both.
+    const { user, link: invitation } = await users.createOperator('figures@network.example');
+    const signed = await users.setPassword(new URL(invitation).searchParams.get('token')!, PASSWORD);
+    const { secret } = await secondFactors.startTotp(user);
+    await secondFactors.confirmTotp(user.id, new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate(), signed.sessionToken);
+    sessionToken = signed.sessionToken;
 
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0', TRUST_PROXY: '1' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-  // Today: three visits to aff-1's Acme link, one of them converted (R$ 100.00, 7.5 %: R$ 7.50, the network's 30 %: R$ 2.25).
-  const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
-  const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
-  const created = await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
-  const shortUrl = ((await created.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length > 0)!.shortUrls[0]!;
-  const link = new URL(new URL(shortUrl).pathname, server.url);
-  const clickId = await visit(link, '198.51.100.21');
-  await visit(link, '198.51.100.22');
-  await visit(link, '198.51.100.23');
-  // The click is stored within moments; until then the conversion is asked to come back.
-  for (;;) {
-    const res = await fetch(`${server.url}/advertiser/conversions`, {
-      method: 'POST',
-      headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ clickId, orderId: 'FIGURES-1', value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }),
-    });
-    if (res.status === 201) break;
-    assert.ok(res.status === 409 || res.status === 503 || res.status === 425, `${res.status}: ${await res.text()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+  },
+  env: { TRUST_PROXY: '1' },
+  started: async () => {
+    // Today: three visits to aff-1's Acme link, one of them converted (R$ 100.00, 7.5 %: R$ 7.50, the network's 30 %: R$ 2.25).
+    const { access } = servicesFor(portal.database);
+    const affiliateKey = (await access.createApiKey({ affiliateId: 'aff-1' })).key;
+    const brandKey = (await access.createApiKey({ brandId: BRANDS.acme })).key;
+    const created = await fetch(`${portal.server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': affiliateKey, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) });
+    const shortUrl = ((await created.json()) as Array<{ shortUrls: string[] }>).find((c) => c.shortUrls.length > 0)!.shortUrls[0]!;
+    const link = new URL(new URL(shortUrl).pathname, portal.server.url);
+    const clickId = await visit(link, '198.51.100.21');
+    await visit(link, '198.51.100.22');
+    await visit(link, '198.51.100.23');
+    // The click is stored within moments; until then the conversion is asked to come back.
+    for (;;) {
+      const res = await fetch(`${portal.server.url}/advertiser/conversions`, {
+        method: 'POST',
+        headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ clickId, orderId: 'FIGURES-1', value: 10_000, items: [{ id: 'sku-1', name: 'Item', quantity: 1, price: 10_000, categories: 42 }] }),
+      });
+      if (res.status === 201) break;
+      assert.ok(res.status === 409 || res.status === 503 || res.status === 425, `${res.status}: ${await res.text()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  },
 });
 
 test('an operator reads the network’s figures: today’s clicks and fee, a quarter per month and by brand, the CSV; on a phone too', async () => {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'affnet_session', value: sessionToken, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'affnet_session', value: sessionToken, url: portal.server.url, httpOnly: true, sameSite: 'Lax' }]);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   try {
@@ -111,7 +98,7 @@ test('an operator reads the network’s figures: today’s clicks and fee, a qua
     assert.deepEqual(await page.getByTestId(`figures-row-${BRANDS.acme}`).locator('td').allTextContents(), ['0', '0', '2', 'R$200.00', 'R$15.00', 'R$4.50', '0.0 %', '0.0 %']);
     const csv = page.getByRole('link', { name: 'Download CSV' });
     assert.equal(await csv.getAttribute('href'), '/operator/figures.csv?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand');
-    const download = await context.request.get(`${server.url}/operator/figures.csv?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand`);
+    const download = await context.request.get(`${portal.server.url}/operator/figures.csv?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand`);
     assert.equal(download.status(), 200);
     const lines = (await download.text()).split('\r\n');
     assert.equal(lines[0], 'period,brand_id,name,clicks,uncounted_clicks,currency,orders,sales,commission,fee,declined,held,decline_rate_bp,hold_rate_bp');

@@ -4,52 +4,36 @@
 // refused with the service's words, a download works; the affiliate's owner sees the network's
 // view in their session list and ends it, which sends the operator back to the console; a brand
 // viewed on a phone's screen, ended from the banner, leads back to the brand's page.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { BRANDS } from '../helpers/world.js';
+import { assertAccessible } from '../helpers/browser.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'support@network.example';
 const OWNER = 'owner@affiliate-one.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let operatorToken = '';
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const { users, secondFactors } = servicesFor(database);
-  // An operator who has set up an authenticator app, signed in (the sign-in itself is operator-console.test.ts's).
-  const operator = (await users.createOperatorWithPassword(OPERATOR, PASSWORD))!;
-  operatorToken = (await users.signIn(OPERATOR, PASSWORD))!.sessionToken;
-  const { secret } = await secondFactors.startTotp(operator);
-  await secondFactors.confirmTotp(operator.id, new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate(), operatorToken);
-  await users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const { users, secondFactors } = servicesFor(database);
+    // An operator who has set up an authenticator app, signed in (the sign-in itself is operator-console.test.ts's).
+    const operator = (await users.createOperatorWithPassword(OPERATOR, PASSWORD))!;
+    operatorToken = (await users.signIn(OPERATOR, PASSWORD))!.sessionToken;
+    const { secret } = await secondFactors.startTotp(operator);
+    await secondFactors.confirmTotp(operator.id, new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate(), operatorToken);
+    await users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
+  },
 });
 
 async function operatorContext(width: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 800 } });
-  await context.addCookies([{ name: 'affnet_session', value: operatorToken, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width, height: 800 } });
+  await context.addCookies([{ name: 'affnet_session', value: operatorToken, url: portal.server.url, httpOnly: true, sameSite: 'Lax' }]);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return { context, page };
@@ -65,7 +49,7 @@ async function assertFits(page: Page, what: string): Promise<void> {
 
 test('an operator views an affiliate’s portal read-only; its owner sees it in their session list and ends it', async () => {
   const { context, page } = await operatorContext(1280);
-  const member = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 375, height: 800 } });
+  const member = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 375, height: 800 } });
   const memberPage = await member.newPage();
   memberPage.on('pageerror', (error) => pageErrors.push(error.message));
   try {

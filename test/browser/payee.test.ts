@@ -3,46 +3,30 @@
 // details; a wrong CPF is refused on the page (nothing is sent), the right one is saved with the
 // password and shown masked, with the hold of payouts; a member is told why they cannot see them.
 // The page passes the accessibility check and fits a phone's width.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld } from '../helpers/world.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { assertAccessible } from '../helpers/browser.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OWNER = 'owner@aff1.example';
 const MEMBER = 'member@aff1.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, MEMBER, 'member', PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', ...(testDb.dialect === 'postgres' && { PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY }) }, { publicUrlIsOwn: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, MEMBER, 'member', PASSWORD);
+  },
+  env: (testDb) => ({ ...(testDb.dialect === 'postgres' && { PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY }) }),
 });
 
 async function signedIn(email: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 900 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto('/app/');
@@ -59,7 +43,7 @@ async function signedIn(email: string, width = 1280): Promise<Page> {
   return page;
 }
 
-const payeeRows = () => database.db.selectFrom('payee_details').selectAll().execute();
+const payeeRows = () => portal.database.db.selectFrom('payee_details').selectAll().execute();
 
 test('an owner enters PIX details: a wrong CPF is refused on the page, the right one saved and shown masked', { timeout: 60_000 }, async () => {
   const page = await signedIn(OWNER);

@@ -3,19 +3,17 @@
 // affiliate and a brand with the demo data, and as an affiliate and a brand with nothing yet, at
 // 320 and 375 px. No page may scroll sideways, every page passes the accessibility check, and
 // every button and menu item is at least 44 × 44 px. The menu folds behind a button on a phone.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
 import { brandInput } from '../helpers/world.js';
 import { issueDemoStatements } from '../helpers/demo-statements.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { DEMO_AFFILIATE_USER, DEMO_BRAND_USER, seedDemo } from '../../src/seed/demo.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const WIDTHS = [375, 320] as const;
@@ -32,47 +30,37 @@ const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/operator/members', '/
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
 const JUST_APPROVED_BRAND_USER = 'owner@just-approved.example';
 
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let setPasswordPath = '';
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  const services = servicesFor(database);
-  await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
-  await issueDemoStatements(database);
-  // Long values where phones break first: an e-mail address in the team list.
-  await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
-  // Coupon codes of the demo brand, one long, given to the demo affiliate (Coupons, My codes).
-  const { brand_id: demoBrand } = await database.db.selectFrom('users').select('brand_id').where('email', '=', DEMO_BRAND_USER).executeTakeFirstOrThrow();
-  for (const code of ['MARIA10', 'A-RATHER-LONG-CODE_FOR-A-SMALL-SCREEN']) await services.coupons.give(demoBrand!, code, { affiliateId: 'aff-demo-1' });
-  // An affiliate and a brand that have just joined: every list empty.
-  await services.access.upsertAffiliate('aff-new', 'New Affiliate');
-  await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
-  await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: 'New Brand', slug: 'new-brand', site: 'https://www.new-brand.example', network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
-  await services.users.createWithPassword({ brandId: EMPTY_BRAND }, EMPTY_BRAND_USER, 'owner', PASSWORD);
-  // A brand just approved from its application: not launched, its overview shows what launching needs.
-  const { applications } = services;
-  await applications.apply({ company: 'Just Approved', name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
-  const [application] = await applications.list({ status: 'unverified' });
-  await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
-  await applications.approve(application!.id, CLI);
-  await services.users.setPassword(new URL(await services.users.resetLink(JUST_APPROVED_BRAND_USER)).searchParams.get('token')!, PASSWORD);
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
-  const invited = await services.users.create({ affiliateId: 'aff-new' }, 'invited@new-affiliate.example', 'member');
-  const link = new URL(invited.link);
-  setPasswordPath = link.pathname + link.search + link.hash;
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+const portal = portalUnderTest({
+  world: false,
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await seedDemo(services, () => {}, { userPassword: PASSWORD, activityOn: database });
+    await issueDemoStatements(database);
+    // Long values where phones break first: an e-mail address in the team list.
+    await services.users.createWithPassword({ affiliateId: 'aff-demo-1' }, 'a-rather-long-address-for-a-small-screen@partners.aff-demo-1.example', 'member', PASSWORD);
+    // Coupon codes of the demo brand, one long, given to the demo affiliate (Coupons, My codes).
+    const { brand_id: demoBrand } = await database.db.selectFrom('users').select('brand_id').where('email', '=', DEMO_BRAND_USER).executeTakeFirstOrThrow();
+    for (const code of ['MARIA10', 'A-RATHER-LONG-CODE_FOR-A-SMALL-SCREEN']) await services.coupons.give(demoBrand!, code, { affiliateId: 'aff-demo-1' });
+    // An affiliate and a brand that have just joined: every list empty.
+    await services.access.upsertAffiliate('aff-new', 'New Affiliate');
+    await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
+    await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: 'New Brand', slug: 'new-brand', site: 'https://www.new-brand.example', network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
+    await services.users.createWithPassword({ brandId: EMPTY_BRAND }, EMPTY_BRAND_USER, 'owner', PASSWORD);
+    // A brand just approved from its application: not launched, its overview shows what launching needs.
+    const { applications } = services;
+    await applications.apply({ company: 'Just Approved', name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
+    const [application] = await applications.list({ status: 'unverified' });
+    await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
+    await applications.approve(application!.id, CLI);
+    await services.users.setPassword(new URL(await services.users.resetLink(JUST_APPROVED_BRAND_USER)).searchParams.get('token')!, PASSWORD);
+  },
+  started: async () => {
+    const invited = await servicesFor(portal.database).users.create({ affiliateId: 'aff-new' }, 'invited@new-affiliate.example', 'member');
+    const link = new URL(invited.link);
+    setPasswordPath = link.pathname + link.search + link.hash;
+  },
 });
 
 test('the routes checked here are every route of the portal', async () => {
@@ -246,7 +234,7 @@ test('on a phone a table row reads as a card: each value beside its column name'
 });
 
 async function phonePage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: WIDTHS[0], height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: WIDTHS[0], height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => assert.fail(`uncaught error on ${page.url()}: ${error.message}`));
   return page;

@@ -4,32 +4,26 @@
 // order a brand reported; the brand approves it; the affiliate sees it approved. Wrong passwords,
 // ended sessions and requests without the CSRF token are refused, and an affiliate never sees
 // another's data. Every page passes the accessibility check.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { PIX_CPF, payMonth, releasePayeeHold } from '../helpers/money.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld, BRANDS, productInput } from '../helpers/world.js';
+import { BRANDS, productInput } from '../helpers/world.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { pollUntil } from '../helpers/wait.js';
 import { openRepositories } from '../../src/storage/repositories/index.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { setPasswordLink, startMailbox, type Mailbox } from '../helpers/smtp.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 let brandKey = '';
 let aff1Key = '';
 let aff2Key = '';
@@ -40,44 +34,36 @@ let shots = '';
 /** Uncaught errors in any page: there must be none. */
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
-  await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
-  await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'someone@aff2.example', 'owner', PASSWORD);
-  // A private brand, asked for approval by aff-2 (aff-1 is approved in the world).
-  await services.users.createWithPassword({ brandId: BRANDS.globex }, 'owner@globex.example', 'owner', PASSWORD);
-  await services.approvals.request('aff-2', BRANDS.globex);
-  aff1Key = (await services.access.createApiKey({ affiliateId: 'aff-1' })).key;
-  aff2Key = (await services.access.createApiKey({ affiliateId: 'aff-2' })).key;
-  receiver = await startReceiver();
-  mailbox = await startMailbox();
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme })).key;
+    await services.users.createWithPassword({ brandId: BRANDS.acme }, 'owner@acme.example', 'owner', PASSWORD);
+    await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'someone@aff2.example', 'owner', PASSWORD);
+    // A private brand, asked for approval by aff-2 (aff-1 is approved in the world).
+    await services.users.createWithPassword({ brandId: BRANDS.globex }, 'owner@globex.example', 'owner', PASSWORD);
+    await services.approvals.request('aff-2', BRANDS.globex);
+    aff1Key = (await services.access.createApiKey({ affiliateId: 'aff-1' })).key;
+    aff2Key = (await services.access.createApiKey({ affiliateId: 'aff-2' })).key;
+    receiver = await startReceiver();
+    mailbox = await startMailbox();
+  },
   // Webhooks go to the local receiver (a test's own address), looked for every 200 ms; mail to the
   // SMTP server in this process.
-  server = await startServerProcess(
-    { DATABASE_URL: testDb.url, REDIS_URL: '', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' },
-    { publicUrlIsOwn: true },
-  );
-  // The sign-up link names PUBLIC_URL, which is the server's own address now.
-  signUpLink = (await services.users.create({ affiliateId: 'aff-1' }, 'ana@aff1.example', 'owner')).link.replace(/^https?:\/\/[^/]+/, server.url);
-  browser = await launchBrowser();
-  shots = await mkdtemp(join(tmpdir(), 'affnet-portal-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await receiver?.close();
-  await mailbox?.stop();
-  await database?.close();
-  await testDb?.drop();
+  env: () => ({ PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, WEBHOOK_POLL_MS: '200', WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', CLICK_FLUSH_MS: '100', SMTP_URL: mailbox.url, MAIL_POLL_MS: '200' }),
+  alsoClose: async () => {
+    await receiver?.close();
+    await mailbox?.stop();
+  },
+  started: async () => {
+    // The sign-up link names PUBLIC_URL, which is the server's own address now.
+    signUpLink = (await servicesFor(portal.database).users.create({ affiliateId: 'aff-1' }, 'ana@aff1.example', 'owner')).link.replace(/^https?:\/\/[^/]+/, portal.server.url);
+    shots = await mkdtemp(join(tmpdir(), 'affnet-portal-'));
+  },
 });
 
 const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   if (process.env.DEBUG_PORTAL) page.on('response', (r) => console.log('#', r.status(), r.request().method(), r.url()));
@@ -101,7 +87,7 @@ const nav = (page: Page, name: string) => page.getByRole('navigation', { name: '
 test('sign up, find a brand, make a link, see its click and its order; the brand approves it; the affiliate sees it approved', async () => {
   const { context, page } = await newPage();
   try {
-    await page.goto(signUpLink.slice(server.url.length));
+    await page.goto(signUpLink.slice(portal.server.url.length));
     await assertAccessible(page, 'set password');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Save and sign in' }).click();
@@ -118,7 +104,7 @@ test('sign up, find a brand, make a link, see its click and its order; the brand
     assert.equal(await page.getByLabel('Brand', { exact: true }).inputValue(), BRANDS.acme, 'the brand chosen on the list');
     await page.getByRole('button', { name: 'Make links for my channels' }).click();
     const shortUrl = (await page.getByTestId('short-url').first().textContent())!;
-    assert.match(shortUrl, new RegExp(`^${server.url}/\\w+`));
+    assert.match(shortUrl, new RegExp(`^${portal.server.url}/\\w+`));
     await assertAccessible(page, 'link builder');
     await page.screenshot({ path: join(shots, 'links.png'), fullPage: true });
 
@@ -131,7 +117,7 @@ test('sign up, find a brand, make a link, see its click and its order; the brand
 
     // The brand reports the sale with its key.
     const orderId = 'portal-order-1';
-    const reported = await fetch(`${server.url}/advertiser/conversions`, {
+    const reported = await fetch(`${portal.server.url}/advertiser/conversions`, {
       method: 'POST',
       headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
       body: JSON.stringify({ clickId, orderId, value: 12_345, items: [{ id: 'sku-1', name: 'Shoe', quantity: 1, price: 12_345, categories: 1 }] }),
@@ -187,7 +173,7 @@ test('an ended session leads back to the sign-in page, saying so', async () => {
     // Every figure of the page came with the live session before it ends.
     await page.getByTestId('clicks-30d').waitFor();
     await page.waitForLoadState('networkidle');
-    await database.db.deleteFrom('sessions').execute();
+    await portal.database.db.deleteFrom('sessions').execute();
     await nav(page, 'Orders');
     await page.getByText('Your session has ended: sign in again.').waitFor();
   } finally {
@@ -205,12 +191,12 @@ test("an affiliate never sees another's orders or links", async () => {
     await page.waitForLoadState('networkidle');
     const shown = await page.locator('[data-testid^="order-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')!));
     assert.ok(shown.length > 0, 'aff-2 sees its own orders');
-    const aff1Orders = (await database.db.selectFrom('orders').select('id').where('affiliate_id', '=', 'aff-1').execute()).map((o) => o.id);
+    const aff1Orders = (await portal.database.db.selectFrom('orders').select('id').where('affiliate_id', '=', 'aff-1').execute()).map((o) => o.id);
     assert.deepEqual(shown.filter((id) => aff1Orders.includes(id)), [], "aff-1's orders shown to aff-2");
     await nav(page, 'Links');
     await page.waitForLoadState('networkidle');
     const links = await page.getByRole('table').textContent().catch(() => '');
-    const aff1Codes = (await database.db.selectFrom('short_links').select('code').where('affiliate_id', '=', 'aff-1').execute()).map((l) => l.code);
+    const aff1Codes = (await portal.database.db.selectFrom('short_links').select('code').where('affiliate_id', '=', 'aff-1').execute()).map((l) => l.code);
     assert.ok(aff1Codes.length > 0);
     for (const code of aff1Codes) assert.ok(!links!.includes(code), `aff-1's link ${code} shown to aff-2`);
   } finally {
@@ -219,7 +205,7 @@ test("an affiliate never sees another's orders or links", async () => {
 });
 
 test('in Portuguese on a 375 px screen: the menu and figures fit, money in the Brazilian format', async () => {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width: 375, height: 740 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'pt-BR', viewport: { width: 375, height: 740 } });
   const page = await context.newPage();
   try {
     await page.goto('/app/');
@@ -266,10 +252,10 @@ test('an owner creates an API key (shown once, working), revokes it, and adds a 
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;
     await assertAccessible(page, 'API keys');
-    assert.equal((await fetch(`${server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 200, 'the new key works');
+    assert.equal((await fetch(`${portal.server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 200, 'the new key works');
     await page.getByRole('button', { name: 'Revoke key shop integration' }).click();
     await page.getByText(/Revoked on/).waitFor();
-    assert.equal((await fetch(`${server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 401, 'revoked');
+    assert.equal((await fetch(`${portal.server.url}/advertiser/brand`, { headers: { 'x-api-key': key } })).status, 401, 'revoked');
 
     await nav(page, 'Team');
     await page.getByLabel('E-mail').fill('new.colleague@acme.example');
@@ -318,7 +304,7 @@ test('an affiliate adds a channel, renames it, gets a link for it, and removes i
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove @deals.two' }).click();
     await page.getByRole('row', { name: /@deals\.two/ }).waitFor({ state: 'detached' });
-    const stored = await database.db.selectFrom('affiliate_channels').select(['name', 'removed_at']).where('affiliate_id', '=', 'aff-2').orderBy('created_at').execute();
+    const stored = await portal.database.db.selectFrom('affiliate_channels').select(['name', 'removed_at']).where('affiliate_id', '=', 'aff-2').orderBy('created_at').execute();
     assert.deepEqual(stored.map((c) => [c.name, c.removed_at !== null]), [['Deals group', false], ['@deals.two', true]]);
   } finally {
     await context.close();
@@ -347,7 +333,7 @@ test('products by price in money; a coupon with its code; a coupon link with a t
     await coupon.getByText('SAVE10').waitFor();
     assert.ok(await coupon.getByRole('button', { name: 'Copy: coupon code of Campaign c-acme-coupon' }).isVisible());
     assert.equal(await page.getByTestId('campaign-c-acme-expired').locator('.badge.canceled').textContent(), 'Expired');
-    assert.match((await page.getByTestId('campaign-c-acme-offer-url').getByTestId('short-url').first().textContent())!, new RegExp(`^${server.url}/\\w+$`), 'an Url offer shows its links');
+    assert.match((await page.getByTestId('campaign-c-acme-offer-url').getByTestId('short-url').first().textContent())!, new RegExp(`^${portal.server.url}/\\w+$`), 'an Url offer shows its links');
     await assertAccessible(page, 'campaigns');
 
     await coupon.getByRole('link', { name: 'Make a link' }).click();
@@ -396,7 +382,7 @@ test('orders filtered by commission status, with totals per status, downloaded a
     await nav(page, 'Orders');
     await page.getByTestId('order-brand-o-aff1-1').waitFor();
     // The world's approved order and the one approved in the first test, added up in BRL.
-    const approved = await database.db.selectFrom('orders').select('commission').where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'approved').execute();
+    const approved = await portal.database.db.selectFrom('orders').select('commission').where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'approved').execute();
     const cents = approved.reduce((sum, o) => sum + o.commission, 0);
     assert.equal(approved.length, 2);
     assert.ok((await page.getByTestId('totals-BRL').textContent())!.includes(`R$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`));
@@ -438,7 +424,7 @@ test('a brand corrects a pending order (an item returned), sees the change in it
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByTestId('conversion-status').filter({ hasText: 'Approved' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save correction' }).count(), 0, 'an approved order is no longer corrected');
-    const stored = await database.db.selectFrom('orders').select(['value', 'status']).where('order_id', '=', 'brand-o-aff1-1').where('affiliate_id', '=', 'aff-1').executeTakeFirstOrThrow();
+    const stored = await portal.database.db.selectFrom('orders').select(['value', 'status']).where('order_id', '=', 'brand-o-aff1-1').where('affiliate_id', '=', 'aff-1').executeTakeFirstOrThrow();
     assert.deepEqual(stored, { value: 5000, status: 'approved' });
   } finally {
     await context.close();
@@ -459,10 +445,10 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
     await page.getByTestId('affiliate-aff-2').waitFor({ state: 'detached' });
     await page.getByLabel('Only those asking for approval').uncheck();
     await page.getByTestId('affiliate-aff-2').getByText('Approved').waitFor();
-    assert.equal((await fetch(`${server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 200);
+    assert.equal((await fetch(`${portal.server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 200);
     await page.getByRole('button', { name: 'Withdraw the approval of Affiliate One' }).click();
     await page.getByRole('button', { name: 'Withdraw the approval of Affiliate One' }).waitFor({ state: 'detached' });
-    assert.equal((await fetch(`${server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 404, 'aff-1 no longer sees the brand');
+    assert.equal((await fetch(`${portal.server.url}/affiliate/brands/${BRANDS.globex}`, { headers: { 'x-api-key': aff1Key } })).status, 404, 'aff-1 no longer sees the brand');
   } finally {
     await context.close();
   }
@@ -470,7 +456,7 @@ test('a private brand approves the affiliate asking, and withdraws an approval: 
 
 /** Waits until the server has added every stored click to the analytics rollups (it does so in the background). */
 async function clicksRolledUp(): Promise<void> {
-  const clicks = openRepositories(database).clicks;
+  const clicks = openRepositories(portal.database).clicks;
   assert.equal(await pollUntil(() => clicks.notYetSummed(), (n) => n === 0, { timeoutMs: 10_000, everyMs: 100 }), 0, 'the clicks were not rolled up within 10 s');
 }
 
@@ -502,12 +488,12 @@ test('analytics: clicks over 30 days add up to the same total by channel; orders
 test('the network pays the approved commissions: the affiliate sees the payout and its orders', async () => {
   // What the operator does: February's statement bills the world's approved o-aff1-2, Acme pays it,
   // a payout run pays aff-1 (its payout details saved by its owner, their hold over).
-  const services = servicesFor(database, undefined, { payeeKey: TEST_PAYEE_KEY });
-  const owner = await database.db.selectFrom('users').select('id').where('email', '=', 'ana@aff1.example').executeTakeFirstOrThrow();
+  const services = servicesFor(portal.database, undefined, { payeeKey: TEST_PAYEE_KEY });
+  const owner = await portal.database.db.selectFrom('users').select('id').where('email', '=', 'ana@aff1.example').executeTakeFirstOrThrow();
   await services.payees.save({ affiliateId: 'aff-1', userId: owner.id, sessionToken: '' }, { ...PIX_CPF, password: PASSWORD } as never);
-  await releasePayeeHold(database, 'aff-1');
+  await releasePayeeHold(portal.database, 'aff-1');
   await payMonth(services, '2026-02', 'aff-1');
-  const paid = await database.db.selectFrom('orders').select(['order_id', 'commission', 'payout_id']).where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'paid').execute();
+  const paid = await portal.database.db.selectFrom('orders').select(['order_id', 'commission', 'payout_id']).where('affiliate_id', '=', 'aff-1').where('commission_status', '=', 'paid').execute();
   assert.ok(paid.length > 0);
   const payoutId = paid[0]!.payout_id!;
   const { context, page } = await newPage();
@@ -544,10 +530,10 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
     await assertAccessible(page, 'webhooks');
 
     // An order of aff-2: a link, a click, the brand's report.
-    const made = await (await fetch(`${server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) })).json() as Array<{ shortUrls: string[] }>;
+    const made = await (await fetch(`${portal.server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) })).json() as Array<{ shortUrls: string[] }>;
     const visit = await context.request.get(made.flatMap((c) => c.shortUrls)[0]!, { maxRedirects: 0, headers: { 'user-agent': BROWSER_UA } });
     const clickId = new URL(visit.headers().location!).searchParams.get('clickId')!;
-    const reported = await fetch(`${server.url}/advertiser/conversions`, {
+    const reported = await fetch(`${portal.server.url}/advertiser/conversions`, {
       method: 'POST',
       headers: { 'x-api-key': brandKey, 'content-type': 'application/json' },
       body: JSON.stringify({ clickId, orderId: 'hooked-1', value: 2_000, items: [{ id: 'sku-9', name: 'Cap', quantity: 1, price: 2_000, categories: 1 }] }),
@@ -588,7 +574,7 @@ test("a brand changes its commission rule on its profile: a raise at once, a low
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved. Redirects follow within a second.').waitFor();
     assert.equal(await page.getByTestId('profile-commission').textContent(), '8.25 % of each sale');
-    const stored = await database.db.selectFrom('brands').select(['commission_transfer', 'commission_value']).where('id', '=', BRANDS.acme).executeTakeFirstOrThrow();
+    const stored = await portal.database.db.selectFrom('brands').select(['commission_transfer', 'commission_value']).where('id', '=', BRANDS.acme).executeTakeFirstOrThrow();
     assert.deepEqual(stored, { commission_transfer: 'cps', commission_value: 825 });
     // Lower: it waits for the brand's notice, shown beside the rule in force.
     await page.getByLabel('Percentage or amount').fill('6');
@@ -645,7 +631,7 @@ test("a brand's catalogue lists its campaigns, running, scheduled and expired, w
 test('my links come a page at a time: the newest first, the older ones on the next pages', async () => {
   const codes: string[] = [];
   for (let i = 1; i <= 27; i++) {
-    const made = await fetch(`${server.url}/affiliate/shortener/url`, {
+    const made = await fetch(`${portal.server.url}/affiliate/shortener/url`, {
       method: 'POST',
       headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' },
       body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Custom', url: `https://www.acme.com/paged/${i}` }),
@@ -653,7 +639,7 @@ test('my links come a page at a time: the newest first, the older ones on the ne
     assert.equal(made.status, 200, await made.clone().text());
     codes.push(new URL(((await made.json()) as Array<{ shortUrls: string[] }>)[0]!.shortUrls[0]!).pathname.slice(1));
   }
-  const stored = await database.db.selectFrom('short_links').select((eb) => eb.fn.countAll<number>().as('n')).where('affiliate_id', '=', 'aff-2').where('link_type', '=', 'Custom').executeTakeFirstOrThrow();
+  const stored = await portal.database.db.selectFrom('short_links').select((eb) => eb.fn.countAll<number>().as('n')).where('affiliate_id', '=', 'aff-2').where('link_type', '=', 'Custom').executeTakeFirstOrThrow();
   const total = Number(stored.n);
   const pages = Math.ceil(total / 25);
   assert.ok(pages >= 2);
@@ -687,7 +673,7 @@ test('my links come a page at a time: the newest first, the older ones on the ne
 });
 
 test('forgot the password: the link arrives by e-mail and sets a new one; the page answers an unknown address the same', async () => {
-  await servicesFor(database).users.createWithPassword({ affiliateId: 'aff-1' }, 'forgetful@aff1.example', 'member', PASSWORD);
+  await servicesFor(portal.database).users.createWithPassword({ affiliateId: 'aff-1' }, 'forgetful@aff1.example', 'member', PASSWORD);
   const { context, page } = await newPage();
   try {
     await page.goto('/app/');
@@ -708,7 +694,7 @@ test('forgot the password: the link arrives by e-mail and sets a new one; the pa
       (found) => found !== undefined,
     );
     assert.ok(!mailbox.received.some((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === 'nobody@nowhere.example'), 'nothing goes to an unknown address');
-    await page.goto(setPasswordLink(mail!).slice(server.url.length));
+    await page.goto(setPasswordLink(mail!).slice(portal.server.url.length));
     await page.getByLabel('Password').fill('my new long password');
     await page.getByRole('button', { name: 'Save and sign in' }).click();
     await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
@@ -754,7 +740,7 @@ test('no page threw an uncaught error along the way', () => {
 });
 
 test('the security page lists where one is signed in; sign out one session, then every other; the browsers signed out are refused', async () => {
-  await servicesFor(database).users.createWithPassword({ affiliateId: 'aff-2' }, 'three.browsers@aff2.example', 'member', PASSWORD);
+  await servicesFor(portal.database).users.createWithPassword({ affiliateId: 'aff-2' }, 'three.browsers@aff2.example', 'member', PASSWORD);
   const browsers = [await newPage(), await newPage(), await newPage()];
   try {
     for (const { page } of browsers) {

@@ -4,56 +4,40 @@
 // and signing in then asks for a current code; a recovery code works once and is refused the
 // second time; a passkey registered with Chromium's virtual authenticator signs in without a
 // password. Every page passes the accessibility check.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { buildWorld } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { freshCode, wrongCode } from '../helpers/totp-codes.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const EMAIL = 'safe@aff1.example';
 const PASSKEY_EMAIL = 'keys@aff1.example';
 const REQUIRED_EMAIL = 'member@aff2.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
-let browser: Browser;
 const pageErrors: string[] = [];
 
-before(async () => {
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  await buildWorld(database);
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, EMAIL, 'owner', PASSWORD);
-  await services.users.createWithPassword({ affiliateId: 'aff-1' }, PASSKEY_EMAIL, 'member', PASSWORD);
-  // aff-2's owner, who has an app, requires a second factor of the team; its member has none.
-  const owner = (await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@aff2.example', 'owner', PASSWORD))!;
-  await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
-  const { secret } = await services.secondFactors.startTotp(owner);
-  const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
-  await services.secondFactors.confirmTotp(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await services.users.openSession(ownerRow)).sessionToken);
-  await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
+const portal = portalUnderTest({
+  prepare: async (database) => {
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, EMAIL, 'owner', PASSWORD);
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, PASSKEY_EMAIL, 'member', PASSWORD);
+    // aff-2's owner, who has an app, requires a second factor of the team; its member has none.
+    const owner = (await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@aff2.example', 'owner', PASSWORD))!;
+    await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
+    const { secret } = await services.secondFactors.startTotp(owner);
+    const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
+    await services.secondFactors.confirmTotp(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await services.users.openSession(ownerRow)).sessionToken);
+    await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
+  },
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '' }, { publicUrlIsOwn: true, host: 'localhost' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
+  host: 'localhost',
 });
 
 const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   if (process.env.DEBUG_PORTAL) page.on('response', (r) => console.log('#', r.status(), r.request().method(), r.url()));

@@ -5,28 +5,22 @@
 // tag reports the order; the brand's server then reports it with a corrected value, and there is
 // one order with the server's value. A visitor without scripts buys, and the pixel alone reports it.
 // The brand's Tag page shows the snippets and what the tag sent.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import type { Page } from 'playwright-core';
+import { servicesFor } from '../helpers/databases.js';
 import { buildWorld, BRANDS, type World } from '../helpers/world.js';
-import { assertAccessible, launchBrowser } from '../helpers/browser.js';
+import { assertAccessible } from '../helpers/browser.js';
 import { signInWithPassword } from '../helpers/operator-browser.js';
 import { pollUntil } from '../helpers/wait.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OWNER = 'owner@acme.example';
-let testDb: TestDatabase;
-let database: Database;
-let server: ServerProcess;
 let shop: Server;
 let shopUrl = '';
-let browser: Browser;
 let world: World;
 let brandKey = '';
 let snippets = { everyPage: '', orderPage: '', pixel: '' };
@@ -58,52 +52,48 @@ function shopPage(path: string, query: URLSearchParams, cookies: string): { body
 }
 
 const api = async (method: string, path: string, key: string, body?: object) => {
-  const res = await fetch(`${server.url}${path}`, { method, headers: { 'x-api-key': key, ...(body && { 'content-type': 'application/json' }) }, ...(body && { body: JSON.stringify(body) }) });
+  const res = await fetch(`${portal.server.url}${path}`, { method, headers: { 'x-api-key': key, ...(body && { 'content-type': 'application/json' }) }, ...(body && { body: JSON.stringify(body) }) });
   return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
 };
 
-before(async () => {
-  shop = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://shop.localhost');
-    const { body, headers } = shopPage(url.pathname, url.searchParams, request.headers.cookie ?? '');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://shop.localhost:${(shop.address() as AddressInfo).port}`;
+const portal = portalUnderTest({
+  world: false,
+  prepare: async (database) => {
+    shop = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://shop.localhost');
+      const { body, headers } = shopPage(url.pathname, url.searchParams, request.headers.cookie ?? '');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    shopUrl = `http://shop.localhost:${(shop.address() as AddressInfo).port}`;
 
-  testDb = await freshDatabase();
-  database = openDatabase(testDb.url);
-  await migrateToLatest(database);
-  world = await buildWorld(database);
-  // The brand's site is the shop: its short links land there, and its pages may carry the key.
-  await database.db.updateTable('brands').set({ site: `${shopUrl}/`, home_url: `${shopUrl}/`, domains: '[]' }).where('id', '=', BRANDS.acme).execute();
-  const services = servicesFor(database);
-  await services.users.createWithPassword({ brandId: BRANDS.acme }, OWNER, 'owner', PASSWORD);
-  brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme, rateLimit: 100_000 })).key;
-  server = await startServerProcess({ DATABASE_URL: testDb.url, REDIS_URL: '', WEBHOOK_POLL_MS: '0' }, { publicUrlIsOwn: true });
-  // The key and snippets as the brand's Tag page gives them (made once the server's address is known).
-  const made = await fetch(`${server.url}/advertiser/tag/publishable-key`, { method: 'POST', headers: { 'x-api-key': brandKey } });
-  assert.equal(made.status, 201);
-  snippets = ((await made.json()) as { data: { snippets: typeof snippets } }).data.snippets;
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.close();
-  await testDb?.drop();
-  shop?.close();
+    world = await buildWorld(database);
+    // The brand's site is the shop: its short links land there, and its pages may carry the key.
+    await database.db.updateTable('brands').set({ site: `${shopUrl}/`, home_url: `${shopUrl}/`, domains: '[]' }).where('id', '=', BRANDS.acme).execute();
+    const services = servicesFor(database);
+    await services.users.createWithPassword({ brandId: BRANDS.acme }, OWNER, 'owner', PASSWORD);
+    brandKey = (await services.access.createApiKey({ brandId: BRANDS.acme, rateLimit: 100_000 })).key;
+  },
+  alsoClose: async () => {
+    shop?.close();
+  },
+  started: async () => {
+    // The key and snippets as the brand's Tag page gives them (made once the server's address is known).
+    const made = await fetch(`${portal.server.url}/advertiser/tag/publishable-key`, { method: 'POST', headers: { 'x-api-key': brandKey } });
+    assert.equal(made.status, 201);
+    snippets = ((await made.json()) as { data: { snippets: typeof snippets } }).data.snippets;
+  },
 });
 
 async function visitorPage(javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US', javaScriptEnabled });
+  const context = await portal.browser.newContext({ locale: 'en-US', javaScriptEnabled });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return page;
 }
 
 async function shortLink(): Promise<string> {
-  const res = await fetch(`${server.url}/affiliate/shortener/url`, {
+  const res = await fetch(`${portal.server.url}/affiliate/shortener/url`, {
     method: 'POST',
     headers: { 'x-api-key': world.keys.aff1, 'content-type': 'application/json' },
     body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }),
@@ -170,7 +160,7 @@ test('a customer who never clicked a link buys with an affiliate’s code: the t
 
 test('the brand’s Tag page shows the snippets and what the tag sent, on a desktop and on a phone', async () => {
   for (const width of [1280, 375]) {
-    const context = await browser.newContext({ baseURL: server.url, locale: 'en-US', viewport: { width, height: 800 } });
+    const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width, height: 800 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), signInWithPassword(page, OWNER, PASSWORD)]);
