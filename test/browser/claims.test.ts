@@ -110,7 +110,7 @@ test('an affiliate claims a missed sale, the brand accepts it at the actual valu
   assert.deepEqual(pageErrors, []);
 });
 
-test('the claimed sale goes all the way: PIX details entered, the statement billing it paid, the payout settled', { timeout: 90_000 }, async () => {
+test('the claimed sale goes all the way: PIX details entered, the statement billing it paid, the payout settled', { timeout: 180_000 }, async () => {
   const orderId = 'MISSED-1001';
   const affiliate = await signedIn('owner@aff1.example');
   try {
