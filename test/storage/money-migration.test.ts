@@ -3,17 +3,20 @@
 // are settled, and the ledger check passes on the upgraded database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateTo, migrateToLatest } from '../../src/storage/migrate.js';
 import { freshDatabase, servicesFor } from '../helpers/databases.js';
-import { brandInput } from '../helpers/world.js';
 
 test('approved, unpaid commissions become payable with opening ledger lines; payouts made before are settled; the ledger reconciles', async () => {
   const target = await freshDatabase();
   const database = openDatabase(target.url);
   try {
     await migrateTo(database, '0042-lock-dates');
-    await servicesFor(database).imports.upsertBrand(brandInput({ id: 'b-acme', name: 'Acme', slug: 'acme', site: 'https://acme.example.com' }));
+    // Rows as the schema of then holds them: today's services write today's columns.
+    const since = '2026-01-01T00:00:00.000Z';
+    await sql`insert into brands (id, name, name_key, slug, logo, site, segment, created_at, updated_at)
+      values ('b-acme', 'Acme', 'acme', 'acme', 'https://acme.example.com/logo.png', 'https://acme.example.com', 'Retail', ${since}, ${since})`.execute(database.db);
     for (const id of ['aff-1', 'aff-2']) await database.db.insertInto('affiliates').values({ id, name: id, created_at: '2026-01-01T00:00:00.000Z' }).execute();
     const at = '2026-05-01T10:00:00.000Z';
     const order = (id: string, affiliateId: string, commissionStatus: string, commission: number, extra: Record<string, unknown> = {}) => ({

@@ -136,8 +136,7 @@ export class BrandScoresRepository {
 
   /** Whether the task has judged the brand (its imported ratings are then ignored). */
   async computed(brandId: string): Promise<boolean> {
-    // The whole row: read under an older schema (before the column), the brand is simply not scored.
-    const row = await this.database.db.selectFrom('brands').selectAll().where('id', '=', brandId).executeTakeFirst();
+    const row = await this.database.db.selectFrom('brands').select('scores_computed_at').where('id', '=', brandId).executeTakeFirst();
     return Boolean(row?.scores_computed_at);
   }
 }

@@ -140,7 +140,7 @@ where
 
 -- brandScores.computed
 select
-  *
+  "scores_computed_at"
 from
   "brands"
 where
