@@ -6,6 +6,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { fieldText } from '../../forms.js';
 import type { paths } from '../../../../packages/client/index.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 
 type ChannelKind = paths['/affiliate/channels']['post']['requestBody']['content']['application/json']['availableChannelId'];
 
@@ -118,16 +119,14 @@ export function Channels() {
                           <button type="button" aria-label={t('channels.renameNamed', { name: channel.name })} onClick={() => setRenaming(channel.id)}>
                             {t('channels.rename')}
                           </button>
-                          <button
-                            type="button"
+                          <ConfirmButton
                             class="danger"
                             aria-label={t('channels.removeNamed', { name: channel.name })}
-                            onClick={() => {
-                              if (window.confirm(t('channels.confirmRemove', { name: channel.name }))) remove.mutate(channel.id);
-                            }}
+                            question={t('channels.confirmRemove', { name: channel.name })}
+                            onConfirm={() => remove.mutate(channel.id)}
                           >
                             {t('channels.remove')}
-                          </button>
+                          </ConfirmButton>
                         </>
                       )}
                     </td>

@@ -5,6 +5,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 
 const PAGE_SIZE = 25;
 /** What the service accepts as a code (it says what to fix when it refuses one). */
@@ -108,17 +109,15 @@ export function BrandCoupons() {
                       <td>{coupon.campaignId ?? '—'}</td>
                       <td>{date(coupon.updatedAt)}</td>
                       <td class="actions">
-                        <button
-                          type="button"
+                        <ConfirmButton
                           class="danger"
                           disabled={remove.isPending}
                           aria-label={t('coupons.removeNamed', { code: coupon.code })}
-                          onClick={() => {
-                            if (window.confirm(t('coupons.confirmRemove', { code: coupon.code }))) remove.mutate(coupon.code);
-                          }}
+                          question={t('coupons.confirmRemove', { code: coupon.code })}
+                          onConfirm={() => remove.mutate(coupon.code)}
                         >
                           {t('coupons.remove')}
-                        </button>
+                        </ConfirmButton>
                       </td>
                     </tr>
                   ))}

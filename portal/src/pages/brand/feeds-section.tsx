@@ -6,6 +6,7 @@ import { QueryState } from '../../components/query-state.js';
 import { RefusedLines } from '../../components/refused-lines.js';
 import { fieldText } from '../../forms.js';
 import type { paths } from '../../../../packages/client/index.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 
 type Feed = paths['/advertiser/feeds']['get']['responses'][200]['content']['application/json']['data'][number];
 type Run = NonNullable<Feed['lastRun']>;
@@ -121,9 +122,9 @@ export function FeedsSection() {
                       if (file) upload.mutate({ feed, file });
                     }} />
                   </label>
-                  <button type="button" onClick={() => window.confirm(t('brandFeeds.deleteConfirm', { id: feed.id })) && remove.mutate(feed.id)}>
+                  <ConfirmButton question={t('brandFeeds.deleteConfirm', { id: feed.id })} onConfirm={() => remove.mutate(feed.id)}>
                     {t('brandFeeds.delete')}
-                  </button>
+                  </ConfirmButton>
                 </div>
               ))}
             </div>

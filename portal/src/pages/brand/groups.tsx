@@ -5,6 +5,7 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import type { paths } from '../../../../packages/client/index.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 
 type Group = paths['/advertiser/groups']['get']['responses'][200]['content']['application/json']['data'][number];
 interface Draft {
@@ -148,17 +149,15 @@ export function BrandGroups() {
                       <button type="button" class="secondary" aria-label={t('groups.editNamed', { name: group.name })} onClick={() => setDraft(draftOf(group))}>
                         {t('groups.edit')}
                       </button>
-                      <button
-                        type="button"
+                      <ConfirmButton
                         class="danger"
                         disabled={remove.isPending}
                         aria-label={t('groups.deleteNamed', { name: group.name })}
-                        onClick={() => {
-                          if (window.confirm(t('groups.confirmDelete', { name: group.name }))) remove.mutate(group.id);
-                        }}
+                        question={t('groups.confirmDelete', { name: group.name })}
+                        onConfirm={() => remove.mutate(group.id)}
                       >
                         {t('groups.delete')}
-                      </button>
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 
 const TAG_KEY = ['brand', 'tag'];
 
@@ -65,9 +66,9 @@ export function TagPage() {
                     <code class="wrap">{tag.integrity}</code>
                   </dd>
                 </dl>
-                <button type="button" disabled={makeKey.isPending} onClick={() => window.confirm(t('tag.replaceConfirm')) && makeKey.mutate()}>
+                <ConfirmButton disabled={makeKey.isPending} question={t('tag.replaceConfirm')} onConfirm={() => makeKey.mutate()}>
                   {t('tag.replace')}
-                </button>
+                </ConfirmButton>
                 <Snippet id="every-page" title={t('tag.everyPage')} hint={t('tag.everyPageHint')} text={tag.snippets.everyPage} />
                 <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage} />
                 <Snippet id="pixel" title={t('tag.pixel')} hint={t('tag.pixelHint')} text={tag.snippets.pixel} />
