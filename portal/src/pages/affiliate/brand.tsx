@@ -12,7 +12,7 @@ type Terms = paths['/affiliate/brands/{id}/commission-rules']['get']['responses'
 
 /** A brand's rules in the order they are tried, the default rule last: those in force, or the upcoming ones. */
 function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'>; currency: string }) {
-  const { t, money, number } = useMessages();
+  const { t } = useMessages();
   const conditionsOf = useConditionTexts();
   const outcomeOf = useOutcomeText();
   return (
@@ -33,7 +33,7 @@ function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'
         <ul>
           <li>{terms.rules.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}</li>
         </ul>
-        <p>{t('brand.pays', { what: terms.default.transfer === 'cps' ? t('rules.paysCps', { percent: number(terms.default.value) }) : t('rules.paysCpaOrder', { amount: money(terms.default.value, currency) }) })}</p>
+        <p>{t('brand.pays', { what: outcomeOf(terms.default, currency) })}</p>
       </li>
     </ol>
   );

@@ -6,6 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CommissionLines } from '../../components/commission-explanation.js';
+import { useOutcomeText } from '../../components/commission-rule-text.js';
 import { centsOf } from '../../money-input.js';
 import type { components, paths } from '../../../../packages/client/index.js';
 
@@ -49,6 +50,7 @@ function percentOf(text: string, locale: string): number | undefined {
 /** The rules editor: the brand's rules in the order they are tried, its default rule last, and a preview of an example order. */
 export function CommissionRulesEditor() {
   const { t, money, number, locale, dateTime } = useMessages();
+  const outcomeOf = useOutcomeText();
   const queries = useQueryClient();
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
   const saved = useQuery({ queryKey: ['commission-rules'], queryFn: async () => ok(await api.GET('/advertiser/commission-rules')).data });
@@ -228,7 +230,7 @@ export function CommissionRulesEditor() {
                     <strong>{t('explain.defaultRule')}</strong>
                     <p>
                       {drafts.length === 0 ? t('rules.whenAlways') : t('rules.whenNoOther')}:{' '}
-                      {defaultRule.transfer === 'cps' ? t('rules.paysCps', { percent: number(defaultRule.value) }) : t('rules.paysCpaOrder', { amount: money(defaultRule.value, currency) })}
+                      {outcomeOf(defaultRule, currency)}
                     </p>
                     <p class="hint">
                       {t('rules.defaultHint')} <Link href="/profile">{t('nav.profile')}</Link>
