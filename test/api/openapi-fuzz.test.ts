@@ -9,7 +9,6 @@
 // contract check accepts it. Failures are collected per operation, so one run lists every one.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { randomUUID } from 'node:crypto';
 import { SoftPasskey } from '../helpers/passkeys.js';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -21,6 +20,7 @@ import { urlOf } from '../helpers/inject.js';
 import { BROWSER_UA, clickLink, createLink } from '../helpers/tracking.js';
 import { BRANDS } from '../helpers/world.js';
 import { createRouteSamples } from '../helpers/route-samples.js';
+import { totpCode } from '../helpers/operators.js';
 
 interface JsonSchema {
   type?: string | string[];
@@ -331,7 +331,7 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
       // Someone new each time: an app being set up, and the code it shows.
       const person = (await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, `fuzz-${randomUUID()}@example.com`, 'member', PORTAL_PASSWORD))!;
       const { secret } = await h.service.services.secondFactors.startTotp(person);
-      return { method: 'POST', url: '/session/totp/confirm', payload: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() }, headers: await sessionHeaders(person.id) };
+      return { method: 'POST', url: '/session/totp/confirm', payload: { code: totpCode(secret) }, headers: await sessionHeaders(person.id) };
     },
     'DELETE /session/totp': () => withFreshSession({ method: 'DELETE', url: '/session/totp', payload: { password: PORTAL_PASSWORD } }),
     'POST /session/recovery-codes': async () => ({ method: 'POST', url: '/session/recovery-codes', payload: { password: PORTAL_PASSWORD }, headers: await enrolledSessionHeaders() }),
@@ -412,7 +412,7 @@ before(async () => {
   const enrolled = await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, ENROLLED_USER, 'member', PORTAL_PASSWORD);
   enrolledUserId = enrolled!.id;
   const { secret } = await h.service.services.secondFactors.startTotp(enrolled!);
-  await h.service.services.secondFactors.confirmTotp(enrolledUserId, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await enrolledSession()).sessionToken);
+  await h.service.services.secondFactors.confirmTotp(enrolledUserId, totpCode(secret), (await enrolledSession()).sessionToken);
   await routeSamples.start(h);
   linkCode = (await createLink(h, routeSamples.keys.affiliate, BRANDS.acme)).code;
   check = contractChecker(h.service);

@@ -5,13 +5,13 @@
 // second factor of the team.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
 import { assertError } from '../helpers/api.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { cookieOf, deviceOf, PASSWORD, type TestSession, withSession } from '../helpers/sessions.js';
 import { recentlyVerifiedSecondFactor } from '../../src/domain/access/second-factors-service.js';
 import { SoftPasskey } from '../helpers/passkeys.js';
+import { totpCode } from '../helpers/operators.js';
 
 // In the middle of a 30-second step, so a code made "now" stays current while a test runs.
 const clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
@@ -36,7 +36,7 @@ async function signedUp(_h: Harness, email: string, owner: { affiliateId?: strin
   return { cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, device: deviceOf(res)!, setCookie: '' };
 }
 
-const codeAt = (secret: string, ms = clock.now()) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: ms });
+const codeAt = (secret: string, ms = clock.now()) => totpCode(secret, ms);
 const nextStep = () => clock.advance(30_000);
 
 interface Enrolled {

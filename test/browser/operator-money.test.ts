@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { servicesFor } from '../helpers/databases.js';
 import { assertAccessible } from '../helpers/browser.js';
-import { assertFits, enrolApp, freshCode, nav, signInWithApp } from '../helpers/operator-browser.js';
+import { assertFits, enrolApp, nav, signInWithApp } from '../helpers/operator-browser.js';
+import { freshCode } from '../helpers/totp-codes.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';

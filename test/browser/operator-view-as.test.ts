@@ -6,12 +6,12 @@
 // viewed on a phone's screen, ended from the banner, leads back to the brand's page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertAccessible } from '../helpers/browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
+import { totpCode } from '../helpers/operators.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'support@network.example';
@@ -26,7 +26,7 @@ const portal = portalUnderTest({
     const operator = (await users.createOperatorWithPassword(OPERATOR, PASSWORD))!;
     operatorToken = (await users.signIn(OPERATOR, PASSWORD))!.sessionToken;
     const { secret } = await secondFactors.startTotp(operator);
-    await secondFactors.confirmTotp(operator.id, new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate(), operatorToken);
+    await secondFactors.confirmTotp(operator.id, totpCode(secret), operatorToken);
     await users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
   },
 });

@@ -6,12 +6,12 @@
 // password. Every page passes the accessibility check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { assertAccessible } from '../helpers/browser.js';
 import { freshCode, wrongCode } from '../helpers/totp-codes.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
+import { totpCode } from '../helpers/operators.js';
 
 const PASSWORD = 'a long enough password';
 const EMAIL = 'safe@aff1.example';
@@ -29,7 +29,7 @@ const portal = portalUnderTest({
     await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
     const { secret } = await services.secondFactors.startTotp(owner);
     const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
-    await services.secondFactors.confirmTotp(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate(), (await services.users.openSession(ownerRow)).sessionToken);
+    await services.secondFactors.confirmTotp(owner.id, totpCode(secret), (await services.users.openSession(ownerRow)).sessionToken);
     await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
   },
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.

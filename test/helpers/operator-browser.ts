@@ -6,8 +6,6 @@ import assert from 'node:assert/strict';
 import { freshCode } from './totp-codes.js';
 import type { Page } from 'playwright-core';
 
-export { freshCode };
-
 export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/app/');
   await page.getByLabel('E-mail').fill(email);
