@@ -11,7 +11,6 @@ import { InstallationService, deepLinkKey } from './domain/installation.js';
 import { openRepositories } from './storage/repositories/index.js';
 import { countInWindow, countUp, markSeen } from './storage/redis-windows.js';
 import { failedKeyThrottle, failoverWindowCounter, memoryWindowCounter } from './domain/access/failed-key-throttle.js';
-import { SignInDelays } from './domain/access/sign-in-delays.js';
 import { noCountryLookup, openCountryLookup, type CountryLookup } from './lib/ip-country.js';
 import { redisChannel } from './storage/redis-messages.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -209,6 +208,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       payeeChangeHoldHours: config.payeeChangeHoldHours,
       payoutMinimums: config.payoutMinimums,
       datacenterAsns: fraud.datacenterAsns,
+      windowCounter,
     }),
     tracking,
     // With several instances (Redis set), a click may still sit in another instance's buffer, so
@@ -243,7 +243,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       account: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAccount, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-account'),
       address: failedKeyThrottle(PASSWORD_RESET_LIMITS.perAddress, PASSWORD_RESET_LIMITS.windowMs, windowCounter, 'password-reset-address'),
     },
-    signInDelays: new SignInDelays(windowCounter),
     passwordLinkAttempts: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'password-link-address'),
     passkeySignIns: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'passkey-sign-in-address'),
   };

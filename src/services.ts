@@ -1,7 +1,5 @@
 // Builds the services over one database: what the server (src/server.ts) and each command of the
 // CLI call, and nothing else does. Every service gets its repositories and settings explicitly.
-import type { FailedKeyThrottle } from './domain/access/failed-key-throttle.js';
-import type { SignInDelays } from './domain/access/sign-in-delays.js';
 import type { Retention } from './domain/retention.js';
 import { AuditService } from './domain/audit/audit-service.js';
 import { MembersConsole } from './domain/console/members.js';
@@ -14,6 +12,9 @@ import { AccessService } from './domain/access/access-service.js';
 import { UsersService } from './domain/access/users-service.js';
 import { ViewAsService } from './domain/access/view-as.js';
 import { SecondFactorsService } from './domain/access/second-factors-service.js';
+import { CodeGuesses } from './domain/access/code-guesses.js';
+import { SignInDelays } from './domain/access/sign-in-delays.js';
+import { memoryWindowCounter, type FailedKeyThrottle, type WindowCounter } from './domain/access/failed-key-throttle.js';
 import { ChannelsService } from './domain/access/channels-service.js';
 import { ApprovalsService } from './domain/access/approvals-service.js';
 import { ApplicationsService } from './domain/access/applications-service.js';
@@ -98,6 +99,8 @@ export interface Services {
   payoutRuns: PayoutRuns;
   /** Portal users' second factors: authenticator app, recovery codes, passkeys. */
   secondFactors: SecondFactorsService;
+  /** Holds back the next sign-in after failures, longer each time, per account and per client address (apart for known devices); wrong passwords confirming a change count here too. */
+  signInDelays: SignInDelays;
   /** Brands' monthly statements and the payments recorded against them. */
   statements: StatementsService;
   /** The network suspends and reactivates affiliates and brands. */
@@ -127,8 +130,6 @@ export interface ServingServices extends Services {
   failedKeys: FailedKeyThrottle;
   /** Counts sign-ups and brand applications per address given and per client address. */
   joinAttempts: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Holds back the next sign-in after failures, longer each time, per account and per client address (apart for known devices). */
-  signInDelays: SignInDelays;
   /** Counts tries of password links per client address. */
   passwordLinkAttempts: FailedKeyThrottle;
   /** Counts passwordless passkey sign-ins begun per client address (they name no account to count against). */
@@ -175,6 +176,8 @@ export interface ServiceSettings {
   payeeChangeHoldHours?: number;
   /** The data-centre networks (DATACENTER_ASNS_FILE, with ASN_DATABASE), for the review queue; null: none. */
   datacenterAsns?: ReadonlySet<number> | null;
+  /** The counters of guesses (sign-ins, codes): shared through Redis by the server; this process's own otherwise. */
+  windowCounter?: WindowCounter;
 }
 
 /** The fraud rules' thresholds of a configuration, the data-centre list read from its file (both files needed). */
@@ -224,7 +227,9 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     ...(settings.countryOf && { countryOf: settings.countryOf }),
   });
   const locks = new OrderLocks(repositories, clock);
-  const secondFactors = new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' });
+  const windowCounter = settings.windowCounter ?? memoryWindowCounter(() => clock.now());
+  const signInDelays = new SignInDelays(windowCounter);
+  const secondFactors = new SecondFactorsService(repositories, users, clock, { publicUrl, networkName: settings.networkName ?? 'affnet' }, { codes: new CodeGuesses(windowCounter), passwords: signInDelays });
   const payees = new PayeeService(repositories, secondFactors, clock, { keys: settings.payeeKeys ?? NO_KEYS, holdHours: settings.payeeChangeHoldHours ?? 48, publicUrl });
   const access = new AccessService(repositories, clock, publisher);
   return {
@@ -262,6 +267,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     users,
     viewAs: new ViewAsService(repositories, clock, { lifetimeMs: settings.viewAsMs ?? 30 * 60_000, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
     secondFactors,
+    signInDelays,
     payees,
     webhooks: new WebhooksService(repositories.webhooks, clock, settings.webhookAllowLocalTargets ?? false),
   };

@@ -220,9 +220,9 @@ export interface paths {
          *
          *     Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.
          *
-         *     A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).
+         *     A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all), and so is the first failure held back on their account: someone is guessing. Wrong passwords typed to confirm a change in a session (payee details) count here too.
          *
-         *     For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor. 10 attempts per account and 30 per address in 15 minutes; past them 429.
+         *     For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor, where wrong codes are limited per account and per address, whatever the ticket.
          */
         post: {
             parameters: {
@@ -526,7 +526,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with a one-time link, and sign in
-         * @description The token of a sign-up or password-reset link; the link works once. Other sessions of the user end. The password has 10 to 200 characters and is not one of the most common ones (400 invalid_password says why). 30 tries per client address in 15 minutes; past them 429.
+         * @description The token of a sign-up or password-reset link; the link works once. Other sessions of the user end. The password has 10 to 200 characters and is not one of the most common ones (400 invalid_password says why). For a person with a second factor the answer is secondFactor, as at POST /session: the link sets the password but opens no session, and the second step does (a link never removes a factor). 30 tries per client address in 15 minutes; past them 429.
          */
         post: {
             parameters: {
@@ -553,7 +553,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: components["schemas"]["Session"];
+                            data: components["schemas"]["Session"] | {
+                                secondFactor: {
+                                    /** @enum {boolean} */
+                                    required: true;
+                                    /** @description What completes the sign-in: totp (a code of the authenticator app), recovery_code, passkey */
+                                    methods: ("totp" | "recovery_code" | "passkey")[];
+                                    /** @description Send it to POST /session/second-factor with a code, a recovery code or a passkey */
+                                    ticket: string;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                };
+                            };
                         };
                     };
                 };
@@ -1048,7 +1059,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a sign-in with a second factor
-         * @description After POST /session answered secondFactor (a right password, and the person has a second factor): the ticket with exactly one of a current code of the authenticator app (each code works once), a recovery code (each works once) or a passkey's signature (options from POST /session/second-factor/passkey-options) opens the session, like POST /session does for others. A ticket works once, for five minutes; after 5 wrong codes it stops working and the person signs in again with their password. 401 invalid_code for a wrong code, 401 invalid_ticket for a ticket that no longer works.
+         * @description After POST /session answered secondFactor (a right password, and the person has a second factor): the ticket with exactly one of a current code of the authenticator app (each code works once), a recovery code (each works once) or a passkey's signature (options from POST /session/second-factor/passkey-options) opens the session, like POST /session does for others. A ticket works once, for five minutes; after 5 wrong codes it stops working and the person signs in again with their password. Wrong codes (and recovery codes) also count per account and per client address, whatever the ticket: past 10 per account or 30 per address in 15 minutes (from the first), every code is answered 429 too_many_codes with Retry-After until the window ends, unread (a right password resets nothing; a passkey still works). 401 invalid_code for a wrong code, 401 invalid_ticket for a ticket that no longer works.
          */
         post: {
             parameters: {
@@ -1135,6 +1146,15 @@ export interface paths {
                 };
                 /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1502,6 +1522,277 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/session/second-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm it is you, with your second factor
+         * @description For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey's signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). Needs the x-csrf-token header.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Exactly one of a current code of the authenticator app and a passkey's signature (options from POST /session/second-factor/confirm/passkey-options); a recovery code confirms nothing */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The 6 digits the authenticator app shows now (spaces ignored) */
+                        code?: string;
+                        /** @description What navigator.credentials.get() answers, as JSON (@simplewebauthn/browser startAuthentication) */
+                        passkey?: {
+                            /** @description The credential id, base64url */
+                            id: string;
+                            /** @description The same, base64url */
+                            rawId: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            response: {
+                                /** @description base64url */
+                                clientDataJSON: string;
+                                /** @description base64url */
+                                authenticatorData: string;
+                                /** @description base64url */
+                                signature: string;
+                                /** @description base64url */
+                                userHandle?: string;
+                            };
+                            clientExtensionResults: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The session passed its second factor now */
+                            data: {
+                                /**
+                                 * Format: date-time
+                                 * @description Until when changes that ask for a current second factor need nothing more in this session
+                                 */
+                                confirmedUntil: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/second-factor/confirm/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey options to confirm it is you
+         * @description WebAuthn options (a challenge for five minutes, used once, your own passkeys) for navigator.credentials.get(); send its answer to POST /session/second-factor/confirm as passkey. 409 no_passkey for a person without one. Needs the x-csrf-token header.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description PublicKeyCredentialCreationOptionsJSON (registration) or PublicKeyCredentialRequestOptionsJSON (sign-in), for navigator.credentials */
+                            data: {
+                                /** @description Random, base64url; works once, for five minutes */
+                                challenge: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/session/second-factors": {
         parameters: {
             query?: never;
@@ -1620,7 +1911,7 @@ export interface paths {
         put?: never;
         /**
          * Start setting up an authenticator app
-         * @description A new secret (replacing one not confirmed yet), as text and as an otpauth:// URI for a QR code. It counts only once POST /session/totp/confirm has a current code. The secret is kept encrypted with the installation's own key. 409 totp_enabled when an app is set up already. Needs the x-csrf-token header.
+         * @description A new secret (replacing one not confirmed yet), as text and as an otpauth:// URI for a QR code. It counts only once POST /session/totp/confirm has a current code. The secret is kept encrypted with the installation's own key. 409 totp_enabled when an app is set up already. A person who has a passkey confirms with it first (POST /session/second-factor/confirm, 10 minutes; 400 second_factor_needed otherwise). Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -1724,7 +2015,7 @@ export interface paths {
         };
         /**
          * Turn the authenticator app off
-         * @description With a current code of the app or the password. Its recovery codes stop working too. Needs the x-csrf-token header.
+         * @description With a current second factor: a code of the app, or a code or passkey this session passed within the last 10 minutes; never the password or a recovery code (400 second_factor_needed). Its recovery codes stop working too. Needs the x-csrf-token header.
          */
         delete: {
             parameters: {
@@ -1733,7 +2024,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description A current code of the authenticator app, or the password */
+            /** @description A current code of the authenticator app; or nothing, when this session passed a code or a passkey within the last 10 minutes (POST /session/second-factor/confirm). A password is refused (400 second_factor_needed) from a person with a second factor: it proves nothing a stolen session lacks */
             requestBody: {
                 content: {
                     "application/json": {
@@ -1796,6 +2087,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error: a bug on our side, reported with the same body */
                 500: {
                     headers: {
@@ -1832,7 +2132,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the authenticator app with a current code
-         * @description From now on the app is asked for at sign-in. Answers ten recovery codes, shown this once. 400 invalid_code for a wrong code. Needs the x-csrf-token header.
+         * @description From now on the app is asked for at sign-in. Answers ten recovery codes, shown this once. 400 invalid_code for a wrong code (counted like the sign-in's: 429 too_many_codes past the limits). Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -1919,6 +2219,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error: a bug on our side, reported with the same body */
                 500: {
                     headers: {
@@ -1956,7 +2265,7 @@ export interface paths {
         put?: never;
         /**
          * New recovery codes
-         * @description Ten new single-use codes, shown this once; the old ones (used or not) stop working. With a current code of the authenticator app or the password. 409 totp_not_enabled without an app. Needs the x-csrf-token header.
+         * @description Ten new single-use codes, shown this once; the old ones (used or not) stop working. With a current second factor, as DELETE /session/totp. 409 totp_not_enabled without an app. Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -1965,7 +2274,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description A current code of the authenticator app, or the password */
+            /** @description A current code of the authenticator app; or nothing, when this session passed a code or a passkey within the last 10 minutes (POST /session/second-factor/confirm). A password is refused (400 second_factor_needed) from a person with a second factor: it proves nothing a stolen session lacks */
             requestBody: {
                 content: {
                     "application/json": {
@@ -2045,6 +2354,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Internal error: a bug on our side, reported with the same body */
                 500: {
                     headers: {
@@ -2082,7 +2400,7 @@ export interface paths {
         put?: never;
         /**
          * Options to register a passkey
-         * @description WebAuthn options (a challenge for five minutes, used once; a discoverable credential for this site; your passkeys excluded) for navigator.credentials.create(); send its answer to POST /session/passkeys. Needs the x-csrf-token header.
+         * @description WebAuthn options (a challenge for five minutes, used once; a discoverable credential for this site; your passkeys excluded) for navigator.credentials.create(); send its answer to POST /session/passkeys. A person who has a second factor confirms with it first (POST /session/second-factor/confirm, 10 minutes; 400 second_factor_needed otherwise). Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -2357,7 +2675,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a passkey
-         * @description One of your own passkeys (404 for any other); it no longer signs in. Needs the x-csrf-token header.
+         * @description One of your own passkeys (404 for any other); it no longer signs in. With a current second factor: a code or passkey this session passed within the last 10 minutes (POST /session/second-factor/confirm; 400 second_factor_needed otherwise). Needs the x-csrf-token header.
          */
         delete: {
             parameters: {

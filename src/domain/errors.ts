@@ -9,15 +9,18 @@
  * - `unacceptable`: well-formed and consistent, but refused by a business rule (an expired click);
  * - `not_yet`: not possible now, possibly in a moment (a click still waiting to be stored);
  * - `unavailable`: not possible until the operator provides what the installation lacks (a key);
- * - `forbidden`: the credential is unknown or may not be used from where it came.
+ * - `forbidden`: the credential is unknown or may not be used from where it came;
+ * - `too_many`: too many tries (guesses of a secret): wait `retryAfterMs`.
  */
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet' | 'unavailable' | 'forbidden';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unacceptable' | 'not_yet' | 'unavailable' | 'forbidden' | 'too_many';
 
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     readonly code: string,
     message: string,
+    /** How long to wait before trying again (`too_many`). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -31,3 +34,9 @@ export const unacceptable = (code: string, message: string) => new DomainError('
 export const notYet = (code: string, message: string) => new DomainError('not_yet', code, message);
 export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
 export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+
+/** Too many tries: the message is told the wait in whole seconds and minutes, rounded up. */
+export const tooMany = (code: string, waitMs: number, message: (wait: { seconds: number; minutes: number }) => string) => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new DomainError('too_many', code, message({ seconds, minutes: Math.ceil(seconds / 60) }), seconds * 1000);
+};

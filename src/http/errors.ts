@@ -35,7 +35,7 @@ export function errorBody(statusCode: number, code: string, message: string): Er
 }
 
 /** The status each kind of domain failure answers with. */
-const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503, forbidden: 403 };
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503, forbidden: 403, too_many: 429 };
 
 /** An error raised by the HTTP layer itself (authentication, scopes). */
 export class HttpError extends Error {
@@ -129,6 +129,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     body = errorBody(500, 'internal_error', 'Internal server error');
   }
   if (error instanceof HttpError) reply.headers(error.headers);
+  if (error instanceof DomainError && error.retryAfterMs !== undefined) reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
   if (body.statusCode === 503) reply.header('retry-after', '5');
   else if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   return reply.status(body.statusCode).send(body);

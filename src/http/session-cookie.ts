@@ -60,6 +60,8 @@ export async function sessionOf(request: FastifyRequest, users: UsersService): P
   if (!token) return undefined;
   const session = await users.resolveSession(token);
   if (!session) throw new HttpError(401, 'session_expired', 'Your session has ended (signed out, or unused for too long): sign in again');
+  // A person with a second factor is signed in only by a session that passed it.
+  if (session.secondFactorPending) throw new HttpError(401, 'second_factor_pending', 'This session did not pass your second factor (it was opened before you set one up, or with the password alone): sign in again');
   return session;
 }
 

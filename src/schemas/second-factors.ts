@@ -147,9 +147,28 @@ export const Confirmation = Type.Object(
     code: Type.Optional(Code),
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
-  { additionalProperties: false, description: 'A current code of the authenticator app, or the password', ...Examples({ code: ['With a current code', { code: '492039' }], password: ['With the password', { password: 'correct horse battery' }] }) },
+  {
+    additionalProperties: false,
+    description:
+      'A current code of the authenticator app; or nothing, when this session passed a code or a passkey within the last 10 minutes (POST /session/second-factor/confirm). A password is refused (400 second_factor_needed) from a person with a second factor: it proves nothing a stolen session lacks',
+    ...Examples({ code: ['With a current code', { code: '492039' }], recent: ['Confirmed in the last 10 minutes', {}] }),
+  },
 );
 export type Confirmation = Static<typeof Confirmation>;
+
+export const FactorConfirmation = Type.Object(
+  { code: Type.Optional(Code), passkey: Type.Optional(PasskeyAssertion) },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of a current code of the authenticator app and a passkey\'s signature (options from POST /session/second-factor/confirm/passkey-options); a recovery code confirms nothing',
+    ...Examples({ code: ['With a current code', { code: '492039' }], passkey: ["With a passkey (@simplewebauthn/browser startAuthentication)", { passkey: ASSERTION_EXAMPLE }] }),
+  },
+);
+
+export const FactorConfirmed = Type.Object(
+  { confirmedUntil: Type.String({ format: 'date-time', description: 'Until when changes that ask for a current second factor need nothing more in this session' }) },
+  { description: 'The session passed its second factor now' },
+);
 
 export const PasskeyRegistration = Type.Object(
   {

@@ -61,6 +61,7 @@ import * as commissionRules from './migrations/0055-commission-rules.js';
 import * as affiliateGroups from './migrations/0056-affiliate-groups.js';
 import * as termsNotice from './migrations/0057-terms-notice.js';
 import * as brandScores from './migrations/0058-brand-scores.js';
+import * as sessionFactorMethod from './migrations/0059-session-factor-method.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -123,6 +124,7 @@ const migrations: Record<string, DialectMigration> = {
   '0056-affiliate-groups': affiliateGroups,
   '0057-terms-notice': termsNotice,
   '0058-brand-scores': brandScores,
+  '0059-session-factor-method': sessionFactorMethod,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

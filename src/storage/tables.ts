@@ -905,7 +905,7 @@ export interface SecondFactorTicketsTable {
 
 export interface WebauthnChallengesTable {
   challenge: string;
-  purpose: 'register' | 'second_factor' | 'sign_in';
+  purpose: 'register' | 'second_factor' | 'sign_in' | 'confirm';
   user_id: string | null;
   ticket_hash: string | null;
   expires_at: string;
@@ -916,6 +916,8 @@ export type WebauthnChallengeRow = Selectable<WebauthnChallengesTable>;
 export interface SessionSecondFactorsTable {
   token_hash: string;
   verified_at: string;
+  /** totp, passkey or recovery_code; null for rows written before it was kept. */
+  method: string | null;
 }
 
 export interface PayeeDetailsTable {

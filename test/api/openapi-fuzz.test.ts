@@ -21,6 +21,7 @@ import { BROWSER_UA, clickLink, createLink } from '../helpers/tracking.js';
 import { BRANDS } from '../helpers/world.js';
 import { createRouteSamples } from '../helpers/route-samples.js';
 import { totpCode } from '../helpers/operators.js';
+import { passSecondFactor } from '../helpers/sessions.js';
 
 interface JsonSchema {
   type?: string | string[];
@@ -330,14 +331,19 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'POST /session/totp/confirm': async () => {
       // Someone new each time: an app being set up, and the code it shows.
       const person = (await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, `fuzz-${randomUUID()}@example.com`, 'member', PORTAL_PASSWORD))!;
-      const { secret } = await h.service.services.secondFactors.startTotp(person);
+      const { secret } = await h.service.services.secondFactors.startTotp({ userId: person.id, email: person.email, sessionToken: '' });
       return { method: 'POST', url: '/session/totp/confirm', payload: { code: totpCode(secret) }, headers: await sessionHeaders(person.id) };
     },
-    'DELETE /session/totp': () => withFreshSession({ method: 'DELETE', url: '/session/totp', payload: { password: PORTAL_PASSWORD } }),
-    'POST /session/recovery-codes': async () => ({ method: 'POST', url: '/session/recovery-codes', payload: { password: PORTAL_PASSWORD }, headers: await enrolledSessionHeaders() }),
+    'DELETE /session/totp': () => withFreshSession({ method: 'DELETE', url: '/session/totp', payload: {} }),
+    'POST /session/recovery-codes': async () => ({ method: 'POST', url: '/session/recovery-codes', payload: {}, headers: await enrolledSessionHeaders() }),
+    'POST /session/second-factor/confirm': async () => {
+      const options = await h.service.services.secondFactors.confirmPasskeyOptions(portalUserId);
+      return withFreshSession({ method: 'POST', url: '/session/second-factor/confirm', payload: { passkey: portalPasskey.assert(options) } });
+    },
+    'POST /session/second-factor/confirm/passkey-options': () => withFreshSession({ method: 'POST', url: '/session/second-factor/confirm/passkey-options' }),
     'POST /session/passkeys/options': () => withFreshSession({ method: 'POST', url: '/session/passkeys/options' }),
     'POST /session/passkeys': async () => {
-      const options = await h.service.services.secondFactors.passkeyRegistrationOptions({ id: portalUserId, email: PORTAL_USER });
+      const options = await h.service.services.secondFactors.passkeyRegistrationOptions({ userId: portalUserId, email: PORTAL_USER, sessionToken: await verifiedPortalSession() });
       return withFreshSession({ method: 'POST', url: '/session/passkeys', payload: { name: 'Fuzz', passkey: new SoftPasskey(PUBLIC_URL).register(options as { challenge: string; rp: { id: string }; user: { id: string } }) } });
     },
     'PATCH /session/passkeys/:id': () => withFreshSession({ method: 'PATCH', url: '/session/passkeys/fuzz-passkey', payload: { name: 'Renamed' } }),
@@ -373,6 +379,8 @@ const PORTAL_PASSWORD = 'fuzzing all the fields';
 async function withFreshSession(options: InjectOptions): Promise<InjectOptions> {
   const session = await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD);
   assert.ok(session, 'the portal user signs in');
+  // The portal user has a passkey: a session of theirs counts once it passed it.
+  await passSecondFactor(h, session.sessionToken);
   return { ...options, headers: { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken } };
 }
 
@@ -386,11 +394,19 @@ async function secondFactorTicket(): Promise<string> {
   assert.ok(step && 'secondFactor' in step, 'the enrolled user is asked for a second factor');
   return step.secondFactor.ticket;
 }
-const freshRecoveryCodes = async () => (await h.service.services.secondFactors.regenerateRecoveryCodes(enrolledUserId, { password: PORTAL_PASSWORD })).recoveryCodes;
+const freshRecoveryCodes = async () => (await h.service.services.secondFactors.regenerateRecoveryCodes({ userId: enrolledUserId, sessionToken: (await enrolledSession()).sessionToken }, {})).recoveryCodes;
+/** A session of the portal user that passed their second factor (for service calls that ask for a current one). */
+async function verifiedPortalSession(): Promise<string> {
+  const session = (await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD))!;
+  await passSecondFactor(h, session.sessionToken);
+  return session.sessionToken;
+}
 let enrolledUserId = '';
 async function sessionOfUser(id: string) {
   const row = await h.service.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  return h.service.services.users.openSession(row!);
+  const session = await h.service.services.users.openSession(row!);
+  await passSecondFactor(h, session.sessionToken, 'totp');
+  return session;
 }
 const enrolledSession = () => sessionOfUser(enrolledUserId);
 const enrolledSessionHeaders = () => sessionHeaders(enrolledUserId);
@@ -407,12 +423,14 @@ before(async () => {
   const portalUser = await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, PORTAL_PASSWORD);
   portalUserId = portalUser.user.id;
   await h.service.database.db.insertInto('user_passkeys').values({ id: 'fuzz-passkey', user_id: portalUserId, name: 'Fuzz', public_key: 'AA', counter: 0, transports: '[]', created_at: new Date().toISOString(), last_used_at: null }).execute();
-  const registration = await h.service.services.secondFactors.passkeyRegistrationOptions({ id: portalUserId, email: PORTAL_USER });
-  await h.service.services.secondFactors.registerPasskey(portalUserId, 'Fuzz', portalPasskey.register(registration as { challenge: string; rp: { id: string }; user: { id: string } }));
+  const registering = { userId: portalUserId, email: PORTAL_USER, sessionToken: await verifiedPortalSession() };
+  const registration = await h.service.services.secondFactors.passkeyRegistrationOptions(registering);
+  await h.service.services.secondFactors.registerPasskey(registering, 'Fuzz', portalPasskey.register(registration as { challenge: string; rp: { id: string }; user: { id: string } }));
   const enrolled = await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, ENROLLED_USER, 'member', PORTAL_PASSWORD);
   enrolledUserId = enrolled!.id;
-  const { secret } = await h.service.services.secondFactors.startTotp(enrolled!);
-  await h.service.services.secondFactors.confirmTotp(enrolledUserId, totpCode(secret), (await enrolledSession()).sessionToken);
+  const enrolling = { userId: enrolledUserId, email: ENROLLED_USER, sessionToken: (await h.service.services.users.signIn(ENROLLED_USER, PORTAL_PASSWORD))!.sessionToken };
+  const { secret } = await h.service.services.secondFactors.startTotp(enrolling);
+  await h.service.services.secondFactors.confirmTotp(enrolling, totpCode(secret));
   await routeSamples.start(h);
   linkCode = (await createLink(h, routeSamples.keys.affiliate, BRANDS.acme)).code;
   check = contractChecker(h.service);

@@ -149,10 +149,12 @@ describe('an authenticator app', () => {
     assertError(await secondStep({ ticket, code: codeAt(secret), recoveryCode: recoveryCodes[0] }), 400, 'invalid_second_factor');
   });
 
-  test('turning it off needs a current code or the password; then the password alone signs in', async () => {
+  test('turning it off needs a current factor, never the password; then the password alone signs in', async () => {
     const { session, secret } = await enrolled('zeno@example.com');
-    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: {} }, session)), 400, 'confirmation_required');
-    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { password: 'not the password' } }, session)), 400, 'invalid_password');
+    // The enrolment confirmed the app a moment ago: ten minutes later that no longer counts.
+    clock.advance(11 * 60_000);
+    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: {} }, session)), 400, 'second_factor_needed');
+    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { password: PASSWORD } }, session)), 400, 'second_factor_needed');
     assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { code: codeAt(secret, clock.now() - 60_000) } }, session)), 400, 'invalid_code');
     const off = await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { code: codeAt(secret) } }, session));
     assert.equal(off.statusCode, 204, off.body);
@@ -173,9 +175,9 @@ describe('recovery codes', () => {
     assert.equal(status.json<{ data: { recoveryCodesLeft: number } }>().data.recoveryCodesLeft, 8);
   });
 
-  test('new codes replace the old ones, with the password', async () => {
-    const { session, recoveryCodes } = await enrolled('bia@example.com');
-    const res = await h.request(withSession({ method: 'POST', url: '/session/recovery-codes', payload: { password: PASSWORD } }, session));
+  test('new codes replace the old ones, with a current code', async () => {
+    const { session, recoveryCodes, secret } = await enrolled('bia@example.com');
+    const res = await h.request(withSession({ method: 'POST', url: '/session/recovery-codes', payload: { code: codeAt(secret) } }, session));
     assert.equal(res.statusCode, 200, res.body);
     const fresh = res.json<{ data: { recoveryCodes: string[] } }>().data.recoveryCodes;
     assert.equal(fresh.length, 10);
@@ -204,7 +206,7 @@ describe("another person's factors", () => {
     const mine = await h.request(withSession({ method: 'GET', url: '/session/second-factors' }, me));
     assert.deepEqual(mine.json<{ data: { totp: unknown; passkeys: unknown[] } }>().data.passkeys, []);
     // Their code does not turn off (or confirm) anything of mine.
-    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { code: codeAt(other.secret) } }, me)), 400, 'invalid_code');
+    assertError(await h.request(withSession({ method: 'DELETE', url: '/session/totp', payload: { code: codeAt(other.secret) } }, me)), 409, 'totp_not_enabled');
     const theirs = await h.request(withSession({ method: 'GET', url: '/session/second-factors' }, other.session));
     assert.equal(theirs.json<{ data: { passkeys: Array<{ name: string }> } }>().data.passkeys[0]?.name, 'Ema');
     assertError(await h.request({ method: 'GET', url: '/session/second-factors' }), 401, 'unauthorized');

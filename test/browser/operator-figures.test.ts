@@ -31,8 +31,9 @@ const portal = portalUnderTest({
     // An operator who has set a password and enrolled an authenticator app: signed in with both.
     const { user, link: invitation } = await users.createOperator('figures@network.example');
     const signed = await users.setPassword(new URL(invitation).searchParams.get('token')!, PASSWORD);
-    const { secret } = await secondFactors.startTotp(user);
-    await secondFactors.confirmTotp(user.id, totpCode(secret), signed.sessionToken);
+    const who = { userId: user.id, email: user.email, sessionToken: signed.sessionToken };
+    const { secret } = await secondFactors.startTotp(who);
+    await secondFactors.confirmTotp(who, totpCode(secret));
     sessionToken = signed.sessionToken;
 
   },

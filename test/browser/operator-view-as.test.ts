@@ -25,8 +25,9 @@ const portal = portalUnderTest({
     // An operator who has set up an authenticator app, signed in (the sign-in itself is operator-console.test.ts's).
     const operator = (await users.createOperatorWithPassword(OPERATOR, PASSWORD))!;
     operatorToken = (await users.signIn(OPERATOR, PASSWORD))!.sessionToken;
-    const { secret } = await secondFactors.startTotp(operator);
-    await secondFactors.confirmTotp(operator.id, totpCode(secret), operatorToken);
+    const who = { userId: operator.id, email: operator.email, sessionToken: operatorToken };
+    const { secret } = await secondFactors.startTotp(who);
+    await secondFactors.confirmTotp(who, totpCode(secret));
     await users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
   },
 });

@@ -27,9 +27,10 @@ const portal = portalUnderTest({
     // aff-2's owner, who has an app, requires a second factor of the team; its member has none.
     const owner = (await services.users.createWithPassword({ affiliateId: 'aff-2' }, 'owner@aff2.example', 'owner', PASSWORD))!;
     await services.users.createWithPassword({ affiliateId: 'aff-2' }, REQUIRED_EMAIL, 'member', PASSWORD);
-    const { secret } = await services.secondFactors.startTotp(owner);
     const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
-    await services.secondFactors.confirmTotp(owner.id, totpCode(secret), (await services.users.openSession(ownerRow)).sessionToken);
+    const who = { userId: owner.id, email: owner.email, sessionToken: (await services.users.openSession(ownerRow)).sessionToken };
+    const { secret } = await services.secondFactors.startTotp(who);
+    await services.secondFactors.confirmTotp(who, totpCode(secret));
     await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
   },
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.

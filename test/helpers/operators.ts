@@ -27,8 +27,9 @@ export async function operatorSession(h: Harness, now = Date.now(), email = `ope
   const { users, secondFactors } = h.service.services;
   const { user, link } = await users.createOperator(email);
   const signed = await users.setPassword(tokenOf(link), PASSWORD);
-  const { secret } = await secondFactors.startTotp(user);
-  await secondFactors.confirmTotp(user.id, totpCode(secret, now), signed.sessionToken);
+  const who = { userId: user.id, email: user.email, sessionToken: signed.sessionToken };
+  const { secret } = await secondFactors.startTotp(who);
+  await secondFactors.confirmTotp(who, totpCode(secret, now));
   return {
     userId: user.id,
     email: user.email,

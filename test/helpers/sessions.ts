@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'light-my-request';
 import type { Harness } from './harness.js';
+import { hashKey } from '../../src/domain/access/access-service.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -42,3 +43,12 @@ export const withSession = (options: InjectOptions, session: { cookie: string; c
   ...options,
   headers: { ...(options.headers as Record<string, string>), cookie: session.cookie, ...(session.csrf ? { 'x-csrf-token': session.csrf } : {}), ...extra },
 });
+
+/**
+ * Records that a session passed its person's second factor now, as a sign-in with one does: for
+ * tests that open sessions of people with a factor through the services (the API refuses any other).
+ */
+export async function passSecondFactor(h: Harness, sessionToken: string, method: 'totp' | 'passkey' = 'passkey', at = new Date()): Promise<void> {
+  const values = { token_hash: hashKey(sessionToken), verified_at: at.toISOString(), method };
+  await h.service.database.db.insertInto('session_second_factors').values(values).onConflict((oc) => oc.column('token_hash').doUpdateSet(values)).execute();
+}

@@ -113,7 +113,7 @@ export class Passkeys {
     return row;
   }
 
-  async assertionOptions(target: { purpose: 'second_factor' | 'sign_in'; userId: string | null; ticketHash: string | null; allow: readonly UserPasskeyRow[] }): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async assertionOptions(target: { purpose: 'second_factor' | 'sign_in' | 'confirm'; userId: string | null; ticketHash: string | null; allow: readonly UserPasskeyRow[] }): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const options = await generateAuthenticationOptions({
       rpID: this.rpID,
       allowCredentials: target.allow.map((p) => ({ id: p.id, transports: transportsOf(p) })),
@@ -129,7 +129,7 @@ export class Passkeys {
    * undefined. Alone (sign_in) it must have verified the person (PIN, biometrics): it stands for
    * the password as well.
    */
-  async verifyAssertion(assertion: AssertionJson, expect: { purpose: 'second_factor' | 'sign_in'; userId?: string; ticketHash?: string }): Promise<string | undefined> {
+  async verifyAssertion(assertion: AssertionJson, expect: { purpose: 'second_factor' | 'sign_in' | 'confirm'; userId?: string; ticketHash?: string }): Promise<string | undefined> {
     const challenge = await this.takeChallenge(assertion.response.clientDataJSON, expect);
     if (!challenge) return undefined;
     const passkey = await this.store.findPasskey(assertion.id);

@@ -3,8 +3,12 @@
 // right password answers a short-lived, single-use ticket (not a session), and the ticket with a
 // current code, a recovery code or a passkey opens the session. A passkey also signs in alone,
 // without the password. An owner may require a second factor of the whole team: a member without
-// one can then only reach their security page until they enrol. Each session remembers when it
-// last passed a second factor, for changes that ask for one again (recentlyVerifiedSecondFactor).
+// one can then only reach their security page until they enrol. Each session remembers when and
+// how it last passed a second factor: a session of a person with a factor that did not pass it is
+// refused everywhere, and changes of factors and payee details ask for a current one (a code now,
+// or a code or passkey within the last 10 minutes; a recovery code opens a sign-in but confirms
+// nothing). Wrong codes count per account and per address (code-guesses.ts), wrong passwords typed
+// to confirm a change with sign-in's (sign-in-delays.ts).
 import { createHmac, randomBytes } from 'node:crypto';
 import { seal, sealedFields, unseal, type SealedParts } from '../../lib/sealed-box.js';
 import type { UserRow } from '../../storage/tables.js';
@@ -20,6 +24,9 @@ import { hashKey } from './access-service.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
 import { Passkeys, type AssertionJson, type AttestationJson, type PasskeyOptions } from './passkeys.js';
 import type { Client, SignedIn, UsersService } from './users-service.js';
+import type { CodeGuesses } from './code-guesses.js';
+import type { SignInDelays } from './sign-in-delays.js';
+import { tooMany } from '../errors.js';
 
 const MINUTE = 60_000;
 /** How long the step between the password and the second factor may take. */
@@ -55,16 +62,17 @@ export interface SecondFactorStatus {
   enrolmentRequired: boolean;
 }
 
-/** A proof of the person, for disabling a factor or making new recovery codes: a current code or the password. */
-export interface Confirmation {
-  code?: string;
-  password?: string;
-}
-
-/** What confirms a sensitive change: the password (nobody's second factor), or a current code of the authenticator app. */
+/** What confirms a sensitive change: a current code of the authenticator app, or (from a person without a second factor) the password. */
 export interface ChangeConfirmation {
   password?: string;
   code?: string;
+}
+
+/** Who confirms a change: the signed-in person, their session's cookie, and where they are. */
+export interface Confirmer {
+  userId: string;
+  sessionToken: string;
+  client?: Client;
 }
 
 /** What completes the second step: one of a current code, a recovery code or a passkey's assertion. */
@@ -84,12 +92,19 @@ const factorRequired = (store: { isRequired(key: string): Promise<boolean> }, us
   !user.affiliateId && !user.brandId ? Promise.resolve(true) : store.isRequired(accountKey(user));
 
 /**
- * Whether a session passed a second factor within `withinMs` (default 10 minutes): what a change of
- * payout details asks of anyone who has enrolled one. `verifiedAt` is what
+ * Whether a session passed a second factor within `withinMs` (default 10 minutes) with something
+ * that confirms changes (a code or a passkey; a recovery code confirms nothing): what a change of
+ * factors or payout details asks of anyone who has enrolled one. `passed` is what
  * SecondFactorsService.sessionVerifiedAt answers.
  */
-export function recentlyVerifiedSecondFactor(verifiedAt: string | undefined, nowMs: number, withinMs = RECENT_SECOND_FACTOR_MS): boolean {
-  return verifiedAt !== undefined && nowMs - Date.parse(verifiedAt) <= withinMs;
+export function recentlyVerifiedSecondFactor(passed: { at: string; method: SecondFactorMethod | null } | undefined, nowMs: number, withinMs = RECENT_SECOND_FACTOR_MS): boolean {
+  return passed !== undefined && passed.method !== 'recovery_code' && nowMs - Date.parse(passed.at) <= withinMs;
+}
+
+/** What limits guessing: wrong codes per account and address, wrong passwords with sign-in's. */
+export interface GuessLimits {
+  codes: CodeGuesses;
+  passwords: SignInDelays;
 }
 
 export interface SecondFactorsRepositories {
@@ -107,6 +122,7 @@ export class SecondFactorsService {
     private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly settings: { publicUrl: string; networkName: string },
+    private readonly guesses: GuessLimits,
   ) {
     this.passkeys = new Passkeys(repositories.secondFactors, clock, settings);
   }
@@ -129,14 +145,7 @@ export class SecondFactorsService {
   async signIn(email: string, password: string, client: Client = {}): Promise<SignedIn | SecondFactorStep | undefined> {
     const user = await this.users.checkCredentials(email, password);
     if (!user) return undefined;
-    const methods = await this.methodsOf(user.id);
-    if (methods.length === 0) return this.users.openSession(user, client, true);
-    const ticket = randomBase62(43);
-    const now = this.clock.now();
-    const expiresAt = new Date(now + TICKET_LIFETIME_MS).toISOString();
-    await this.store.pruneExpired(new Date(now).toISOString());
-    await this.store.insertTicket({ token_hash: hashKey(ticket), user_id: user.id, expires_at: expiresAt, created_at: new Date(now).toISOString() });
-    return { secondFactor: { required: true, methods, ticket, expiresAt } };
+    return (await this.secondStep(user)) ?? this.users.openSession(user, client, true);
   }
 
   /** The second step: the ticket with a current code, a recovery code or a passkey opens the session. */
@@ -145,7 +154,8 @@ export class SecondFactorsService {
     const now = this.clock.iso();
     const userId = await this.store.ticketUser(ticketHash, now, TICKET_MAX_FAILURES);
     if (!userId) return { ok: false, reason: 'invalid_ticket' };
-    const passed = await this.check(userId, proof, ticketHash);
+    const method = this.check(proof);
+    const passed = method === 'passkey' ? (await this.passkeys.verifyAssertion(proof.passkey!, { purpose: 'second_factor', userId, ticketHash })) === userId : await this.guessedRight(userId, client, proof);
     if (!passed) {
       await this.store.ticketFailed(ticketHash);
       return { ok: false, reason: 'invalid_code' };
@@ -153,7 +163,36 @@ export class SecondFactorsService {
     if (!(await this.store.takeTicket(ticketHash, now))) return { ok: false, reason: 'invalid_ticket' };
     const user = await this.repositories.users.findById(userId);
     if (!user) return { ok: false, reason: 'invalid_ticket' };
-    return { ok: true, signedIn: await this.openVerifiedSession(user, client) };
+    return { ok: true, signedIn: await this.openVerifiedSession(user, client, method) };
+  }
+
+  /**
+   * Sets a password through a one-time link: a person without a second factor is signed in, one
+   * with a factor gets the second step (a ticket), as at sign-in; a link never removes a factor.
+   */
+  async setPassword(token: string, password: string, client: Client = {}): Promise<SignedIn | SecondFactorStep> {
+    const user = await this.users.usePasswordLink(token, password);
+    return (await this.secondStep(user)) ?? this.users.openSession(user, client, false);
+  }
+
+  /** The ticket for the second step of a person with a second factor; undefined for one without. */
+  private async secondStep(user: UserRow): Promise<SecondFactorStep | undefined> {
+    const methods = await this.methodsOf(user.id);
+    if (methods.length === 0) return undefined;
+    const ticket = randomBase62(43);
+    const now = this.clock.now();
+    const expiresAt = new Date(now + TICKET_LIFETIME_MS).toISOString();
+    await this.store.pruneExpired(new Date(now).toISOString());
+    await this.store.insertTicket({ token_hash: hashKey(ticket), user_id: user.id, expires_at: expiresAt, created_at: new Date(now).toISOString() });
+    return { secondFactor: { required: true, methods, ticket, expiresAt } };
+  }
+
+  /** Checks a code or a recovery code, counting a wrong one against the person and the address (429 past the limits). */
+  private async guessedRight(userId: string, client: Client, proof: { code?: string; recoveryCode?: string }): Promise<boolean> {
+    const guess = await this.guesses.codes.admit(userId, client.address);
+    const right = proof.code !== undefined ? await this.acceptCode(userId, proof.code, true) : await this.useRecoveryCode(userId, proof.recoveryCode ?? '');
+    if (right) await guess.right();
+    return right;
   }
 
   /** WebAuthn options for a passkey as the second step of a ticket (only the person's own passkeys). */
@@ -174,23 +213,21 @@ export class SecondFactorsService {
     const userId = await this.passkeys.verifyAssertion(assertion, { purpose: 'sign_in' });
     if (!userId) return undefined;
     const user = await this.repositories.users.findById(userId);
-    return user?.password_hash ? this.openVerifiedSession(user, client) : undefined;
+    return user?.password_hash ? this.openVerifiedSession(user, client, 'passkey') : undefined;
   }
 
-  /** A session from `client` that passed a second factor; a browser new to the person is mailed to them. */
-  private async openVerifiedSession(user: UserRow, client: Client): Promise<SignedIn> {
+  /** A session from `client` that passed a second factor by `method`; a browser new to the person is mailed to them. */
+  private async openVerifiedSession(user: UserRow, client: Client, method: SecondFactorMethod): Promise<SignedIn> {
     const signedIn = await this.users.openSession(user, client, true);
-    await this.store.markSessionVerified(hashKey(signedIn.sessionToken), this.clock.iso());
+    await this.store.markSessionVerified(hashKey(signedIn.sessionToken), this.clock.iso(), method);
     return signedIn;
   }
 
-  /** Whether the proof is right for the user (a code is used up when it is). */
-  private async check(userId: string, proof: SecondFactorProof, ticketHash: string): Promise<boolean> {
+  /** Which kind of proof was sent: exactly one of a code, a recovery code and a passkey. */
+  private check(proof: SecondFactorProof): SecondFactorMethod {
     const given = [proof.code, proof.recoveryCode, proof.passkey].filter((p) => p !== undefined).length;
     if (given !== 1) throw invalid('invalid_second_factor', 'send exactly one of code, recoveryCode and passkey');
-    if (proof.code !== undefined) return this.acceptCode(userId, proof.code, true);
-    if (proof.recoveryCode !== undefined) return this.useRecoveryCode(userId, proof.recoveryCode);
-    return (await this.passkeys.verifyAssertion(proof.passkey!, { purpose: 'second_factor', userId, ticketHash })) === userId;
+    return proof.code !== undefined ? 'totp' : proof.recoveryCode !== undefined ? 'recovery_code' : 'passkey';
   }
 
   /** The methods the person can complete a second step with; none when they have no factor. */
@@ -214,87 +251,147 @@ export class SecondFactorsService {
     };
   }
 
-  /** Starts enrolling an authenticator app: a new secret (replacing one not confirmed yet), as text and as an otpauth:// URI. */
-  async startTotp(user: { id: string; email: string }): Promise<{ secret: string; uri: string }> {
-    const existing = await this.store.findTotp(user.id);
+  /**
+   * Starts enrolling an authenticator app: a new secret (replacing one not confirmed yet), as text and
+   * as an otpauth:// URI. A person who has a passkey confirms with it first (a current factor).
+   */
+  async startTotp(who: Confirmer & { email: string }): Promise<{ secret: string; uri: string }> {
+    const existing = await this.store.findTotp(who.userId);
     if (existing?.confirmed_at) throw conflict('totp_enabled', 'an authenticator app is set up already: turn it off first to set up another');
+    await this.requireCurrentFactor(who, {});
     const secret = newTotpSecret();
-    await this.store.startTotp(user.id, await this.encrypt(user.id, secret), this.clock.iso());
-    return { secret, uri: totpUri(secret, user.email, this.settings.networkName) };
+    await this.store.startTotp(who.userId, await this.encrypt(who.userId, secret), this.clock.iso());
+    return { secret, uri: totpUri(secret, who.email, this.settings.networkName) };
   }
 
   /**
    * Confirms the enrolment with a current code: from now on the app is asked for at sign-in. The
    * answer is ten recovery codes, shown this once. The session counts as having passed a second factor.
    */
-  async confirmTotp(userId: string, code: string, sessionToken: string): Promise<{ recoveryCodes: string[] }> {
-    const existing = await this.store.findTotp(userId);
+  async confirmTotp(who: Confirmer, code: string): Promise<{ recoveryCodes: string[] }> {
+    const existing = await this.store.findTotp(who.userId);
     if (!existing) throw conflict('totp_not_started', 'start setting up the authenticator app first (POST /session/totp)');
     if (existing.confirmed_at) throw conflict('totp_enabled', 'the authenticator app is set up already');
-    if (!(await this.acceptCode(userId, code, false))) throw invalid('invalid_code', 'this code is not the current one: check the app shows the code of this account, and that the phone’s clock is right');
-    await this.store.markSessionVerified(hashKey(sessionToken), this.clock.iso());
-    return { recoveryCodes: await this.newRecoveryCodes(userId) };
+    await this.requireCurrentFactor(who, {});
+    const guess = await this.guesses.codes.admit(who.userId, who.client?.address);
+    if (!(await this.acceptCode(who.userId, code, false))) throw invalid('invalid_code', 'this code is not the current one: check the app shows the code of this account, and that the phone’s clock is right');
+    await guess.right();
+    await this.store.markSessionVerified(hashKey(who.sessionToken), this.clock.iso(), 'totp');
+    return { recoveryCodes: await this.newRecoveryCodes(who.userId) };
   }
 
-  /** Turns the authenticator app off (and its recovery codes), with a current code or the password. */
-  async disableTotp(userId: string, confirmation: Confirmation): Promise<void> {
-    await this.confirm(userId, confirmation);
-    await this.store.removeTotp(userId);
+  /** Turns the authenticator app off (and its recovery codes), with a current factor. */
+  async disableTotp(who: Confirmer, confirmation: ChangeConfirmation): Promise<void> {
+    if (!(await this.store.findTotp(who.userId))) throw conflict('totp_not_enabled', 'you have no authenticator app to turn off');
+    await this.requireCurrentFactor(who, confirmation);
+    await this.store.removeTotp(who.userId);
   }
 
-  /** Ten new recovery codes, replacing the old ones (used or not), with a current code or the password. */
-  async regenerateRecoveryCodes(userId: string, confirmation: Confirmation): Promise<{ recoveryCodes: string[] }> {
-    const { totp } = await this.store.hasFactor(userId);
+  /** Ten new recovery codes, replacing the old ones (used or not), with a current factor. */
+  async regenerateRecoveryCodes(who: Confirmer, confirmation: ChangeConfirmation): Promise<{ recoveryCodes: string[] }> {
+    const { totp } = await this.store.hasFactor(who.userId);
     if (!totp) throw conflict('totp_not_enabled', 'recovery codes come with an authenticator app: set one up first');
-    await this.confirm(userId, confirmation);
-    return { recoveryCodes: await this.newRecoveryCodes(userId) };
+    await this.requireCurrentFactor(who, confirmation);
+    return { recoveryCodes: await this.newRecoveryCodes(who.userId) };
   }
 
-  /** When the session last passed a second factor; undefined if never. */
-  sessionVerifiedAt(sessionToken: string): Promise<string | undefined> {
+  /** When and how the session last passed a second factor; undefined if never. */
+  sessionVerifiedAt(sessionToken: string): Promise<{ at: string; method: SecondFactorMethod | null } | undefined> {
     return this.store.sessionVerifiedAt(hashKey(sessionToken));
   }
 
-  /** Whether the session passed a second factor within `withinMs` (see recentlyVerifiedSecondFactor). */
+  /** Whether the session passed a second factor that confirms changes within `withinMs` (see recentlyVerifiedSecondFactor). */
   async recentlyVerified(sessionToken: string, withinMs = RECENT_SECOND_FACTOR_MS): Promise<boolean> {
     return recentlyVerifiedSecondFactor(await this.sessionVerifiedAt(sessionToken), this.clock.now(), withinMs);
   }
 
   /**
-   * Confirms a sensitive change (payout details) by the signed-in person, again: someone with a
-   * second factor confirms with it (a session that passed it within RECENT_SECOND_FACTOR_MS, or a
-   * current code of their app now, which marks the session), someone without one with the password.
+   * Confirms a sensitive change (payout details, money an operator moves) by the signed-in person,
+   * again: someone with a second factor confirms with it (see requireCurrentFactor), never with the
+   * password; someone without one with the password, whose wrong guesses count with sign-in's.
    */
-  async confirmChange(userId: string, sessionToken: string, confirmation: ChangeConfirmation): Promise<void> {
-    const { totp, passkeys } = await this.store.hasFactor(userId);
-    if (!totp && passkeys === 0) {
-      if (confirmation.password === undefined) throw invalid('password_required', 'password: type your password again to confirm this change');
-      const user = await this.repositories.users.findById(userId);
-      if (user?.password_hash && (await verifyPassword(confirmation.password, user.password_hash))) return;
-      throw invalid('invalid_password', 'password: the password is wrong');
+  async confirmChange(who: Confirmer, confirmation: ChangeConfirmation): Promise<void> {
+    const { totp, passkeys } = await this.store.hasFactor(who.userId);
+    if (totp || passkeys > 0) return this.requireCurrentFactor(who, confirmation);
+    if (confirmation.password === undefined) throw invalid('password_required', 'password: type your password again to confirm this change');
+    await this.checkPassword(who, confirmation.password);
+  }
+
+  /**
+   * Passes the second factor again in this session, with a current code of the app or a passkey:
+   * for the next 10 minutes, changes that ask for a current factor need nothing more.
+   */
+  async confirmFactor(who: Confirmer, proof: { code?: string; passkey?: AssertionJson }): Promise<{ confirmedUntil: string }> {
+    if ((proof.code === undefined) === (proof.passkey === undefined)) throw invalid('invalid_second_factor', 'send exactly one of code and passkey');
+    let method: SecondFactorMethod = 'totp';
+    if (proof.passkey !== undefined) {
+      if ((await this.passkeys.verifyAssertion(proof.passkey, { purpose: 'confirm', userId: who.userId })) !== who.userId) {
+        throw invalid('invalid_passkey', 'passkey: this passkey is not one of yours, or its answer is not for a current confirmation: try again');
+      }
+      method = 'passkey';
+    } else if (!(await this.guessedRight(who.userId, who.client ?? {}, { code: proof.code! }))) {
+      throw invalid('invalid_code', 'code: this is not the current code of your authenticator app (each code works once)');
     }
+    const now = this.clock.now();
+    await this.store.markSessionVerified(hashKey(who.sessionToken), new Date(now).toISOString(), method);
+    return { confirmedUntil: new Date(now + RECENT_SECOND_FACTOR_MS).toISOString() };
+  }
+
+  /** WebAuthn options to confirm with one of the person's own passkeys (POST /session/second-factor/confirm). */
+  async confirmPasskeyOptions(userId: string): Promise<PasskeyOptions> {
+    const allow = await this.store.listPasskeys(userId);
+    if (allow.length === 0) throw conflict('no_passkey', 'you have no passkey: confirm with a code of your authenticator app');
+    return this.passkeys.assertionOptions({ purpose: 'confirm', userId, ticketHash: null, allow });
+  }
+
+  /**
+   * Asks a person who has a second factor for a current one: a code of the app now (`code`, which
+   * also marks the session), or a code or passkey this session passed within the last 10 minutes (a
+   * recovery code does not count). The password is never enough. Nothing is asked of a person with
+   * no factor.
+   */
+  private async requireCurrentFactor(who: Confirmer, confirmation: ChangeConfirmation): Promise<void> {
+    const { totp, passkeys } = await this.store.hasFactor(who.userId);
+    if (!totp && passkeys === 0) return;
     if (confirmation.code !== undefined && totp) {
-      if (!(await this.acceptCode(userId, confirmation.code, true))) throw invalid('invalid_code', 'code: this is not the current code of your authenticator app (each code works once)');
-      await this.store.markSessionVerified(hashKey(sessionToken), this.clock.iso());
+      if (!(await this.guessedRight(who.userId, who.client ?? {}, { code: confirmation.code }))) throw invalid('invalid_code', 'code: this is not the current code of your authenticator app (each code works once)');
+      await this.store.markSessionVerified(hashKey(who.sessionToken), this.clock.iso(), 'totp');
       return;
     }
-    if (await this.recentlyVerified(sessionToken)) return;
+    if (await this.recentlyVerified(who.sessionToken)) return;
     throw invalid(
       'second_factor_needed',
       totp
-        ? 'code: you have set up a second factor, so confirm this change with the current code of your authenticator app (your password is not enough)'
-        : `you have set up a passkey, so confirm this change with it: sign in again with your passkey, then save within ${RECENT_SECOND_FACTOR_MS / MINUTE} minutes (your password is not enough)`,
+        ? 'code: you have set up a second factor, so confirm this change with the current code of your authenticator app or a passkey (your password or a recovery code is not enough)'
+        : `you have set up a passkey, so confirm this change with it (POST /session/second-factor/confirm), then make it within ${RECENT_SECOND_FACTOR_MS / MINUTE} minutes (your password is not enough)`,
     );
+  }
+
+  /** The person's password, typed to confirm a change: wrong ones count with sign-in's (held back, and the person mailed when the holds begin). */
+  private async checkPassword(who: Confirmer, password: string): Promise<void> {
+    const user = await this.repositories.users.findById(who.userId);
+    if (!user?.password_hash) throw invalid('invalid_password', 'password: the password is wrong');
+    const attempt = { email: user.email, address: who.client?.address ?? 'unknown' };
+    const waitMs = await this.guesses.passwords.admit(attempt);
+    if (waitMs > 0) throw tooMany('too_many_sign_ins', waitMs, ({ seconds }) => `Too many wrong passwords for this account: try again in ${seconds} s`);
+    if (await verifyPassword(password, user.password_hash)) return this.guesses.passwords.succeeded(attempt);
+    if (await this.guesses.passwords.startedHolding(attempt)) await this.users.warnOfWrongPasswords(user.email, who.client);
+    throw invalid('invalid_password', 'password: the password is wrong');
   }
 
   // ---- Passkeys -------------------------------------------------------------------------------
 
-  async passkeyRegistrationOptions(user: { id: string; email: string }): Promise<PasskeyOptions> {
-    return this.passkeys.registrationOptions(user, await this.store.listPasskeys(user.id));
+  /** Options to register a passkey: a person who has a second factor confirms with a current one first. */
+  async passkeyRegistrationOptions(who: Confirmer & { email: string }, confirmation: ChangeConfirmation = {}): Promise<PasskeyOptions> {
+    await this.requireCurrentFactor(who, confirmation);
+    return this.passkeys.registrationOptions({ id: who.userId, email: who.email }, await this.store.listPasskeys(who.userId));
   }
 
-  async registerPasskey(userId: string, name: string | undefined, attestation: AttestationJson): Promise<PasskeyView> {
-    const row = await this.passkeys.register(userId, name?.trim() || 'Passkey', attestation);
+  /** Registers a passkey (the session passed a current factor to get the options); the session counts as having passed it. */
+  async registerPasskey(who: Confirmer, name: string | undefined, attestation: AttestationJson): Promise<PasskeyView> {
+    await this.requireCurrentFactor(who, {});
+    const row = await this.passkeys.register(who.userId, name?.trim() || 'Passkey', attestation);
+    await this.store.markSessionVerified(hashKey(who.sessionToken), this.clock.iso(), 'passkey');
     return { id: row.id, name: row.name, createdAt: row.created_at };
   }
 
@@ -306,8 +403,11 @@ export class SecondFactorsService {
     return { id: row.id, name: row.name, createdAt: row.created_at, ...(row.last_used_at && { lastUsedAt: row.last_used_at }) };
   }
 
-  async removePasskey(userId: string, id: string): Promise<void> {
-    if (!(await this.store.removePasskey(userId, id))) throw notFound(`you have no passkey ${id}`, 'passkey_not_found');
+  /** Removes one of the person's passkeys, with a current factor. */
+  async removePasskey(who: Confirmer, id: string, confirmation: ChangeConfirmation = {}): Promise<void> {
+    if (!(await this.store.findPasskey(id).then((row) => row?.user_id === who.userId))) throw notFound(`you have no passkey ${id}`, 'passkey_not_found');
+    await this.requireCurrentFactor(who, confirmation);
+    if (!(await this.store.removePasskey(who.userId, id))) throw notFound(`you have no passkey ${id}`, 'passkey_not_found');
   }
 
   // ---- The team's requirement ---------------------------------------------------------------
@@ -363,19 +463,6 @@ export class SecondFactorsService {
 
   private async recoveryHash(userId: string, normalized: string): Promise<string> {
     return createHmac('sha256', await this.installationKey()).update(`${userId}:${normalized}`).digest('hex');
-  }
-
-  private async confirm(userId: string, confirmation: Confirmation): Promise<void> {
-    if (confirmation.code !== undefined) {
-      if (await this.acceptCode(userId, confirmation.code, true)) return;
-      throw invalid('invalid_code', 'this code is not the current one of your authenticator app');
-    }
-    if (confirmation.password !== undefined) {
-      const user = await this.repositories.users.findById(userId);
-      if (user?.password_hash && (await verifyPassword(confirmation.password, user.password_hash))) return;
-      throw invalid('invalid_password', 'the password is wrong');
-    }
-    throw invalid('confirmation_required', 'send a current code of your authenticator app, or your password');
   }
 
   // ---- The secret at rest ---------------------------------------------------------------------

@@ -47,8 +47,13 @@ export class GrowingDelays {
   constructor(
     private readonly counter: WindowCounter,
     private readonly name: string,
-    private readonly rule: DelayRule,
+    readonly rule: DelayRule,
   ) {}
+
+  /** Failures of `key` in its window, without counting. */
+  async failures(key: string): Promise<number> {
+    return (await this.counter(`${this.name}:${key}`, this.rule.windowMs, 0)).count;
+  }
 
   /** Lets a try of `key` in (0) or says how long it must wait, in milliseconds. */
   async admit(key: string): Promise<number> {
@@ -110,6 +115,15 @@ export class SignInDelays {
       admitted.push([delays, key]);
     }
     return 0;
+  }
+
+  /**
+   * Whether the attempt's failure (counted already) was the first one held back on its account or
+   * device: the moment to tell the person that someone is guessing their password.
+   */
+  async startedHolding(attempt: SignInAttempt): Promise<boolean> {
+    const [delays, key] = this.counted(attempt).at(-1)!;
+    return (await delays.failures(key)) === delays.rule.free + 1;
   }
 
   /** The attempt signed in: it does not count as a failure. */

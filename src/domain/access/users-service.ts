@@ -18,6 +18,7 @@ import { hashKey } from './access-service.js';
 import { requireAffiliate, requireBrand } from './require.js';
 import { emailAddressOf } from './email-address.js';
 import { checkNewPassword } from './password-policy.js';
+import type { SecondFactorMethod } from './second-factors-service.js';
 import { ACCOUNT_SCOPES, AFFILIATE_SCOPES, BRAND_SCOPES, OPERATOR_SCOPES, PAYEE_SCOPES, type Scope } from './scopes.js';
 
 /** A member account's people are owners or members; operators belong to the network itself. */
@@ -95,6 +96,13 @@ export interface ActiveSession {
   scopes: ReadonlySet<Scope>;
   /** Set while the network has suspended the user's affiliate or brand: the API refuses the session (403 account_suspended). */
   accountSuspendedAt?: string;
+  /**
+   * The person has a second factor and this session did not pass it (opened by a password alone,
+   * or before they set the factor up): every route refuses it (401 second_factor_pending).
+   */
+  secondFactorPending: boolean;
+  /** When and how the session last passed a second factor; absent if never. */
+  secondFactorPassed?: { at: string; method: SecondFactorMethod | null };
 }
 
 export interface UsersRepositories {
@@ -203,21 +211,43 @@ export class UsersService {
     return this.passwordLink(user);
   }
 
-  /** Sets the password through a one-time link and signs in; every other session of the user ends. */
+  /**
+   * Sets the password through a one-time link and signs in; every other session of the user ends.
+   * The session passes no second factor: for a person who has one it is refused everywhere (the
+   * portal's route goes through SecondFactorsService.setPassword, which asks for the factor).
+   */
   async setPassword(token: string, password: string, client: Client = {}): Promise<SignedIn> {
+    // Setting a password is not announced: the person is at the link's device, and said so.
+    return this.openSession(await this.usePasswordLink(token, password), client, false);
+  }
+
+  /** Sets the password through a one-time link, ending every session of the user; the user, who is not signed in by it. */
+  async usePasswordLink(token: string, password: string): Promise<UserRow> {
     checkNewPassword(password);
     const now = this.clock.iso();
     const taken = await this.repositories.users.takeLink(hashKey(token), now);
     if (!taken) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: ask for a new one');
-    await this.repositories.users.setPassword(taken.user.id, await hashPassword(password), now);
+    const passwordHash = await hashPassword(password);
+    await this.repositories.users.setPassword(taken.user.id, passwordHash, now);
     await this.repositories.users.revokeSessionsOf(taken.user.id, now);
-    // Setting a password is not announced: the person is at the link's device, and said so.
-    return this.openSession({ ...taken.user, password_hash: 'set' }, client, false);
+    return { ...taken.user, password_hash: passwordHash };
+  }
+
+  /**
+   * Tells the person with this e-mail (if any) that wrong passwords were typed for their account, from
+   * `client`: at sign-in, or confirming a change in one of their sessions.
+   */
+  async warnOfWrongPasswords(email: string, client: Client = {}): Promise<void> {
+    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
+    if (!user) return;
+    const values = { email: user.email, when: this.clock.iso(), device: describeDevice(client.userAgent), country: (client.address && this.settings.countryOf?.(client.address)) || 'ZZ', securityUrl: `${this.settings.publicUrl}/app/security` };
+    await this.repositories.mail.queue([mailRow({ to: user.email, template: 'wrong-passwords', locale: mailLanguage(user), values })], this.clock.iso());
   }
 
   /**
    * Signs in with the password alone, asking no second factor (tools and tests; the portal's sign-in
-   * goes through SecondFactorsService.signIn). A sign-in from a browser the person has not used
+   * goes through SecondFactorsService.signIn): for a person who has one, the session is refused
+   * everywhere. A sign-in from a browser the person has not used
    * before is mailed to them, unless it is their first. Undefined when the e-mail or the password is wrong.
    */
   async signIn(email: string, password: string, client: Client = {}): Promise<SignedIn | undefined> {
@@ -292,6 +322,8 @@ export class UsersService {
       expiresAt: new Date(seen + this.settings.sessionIdleMs).toISOString(),
       scopes: scopesOf(found.user),
       ...(found.suspendedAt !== null && { accountSuspendedAt: found.suspendedAt }),
+      secondFactorPending: found.hasFactor && found.factorPassed === undefined,
+      ...(found.factorPassed && { secondFactorPassed: { at: found.factorPassed.at, method: found.factorPassed.method as SecondFactorMethod | null } }),
     };
   }
 

@@ -12,6 +12,7 @@ export type TemplateName =
   | 'application-declined'
   | 'brand-approved'
   | 'new-device'
+  | 'wrong-passwords'
   | 'claim-filed'
   | 'claim-resolved'
   | 'commission-held'
@@ -247,6 +248,26 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
         `Sua conta ${v.email ?? ''} na ${v.network} foi acessada de um dispositivo em que ainda não tinha sido usada:`,
         `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         `Se foi você, não há nada a fazer. Se não foi, troque sua senha agora (“Esqueceu sua senha?” na página de entrada) e encerre suas outras sessões na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
+      ],
+    }),
+  },
+  'wrong-passwords': {
+    en: (v) => ({
+      subject: `Wrong passwords typed for your ${v.network} account`,
+      paragraphs: [
+        `Someone typed wrong passwords for your account ${v.email ?? ''} on ${v.network} several times, the last one:`,
+        `When: ${moment(v.when, 'en')}\nDevice: ${v.device ?? 'unknown'}\nCountry: ${countryName(v.country, 'en')}`,
+        'Each further try now has to wait longer. If it was you, there is nothing to do. If not, someone may know your e-mail or hold one of your sessions: change your password (“Forgot your password?” on the sign-in page), sign out your other sessions and set up a second factor on the security page of your account' +
+          (v.securityUrl ? `: ${v.securityUrl}` : '.'),
+      ],
+    }),
+    'pt-BR': (v) => ({
+      subject: `Senhas erradas digitadas para sua conta na ${v.network}`,
+      paragraphs: [
+        `Alguém digitou senhas erradas para sua conta ${v.email ?? ''} na ${v.network} várias vezes, a última:`,
+        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
+        'Cada nova tentativa agora precisa esperar mais. Se foi você, não há nada a fazer. Se não foi, alguém pode conhecer seu e-mail ou ter uma das suas sessões: troque sua senha (“Esqueceu sua senha?” na página de entrada), encerre suas outras sessões e configure um segundo fator na página de segurança da sua conta' +
+          (v.securityUrl ? `: ${v.securityUrl}` : '.'),
       ],
     }),
   },

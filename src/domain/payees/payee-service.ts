@@ -15,7 +15,7 @@ import type { KeyRing } from '../../lib/key-ring.js';
 import { seal, sealedFields, unseal, type SealedParts } from '../../lib/sealed-box.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { isLanguage } from '../access/users-service.js';
-import type { ChangeConfirmation, SecondFactorsService } from '../access/second-factors-service.js';
+import type { ChangeConfirmation, Confirmer, SecondFactorsService } from '../access/second-factors-service.js';
 import { notFound, unavailable } from '../errors.js';
 import { checkPayeeDetails, maskedView, summaryOf } from './payee-details.js';
 
@@ -27,10 +27,8 @@ export type PayoutDestination =
   | { ready: true; details: PayeeDetails; masked: string; updatedAt: string };
 
 /** Who changes the details: an owner of the affiliate, signed in with this session. */
-export interface PayeeEditor {
+export interface PayeeEditor extends Confirmer {
   affiliateId: string;
-  userId: string;
-  sessionToken: string;
 }
 
 export interface PayeeRepositories {
@@ -101,7 +99,7 @@ export class PayeeService {
     if (!key) throw unavailable('payee_key_missing', `Payee details cannot be saved: ${NO_KEY}. Nothing was changed.`);
     const { password, code, ...given } = input;
     const details = checkPayeeDetails(given);
-    await this.secondFactors.confirmChange(editor.userId, editor.sessionToken, { ...(password !== undefined && { password }), ...(code !== undefined && { code }) });
+    await this.secondFactors.confirmChange(editor, { ...(password !== undefined && { password }), ...(code !== undefined && { code }) });
     const existing = await this.repositories.payees.find(editor.affiliateId);
     if (existing && JSON.stringify(this.readableOrUndefined(existing)) === JSON.stringify(details)) return this.viewOf(existing, details);
 

@@ -140,16 +140,19 @@ export class SecondFactorsRepository {
     await this.db.deleteFrom('second_factor_tickets').where('expires_at', '<=', now).execute();
   }
 
-  async markSessionVerified(tokenHash: string, now: string): Promise<void> {
+  /** Records that the session passed a second factor now, and how (totp, passkey or recovery_code). */
+  async markSessionVerified(tokenHash: string, now: string, method: 'totp' | 'passkey' | 'recovery_code'): Promise<void> {
     await this.db
       .insertInto('session_second_factors')
-      .values({ token_hash: tokenHash, verified_at: now })
-      .onConflict((oc) => oc.column('token_hash').doUpdateSet({ verified_at: now }))
+      .values({ token_hash: tokenHash, verified_at: now, method })
+      .onConflict((oc) => oc.column('token_hash').doUpdateSet({ verified_at: now, method }))
       .execute();
   }
 
-  async sessionVerifiedAt(tokenHash: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('session_second_factors').select('verified_at').where('token_hash', '=', tokenHash).executeTakeFirst())?.verified_at;
+  /** When and how the session last passed a second factor (method null: recorded before it was kept). */
+  async sessionVerifiedAt(tokenHash: string): Promise<{ at: string; method: 'totp' | 'passkey' | 'recovery_code' | null } | undefined> {
+    const row = await this.db.selectFrom('session_second_factors').select(['verified_at', 'method']).where('token_hash', '=', tokenHash).executeTakeFirst();
+    return row && { at: row.verified_at, method: row.method as 'totp' | 'passkey' | 'recovery_code' | null };
   }
 
   async isRequired(account: string): Promise<boolean> {

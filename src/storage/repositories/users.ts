@@ -3,6 +3,17 @@ import type { Database } from '../database.js';
 import type { NewMailMessage, SessionRow, UserRow } from '../tables.js';
 import { writeMail } from './mail.js';
 
+/** An open session as the API resolves it (see findSession). */
+export interface FoundSession {
+  session: SessionRow;
+  user: UserRow;
+  suspendedAt: string | null;
+  /** The user has a confirmed authenticator app or a passkey. */
+  hasFactor: boolean;
+  /** When and how the session last passed a second factor; undefined if never. */
+  factorPassed: { at: string; method: string | null } | undefined;
+}
+
 export interface UserOwner {
   affiliateId?: string;
   brandId?: string;
@@ -150,22 +161,41 @@ export class UsersRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** A session that was not revoked, with its user. */
-  /** The open session with this token hash and its user, with when the user's affiliate or brand was suspended (null while active). */
-  async findSession(tokenHash: string): Promise<{ session: SessionRow; user: UserRow; suspendedAt: string | null } | undefined> {
-    const session = await this.database.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+  /**
+   * The open session with this token hash and its user, with when the user's affiliate or brand was
+   * suspended (null while active), whether the user has a second factor (a confirmed app or a
+   * passkey), and when and how this session last passed one.
+   */
+  async findSession(tokenHash: string): Promise<FoundSession | undefined> {
+    const session = await this.database.db
+      .selectFrom('sessions as s')
+      .leftJoin('session_second_factors as f', 'f.token_hash', 's.token_hash')
+      .selectAll('s')
+      .select(['f.verified_at as factor_verified_at', 'f.method as factor_method'])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.revoked_at', 'is', null)
+      .executeTakeFirst();
     if (!session) return undefined;
     const found = await this.database.db
       .selectFrom('users as u')
       .leftJoin('affiliates as a', 'a.id', 'u.affiliate_id')
       .leftJoin('brands as b', 'b.id', 'u.brand_id')
       .selectAll('u')
-      .select((eb) => eb.fn.coalesce('a.suspended_at', 'b.suspended_at').as('account_suspended_at'))
+      .select((eb) => [
+        eb.fn.coalesce('a.suspended_at', 'b.suspended_at').as('account_suspended_at'),
+        eb
+          .or([
+            eb.exists(eb.selectFrom('user_totp as t').select('t.user_id').whereRef('t.user_id', '=', 'u.id').where('t.confirmed_at', 'is not', null)),
+            eb.exists(eb.selectFrom('user_passkeys as p').select('p.user_id').whereRef('p.user_id', '=', 'u.id')),
+          ])
+          .as('has_factor'),
+      ])
       .where('u.id', '=', session.user_id)
       .executeTakeFirst();
     if (!found) return undefined;
-    const { account_suspended_at: suspendedAt, ...user } = found;
-    return { session, user, suspendedAt };
+    const { account_suspended_at: suspendedAt, has_factor: hasFactor, ...user } = found;
+    const { factor_verified_at: verifiedAt, factor_method: method, ...sessionRow } = session;
+    return { session: sessionRow, user, suspendedAt, hasFactor: Boolean(hasFactor), factorPassed: verifiedAt === null ? undefined : { at: verifiedAt, method } };
   }
 
   async touchSession(tokenHash: string, now: string): Promise<void> {

@@ -6,6 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { fieldText } from '../../forms.js';
 import { SECOND_FACTORS_KEY, useSecondFactors } from './second-factors-data.js';
+import { needsFactor, useFactorGate } from './factor-confirm.js';
 
 /** The person's passkeys: add one (the browser makes it), rename, remove. */
 export function PasskeysSection() {
@@ -13,6 +14,7 @@ export function PasskeysSection() {
   const queries = useQueryClient();
   const status = useSecondFactors();
   const [renaming, setRenaming] = useState<string>();
+  const gate = useFactorGate();
   const refresh = () => void queries.invalidateQueries({ queryKey: SECOND_FACTORS_KEY });
   const add = useMutation({
     mutationFn: async (name: string) => {
@@ -21,6 +23,8 @@ export function PasskeysSection() {
       return ok(await api.POST('/session/passkeys', { body: { ...(name && { name }), passkey: passkey as never } })).data;
     },
     onSuccess: refresh,
+    // Someone who has a second factor confirms it first; then the passkey is added.
+    onError: (error, name) => gate.caught(error, () => add.mutate(name)),
   });
   const rename = useMutation({
     mutationFn: async ({ id, name }: { id: string; name: string }) => ok(await api.PATCH('/session/passkeys/{id}', { params: { path: { id } }, body: { name } })).data,
@@ -29,8 +33,12 @@ export function PasskeysSection() {
       refresh();
     },
   });
-  const remove = useMutation({ mutationFn: async (id: string) => ok(await api.DELETE('/session/passkeys/{id}', { params: { path: { id } } })), onSuccess: refresh });
-  const error = add.error ?? rename.error ?? remove.error;
+  const remove = useMutation({
+    mutationFn: async (id: string) => ok(await api.DELETE('/session/passkeys/{id}', { params: { path: { id } } })),
+    onSuccess: refresh,
+    onError: (error, id) => gate.caught(error, () => remove.mutate(id)),
+  });
+  const error = [add.error, rename.error, remove.error].find((e) => e && !needsFactor(e));
   return (
     <section aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{t('passkeys.title')}</h2>
@@ -105,6 +113,7 @@ export function PasskeysSection() {
       ) : (
         <p>{t('passkeys.unsupported')}</p>
       )}
+      {gate.panel}
       {error && <p role="alert" class="error">{t('common.error', { message: error.message })}</p>}
     </section>
   );

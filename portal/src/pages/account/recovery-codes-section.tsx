@@ -6,14 +6,14 @@ import { fieldText } from '../../forms.js';
 import { SECOND_FACTORS_KEY, useSecondFactors } from './second-factors-data.js';
 import { RecoveryCodesList } from './recovery-codes-list.js';
 
-/** How many recovery codes are left, and new ones (replacing the old) with the password. */
+/** How many recovery codes are left, and new ones (replacing the old) with a code of the app. */
 export function RecoveryCodesSection() {
   const { t } = useMessages();
   const queries = useQueryClient();
   const status = useSecondFactors();
   const [codes, setCodes] = useState<string[]>();
   const regenerate = useMutation({
-    mutationFn: async (password: string) => ok(await api.POST('/session/recovery-codes', { body: { password } })).data,
+    mutationFn: async (code: string) => ok(await api.POST('/session/recovery-codes', { body: { code } })).data,
     onSuccess: (data) => {
       setCodes(data.recoveryCodes);
       void queries.invalidateQueries({ queryKey: SECOND_FACTORS_KEY });
@@ -33,13 +33,13 @@ export function RecoveryCodesSection() {
             class="stacked"
             onSubmit={(event) => {
               event.preventDefault();
-              regenerate.mutate(fieldText(event.currentTarget, 'password'));
+              regenerate.mutate(fieldText(event.currentTarget, 'code'));
             }}
           >
             <p>{t('recovery.regenerateHint')}</p>
             <label>
-              {t('signIn.password')}
-              <input name="password" type="password" autocomplete="current-password" required />
+              {t('totp.code')}
+              <input name="code" inputMode="numeric" autocomplete="one-time-code" required />
             </label>
             <button type="submit" disabled={regenerate.isPending}>
               {t('recovery.regenerate')}

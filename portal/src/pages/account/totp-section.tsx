@@ -6,6 +6,7 @@ import { QrCode } from '../../components/qr-code.js';
 import { fieldText } from '../../forms.js';
 import { SECOND_FACTORS_KEY, useSecondFactors } from './second-factors-data.js';
 import { RecoveryCodesList } from './recovery-codes-list.js';
+import { needsFactor, useFactorGate } from './factor-confirm.js';
 
 /** The authenticator app: set up (QR code and key, confirmed with a code; recovery codes shown once), or turned off. */
 export function TotpSection() {
@@ -14,8 +15,10 @@ export function TotpSection() {
   const status = useSecondFactors();
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string }>();
   const [codes, setCodes] = useState<string[]>();
+  const gate = useFactorGate();
   const refresh = () => void queries.invalidateQueries({ queryKey: SECOND_FACTORS_KEY });
-  const start = useMutation({ mutationFn: async () => ok(await api.POST('/session/totp')).data, onSuccess: setEnrolment });
+  // Someone who has a passkey confirms it before setting up an app.
+  const start = useMutation({ mutationFn: async () => ok(await api.POST('/session/totp')).data, onSuccess: setEnrolment, onError: (error) => gate.caught(error, () => start.mutate()) });
   const confirm = useMutation({
     mutationFn: async (code: string) => ok(await api.POST('/session/totp/confirm', { body: { code } })).data,
     onSuccess: (data) => {
@@ -25,14 +28,14 @@ export function TotpSection() {
     },
   });
   const disable = useMutation({
-    mutationFn: async (proof: string) => ok(await api.DELETE('/session/totp', { body: /^\d{6}$/.test(proof.replace(/\s/g, '')) ? { code: proof } : { password: proof } })),
+    mutationFn: async (code: string) => ok(await api.DELETE('/session/totp', { body: { code } })),
     onSuccess: () => {
       setCodes(undefined);
       refresh();
     },
   });
   const enabled = status.data?.totp.enabled ?? false;
-  const error = start.error ?? confirm.error ?? disable.error;
+  const error = [start.error, confirm.error, disable.error].find((e) => e && !needsFactor(e));
   return (
     <section aria-labelledby="totp-title">
       <h2 id="totp-title">{t('totp.title')}</h2>
@@ -70,19 +73,20 @@ export function TotpSection() {
           class="stacked"
           onSubmit={(event) => {
             event.preventDefault();
-            disable.mutate(fieldText(event.currentTarget, 'proof'));
+            disable.mutate(fieldText(event.currentTarget, 'code'));
           }}
         >
           <p>{t('totp.disableHint')}</p>
           <label>
-            {t('totp.codeOrPassword')}
-            <input name="proof" type="password" autocomplete="off" required />
+            {t('totp.code')}
+            <input name="code" inputMode="numeric" autocomplete="one-time-code" required />
           </label>
           <button type="submit" class="danger" disabled={disable.isPending}>
             {t('totp.disable')}
           </button>
         </form>
       )}
+      {gate.panel}
       {error && <p role="alert" class="error">{t('common.error', { message: error.message })}</p>}
     </section>
   );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { PayeeInput, PayeeView } from '../../../schemas/payee.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
-import { SESSION_COOKIE } from '../../session-cookie.js';
+import { clientOf, SESSION_COOKIE } from '../../session-cookie.js';
 import { SESSION_ONLY, userIdOf } from '../account/side.js';
 
 export function putPayeeRoute(app: App, services: ServingServices): void {
@@ -25,7 +25,7 @@ export function putPayeeRoute(app: App, services: ServingServices): void {
       },
     },
     async (request) => {
-      const editor = { affiliateId: request.affiliateId, userId: userIdOf(request), sessionToken: request.cookies[SESSION_COOKIE] ?? '' };
+      const editor = { affiliateId: request.affiliateId, userId: userIdOf(request), sessionToken: request.cookies[SESSION_COOKIE] ?? '', client: clientOf(request) };
       // The provider types the discriminated method as unknown; the schema validated it as PayeeInput.
       return { data: await services.payees.save(editor, request.body as PayeeInput) };
     },

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../../domain/audit/audit-entry.js';
 import { userIdOf } from '../account/side.js';
 import type { SecondFactorsService } from '../../../domain/access/second-factors-service.js';
-import { SESSION_COOKIE } from '../../session-cookie.js';
+import { clientOf, SESSION_COOKIE } from '../../session-cookie.js';
 export { SESSION_ONLY } from '../account/side.js';
 
 export const TAG = 'Operator';
@@ -16,5 +16,5 @@ export const operatorOf = (request: FastifyRequest): Actor => ({ kind: 'operator
  * unless the session passed its second factor within the last 10 minutes.
  */
 export async function confirmAgain(request: FastifyRequest, services: { secondFactors: SecondFactorsService }, code: string | undefined): Promise<void> {
-  await services.secondFactors.confirmChange(userIdOf(request), request.cookies[SESSION_COOKIE] ?? '', code === undefined ? {} : { code });
+  await services.secondFactors.confirmChange({ userId: userIdOf(request), sessionToken: request.cookies[SESSION_COOKIE] ?? '', client: clientOf(request) }, code === undefined ? {} : { code });
 }

@@ -50,9 +50,9 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
           '',
           'Failed attempts hold the next one back instead of locking the account: 5 failures per account (in an hour from the first) are free, then each further failure makes the next attempt wait 1 s, 2 s, 4 s … up to 60 s; 20 failures per client address are free, then the same up to 5 min. An attempt made while held back is answered 429 with Retry-After (the password is not checked, and the attempt counts nowhere); attempts sent all at once get no more checks than one after the other. A browser that signed in to the account before (its `affnet_device` cookie) is counted apart, on its own counter for that account, so a stranger guessing at an account never holds its owner back at their usual device.',
           '',
-          'A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all).',
+          'A sign-in from a browser new to the account is mailed to the person (not the first sign-in of all), and so is the first failure held back on their account: someone is guessing. Wrong passwords typed to confirm a change in a session (payee details) count here too.',
           '',
-          'For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor. 10 attempts per account and 30 per address in 15 minutes; past them 429.',
+          'For a person with a second factor (an authenticator app or a passkey) a right password opens no session: the answer is secondFactor, with the methods they can use and a ticket (five minutes, one use) for POST /session/second-factor, where wrong codes are limited per account and per address, whatever the ticket.',
         ].join('\n'),
         querystring: NoQuery,
         body: SignIn,
@@ -68,6 +68,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         throw tooManyRequests('too_many_sign_ins', waitMs, ({ seconds }) => `Too many failed sign-ins for this account or from this address: try again in ${seconds} s, or ask for a password reset link`);
       }
       const result = await secondFactors.signIn(email, password, client);
+      if (!result && (await signInDelays.startedHolding(attempt))) await users.warnOfWrongPasswords(email, client);
       if (!result) throw new HttpError(401, 'invalid_credentials', 'The e-mail or the password is wrong (or the account has no password yet: use the link you were sent)');
       await signInDelays.succeeded(attempt);
       if ('secondFactor' in result) return { data: result };
@@ -82,16 +83,18 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         tags: [TAG],
         summary: 'Set a password with a one-time link, and sign in',
         description:
-          'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end. The password has 10 to 200 characters and is not one of the most common ones (400 invalid_password says why). 30 tries per client address in 15 minutes; past them 429.',
+          'The token of a sign-up or password-reset link; the link works once. Other sessions of the user end. The password has 10 to 200 characters and is not one of the most common ones (400 invalid_password says why). For a person with a second factor the answer is secondFactor, as at POST /session: the link sets the password but opens no session, and the second step does (a link never removes a factor). 30 tries per client address in 15 minutes; past them 429.',
         querystring: NoQuery,
         body: SetPassword,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 429) },
+        response: { 200: Type.Object({ data: Type.Union([Type.Ref(Session), SecondFactorStep]) }), ...errorResponses(...ERRORS, 429) },
       },
     },
     async (request, reply) => {
       const waitMs = await passwordLinkAttempts.failed(request.ip);
       if (waitMs > 0) throw tooManyRequests('too_many_sign_ins', waitMs, ({ minutes }) => `Too many password links tried from this address: try again in ${minutes} min`);
-      return signedIn(reply, await users.setPassword(request.body.token, request.body.password, clientOf(request)));
+      const result = await secondFactors.setPassword(request.body.token, request.body.password, clientOf(request));
+      if ('secondFactor' in result) return { data: result };
+      return signedIn(reply, result);
     },
   );
 

@@ -10,6 +10,8 @@ import type { SignedIn } from '../../../domain/access/users-service.js';
 import { Session } from '../../../schemas/session.js';
 import {
   Confirmation,
+  FactorConfirmation,
+  FactorConfirmed,
   Passkey,
   PasskeyOptions,
   PasskeyParams,
@@ -43,7 +45,8 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
     const session = await sessionOf(request, users);
     if (!session) throw new HttpError(401, 'unauthorized', 'Not signed in: POST /session with your e-mail and password');
     checkCsrf(request, session, allowedOrigins);
-    return { session, user: session.user, token: request.cookies[SESSION_COOKIE]! };
+    const token = request.cookies[SESSION_COOKIE]!;
+    return { session, user: session.user, token, who: { userId: session.user.id, email: session.user.email, sessionToken: token, client: clientOf(request) } };
   };
 
   /** 429 once the client address has tried too often (the passwordless sign-in has no account to count against). */
@@ -60,10 +63,10 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
         tags: [TAG],
         summary: 'Complete a sign-in with a second factor',
         description:
-          'After POST /session answered secondFactor (a right password, and the person has a second factor): the ticket with exactly one of a current code of the authenticator app (each code works once), a recovery code (each works once) or a passkey\'s signature (options from POST /session/second-factor/passkey-options) opens the session, like POST /session does for others. A ticket works once, for five minutes; after 5 wrong codes it stops working and the person signs in again with their password. 401 invalid_code for a wrong code, 401 invalid_ticket for a ticket that no longer works.',
+          'After POST /session answered secondFactor (a right password, and the person has a second factor): the ticket with exactly one of a current code of the authenticator app (each code works once), a recovery code (each works once) or a passkey\'s signature (options from POST /session/second-factor/passkey-options) opens the session, like POST /session does for others. A ticket works once, for five minutes; after 5 wrong codes it stops working and the person signs in again with their password. Wrong codes (and recovery codes) also count per account and per client address, whatever the ticket: past 10 per account or 30 per address in 15 minutes (from the first), every code is answered 429 too_many_codes with Retry-After until the window ends, unread (a right password resets nothing; a passkey still works). 401 invalid_code for a wrong code, 401 invalid_ticket for a ticket that no longer works.',
         querystring: NoQuery,
         body: SecondFactorSignIn,
-        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401) },
+        response: { 200: Type.Object({ data: Type.Ref(Session) }), ...errorResponses(...ERRORS, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -130,6 +133,43 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
     },
   );
 
+  app.post(
+    '/session/second-factor/confirm',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Confirm it is you, with your second factor',
+        description:
+          'For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey\'s signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). Needs the x-csrf-token header.',
+        querystring: NoQuery,
+        body: FactorConfirmation,
+        response: { 200: Type.Object({ data: FactorConfirmed }), ...errorResponses(...ERRORS, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { who } = await signedInPerson(request);
+      const { code, passkey } = request.body;
+      return { data: await secondFactors.confirmFactor(who, { ...(code !== undefined && { code }), ...(passkey !== undefined && { passkey }) }) };
+    },
+  );
+
+  app.post(
+    '/session/second-factor/confirm/passkey-options',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Passkey options to confirm it is you',
+        description: "WebAuthn options (a challenge for five minutes, used once, your own passkeys) for navigator.credentials.get(); send its answer to POST /session/second-factor/confirm as passkey. 409 no_passkey for a person without one. Needs the x-csrf-token header.",
+        querystring: NoQuery,
+        response: { 200: Type.Object({ data: PasskeyOptions }), ...errorResponses(...ERRORS, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      const { user } = await signedInPerson(request);
+      return { data: await secondFactors.confirmPasskeyOptions(user.id) };
+    },
+  );
+
   app.get(
     '/session/second-factors',
     {
@@ -154,14 +194,14 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
         tags: [TAG],
         summary: 'Start setting up an authenticator app',
         description:
-          'A new secret (replacing one not confirmed yet), as text and as an otpauth:// URI for a QR code. It counts only once POST /session/totp/confirm has a current code. The secret is kept encrypted with the installation\'s own key. 409 totp_enabled when an app is set up already. Needs the x-csrf-token header.',
+          'A new secret (replacing one not confirmed yet), as text and as an otpauth:// URI for a QR code. It counts only once POST /session/totp/confirm has a current code. The secret is kept encrypted with the installation\'s own key. 409 totp_enabled when an app is set up already. A person who has a passkey confirms with it first (POST /session/second-factor/confirm, 10 minutes; 400 second_factor_needed otherwise). Needs the x-csrf-token header.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: TotpEnrolment }), ...errorResponses(...ERRORS, 401, 403, 409) },
       },
     },
     async (request) => {
-      const { user } = await signedInPerson(request);
-      return { data: await secondFactors.startTotp(user) };
+      const { who } = await signedInPerson(request);
+      return { data: await secondFactors.startTotp(who) };
     },
   );
 
@@ -171,15 +211,15 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Confirm the authenticator app with a current code',
-        description: 'From now on the app is asked for at sign-in. Answers ten recovery codes, shown this once. 400 invalid_code for a wrong code. Needs the x-csrf-token header.',
+        description: 'From now on the app is asked for at sign-in. Answers ten recovery codes, shown this once. 400 invalid_code for a wrong code (counted like the sign-in\'s: 429 too_many_codes past the limits). Needs the x-csrf-token header.',
         querystring: NoQuery,
         body: TotpConfirm,
-        response: { 200: Type.Object({ data: RecoveryCodes }), ...errorResponses(...ERRORS, 401, 403, 409) },
+        response: { 200: Type.Object({ data: RecoveryCodes }), ...errorResponses(...ERRORS, 401, 403, 409, 429) },
       },
     },
     async (request) => {
-      const { user, token } = await signedInPerson(request);
-      return { data: await secondFactors.confirmTotp(user.id, request.body.code, token) };
+      const { who } = await signedInPerson(request);
+      return { data: await secondFactors.confirmTotp(who, request.body.code) };
     },
   );
 
@@ -189,15 +229,15 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Turn the authenticator app off',
-        description: 'With a current code of the app or the password. Its recovery codes stop working too. Needs the x-csrf-token header.',
+        description: 'With a current second factor: a code of the app, or a code or passkey this session passed within the last 10 minutes; never the password or a recovery code (400 second_factor_needed). Its recovery codes stop working too. 409 totp_not_enabled without an app. Needs the x-csrf-token header.',
         querystring: NoQuery,
         body: Confirmation,
-        response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403) },
+        response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403, 409, 429) },
       },
     },
     async (request, reply) => {
-      const { user } = await signedInPerson(request);
-      await secondFactors.disableTotp(user.id, request.body);
+      const { who } = await signedInPerson(request);
+      await secondFactors.disableTotp(who, request.body);
       return reply.status(204).send(null);
     },
   );
@@ -208,15 +248,15 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'New recovery codes',
-        description: 'Ten new single-use codes, shown this once; the old ones (used or not) stop working. With a current code of the authenticator app or the password. 409 totp_not_enabled without an app. Needs the x-csrf-token header.',
+        description: 'Ten new single-use codes, shown this once; the old ones (used or not) stop working. With a current second factor, as DELETE /session/totp. 409 totp_not_enabled without an app. Needs the x-csrf-token header.',
         querystring: NoQuery,
         body: Confirmation,
-        response: { 200: Type.Object({ data: RecoveryCodes }), ...errorResponses(...ERRORS, 401, 403, 409) },
+        response: { 200: Type.Object({ data: RecoveryCodes }), ...errorResponses(...ERRORS, 401, 403, 409, 429) },
       },
     },
     async (request) => {
-      const { user } = await signedInPerson(request);
-      return { data: await secondFactors.regenerateRecoveryCodes(user.id, request.body) };
+      const { who } = await signedInPerson(request);
+      return { data: await secondFactors.regenerateRecoveryCodes(who, request.body) };
     },
   );
 
@@ -226,14 +266,14 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Options to register a passkey',
-        description: 'WebAuthn options (a challenge for five minutes, used once; a discoverable credential for this site; your passkeys excluded) for navigator.credentials.create(); send its answer to POST /session/passkeys. Needs the x-csrf-token header.',
+        description: 'WebAuthn options (a challenge for five minutes, used once; a discoverable credential for this site; your passkeys excluded) for navigator.credentials.create(); send its answer to POST /session/passkeys. A person who has a second factor confirms with it first (POST /session/second-factor/confirm, 10 minutes; 400 second_factor_needed otherwise). Needs the x-csrf-token header.',
         querystring: NoQuery,
         response: { 200: Type.Object({ data: PasskeyOptions }), ...errorResponses(...ERRORS, 401, 403, 409) },
       },
     },
     async (request) => {
-      const { user } = await signedInPerson(request);
-      return { data: await secondFactors.passkeyRegistrationOptions(user) };
+      const { who } = await signedInPerson(request);
+      return { data: await secondFactors.passkeyRegistrationOptions(who) };
     },
   );
 
@@ -250,8 +290,8 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { user } = await signedInPerson(request);
-      const passkey = await secondFactors.registerPasskey(user.id, request.body.name, request.body.passkey);
+      const { who } = await signedInPerson(request);
+      const passkey = await secondFactors.registerPasskey(who, request.body.name, request.body.passkey);
       return reply.status(201).send({ data: passkey });
     },
   );
@@ -281,15 +321,15 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: [TAG],
         summary: 'Remove a passkey',
-        description: 'One of your own passkeys (404 for any other); it no longer signs in. Needs the x-csrf-token header.',
+        description: 'One of your own passkeys (404 for any other); it no longer signs in. With a current second factor: a code or passkey this session passed within the last 10 minutes (POST /session/second-factor/confirm; 400 second_factor_needed otherwise). Needs the x-csrf-token header.',
         querystring: NoQuery,
         params: PasskeyParams,
         response: { 204: Type.Null(), ...errorResponses(...ERRORS, 401, 403, 404, 414) },
       },
     },
     async (request, reply) => {
-      const { user } = await signedInPerson(request);
-      await secondFactors.removePasskey(user.id, request.params.id);
+      const { who } = await signedInPerson(request);
+      await secondFactors.removePasskey(who, request.params.id);
       return reply.status(204).send(null);
     },
   );

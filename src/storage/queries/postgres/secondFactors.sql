@@ -229,17 +229,19 @@ where
 
 -- secondFactors.markSessionVerified
 insert into
-  "session_second_factors" ("token_hash", "verified_at")
+  "session_second_factors" ("token_hash", "verified_at", "method")
 values
-  ($1, $2)
+  ($1, $2, $3)
 on conflict ("token_hash") do update
 set
-  "verified_at" = $3;
--- parameters: ["s","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+  "verified_at" = $4,
+  "method" = $5;
+-- parameters: ["s","2026-01-01T00:00:00.000Z","totp","2026-01-01T00:00:00.000Z","totp"]
 
 -- secondFactors.sessionVerifiedAt
 select
-  "verified_at"
+  "verified_at",
+  "method"
 from
   "session_second_factors"
 where

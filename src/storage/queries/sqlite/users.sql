@@ -218,12 +218,15 @@ where
 
 -- users.findSession
 select
-  *
+  "s".*,
+  "f"."verified_at" as "factor_verified_at",
+  "f"."method" as "factor_method"
 from
-  "sessions"
+  "sessions" as "s"
+  left join "session_second_factors" as "f" on "f"."token_hash" = "s"."token_hash"
 where
-  "token_hash" = ?
-  and "revoked_at" is null;
+  "s"."token_hash" = ?
+  and "s"."revoked_at" is null;
 -- parameters: ["s"]
 
 -- users.touchSession
