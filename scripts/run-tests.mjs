@@ -21,7 +21,7 @@ const testFiles = (dir) =>
     .sort();
 
 // The typed client's own tests run against a live server on each database.
-const everywhere = [...testFiles('test/api'), ...testFiles('test/cli'), ...testFiles('test/storage'), ...testFiles('packages/client')];
+const everywhere = [...testFiles('test/api'), ...testFiles('test/security'), ...testFiles('test/cli'), ...testFiles('test/storage'), ...testFiles('packages/client')];
 // Unit tests of pure logic need no database, and the portal's browser tests look at pages, not
 // storage: the first run only.
 const unit = testFiles('test/unit');
