@@ -1,0 +1,164 @@
+// Guessing is bounded everywhere: wrong second-factor codes count per account and per client
+// address across tickets (10 and 30 in 15 minutes), and a right password resets nothing; wrong
+// passwords typed to confirm a change count with sign-in's, under the same growing holds, and the
+// person is mailed when the holds begin. With Redis (the second run) the counts are shared: a
+// second instance on the same database answers 429 too.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { assertError } from '../helpers/api.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { cookieOf, deviceOf, PASSWORD, type TestSession, withSession } from '../helpers/sessions.js';
+import { totpCode } from '../helpers/operators.js';
+import { createService } from '../../src/server.js';
+import { injector } from '../helpers/inject.js';
+import { Redis } from 'ioredis';
+
+// In the middle of a 30-second step, so a code made "now" stays current while a test runs.
+const clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
+const MINUTE = 60_000;
+let h: Harness;
+
+before(async () => {
+  h = await startHarness({ USER_RATE_LIMIT: '100000' }, { clock });
+});
+after(() => h?.close());
+
+let addresses = 0;
+const nextAddress = () => `203.0.113.${(addresses++ % 250) + 1}`;
+const signIn = (email: string, password = PASSWORD, remoteAddress = nextAddress()) => h.request({ method: 'POST', url: '/session', remoteAddress, payload: { email, password } });
+const sessionFrom = (res: { json<T>(): T; headers: Record<string, unknown> }): TestSession => ({ cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, device: deviceOf(res) ?? '', setCookie: '' });
+const wrongCode = (secret: string) => String((Number(totpCode(secret, clock.now())) + 500_000) % 1_000_000).padStart(6, '0');
+
+/** A person of aff-1 with an authenticator app; their session and the app's secret. */
+async function withApp(email: string): Promise<{ session: TestSession; secret: string }> {
+  await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, email, 'member', PASSWORD);
+  const session = sessionFrom(await signIn(email));
+  const { secret } = (await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).json<{ data: { secret: string } }>().data;
+  assert.equal((await h.request(withSession({ method: 'POST', url: '/session/totp/confirm', payload: { code: totpCode(secret, clock.now()) } }, session))).statusCode, 200);
+  clock.advance(30_000);
+  return { session, secret };
+}
+
+/**
+ * Moves time on by `ms`: the service's clock, and with Redis (which keeps real time) the end of
+ * every window and hold whose counters start with one of `prefixes`, brought forward as that much
+ * time would have.
+ */
+async function elapse(ms: number, prefixes: string[]): Promise<void> {
+  clock.advance(ms);
+  if (!h.config.redisUrl) return;
+  const redis = new Redis(h.config.redisUrl);
+  try {
+    for (const prefix of prefixes) {
+      for (const key of await redis.keys(`${h.config.redisPrefix}${prefix}*`)) {
+        if ((await redis.pttl(key)) <= ms) await redis.del(key);
+      }
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const ticketOf = async (email: string) => (await signIn(email)).json<{ data: { secondFactor: { ticket: string } } }>().data.secondFactor.ticket;
+
+describe('second-factor codes', () => {
+  test('sixty wrong codes across twelve tickets meet 429 after ten; a right password resets nothing; the window ends it', async () => {
+    const { secret } = await withApp('guessed@aff1.example');
+    const statuses: number[] = [];
+    for (let ticket = 0; ticket < 12; ticket++) {
+      const current = await ticketOf('guessed@aff1.example');
+      for (let guess = 0; guess < 5; guess++) {
+        const res = await h.request({ method: 'POST', url: '/session/second-factor', remoteAddress: nextAddress(), payload: { ticket: current, code: wrongCode(secret) } });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) {
+          assert.equal(res.json<{ code: string }>().code, 'too_many_codes');
+          assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After says how long');
+        }
+      }
+    }
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401), 'the first ten are checked');
+    assert.deepEqual(statuses.slice(10), Array(50).fill(429), 'every later one is refused unread');
+    const held = await h.request({ method: 'POST', url: '/session/second-factor', remoteAddress: nextAddress(), payload: { ticket: await ticketOf('guessed@aff1.example'), code: totpCode(secret, clock.now()) } });
+    assertError(held, 429, 'too_many_codes');
+    await elapse(15 * MINUTE, ['code-']);
+    const later = await h.request({ method: 'POST', url: '/session/second-factor', remoteAddress: nextAddress(), payload: { ticket: await ticketOf('guessed@aff1.example'), code: totpCode(secret, clock.now()) } });
+    assert.equal(later.statusCode, 200, `the window ended: ${later.body}`);
+  });
+
+  test('one client address meets 429 after thirty wrong codes, whichever accounts they are for', async () => {
+    const people = await Promise.all(['a', 'b', 'c', 'd'].map((name) => withApp(`spread.${name}@aff1.example`)));
+    const statuses: number[] = [];
+    for (const [index, person] of people.entries()) {
+      for (let ticket = 0; ticket < 2; ticket++) {
+        const current = await ticketOf(`spread.${'abcd'[index]}@aff1.example`);
+        for (let guess = 0; guess < 4; guess++) {
+          statuses.push((await h.request({ method: 'POST', url: '/session/second-factor', remoteAddress: '192.0.2.77', payload: { ticket: current, code: wrongCode(person.secret) } })).statusCode);
+        }
+      }
+    }
+    assert.deepEqual(statuses.slice(0, 30), Array(30).fill(401));
+    assert.deepEqual(statuses.slice(30), [429, 429]);
+  });
+
+  test('codes that confirm a change count too', async () => {
+    const { session, secret } = await withApp('confirming@aff1.example');
+    clock.advance(11 * MINUTE);
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 12; guess++) {
+      statuses.push((await h.request(withSession({ method: 'DELETE', url: '/session/totp', remoteAddress: nextAddress(), payload: { code: wrongCode(secret) } }, session))).statusCode);
+    }
+    assert.deepEqual(statuses, [...Array<number>(10).fill(400), 429, 429]);
+    assertError(await h.request(withSession({ method: 'POST', url: '/session/second-factor/confirm', payload: { code: totpCode(secret, clock.now()) } }, session)), 429, 'too_many_codes');
+  });
+
+  test('are counted across instances (with Redis): a second instance on the same database refuses too', async (t) => {
+    if (!h.config.redisUrl) return t.skip('one instance alone has nothing to share (the PostgreSQL + Redis run tests this)');
+    const { secret } = await withApp('two.instances@aff1.example');
+    for (let guess = 0; guess < 10; guess++) {
+      const ticket = await ticketOf('two.instances@aff1.example');
+      assert.equal((await h.request({ method: 'POST', url: '/session/second-factor', remoteAddress: nextAddress(), payload: { ticket, code: wrongCode(secret) } })).statusCode, 401);
+    }
+    const other = await createService(h.config, { clock });
+    try {
+      const ticket = await ticketOf('two.instances@aff1.example');
+      assertError(await injector(other)({ method: 'POST', url: '/session/second-factor', remoteAddress: nextAddress(), payload: { ticket, code: totpCode(secret, clock.now()) } }), 429, 'too_many_codes');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('passwords that confirm a change', () => {
+  test('thirty wrong passwords through the payee form meet the sign-in holds, and the person is mailed once', async () => {
+    await h.service.services.users.createWithPassword({ affiliateId: 'aff-2' }, 'payee.owner@aff2.example', 'owner', PASSWORD);
+    const session = sessionFrom(await signIn('payee.owner@aff2.example'));
+    const body = { legalName: 'Ana Lima', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'cpf', key: '529.982.247-25' } };
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 30; guess++) {
+      const res = await h.request(withSession({ method: 'PUT', url: '/affiliate/payee', remoteAddress: '192.0.2.88', payload: { ...body, password: `wrong guess ${guess}` } }, session));
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) assert.equal(res.json<{ code: string }>().code, 'too_many_sign_ins');
+    }
+    // Five are free, the sixth is checked and starts a hold of a second: the rest come within it.
+    assert.deepEqual(statuses.slice(0, 6), Array(6).fill(400));
+    assert.deepEqual(statuses.slice(6), Array(24).fill(429));
+    // The hold is the account's: a sign-in with the right password waits too, then works.
+    assertError(await signIn('payee.owner@aff2.example'), 429, 'too_many_sign_ins');
+    await elapse(2_000, ['sign-in-']);
+    const right = await h.request(withSession({ method: 'PUT', url: '/affiliate/payee', remoteAddress: '192.0.2.88', payload: { ...body, password: PASSWORD } }, session));
+    assert.notEqual(right.statusCode, 429, right.body);
+    assert.notEqual(right.json<{ code?: string }>().code, 'invalid_password');
+    const mail = await h.service.database.db.selectFrom('mail_messages').selectAll().where('template', '=', 'wrong-passwords').where('to_address', '=', 'payee.owner@aff2.example').execute();
+    assert.equal(mail.length, 1, 'mailed once, when the holds began');
+  });
+
+  test('wrong sign-in passwords mail the person when the holds begin, not before', async () => {
+    await h.service.services.users.createWithPassword({ affiliateId: 'aff-2' }, 'targeted@aff2.example', 'member', PASSWORD);
+    const mailed = async () => (await h.service.database.db.selectFrom('mail_messages').select('id').where('template', '=', 'wrong-passwords').where('to_address', '=', 'targeted@aff2.example').execute()).length;
+    for (let guess = 0; guess < 5; guess++) assertError(await signIn('targeted@aff2.example', `guess ${guess}`), 401, 'invalid_credentials');
+    assert.equal(await mailed(), 0, 'five free failures tell nobody');
+    assertError(await signIn('targeted@aff2.example', 'guess 5'), 401, 'invalid_credentials');
+    assert.equal(await mailed(), 1);
+  });
+});
