@@ -363,7 +363,7 @@ export class SecondFactorsService {
       'second_factor_needed',
       totp
         ? 'code: you have set up a second factor, so confirm this change with the current code of your authenticator app or a passkey (your password or a recovery code is not enough)'
-        : `you have set up a passkey, so confirm this change with it (POST /session/second-factor/confirm), then make it within ${RECENT_SECOND_FACTOR_MS / MINUTE} minutes (your password is not enough)`,
+        : `you have set up a passkey, so first confirm it is you with it, then make this change within ${RECENT_SECOND_FACTOR_MS / MINUTE} minutes (your password is not enough)`,
     );
   }
 

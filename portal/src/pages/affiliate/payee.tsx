@@ -5,6 +5,7 @@ import { useMessages } from '../../i18n/index.js';
 import { fieldText } from '../../forms.js';
 import { isValidCpf, looksLikeCpf } from '../../cpf.js';
 import { useSecondFactors } from '../account/second-factors-data.js';
+import { needsFactor, useFactorGate } from '../account/factor-confirm.js';
 import type { User } from '../../session.js';
 
 const PAYEE_KEY = ['payee'] as const;
@@ -37,6 +38,7 @@ export function Payee({ me }: { me: User }) {
     mutationFn: async (body: Record<string, unknown>) => ok(await api.PUT('/affiliate/payee', { body: body as never })).data,
     onSuccess: (data) => queries.setQueryData(PAYEE_KEY, data),
   });
+  const gate = useFactorGate();
   if (!owner) {
     return (
       <>
@@ -72,10 +74,12 @@ export function Payee({ me }: { me: User }) {
       ...(hasSecondFactor ? (text('code') && { code: text('code') }) : { password: fieldText(form, 'password') }),
     };
     // Once saved, the form keeps nothing typed in full (keys, accounts, the password): the page shows the details masked.
-    save.mutate(body, { onSuccess: () => form.reset() });
+    // Someone whose second factor is not current (a passkey, or a code not typed) confirms it, then the form is sent again.
+    save.mutate(body, { onSuccess: () => form.reset(), onError: (error) => gate.caught(error, () => submit(form)) });
   };
 
-  const refusal = problem || (save.error instanceof ApiFailure ? save.error.message : save.error ? t('common.error', { message: save.error.message }) : '');
+  const failure = needsFactor(save.error) ? null : save.error;
+  const refusal = problem || (failure instanceof ApiFailure ? failure.message : failure ? t('common.error', { message: failure.message }) : '');
   return (
     <>
       <h1>{t('payee.title')}</h1>
@@ -189,11 +193,13 @@ export function Payee({ me }: { me: User }) {
             </>
           )}
           {hasSecondFactor ? (
-            <label>
-              {t('payee.code')}
-              <input name="code" inputMode="numeric" autocomplete="one-time-code" maxLength={12} />
-              <span class="hint">{t('payee.codeHint')}</span>
-            </label>
+            factors.data?.totp.enabled && (
+              <label>
+                {t('payee.code')}
+                <input name="code" inputMode="numeric" autocomplete="one-time-code" maxLength={12} />
+                <span class="hint">{t('payee.codeHint')}</span>
+              </label>
+            )
           ) : (
             <label>
               {t('payee.password')}
@@ -201,6 +207,7 @@ export function Payee({ me }: { me: User }) {
               <span class="hint">{t('payee.passwordHint')}</span>
             </label>
           )}
+          {gate.panel}
           {refusal && (
             <p role="alert" class="error">
               {refusal}
