@@ -17,7 +17,10 @@ const PASSWORD = 'a long enough password';
 const EMAIL = 'safe@aff1.example';
 const PASSKEY_EMAIL = 'keys@aff1.example';
 const REQUIRED_EMAIL = 'member@aff2.example';
+const RECOVERING_EMAIL = 'perdi.o.celular@aff1.example';
 const pageErrors: string[] = [];
+/** The Brazilian member's app and codes, set up before the portal starts. */
+const recovering = { secret: '', recoveryCodes: [] as string[], resetLink: '' };
 
 const portal = portalUnderTest({
   prepare: async (database) => {
@@ -32,6 +35,14 @@ const portal = portalUnderTest({
     const { secret } = await services.secondFactors.startTotp(who);
     await services.secondFactors.confirmTotp(who, totpCode(secret));
     await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
+    // A Brazilian member with an app: they lose their phone and come in with a recovery code.
+    const member = (await services.users.createWithPassword({ affiliateId: 'aff-1' }, RECOVERING_EMAIL, 'member', PASSWORD))!;
+    await services.users.setLanguage(member.id, 'pt-BR');
+    const memberRow = (await database.db.selectFrom('users').selectAll().where('id', '=', member.id).executeTakeFirst())!;
+    const their = { userId: member.id, email: member.email, sessionToken: (await services.users.openSession(memberRow)).sessionToken };
+    recovering.secret = (await services.secondFactors.startTotp(their)).secret;
+    recovering.recoveryCodes = (await services.secondFactors.confirmTotp(their, totpCode(recovering.secret))).recoveryCodes;
+    recovering.resetLink = await services.users.resetLink(RECOVERING_EMAIL);
   },
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.
   host: 'localhost',
@@ -172,6 +183,50 @@ test('a member of a team that requires a second factor is sent to the Security p
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Orders' }).click();
     await page.getByRole('heading', { name: 'Orders' }).first().waitFor();
     assert.equal(new URL(page.url()).pathname, '/app/orders');
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(pageErrors, []);
+});
+
+test('in pt-BR: a reset link leads to the second step; after a recovery code, adding a passkey asks to confirm with the app first', async () => {
+  const shots = process.env.SECOND_FACTOR_SHOTS;
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    // The link sets the password, then asks for the factor: it does not sign in by itself.
+    await page.goto(new URL(recovering.resetLink).pathname + new URL(recovering.resetLink).search);
+    await page.getByLabel('Senha').fill('uma senha nova e longa');
+    await page.getByRole('button', { name: 'Salvar e entrar' }).click();
+    await page.getByRole('heading', { name: 'Segunda etapa' }).waitFor();
+    await assertAccessible(page, 'second step after a password link');
+    if (shots) await page.screenshot({ path: `${shots}/set-password-second-step-1280.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Usar um código de recuperação' }).click();
+    await page.getByLabel('Código de recuperação').fill(recovering.recoveryCodes[0]!);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('navigation', { name: /Menu/ }).getByRole('link', { name: 'Segurança' }).click();
+
+    // A recovery code opened the session but confirms no change: adding a passkey asks for the app.
+    await page.getByLabel('Nome', { exact: true }).fill('Notebook');
+    await page.getByRole('button', { name: 'Adicionar chave de acesso' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirme que é você' });
+    await confirm.waitFor();
+    assert.equal(await page.getByRole('row', { name: /Notebook/ }).count(), 0, 'nothing added before the confirmation');
+    await assertAccessible(page, 'confirm it is you');
+    if (shots) await page.screenshot({ path: `${shots}/confirm-factor-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 375, height: 740 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing scrolls sideways at 375 px');
+    if (shots) await page.screenshot({ path: `${shots}/confirm-factor-375.png`, fullPage: true });
+    await confirm.getByLabel('Código do app').fill(await freshCode(recovering.secret));
+    await confirm.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByRole('row', { name: /Notebook/ }).waitFor();
+    assert.equal(await confirm.count(), 0, 'the panel is gone once the passkey is added');
   } finally {
     await context.close();
   }
