@@ -19,7 +19,7 @@ export const DISABLE_AFTER_MS = 72 * HOUR;
 export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> {
   readonly name = 'webhooks';
   readonly retryForMs = RETRY_FOR_MS;
-  /** Longer than a request can take (its timeout is 10 s). */
+  /** Twice the longest a request may take (WEBHOOK_TIMEOUT_MS, 30 s at most): a try is recorded before another instance may claim it. */
   readonly leaseMs = 60_000;
   readonly batch = 20;
 
@@ -53,7 +53,8 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
         'webhook-signature': signatures(secrets, event.id, timestamp, event.payload),
       },
     });
-    const ok = response.status !== undefined && response.status >= 200 && response.status < 300;
+    // A 2xx whose answer did not end in time is a failed try too (its error says so).
+    const ok = response.error === undefined && response.status !== undefined && response.status >= 200 && response.status < 300;
     if (ok) return { ok, detail: response };
     return { ok, detail: response, error: response.error ?? `the receiver answered ${String(response.status)}; a 2xx status confirms a delivery` };
   }
