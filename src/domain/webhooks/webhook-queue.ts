@@ -15,6 +15,13 @@ export const RETRY_FOR_MS = 24 * HOUR;
 /** An endpoint failing this long is switched off. */
 export const DISABLE_AFTER_MS = 72 * HOUR;
 
+/**
+ * A member's deliveries under way at once, across instances: a member whose receivers are slow
+ * (or answer a byte a second until WEBHOOK_TIMEOUT_MS) holds this many of an instance's 20
+ * workers, and every other member's deliveries go on.
+ */
+export const PER_MEMBER = 4;
+
 /** The webhook outbox as a queue of the job runner: a delivery is worked by signing and sending its event. */
 export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> {
   readonly name = 'webhooks';
@@ -30,7 +37,7 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
   ) {}
 
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
-    return this.webhooks.claimDue(owner, iso(now), iso(leaseUntil), limit);
+    return this.webhooks.claimDue(owner, iso(now), iso(leaseUntil), limit, PER_MEMBER);
   }
 
   history({ delivery, event }: ClaimedDelivery): { attempts: number; since: number } {
