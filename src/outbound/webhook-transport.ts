@@ -54,7 +54,8 @@ export function webhookTransport(options: TransportOptions): WebhookTransport {
             response.on('error', finish);
           });
           deadline.holds(outgoing, 'answer');
-          outgoing.on('error', (error) => done({ error: error.message, durationMs: took() }));
+          // Also after the answer began, when the deadline destroys its connection: the status stays known.
+          outgoing.on('error', (error) => done({ ...(status !== undefined && { status }), error: error.message, durationMs: took() }));
           outgoing.end(request.body);
         });
       } catch (error) {
