@@ -661,7 +661,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['listAttempts', (r) => r.webhooks.listAttempts('whe_1', PAGE)],
     ['findDelivery', (r) => r.webhooks.findDelivery('whe_1', 'delivery-1')],
     ['redeliver', (r) => r.webhooks.redeliver(delivery, NOW)],
-    ['claimDue', (r) => r.webhooks.claimDue('instance-1', NOW, NOW, 20)],
+    ['claimDue', (r) => r.webhooks.claimDue('instance-1', NOW, NOW, 20, 4)],
     [
       'recordAttempt',
       (r) =>

@@ -57,6 +57,10 @@ export interface Config {
   webhookAllowLocalTargets: boolean;
   /** How often this instance looks for webhook deliveries that are due; 0 delivers none here. */
   webhookPollMs: number;
+  /** A webhook delivery's whole exchange at most (lookup, connection, answer and body), in ms; shorter than the delivery's lease. */
+  webhookTimeoutMs: number;
+  /** A feed fetch's whole exchange at most (lookup, connection, answer and the reading of the file), in ms; shorter than the run's lease. */
+  feedFetchTimeoutMs: number;
   /** The most a product feed may hold, decompressed, in MB (FEED_MAX_MB). */
   feedMaxMb: number;
   /** A feed run holding fewer items than this share of the last complete run's makes nothing unavailable (FEED_MIN_SHARE_PERCENT). */
@@ -377,6 +381,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usesDefaultDatabase: !env.DATABASE_URL,
     webhookAllowLocalTargets: boolean(env, 'WEBHOOK_ALLOW_LOCAL_TARGETS'),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 0, 3_600_000),
+    // At most half the lease a delivery or a run is claimed under (60 s, 2 h): what follows the
+    // exchange (recording it, a feed's last steps) ends before another instance may claim it.
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
+    feedFetchTimeoutMs: integer(env, 'FEED_FETCH_TIMEOUT_MS', 1_800_000, 100, 3_600_000),
     feedMaxMb: integer(env, 'FEED_MAX_MB', 2048, 1, 65_536),
     feedMinSharePercent: integer(env, 'FEED_MIN_SHARE_PERCENT', 50, 0, 100),
     feedWorkerHeapMb: integer(env, 'FEED_WORKER_HEAP_MB', 256, 16, 16_384),
@@ -452,6 +460,8 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   usesDefaultDatabase: null,
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookPollMs: 'WEBHOOK_POLL_MS',
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  feedFetchTimeoutMs: 'FEED_FETCH_TIMEOUT_MS',
   feedMaxMb: 'FEED_MAX_MB',
   feedMinSharePercent: 'FEED_MIN_SHARE_PERCENT',
   feedWorkerHeapMb: 'FEED_WORKER_HEAP_MB',

@@ -227,7 +227,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
     }),
     feeds: new FeedsService(repositories, clock, {
-      fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, ...(options.resolveHost && { resolve: options.resolveHost }) }),
+      fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, deadlineMs: config.feedFetchTimeoutMs, ...(options.resolveHost && { resolve: options.resolveHost }) }),
       allowLocal: config.webhookAllowLocalTargets,
       maxBytes: config.feedMaxMb * 1024 * 1024,
       minSharePercent: config.feedMinSharePercent,
@@ -247,7 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     passkeySignIns: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'passkey-sign-in-address'),
   };
   services.jobs
-    .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, resolve: options.resolveHost }), clock), config.webhookPollMs)
+    .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost }), clock), config.webhookPollMs)
     .add(
       new ScheduledTasks(repositories.scheduledTasks, [
         { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },

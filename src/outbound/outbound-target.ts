@@ -3,8 +3,9 @@
 // local targets (WEBHOOK_ALLOW_LOCAL_TARGETS, for tests and development). The host is resolved
 // here, every address it resolves to is checked, and the connection is made to the address that
 // was checked (a lookup hook on the request), so a DNS answer that changes between the check and
-// the connection (rebinding) cannot lead inside. Webhook deliveries and feed fetches both go
-// through it.
+// the connection (rebinding) cannot lead inside. And every exchange has one deadline, from the
+// name lookup to the last byte of the answer. Webhook deliveries and feed fetches both go through
+// it.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -53,4 +54,59 @@ export function pinnedRequest(url: URL, address: string, options: RequestOptions
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return send(url, { ...options, lookup: pinned }, onResponse);
+}
+
+/** Something the deadline cuts off: the request until it is answered, then the answer's body. */
+interface Destroyable {
+  destroy(error?: Error): unknown;
+}
+
+/** What the exchange waits for when its deadline passes. */
+export type Stage = 'answer' | 'body';
+
+/**
+ * One deadline for a whole outbound exchange: the name lookup, the connection, the answer and
+ * its body together. Idle timeouts alone let a peer sending a byte a second hold the exchange (and
+ * the worker running it) for as long as it likes; this cuts it off `ms` after the start however
+ * steadily it sends. `reason` says, in words the target's owner reads, what was cut off.
+ */
+export class Deadline {
+  private readonly timer: NodeJS.Timeout;
+  private stage: Stage = 'answer';
+  private current: Destroyable | undefined;
+  private passed: Error | undefined;
+  private readonly waiting = new Set<(error: Error) => void>();
+
+  constructor(ms: number, reason: (stage: Stage) => string) {
+    this.timer = setTimeout(() => {
+      this.passed = new Error(reason(this.stage));
+      for (const fail of this.waiting) fail(this.passed);
+      this.current?.destroy(this.passed);
+    }, ms);
+  }
+
+  /** The error the exchange was ended with; undefined while there is time left. */
+  get error(): Error | undefined {
+    return this.passed;
+  }
+
+  /** `step`'s result, or the deadline's error if it passes first (a name lookup has no socket to destroy). */
+  within<T>(step: Promise<T>): Promise<T> {
+    if (this.passed) return Promise.reject(this.passed);
+    let fail!: (error: Error) => void;
+    const passed = new Promise<never>((_resolve, reject) => this.waiting.add((fail = reject)));
+    return Promise.race([step, passed]).finally(() => this.waiting.delete(fail));
+  }
+
+  /** What the exchange waits on now (the request for its answer, then the answer for its body): destroyed with the deadline's error once it passes. */
+  holds(stream: Destroyable, stage: Stage): void {
+    this.current = stream;
+    this.stage = stage;
+    if (this.passed) stream.destroy(this.passed);
+  }
+
+  /** The exchange is over: nothing is left to cut off. */
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }

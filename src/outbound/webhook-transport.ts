@@ -1,15 +1,17 @@
 // Sends webhook requests where they may go, and nowhere else (src/outbound/outbound-target.ts:
-// https only, checked and pinned public addresses). Redirects are not followed; a request gives up
-// after the timeout; at most maxResponseBytes of an answer are read.
+// https only, checked and pinned public addresses). Redirects are not followed; a request, its
+// answer and the answer's body together get `timeoutMs` (WEBHOOK_TIMEOUT_MS), after which the try
+// has failed whatever the status; at most maxResponseBytes of an answer are read.
 import type { IncomingMessage } from 'node:http';
 import type { WebhookRequest, WebhookResponse, WebhookTransport } from '../domain/webhooks/transport.js';
-import { checkedAddress, pinnedRequest, type Resolver } from './outbound-target.js';
+import { checkedAddress, Deadline, pinnedRequest, type Resolver } from './outbound-target.js';
 
 export type { Resolver };
 
 export interface TransportOptions {
   /** Allow http and addresses of the local machine and networks. */
   allowLocal: boolean;
+  /** The whole exchange at most: lookup, connection, answer and body (WEBHOOK_TIMEOUT_MS). */
   timeoutMs?: number;
   maxResponseBytes?: number;
   resolve?: Resolver;
@@ -17,6 +19,7 @@ export interface TransportOptions {
 
 export function webhookTransport(options: TransportOptions): WebhookTransport {
   const { allowLocal, timeoutMs = 10_000, maxResponseBytes = 64 * 1024, resolve } = options;
+  const seconds = `${timeoutMs / 1000} s`;
 
   return {
     async send(request: WebhookRequest): Promise<WebhookResponse> {
@@ -28,30 +31,38 @@ export function webhookTransport(options: TransportOptions): WebhookTransport {
       } catch {
         return { error: 'refused: not a valid URL', durationMs: took() };
       }
-      let address: string;
+      let status: number | undefined;
+      const deadline = new Deadline(timeoutMs, (stage) =>
+        stage === 'answer' ? `no answer within ${seconds}` : `answered ${String(status)}, but the answer did not end within ${seconds}: a delivery counts once its whole answer has come`,
+      );
       try {
-        address = await checkedAddress(url, { allowLocal, ...(resolve && { resolve }) });
+        const address = await deadline.within(checkedAddress(url, { allowLocal, ...(resolve && { resolve }) }));
+        return await new Promise<WebhookResponse>((done) => {
+          const headers = { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+          const outgoing = pinnedRequest(url, address, { method: 'POST', headers }, (response: IncomingMessage) => {
+            status = response.statusCode;
+            deadline.holds(response, 'body');
+            let read = 0;
+            response.on('data', (chunk: Buffer) => {
+              read += chunk.length;
+              // The answer is not needed beyond its status: stop reading once enough has come.
+              if (read > maxResponseBytes) response.destroy();
+            });
+            const finish = () => done({ status, ...(deadline.error && { error: deadline.error.message }), durationMs: took() });
+            response.on('end', finish);
+            response.on('close', finish);
+            response.on('error', finish);
+          });
+          deadline.holds(outgoing, 'answer');
+          // Also after the answer began, when the deadline destroys its connection: the status stays known.
+          outgoing.on('error', (error) => done({ ...(status !== undefined && { status }), error: error.message, durationMs: took() }));
+          outgoing.end(request.body);
+        });
       } catch (error) {
         return { error: (error as Error).message, durationMs: took() };
+      } finally {
+        deadline.clear();
       }
-      return new Promise<WebhookResponse>((done) => {
-        const headers = { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
-        const outgoing = pinnedRequest(url, address, { method: 'POST', headers, timeout: timeoutMs }, (response: IncomingMessage) => {
-          let read = 0;
-          response.on('data', (chunk: Buffer) => {
-            read += chunk.length;
-            // The answer is not needed beyond its status: stop reading once enough has come.
-            if (read > maxResponseBytes) response.destroy();
-          });
-          const finish = () => done({ status: response.statusCode, durationMs: took() });
-          response.on('end', finish);
-          response.on('close', finish);
-          response.on('error', finish);
-        });
-        outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-        outgoing.on('error', (error) => done({ error: error.message, durationMs: took() }));
-        outgoing.end(request.body);
-      });
     },
   };
 }

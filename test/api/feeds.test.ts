@@ -1,7 +1,8 @@
 // A brand's catalogue from its Google Merchant Center feed: a feed of 10,000 items served on
 // loopback is fetched on the job runner, its items become products (options by item_group_id),
 // and each run has its report; a later run makes the items gone unavailable, unless it holds too
-// few of them, ends early or is not a feed; uploads run a copy; a brand never sees another's feeds.
+// few of them, ends early or is not a feed; uploads run a copy; a brand never sees another's feeds;
+// a server sending a byte a second holds one run of its brand until FEED_FETCH_TIMEOUT_MS.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
@@ -10,10 +11,12 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError } from '../helpers/api.js';
 import { brandKey } from '../helpers/tracking.js';
-import { googleXml, groupOf, inStock, itemXml, priceOf, startFeedServer, type FeedServer } from '../helpers/feeds.js';
+import { googleXml, groupOf, inStock, itemXml, priceOf, startFeedServer, trickled, type FeedServer } from '../helpers/feeds.js';
+import { pollUntil } from '../helpers/wait.js';
 
 interface Run {
   id: string;
+  feedId: string;
   status: string;
   reason?: string;
   source: string;
@@ -335,6 +338,63 @@ describe('isolation', () => {
   test('a URL that is not https is refused', async () => {
     assertError(await putFeed(acme, 'ftp', { url: 'ftp://www.acme.com/feed.xml', format: 'google-xml', schedule: 'daily' }), 400, 'invalid_url');
     assertError(await putFeed(acme, 'bad', { url: 'https://www.acme.com/feed.xml', format: 'json', schedule: 'daily' }), 400);
+  });
+});
+
+describe('a feed server sending a byte a second', () => {
+  /** FEED_FETCH_TIMEOUT_MS here: long enough for a small feed's whole run on a busy machine. */
+  const TIMEOUT_S = 5;
+  let slow: Harness;
+  let server: FeedServer;
+  let acmeKey: string;
+  let globexKey: string;
+  before(async () => {
+    slow = await startHarness({ WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', FEED_FETCH_TIMEOUT_MS: String(TIMEOUT_S * 1000) });
+    server = await startFeedServer();
+    acmeKey = await brandKey(slow, BRANDS.acme);
+    globexKey = await brandKey(slow, BRANDS.globex);
+  });
+  after(async () => {
+    await server.close();
+    await slow.close();
+  });
+
+  const put = async (key: string, id: string, path: string) => {
+    const res = await slow.request({ method: 'PUT', url: `/advertiser/feeds/${id}`, headers: headers(key), payload: { url: server.url(path), format: 'google-xml', schedule: 'daily' } });
+    assert.equal(res.statusCode, 201, res.body);
+  };
+  const runs = async (key: string, feed: string): Promise<Run[]> => {
+    const res = await slow.get(`/advertiser/feeds/${feed}/runs`, key);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<{ data: Run[] }>().data;
+  };
+
+  test('holds one run of its brand until FEED_FETCH_TIMEOUT_MS fails it saying why; another brand’s new feed runs meanwhile', async () => {
+    server.serve('/trickle.xml', { body: () => trickled() });
+    server.serve('/quick.xml', { body: () => small([itemXml(1), itemXml(2)]) });
+    // Two of Acme's feeds at the slow server: one runs, the other waits for it (a brand's runs go one at a time).
+    await put(acmeKey, 'slow-a', '/trickle.xml');
+    await put(acmeKey, 'slow-b', '/trickle.xml');
+    const acmeRuns = slow.service.services.jobs.runOnce('feeds');
+    const started = await pollUntil(async () => [...(await runs(acmeKey, 'slow-a')), ...(await runs(acmeKey, 'slow-b'))], (seen) => seen.length > 0);
+    assert.deepEqual(started.map((run) => run.status), ['running']);
+
+    await put(globexKey, 'quick', '/quick.xml');
+    assert.equal(await slow.service.services.jobs.runOnce('feeds'), 1, 'Globex’s feed runs while Acme’s is under way');
+    const [quick] = await runs(globexKey, 'quick');
+    assert.deepEqual([quick?.status, quick?.items], ['complete', 2]);
+    const held = [...(await runs(acmeKey, 'slow-a')), ...(await runs(acmeKey, 'slow-b'))];
+    assert.deepEqual(held.map((run) => run.status), ['running'], 'Acme’s first run still under way, its second not begun');
+
+    // From now on the server answers at once: Acme's other feed runs once the first is cut off.
+    server.serve('/trickle.xml', { body: () => small([itemXml(3)]) });
+    assert.equal(await acmeRuns, 2);
+    const [first] = await runs(acmeKey, started[0]!.feedId);
+    assert.equal(first?.id, started[0]!.id);
+    assert.equal(first?.status, 'failed');
+    assert.equal(first?.reason, `the feed stopped before its end: the whole feed did not come within ${TIMEOUT_S} s (FEED_FETCH_TIMEOUT_MS)`);
+    const [second] = await runs(acmeKey, started[0]!.feedId === 'slow-a' ? 'slow-b' : 'slow-a');
+    assert.deepEqual([second?.status, second?.items], ['complete', 1]);
   });
 });
 

@@ -1,13 +1,15 @@
 // Webhooks through HTTP: endpoints of affiliates and brands, events written with the change that
 // caused them, delivered signed to a receiver on loopback, retried with backoff (the service's
 // clock moved instead of waiting), given up after 24 hours, an endpoint switched off after 3 days
-// of failures, secrets rotated, deliveries sent again, and destinations that lead inside refused.
+// of failures, secrets rotated, deliveries sent again, a receiver answering a byte a second cut off
+// while other members' deliveries go on, and destinations that lead inside refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/lib/clock.js';
 import { givePayeeDetails, payMonth } from '../helpers/money.js';
-import { WebhookQueue } from '../../src/domain/webhooks/webhook-queue.js';
+import { PER_MEMBER, WebhookQueue } from '../../src/domain/webhooks/webhook-queue.js';
+import { MAX_ENDPOINTS } from '../../src/domain/webhooks/webhooks-service.js';
 import { JobRunner } from '../../src/domain/jobs/job-runner.js';
 import { WebhooksRepository } from '../../src/storage/repositories/webhooks.js';
 import { webhookTransport } from '../../src/outbound/webhook-transport.js';
@@ -16,8 +18,11 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
 import { brandKey, freshClick, item, patchStatus, report } from '../helpers/tracking.js';
 import { startReceiver, verify, type Receiver } from '../helpers/receiver.js';
+import { pollUntil } from '../helpers/wait.js';
 
 const HOUR = 3_600_000;
+/** WEBHOOK_TIMEOUT_MS here: a slow receiver is cut off after it, long after the other deliveries of the test are done. */
+const TIMEOUT_S = 5;
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabledReason?: string; secret?: string };
 type Attempt = { deliveryId: string; eventId: string; eventType: string; attempt: number; outcome: string; responseStatus?: number; error?: string };
 type Payload = { type: string; version: number; timestamp: string; data: Record<string, unknown> };
@@ -32,7 +37,7 @@ let globex: string;
 let seq = 0;
 
 before(async () => {
-  h = await startHarness({ WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', WEBHOOK_POLL_MS: '0' }, { clock });
+  h = await startHarness({ WEBHOOK_ALLOW_LOCAL_TARGETS: 'true', WEBHOOK_POLL_MS: '0', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_S * 1000) }, { clock });
   receiver = await startReceiver();
   aff1 = (await newKey(h, 'aff-1', { rateLimit: 100_000 })).key;
   aff2 = (await newKey(h, 'aff-2', { rateLimit: 100_000 })).key;
@@ -274,6 +279,51 @@ describe('delivery', () => {
     assert.equal(new Set(since(before).map((r) => r.headers['webhook-id'])).size, 6);
     assert.equal(since(before).length, 6);
     await remove('affiliate', aff1, hook.id);
+  });
+});
+
+describe('a receiver answering 200, then a byte a second', () => {
+  let slow: Receiver;
+  before(async () => {
+    slow = await startReceiver();
+    slow.trickling = true;
+  });
+  after(async () => {
+    await slow.close();
+  });
+
+  test("holds only its member's workers, until WEBHOOK_TIMEOUT_MS fails those tries saying why; another member's delivery goes on meanwhile", async () => {
+    // aff-2's every endpoint at the slow receiver: one order, a delivery to each, as many as an instance's workers.
+    const slowHooks: Endpoint[] = [];
+    for (let i = 0; i < MAX_ENDPOINTS; i++) slowHooks.push(await endpoint('affiliate', aff2, ['order.created'], slow.url));
+    const quickHook = await endpoint('affiliate', aff1, ['order.created']);
+    await conversion(aff2);
+    const slowDeliveries = deliver();
+    const reached = await pollUntil(async () => slow.received.length, (n) => n >= PER_MEMBER);
+    assert.equal(reached, PER_MEMBER);
+
+    const before = receiver.received.length;
+    const { orderId } = await conversion(aff1);
+    assert.equal(await deliver(), 1, "aff-1's delivery is claimed and sent while aff-2's are under way");
+    assert.equal(payloadOf(since(before)[0]!.body).data.orderId, orderId);
+    assert.deepEqual((await log('affiliate', aff1, quickHook.id)).map((a) => [a.outcome, a.responseStatus]), [['delivered', 200]]);
+    const slowLog = async () => (await Promise.all(slowHooks.map((hook) => log('affiliate', aff2, hook.id)))).flat();
+    assert.deepEqual(await slowLog(), [], "none of aff-2's deliveries is over yet");
+    assert.equal(slow.received.length, PER_MEMBER, `aff-2 holds ${PER_MEMBER} workers, not all of them`);
+
+    // The next requests are answered at once: aff-2's other deliveries follow as its first ones are cut off.
+    slow.trickling = false;
+    assert.equal(await slowDeliveries, MAX_ENDPOINTS);
+    const attempts = await slowLog();
+    const cutOff = attempts.filter((a) => a.outcome === 'retrying');
+    assert.equal(cutOff.length, PER_MEMBER);
+    for (const attempt of cutOff) {
+      assert.equal(attempt.responseStatus, 200);
+      assert.equal(attempt.error, `answered 200, but the answer did not end within ${TIMEOUT_S} s: a delivery counts once its whole answer has come`);
+    }
+    assert.equal(attempts.filter((a) => a.outcome === 'delivered').length, MAX_ENDPOINTS - PER_MEMBER);
+    for (const hook of slowHooks) await remove('affiliate', aff2, hook.id);
+    await remove('affiliate', aff1, quickHook.id);
   });
 });
 

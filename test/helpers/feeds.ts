@@ -1,6 +1,6 @@
-// Google Merchant Center XML feeds made item by item as they are sent (never held whole), and a
-// loopback server answering what a test sets: the feed a brand's URL serves in feed tests, and
-// the million-item feed of the bench.
+// Google Merchant Center XML feeds made item by item as they are sent (never held whole) or a byte
+// a second, and a loopback server answering what a test sets: the feed a brand's URL serves in
+// feed tests, and the million-item feed of the bench.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -58,6 +58,16 @@ export async function* googleXml(shape: FeedShape): AsyncGenerator<string> {
     }
   }
   yield `${piece}</channel></rss>\n`;
+}
+
+/** A feed's start, then a byte a second (for `seconds` at most, then its end): a server holding its fetcher. */
+export async function* trickled(seconds = 60): AsyncGenerator<string> {
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>';
+  for (let sent = 0; sent < seconds; sent++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    yield ' ';
+  }
+  yield `${itemXml(0)}</channel></rss>\n`;
 }
 
 /** What the loopback server answers: a status, a content type, and the body made as it is sent. */

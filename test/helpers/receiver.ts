@@ -1,6 +1,7 @@
 // A webhook receiver on loopback for tests: records every request it gets and answers with the
-// statuses it is told to (then 200), as a customer's endpoint would.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// statuses it is told to (then 200), as a customer's endpoint would; or, told to trickle, answers
+// 200 and then its body a byte a second, as a receiver holding its sender would.
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 
 export interface Received {
@@ -13,6 +14,8 @@ export interface Receiver {
   received: Received[];
   /** Statuses to answer the next requests with, in order; 200 after them. */
   answers: number[];
+  /** While true, requests are answered 200 at once, then a byte a second (for a minute at most). */
+  trickling: boolean;
   close(): Promise<void>;
 }
 
@@ -25,17 +28,31 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body });
+      if (receiver.trickling) return trickle(response);
       response.writeHead(answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return {
+  const receiver: Receiver = {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     answers,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    trickling: false,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+  return receiver;
+}
+
+function trickle(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/plain' }).write('.');
+  let sent = 1;
+  const timer = setInterval(() => (++sent < 60 ? response.write('.') : response.end('.')), 1000);
+  response.on('close', () => clearInterval(timer));
 }
 
 /**

@@ -21,7 +21,7 @@ test('looking for due deliveries when none is due succeeds while another connect
     other.pragma('busy_timeout = 0');
     other.exec('begin immediate');
     const now = new Date().toISOString();
-    const claimed = await new WebhooksRepository(database).claimDue('instance-1', now, new Date(Date.now() + 60_000).toISOString(), 10);
+    const claimed = await new WebhooksRepository(database).claimDue('instance-1', now, new Date(Date.now() + 60_000).toISOString(), 10, 4);
     assert.deepEqual(claimed, []);
     other.exec('rollback');
   } finally {

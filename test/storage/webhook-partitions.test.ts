@@ -55,7 +55,7 @@ test('the webhook outbox moves into monthly partitions whole, and months past re
 
     // A redelivery made now of the July event, whose month is gone.
     await db.insertInto('webhook_deliveries').values(delivery('d-again', 'msg_july', now, 'pending')).execute();
-    const claimed = await repository.claimDue('instance-1', new Date(Date.now() + 1000).toISOString(), new Date(Date.now() + 60_000).toISOString(), 10);
+    const claimed = await repository.claimDue('instance-1', new Date(Date.now() + 1000).toISOString(), new Date(Date.now() + 60_000).toISOString(), 10, 4);
     assert.deepEqual(claimed.map((c) => c.delivery.id), [], 'nothing to send');
     const again = await db.selectFrom('webhook_deliveries').select(['status', 'lease_owner']).where('id', '=', 'd-again').executeTakeFirstOrThrow();
     assert.deepEqual(again, { status: 'failed', lease_owner: null });

@@ -16,6 +16,8 @@ const INVALID: Array<[string, string, RegExp]> = [
   ['SHUTDOWN_TIMEOUT_MS', '1e3', /SHUTDOWN_TIMEOUT_MS must be an integer/],
   ['HEADERS_TIMEOUT_MS', '50', /HEADERS_TIMEOUT_MS must be an integer between 100/],
   ['WEBHOOK_ALLOW_LOCAL_TARGETS', 'yes', /WEBHOOK_ALLOW_LOCAL_TARGETS must be true or false/],
+  ['WEBHOOK_TIMEOUT_MS', '60000', /WEBHOOK_TIMEOUT_MS must be an integer between 100 and 30000/],
+  ['FEED_FETCH_TIMEOUT_MS', '0', /FEED_FETCH_TIMEOUT_MS must be an integer between 100 and 3600000/],
   ['PUBLIC_URL', 'go.example.com', /PUBLIC_URL must be an absolute http\(s\) URL/],
   ['PUBLIC_URL', 'ftp://go.example.com', /PUBLIC_URL must be an absolute http\(s\) URL/],
   ['DATABASE_URL', 'postgress://db/affnet', /DATABASE_URL must be postgres:\/\/user:password@host:5432\/database, sqlite:/],

@@ -10,7 +10,7 @@ export interface WebhookRequest {
 export interface WebhookResponse {
   /** The receiver's HTTP status; absent when no answer came (refused, unreachable, timed out). */
   status?: number;
-  /** Why it failed, in words the endpoint's owner reads in its delivery log. */
+  /** Why it failed, in words the endpoint's owner reads in its delivery log; also with a status, when the answer did not end in time. */
   error?: string;
   durationMs: number;
 }

@@ -15,11 +15,18 @@ export const RETRY_FOR_MS = 24 * HOUR;
 /** An endpoint failing this long is switched off. */
 export const DISABLE_AFTER_MS = 72 * HOUR;
 
+/**
+ * A member's deliveries under way at once, across instances: a member whose receivers are slow
+ * (or answer a byte a second until WEBHOOK_TIMEOUT_MS) holds this many of an instance's 20
+ * workers, and every other member's deliveries go on.
+ */
+export const PER_MEMBER = 4;
+
 /** The webhook outbox as a queue of the job runner: a delivery is worked by signing and sending its event. */
 export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> {
   readonly name = 'webhooks';
   readonly retryForMs = RETRY_FOR_MS;
-  /** Longer than a request can take (its timeout is 10 s). */
+  /** Twice the longest a request may take (WEBHOOK_TIMEOUT_MS, 30 s at most): a try is recorded before another instance may claim it. */
   readonly leaseMs = 60_000;
   readonly batch = 20;
 
@@ -30,7 +37,7 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
   ) {}
 
   claim(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
-    return this.webhooks.claimDue(owner, iso(now), iso(leaseUntil), limit);
+    return this.webhooks.claimDue(owner, iso(now), iso(leaseUntil), limit, PER_MEMBER);
   }
 
   history({ delivery, event }: ClaimedDelivery): { attempts: number; since: number } {
@@ -53,7 +60,8 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
         'webhook-signature': signatures(secrets, event.id, timestamp, event.payload),
       },
     });
-    const ok = response.status !== undefined && response.status >= 200 && response.status < 300;
+    // A 2xx whose answer did not end in time is a failed try too (its error says so).
+    const ok = response.error === undefined && response.status !== undefined && response.status >= 200 && response.status < 300;
     if (ok) return { ok, detail: response };
     return { ok, detail: response, error: response.error ?? `the receiver answered ${String(response.status)}; a 2xx status confirms a delivery` };
   }

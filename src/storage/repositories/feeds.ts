@@ -65,13 +65,29 @@ export class FeedsRepository {
 
   /**
    * Claims up to `limit` feeds due at `now` whose lease is free or ran out, for `owner` until
-   * `leaseUntil`. The update checks the lease again, so two instances never both claim a feed.
+   * `leaseUntil`: at most one of a brand's, and none of a brand with a run under way (on any
+   * instance, uploads included), so a brand whose feed server is slow holds one worker and other
+   * brands' feeds go on. The update checks the lease again, so two instances never both claim a feed.
    */
   async claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<ProductFeedRow[]> {
     const { db } = this.database;
     const free = (eb: ExpressionBuilder<DB, 'product_feeds'>) => eb.and([eb('next_run_at', '<=', now), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])]);
+    const running = db.selectFrom('product_feeds as running').select('running.organization_id').where('running.lease_until', '>=', now);
     // Read first: on SQLite an UPDATE takes the write lock even when it claims nothing.
-    const found = await db.selectFrom('product_feeds').select(['organization_id', 'id']).where(free).orderBy('next_run_at').limit(limit).execute();
+    const found = await db
+      .selectFrom((from) =>
+        from
+          .selectFrom('product_feeds')
+          .select(['organization_id', 'id', 'next_run_at', (eb) => eb.fn.agg<number>('row_number').over((over) => over.partitionBy('organization_id').orderBy('next_run_at').orderBy('id')).as('place')])
+          .where(free)
+          .where('organization_id', 'not in', running)
+          .as('due'),
+      )
+      .select(['due.organization_id', 'due.id'])
+      .where('due.place', '=', 1)
+      .orderBy('due.next_run_at')
+      .limit(limit)
+      .execute();
     if (found.length === 0) return [];
     return db
       .updateTable('product_feeds')

@@ -2,7 +2,7 @@
 // subscribed endpoint, the leased claim of due deliveries (one instance delivers a delivery), and
 // the delivery log.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type {
   DB,
@@ -116,29 +116,60 @@ export class WebhooksRepository {
 
   /**
    * Claims up to `limit` due deliveries of enabled endpoints for `owner` until `leaseUntil`: a
-   * delivery whose lease ran out (its instance died) is due again. One statement, so two
-   * instances never claim the same delivery (PostgreSQL skips rows another claim has locked;
-   * SQLite has one writer at a time).
+   * delivery whose lease ran out (its instance died) is due again. A member (the endpoints' owner)
+   * has at most `perMember` deliveries under way across instances, so a member whose receivers are
+   * slow holds that many workers and nobody else's deliveries wait behind theirs. The update checks
+   * the lease again, so two instances never claim the same delivery.
    */
-  async claimDue(owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
-    const { db, dialect } = this.database;
-    let due = db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .where('endpoint_id', 'in', db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1))
-      .orderBy('next_attempt_at')
-      .limit(limit);
+  async claimDue(owner: string, now: string, leaseUntil: string, limit: number, perMember: number): Promise<ClaimedDelivery[]> {
+    const { db } = this.database;
+    const free = (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) => eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])]);
     // Read first: on SQLite the UPDATE takes the write lock even when it claims nothing, and the
     // serving thread waits for it synchronously (behind the click writer's steps) once a second.
-    if (!(await due.executeTakeFirst())) return [];
-    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const due = await db
+      .with('working', (w) =>
+        w
+          .selectFrom('webhook_deliveries as busy')
+          .innerJoin('webhook_endpoints as endpoint', 'endpoint.id', 'busy.endpoint_id')
+          .select(['endpoint.owner_kind', 'endpoint.owner_id', (eb) => eb.fn.countAll<number>().as('deliveries')])
+          .where('busy.status', '=', 'pending')
+          .where('busy.next_attempt_at', '<=', now)
+          .where('busy.lease_until', '>=', now)
+          .groupBy(['endpoint.owner_kind', 'endpoint.owner_id']),
+      )
+      .with('waiting', (w) =>
+        w
+          .selectFrom('webhook_deliveries as delivery')
+          .innerJoin('webhook_endpoints as endpoint', 'endpoint.id', 'delivery.endpoint_id')
+          .select([
+            'delivery.id',
+            'delivery.next_attempt_at',
+            'endpoint.owner_kind',
+            'endpoint.owner_id',
+            (eb) => eb.fn.agg<number>('row_number').over((over) => over.partitionBy(['endpoint.owner_kind', 'endpoint.owner_id']).orderBy('delivery.next_attempt_at').orderBy('delivery.id')).as('place'),
+          ])
+          .where('delivery.status', '=', 'pending')
+          .where('delivery.next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('delivery.lease_until', 'is', null), eb('delivery.lease_until', '<', now)]))
+          .where('endpoint.enabled', '=', 1),
+      )
+      .selectFrom('waiting')
+      .leftJoin('working', (join) => join.onRef('working.owner_kind', '=', 'waiting.owner_kind').onRef('working.owner_id', '=', 'waiting.owner_id'))
+      .select('waiting.id')
+      .where((eb) => eb(eb('waiting.place', '+', eb.fn.coalesce('working.deliveries', eb.lit(0))), '<=', perMember))
+      .orderBy('waiting.next_attempt_at')
+      .limit(limit)
+      .execute();
+    if (due.length === 0) return [];
     const deliveries = await db
       .updateTable('webhook_deliveries')
       .set({ lease_owner: owner, lease_until: leaseUntil, updated_at: now })
-      .where('id', 'in', due)
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .where(free)
       .returningAll()
       .execute();
     if (deliveries.length === 0) return [];

@@ -67,23 +67,47 @@ where
 
 -- feeds.claimDue
 select
-  "organization_id",
-  "id"
+  "due"."organization_id",
+  "due"."id"
 from
-  "product_feeds"
-where
   (
-    "next_run_at" <= $1
-    and (
-      "lease_until" is null
-      or "lease_until" < $2
-    )
-  )
+    select
+      "organization_id",
+      "id",
+      "next_run_at",
+      row_number() over (
+        partition by
+          "organization_id"
+        order by
+          "next_run_at",
+          "id"
+      ) as "place"
+    from
+      "product_feeds"
+    where
+      (
+        "next_run_at" <= $1
+        and (
+          "lease_until" is null
+          or "lease_until" < $2
+        )
+      )
+      and "organization_id" not in (
+        select
+          "running"."organization_id"
+        from
+          "product_feeds" as "running"
+        where
+          "running"."lease_until" >= $3
+      )
+  ) as "due"
+where
+  "due"."place" = $4
 order by
-  "next_run_at"
+  "due"."next_run_at"
 limit
-  $3;
--- parameters: ["2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",5]
+  $5;
+-- parameters: ["2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,5]
 
 -- feeds.claimNow
 update "product_feeds"

@@ -137,30 +137,62 @@ values
 -- parameters: ["<uuid>","msg_1","whe_1","pending",0,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- webhooks.claimDue
-select
-  "id"
-from
-  "webhook_deliveries"
-where
-  "status" = $1
-  and "next_attempt_at" <= $2
-  and (
-    "lease_until" is null
-    or "lease_until" < $3
-  )
-  and "endpoint_id" in (
+with
+  "working" as (
     select
-      "id"
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id",
+      count(*) as "deliveries"
     from
-      "webhook_endpoints"
+      "webhook_deliveries" as "busy"
+      inner join "webhook_endpoints" as "endpoint" on "endpoint"."id" = "busy"."endpoint_id"
     where
-      "enabled" = $4
+      "busy"."status" = $1
+      and "busy"."next_attempt_at" <= $2
+      and "busy"."lease_until" >= $3
+    group by
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id"
+  ),
+  "waiting" as (
+    select
+      "delivery"."id",
+      "delivery"."next_attempt_at",
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id",
+      row_number() over (
+        partition by
+          "endpoint"."owner_kind",
+          "endpoint"."owner_id"
+        order by
+          "delivery"."next_attempt_at",
+          "delivery"."id"
+      ) as "place"
+    from
+      "webhook_deliveries" as "delivery"
+      inner join "webhook_endpoints" as "endpoint" on "endpoint"."id" = "delivery"."endpoint_id"
+    where
+      "delivery"."status" = $4
+      and "delivery"."next_attempt_at" <= $5
+      and (
+        "delivery"."lease_until" is null
+        or "delivery"."lease_until" < $6
+      )
+      and "endpoint"."enabled" = $7
   )
+select
+  "waiting"."id"
+from
+  "waiting"
+  left join "working" on "working"."owner_kind" = "waiting"."owner_kind"
+  and "working"."owner_id" = "waiting"."owner_id"
+where
+  "waiting"."place" + coalesce("working"."deliveries", 0) <= $8
 order by
-  "next_attempt_at"
+  "waiting"."next_attempt_at"
 limit
-  $5;
--- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
+  $9;
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,4,20]
 
 -- webhooks.recordAttempt
 update "webhook_deliveries"

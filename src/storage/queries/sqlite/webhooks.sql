@@ -122,30 +122,62 @@ values
 -- parameters: ["<uuid>","msg_1","whe_1","pending",0,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- webhooks.claimDue
-select
-  "id"
-from
-  "webhook_deliveries"
-where
-  "status" = ?
-  and "next_attempt_at" <= ?
-  and (
-    "lease_until" is null
-    or "lease_until" < ?
-  )
-  and "endpoint_id" in (
+with
+  "working" as (
     select
-      "id"
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id",
+      count(*) as "deliveries"
     from
-      "webhook_endpoints"
+      "webhook_deliveries" as "busy"
+      inner join "webhook_endpoints" as "endpoint" on "endpoint"."id" = "busy"."endpoint_id"
     where
-      "enabled" = ?
+      "busy"."status" = ?
+      and "busy"."next_attempt_at" <= ?
+      and "busy"."lease_until" >= ?
+    group by
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id"
+  ),
+  "waiting" as (
+    select
+      "delivery"."id",
+      "delivery"."next_attempt_at",
+      "endpoint"."owner_kind",
+      "endpoint"."owner_id",
+      row_number() over (
+        partition by
+          "endpoint"."owner_kind",
+          "endpoint"."owner_id"
+        order by
+          "delivery"."next_attempt_at",
+          "delivery"."id"
+      ) as "place"
+    from
+      "webhook_deliveries" as "delivery"
+      inner join "webhook_endpoints" as "endpoint" on "endpoint"."id" = "delivery"."endpoint_id"
+    where
+      "delivery"."status" = ?
+      and "delivery"."next_attempt_at" <= ?
+      and (
+        "delivery"."lease_until" is null
+        or "delivery"."lease_until" < ?
+      )
+      and "endpoint"."enabled" = ?
   )
+select
+  "waiting"."id"
+from
+  "waiting"
+  left join "working" on "working"."owner_kind" = "waiting"."owner_kind"
+  and "working"."owner_id" = "waiting"."owner_id"
+where
+  "waiting"."place" + coalesce("working"."deliveries", 0) <= ?
 order by
-  "next_attempt_at"
+  "waiting"."next_attempt_at"
 limit
   ?;
--- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,20]
+-- parameters: ["pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z",1,4,20]
 
 -- webhooks.recordAttempt
 update "webhook_deliveries"
