@@ -60,6 +60,15 @@ const conversion = async (orderId: string, brandKeyValue = acme) => {
   const res = await h.request({ method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: { 'x-api-key': brandKeyValue } });
   return { status: res.statusCode, data: res.json<{ data: Conversion & { history: Array<{ field: string; from?: string; to: string; by: string }> } }>().data };
 };
+/** The affiliate's orders and sales on the brand over the last 30 days, from the rollups its analytics read. */
+const figures = async (affiliateKey: string) => {
+  const total = async (event: 'orders' | 'sales') => {
+    const res = await h.get(`/affiliate/analytics?interval=30d&event=${event}&groupBy=brands`, affiliateKey);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<{ data: Array<Record<string, unknown>> }>().data.filter((r) => r.organizationId === BRANDS.acme).reduce((sum, r) => sum + Number(r[event]), 0);
+  };
+  return { orders: await total('orders'), sales: await total('sales') };
+};
 const affiliateSees = async (affiliateKey: string, orderId: string) => (await h.get(`/affiliate/orders/${orderId}`, affiliateKey)).statusCode === 200;
 const nextOrder = () => `tag-${++orderNumber}`;
 const lockWork = () => h.service.services.locks.approveLocked();
@@ -194,16 +203,20 @@ test('the brand’s server reporting the tag’s order takes it over: its value,
   assert.equal(conflicting.statusCode, 409, 'the server’s own order follows today’s rule');
 });
 
-test('the server naming another affiliate’s click moves the tag’s order to that affiliate', async () => {
+test('the server naming another affiliate’s click moves the tag’s order to that affiliate, in the figures too', async () => {
   const tagged = await freshClick(h, h.world.keys.aff1, BRANDS.acme);
   const serverClick = await freshClick(h, h.world.keys.aff2, BRANDS.acme);
   const orderId = nextOrder();
+  const before = { aff1: await figures(h.world.keys.aff1), aff2: await figures(h.world.keys.aff2) };
   assert.equal((await tagReport({ key, orderId, value: 5_000, clickId: tagged })).statusCode, 202);
+  assert.deepEqual(await figures(h.world.keys.aff1), { orders: before.aff1.orders + 1, sales: before.aff1.sales + 5_000 });
   const moved = conversionOf(await report(h, acme, { clickId: serverClick, orderId, value: 5_000, items: [item(5_000)] }), 200);
   assert.equal(moved.clickId, serverClick);
   assert.notEqual(moved.affiliateId, (await conversion(orderId)).data.history.find((e) => e.field === 'affiliateId')?.from);
   assert.equal(await affiliateSees(h.world.keys.aff1, orderId), false, 'the first affiliate no longer has it');
   assert.equal(await affiliateSees(h.world.keys.aff2, orderId), true);
+  assert.deepEqual(await figures(h.world.keys.aff1), before.aff1, 'nor counts it');
+  assert.deepEqual(await figures(h.world.keys.aff2), { orders: before.aff2.orders + 1, sales: before.aff2.sales + 5_000 });
 });
 
 test('a tag order the brand approved follows today’s rule: the same data is the same order, other data 409', async () => {
