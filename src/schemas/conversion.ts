@@ -142,7 +142,7 @@ export type Conversion = Static<typeof Conversion>;
 
 export const ConversionEvent = Type.Object(
   {
-    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items, commission, commissionReason, lockAt, source (your server reported an order the tag or the pixel had reported) or affiliateId (and your server named another affiliate’s click)' }),
+    field: Type.String({ description: 'What changed: created, status, commissionStatus, value, items, commission, commissionReason, lockAt, source (your server reported an order the tag or the pixel had reported), affiliateId (and your server named another affiliate’s click), clickId, createdAt (the order’s time, yours once your server reports it) or holdReasons (as JSON text; [] when a fraud hold ended because your server’s report no longer trips a rule)' }),
     from: Type.Optional(Type.String({ description: 'The value before (as text; items as JSON); omitted for created' })),
     to: Type.String({ description: 'The value after (as text; items as JSON)' }),
     at: DateTime,

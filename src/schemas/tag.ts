@@ -27,7 +27,9 @@ export type TagConversionInput = Static<typeof TagConversionInput>;
 export const TagConversionAccepted = Type.Object({
   data: Type.Object({
     orderId: Type.String(),
-    outcome: Type.Union([Type.Literal('recorded'), Type.Literal('known')], { description: 'recorded: a new order, waiting for the brand’s confirmation; known: the order was reported before (nothing changed)' }),
+    outcome: Type.Literal('recorded', {
+      description: 'recorded: the report was accepted. The same for a new order (waiting for the brand’s confirmation) and for an order id reported before, which the report does not change: the answer never tells whether an order id exists',
+    }),
   }),
 });
 

@@ -313,25 +313,39 @@ function orderValue(order: OrderFacts, dimension: Dimension): string {
   }
 }
 
-/**
- * The rows an order's creation (`before` undefined) or change adds to order_rollups: its
- * contribution now less what it contributed before. An order's keys (affiliate, brand, link,
- * channel, country, currency, creation time) never change, only its status and amounts. None
- * for a change that moves no sum; a new order always gets its rows, zero or not, as a rebuild does.
- */
-export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFacts, period: Period = 'hour'): OrderRollupRow[] {
-  const [ordersNow, salesNow, commissionNow] = contribution(after);
-  const [ordersThen, salesThen, commissionThen] = before ? contribution(before) : [0, 0, 0];
-  const [orders, sales, commission] = [ordersNow - ordersThen, salesNow - salesThen, commissionNow - commissionThen];
-  if (before && orders === 0 && sales === 0 && commission === 0) return [];
-  const hour = periodOf[period](after.created_at);
+/** An order's rows of `period`, each adding `sign` times what it contributes as it is. */
+function orderRows(order: OrderFacts, period: Period, sign: 1 | -1): OrderRollupRow[] {
+  const [orders, sales, commission] = contribution(order).map((n) => sign * n) as [number, number, number];
+  const hour = periodOf[period](order.created_at);
   const rows: OrderRollupRow[] = [];
   for (const [scope, dimensions] of ORDER_LAYOUT) {
-    if (scope === 'link' && !after.link_id) continue; // an order without a link has no link rows
-    const [affiliate_id, organization_id, link_id] = scopeKeys(scope, after.affiliate_id, after.organization_id, after.link_id ?? '');
+    if (scope === 'link' && !order.link_id) continue; // an order without a link has no link rows
+    const [affiliate_id, organization_id, link_id] = scopeKeys(scope, order.affiliate_id, order.organization_id, order.link_id ?? '');
     for (const dimension of dimensions) {
-      rows.push({ affiliate_id, organization_id, link_id, dimension, hour, value: orderValue(after, dimension), currency: after.currency, orders, sales, commission });
+      rows.push({ affiliate_id, organization_id, link_id, dimension, hour, value: orderValue(order, dimension), currency: order.currency, orders, sales, commission });
     }
   }
   return rows;
+}
+
+/**
+ * The rows an order's creation (`before` undefined) or change adds to order_rollups: its
+ * contribution now less what it contributed before, each at its own keys (affiliate, brand, link,
+ * channel, country, currency, creation time), which a takeover by the brand's server may change.
+ * Summed per key, in key order (one upsert may not touch a row twice), without the rows a change
+ * leaves as they were; a new order always gets its rows, zero or not, as a rebuild does.
+ */
+export function orderRollupDelta(before: OrderFacts | undefined, after: OrderFacts, period: Period = 'hour'): OrderRollupRow[] {
+  if (!before) return orderRows(after, period, 1);
+  const rows = new Map<string, OrderRollupRow>();
+  for (const row of [...orderRows(before, period, -1), ...orderRows(after, period, 1)]) {
+    const key = keyText([row.affiliate_id, row.organization_id, row.link_id, row.dimension, row.hour, row.value, row.currency]);
+    const summed = rows.get(key);
+    if (!summed) rows.set(key, row);
+    else for (const sum of ORDER_SUMS) summed[sum] += row[sum];
+  }
+  return [...rows.entries()]
+    .filter(([, row]) => row.orders !== 0 || row.sales !== 0 || row.commission !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }

@@ -391,3 +391,154 @@ test('an operator releases held commissions (pending, locking from the release) 
   // A declined commission stays canceled whatever the brand does with the order.
   assert.equal((await patchStatus(h, acme, b.orderId, { status: 'approved' })).json<{ data: Conversion }>().data.commissionStatus, 'canceled');
 });
+
+/** The brand's publishable key, made once: the tag's reports carry it. */
+let publishableKey: string | undefined;
+async function tagKey(): Promise<string> {
+  if (publishableKey) return publishableKey;
+  const res = await h.request({ method: 'POST', url: '/advertiser/tag/publishable-key', headers: { 'x-api-key': acme } });
+  assert.equal(res.statusCode, 201, res.body);
+  publishableKey = res.json<{ data: { publishableKey: string } }>().data.publishableKey;
+  return publishableKey;
+}
+
+/** An order as the tag sends it, here without an Origin (as from a script of anyone's): the answer of the public route. */
+async function tagReported(orderId: string, clickId: string, value = 10_000): Promise<{ outcome: string }> {
+  const res = await h.request({ method: 'POST', url: '/track/conversions', payload: JSON.stringify({ key: await tagKey(), orderId, value, clickId }), headers: { 'content-type': 'text/plain' }, remoteAddress: `192.0.2.${++visitor % 250}` });
+  assert.equal(res.statusCode, 202, res.body);
+  return res.json<{ data: { outcome: string } }>().data;
+}
+
+const affiliateHas = async (key: string, networkId: string) => (await h.get(`/affiliate/orders/${networkId}`, key)).statusCode === 200;
+
+/** The events of an order, each as `owner:type`, grouped by the moment they were made (sorted within one). */
+async function eventsTo(networkId: string): Promise<string[][]> {
+  const rows = await h.service.database.db.selectFrom('webhook_events').select(['type', 'owner_kind', 'owner_id', 'created_at']).where('payload', 'like', `%${networkId}%`).orderBy('created_at').execute();
+  const moments = new Map<string, string[]>();
+  for (const e of rows) moments.set(e.created_at, [...(moments.get(e.created_at) ?? []), `${e.owner_kind === 'brand' ? 'brand' : e.owner_id}:${e.type}`]);
+  return [...moments.values()].map((types) => types.sort());
+}
+
+test("the brand's server takes over an order the tag reported and a rule held: the server's click, affiliate and values, the hold judged again on them", async () => {
+  nextDay();
+  // Someone clicks their own link and at once reports, with the tag's public key, an order id the shop will use: held (too fast).
+  const own = await createLink(h, h.world.keys.aff1, BRANDS.acme);
+  const attackerClick = await click(own.code);
+  const orderId = `hold-${++orderNumber}`;
+  assert.deepEqual(await tagReported(orderId, attackerClick), { orderId, outcome: 'recorded' });
+  const taken = await history(acme, orderId);
+  assert.equal(taken.commissionStatus, 'held');
+  assert.equal(taken.affiliateId, 'aff-1');
+
+  // The customer came through another affiliate's link and bought a minute later; the shop's server reports it.
+  const real = await createLink(h, h.world.keys.aff2, BRANDS.acme);
+  const customerClick = await click(real.code);
+  clock.advance(60 * SECOND);
+  const server = conversionOf(await report(h, acme, { clickId: customerClick, orderId, value: 12_000, items: [item(12_000)] }), 200);
+  assert.equal(server.affiliateId, 'aff-2');
+  assert.equal(server.clickId, customerClick);
+  assert.equal(server.source, 'api');
+  assert.equal(server.value, 12_000);
+  assert.equal(server.commissionStatus, 'pending', 'the server’s facts trip no rule');
+  assert.equal(server.holdReasons, undefined, 'the hold was of facts the order no longer has');
+  assert.equal(server.createdAt, clock.iso(), 'the order’s time is the server’s report’s');
+  assert.equal(server.lockAt, new Date(clock.now() + 30 * DAY).toISOString(), 'the brand’s validation days from the end of the hold');
+  assert.ok(server.commission > 0);
+
+  const { history: trail } = await history(acme, orderId);
+  const changes = Object.fromEntries(trail.filter((e) => e.field !== 'created').map((e) => [e.field, [e.from, e.to, e.by]]));
+  assert.deepEqual(changes.source, ['tag', 'api', 'brand']);
+  assert.deepEqual(changes.affiliateId, ['aff-1', 'aff-2', 'brand']);
+  assert.deepEqual(changes.clickId, [attackerClick, customerClick, 'brand']);
+  assert.deepEqual(changes.commissionStatus, ['held', 'pending', 'brand']);
+  assert.deepEqual(changes.holdReasons, ['["click_to_order_too_fast"]', '[]', 'brand']);
+
+  // The affiliate who lost it no longer has it and is sent nothing more; the other gets it as new.
+  assert.equal(await affiliateHas(h.world.keys.aff1, server.id), false);
+  assert.equal((await affiliateOrder(h, h.world.keys.aff2, server.id)).commissionStatus, 'pending');
+  assert.deepEqual(await eventsTo(server.id), [
+    ['aff-1:commission.held', 'aff-1:order.created', 'brand:conversion.created', 'brand:conversion.updated'],
+    ['aff-2:order.created', 'brand:conversion.updated'],
+  ]);
+  assert.equal((await h.service.services.holds.list({}, { page: 1, limit: 500 })).items.some((i) => i.id === server.id), false, 'nothing left for the network to review');
+  const audit = await h.service.database.db.selectFrom('audit_entries').select(['action', 'actor_kind', 'affiliate_id', 'brand_id']).where('subject_id', '=', server.id).orderBy('id').execute();
+  assert.deepEqual(
+    audit.map((a) => [a.action, a.actor_kind, a.affiliate_id, a.brand_id]),
+    [
+      ['order.held', 'network', 'aff-1', BRANDS.acme],
+      ['order.hold_ended', 'brand', null, BRANDS.acme],
+    ],
+  );
+
+  // The tag after the server changes nothing, and says so no differently from a new order.
+  assert.deepEqual(await tagReported(orderId, attackerClick), { orderId, outcome: 'recorded' });
+  assert.equal((await history(acme, orderId)).affiliateId, 'aff-2');
+});
+
+test("the server's own facts may hold the order it takes over: then for the affiliate it names, who is told", async () => {
+  nextDay();
+  const own = await createLink(h, h.world.keys.aff1, BRANDS.acme);
+  const orderId = `hold-${++orderNumber}`;
+  await tagReported(orderId, await click(own.code));
+  const real = await createLink(h, h.world.keys.aff2, BRANDS.acme);
+  const customerClick = await click(real.code);
+  clock.advance(3 * SECOND);
+  const server = conversionOf(await report(h, acme, { clickId: customerClick, orderId, value: 10_000, items: [item(10_000)] }), 200);
+  assert.equal(server.affiliateId, 'aff-2');
+  assert.equal(server.commissionStatus, 'held');
+  assert.deepEqual(server.holdReasons, ['click_to_order_too_fast']);
+  const entry = (await h.service.services.holds.list({ affiliateId: 'aff-2' }, { page: 1, limit: 500 })).items.find((i) => i.id === server.id)!;
+  assert.deepEqual(entry.rules, [{ rule: 'click_to_order_too_fast', seconds: 3, minimumSeconds: 10 }], 'judged on the server’s click and time');
+  assert.equal(entry.heldAt, clock.iso());
+  assert.deepEqual((await eventsTo(server.id))[1], ['aff-2:commission.held', 'aff-2:order.created', 'brand:conversion.updated'], 'after the hold of the first affiliate’s report');
+  const mail = (await mailTo('owner@aff2.example')).filter((m) => m.template === 'commission-held').map((m) => JSON.parse(m.params ?? '{}') as { orderId: string });
+  assert.ok(mail.some((m) => m.orderId === orderId), 'the affiliate it now belongs to is told of its hold');
+  const audit = await h.service.database.db.selectFrom('audit_entries').select(['action', 'affiliate_id']).where('subject_id', '=', server.id).orderBy('id').execute();
+  assert.deepEqual(
+    audit.map((a) => [a.action, a.affiliate_id]),
+    [
+      ['order.held', 'aff-1'],
+      ['order.hold_ended', null],
+      ['order.held', 'aff-2'],
+    ],
+  );
+});
+
+test("the server's report of the tag's order on the same click is judged once: the order is not counted twice", async () => {
+  nextDay();
+  const { code } = await createLink(h, h.world.keys.aff1, BRANDS.acme);
+  const clickId = await click(code);
+  clock.advance(30 * SECOND);
+  assert.equal((await reported(acme, clickId)).commissionStatus, 'pending');
+  const orderId = `hold-${++orderNumber}`;
+  await tagReported(orderId, clickId);
+  assert.equal((await history(acme, orderId)).commissionStatus, 'pending', 'the second order on the click, at the threshold');
+  const server = conversionOf(await report(h, acme, { clickId, orderId, value: 10_000, items: [item(10_000)] }), 200);
+  assert.equal(server.commissionStatus, 'pending', 'still the second order on its click');
+});
+
+test("a hold of the tag's order ends when the same affiliate's order is confirmed by the server with facts that trip no rule; the network's decision on a hold stands", async () => {
+  nextDay();
+  const { code } = await createLink(h, h.world.keys.aff1, BRANDS.acme);
+  const clickId = await click(code);
+  const orderId = `hold-${++orderNumber}`;
+  await tagReported(orderId, clickId);
+  clock.advance(20 * SECOND);
+  const server = conversionOf(await report(h, acme, { clickId, orderId, value: 10_000, items: [item(10_000)], createdAt: new Date(clock.now() - 5 * SECOND).toISOString() }), 200);
+  assert.equal(server.affiliateId, 'aff-1');
+  assert.equal(server.commissionStatus, 'pending', '15 s after the click, by the server’s time');
+  const audit = await h.service.database.db.selectFrom('audit_entries').select(['action', 'affiliate_id']).where('subject_id', '=', server.id).orderBy('id').execute();
+  assert.deepEqual(audit.at(-1), { action: 'order.hold_ended', affiliate_id: 'aff-1' }, 'the affiliate keeps the order and reads why its hold ended');
+
+  // Declined by the network: the same affiliate's order stays declined, whatever the server says.
+  const declinedId = `hold-${++orderNumber}`;
+  const second = await click(code);
+  await tagReported(declinedId, second);
+  const declinedOrder = await history(acme, declinedId);
+  assert.deepEqual((await h.service.services.holds.decline(OPERATOR, [declinedOrder.id], 'Reported before the customer paid')).map((d) => d.outcome), ['declined']);
+  clock.advance(60 * SECOND);
+  const after = conversionOf(await report(h, acme, { clickId: second, orderId: declinedId, value: 10_000, items: [item(10_000)] }), 200);
+  assert.equal(after.commissionStatus, 'canceled');
+  assert.equal(after.commissionReason, 'fraud_declined');
+  assert.equal(after.commission, 0);
+});

@@ -60,6 +60,15 @@ const conversion = async (orderId: string, brandKeyValue = acme) => {
   const res = await h.request({ method: 'GET', url: `/advertiser/conversions/${orderId}`, headers: { 'x-api-key': brandKeyValue } });
   return { status: res.statusCode, data: res.json<{ data: Conversion & { history: Array<{ field: string; from?: string; to: string; by: string }> } }>().data };
 };
+/** The affiliate's orders and sales on the brand over the last 30 days, from the rollups its analytics read. */
+const figures = async (affiliateKey: string) => {
+  const total = async (event: 'orders' | 'sales') => {
+    const res = await h.get(`/affiliate/analytics?interval=30d&event=${event}&groupBy=brands`, affiliateKey);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<{ data: Array<Record<string, unknown>> }>().data.filter((r) => r.organizationId === BRANDS.acme).reduce((sum, r) => sum + Number(r[event]), 0);
+  };
+  return { orders: await total('orders'), sales: await total('sales') };
+};
 const affiliateSees = async (affiliateKey: string, orderId: string) => (await h.get(`/affiliate/orders/${orderId}`, affiliateKey)).statusCode === 200;
 const nextOrder = () => `tag-${++orderNumber}`;
 const lockWork = () => h.service.services.locks.approveLocked();
@@ -113,7 +122,7 @@ test('the tag reports an order of the brand’s click from the brand’s pages: 
 
   const again = await tagReport({ key, orderId, value: 99_999, clickId });
   assert.equal(again.statusCode, 202, again.body);
-  assert.equal(again.json<{ data: { outcome: string } }>().data.outcome, 'known', 'a reload of the order page changes nothing');
+  assert.deepEqual(again.json(), { data: { orderId, outcome: 'recorded' } }, 'a reload of the order page changes nothing, and is answered as a new order is');
   assert.equal((await conversion(orderId)).data.value, 12_990);
 
   const json = await h.request({ method: 'POST', url: '/track/conversions', payload: { key, orderId: nextOrder(), value: 500, clickId: await freshClick(h, h.world.keys.aff1, BRANDS.acme) }, headers: { origin: 'https://checkout.acme.com' }, remoteAddress: '192.0.2.200' });
@@ -143,6 +152,37 @@ test('the tag is refused outside the brand’s domains, for another brand’s cl
   assert.deepEqual((await install(initech)).reports, [], 'another brand reads none of them');
 });
 
+test('the tag’s answers never tell whether an order id exists: a known one is checked and answered as a new one', async () => {
+  const clickId = await freshClick(h, h.world.keys.aff1, BRANDS.acme);
+  const known = nextOrder();
+  assert.equal((await tagReport({ key, orderId: known, value: 6_000, clickId })).statusCode, 202);
+  const server = nextOrder();
+  assert.equal((await report(h, acme, { clickId, orderId: server, value: 6_000, items: [item(6_000)] })).statusCode, 201);
+  const otherBrandsClick = await freshClick(h, h.world.keys.aff1, BRANDS.globex);
+  const answers = async (orderIdOf: () => string) => {
+    const outcomes: string[] = [];
+    for (const body of [
+      { value: 6_000, clickId },
+      { value: 9_999, clickId, items: [item(9_999)] },
+      { value: 6_000, clickId: otherBrandsClick },
+      { value: 6_000, clickId: '0123456789abcdef0123456789abcdef' },
+      { value: 6_000, clickId, items: [item(100)] },
+      { value: 6_000, coupon: 'NOBODY' },
+    ]) {
+      const res = await tagReport({ key, orderId: orderIdOf(), ...body });
+      outcomes.push(`${res.statusCode} ${res.statusCode === 202 ? res.json<{ data: { outcome: string } }>().data.outcome : res.json<{ code: string }>().code}`);
+    }
+    return outcomes;
+  };
+  const forNew = await answers(nextOrder);
+  assert.deepEqual(forNew, ['202 recorded', '202 recorded', '404 click_not_found', '404 click_not_found', '422 items_mismatch', '422 coupon_not_registered']);
+  assert.deepEqual(await answers(() => known), forNew, 'an order id the tag reported');
+  assert.deepEqual(await answers(() => server), forNew, 'an order id the brand’s server reported');
+  const { data } = await conversion(known);
+  assert.equal(data.value, 6_000, 'none of them changed the order');
+  assert.equal((await conversion(server)).data.source, 'api');
+});
+
 test('the brand’s server reporting the tag’s order takes it over: its value, its source, one order; the tag after it changes nothing', async () => {
   const clickId = await freshClick(h, h.world.keys.aff1, BRANDS.acme);
   const orderId = nextOrder();
@@ -157,22 +197,26 @@ test('the brand’s server reporting the tag’s order takes it over: its value,
   const orders = await h.service.database.db.selectFrom('orders').select('id').where('order_id', '=', orderId).execute();
   assert.equal(orders.length, 1, 'never a second order');
 
-  assert.equal((await tagReport({ key, orderId, value: 10_000, clickId })).json<{ data: { outcome: string } }>().data.outcome, 'known');
+  assert.equal((await tagReport({ key, orderId, value: 10_000, clickId })).json<{ data: { outcome: string } }>().data.outcome, 'recorded');
   assert.equal((await conversion(orderId)).data.value, 9_000, 'the tag after the server changes nothing');
   const conflicting = await report(h, acme, { clickId, orderId, value: 8_000, items: [item(8_000)] });
   assert.equal(conflicting.statusCode, 409, 'the server’s own order follows today’s rule');
 });
 
-test('the server naming another affiliate’s click moves the tag’s order to that affiliate', async () => {
+test('the server naming another affiliate’s click moves the tag’s order to that affiliate, in the figures too', async () => {
   const tagged = await freshClick(h, h.world.keys.aff1, BRANDS.acme);
   const serverClick = await freshClick(h, h.world.keys.aff2, BRANDS.acme);
   const orderId = nextOrder();
+  const before = { aff1: await figures(h.world.keys.aff1), aff2: await figures(h.world.keys.aff2) };
   assert.equal((await tagReport({ key, orderId, value: 5_000, clickId: tagged })).statusCode, 202);
+  assert.deepEqual(await figures(h.world.keys.aff1), { orders: before.aff1.orders + 1, sales: before.aff1.sales + 5_000 });
   const moved = conversionOf(await report(h, acme, { clickId: serverClick, orderId, value: 5_000, items: [item(5_000)] }), 200);
   assert.equal(moved.clickId, serverClick);
   assert.notEqual(moved.affiliateId, (await conversion(orderId)).data.history.find((e) => e.field === 'affiliateId')?.from);
   assert.equal(await affiliateSees(h.world.keys.aff1, orderId), false, 'the first affiliate no longer has it');
   assert.equal(await affiliateSees(h.world.keys.aff2, orderId), true);
+  assert.deepEqual(await figures(h.world.keys.aff1), before.aff1, 'nor counts it');
+  assert.deepEqual(await figures(h.world.keys.aff2), { orders: before.aff2.orders + 1, sales: before.aff2.sales + 5_000 });
 });
 
 test('a tag order the brand approved follows today’s rule: the same data is the same order, other data 409', async () => {

@@ -13,7 +13,7 @@ import type { ClicksRepository } from '../../storage/repositories/clicks.js';
 import type { CouponsRepository } from '../../storage/repositories/coupons.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
-import type { ClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
+import type { BrandRow, ClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
 import { orderEvents } from './order-events.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { conflict, notFound, unacceptable } from '../errors.js';
@@ -158,20 +158,22 @@ export class ConversionsService {
     const brand = await brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
 
-    // A replay of a known order is answered before anything else is checked: it changes nothing.
+    // A replay of a known order by the brand is answered before anything else is checked: it changes nothing.
     const existing = await orders.findBrandOrder(brandId, input.orderId);
     // The shop's pages never change an order already known (from them or from the brand's server).
-    if (existing && fromPages(input.source)) return { created: false, conversion: conversionOf(existing) };
+    // Their report is checked as a new order's all the same: with a public key, its answer must
+    // not tell which order ids exist.
+    if (existing && fromPages(input.source)) {
+      await this.decided(brand, input, input.items, this.clock.now());
+      return { created: false, conversion: conversionOf(existing) };
+    }
     if (existing?.source === 'claim') return { created: false, conversion: await this.reportOfClaimed(caller, existing, input, await this.attributionOf(brand, input)) };
     if (existing && fromPages(existing.source)) return { created: false, conversion: await this.reportOverPages(caller, brand, existing, input) };
     if (existing) return { created: false, conversion: sameOrConflict(existing, input) };
 
     const now = this.clock.now();
-    const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
-    if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
-    const won = await this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon, orderTime });
+    const { orderTime, won } = await this.decided(brand, input, input.items, now);
     const { click } = won;
-    checkItems(input.items, input.value);
 
     const affiliateSuspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
     // A click that did not count earns nothing when it decides; a coupon decides for itself.
@@ -243,6 +245,18 @@ export class ConversionsService {
     return { created, conversion: created ? conversionOf(row) : sameOrConflict(row, input) };
   }
 
+  /**
+   * A report as the order's first: its time (createdAt, else `now`), who gets it, its lines
+   * checked against its value; refused as such a report is.
+   */
+  private async decided(brand: AttributionBrand, input: ReportedConversion, items: OrderItem[], now: number): Promise<{ orderTime: string; won: Attributed }> {
+    const orderTime = input.createdAt ? toIso(input.createdAt) : new Date(now).toISOString();
+    if (Date.parse(orderTime) > now + FUTURE_SKEW_MS) throw unacceptable('invalid_order_time', 'createdAt is in the future');
+    const won = await this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon, orderTime });
+    checkItems(items, input.value);
+    return { orderTime, won };
+  }
+
   /** Who a report of an order a claim recorded names: the claim set the order's time, which the click is not checked against. */
   private attributionOf(brand: AttributionBrand, input: ReportedConversion): Promise<Attributed> {
     return this.attribution.decide(brand, { clickId: input.clickId, coupon: input.coupon });
@@ -250,47 +264,93 @@ export class ConversionsService {
 
   /**
    * The brand's server reports an order the shop's pages (the tag or the pixel) reported first.
-   * While that order is pending and not locked, the server's report is the order: its value and
-   * items, its customer, its source, and its click (the affiliate of that click, if another's);
-   * the commission is recomputed with the rule the order was recorded under, every change in its
+   * While that order is pending, the server's report is the order, decided as if it had come
+   * first: its time (createdAt, else now), its click or code and so its affiliate, its value and
+   * items, its customer and its source; the commission recomputed with the rule the order was
+   * recorded under, and its hold judged again on these facts, whatever hold the pages' report
+   * brought (a public key can report an order id before the shop uses it). Every change is in its
    * history. Once the brand approved or canceled it, today's rule stands: the same data is the
    * same order, other data a conflict.
    */
-  private async reportOverPages(caller: BrandCaller, brand: AttributionBrand, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
+  private async reportOverPages(caller: BrandCaller, brand: BrandRow, existing: OrderRow, input: ReportedConversion): Promise<Conversion> {
     if (existing.status !== 'pending') return sameOrConflict(existing, input);
-    const now = this.clock.iso();
+    const nowMs = this.clock.now();
+    const now = new Date(nowMs).toISOString();
     const held = existing.commission_status === 'held';
     if (now >= existing.lock_at && !held) throw conflict('order_locked', `order "${input.orderId}" locked at ${existing.lock_at}: it can no longer take another value`);
-    // The order's time was set by the pages' report: only who gets the order is asked, as for a claim's.
-    const won = await this.attributionOf(brand, input);
     const items = reportedLines(existing, input);
-    checkItems(items, input.value);
-    const next: OrderChange = { source: input.source ?? 'api', value: input.value, items: JSON.stringify(items) };
+    const { orderTime, won } = await this.decided(brand, input, items, nowMs);
+    const next: OrderChange = { source: input.source ?? 'api', value: input.value, items: JSON.stringify(items), created_at: orderTime, ...(await this.attributedFacts(won)) };
     const isNew = input.customer?.isNew;
     if (isNew !== undefined) next.customer_is_new = isNew ? 1 : 0;
-    if (won.affiliateId !== existing.affiliate_id || (won.clickId ?? null) !== existing.click_id || won.attribution !== existing.attribution || (won.coupon?.key ?? null) !== existing.coupon_key) {
-      // The held commission was reviewed for its affiliate: the network's review must end before another takes the order.
-      if (held && won.affiliateId !== existing.affiliate_id) {
-        throw conflict('order_conflict', `order "${input.orderId}" is held for the network's fraud review as affiliate ${existing.affiliate_id}'s; your report names another affiliate's click or code`);
-      }
-      const suspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
-      const reason = (won.attribution === 'click' && won.click ? commissionReasonOf(won.click, suspended) : suspended ? 'affiliate_suspended' : undefined) ?? null;
-      Object.assign(next, await this.attributedFacts(won), { commission_reason: reason });
-      if (reason && !held) next.commission_status = 'canceled';
-      else if (!reason && existing.commission_reason && !held) next.commission_status = 'pending';
-    }
+    const moved = won.affiliateId !== existing.affiliate_id;
+    Object.assign(next, await this.judgedAgain(brand, existing, won, { orderTime, emailHash: input.customer?.emailHash, moved, nowMs }));
     // Recomputed with the order's rules version, on the facts it has now (0 while its reason stands).
     const { commission, commission_lines } = await this.commission.commissionOf({ ...existing, ...next }, existing.commission_rules_version);
     Object.assign(next, { commission, commission_lines });
     const changed: OrderRow = { ...existing, ...next, updated_at: now };
     // An order that moved to another affiliate is new to that affiliate; the first one, whose
-    // pending order it was, is sent nothing more of it.
-    const moved = changed.affiliate_id !== existing.affiliate_id;
+    // pending (or held) order it was, is sent nothing more of it.
     const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', undefined, moved ? 'created' : 'updated');
-    if (!(await this.repositories.orders.change(existing, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events))) {
+    const heldNow = changed.commission_status === 'held';
+    const notices: Effects = heldNow && (!held || moved) && this.fraud ? await this.fraud.notices(changed) : {};
+    // The brand hears of the change once, by the conversion.updated above.
+    const outbox = [...events, ...(notices.events ?? []).filter((event) => event.owner_kind !== 'brand')];
+    const audit = [...(held && (!heldNow || moved) ? [holdEndedEntry(brandActor(caller), existing, changed, moved)] : []), ...(notices.audit ?? [])];
+    if (!(await this.repositories.orders.change(existing, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, outbox, [], { mail: notices.mail ?? [], audit }))) {
       throw conflict('concurrent_update', 'the order changed while this request was processed; retry');
     }
     return conversionOf(changed);
+  }
+
+  /**
+   * The commission status, its reason and the hold of an order the brand's server takes over, on
+   * the server's facts. The network's decision on the hold of the same affiliate's order stands (a
+   * decline is never revived, a release not undone); otherwise the rules judge the server's click,
+   * time and customer afresh, the order itself not counted twice.
+   */
+  private async judgedAgain(
+    brand: BrandRow,
+    existing: OrderRow,
+    won: Attributed,
+    facts: { orderTime: string; emailHash: string | undefined; moved: boolean; nowMs: number },
+  ): Promise<OrderChange> {
+    const suspended = Boolean((await this.repositories.affiliates.standingOf(won.affiliateId))?.suspended_at);
+    const reason = (won.attribution === 'click' && won.click ? commissionReasonOf(won.click, suspended) : suspended ? 'affiliate_suspended' : undefined) ?? null;
+    const kept = existing.hold_facts === null ? undefined : (JSON.parse(existing.hold_facts) as HoldFacts);
+    if (kept?.resolution && !facts.moved) {
+      if (existing.commission_reason === 'fraud_declined') return {};
+      return { commission_status: reason ? 'canceled' : 'pending', commission_reason: reason };
+    }
+    const ruledClick = won.attribution === 'click' ? won.click : undefined;
+    const verdict = this.fraud
+      ? await this.fraud.rules.evaluate({
+          affiliateId: won.affiliateId,
+          brandId: brand.id,
+          ...(ruledClick && { click: ruledClick }),
+          orderTime: facts.orderTime,
+          emailHash: facts.emailHash?.toLowerCase(),
+          customerHash: existing.customer_hash,
+          storedOrderId: existing.id,
+        })
+      : undefined;
+    const customer: OrderChange = { customer_hash: verdict?.customerHash ?? existing.customer_hash };
+    const wasHeld = existing.commission_status === 'held';
+    const holdReasons = !reason && verdict && verdict.reasons.length > 0 ? verdict.reasons : undefined;
+    if (holdReasons) {
+      // A hold of the same affiliate's order that goes on keeps the time it began.
+      const heldAt = wasHeld && !facts.moved && kept ? kept.heldAt : new Date(facts.nowMs).toISOString();
+      return { ...customer, commission_status: 'held', commission_reason: null, hold_reasons: JSON.stringify(holdReasons), hold_facts: JSON.stringify({ rules: verdict!.facts, heldAt } satisfies HoldFacts) };
+    }
+    return {
+      ...customer,
+      commission_status: reason ? 'canceled' : 'pending',
+      commission_reason: reason,
+      hold_reasons: null,
+      hold_facts: null,
+      // A hold that ends gives the brand its full validation days from now, as a release does.
+      ...(wasHeld && { lock_at: new Date(facts.nowMs + brand.validation_days * DAY_MS).toISOString() }),
+    };
   }
 
   /** What an order copies of what attributed it: who gets it, and the click's link, channel and facts or the code. */
@@ -420,6 +480,20 @@ function decisionEntry(actor: Actor, current: OrderRow, changed: OrderRow, next:
     before: decisionFacts(current, next),
     after: decisionFacts(changed, next),
     reason: reason?.trim() || undefined,
+  });
+}
+
+/**
+ * The audit entry of a hold the brand's server report ended: the order is judged on the server's
+ * facts now. An affiliate that lost the order is not among its readers.
+ */
+function holdEndedEntry(actor: Actor, current: OrderRow, changed: OrderRow, moved: boolean) {
+  return auditEntry(actor, {
+    action: 'order.hold_ended',
+    subject: { kind: 'order', id: current.id },
+    members: { brandId: current.organization_id, ...(!moved && { affiliateId: current.affiliate_id }) },
+    before: { commissionStatus: current.commission_status, holdReasons: current.hold_reasons === null ? [] : (JSON.parse(current.hold_reasons) as HoldReason[]) },
+    after: { commissionStatus: changed.commission_status, source: changed.source },
   });
 }
 

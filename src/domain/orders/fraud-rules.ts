@@ -51,6 +51,10 @@ export interface ConversionFacts {
   orderTime: string;
   /** customer.emailHash as the brand sent it (64 hex digits), if it did. */
   emailHash?: string | undefined;
+  /** The HMAC of the customer an order stored already keeps, judged when no emailHash is sent. */
+  customerHash?: string | null | undefined;
+  /** The network id of an order stored already that is judged again: it is not counted twice. */
+  storedOrderId?: string | undefined;
 }
 
 export interface Verdict {
@@ -84,7 +88,7 @@ export class FraudRules {
   async evaluate(conversion: ConversionFacts): Promise<Verdict> {
     const { settings } = this;
     const facts: RuleFact[] = [];
-    const customerHash = conversion.emailHash ? await this.hmac(conversion.emailHash) : null;
+    const customerHash = conversion.emailHash ? await this.hmac(conversion.emailHash) : (conversion.customerHash ?? null);
     const day = dayOf(conversion.orderTime);
     const nextDay = new Date(Date.parse(day) + DAY_MS).toISOString();
 
@@ -100,8 +104,8 @@ export class FraudRules {
     if (click && settings.maxConversionRateBp > 0) {
       const countedClicks = await holds.countedClicksOfDay(conversion.affiliateId, conversion.brandId, day);
       if (countedClicks >= settings.minClicks) {
-        // This conversion is not stored yet: it counts too.
-        const conversions = (await holds.clickConversionsBetween(conversion.affiliateId, conversion.brandId, day, nextDay)) + 1;
+        // This conversion is not stored yet (or not counted as stored): it counts too.
+        const conversions = (await holds.clickConversionsBetween(conversion.affiliateId, conversion.brandId, day, nextDay, conversion.storedOrderId)) + 1;
         if (conversions * BP > settings.maxConversionRateBp * countedClicks) {
           facts.push({ rule: 'conversion_rate', day: day.slice(0, 10), conversions, countedClicks, rateBp: bp(conversions, countedClicks), maximumBp: settings.maxConversionRateBp, minimumClicks: settings.minClicks });
         }
@@ -109,7 +113,7 @@ export class FraudRules {
     }
 
     if (click && settings.maxConversionsPerClick > 0) {
-      const conversions = (await holds.conversionsOfClick(click.id)) + 1;
+      const conversions = (await holds.conversionsOfClick(click.id, conversion.storedOrderId)) + 1;
       if (conversions > settings.maxConversionsPerClick) facts.push({ rule: 'conversions_per_click', conversions, maximum: settings.maxConversionsPerClick });
     }
 

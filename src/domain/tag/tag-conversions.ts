@@ -3,7 +3,7 @@
 // the shop's pages), so what it may report is narrow: an order of a click of that brand stored
 // within its attribution window, or with a code the brand gave one of its affiliates, sent from
 // one of the brand's domains when the browser says where from. Such an order waits for the brand's confirmation (src/domain/orders/order-locks.ts), and
-// the brand's server reporting the same order takes it over (ConversionsService). Every report
+// the brand's server reporting the same order takes it over, whatever hold it has (ConversionsService). Every report
 // that names a known key is kept for a few days, accepted or refused with why, so a brand can
 // test its install.
 import type { Clock } from '../../lib/clock.js';
@@ -54,21 +54,22 @@ export class TagConversions {
   ) {}
 
   /**
-   * Records an order the shop's pages reported: `recorded` when it is new, `known` when the order
-   * was reported before (by the pages or the brand's server: nothing changes). Refusals throw, as
-   * every report does, with their reason.
+   * Records an order the shop's pages reported. The answer is `recorded` whether the order is new
+   * or was reported before (by the pages or the brand's server, which nothing changes): the key is
+   * public, and its answers must not tell which order ids exist. Refusals throw, as every report
+   * does, with their reason, checked alike for a new and a known order.
    */
-  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded' | 'known' }> {
+  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded' }> {
     const owner = await this.repositories.tagInstall.ownerOf(report.key);
     if (!owner) throw forbidden('invalid_publishable_key', 'the key is no publishable key of a brand (or was replaced): copy the snippet again from the brand’s Tag page');
     try {
       this.check(owner, report, from);
-      const { created } = await this.conversions.report(
+      await this.conversions.report(
         { brandId: owner.brand_id, address: from.address },
         { clickId: report.clickId, coupon: report.coupon, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
       );
       await this.keep(owner.brand_id, source, report.orderId, from, null);
-      return { orderId: report.orderId, outcome: created ? 'recorded' : 'known' };
+      return { orderId: report.orderId, outcome: 'recorded' };
     } catch (error) {
       if (error instanceof DomainError) await this.keep(owner.brand_id, source, report.orderId, from, `${error.code}: ${error.message}`);
       throw error;

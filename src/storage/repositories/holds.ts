@@ -51,8 +51,8 @@ export class HoldsRepository {
     return rows.map((r) => ({ asn: Number(r.value), counted: num(r.counted) }));
   }
 
-  /** Orders of the affiliate on the brand attributed by a click, placed in [from, to). */
-  async clickConversionsBetween(affiliateId: string, brandId: string, from: string, to: string): Promise<number> {
+  /** Orders of the affiliate on the brand attributed by a click, placed in [from, to); `except` (a network order id) not counted. */
+  async clickConversionsBetween(affiliateId: string, brandId: string, from: string, to: string, except?: string): Promise<number> {
     const row = await this.database.db
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -63,13 +63,20 @@ export class HoldsRepository {
       .where('click_id', 'is not', null)
       // A coupon's order may carry a click it was not earned by.
       .where('attribution', '<>', 'coupon')
+      .$if(except !== undefined, (q) => q.where('id', '<>', except!))
       .executeTakeFirst();
     return num(row?.n);
   }
 
-  /** Orders stored for the click. */
-  async conversionsOfClick(clickId: string): Promise<number> {
-    const row = await this.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('click_id', '=', clickId).where('attribution', '<>', 'coupon').executeTakeFirst();
+  /** Orders stored for the click; `except` (a network order id) not counted. */
+  async conversionsOfClick(clickId: string, except?: string): Promise<number> {
+    const row = await this.database.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('click_id', '=', clickId)
+      .where('attribution', '<>', 'coupon')
+      .$if(except !== undefined, (q) => q.where('id', '<>', except!))
+      .executeTakeFirst();
     return num(row?.n);
   }
 

@@ -22,7 +22,7 @@ export interface OrderFilters {
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
 interface OrderEvent {
-  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission' | 'commissionReason' | 'lockAt' | 'source' | 'affiliateId';
+  field: 'created' | 'status' | 'commissionStatus' | 'value' | 'items' | 'commission' | 'commissionReason' | 'lockAt' | 'source' | 'affiliateId' | 'clickId' | 'createdAt' | 'holdReasons';
   from: string | null;
   to: string;
 }
@@ -41,8 +41,12 @@ export type OrderChange = Partial<
     | 'commission_reason'
     | 'lock_at'
     | 'hold_facts'
-    // The brand's server taking over an order the shop's pages reported: its source, customer and click.
+    // The brand's server taking over an order the shop's pages reported: its source, time, customer,
+    // click and the hold judged on them.
     | 'source'
+    | 'created_at'
+    | 'hold_reasons'
+    | 'customer_hash'
     | 'customer_is_new'
     | 'affiliate_id'
     | 'link_id'
@@ -70,7 +74,13 @@ const AUDITED: ReadonlyArray<[keyof OrderChange, OrderEvent['field']]> = [
   ['lock_at', 'lockAt'],
   ['source', 'source'],
   ['affiliate_id', 'affiliateId'],
+  ['click_id', 'clickId'],
+  ['created_at', 'createdAt'],
+  ['hold_reasons', 'holdReasons'],
 ];
+
+/** How the audit trail records a column set to null, where that is worth recording: a hold's reasons cleared. */
+const CLEARED: Partial<Record<keyof OrderChange, string>> = { hold_reasons: '[]' };
 
 /** Who made a change: 'brand:<id>', 'network', or 'operator:<user id>' ('operator:cli' for a command), and the key it came with through the API. */
 export interface Author {
@@ -241,8 +251,8 @@ export class OrdersRepository {
       await addOrderToRollups(trx, current, { ...current, ...next });
       const events: OrderEvent[] = [];
       for (const [column, field] of AUDITED) {
-        const to = next[column];
-        if (to !== undefined && to !== null && to !== current[column]) events.push({ field, from: current[column] === null ? null : String(current[column]), to: String(to) });
+        const to = next[column] === null ? CLEARED[column] : next[column];
+        if (to !== undefined && to !== null && next[column] !== current[column]) events.push({ field, from: current[column] === null ? null : String(current[column]), to: String(to) });
       }
       if (events.length) {
         await trx

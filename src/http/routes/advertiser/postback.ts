@@ -19,7 +19,7 @@ export function registerPostback(app: App, services: ServingServices): void {
         summary: 'Report an order by URL (server-to-server postback)',
         description:
           'Same rules as POST /advertiser/conversions, without items. value is in integer cents; token is your postback token (not your API key: URLs get logged); customerIsNew and customerEmailHash are customer.isNew and customer.emailHash of the API; coupon is the code the customer used (clickId may then be left out). ' +
-          '201 when new, 200 when already reported identically. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId.',
+          '201 when new, 200 when already reported identically, or when it takes over the pending order your tag or pixel reported (whatever its fraud hold), as POST /advertiser/conversions does. On 429 or 503, retry after Retry-After seconds: a retry is always safe, as reports are idempotent per orderId.',
         querystring: PostbackQuery,
         response: {
           200: Type.Object({ data: Type.Ref(Conversion) }),

@@ -88,7 +88,7 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
           summary: 'Report an order from the shop’s order page (the tag)',
           description:
             'Sent by the tag (affnet(\'conversion\', {...})), as JSON or as text/plain holding JSON (navigator.sendBeacon). key is the brand’s publishable key; it is refused (403 origin_not_allowed) from a page outside the brand’s domains. The order must name a click of the brand within its attribution window (the tag adds the click id it kept): source tag, and it waits for the brand’s confirmation (its server reporting the same order, or its approval) before its lock date, else it is canceled (commissionReason unconfirmed) unless the brand trusts its tag (trustTagConversions). ' +
-            'The same order reported again changes nothing (outcome known); the brand’s server reporting it takes it over. At most TRACK_LIMIT_PER_MINUTE reports per client address a minute (429).',
+            'The same order id reported again changes nothing, and is checked and answered as a new one is (outcome recorded), so the answer never tells whether an order id exists. The brand’s server reporting the order takes it over while it is pending, whatever its fraud hold. At most TRACK_LIMIT_PER_MINUTE reports per client address a minute (429).',
           querystring: NoQuery,
           body: TagConversionInput,
           response: { 202: TagConversionAccepted, ...errorResponses(400, 403, 404, 409, 422, 429, 500, 503) },

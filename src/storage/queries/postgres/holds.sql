@@ -53,8 +53,9 @@ where
   and "created_at" >= $3
   and "created_at" < $4
   and "click_id" is not null
-  and "attribution" <> $5;
--- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","coupon"]
+  and "attribution" <> $5
+  and "id" <> $6;
+-- parameters: ["aff-1","<uuid>","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","coupon","order-1"]
 
 -- holds.conversionsOfClick
 select
@@ -63,8 +64,9 @@ from
   "orders"
 where
   "click_id" = $1
-  and "attribution" <> $2;
--- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","coupon"]
+  and "attribution" <> $2
+  and "id" <> $3;
+-- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","coupon","order-1"]
 
 -- holds.held
 select
