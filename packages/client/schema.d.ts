@@ -2015,7 +2015,7 @@ export interface paths {
         };
         /**
          * Turn the authenticator app off
-         * @description With a current second factor: a code of the app, or a code or passkey this session passed within the last 10 minutes; never the password or a recovery code (400 second_factor_needed). Its recovery codes stop working too. Needs the x-csrf-token header.
+         * @description With a current second factor: a code of the app, or a code or passkey this session passed within the last 10 minutes; never the password or a recovery code (400 second_factor_needed). Its recovery codes stop working too. 409 totp_not_enabled without an app. Needs the x-csrf-token header.
          */
         delete: {
             parameters: {
@@ -2062,6 +2062,15 @@ export interface paths {
                 };
                 /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
