@@ -464,6 +464,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['setRequired', (r) => r.secondFactors.setRequired(`affiliate:${AFF}`, true, 'usr_1', NOW)],
     ['setRequired (off)', (r) => r.secondFactors.setRequired(`affiliate:${AFF}`, false, 'usr_1', NOW)],
     ['hasFactor', (r) => r.secondFactors.hasFactor('usr_1')],
+    ['removeAll', (r) => r.secondFactors.removeAll('usr_1', NOW, [], [])],
   ],
   links: [
     ['findByCode', (r) => r.links.findByCode('Abc1234')],

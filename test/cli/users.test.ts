@@ -7,6 +7,7 @@ import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databa
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { totpCode } from '../helpers/operators.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -78,4 +79,29 @@ test('an operator: the network’s, not an account’s; the link signs them in, 
   assert.equal(signedIn.user.affiliateId, undefined);
   assert.equal(signedIn.user.brandId, undefined);
   assert.equal(await secondFactors.enrolmentRequired(signedIn.user), true);
+});
+
+test('users remove-second-factors: a person who lost their factors signs in with the password again, is mailed, and the trail keeps the reason', async () => {
+  const services = servicesFor(database);
+  await services.users.createWithPassword({ affiliateId: 'aff-1' }, 'lost.phone@aff.example', 'member', 'a long enough password');
+  const session = (await services.users.signIn('lost.phone@aff.example', 'a long enough password'))!;
+  const who = { userId: session.user.id, email: session.user.email, sessionToken: session.sessionToken };
+  const { secret } = await services.secondFactors.startTotp(who);
+  await services.secondFactors.confirmTotp(who, totpCode(secret));
+  assert.ok('secondFactor' in (await services.secondFactors.signIn('lost.phone@aff.example', 'a long enough password'))!, 'the app is asked for');
+
+  const refused = await runCli(['users', 'remove-second-factors', '--email', 'lost.phone@aff.example', '--reason', '  '], env());
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /give a reason/);
+  const removed = await runCli(['users', 'remove-second-factors', '--email', 'Lost.Phone@aff.example', '--reason', 'lost phone; called back on the number on file'], env());
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.match(removed.stdout, /Removed the second factors of lost\.phone@aff\.example/);
+
+  const signedIn = await services.secondFactors.signIn('lost.phone@aff.example', 'a long enough password');
+  assert.ok(signedIn && 'sessionToken' in signedIn, 'the password alone signs in again');
+  assert.equal(await services.users.resolveSession(session.sessionToken), undefined, 'their sessions ended');
+  const mail = await database.db.selectFrom('mail_messages').select('template').where('to_address', '=', 'lost.phone@aff.example').where('template', '=', 'second-factors-removed').execute();
+  assert.equal(mail.length, 1);
+  const audit = await database.db.selectFrom('audit_entries').selectAll().where('action', '=', 'user.second_factors_removed').execute();
+  assert.deepEqual(audit.map((entry) => [entry.actor_kind, entry.subject_id, entry.reason]), [['cli', session.user.id, 'lost phone; called back on the number on file']]);
 });

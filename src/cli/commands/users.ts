@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { ROLES, type Role } from '../../domain/access/users-service.js';
 import { CliError } from '../cli-error.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 import { withServices } from '../with-services.js';
 
 export function usersCommand(): Command {
@@ -40,6 +41,19 @@ export function usersCommand(): Command {
         const link = await users.resetLink(options.email);
         console.log(`One-time link for ${options.email.trim().toLowerCase()}:`);
         console.log(link);
+      });
+    });
+  users
+    .command('remove-second-factors')
+    .description(
+      'Remove every second factor of a person (authenticator app, recovery codes, passkeys) who lost them, once you have checked it is them: their sessions end, they are mailed the reason, the audit trail keeps it; they sign in with their password and set one up again',
+    )
+    .requiredOption('--email <address>', 'the user’s e-mail address')
+    .requiredOption('--reason <text>', 'why, and how you checked who asked (one line, up to 500 characters)')
+    .action(async (options: { email: string; reason: string }) => {
+      await withServices(async ({ secondFactors }) => {
+        const { email, userId } = await secondFactors.removeAll(CLI, options.email, options.reason);
+        console.log(`Removed the second factors of ${email} (${userId}); their sessions ended and they were mailed.`);
       });
     });
   return users;

@@ -27,6 +27,9 @@ import type { Client, SignedIn, UsersService } from './users-service.js';
 import type { CodeGuesses } from './code-guesses.js';
 import type { SignInDelays } from './sign-in-delays.js';
 import { tooMany } from '../errors.js';
+import { auditEntry, type Actor } from '../audit/audit-entry.js';
+import { mailRow } from '../mail/mail-queue.js';
+import { isLanguage } from './users-service.js';
 
 const MINUTE = 60_000;
 /** How long the step between the password and the second factor may take. */
@@ -408,6 +411,31 @@ export class SecondFactorsService {
     if (!(await this.store.findPasskey(id).then((row) => row?.user_id === who.userId))) throw notFound(`you have no passkey ${id}`, 'passkey_not_found');
     await this.requireCurrentFactor(who, confirmation);
     if (!(await this.store.removePasskey(who.userId, id))) throw notFound(`you have no passkey ${id}`, 'passkey_not_found');
+  }
+
+  /**
+   * The network removes every second factor of the person with this e-mail, after checking who asks
+   * (a lost phone with no recovery code or passkey left): their sessions end, they are mailed, the
+   * audit trail keeps the reason. They sign in with the password and set one up again.
+   */
+  async removeAll(actor: Actor, email: string, reason: string): Promise<{ userId: string; email: string }> {
+    const why = reason.trim();
+    if (why === '') throw invalid('invalid_reason', 'give a reason: the person is mailed it and the audit trail keeps it');
+    if (why.length > 500) throw invalid('invalid_reason', 'the reason has at most 500 characters');
+    const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
+    if (!user) throw notFound(`no user has the e-mail ${email}`, 'user_not_found');
+    const { totp, passkeys } = await this.store.hasFactor(user.id);
+    const mail = mailRow({ to: user.email, template: 'second-factors-removed', locale: isLanguage(user.language) ? user.language : 'en', values: { email: user.email, reason: why, securityUrl: `${this.settings.publicUrl}/app/security` } });
+    const audit = auditEntry(actor, {
+      action: 'user.second_factors_removed',
+      subject: { kind: 'user', id: user.id },
+      members: { affiliateId: user.affiliate_id ?? undefined, brandId: user.brand_id ?? undefined },
+      before: { totp, passkeys },
+      after: { totp: false, passkeys: 0 },
+      reason: why,
+    });
+    await this.store.removeAll(user.id, this.clock.iso(), [mail], [audit]);
+    return { userId: user.id, email: user.email };
   }
 
   // ---- The team's requirement ---------------------------------------------------------------

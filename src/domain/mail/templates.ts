@@ -13,6 +13,7 @@ export type TemplateName =
   | 'brand-approved'
   | 'new-device'
   | 'wrong-passwords'
+  | 'second-factors-removed'
   | 'claim-filed'
   | 'claim-resolved'
   | 'commission-held'
@@ -268,6 +269,24 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
         `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         'Cada nova tentativa agora precisa esperar mais. Se foi você, não há nada a fazer. Se não foi, alguém pode conhecer seu e-mail ou ter uma das suas sessões: troque sua senha (“Esqueceu sua senha?” na página de entrada), encerre suas outras sessões e configure um segundo fator na página de segurança da sua conta' +
           (v.securityUrl ? `: ${v.securityUrl}` : '.'),
+      ],
+    }),
+  },
+  'second-factors-removed': {
+    en: (v) => ({
+      subject: `Your second factors on ${v.network} were removed`,
+      paragraphs: [
+        `At your request, the network removed the second factors of your account ${v.email ?? ''} on ${v.network} (authenticator app, recovery codes and passkeys), and signed out all your sessions.`,
+        `Reason given: ${v.reason ?? '—'}`,
+        `Sign in with your password and set up a second factor again on the security page of your account${v.securityUrl ? `: ${v.securityUrl}` : '.'} If you did not ask for this, tell the network at once and change your password.`,
+      ],
+    }),
+    'pt-BR': (v) => ({
+      subject: `Seus segundos fatores na ${v.network} foram removidos`,
+      paragraphs: [
+        `A seu pedido, a rede removeu os segundos fatores da sua conta ${v.email ?? ''} na ${v.network} (app autenticador, códigos de recuperação e chaves de acesso) e encerrou todas as suas sessões.`,
+        `Motivo informado: ${v.reason ?? '—'}`,
+        `Entre com sua senha e configure de novo um segundo fator na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : '.'} Se você não pediu isso, avise a rede imediatamente e troque sua senha.`,
       ],
     }),
   },

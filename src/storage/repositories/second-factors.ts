@@ -2,7 +2,9 @@
 // between a right password and the second factor, WebAuthn challenges, when a session last passed
 // a second factor, and the teams that require one. The SQL behind them.
 import type { Database } from '../database.js';
-import type { UserPasskeyRow, UserTotpRow, WebauthnChallengeRow } from '../tables.js';
+import type { NewMailMessage, UserPasskeyRow, UserTotpRow, WebauthnChallengeRow } from '../tables.js';
+import { writeMail } from './mail.js';
+import { writeAudit, type NewAuditEntry } from './audit.js';
 
 export class SecondFactorsRepository {
   constructor(private readonly database: Database) {}
@@ -42,6 +44,21 @@ export class SecondFactorsRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
       await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+    });
+  }
+
+  /**
+   * Removes every factor of the user (app, recovery codes, passkeys) and ends their sessions, with
+   * the mail telling them and the audit entry, in one transaction.
+   */
+  async removeAll(userId: string, now: string, mail: readonly NewMailMessage[], audit: readonly NewAuditEntry[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('user_passkeys').where('user_id', '=', userId).execute();
+      await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await writeMail(trx, mail, now);
+      await writeAudit(trx, audit, now);
     });
   }
 

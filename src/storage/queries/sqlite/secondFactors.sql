@@ -288,3 +288,27 @@ from
 where
   "user_id" = ?;
 -- parameters: ["usr_1"]
+
+-- secondFactors.removeAll
+delete from "user_totp"
+where
+  "user_id" = ?;
+-- parameters: ["usr_1"]
+
+delete from "user_recovery_codes"
+where
+  "user_id" = ?;
+-- parameters: ["usr_1"]
+
+delete from "user_passkeys"
+where
+  "user_id" = ?;
+-- parameters: ["usr_1"]
+
+update "sessions"
+set
+  "revoked_at" = ?
+where
+  "user_id" = ?
+  and "revoked_at" is null;
+-- parameters: ["2026-01-01T00:00:00.000Z","usr_1"]
