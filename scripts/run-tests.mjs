@@ -36,7 +36,7 @@ const LONGEST_FIRST = [
   'test/browser/portal.test.ts',
   'test/api/openapi-fuzz.test.ts',
   'test/browser/second-factors.test.ts',
-  'test/api/route-rules.test.ts',
+  'test/security/route-rules.test.ts',
   'test/scale/soak.test.ts',
 ];
 const longestFirst = (files) => [...LONGEST_FIRST.filter((f) => files.includes(f)), ...files.filter((f) => !LONGEST_FIRST.includes(f))];
