@@ -1533,7 +1533,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm it is you, with your second factor
-         * @description For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey's signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). Needs the x-csrf-token header.
+         * @description For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey's signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). 409 second_factor_missing for a person without one. Needs the x-csrf-token header.
          */
         post: {
             parameters: {
@@ -1614,6 +1614,15 @@ export interface paths {
                 };
                 /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -165,6 +165,7 @@ describe('a change that asks for a current factor', () => {
       if (options.statusCode !== 200) return options;
       return h.request(withSession({ method: 'POST', url: '/session/passkeys', payload: { name, passkey: device.register(options.json<{ data: { challenge: string; rp: { id: string }; user: { id: string } } }>().data) } }, session));
     };
+    assertError(await h.request(withSession({ method: 'POST', url: '/session/second-factor/confirm', payload: { code: '123456' } }, fresh)), 409, 'second_factor_missing');
     const first = await register(fresh, 'Phone');
     assert.equal(first.statusCode, 201, first.body);
     assert.equal((await h.request(withSession({ method: 'GET', url: '/affiliate/brands' }, fresh))).statusCode, 200, 'the session that added it passed it');

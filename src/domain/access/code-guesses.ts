@@ -35,7 +35,7 @@ export class CodeGuesses {
       counted.push(key);
       if (count > limit) {
         await this.giveBack(counted);
-        throw tooMany('too_many_codes', resetInMs, ({ minutes }) => `Too many wrong codes for this account or from this address: try again in ${minutes} min (a passkey still works)`);
+        throw tooMany('too_many_codes', resetInMs, ({ minutes }) => `Too many wrong codes for this account or from this address: try again in ${minutes} min (a passkey, if you have one, works meanwhile)`);
       }
     }
     return { right: () => this.giveBack(counted) };

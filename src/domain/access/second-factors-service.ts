@@ -326,6 +326,8 @@ export class SecondFactorsService {
    */
   async confirmFactor(who: Confirmer, proof: { code?: string; passkey?: AssertionJson }): Promise<{ confirmedUntil: string }> {
     if ((proof.code === undefined) === (proof.passkey === undefined)) throw invalid('invalid_second_factor', 'send exactly one of code and passkey');
+    const { totp, passkeys } = await this.store.hasFactor(who.userId);
+    if (!totp && passkeys === 0) throw conflict('second_factor_missing', 'you have no second factor to confirm with: set one up on your Security page');
     let method: SecondFactorMethod = 'totp';
     if (proof.passkey !== undefined) {
       if ((await this.passkeys.verifyAssertion(proof.passkey, { purpose: 'confirm', userId: who.userId })) !== who.userId) {

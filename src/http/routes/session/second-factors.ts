@@ -140,10 +140,10 @@ export function registerSecondFactorRoutes(app: App, ctx: AppContext): void {
         tags: [TAG],
         summary: 'Confirm it is you, with your second factor',
         description:
-          'For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey\'s signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). Needs the x-csrf-token header.',
+          'For a signed-in person with a second factor, before a change that asks for a current one (turning the app off, new recovery codes, adding or removing a passkey, payee details, an operator moving money): exactly one of a current code of the authenticator app and a passkey\'s signature (options from POST /session/second-factor/confirm/passkey-options). For the next 10 minutes those changes need nothing more in this session. A recovery code or the password confirms nothing. Wrong codes count as at sign-in (429 too_many_codes past the limits). 409 second_factor_missing for a person without one. Needs the x-csrf-token header.',
         querystring: NoQuery,
         body: FactorConfirmation,
-        response: { 200: Type.Object({ data: FactorConfirmed }), ...errorResponses(...ERRORS, 401, 403, 429) },
+        response: { 200: Type.Object({ data: FactorConfirmed }), ...errorResponses(...ERRORS, 401, 403, 409, 429) },
       },
     },
     async (request) => {
