@@ -99,7 +99,7 @@ const JOIN_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
 const HOUR_MS = 3_600_000;
-/** What a failed round of each job queue means for the operator reading the log. */
+/** What a failed claim or record of each job queue means for the operator reading the log. */
 const JOB_FAILURES: Record<string, string> = {
   webhooks: 'delivering webhooks failed; will retry',
   scheduled: 'running scheduled tasks (retention) failed; will retry',

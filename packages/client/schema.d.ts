@@ -8864,7 +8864,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. At most 20 endpoints each (409 endpoint_limit). Scope: webhooks:write.
+         * @description Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. Your receiver has WEBHOOK_TIMEOUT_MS (10 s by default) to answer a 2xx, its body included; a slower answer is a failed attempt, retried. At most 20 endpoints each (409 endpoint_limit). Scope: webhooks:write.
          */
         post: {
             parameters: {
@@ -18922,7 +18922,7 @@ export interface paths {
         };
         /**
          * Create or change one of your product feeds
-         * @description Your Google Merchant Center feed (or a CSV with its field names) under an id you choose. It runs at once when created or when its URL changes, then every hour or day. The URL must be https and reach a public address; redirects are not followed. 201 when new, 200 when changed; 409 too_many_feeds past 20 feeds. Items sharing an item_group_id become options of one product (its id the group id); others are products of their own (id: g:id). Prices ("129.90 BRL", sale_price) become integer cents; an item in another currency than yours, or without id, title, link, price or availability, is refused with its reason. A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run's items fails: what it wrote stays written, nothing is made unavailable, and its reason says why. Scope: catalog:write.
+         * @description Your Google Merchant Center feed (or a CSV with its field names) under an id you choose. It runs at once when created or when its URL changes, then every hour or day; your feeds run one at a time. The URL must be https and reach a public address; redirects are not followed. 201 when new, 200 when changed; 409 too_many_feeds past 20 feeds. Items sharing an item_group_id become options of one product (its id the group id); others are products of their own (id: g:id). Prices ("129.90 BRL", sale_price) become integer cents; an item in another currency than yours, or without id, title, link, price or availability, is refused with its reason. A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, is not fetched and read whole within FEED_FETCH_TIMEOUT_MS (default 30 minutes), or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run's items fails: what it wrote stays written, nothing is made unavailable, and its reason says why. Scope: catalog:write.
          */
         put: {
             parameters: {
@@ -19590,7 +19590,7 @@ export interface paths {
         put?: never;
         /**
          * Run one of your feeds from a file you send
-         * @description A copy of the feed as the body, instead of fetching its URL: read in the feed's format as it streams in, and answered with the run's report once read (201). Content-Type one of application/xml, text/xml, application/rss+xml, application/atom+xml, text/tab-separated-values, text/csv, application/gzip, application/x-gzip; gzip files are read decompressed, up to FEED_MAX_MB. 409 run_in_progress while another run of the feed is under way. Items sharing an item_group_id become options of one product (its id the group id); others are products of their own (id: g:id). Prices ("129.90 BRL", sale_price) become integer cents; an item in another currency than yours, or without id, title, link, price or availability, is refused with its reason. A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run's items fails: what it wrote stays written, nothing is made unavailable, and its reason says why. Scope: catalog:write.
+         * @description A copy of the feed as the body, instead of fetching its URL: read in the feed's format as it streams in, and answered with the run's report once read (201). Content-Type one of application/xml, text/xml, application/rss+xml, application/atom+xml, text/tab-separated-values, text/csv, application/gzip, application/x-gzip; gzip files are read decompressed, up to FEED_MAX_MB. 409 run_in_progress while another run of the feed is under way. Items sharing an item_group_id become options of one product (its id the group id); others are products of their own (id: g:id). Prices ("129.90 BRL", sale_price) become integer cents; an item in another currency than yours, or without id, title, link, price or availability, is refused with its reason. A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, is not fetched and read whole within FEED_FETCH_TIMEOUT_MS (default 30 minutes), or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run's items fails: what it wrote stays written, nothing is made unavailable, and its reason says why. Scope: catalog:write.
          */
         post: {
             parameters: {
@@ -20094,7 +20094,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. At most 20 endpoints each (409 endpoint_limit). Scope: webhooks:write.
+         * @description Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. Your receiver has WEBHOOK_TIMEOUT_MS (10 s by default) to answer a 2xx, its body included; a slower answer is a failed attempt, retried. At most 20 endpoints each (409 endpoint_limit). Scope: webhooks:write.
          */
         post: {
             parameters: {
@@ -31939,7 +31939,7 @@ export interface components {
             attempt: number;
             /** @description delivered; retrying (another attempt is scheduled); failed (given up 24 hours after the event); endpoint_disabled (the endpoint was switched off) */
             outcome: string;
-            /** @description The status your receiver answered; omitted when it did not answer */
+            /** @description The status your receiver answered; omitted when it did not answer. With an error, the answer began but did not end within WEBHOOK_TIMEOUT_MS (10 s by default): a failed attempt */
             responseStatus?: number;
             /** @description Why the attempt failed */
             error?: string;

@@ -30,6 +30,7 @@ export class ScheduledTasks implements JobQueue<ScheduledTaskRow, undefined> {
     this.batch = tasks.length;
   }
 
+  /** Every due task, whatever the runner's free workers: it has one per task, and a task under way holds its lease. */
   async claim(owner: string, now: number, leaseUntil: number): Promise<ScheduledTaskRow[]> {
     const names = [...this.tasks.keys()];
     // A task new to the installation is due at once; after that only due rows are read.

@@ -24,7 +24,7 @@ const UploadBody = Type.String({
 
 const RUN_DESCRIPTION =
   'Items sharing an item_group_id become options of one product (its id the group id); others are products of their own (id: g:id). Prices ("129.90 BRL", sale_price) become integer cents; an item in another currency than yours, or without id, title, link, price or availability, is refused with its reason. ' +
-  'A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run\'s items fails: what it wrote stays written, nothing is made unavailable, and its reason says why.';
+  'A complete run makes your products from this feed that it no longer lists unavailable (never deleted). A run that ends early, answers HTML or nothing, is not fetched and read whole within FEED_FETCH_TIMEOUT_MS (default 30 minutes), or holds fewer than FEED_MIN_SHARE_PERCENT (default 50%) of the last complete run\'s items fails: what it wrote stays written, nothing is made unavailable, and its reason says why.';
 
 export function feedRoutes(app: App, services: ServingServices): void {
   app.put(
@@ -34,7 +34,7 @@ export function feedRoutes(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Create or change one of your product feeds',
         description:
-          'Your Google Merchant Center feed (or a CSV with its field names) under an id you choose. It runs at once when created or when its URL changes, then every hour or day. ' +
+          'Your Google Merchant Center feed (or a CSV with its field names) under an id you choose. It runs at once when created or when its URL changes, then every hour or day; your feeds run one at a time. ' +
           'The URL must be https and reach a public address; redirects are not followed. 201 when new, 200 when changed; 409 too_many_feeds past 20 feeds. ' +
           RUN_DESCRIPTION,
         security: [{ apiKey: [] }],

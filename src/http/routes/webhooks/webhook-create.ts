@@ -15,7 +15,7 @@ export const createWebhookRoute = (side: OwnerKind) =>
           tags: [TAG],
           summary: 'Create a webhook endpoint',
           description:
-            'Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. At most 20 endpoints each (409 endpoint_limit).',
+            'Events of the chosen types are POSTed to url as they happen, signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). The answer carries the signing secret, shown this once. Your receiver has WEBHOOK_TIMEOUT_MS (10 s by default) to answer a 2xx, its body included; a slower answer is a failed attempt, retried. At most 20 endpoints each (409 endpoint_limit).',
           security: [{ apiKey: [] }],
           body: WebhookEndpointInput(side),
           response: { 201: Type.Object({ data: Type.Intersect([Type.Ref(WebhookEndpoint), Type.Object({ secret: WebhookSecret })]) }), ...errorResponses(409) },
