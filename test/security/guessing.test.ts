@@ -9,7 +9,8 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { assertError } from '../helpers/api.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { cookieOf, deviceOf, PASSWORD, type TestSession, withSession } from '../helpers/sessions.js';
-import { totpCode } from '../helpers/operators.js';
+import { operatorSession, totpCode } from '../helpers/operators.js';
+import type { InjectOptions } from 'light-my-request';
 import { createService } from '../../src/server.js';
 import { injector } from '../helpers/inject.js';
 import { Redis } from 'ioredis';
@@ -28,6 +29,8 @@ let addresses = 0;
 const nextAddress = () => `203.0.113.${(addresses++ % 250) + 1}`;
 const signIn = (email: string, password = PASSWORD, remoteAddress = nextAddress()) => h.request({ method: 'POST', url: '/session', remoteAddress, payload: { email, password } });
 const sessionFrom = (res: { json<T>(): T; headers: Record<string, unknown> }): TestSession => ({ cookie: cookieOf(res)!, csrf: res.json<{ data: { csrfToken: string } }>().data.csrfToken, device: deviceOf(res) ?? '', setCookie: '' });
+let people = 0;
+const PAYEE = { legalName: 'Ana Lima', country: 'BR', taxId: '529.982.247-25', method: { type: 'pix', keyType: 'cpf', key: '529.982.247-25' } };
 const wrongCode = (secret: string) => String((Number(totpCode(secret, clock.now())) + 500_000) % 1_000_000).padStart(6, '0');
 
 /** A person of aff-1 with an authenticator app; their session and the app's secret. */
@@ -110,6 +113,55 @@ describe('second-factor codes', () => {
     }
     assert.deepEqual(statuses, [...Array<number>(10).fill(400), 429, 429]);
     assertError(await h.request(withSession({ method: 'POST', url: '/session/second-factor/confirm', payload: { code: totpCode(secret, clock.now()) } }, session)), 429, 'too_many_codes');
+  });
+
+  test('every route that confirms with a code counts wrong ones: the eleventh is refused unread', async () => {
+    const routes: Array<{ name: string; request: (secret: string, session: TestSession | undefined) => InjectOptions; person: () => Promise<{ session?: TestSession; headers?: Record<string, string>; secret: string }> }> = [
+      { name: 'POST /session/second-factor/confirm', person: () => withApp(`confirm.${++people}@aff1.example`), request: (secret) => ({ method: 'POST', url: '/session/second-factor/confirm', payload: { code: wrongCode(secret) } }) },
+      { name: 'DELETE /session/totp', person: () => withApp(`off.${++people}@aff1.example`), request: (secret) => ({ method: 'DELETE', url: '/session/totp', payload: { code: wrongCode(secret) } }) },
+      { name: 'POST /session/recovery-codes', person: () => withApp(`codes.${++people}@aff1.example`), request: (secret) => ({ method: 'POST', url: '/session/recovery-codes', payload: { code: wrongCode(secret) } }) },
+      {
+        name: 'POST /session/totp/confirm',
+        person: async () => {
+          const email = `enrolling.${++people}@aff1.example`;
+          await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, email, 'member', PASSWORD);
+          const session = sessionFrom(await signIn(email));
+          const { secret } = (await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).json<{ data: { secret: string } }>().data;
+          return { session, secret };
+        },
+        request: (secret) => ({ method: 'POST', url: '/session/totp/confirm', payload: { code: wrongCode(secret) } }),
+      },
+      {
+        name: 'PUT /affiliate/payee',
+        person: async () => {
+          const email = `payee.${++people}@aff2.example`;
+          await h.service.services.users.createWithPassword({ affiliateId: 'aff-2' }, email, 'owner', PASSWORD);
+          const session = sessionFrom(await signIn(email));
+          const { secret } = (await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).json<{ data: { secret: string } }>().data;
+          assert.equal((await h.request(withSession({ method: 'POST', url: '/session/totp/confirm', payload: { code: totpCode(secret, clock.now()) } }, session))).statusCode, 200);
+          clock.advance(11 * MINUTE);
+          return { session, secret };
+        },
+        request: (secret) => ({ method: 'PUT', url: '/affiliate/payee', payload: { ...PAYEE, code: wrongCode(secret) } }),
+      },
+      {
+        name: 'POST /operator/payout-runs',
+        person: async () => {
+          const operator = await operatorSession(h, clock.now());
+          clock.advance(11 * MINUTE); // the enrolment no longer counts as a current factor
+          return { headers: operator.headers, secret: operator.secret };
+        }, request: (secret) => ({ method: 'POST', url: '/operator/payout-runs', payload: { code: wrongCode(secret) } }) },
+    ];
+    for (const route of routes) {
+      const { session, headers, secret } = await route.person();
+      const statuses: number[] = [];
+      for (let guess = 0; guess < 11; guess++) {
+        const request = route.request(secret, session);
+        const res = await h.request(session ? withSession({ ...request, remoteAddress: nextAddress() }, session) : { ...request, remoteAddress: nextAddress(), headers });
+        statuses.push(res.statusCode);
+      }
+      assert.deepEqual(statuses, [...Array<number>(10).fill(400), 429], route.name);
+    }
   });
 
   test('are counted across instances (with Redis): a second instance on the same database refuses too', async (t) => {
