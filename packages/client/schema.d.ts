@@ -31605,7 +31605,7 @@ export interface components {
             outcome: string;
             /** @description The status your receiver answered; omitted when it did not answer */
             responseStatus?: number;
-            /** @description Why the attempt failed */
+            /** @description Why the attempt failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to */
             error?: string;
             durationMs: number;
             /**
@@ -31775,7 +31775,7 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "complete" | "failed";
-            /** @description Why the run failed */
+            /** @description Why the run failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to */
             reason?: string;
             /** @description Bytes read, decompressed */
             bytes: number;
