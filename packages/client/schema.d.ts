@@ -4455,7 +4455,7 @@ export interface paths {
         };
         /**
          * Products you may promote, with deep links, as CSV
-         * @description Addition to the spec. Every product GET /affiliate/products would list with the same filters (no pages), newest first, except those of brands that take no links from the channel (inactive, or not accepting its kind), each with a deep link: the short link of the brand for this channel and mdasc with the product page signed in it (to, sig). A visit lands on the product page and counts as a click of the channel, with mdasc; a changed or foreign product URL lands on the brand's home page instead. CSV (RFC 4180, a header line first): id, organizationId, brand, name, description, link, url, imageUrl, price, listPrice, currency, available, categories. price and listPrice are integer cents (listPrice only when it is above price); categories are joined with " > ". Streamed. One version per affiliate and UTC day: the ETag changes with the day and the query, Cache-Control keeps it until the day ends, and If-None-Match with the ETag answers 304. An unknown or foreign channelId answers 404 channel_not_found. Scope: products:read.
+         * @description Addition to the spec. Every product GET /affiliate/products would list with the same filters (no pages), newest first, except those of brands that take no links from the channel (inactive, or not accepting its kind), each with a deep link: the short link of the brand for this channel and mdasc with the product page signed in it (to, sig). A visit lands on the product page and counts as a click of the channel, with mdasc; a changed or foreign product URL lands on the brand's home page instead. CSV (RFC 4180, a header line first): id, organizationId, brand, name, description, link, url, imageUrl, price, listPrice, currency, available, categories. price and listPrice are integer cents (listPrice only when it is above price); categories are joined with " > ". A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Programs that need the brand’s texts exactly as written read the XML feed. Streamed. One version per affiliate and UTC day: the ETag changes with the day and the query, Cache-Control keeps it until the day ends, and If-None-Match with the ETag answers 304. An unknown or foreign channelId answers 404 channel_not_found. Scope: products:read.
          */
         get: {
             parameters: {
@@ -5953,7 +5953,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -8444,7 +8444,7 @@ export interface paths {
         };
         /**
          * Your monthly statement as CSV
-         * @description Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (currency, at, kind, amount, orderId, payoutId, adjustmentId); then a blank line and the totals section, a header line and one line per currency (month, currency, openingBalance, approved, payable, paid, returned, adjustments, closingBalance, awaitingBrandPayment, payableBalance). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. month is YYYY-MM, a UTC month up to the current one (the current month so far); another answers 400 invalid_month, a later one 400 month_in_future. Scope: orders:read.
+         * @description Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (currency, at, kind, amount, orderId, payoutId, adjustmentId); then a blank line and the totals section, a header line and one line per currency (month, currency, openingBalance, approved, payable, paid, returned, adjustments, closingBalance, awaitingBrandPayment, payableBalance). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. month is YYYY-MM, a UTC month up to the current one (the current month so far); another answers 400 invalid_month, a later one 400 month_in_future. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -11829,7 +11829,7 @@ export interface paths {
         };
         /**
          * The same figures as CSV
-         * @description Addition to the spec. The rows of GET /affiliate/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). Text a spreadsheet would run as a formula starts with a quote.
+         * @description Addition to the spec. The rows of GET /affiliate/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers.
          *
          *     What is answered: groupBy names one dimension, and country, device and channelId filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
          *     - all your links: clicks by country, device, browser, os, referer, channel, brand or link alone; or device with country. Orders, sales and commission by country, channel, brand or link alone.
@@ -18446,7 +18446,7 @@ export interface paths {
         };
         /**
          * One statement as CSV
-         * @description Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (orderId, affiliateId, orderedAt, lockAt, autoApproved, currency, value, commission, fee); then a blank line and the totals section, a header line and one line (statementId, month, currency, lineCount, commission, feeBasisPoints, fee, total, paidAmount, status, issuedAt, dueAt, paidAt). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. Another brand's statement, or an unknown id, answers 404 statement_not_found. Scope: conversions:read.
+         * @description Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (orderId, affiliateId, orderedAt, lockAt, autoApproved, currency, value, commission, fee); then a blank line and the totals section, a header line and one line (statementId, month, currency, lineCount, commission, feeBasisPoints, fee, total, paidAmount, status, issuedAt, dueAt, paidAt). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Another brand's statement, or an unknown id, answers 404 statement_not_found. Scope: conversions:read.
          */
         get: {
             parameters: {
@@ -23057,7 +23057,7 @@ export interface paths {
         };
         /**
          * The same figures as CSV
-         * @description Addition to the spec. The rows of GET /advertiser/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). Text a spreadsheet would run as a formula starts with a quote.
+         * @description Addition to the spec. The rows of GET /advertiser/analytics with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers.
          *
          *     What is answered: groupBy names one dimension, and country and device filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:
          *     - all your affiliates: clicks by country, affiliate or link alone; or country, device, browser, os and referer in any combination. Orders, sales and commission by country, affiliate or link alone.
@@ -24076,7 +24076,7 @@ export interface paths {
         };
         /**
          * The audit trail as CSV
-         * @description The entries GET /operator/audit finds with the same filters, all of them, newest first; before and after as JSON in their cells. Scope: operator:read.
+         * @description The entries GET /operator/audit finds with the same filters, all of them, newest first; before and after as JSON in their cells (written as every text is, so a quote may stand before a value: GET /operator/audit gives them exactly). A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Scope: operator:read.
          */
         get: {
             parameters: {
@@ -27047,7 +27047,7 @@ export interface paths {
         put?: never;
         /**
          * The file for the bank or provider
-         * @description The run’s payouts as CSV (text/csv), payee details in full, one column per detail: keep the file safe. Pending payouts are marked sent as they are exported (their commissions paid, the affiliate told); one whose payout details changed since the run, or whose affiliate was suspended since, fails instead and its commissions are payable again. Exporting again gives the file again and changes nothing more. Asks for the second factor again; the export is in the audit trail. Scope: operator:money.
+         * @description The run’s payouts as CSV (text/csv), payee details in full, one column per detail: keep the file safe. amount_cents and amount (in the currency’s major units, e.g. 12.50, 150 for JPY) are number cells. Pending payouts are marked sent as they are exported (their commissions paid, the affiliate told); one whose payout details changed since the run, or whose affiliate was suspended since, fails instead and its commissions are payable again. Exporting again gives the file again and changes nothing more. Asks for the second factor again; the export is in the audit trail. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Scope: operator:money.
          */
         post: {
             parameters: {
@@ -28215,7 +28215,7 @@ export interface paths {
         };
         /**
          * The network’s figures as CSV
-         * @description Over whole UTC days from from to to (the last 30 days by default, at most three years): counted and uncounted clicks of every link (from the analytics rollups), and per currency (never summed across currencies) the orders reported in the range, their sales and commission (canceled ones left out), the network’s fee on that commission, and how many were declined (commission canceled) or ever held by the fraud rules, with both rates in basis points. The fee is the one statements bill, earned on the commission reported in the range before any statement is issued: per order, what its statement line billed, or (not billed yet) the brand’s fee now, basis points of the commission rounded half up to the cent. 400 invalid_query for a day that is no calendar day or an unknown interval or groupBy; invalid_date when from is after to or the range is longer than three years. One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. Scope: operator:read.
+         * @description Over whole UTC days from from to to (the last 30 days by default, at most three years): counted and uncounted clicks of every link (from the analytics rollups), and per currency (never summed across currencies) the orders reported in the range, their sales and commission (canceled ones left out), the network’s fee on that commission, and how many were declined (commission canceled) or ever held by the fraud rules, with both rates in basis points. The fee is the one statements bill, earned on the commission reported in the range before any statement is issued: per order, what its statement line billed, or (not billed yet) the brand’s fee now, basis points of the commission rounded half up to the cent. 400 invalid_query for a day that is no calendar day or an unknown interval or groupBy; invalid_date when from is after to or the range is longer than three years. One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Scope: operator:read.
          */
         get: {
             parameters: {
@@ -31941,7 +31941,7 @@ export interface components {
             outcome: string;
             /** @description The status your receiver answered; omitted when it did not answer. With an error, the answer began but did not end within WEBHOOK_TIMEOUT_MS (10 s by default): a failed attempt */
             responseStatus?: number;
-            /** @description Why the attempt failed */
+            /** @description Why the attempt failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to */
             error?: string;
             durationMs: number;
             /**
@@ -32111,7 +32111,7 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "complete" | "failed";
-            /** @description Why the run failed */
+            /** @description Why the run failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to */
             reason?: string;
             /** @description Bytes read, decompressed */
             bytes: number;

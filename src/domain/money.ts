@@ -15,6 +15,13 @@ export function minorDigits(currency: string): number {
 /** How a language writes the decimal mark and groups thousands. */
 const MARKS: Record<string, { decimal: string; group: string }> = { en: { decimal: '.', group: ',' }, 'pt-BR': { decimal: ',', group: '.' } };
 
+/** 150, 'BRL' → '1.50'; -5, 'BRL' → '-0.05'; 150, 'JPY' → '150': major units as a plain decimal number, from integers. */
+export function majorUnits(amount: number, currency: string): string {
+  const digits = minorDigits(currency);
+  const text = String(Math.abs(amount)).padStart(digits + 1, '0');
+  return `${amount < 0 ? '-' : ''}${digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`}`;
+}
+
 /**
  * 150, 'BRL' → '1.50 BRL'; -5, 'BRL' → '-0.05 BRL'; 150, 'JPY' → '150 JPY'. With a language, as
  * people of that language write it, thousands grouped: 123456, 'BRL', 'pt-BR' → '1.234,56 BRL';

@@ -1,11 +1,11 @@
 // Where an outbound request may go, and nowhere else: https only, and never to the network's own
-// machines (loopback, private, link-local and metadata addresses), unless the operator allows
-// local targets (WEBHOOK_ALLOW_LOCAL_TARGETS, for tests and development). The host is resolved
-// here, every address it resolves to is checked, and the connection is made to the address that
-// was checked (a lookup hook on the request), so a DNS answer that changes between the check and
-// the connection (rebinding) cannot lead inside. And every exchange has one deadline, from the
-// name lookup to the last byte of the answer. Webhook deliveries and feed fetches both go through
-// it.
+// machines (loopback, private, link-local and metadata addresses: every special-purpose range of
+// src/lib/addresses.ts), unless the operator allows local targets (WEBHOOK_ALLOW_LOCAL_TARGETS,
+// for tests and development). The host is resolved here, every address it resolves to is checked,
+// and the connection is made to the address that was checked (a lookup hook on the request), so a
+// DNS answer that changes between the check and the connection (rebinding) cannot lead inside. And
+// every exchange has one deadline, from the name lookup to the last byte of the answer. Webhook
+// deliveries and feed fetches both go through it.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -23,20 +23,37 @@ export interface TargetOptions {
 
 const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** A URL that may not be reached, and why. */
-export class RefusedTarget extends Error {}
+/**
+ * A URL that may not be reached. `message` is what the member who gave the URL is told: what is
+ * wrong (not https, not resolved, not a public address), never which address a name resolves to
+ * nor what kind of machine is there, which would map the network's own. `detail` says all of it,
+ * for the log alone.
+ */
+export class RefusedTarget extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The checked address to connect to for `url`: the host's first address, all of them checked. */
 export async function checkedAddress(url: URL, options: TargetOptions): Promise<string> {
   const { allowLocal, resolve = systemResolver } = options;
-  if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) throw new RefusedTarget(`refused: ${url.protocol} URLs are not allowed, only https`);
+  if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
+    const only = `refused: ${url.protocol} URLs are not allowed, only https`;
+    throw new RefusedTarget(only, only);
+  }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await resolve(host).catch((error: Error) => Promise.reject(new RefusedTarget(`cannot resolve ${host}: ${error.message}`)));
-  if (addresses.length === 0) throw new RefusedTarget(`cannot resolve ${host}: no address`);
+  const literal = isIP(host) !== 0;
+  const unresolved = `refused: ${host} could not be resolved`;
+  const addresses = literal ? [host] : await resolve(host).catch((error: Error) => Promise.reject(new RefusedTarget(unresolved, `cannot resolve ${host}: ${error.message}`)));
+  if (addresses.length === 0) throw new RefusedTarget(unresolved, `cannot resolve ${host}: no address`);
   if (!allowLocal) {
     for (const address of addresses) {
       const reason = reservedAddress(address);
-      if (reason) throw new RefusedTarget(`refused: ${host} resolves to ${address}, a ${reason} address`);
+      if (reason) throw new RefusedTarget(literal ? `refused: ${host} is not a public address` : `refused: the address of ${host} is not public`, `refused: ${host} resolves to ${address}, a ${reason} address`);
     }
   }
   return addresses[0]!;

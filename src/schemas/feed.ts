@@ -48,7 +48,7 @@ export const FeedRun = Type.Object(
       description:
         'running: bytes, items, added, updated, unchanged and refused say how far it got, each batch of 500 items as it is written. complete: the whole file was read, and your products from this feed it no longer lists were made unavailable. failed: see reason; the products it wrote stay written, and none was made unavailable',
     }),
-    reason: Type.Optional(Type.String({ description: 'Why the run failed' })),
+    reason: Type.Optional(Type.String({ description: 'Why the run failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to' })),
     bytes: Type.Integer({ description: 'Bytes read, decompressed' }),
     items: Type.Integer({ description: 'Items read (taken or refused)' }),
     added: Type.Integer({ description: 'Products created' }),

@@ -61,7 +61,7 @@ export const DeliveryAttempt = Type.Object(
     attempt: Type.Integer({ description: 'Attempt number of the delivery, from 1' }),
     outcome: Type.String({ description: 'delivered; retrying (another attempt is scheduled); failed (given up 24 hours after the event); endpoint_disabled (the endpoint was switched off)' }),
     responseStatus: Type.Optional(Type.Integer({ description: 'The status your receiver answered; omitted when it did not answer. With an error, the answer began but did not end within WEBHOOK_TIMEOUT_MS (10 s by default): a failed attempt' })),
-    error: Type.Optional(Type.String({ description: 'Why the attempt failed' })),
+    error: Type.Optional(Type.String({ description: 'Why the attempt failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to' })),
     durationMs: Type.Integer(),
     at: DateTime,
   },

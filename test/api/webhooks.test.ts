@@ -362,7 +362,7 @@ describe('destinations that lead inside', () => {
     assert.equal(attempts.length, 1);
     assert.equal(attempts[0]!.outcome, 'retrying');
     assert.equal(attempts[0]!.responseStatus, undefined);
-    assert.match(attempts[0]!.error!, /rebind\.test resolves to 127\.0\.0\.1, a loopback address/);
+    assert.equal(attempts[0]!.error, 'refused: the address of rebind.test is not public', 'what is wrong, not which machine is there');
     assert.equal(receiver.received.length, before, 'nothing reached the receiver');
   });
 });

@@ -56,20 +56,21 @@ export class TagConversions {
   /**
    * Records an order the shop's pages reported. The answer is `recorded` whether the order is new
    * or was reported before (by the pages or the brand's server, which nothing changes): the key is
-   * public, and its answers must not tell which order ids exist. Refusals throw, as every report
-   * does, with their reason, checked alike for a new and a known order.
+   * public, and its answers must not tell which order ids exist (`known` is for the network's own
+   * metrics). Refusals throw, as every report does, with their reason, checked alike for a new and
+   * a known order.
    */
-  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded' }> {
+  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded'; known: boolean }> {
     const owner = await this.repositories.tagInstall.ownerOf(report.key);
     if (!owner) throw forbidden('invalid_publishable_key', 'the key is no publishable key of a brand (or was replaced): copy the snippet again from the brand’s Tag page');
     try {
       this.check(owner, report, from);
-      await this.conversions.report(
+      const { created } = await this.conversions.report(
         { brandId: owner.brand_id, address: from.address },
         { clickId: report.clickId, coupon: report.coupon, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
       );
       await this.keep(owner.brand_id, source, report.orderId, from, null);
-      return { orderId: report.orderId, outcome: 'recorded' };
+      return { orderId: report.orderId, outcome: 'recorded', known: !created };
     } catch (error) {
       if (error instanceof DomainError) await this.keep(owner.brand_id, source, report.orderId, from, `${error.code}: ${error.message}`);
       throw error;

@@ -197,7 +197,7 @@ export class WebhooksService {
     const url = checkedHttpsUrl(text, { example: 'https://hooks.example.com/affnet', allowHttp: this.allowLocalTargets });
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const reserved = this.allowLocalTargets ? undefined : reservedAddress(host);
-    if (reserved && reserved !== 'not an IP address') throw invalid('invalid_url', `url must reach a public address; ${host} is a ${reserved} address`);
+    if (reserved && reserved !== 'not an IP address') throw invalid('invalid_url', `url must reach a public address; ${host} is not one (${reserved})`);
     if (!this.allowLocalTargets && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('invalid_url', 'url must reach a public address, not localhost');
     return url.toString();
   }

@@ -9,6 +9,7 @@ import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { LINE_COLUMNS, TOTAL_COLUMNS, statementCsv, statementPdf } from '../../documents/brand-statement.js';
 import { documentLanguage } from '../../documents/language.js';
+import { CSV_CELLS_RULE } from '../../../lib/csv.js';
 
 const ListQuery = Type.Object({ page: PageQuery, limit: LimitQuery(20, 100) }, { additionalProperties: false });
 const LinesQuery = Type.Object({ page: PageQuery, limit: LimitQuery(50, 500) }, { additionalProperties: false });
@@ -82,7 +83,7 @@ export function statementCsvRoute(app: App, services: ServingServices): void {
       schema: {
         tags: ['Advertiser'],
         summary: 'One statement as CSV',
-        description: `Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (${LINE_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line (${TOTAL_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${NOT_YOURS}`,
+        description: `Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (${LINE_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line (${TOTAL_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${CSV_CELLS_RULE} ${NOT_YOURS}`,
         security: [{ apiKey: [] }],
         params: Params,
         produces: ['text/csv'],

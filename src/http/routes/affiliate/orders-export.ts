@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import type { Order } from '../../../schemas/order.js';
-import { csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
 import { OrderExportQuery, orderFiltersOf } from './orders-list.js';
 
 /** The columns, in order, and how each comes from an order (amounts in minor units, as the API gives them). */
@@ -42,7 +42,7 @@ export function exportOrdersRoute(app: App, services: ServingServices): void {
       schema: {
         tags: ['Orders'],
         summary: "The caller's orders as CSV",
-        description: `Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): ${COLUMNS.map(([name]) => name).join(', ')}. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell; text a spreadsheet would run as a formula starts with a quote. Not under /affiliate/orders/ so that no order id is ever taken for it.`,
+        description: `Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): ${COLUMNS.map(([name]) => name).join(', ')}. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell. ${CSV_CELLS_RULE} Not under /affiliate/orders/ so that no order id is ever taken for it.`,
         security: [{ apiKey: [] }],
         querystring: OrderExportQuery,
         produces: ['text/csv'],

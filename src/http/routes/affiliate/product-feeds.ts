@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import type { FeedItem } from '../../../domain/catalog/product-feeds.js';
 import { formatMinor } from '../../../domain/money.js';
-import { csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
 import { xmlText } from '../../../lib/xml.js';
 import { errorResponses } from '../../responses.js';
 import { refuseWritingKeyInUrl } from '../../feed-key.js';
@@ -96,7 +96,7 @@ const FORMATS = {
 function feedRoute(app: App, services: ServingServices, format: keyof typeof FORMATS): void {
   const description =
     format === 'csv'
-      ? `CSV (RFC 4180, a header line first): ${COLUMNS.map(([name]) => name).join(', ')}. price and listPrice are integer cents (listPrice only when it is above price); categories are joined with " > ".`
+      ? `CSV (RFC 4180, a header line first): ${COLUMNS.map(([name]) => name).join(', ')}. price and listPrice are integer cents (listPrice only when it is above price); categories are joined with " > ". ${CSV_CELLS_RULE} Programs that need the brand’s texts exactly as written read the XML feed.`
       : 'Google Merchant Center RSS 2.0 (namespace g, http://base.google.com/ns/1.0): per item g:id (organizationId:id), g:title, g:description, g:link (the deep link), g:image_link, g:availability, g:price and, for a discount, g:sale_price (major units and currency, e.g. 199.90 BRL), g:brand, g:product_type, g:condition.';
   app.get(
     `/affiliate/feeds/products.${format}`,

@@ -6,6 +6,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { MOVEMENT_COLUMNS, SUMMARY_COLUMNS, affiliateStatementCsv, affiliateStatementPdf } from '../../documents/affiliate-statement.js';
 import { documentLanguage } from '../../documents/language.js';
+import { CSV_CELLS_RULE } from '../../../lib/csv.js';
 
 const Params = Type.Object({ month: Type.String({ minLength: 1, maxLength: 16, description: 'YYYY-MM: a UTC month, the current one at the latest' }) });
 const MONTH_RULE = 'month is YYYY-MM, a UTC month up to the current one (the current month so far); another answers 400 invalid_month, a later one 400 month_in_future.';
@@ -34,7 +35,7 @@ export function affiliateStatementCsvRoute(app: App, services: ServingServices):
       schema: {
         tags: ['Orders'],
         summary: 'Your monthly statement as CSV',
-        description: `Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (${MOVEMENT_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line per currency (${SUMMARY_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${MONTH_RULE}`,
+        description: `Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (${MOVEMENT_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line per currency (${SUMMARY_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${CSV_CELLS_RULE} ${MONTH_RULE}`,
         security: [{ apiKey: [] }],
         params: Params,
         produces: ['text/csv'],

@@ -4,7 +4,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { GROUP_FIELDS, type AnalyticsRequest, type AnalyticsRow, type Uncounted } from '../../../domain/analytics/analytics-service.js';
 import { errorResponses } from '../../responses.js';
-import { csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
 import { analyticsQuery, requestOf, servedDescription, type Side } from './query.js';
 import { callerOf, pathOf } from './side.js';
 
@@ -36,7 +36,7 @@ export const exportAnalyticsRoute = (side: Side) =>
           tags: ['Analytics'],
           summary: 'The same figures as CSV',
           description: [
-            `Addition to the spec. The rows of GET ${pathOf(side)} with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). Text a spreadsheet would run as a formula starts with a quote.`,
+            `Addition to the spec. The rows of GET ${pathOf(side)} with the same query, as CSV (RFC 4180, a header line first): the group or bucket columns, then the figures (uncounted_bot … with include=uncounted; currency before money). ${CSV_CELLS_RULE}`,
             servedDescription(side),
           ].join('\n\n'),
           security: [{ apiKey: [] }],

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AuditEntry } from '../../../schemas/operator.js';
 import { DateOrDateTime, LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/common.js';
 import type { AuditEntryView, AuditSearch as AuditFilters } from '../../../domain/audit/audit-service.js';
-import { csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { SESSION_ONLY, TAG } from './actor.js';
@@ -89,7 +89,7 @@ export function exportAuditRoute(app: App, services: ServingServices): void {
       schema: {
         tags: [TAG],
         summary: 'The audit trail as CSV',
-        description: 'The entries GET /operator/audit finds with the same filters, all of them, newest first; before and after as JSON in their cells.',
+        description: `The entries GET /operator/audit finds with the same filters, all of them, newest first; before and after as JSON in their cells (written as every text is, so a quote may stand before a value: GET /operator/audit gives them exactly). ${CSV_CELLS_RULE}`,
         security: SESSION_ONLY,
         querystring: AuditCsvQuery,
         produces: ['text/csv'],

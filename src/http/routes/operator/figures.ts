@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { FiguresQuery, NetworkFigures } from '../../../schemas/figures.js';
 import { LimitQuery } from '../../../schemas/common.js';
 import type { FiguresLine, Grouping } from '../../../domain/console/figures.js';
-import { csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
@@ -40,7 +40,7 @@ export function exportFiguresRoute(app: App, services: ServingServices): void {
       schema: {
         tags: [TAG],
         summary: 'The network’s figures as CSV',
-        description: `${WHAT} One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once.`,
+        description: `${WHAT} One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. ${CSV_CELLS_RULE}`,
         security: SESSION_ONLY,
         querystring: Type.Object(FiguresQuery, { additionalProperties: false }),
         produces: ['text/csv'],

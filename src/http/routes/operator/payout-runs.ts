@@ -9,6 +9,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { confirmAgain, operatorOf, SESSION_ONLY, TAG } from './actor.js';
+import { CSV_CELLS_RULE } from '../../../lib/csv.js';
 
 const RunId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The run’s id' }) });
 
@@ -81,7 +82,7 @@ export function exportPayoutRunRoute(app: App, services: ServingServices): void 
         tags: [TAG],
         summary: 'The file for the bank or provider',
         description:
-          'The run’s payouts as CSV (text/csv), payee details in full, one column per detail: keep the file safe. Pending payouts are marked sent as they are exported (their commissions paid, the affiliate told); one whose payout details changed since the run, or whose affiliate was suspended since, fails instead and its commissions are payable again. Exporting again gives the file again and changes nothing more. Asks for the second factor again; the export is in the audit trail.',
+          `The run’s payouts as CSV (text/csv), payee details in full, one column per detail: keep the file safe. amount_cents and amount (in the currency’s major units, e.g. 12.50, 150 for JPY) are number cells. Pending payouts are marked sent as they are exported (their commissions paid, the affiliate told); one whose payout details changed since the run, or whose affiliate was suspended since, fails instead and its commissions are payable again. Exporting again gives the file again and changes nothing more. Asks for the second factor again; the export is in the audit trail. ${CSV_CELLS_RULE}`,
         security: SESSION_ONLY,
         params: RunId,
         body: ExportRequest,

@@ -98,9 +98,10 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
         try {
           await limit(request);
           const { key, ...order } = request.body;
-          const result = await tag.report('tag', { key, ...order }, { origin: originOf(request), address: request.ip });
-          metrics.pageReport('tag', result.outcome);
-          return reply.status(202).send({ data: result });
+          const { orderId, outcome, known } = await tag.report('tag', { key, ...order }, { origin: originOf(request), address: request.ip });
+          metrics.pageReport('tag', known ? 'known' : outcome);
+          // The page is told recorded either way: whether the order id was known is the network's to count.
+          return reply.status(202).send({ data: { orderId, outcome } });
         } catch (error) {
           metrics.pageReport('tag', outcomeOf(error));
           throw error;
@@ -131,7 +132,8 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
             throw new HttpError(400, 'invalid_query', `${first?.path || 'the query'}: ${first?.message ?? 'invalid'}`);
           }
           const { pk, value, customerIsNew, customerEmailHash, ...order } = query;
-          outcome = (await tag.report('pixel' satisfies PageSource, { key: pk, value: Number(value), customer: customerFromQuery({ customerIsNew, customerEmailHash }), ...order }, { origin: originOf(request), address: request.ip })).outcome;
+          const result = await tag.report('pixel' satisfies PageSource, { key: pk, value: Number(value), customer: customerFromQuery({ customerIsNew, customerEmailHash }), ...order }, { origin: originOf(request), address: request.ip });
+          outcome = result.known ? 'known' : result.outcome;
         } catch (error) {
           outcome = outcomeOf(error);
           request.log.info({ outcome, message: error instanceof Error ? error.message : String(error) }, 'the pixel’s report was refused');
