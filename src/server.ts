@@ -126,6 +126,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const redis = config.redisUrl ? openRedis(config.redisUrl, config.redisPrefix) : undefined;
   let app: App | undefined;
   const logError = (message: string) => (error: unknown) => app?.log.error({ err: error }, message);
+  // A member's URL that leads inside: the member is told it is not public; the log says where it led.
+  const logRefused = (kind: 'feed' | 'webhook') => (detail: string, url: string) => app?.log.warn({ kind, url, detail }, `a ${kind} URL was refused: it does not lead to a public address`);
 
   const repositories = openRepositories(database);
   const bus: InvalidationBus = redis ? redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL) : localBus();
@@ -227,7 +229,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
     }),
     feeds: new FeedsService(repositories, clock, {
-      fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, deadlineMs: config.feedFetchTimeoutMs, ...(options.resolveHost && { resolve: options.resolveHost }) }),
+      fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, deadlineMs: config.feedFetchTimeoutMs, onRefused: logRefused('feed'), ...(options.resolveHost && { resolve: options.resolveHost }) }),
       allowLocal: config.webhookAllowLocalTargets,
       maxBytes: config.feedMaxMb * 1024 * 1024,
       minSharePercent: config.feedMinSharePercent,
@@ -247,7 +249,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     passkeySignIns: failedKeyThrottle(PASSWORD_LINK_LIMITS.perAddress, PASSWORD_LINK_LIMITS.windowMs, windowCounter, 'passkey-sign-in-address'),
   };
   services.jobs
-    .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost }), clock), config.webhookPollMs)
+    .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost, onRefused: logRefused('webhook') }), clock), config.webhookPollMs)
     .add(
       new ScheduledTasks(repositories.scheduledTasks, [
         { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },

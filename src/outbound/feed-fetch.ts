@@ -6,7 +6,7 @@
 // that does not answer, or goes quiet mid-body, for `idleMs` ends it sooner.
 import type { IncomingMessage } from 'node:http';
 import type { FeedFetcher, FetchedFeed } from '../domain/feeds/feed-source.js';
-import { checkedAddress, Deadline, pinnedRequest, type Resolver } from './outbound-target.js';
+import { checkedAddress, Deadline, pinnedRequest, RefusedTarget, type Resolver } from './outbound-target.js';
 
 export interface FeedFetchOptions {
   allowLocal: boolean;
@@ -15,10 +15,12 @@ export interface FeedFetchOptions {
   /** How long to wait for the answer to begin, and for each piece of it after that. */
   idleMs?: number;
   resolve?: Resolver;
+  /** Told the whole reason of a refused target (the address and its range), for the log: the brand reads only what is wrong. */
+  onRefused?: (detail: string, url: string) => void;
 }
 
 export function feedFetcher(options: FeedFetchOptions): FeedFetcher {
-  const { allowLocal, deadlineMs = 30 * 60_000, resolve } = options;
+  const { allowLocal, deadlineMs = 30 * 60_000, resolve, onRefused } = options;
   const idleMs = Math.min(options.idleMs ?? 30_000, deadlineMs);
   const seconds = `${deadlineMs / 1000} s`;
   return async (text: string): Promise<FetchedFeed> => {
@@ -28,12 +30,13 @@ export function feedFetcher(options: FeedFetchOptions): FeedFetcher {
     } catch {
       return { ok: false, reason: 'refused: not a valid URL' };
     }
-    const deadline = new Deadline(deadlineMs, (stage) => (stage === 'answer' ? `no answer within ${seconds} (FEED_FETCH_TIMEOUT_MS)` : `the whole feed did not come within ${seconds} (FEED_FETCH_TIMEOUT_MS)`));
+    const deadline = new Deadline(deadlineMs, (stage) => (stage === 'answer' ? `no answer within ${seconds}` : `the whole feed did not come within ${seconds}`));
     let address: string;
     try {
       address = await deadline.within(checkedAddress(url, { allowLocal, ...(resolve && { resolve }) }));
     } catch (error) {
       deadline.clear();
+      if (error instanceof RefusedTarget) onRefused?.(error.detail, text);
       return { ok: false, reason: (error as Error).message };
     }
     return new Promise<FetchedFeed>((done) => {

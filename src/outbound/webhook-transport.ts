@@ -4,7 +4,7 @@
 // has failed whatever the status; at most maxResponseBytes of an answer are read.
 import type { IncomingMessage } from 'node:http';
 import type { WebhookRequest, WebhookResponse, WebhookTransport } from '../domain/webhooks/transport.js';
-import { checkedAddress, Deadline, pinnedRequest, type Resolver } from './outbound-target.js';
+import { checkedAddress, Deadline, pinnedRequest, RefusedTarget, type Resolver } from './outbound-target.js';
 
 export type { Resolver };
 
@@ -15,10 +15,12 @@ export interface TransportOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
   resolve?: Resolver;
+  /** Told the whole reason of a refused target (the address and its range), for the log: the member reads only what is wrong. */
+  onRefused?: (detail: string, url: string) => void;
 }
 
 export function webhookTransport(options: TransportOptions): WebhookTransport {
-  const { allowLocal, timeoutMs = 10_000, maxResponseBytes = 64 * 1024, resolve } = options;
+  const { allowLocal, timeoutMs = 10_000, maxResponseBytes = 64 * 1024, resolve, onRefused } = options;
   const seconds = `${timeoutMs / 1000} s`;
 
   return {
@@ -59,6 +61,7 @@ export function webhookTransport(options: TransportOptions): WebhookTransport {
           outgoing.end(request.body);
         });
       } catch (error) {
+        if (error instanceof RefusedTarget) onRefused?.(error.detail, request.url);
         return { error: (error as Error).message, durationMs: took() };
       } finally {
         deadline.clear();

@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkedAddress, RefusedTarget } from '../../src/outbound/outbound-target.js';
+import { webhookTransport } from '../../src/outbound/webhook-transport.js';
+import { feedFetcher } from '../../src/outbound/feed-fetch.js';
 
 const resolve = async (name: string) => {
   if (name === 'db.example') return ['93.184.216.34', '10.0.0.5'];
@@ -39,4 +41,14 @@ test('the message says what is wrong, the detail where', async () => {
 test('a public address is the one to connect to; local targets pass where the operator allows them', async () => {
   assert.equal(await checkedAddress(new URL('https://public.example/hook'), { allowLocal: false, resolve }), '93.184.216.34');
   assert.equal(await checkedAddress(new URL('http://db.example/hook'), { allowLocal: true, resolve }), '93.184.216.34');
+});
+
+test('a webhook delivery and a feed fetch refused tell the member what is wrong and the log where', async () => {
+  const logged: string[] = [];
+  const onRefused = (detail: string) => void logged.push(detail);
+  const delivery = await webhookTransport({ allowLocal: false, resolve, onRefused }).send({ url: 'https://db.example/hook', headers: {}, body: '{}' });
+  assert.equal(delivery.error, 'refused: the address of db.example is not public');
+  const feed = await feedFetcher({ allowLocal: false, resolve, onRefused })('https://db.example/feed.xml');
+  assert.deepEqual(feed, { ok: false, reason: 'refused: the address of db.example is not public' });
+  assert.deepEqual(logged, ['refused: db.example resolves to 10.0.0.5, a private address', 'refused: db.example resolves to 10.0.0.5, a private address']);
 });
