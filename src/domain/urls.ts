@@ -1,6 +1,8 @@
-// URLs clients give the network to send people or requests to (Custom links, webhook endpoints):
-// one set of rules for what such a URL must look like before anything else is checked about it.
+// URLs clients give the network to send people or requests to (Custom links, webhook endpoints,
+// product feeds): one set of rules for what such a URL must look like before anything else is
+// checked about it.
 import { invalid } from './errors.js';
+import { reservedAddress } from '../lib/addresses.js';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -18,5 +20,21 @@ export function checkedHttpsUrl(text: string, options: { example: string; allowH
   }
   if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) throw invalid('invalid_url', 'url must use https');
   if (url.username || url.password) throw invalid('invalid_url', 'url must not carry a user name or password');
+  return url;
+}
+
+/**
+ * A URL the service itself will fetch or post to (a webhook endpoint, a product feed): as above,
+ * and, unless local targets are allowed, not an address of the network's own machines written out
+ * (a literal IP in a reserved range, or localhost). A name is checked where it is resolved, at
+ * every request (src/outbound/outbound-target.ts).
+ */
+export function checkedTargetUrl(text: string, options: { example: string; allowLocal: boolean }): URL {
+  const url = checkedHttpsUrl(text, { example: options.example, allowHttp: options.allowLocal });
+  if (options.allowLocal) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const reserved = reservedAddress(host);
+  if (reserved && reserved !== 'not an IP address') throw invalid('invalid_url', `url must reach a public address; ${host} is not one (${reserved})`);
+  if (host === 'localhost' || host.endsWith('.localhost')) throw invalid('invalid_url', 'url must reach a public address, not localhost');
   return url;
 }

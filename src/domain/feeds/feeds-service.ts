@@ -14,7 +14,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { Feed, FeedInput, FeedRun } from '../../schemas/feed.js';
 import type { ParseCounts } from './feed-messages.js';
 import type { ProductOption } from '../../schemas/product.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
+import { checkedTargetUrl } from '../urls.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { isoOf } from '../time.js';
 import { productColumns } from '../catalog/catalog-writer.js';
@@ -100,13 +101,7 @@ export class FeedsService {
 
   /** The brand's feed under its own id, created (true) or changed; due at once when new or its URL changed. */
   async putFeed(brandId: string, id: string, input: FeedInput): Promise<{ created: boolean; feed: Feed }> {
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw invalid('invalid_url', `url "${input.url.slice(0, 100)}" is not a URL`);
-    }
-    if (url.protocol !== 'https:' && !(this.settings.allowLocal && url.protocol === 'http:')) throw invalid('invalid_url', 'url must be an https URL');
+    checkedTargetUrl(input.url, { example: 'https://shop.example.com/feeds/google.xml', allowLocal: this.settings.allowLocal });
     const existing = await this.repositories.feeds.find(brandId, id);
     if (!existing && (await this.repositories.feeds.countOfBrand(brandId)) >= MAX_FEEDS) throw conflict('too_many_feeds', `you have ${MAX_FEEDS} feeds, the most a brand may have: delete one first`);
     await this.repositories.feeds.save(brandId, id, { url: input.url, format: input.format, schedule: input.schedule }, this.clock.iso(), !existing || existing.url !== input.url);

@@ -3,14 +3,13 @@
 // secret rotated (the previous one stays valid for a day); the delivery log read; a delivery sent
 // again.
 import type { Clock } from '../../lib/clock.js';
-import { reservedAddress } from '../../lib/addresses.js';
 import type { OwnerKind, WebhooksRepository } from '../../storage/repositories/webhooks.js';
 import type { WebhookAttemptRow, WebhookEndpointRow } from '../../storage/tables.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import { randomBase62 } from '../random.js';
 import { EVENTS_OF } from './events.js';
-import { checkedHttpsUrl } from '../urls.js';
+import { checkedTargetUrl } from '../urls.js';
 import { newSecret } from './signing.js';
 
 /** How long a rotated-out secret still signs deliveries, so receivers can switch without a gap. */
@@ -194,11 +193,6 @@ export class WebhooksService {
   }
 
   private checkUrl(text: string): string {
-    const url = checkedHttpsUrl(text, { example: 'https://hooks.example.com/affnet', allowHttp: this.allowLocalTargets });
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const reserved = this.allowLocalTargets ? undefined : reservedAddress(host);
-    if (reserved && reserved !== 'not an IP address') throw invalid('invalid_url', `url must reach a public address; ${host} is not one (${reserved})`);
-    if (!this.allowLocalTargets && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('invalid_url', 'url must reach a public address, not localhost');
-    return url.toString();
+    return checkedTargetUrl(text, { example: 'https://hooks.example.com/affnet', allowLocal: this.allowLocalTargets }).toString();
   }
 }
