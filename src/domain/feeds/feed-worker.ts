@@ -91,7 +91,7 @@ async function* text(source: AsyncIterable<Buffer>, counts: ParseCounts): AsyncG
   for await (const chunk of source) {
     decoder ??= decoderOf(chunk);
     counts.bytes += chunk.length;
-    if (counts.bytes > options.maxBytes) throw new NotAFeed(`the feed is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB (decompressed), the limit (FEED_MAX_MB): the rest was not read`);
+    if (counts.bytes > options.maxBytes) throw new NotAFeed(`the feed is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB (decompressed), the most the network reads: the rest was not read`);
     const piece = decoder.decode(chunk, { stream: true });
     if (!looked && piece.trim() !== '') {
       looked = true;
