@@ -188,4 +188,23 @@ describe('a change that asks for a current factor', () => {
     assert.equal(byPasskey.statusCode, 200, byPasskey.body);
     assert.equal((await h.request(withSession({ method: 'DELETE', url: `/session/passkeys/${passkeyId}` }, person.session))).statusCode, 204);
   });
+
+  test('a passkey alone signs in as a session that passed; ten minutes later setting up an app asks for the passkey again', async () => {
+    await h.service.services.users.createWithPassword({ affiliateId: 'aff-1' }, 'passkey.only@aff1.example', 'member', PASSWORD);
+    const first = sessionFrom(await signIn('passkey.only@aff1.example'));
+    const device = new SoftPasskey(PUBLIC_URL);
+    const options = await h.request(withSession({ method: 'POST', url: '/session/passkeys/options' }, first));
+    const added = await h.request(withSession({ method: 'POST', url: '/session/passkeys', payload: { name: 'Phone', passkey: device.register(options.json<{ data: { challenge: string; rp: { id: string }; user: { id: string } } }>().data) } }, first));
+    assert.equal(added.statusCode, 201, added.body);
+    clock.advance(11 * MINUTE);
+
+    const challenge = await h.request({ method: 'POST', url: '/session/passkey/options', remoteAddress: nextAddress() });
+    const opened = await h.request({ method: 'POST', url: '/session/passkey', remoteAddress: nextAddress(), payload: { passkey: device.assert(challenge.json<{ data: { challenge: string } }>().data) } });
+    assert.equal(opened.statusCode, 200, opened.body);
+    const session = sessionFrom(opened);
+    assert.equal((await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).statusCode, 200, 'a passkey sign-in is a current factor');
+    clock.advance(11 * MINUTE);
+    assertError(await h.request(withSession({ method: 'POST', url: '/session/totp' }, session)), 400, 'second_factor_needed');
+    assertError(await h.request(withSession({ method: 'POST', url: '/session/totp' }, first)), 400, 'second_factor_needed');
+  });
 });
