@@ -162,6 +162,27 @@ describe('an authenticator app', () => {
   });
 });
 
+describe('right after enrolment', () => {
+  test('the code of any step after the enrolment\'s signs in, the clock moved 10 s at a time from early, mid and late in that step; no step\'s code works twice', async () => {
+    for (const [index, into] of [1_000, 15_000, 29_000].entries()) {
+      // Enrol `into` ms after a step began, with the code the app shows then.
+      clock.advance(30_000 - (clock.now() % 30_000) + into);
+      const email = `steps${index}@example.com`;
+      const session = await signedUp(h, email);
+      const { secret } = (await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).json<{ data: { secret: string } }>().data;
+      assert.equal((await h.request(withSession({ method: 'POST', url: '/session/totp/confirm', payload: { code: codeAt(secret) } }, session))).statusCode, 200);
+      let lastStep = Math.floor(clock.now() / 30_000);
+      for (let seconds = 0; seconds <= 60; seconds += 10) {
+        const step = Math.floor(clock.now() / 30_000);
+        const res = await secondStep({ ticket: await ticketFor(email), code: codeAt(secret) });
+        assert.equal(res.statusCode, step > lastStep ? 200 : 401, `enrolled ${into / 1000} s into a step, signing in ${seconds} s later: ${res.body}`);
+        if (res.statusCode === 200) lastStep = step;
+        clock.advance(10_000);
+      }
+    }
+  });
+});
+
 describe('recovery codes', () => {
   test('each works once in place of a code (any case, with or without its dash); a second use is refused', async () => {
     const { session, recoveryCodes } = await enrolled('abel@example.com');
