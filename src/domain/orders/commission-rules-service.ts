@@ -176,7 +176,7 @@ export class CommissionRulesService {
     return {
       ...current,
       termsNoticeDays: this.noticeDaysOf(brand),
-      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'no lower' } }),
+      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'none: it pays no order less than the terms in force' } }),
     };
   }
 

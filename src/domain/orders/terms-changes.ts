@@ -91,13 +91,9 @@ function loweringCause(space: RegionSpace, units: UnitKind[], current: Commissio
   }
   if (onValue(current)) return { kind: 'items-not-value' };
   if (onValue(next)) return { kind: 'value-not-items' };
+  // An order without items is one unit, like an item no item condition names: the items' kinds cover it.
   for (const unit of units) {
-    if (unit.shape === 'whole') {
-      const less = wholePayingLess(space, unit, before[unit.before]!, after[unit.after]!);
-      if (less) return { kind: 'outcome', unit: less };
-    } else if (!paysUnitsNoLess(before[unit.before]!, after[unit.after]!)) {
-      return { kind: 'outcome', unit };
-    }
+    if (unit.shape === 'items' && !paysUnitsNoLess(before[unit.before]!, after[unit.after]!)) return { kind: 'outcome', unit };
   }
   // A rule with a ceiling may take units of several rules of the current terms in one order: it must pay what they could together.
   for (let a = 0; a < after.length; a++) {
@@ -124,22 +120,6 @@ function sourcesOverCeiling(space: RegionSpace, after: number, sources: number[]
     if (most(b) === 0) continue;
     const beside = sources.filter((o) => o !== b && most(o) > 0 && space.units('items', [[b, after], [o, after]]) !== undefined);
     if ([b, ...beside].reduce((sum, o) => sum + most(o), 0) > ceiling) return [b, ...beside];
-  }
-  return undefined;
-}
-
-/**
- * For a unit without items: the kind of unit, in the first interval of values the rules tell apart
- * where it can be and earns less, with the least such value.
- */
-function wholePayingLess(space: RegionSpace, unit: UnitKind, before: Outcome, after: Outcome): UnitKind | undefined {
-  const anywhere = firstValuePayingLess(before, after, 1, Infinity);
-  if (anywhere === undefined) return undefined;
-  if (unit.atoms === 'assumed') return { ...unit, value: anywhere };
-  for (const [i, [lo, hi]] of space.intervals.entries()) {
-    const atoms = space.unit('whole', unit.before, unit.after, { interval: i });
-    const value = atoms ? firstValuePayingLess(before, after, lo, hi) : undefined;
-    if (atoms && value !== undefined) return { ...unit, atoms, value };
   }
   return undefined;
 }

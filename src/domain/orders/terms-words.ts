@@ -2,6 +2,7 @@
 // the program.terms_changed webhook: why a change could pay less, or what a raise pays more, with
 // an example order. Coupon codes are never named: affiliates read these, and a code is the
 // business of the affiliate it was given to.
+import { isDeepStrictEqual } from 'node:util';
 import { formatMinor } from '../money.js';
 import type { CommissionOrderFacts } from './commission-rules.js';
 import { ceilingOf, mostPaid, outcomeOfDefault, outcomeOfRule, type Outcome } from './terms-outcomes.js';
@@ -55,23 +56,31 @@ class Words {
     return `rules[${index}]${name === undefined ? '' : ` (${name})`}`;
   }
 
+  /** The same rule in both terms: the default rule, or a rule at the same place with the same name and conditions. */
+  private sameRule(before: number, after: number): boolean {
+    const was = this.current.rules[before];
+    const will = this.next.rules[after];
+    if (!was || !will) return !was && !will;
+    return before === after && was.name === will.name && isDeepStrictEqual(was.conditions ?? {}, will.conditions ?? {});
+  }
+
   cause(cause: LoweringCause): string {
     switch (cause.kind) {
       case 'outcome': {
-        const { before, after, shape, value } = cause.unit;
-        const was = this.rule('before', before);
-        const will = this.rule('after', after);
+        const { before, after, value } = cause.unit;
         const outBefore = this.before[before]!;
         const outAfter = this.after[after]!;
-        const which = shape === 'whole' && (this.current.rules.length > 0 || this.next.rules.length > 0) ? ' (orders reported without items)' : '';
         const from = outBefore.kind === 'share' && outAfter.kind !== 'share' && value !== undefined ? `, less on orders from ${this.money(value)}` : '';
-        const payment = was === will ? `${will} would pay ${this.outcome(outAfter)} instead of ${this.outcome(outBefore)}` : `${will} would pay ${this.outcome(outAfter)} where ${was} pays ${this.outcome(outBefore)} now`;
-        return `${payment}${which}${from}`;
+        const will = this.rule('after', after);
+        const payment = this.sameRule(before, after)
+          ? `${will} would pay ${this.outcome(outAfter)} instead of ${this.outcome(outBefore)}`
+          : `${will} would pay ${this.outcome(outAfter)} where ${this.rule('before', before)} pays ${this.outcome(outBefore)} now`;
+        return `${payment}${from}`;
       }
       case 'ceiling': {
         const will = this.rule('after', cause.after);
         const most = this.money(ceilingOf(this.after[cause.after]!));
-        const sources = cause.sources.map((b) => `${this.rule('before', b) === will ? 'it' : this.rule('before', b)} pays ${this.outcome(this.before[b]!)}`);
+        const sources = cause.sources.map((b) => `${this.sameRule(b, cause.after) ? 'it' : this.rule('before', b)} pays ${this.outcome(this.before[b]!)}`);
         const together = cause.sources.reduce((sum, b) => sum + mostPaid(this.before[b]!), 0);
         const limit = !Number.isFinite(together) ? ' with no such limit' : cause.sources.length > 1 ? `, up to ${this.money(together)} together` : '';
         return `${will} would pay at most ${most} an order, where ${sources.join(' and ')}${limit}`;
