@@ -23,7 +23,7 @@ export interface UnitKind {
   after: number;
   /** Its facts, or 'assumed' when too many conditions kept the search from telling. */
   atoms: UnitAtoms | 'assumed';
-  /** An order value at which such a unit earns less (orders without items). */
+  /** An order value at which such a unit earns less (an order without rules on either side). */
   value?: number;
 }
 
@@ -51,7 +51,7 @@ export function compareTerms(current: CommissionTerms, next: CommissionTerms): T
   const units = unitKinds(space, current, next);
   const cause = loweringCause(space, units, current, next);
   if (cause) {
-    const focus = 'unit' in cause ? [cause.unit, ...(cause.kind === 'ceiling' ? units.filter((u) => u.shape === 'items' && u.after === cause.after) : [])] : [];
+    const focus = 'unit' in cause ? [cause.unit, ...(cause.kind === 'ceiling' ? units.filter((u) => u.after === cause.after) : [])] : [];
     const example = findExample(current, next, 'less', { space, units: [...focus, ...units], focus: focus.length, together: cause.kind === 'ceiling' ? cause : undefined });
     return { lowering: { cause, example } };
   }
@@ -59,12 +59,18 @@ export function compareTerms(current: CommissionTerms, next: CommissionTerms): T
   return raise ? { raise } : {};
 }
 
-/** Every kind of unit some order could have: the pairs of rules (now, next) some unit goes to. */
+/**
+ * Every kind of unit some order could have: the pairs of rules (now, next) some item goes to. An
+ * order without items is one unit like an item no item condition names, so the items' kinds cover
+ * it; it is a kind of its own only without rules on either side, where the default applies to the
+ * whole order.
+ */
 function unitKinds(space: RegionSpace, current: CommissionTerms, next: CommissionTerms): UnitKind[] {
   const units: UnitKind[] = [];
+  const shapes = current.rules.length === 0 && next.rules.length === 0 ? (['whole', 'items'] as const) : (['items'] as const);
   for (let before = 0; before <= current.rules.length; before++) {
     for (let after = 0; after <= next.rules.length; after++) {
-      for (const shape of ['items', 'whole'] as const) {
+      for (const shape of shapes) {
         const atoms = space.unit(shape, before, after);
         if (atoms) units.push({ shape, before, after, atoms });
       }
@@ -91,15 +97,14 @@ function loweringCause(space: RegionSpace, units: UnitKind[], current: Commissio
   }
   if (onValue(current)) return { kind: 'items-not-value' };
   if (onValue(next)) return { kind: 'value-not-items' };
-  // An order without items is one unit, like an item no item condition names: the items' kinds cover it.
   for (const unit of units) {
-    if (unit.shape === 'items' && !paysUnitsNoLess(before[unit.before]!, after[unit.after]!)) return { kind: 'outcome', unit };
+    if (!paysUnitsNoLess(before[unit.before]!, after[unit.after]!)) return { kind: 'outcome', unit };
   }
   // A rule with a ceiling may take units of several rules of the current terms in one order: it must pay what they could together.
   for (let a = 0; a < after.length; a++) {
     const ceiling = ceilingOf(after[a]!);
     if (!Number.isFinite(ceiling)) continue;
-    const taken = units.filter((u) => u.shape === 'items' && u.after === a);
+    const taken = units.filter((u) => u.after === a);
     const most = (b: number) => mostPaid(before[b]!);
     // The heaviest first (Infinity − Infinity is NaN: equal).
     const sources = [...new Set(taken.map((u) => u.before))].sort((x, y) => most(y) - most(x) || 0);
