@@ -62,8 +62,6 @@ const isSet = (dim: Dim) => baseOf(dim) === 'groups' || baseOf(dim) === 'categor
 export class RegionSpace {
   /** [lo, hi] of each interval of order values the rules tell apart (hi may be Infinity), in order. */
   readonly intervals: Array<[number, number]>;
-  /** The dimensions some rule of either list has a condition on. */
-  readonly used: ReadonlySet<string>;
   private readonly universes: Record<OneOf, ReadonlySet<string>>;
   private readonly predicates: [Predicate[], Predicate[]];
   private steps = 0;
@@ -85,7 +83,6 @@ export class RegionSpace {
       value: new Set(this.intervals.map((_, i) => String(i))),
       product: new Set([...names((c) => c.productIds), OTHER]),
     };
-    this.used = new Set(all.flatMap((c) => Object.entries(c).filter(([, v]) => v !== undefined).map(([k]) => k)));
     this.predicates = [before.map((rule) => this.predicateOf(rule)), after.map((rule) => this.predicateOf(rule))];
   }
 
