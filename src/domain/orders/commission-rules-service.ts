@@ -141,7 +141,7 @@ interface TermsChangeWords {
   example?: { value: number; before: number; after: number } | undefined;
 }
 
-/** The words of a change compared with the terms in force, by brand and the two versions (which never change). */
+/** A change compared with the terms in force, in words: why it could pay less, or what a raise pays more, and its example order. */
 function changeWords(current: CommissionTerms, next: CommissionTerms, currency: string): TermsChangeWords {
   const comparison = compareTerms(current, next);
   const example = comparison.lowering?.example ?? comparison.raise;
