@@ -15,6 +15,7 @@ import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
+import { totpCode } from '../helpers/operators.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -94,6 +95,31 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     }
     assert.ok(checked.a + checked.b <= 8, `${checked.a + checked.b} wrong passwords checked`);
     assert.ok(held.a > 0 && held.b > 0, 'both instances hold attempts back');
+  });
+
+  test('wrong second-factor codes are counted across both: ten on one, then the other refuses even the right code', async () => {
+    const services = servicesFor(database);
+    const email = 'coded@aff1.example';
+    const password = 'a long enough password';
+    await services.users.createWithPassword({ affiliateId: 'aff-1' }, email, 'member', password);
+    const session = (await services.users.signIn(email, password))!;
+    const who = { userId: session.user.id, email, sessionToken: session.sessionToken };
+    const { secret } = await services.secondFactors.startTotp(who);
+    await services.secondFactors.confirmTotp(who, totpCode(secret));
+    const post = (server: ServerProcess, path: string, body: object) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ticket = async (server: ServerProcess) => ((await (await post(server, '/session', { email, password })).json()) as { data: { secondFactor: { ticket: string } } }).data.secondFactor.ticket;
+    const wrong = String((Number(totpCode(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+    // Two tickets of five wrong codes each (a ticket takes five), all through the first instance.
+    for (let tickets = 0; tickets < 2; tickets++) {
+      const current = await ticket(a);
+      for (let guess = 0; guess < 5; guess++) {
+        const res = await post(a, '/session/second-factor', { ticket: current, code: wrong });
+        assert.equal(res.status, 401, await res.clone().text());
+      }
+    }
+    const refused = await post(b, '/session/second-factor', { ticket: await ticket(b), code: totpCode(secret) });
+    assert.equal(refused.status, 429, await refused.clone().text());
+    assert.equal(((await refused.json()) as { code: string }).code, 'too_many_codes');
   });
 
   test('a link created through one redirects through the other, and one visitor counts once', async () => {
