@@ -29917,7 +29917,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A brand you promote changed its commission terms, compared as a whole with those in force: a change that could pay some order less takes effect after the brand’s notice (effectiveAt); a raise (no order paid less, some more) or any other change that pays no order less, at once
+         * A brand you promote changed its commission terms: a change that could pay some orders less takes effect after the brand’s notice (effectiveAt), any other at once
          * @description Sent to affiliates' endpoints subscribed to program.terms_changed. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -29961,12 +29961,8 @@ export interface webhooks {
                             effectiveAt: string;
                             /** @description true: the change could pay some orders less, so it waits for the brand’s notice */
                             lowersEarnings: boolean;
-                            /** @description true: a raise, in force at once: the change pays no order less than the terms in force and some more */
-                            raisesEarnings: boolean;
-                            /** @description Why the change could pay less, with an order that would earn less, when it could (e.g. the default rule would pay 5 % instead of 7.5 %: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 7.50 BRL) */
+                            /** @description Why the change could pay less (e.g. rules[1]: it pays less), when it could */
                             reason?: string;
-                            /** @description What a raise pays more, with an order that earns more (e.g. no order earns less, and some earn more: e.g. an order of 100.00 BRL with a coupon code, of an item at 100.00 BRL earns 15.00 BRL instead of 10.00 BRL) */
-                            raise?: string;
                         };
                     };
                 };
@@ -30377,7 +30373,7 @@ export interface components {
             /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
             cap?: number;
         };
-        /** @description Your commission terms in force, and the change waiting for its notice if any. A save is compared with the terms in force as a whole: one that pays every possible order at least as much (a raise: e.g. a rule paying 15 % on coupon orders above a 10 % default) takes effect at once; one that could pay some order less (e.g. a lower share, a new or lower cap, a fixed amount where a share was paid, a rule narrowed to fewer orders) after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail), a raise as a raise */
+        /** @description Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail) */
         CommissionRules: {
             /** @description The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one */
             version: number;
@@ -30420,7 +30416,7 @@ export interface components {
                  * @description Orders reported from then on are computed with these terms; before, with those in force
                  */
                 effectiveAt: string;
-                /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
+                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
                 lowers: string;
             };
         };
@@ -30611,7 +30607,7 @@ export interface components {
                  * @description Orders reported from then on are computed with these terms; before, with those in force
                  */
                 effectiveAt: string;
-                /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
+                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
                 lowers: string;
             };
         };

@@ -107,10 +107,7 @@ const Upcoming = <T extends TSchema>(rules: T, defaultDescription: string) =>
         default: DefaultRule(defaultDescription),
         savedAt: DateTime,
         effectiveAt: { ...DateTime, description: 'Orders reported from then on are computed with these terms; before, with those in force' },
-        lowers: Type.String({
-          description:
-            'Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL)',
-        }),
+        lowers: Type.String({ description: 'Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less)' }),
       },
       { description: 'The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it' },
     ),
@@ -128,7 +125,7 @@ export const CommissionRules = Type.Object(
   {
     $id: 'CommissionRules',
     description:
-      'Your commission terms in force, and the change waiting for its notice if any. A save is compared with the terms in force as a whole: one that pays every possible order at least as much (a raise: e.g. a rule paying 15 % on coupon orders above a 10 % default) takes effect at once; one that could pay some order less (e.g. a lower share, a new or lower cap, a fixed amount where a share was paid, a rule narrowed to fewer orders) after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail), a raise as a raise',
+      'Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail)',
   },
 );
 

@@ -1004,7 +1004,7 @@ export const en = {
   'brand.outOfFive': '{score} of 5',
   'brand.rulesTitle': 'How this brand pays',
   'brand.upcomingTitle': 'New terms from {date}.',
-  'brand.upcomingHint': 'They could pay some orders less ({why}), so the brand gave notice: orders reported before that date keep the terms in force below.',
+  'brand.upcomingHint': 'They could pay some orders less, so the brand gave notice: orders reported before that date keep the terms in force below.',
   'brand.rulesNone': 'One rule for every order.',
   'brand.rulesHint': 'Rules in force since {date} (version {version}): each item of an order goes to the first rule that fits it, else to the default rule.',
   'rules.paysCps': '{percent} % of each item',

@@ -1005,7 +1005,7 @@ export const ptBR: Record<MessageKey, string> = {
   'brand.outOfFive': '{score} de 5',
   'brand.rulesTitle': 'Como esta marca paga',
   'brand.upcomingTitle': 'Novas condições a partir de {date}.',
-  'brand.upcomingHint': 'Elas podem pagar menos em alguns pedidos ({why}), por isso a marca avisou antes: os pedidos informados antes dessa data mantêm as condições em vigor abaixo.',
+  'brand.upcomingHint': 'Elas podem pagar menos em alguns pedidos, por isso a marca avisou antes: os pedidos informados antes dessa data mantêm as condições em vigor abaixo.',
   'brand.rulesNone': 'Uma regra para todos os pedidos.',
   'brand.rulesHint': 'Regras em vigor desde {date} (versão {version}): cada item de um pedido vai para a primeira regra que servir, senão para a regra padrão.',
   'rules.paysCps': '{percent} % de cada item',

@@ -75,11 +75,6 @@ export interface TemplateValues {
   until?: string;
   /** A change of terms that could pay some orders less (it waits for the brand's notice). */
   lowers?: boolean;
-  /** A change of terms that pays no order less and some more (in force at once). */
-  raises?: boolean;
-  /** An example order of a change of terms (its value in `amount`): its commission before and after, in cents of currency. */
-  before?: number;
-  after?: number;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -486,45 +481,27 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
   },
   'terms-changed': {
     en: (v) => ({
-      subject: v.lowers ? `${v.account ?? 'A brand'} changes its commission on ${moment(v.when, 'en')}` : v.raises ? `${v.account ?? 'A brand'} raised its commission` : `${v.account ?? 'A brand'} changed its commission`,
-      paragraphs: [
-        ...(v.lowers
-          ? [
-              `${v.account ?? 'A brand'}, which you promote on ${v.network}, saved new commission terms that could pay some orders less. They apply to orders reported from ${moment(v.when, 'en')}; until then, and for every order reported before, the terms in force now apply.`,
-            ]
-          : v.raises
-            ? [`${v.account ?? 'A brand'}, which you promote on ${v.network}, raised its commission: its new terms pay no order less than before and some more, for orders reported from ${moment(v.when, 'en')}.`]
-            : [`${v.account ?? 'A brand'}, which you promote on ${v.network}, changed its commission terms: they pay no less than before, for orders reported from ${moment(v.when, 'en')}.`]),
-        ...exampleOf(v, 'en'),
-        ...(v.lowers ? ['The brand’s page shows the terms in force and the upcoming ones.'] : []),
-      ],
+      subject: v.lowers ? `${v.account ?? 'A brand'} changes its commission on ${moment(v.when, 'en')}` : `${v.account ?? 'A brand'} changed its commission`,
+      paragraphs: v.lowers
+        ? [
+            `${v.account ?? 'A brand'}, which you promote on ${v.network}, saved new commission terms that could pay some orders less. They apply to orders reported from ${moment(v.when, 'en')}; until then, and for every order reported before, the terms in force now apply.`,
+            'The brand’s page shows the terms in force and the upcoming ones.',
+          ]
+        : [`${v.account ?? 'A brand'}, which you promote on ${v.network}, changed its commission terms: they pay no less than before, for orders reported from ${moment(v.when, 'en')}.`],
       action: 'See the brand’s terms',
     }),
     'pt-BR': (v) => ({
-      subject: v.lowers ? `${v.account ?? 'Uma marca'} muda sua comissão em ${moment(v.when, 'pt-BR')}` : v.raises ? `${v.account ?? 'Uma marca'} aumentou sua comissão` : `${v.account ?? 'Uma marca'} mudou sua comissão`,
-      paragraphs: [
-        ...(v.lowers
-          ? [
-              `${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, salvou novas condições de comissão que podem pagar menos em alguns pedidos. Elas valem para pedidos informados a partir de ${moment(v.when, 'pt-BR')}; até lá, e para todo pedido informado antes, valem as condições de agora.`,
-            ]
-          : v.raises
-            ? [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, aumentou sua comissão: as novas condições não pagam menos do que antes em nenhum pedido e pagam mais em alguns, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`]
-            : [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, mudou suas condições de comissão: elas não pagam menos do que antes, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`]),
-        ...exampleOf(v, 'pt-BR'),
-        ...(v.lowers ? ['A página da marca mostra as condições em vigor e as próximas.'] : []),
-      ],
+      subject: v.lowers ? `${v.account ?? 'Uma marca'} muda sua comissão em ${moment(v.when, 'pt-BR')}` : `${v.account ?? 'Uma marca'} mudou sua comissão`,
+      paragraphs: v.lowers
+        ? [
+            `${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, salvou novas condições de comissão que podem pagar menos em alguns pedidos. Elas valem para pedidos informados a partir de ${moment(v.when, 'pt-BR')}; até lá, e para todo pedido informado antes, valem as condições de agora.`,
+            'A página da marca mostra as condições em vigor e as próximas.',
+          ]
+        : [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, mudou suas condições de comissão: elas não pagam menos do que antes, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`],
       action: 'Ver as condições da marca',
     }),
   },
 };
-
-/** A change of terms' example order, in a sentence: what it earned and what it earns (or would). */
-function exampleOf(v: TemplateValues, locale: MailLocale): string[] {
-  if (v.amount === undefined || v.before === undefined || v.after === undefined) return [];
-  const [value, before, after] = [v.amount, v.before, v.after].map((cents) => money(cents, v.currency, locale));
-  if (locale === 'pt-BR') return [`Por exemplo, um pedido de ${value} ${v.lowers ? 'renderia' : 'rende'} ${after} em vez de ${before}, conforme as condições que a página da marca mostra.`];
-  return [`For example, an order of ${value} ${v.lowers ? 'would earn' : 'earns'} ${after} instead of ${before}, under the terms the brand’s page shows.`];
-}
 
 export interface RenderedMail {
   subject: string;

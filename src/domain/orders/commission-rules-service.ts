@@ -21,8 +21,7 @@ import { ownersOf } from '../access/owners.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { isoOf } from '../time.js';
-import { compareTerms, sameTerms, type CommissionTerms } from './terms-changes.js';
-import { loweringInWords, raiseInWords } from './terms-words.js';
+import { loweringIn, sameTerms, type CommissionTerms } from './terms-changes.js';
 import { couponKeyOf } from './coupon-codes.js';
 import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionItemFacts, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
@@ -131,31 +130,8 @@ export interface CommissionPreview {
 /** The rules of a version never change: each instance keeps those it read. */
 const KEPT_VERSIONS = 500;
 
-/** What a change of terms means for affiliates, in words (see terms-words.ts). */
-interface TermsChangeWords {
-  /** Why it could pay some order less; undefined when it cannot. */
-  lowers?: string | undefined;
-  /** What it pays more, when it is a raise. */
-  raise?: string | undefined;
-  /** An order it pays differently, for the mail: its value, and what it earns before and after. */
-  example?: { value: number; before: number; after: number } | undefined;
-}
-
-/** A change compared with the terms in force, in words: why it could pay less, or what a raise pays more, and its example order. */
-function changeWords(current: CommissionTerms, next: CommissionTerms, currency: string): TermsChangeWords {
-  const comparison = compareTerms(current, next);
-  const example = comparison.lowering?.example ?? comparison.raise;
-  return {
-    lowers: comparison.lowering && loweringInWords(comparison.lowering, current, next, currency),
-    raise: comparison.raise && raiseInWords(comparison.raise, current, next, currency),
-    example: example && { value: example.order.value, before: example.before, after: example.after },
-  };
-}
-
 export class CommissionRulesService {
   private readonly versions = new Map<string, CommissionRule[]>();
-  /** Why each waiting change waits, by brand, version in force and waiting version: both versions are kept unchanged for good. */
-  private readonly waitingReasons = new Map<string, string>();
 
   constructor(
     private readonly repositories: CommissionRulesRepositories,
@@ -172,23 +148,12 @@ export class CommissionRulesService {
     const latest = await this.repositories.commissionRules.latest(brandId);
     const current = inForce ? versionView(inForce) : { version: 0, rules: [], default: defaultCommissionOf(brand) };
     const pending = latest && latest.effective_at > now ? latest : undefined;
-    const lowers = pending && this.waitingReason(brand, inForce, pending);
+    const lowers = pending && loweringIn(termsOf(inForce, brand), termsOf(pending, brand));
     return {
       ...current,
       termsNoticeDays: this.noticeDaysOf(brand),
-      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'none: it pays no order less than the terms in force' } }),
+      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'no lower' } }),
     };
-  }
-
-  /** Why a waiting change waits: it is compared once for each version in force it waits against. */
-  private waitingReason(brand: BrandRow, inForce: CommissionRuleVersionRow | undefined, pending: CommissionRuleVersionRow): string | undefined {
-    // Before any version, the terms in force are the profile's default: part of the key.
-    const key = `${brand.id}:${brand.currency}:${inForce?.version ?? `0:${brand.commission_transfer}:${brand.commission_value}`}:${pending.version}`;
-    if (this.waitingReasons.has(key)) return this.waitingReasons.get(key);
-    const lowers = changeWords(termsOf(inForce, brand), termsOf(pending, brand), brand.currency).lowers;
-    if (this.waitingReasons.size >= KEPT_VERSIONS) this.waitingReasons.delete(this.waitingReasons.keys().next().value!);
-    if (lowers !== undefined) this.waitingReasons.set(key, lowers);
-    return lowers;
   }
 
   /** The notice the brand gives: its own, never below the network's least. */
@@ -259,13 +224,12 @@ export class CommissionRulesService {
       const next: CommissionTerms = { rules: change.rules ?? base.rules, default: change.default ?? base.default };
       // The terms as last saved again: nothing to do (a waiting change keeps its date).
       if (latest && sameTerms(base, next)) return;
-      const words = changeWords(current, next, brand.currency);
-      const lowers = words.lowers;
+      const lowers = loweringIn(current, next);
       const effectiveAt = lowers ? isoOf(now + this.noticeDaysOf(brand) * DAY_MS) : nowIso;
       const replacesPending = latest !== undefined && latest.effective_at > nowIso;
       const tell = !sameTerms(current, next) || replacesPending;
       const affiliates = tell ? await this.repositories.approvals.programmeOf(brand.id) : [];
-      const effectsOf = tell ? await this.termsNotices(brand, affiliates, effectiveAt, words) : () => ({});
+      const effectsOf = tell ? await this.termsNotices(brand, affiliates, effectiveAt, lowers) : () => ({});
       const version = await this.repositories.commissionRules.append(
         {
           brand_id: brand.id,
@@ -284,37 +248,14 @@ export class CommissionRulesService {
     throw conflict('concurrent_update', 'your terms were saved by another request at the same moment; read them again and retry');
   }
 
-  /** program.terms_changed to each of the brand's affiliates, and mail to their owners: a lowering with its notice, a raise as a raise. */
-  private async termsNotices(brand: BrandRow, affiliates: readonly string[], effectiveAt: string, words: TermsChangeWords): Promise<(version: number) => Effects> {
-    const { lowers, raise, example } = words;
+  /** program.terms_changed to each of the brand's affiliates, and mail to their owners. */
+  private async termsNotices(brand: BrandRow, affiliates: readonly string[], effectiveAt: string, lowers: string | undefined): Promise<(version: number) => Effects> {
     const owners = (await Promise.all(affiliates.map((id) => ownersOf(this.repositories.users, { affiliateId: id })))).flat();
     const url = `${this.options.publicUrl}/app/brands/${encodeURIComponent(brand.id)}`;
-    const told = {
-      account: brand.name,
-      when: effectiveAt,
-      url,
-      ...(lowers !== undefined && { lowers: true }),
-      ...(raise !== undefined && { raises: true }),
-      ...(example && { amount: example.value, before: example.before, after: example.after, currency: brand.currency }),
-    };
-    const mail = owners.map((owner) => mailRow({ to: owner.email, template: 'terms-changed', locale: owner.language ?? 'en', values: told }));
+    const mail = owners.map((owner) => mailRow({ to: owner.email, template: 'terms-changed', locale: owner.language ?? 'en', values: { account: brand.name, when: effectiveAt, url, ...(lowers !== undefined && { lowers: true }) } }));
     return (version) => ({
       events: affiliates.map((id) =>
-        webhookEvent(
-          { kind: 'affiliate', id },
-          'program.terms_changed',
-          {
-            brandId: brand.id,
-            brandName: brand.name,
-            version,
-            effectiveAt,
-            lowersEarnings: lowers !== undefined,
-            raisesEarnings: raise !== undefined,
-            ...(lowers !== undefined && { reason: lowers }),
-            ...(raise !== undefined && { raise }),
-          },
-          this.clock,
-        ),
+        webhookEvent({ kind: 'affiliate', id }, 'program.terms_changed', { brandId: brand.id, brandName: brand.name, version, effectiveAt, lowersEarnings: lowers !== undefined, ...(lowers !== undefined && { reason: lowers }) }, this.clock),
       ),
       mail,
     });

@@ -101,11 +101,11 @@ export interface CommissionExplanation {
 export const MAX_RULES = 50;
 
 /** percent × base rounded half up to the cent; BigInt keeps the product exact beyond 2^53. */
-export function shareOf(base: number, basisPoints: number): number {
+function shareOf(base: number, basisPoints: number): number {
   return Number((BigInt(base) * BigInt(basisPoints) + 5_000n) / 10_000n);
 }
 
-export const basisPointsOf = (percent: number) => Math.round(percent * 100);
+const basisPointsOf = (percent: number) => Math.round(percent * 100);
 
 const hasConditions = (rule: CommissionRule) => Object.values(rule.conditions ?? {}).some((c) => c !== undefined);
 

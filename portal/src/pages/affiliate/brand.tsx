@@ -123,7 +123,7 @@ export function BrandDetail({ id }: { id: string }) {
                 {r.upcoming && (
                   <div class="notice" role="note" data-testid="brand-upcoming">
                     <p>
-                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint', { why: r.upcoming.lowers })}
+                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint')}
                     </p>
                     <RulesList terms={r.upcoming} currency={currency} />
                   </div>
