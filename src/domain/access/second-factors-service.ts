@@ -29,7 +29,7 @@ import type { SignInDelays } from './sign-in-delays.js';
 import { tooMany } from '../errors.js';
 import { auditEntry, type Actor } from '../audit/audit-entry.js';
 import { mailRow } from '../mail/mail-queue.js';
-import { isLanguage } from './users-service.js';
+import { mailLanguage } from './users-service.js';
 
 const MINUTE = 60_000;
 /** How long the step between the password and the second factor may take. */
@@ -314,8 +314,8 @@ export class SecondFactorsService {
    * password; someone without one with the password, whose wrong guesses count with sign-in's.
    */
   async confirmChange(who: Confirmer, confirmation: ChangeConfirmation): Promise<void> {
-    const { totp, passkeys } = await this.store.hasFactor(who.userId);
-    if (totp || passkeys > 0) return this.requireCurrentFactor(who, confirmation);
+    const factors = await this.store.hasFactor(who.userId);
+    if (factors.totp || factors.passkeys > 0) return this.requireCurrentFactor(who, confirmation, factors);
     if (confirmation.password === undefined) throw invalid('password_required', 'password: type your password again to confirm this change');
     await this.checkPassword(who, confirmation.password);
   }
@@ -355,8 +355,8 @@ export class SecondFactorsService {
    * recovery code does not count). The password is never enough. Nothing is asked of a person with
    * no factor.
    */
-  private async requireCurrentFactor(who: Confirmer, confirmation: ChangeConfirmation): Promise<void> {
-    const { totp, passkeys } = await this.store.hasFactor(who.userId);
+  private async requireCurrentFactor(who: Confirmer, confirmation: ChangeConfirmation, factors?: { totp: boolean; passkeys: number }): Promise<void> {
+    const { totp, passkeys } = factors ?? (await this.store.hasFactor(who.userId));
     if (!totp && passkeys === 0) return;
     if (confirmation.code !== undefined && totp) {
       if (!(await this.guessedRight(who.userId, who.client ?? {}, { code: confirmation.code }))) throw invalid('invalid_code', 'code: this is not the current code of your authenticator app (each code works once)');
@@ -427,7 +427,7 @@ export class SecondFactorsService {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     if (!user) throw notFound(`no user has the e-mail ${email}`, 'user_not_found');
     const { totp, passkeys } = await this.store.hasFactor(user.id);
-    const mail = mailRow({ to: user.email, template: 'second-factors-removed', locale: isLanguage(user.language) ? user.language : 'en', values: { email: user.email, reason: why, securityUrl: `${this.settings.publicUrl}/app/security` } });
+    const mail = mailRow({ to: user.email, template: 'second-factors-removed', locale: mailLanguage(user), values: { email: user.email, reason: why, securityUrl: `${this.settings.publicUrl}/app/security` } });
     const audit = auditEntry(actor, {
       action: 'user.second_factors_removed',
       subject: { kind: 'user', id: user.id },

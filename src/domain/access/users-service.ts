@@ -124,7 +124,7 @@ const viewOf = (row: UserRow): UserView => ({
 });
 
 /** The language to write to a person in: theirs once known, else English. */
-const mailLanguage = (row: Pick<UserRow, 'language'>): Language => (isLanguage(row.language) ? row.language : 'en');
+export const mailLanguage = (row: Pick<UserRow, 'language'>): Language => (isLanguage(row.language) ? row.language : 'en');
 
 /** What a user may do: everything of their side; owners also manage the team and API keys, and an affiliate's owners its payee details; operators run the network. */
 export function scopesOf(user: Pick<UserRow, 'affiliate_id' | 'role'>): ReadonlySet<Scope> {
