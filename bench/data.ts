@@ -318,6 +318,7 @@ function buildBrands(count: number): Brand[] {
         suspension_reason: null,
         trust_tag_conversions: 0,
         attribution_priority: 'coupon',
+        reports_orders_from_server: 0,
         ratings_absent: 0,
         epc_cents: null,
         median_decision_seconds: null,

@@ -8,6 +8,6 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/app/',
   plugins: [preact()],
-  build: { outDir: '../dist/portal', emptyOutDir: true, target: 'es2022', sourcemap: true },
+  build: { outDir: '../dist/portal', emptyOutDir: true, target: 'es2022', sourcemap: true, manifest: true },
   server: { proxy: { '^/(affiliate|advertiser|session)': 'http://localhost:3000' } },
 });

@@ -262,6 +262,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['revoke', (r) => r.approvals.revoke(AFF, BRAND, NOW)],
     ['promoters (approved, range)', (r) => r.approvals.promoters(BRAND, { from: NOW, to: NOW }, { status: 'approved' }, PAGE)],
     ['promoters (all)', (r) => r.approvals.promoters(BRAND, {}, {}, PAGE)],
+    ['promoters (search, network)', (r) => r.approvals.promoters(BRAND, {}, { search: 'maria', network: true }, PAGE)],
   ],
   brands: [
     [
@@ -277,11 +278,14 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['find', (r) => r.brands.find(BRAND)],
     ['standingOf', (r) => r.brands.standingOf(BRAND)],
     ['setSuspension', (r) => r.brands.setSuspension(BRAND, { suspended_at: null, suspension_reason: null }, NOW, {})],
+    ['setNetworkTerms', (r) => r.brands.setNetworkTerms(BRAND, { fee_basis_points: 3000, statement_due_days: 30 }, { fee_basis_points: 250, statement_due_days: 30 }, NOW, {})],
     ['exists', (r) => r.brands.exists(BRAND)],
     ['slugExists', (r) => r.brands.slugExists('shop')],
     ['setupOf', (r) => r.brands.setupOf(BRAND)],
     ['launch', (r) => r.brands.launch(BRAND, NOW)],
+    ['trackingSeen', (r) => r.brands.trackingSeen(BRAND)],
     ['byIds', (r) => r.brands.byIds([BRAND])],
+    ['namesOf', (r) => r.brands.namesOf([BRAND])],
     ['currenciesOf', (r) => r.brands.currenciesOf([BRAND])],
     ['isApproved', (r) => r.brands.isApproved(AFF, BRAND)],
     ['updateProfile', (r) => r.brands.updateProfile(BRAND, { home_url: 'https://acme.example/', domains: '["acme-shop.example"]', updated_at: NOW })],
@@ -332,6 +336,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['dueDefaults', (r) => r.commissionRules.dueDefaults(NOW)],
     ['append', (r) => r.commissionRules.append({ brand_id: BRAND, rules: '[]', created_at: NOW, created_by: `brand:${BRAND}`, effective_at: NOW, default_transfer: 'cps', default_value: 750 }, () => ({}), { commission_transfer: 'cps', commission_value: 750 })],
     ['productOptions', (r) => r.commissionRules.productOptions(BRAND, ['p-1', 'p-2'])],
+    ['productPrices', (r) => r.commissionRules.productPrices(BRAND, ['p-1', 'p-2'])],
     ['channelKind', (r) => r.commissionRules.channelKind('ch-1')],
   ],
   coupons: [
@@ -524,6 +529,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
       (r) => r.orders.listForBrand(BRAND, { statuses: ['pending'], commissionStatuses: ['pending'], affiliateId: AFF, orderId: 'A-1001', from: NOW, to: NOW }, PAGE),
     ],
     ['existingIds', (r) => r.orders.existingIds(['order-1'])],
+    ['numbersOf', (r) => r.orders.numbersOf(['order-1'])],
   ],
   claims: [
     ['file', (r) => r.claims.file(claim, NO_EFFECTS, NOW)],
@@ -613,6 +619,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['list (filtered)', (r) => r.audit.list({ affiliateId: AFF, actorId: 'usr-1', actorKind: 'operator', action: 'affiliate.', from: NOW, to: NOW }, { limit: 50, offset: 0 })],
     ['list (brand, one action)', (r) => r.audit.list({ brandId: 'b1', action: 'claim.resolved' }, { limit: 50, offset: 0 })],
     ['dropAddressesBefore', (r) => r.audit.dropAddressesBefore(NOW)],
+    ['namesOf', (r) => r.audit.namesOf({ users: ['usr-1'], keys: ['key-1'], orders: ['order-1'], applications: ['app-1'], claims: ['claim-1'], statements: ['st-1'], affiliates: [AFF], brands: ['b1'] })],
   ],
   viewSessions: [
     [
@@ -651,6 +658,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['ownerOf', (r) => r.tagInstall.ownerOf('afk_abcd')],
     ['addReport', (r) => r.tagInstall.addReport({ id: 'tr_1', brand_id: BRAND, source: 'tag', order_id: 'A-1', outcome: 'accepted', reason: null, origin: 'https://shop.example', created_at: NOW })],
     ['latestReports', (r) => r.tagInstall.latestReports(BRAND, 20)],
+    ['awaitingConfirmation', (r) => r.tagInstall.awaitingConfirmation(BRAND, NOW)],
     ['deleteReportsBefore', (r) => r.tagInstall.deleteReportsBefore(NOW)],
   ],
   webhooks: [
@@ -720,6 +728,36 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['missingFromRun', (r) => r.feeds.missingFromRun(BRAND, 'main', 'run-1', 500)],
     ['makeUnavailable', (r) => r.feeds.makeUnavailable(BRAND, [{ seq: 1, options: '[]' }], NOW)],
   ],
+  reconciliations: [
+    [
+      'create',
+      (r) =>
+        r.reconciliations.create({
+          id: 'rec_1',
+          organization_id: BRAND,
+          platform: 'shopify',
+          currency: 'BRL',
+          range_from: null,
+          range_to: null,
+          rows: 0,
+          counts: '{}',
+          created_by: 'key_1',
+          created_at: NOW,
+          applied_at: null,
+          applied_by: null,
+          outcome: null,
+        }),
+    ],
+    ['addLines', (r) => r.reconciliations.addLines([{ reconciliation_id: 'rec_1', seq: 0, kind: 'confirm', line: 2, order_id: 'A-1', network_id: order.id, detail: '{}' }])],
+    ['finish', (r) => r.reconciliations.finish('rec_1', { range_from: NOW, range_to: NOW, rows: 1, counts: '{}' })],
+    ['discard', (r) => r.reconciliations.discard('rec_1')],
+    ['find', (r) => r.reconciliations.find(BRAND, 'rec_1')],
+    ['linesOf', (r) => r.reconciliations.linesOf('rec_1', ['confirm', 'cancel', 'correct'], 500, 10)],
+    ['ordersNotInFile', (r) => r.reconciliations.ordersNotInFile(BRAND, 'rec_1', NOW, NOW, { created_at: NOW, id: order.id }, 500)],
+    ['ordersByIds', (r) => r.reconciliations.ordersByIds(BRAND, ['A-1', '#A-1'])],
+    ['namedIn', (r) => r.reconciliations.namedIn('rec_1', ['A-1', 'A-2'])],
+    ['apply', (r) => r.reconciliations.apply(BRAND, 'rec_1', [], { at: NOW, by: 'key_1' }, () => ({ outcome: '{}', audit: {} as never }))],
+  ],
   products: [
     ['list (filters)', (r) => r.products.list(AFF, { organizationIds: [BRAND], isAvailable: true }, PAGE)],
     // On SQLite the page of a price range waits for the range's total (it chooses the plan).
@@ -729,6 +767,11 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['feedBatch (search, next)', (r) => r.products.feedBatch(AFF, { search: 'running shoes', priceFrom: 1000, priceTo: 5000 }, 1234, 500)],
     ['find', (r) => r.products.find(BRAND, 'p-1')],
     ['delete', (r) => r.products.delete(BRAND, 'p-1')],
+    ['listOfBrand', (r) => r.products.listOfBrand(BRAND, { isAvailable: true }, PAGE)],
+    ['listOfBrand (search, by change)', (r) => r.products.listOfBrand(BRAND, { search: 'Trail shoe' }, PAGE, 'changed')],
+    ['categoriesOfBrand', (r) => r.products.categoriesOfBrand(BRAND, 1000)],
+    ['isNamed', (r) => r.products.isNamed(BRAND, ['p-1', 'p-1-41'], 'https://www.example.com/p/1')],
+    ['makeUnavailable', (r) => r.products.makeUnavailable(BRAND, 'p-1', '[]', NOW)],
     [
       'save',
       (r) =>

@@ -15,7 +15,7 @@ export interface Config {
   host: string;
   /** `sqlite:<path>`, `sqlite::memory:`, a plain file path, or `postgres://…`. */
   databaseUrl: string;
-  /** Base of generated short links, without a trailing slash. */
+  /** Base of short links and of every link the CLI prints or the service mails, without a trailing slash; by default where the server listens (HOST, PORT). */
   publicUrl: string;
   redisUrl: string | undefined;
   /** Prefix of every Redis key and channel of this deployment. */
@@ -63,6 +63,8 @@ export interface Config {
   feedFetchTimeoutMs: number;
   /** The most a product feed may hold, decompressed, in MB (FEED_MAX_MB). */
   feedMaxMb: number;
+  /** The most a shop's order export uploaded for a reconciliation may hold, in MB (RECONCILIATION_MAX_MB). */
+  reconciliationMaxMb: number;
   /** A feed run holding fewer items than this share of the last complete run's makes nothing unavailable (FEED_MIN_SHARE_PERCENT). */
   feedMinSharePercent: number;
   /** The most a feed's parsing thread may use of memory, in MB (FEED_WORKER_HEAP_MB). */
@@ -355,9 +357,21 @@ function mailFrom(raw: string | undefined, publicUrl: string, networkName: strin
   return raw;
 }
 
+/**
+ * Where the server listening on HOST and PORT is reached from this machine: PUBLIC_URL's default,
+ * so that every link the CLI prints or the service mails leads to the running server. Listening on
+ * every address (0.0.0.0, ::) it is localhost; on one address, that address.
+ */
+export function listeningUrl(host: string, port: number): string {
+  const everywhere = host === '0.0.0.0' || host === '::' || host === '[::]';
+  const name = everywhere ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const publicUrl = (env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://localhost:${port}`).replace(/\/+$/, '');
+  const host = env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0';
+  const publicUrl = (env.PUBLIC_URL && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : listeningUrl(host, port)).replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(publicUrl) || !URL.canParse(publicUrl)) {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://go.example.com, got "${publicUrl}"`);
   }
@@ -365,7 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const networkName = env.NETWORK_NAME && env.NETWORK_NAME.trim() !== '' ? env.NETWORK_NAME.trim() : 'affnet';
   return {
     port,
-    host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
+    host,
     databaseUrl: database,
     publicUrl,
     redisUrl: redisUrl(env.REDIS_URL),
@@ -386,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
     feedFetchTimeoutMs: integer(env, 'FEED_FETCH_TIMEOUT_MS', 1_800_000, 100, 3_600_000),
     feedMaxMb: integer(env, 'FEED_MAX_MB', 2048, 1, 65_536),
+    reconciliationMaxMb: integer(env, 'RECONCILIATION_MAX_MB', 100, 1, 65_536),
     feedMinSharePercent: integer(env, 'FEED_MIN_SHARE_PERCENT', 50, 0, 100),
     feedWorkerHeapMb: integer(env, 'FEED_WORKER_HEAP_MB', 256, 16, 16_384),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
@@ -463,6 +478,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
   feedFetchTimeoutMs: 'FEED_FETCH_TIMEOUT_MS',
   feedMaxMb: 'FEED_MAX_MB',
+  reconciliationMaxMb: 'RECONCILIATION_MAX_MB',
   feedMinSharePercent: 'FEED_MIN_SHARE_PERCENT',
   feedWorkerHeapMb: 'FEED_WORKER_HEAP_MB',
   schedulePollMs: 'SCHEDULE_POLL_MS',

@@ -25,6 +25,7 @@ import { memoryRepeatFilter, sharedRepeatFilter, type RepeatFilter } from './dom
 import { memoryVelocityFilter, sharedVelocityFilter, type VelocityFilter } from './domain/links/velocity-filter.js';
 import { TagConversions } from './domain/tag/tag-conversions.js';
 import { ConversionsService } from './domain/orders/conversions.js';
+import { ReconciliationsService } from './domain/reconciliation/reconciliations.js';
 import { Retention } from './domain/retention.js';
 import { HealthService } from './domain/health.js';
 import { WebhookQueue } from './domain/webhooks/webhook-queue.js';
@@ -173,7 +174,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Counters of failed keys and sign-in attempts: shared through Redis, this instance's own while it is away.
   const now = () => clock.now();
   const windowCounter = redis
-    ? failoverWindowCounter((key, windowMs, by) => countInWindow(redis, key, windowMs, by), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone'), now)
+    ? failoverWindowCounter((key, windowMs, by) => countInWindow(redis, key, windowMs, by, now()), logError('Redis unavailable for counting invalid keys and sign-ins; counting here alone'), now)
     : memoryWindowCounter(now);
   // The IP database is read on the first sign-in, not at start (the click writer has its own).
   let countries: CountryLookup | undefined;
@@ -218,6 +219,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // is all there is.
     conversions,
     tag: new TagConversions(repositories, conversions, clock),
+    reconciliations: new ReconciliationsService(repositories, conversions, clock, { maxBytes: config.reconciliationMaxMb * 1024 * 1024 }),
     trackReports: failedKeyThrottle(config.trackLimitPerMinute, 60_000, windowCounter, 'track-address'),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
     jobs: new JobRunner(clock, {

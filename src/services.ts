@@ -48,6 +48,7 @@ import { ProductFeeds } from './domain/catalog/product-feeds.js';
 import type { TrackingService } from './domain/links/tracking-service.js';
 import type { ConversionsService } from './domain/orders/conversions.js';
 import type { TagConversions } from './domain/tag/tag-conversions.js';
+import type { ReconciliationsService } from './domain/reconciliation/reconciliations.js';
 import { TagInstallService } from './domain/tag/tag-install.js';
 import type { HealthService } from './domain/health.js';
 import { HoldsService } from './domain/orders/holds.js';
@@ -126,6 +127,8 @@ export interface ServingServices extends Services {
   jobs: JobRunner;
   /** Brands' product feeds and their runs (fetched on the job runner's queue `feeds`). */
   feeds: FeedsService;
+  /** Orders confirmed from the shop's own order export: previews and their application. */
+  reconciliations: ReconciliationsService;
   /** Counts requests with invalid keys per client address, and says when one must wait. */
   failedKeys: FailedKeyThrottle;
   /** Counts sign-ups and brand applications per address given and per client address. */

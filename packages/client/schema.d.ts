@@ -3061,8 +3061,13 @@ export interface paths {
                         nickname?: string;
                         /** @description Your name or your publication’s: the affiliate is called so */
                         name: string;
-                        /** @description Your main site or social profile (http or https): it becomes your first channel */
+                        /** @description Your main site or social profile, written as you like: www.yoursite.com.br, instagram.com/you, @you (with channelKind) or a full URL. Stored as an https address (a profile on its network’s usual host, e.g. https://www.instagram.com/you, without the query of a share link; a site as written, https:// added when no scheme is given); it becomes your first channel. Refused only when it cannot be an address: invalid_website (not an address), website_network_needed (a bare @handle without channelKind), website_network_mismatch (an address on another network than channelKind), invalid_profile_handle (characters the network does not allow in a handle), website_profile_missing (the network’s address alone) */
                         website: string;
+                        /**
+                         * @description Which network website is a profile on (instagram, tiktok, youtube, x), or site. Needed for a bare @handle or handle; left out, the address’s host decides (instagram.com → instagram, any other → site)
+                         * @enum {string}
+                         */
+                        channelKind?: "site" | "instagram" | "tiktok" | "youtube" | "x";
                         /** @description At least 10 characters, not among the most common passwords */
                         password: string;
                     };
@@ -3187,9 +3192,9 @@ export interface paths {
                         company: string;
                         /** @description The contact person: they become the brand’s owner in the portal */
                         name: string;
-                        /** @description The shop’s site (http or https) */
+                        /** @description The shop’s site, written as you like (www.lojaazul.com.br or a full URL): stored as an https address (https:// added when no scheme is given); invalid_website when it cannot be one */
                         website: string;
-                        /** @description The company’s tax id: a valid CNPJ in Brazil (punctuation optional), the tax or VAT number elsewhere */
+                        /** @description The company’s tax id: a valid CNPJ in Brazil (any spaces, dots, slashes and dashes; check digits verified; stored without them), the tax or VAT number elsewhere */
                         taxId: string;
                         /** @description ISO 4217 code of the shop’s prices and orders, e.g. BRL */
                         currency: string;
@@ -3394,7 +3399,7 @@ export interface paths {
         };
         /**
          * The first-party tag
-         * @description One script for every brand, loaded by the snippet of GET /advertiser/tag. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-47gsJxeL+F3Rp4nBmfwfcV10sIvT8YX/AlS6fV0Lmc52+M3WAhi8vM6mYCtqB1GX.
+         * @description One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-PMxNQf0xijVtI2t8q7txhYJnodqKtm00lzN+H7j839CETdEE5EXYFd0j0gmfWYBY.
          */
         get: {
             parameters: {
@@ -3496,15 +3501,15 @@ export interface paths {
                         value: number;
                         /** @description The currency of value: the brand’s own (anything else is refused) */
                         currency?: string;
-                        /** @description Order lines; Σ price × quantity must match value within 1 % or 100 cents */
+                        /** @description Order lines; Σ price × quantity must match value within 1 % or 100 cents. categories may be left out (0, unknown) */
                         items?: {
                             id: string;
                             name: string;
                             quantity: number;
                             /** @description Unit price in integer cents */
                             price: number;
-                            /** @description Numeric category id of the item in the brand catalogue */
-                            categories: number;
+                            /** @description Numeric category id of the item in your catalogue; leave out when you have none: 0 (unknown) is recorded */
+                            categories?: number;
                         }[];
                         /** @description The click id the tag kept from the landing page (the tag adds it) */
                         clickId?: string;
@@ -4165,6 +4170,181 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["BrandCommissionRules"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliate/brands/{id}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What you earn on a brand’s products
+         * @description Addition to the spec: for each product named (products, repeated, up to 50), what one unit at its lowest price would earn you under the brand’s rules in force and your groups, as GET /affiliate/orders/{id}/commission would explain an order of it. A rule for coupons, a channel or new customers counts only once an order meets it, so the figure is what an order meeting none of them earns. Products the brand does not have, or without a price, are left out. A brand you may not access answers 404. Scope: brands:read.
+         */
+        get: {
+            parameters: {
+                query: {
+                    products: string[];
+                };
+                header?: never;
+                path: {
+                    /** @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                productId: string;
+                                /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
+                                currency: string;
+                                /** @description Cents: the product’s lowest price */
+                                price: number;
+                                /** @description Cents: what one unit at that price earns you */
+                                commission: number;
+                            }[];
                         };
                     };
                 };
@@ -5123,7 +5303,7 @@ export interface paths {
         put?: never;
         /**
          * Create short links, one per channel of the caller
-         * @description Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404. Scope: shortener:write.
+         * @description Answers 200 with one Channel per channel of the calling affiliate (or per channel named in channelIds). A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404. Scope: shortener:write.
          */
         post: {
             parameters: {
@@ -5149,8 +5329,10 @@ export interface paths {
                         featureId?: string;
                         /** @description Required for Custom, not accepted otherwise: an https URL on the brand domain or a subdomain of it */
                         url?: string;
-                        /** @description Your own tracking id, appended to the destination as the query parameter mdasc */
+                        /** @description Your own label for this link (a tracking id): appended to the destination as the query parameter mdasc, and returned with the orders the link brings */
                         mdasc?: string;
+                        /** @description Addition to the spec: only these of your channels (ids from GET /affiliate/channels) get a link, and only they are answered; omitted: every channel. An id that is not one of your channels answers 400 invalid_body */
+                        channelIds?: string[];
                     };
                 };
             };
@@ -5953,7 +6135,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first): id, orderId, createdAt, organizationId, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon. value and commission are integers in the minor unit of currency (cents), as everywhere in the API; a field the order has no value for is an empty cell. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first). Which columns: columns=api (the API’s field names, amounts in cents: what programs read, stable) or columns=words (for people, in the document’s language); without it, words for a signed-in person (the portal) and api for an API key. With columns=api: id, orderId, createdAt, organizationId, brandName, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon; value and commission are integers in the minor unit of currency (cents), as everywhere in the API. With columns=words, in the document's language: the order number, brand, day, status, currency, value and commission in the currency's units, commission status, channel, label, coupon and day paid. A field the order has no value for is an empty cell. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -5978,6 +6160,8 @@ export interface paths {
                     payoutId?: string;
                     /** @description Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case */
                     coupon?: string;
+                    /** @description api: field names and cents, stable for programs; words: for people, in the document’s language */
+                    columns?: "api" | "words";
                 };
                 header?: never;
                 path?: never;
@@ -6652,7 +6836,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "pix";
                                     /**
-                                     * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                                     * @description cpf, cnpj, email, phone (a Brazilian number as people write it, (11) 98765-4321, 11987654321 or +55 11 98765-4321, stored in E.164: +5511987654321) or random (the UUID the bank made)
                                      * @enum {string}
                                      */
                                     keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
@@ -6798,7 +6982,7 @@ export interface paths {
         };
         /**
          * Set where you are paid (payee details)
-         * @description Addition to the spec. Saves your payee details whole (replacing any): legalName, country (ISO alpha-2), taxId (in Brazil a CPF or CNPJ, check digits verified; elsewhere free text, optional) and a method: `{"type":"pix","keyType":"cpf|cnpj|email|phone|random","key":…}` (each key checked for its type: phone as +55 E.164, random as the UUID the bank made), or `{"type":"bank","iban":…}` (check digits verified), or `{"type":"bank","bankCode":"341","branch":"1234","account":"12345-6"}` (a Brazilian account). Confirm with `password`, or, if you have set up a second factor, with `code` (a current code of your authenticator app) unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it). A change mails every owner of the affiliate and holds its payouts for PAYEE_CHANGE_HOLD_HOURS (48 by default); saving the same details again changes nothing. Every bad value answers 400 naming the field and what to fix. Signed-in owners only: no API key reaches payee details (403). 503 payee_key_missing when the server has no encryption key: nothing is saved. Scope: payee:write.
+         * @description Addition to the spec. Saves your payee details whole (replacing any): legalName, country (ISO alpha-2), taxId (in Brazil a CPF or CNPJ, check digits verified; elsewhere free text, optional) and a method: `{"type":"pix","keyType":"cpf|cnpj|email|phone|random","key":…}` (each key checked for its type: a CPF or CNPJ with any punctuation, a phone as Brazilians write it, stored as +55 E.164, random as the UUID the bank made), or `{"type":"bank","iban":…}` (check digits verified), or `{"type":"bank","bankCode":"341","branch":"1234","account":"12345-6"}` (a Brazilian account). Confirm with `password`, or, if you have set up a second factor, with `code` (a current code of your authenticator app) unless this session passed its second factor within the last 10 minutes (a passkey: sign in again with it). A change mails every owner of the affiliate and holds its payouts for PAYEE_CHANGE_HOLD_HOURS (48 by default); saving the same details again changes nothing. Every bad value answers 400 naming the field and what to fix. Signed-in owners only: no API key reaches payee details (403). 503 payee_key_missing when the server has no encryption key: nothing is saved. Scope: payee:write.
          */
         put: {
             parameters: {
@@ -6815,18 +6999,18 @@ export interface paths {
                         legalName: string;
                         /** @description Where the payee is resident for tax, ISO 3166-1 alpha-2 (e.g. BR) */
                         country: string;
-                        /** @description In Brazil (required) a CPF (11 digits) or CNPJ (14 characters, numeric or the new alphanumeric form), punctuation optional, check digits verified; elsewhere the tax number as free text (optional) */
+                        /** @description In Brazil (required) a CPF (11 digits) or CNPJ (14 characters, numeric or the new alphanumeric form), with any spaces, dots, slashes and dashes (stored without them), check digits verified; elsewhere the tax number as free text (optional) */
                         taxId?: string;
                         /** @description How the payee is paid: type pix with keyType and key, or type bank with an IBAN, or with bankCode, branch and account */
                         method: {
                             /** @enum {string} */
                             type: "pix";
                             /**
-                             * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                             * @description cpf, cnpj, email, phone (a Brazilian number as people write it, (11) 98765-4321, 11987654321 or +55 11 98765-4321, stored in E.164: +5511987654321) or random (the UUID the bank made)
                              * @enum {string}
                              */
                             keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
-                            /** @description The PIX key, checked for its type: a CPF or CNPJ with its check digits, an e-mail address, a Brazilian phone number, or a UUID */
+                            /** @description The PIX key, checked for its type: a CPF or CNPJ with its check digits (any spaces, dots, slashes and dashes), an e-mail address, a Brazilian phone number (area code required; refused as invalid_pix_key when no such number can exist), or a UUID */
                             key: string;
                         } | {
                             /** @enum {string} */
@@ -6879,7 +7063,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "pix";
                                     /**
-                                     * @description cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)
+                                     * @description cpf, cnpj, email, phone (a Brazilian number as people write it, (11) 98765-4321, 11987654321 or +55 11 98765-4321, stored in E.164: +5511987654321) or random (the UUID the bank made)
                                      * @enum {string}
                                      */
                                     keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
@@ -7179,7 +7363,7 @@ export interface paths {
                          * @description The kind of channel: an AvailableChannel id
                          * @enum {string}
                          */
-                        availableChannelId: "site" | "instagram" | "whatsapp" | "youtube" | "email" | "tiktok" | "telegram";
+                        availableChannelId: "site" | "instagram" | "whatsapp" | "youtube" | "email" | "tiktok" | "telegram" | "x";
                         /** @description What the channel is called, e.g. the blog or profile name (@dealsblog); trimmed, and unlike the names of your other channels in use (case aside) */
                         name: string;
                     };
@@ -8444,11 +8628,14 @@ export interface paths {
         };
         /**
          * Your monthly statement as CSV
-         * @description Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (currency, at, kind, amount, orderId, payoutId, adjustmentId); then a blank line and the totals section, a header line and one line per currency (month, currency, openingBalance, approved, payable, paid, returned, adjustments, closingBalance, awaitingBrandPayment, payableBalance). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. month is YYYY-MM, a UTC month up to the current one (the current month so far); another answers 400 invalid_month, a later one 400 month_in_future. Scope: orders:read.
+         * @description Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement; then a blank line and the totals section, a header line and one line per currency. Which columns: columns=api (the API’s field names, amounts in cents: what programs read, stable) or columns=words (for people, in the document’s language); without it, words for a signed-in person (the portal) and api for an API key. With columns=api: movements currency, at, kind, amount, orderId, payoutId, adjustmentId; totals month, currency, openingBalance, approved, payable, paid, returned, adjustments, closingBalance, awaitingBrandPayment, payableBalance; amounts are integers in the minor unit of currency (cents), as everywhere in the API, the same columns in every language. With columns=words, the same in the document's language (as the PDF's): headers in words, each movement named, an order by the brand's number and the brand, days as the language writes them, amounts in the currency's units (12.50). A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. month is YYYY-MM, a UTC month up to the current one (the current month so far); another answers 400 invalid_month, a later one 400 month_in_future. Scope: orders:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description api: field names and cents, stable for programs; words: for people, in the document’s language */
+                    columns?: "api" | "words";
+                };
                 header?: never;
                 path: {
                     /** @description YYYY-MM: a UTC month, the current one at the latest */
@@ -12179,15 +12366,15 @@ export interface paths {
                         orderId: string;
                         /** @description Order value in integer cents (what the commission is computed on) */
                         value: number;
-                        /** @description Order lines; Σ price × quantity must match value within 1 % or 100 cents */
+                        /** @description Order lines; Σ price × quantity must match value within 1 % or 100 cents. categories may be left out (0, unknown) */
                         items: {
                             id: string;
                             name: string;
                             quantity: number;
                             /** @description Unit price in integer cents */
                             price: number;
-                            /** @description Numeric category id of the item in the brand catalogue */
-                            categories: number;
+                            /** @description Numeric category id of the item in your catalogue; leave out when you have none: 0 (unknown) is recorded */
+                            categories?: number;
                         }[];
                         /**
                          * Format: date-time
@@ -12593,8 +12780,8 @@ export interface paths {
                             quantity: number;
                             /** @description Unit price in integer cents */
                             price: number;
-                            /** @description Numeric category id of the item in the brand catalogue */
-                            categories: number;
+                            /** @description Numeric category id of the item in your catalogue; leave out when you have none: 0 (unknown) is recorded */
+                            categories?: number;
                         }[];
                         /** @description Addition: why (a refund, a returned item, a fraudulent order), with a change; kept in the audit trail, which you and the affiliate read (GET /advertiser/audit, GET /affiliate/audit) */
                         reason?: string;
@@ -13080,7 +13267,7 @@ export interface paths {
         };
         /**
          * Replace your commission rules
-         * @description Saves the whole list as your next version, used for orders reported from now on; orders already reported keep the version they were computed with, corrections included. Each item of an order goes to the first rule whose conditions hold (your default rule after the last): a cps rule pays its percent of the item’s price × quantity, rounded half up to the cent per item; a cpa rule its amount once per order (per: order) or per unit (per: item); a rule’s cap limits what it pays in one order. Checked as a whole: 400 invalid_commission_rules naming the rule (rules[2]: …) when a rule comes after one without conditions (it could never match), an orderValue range is impossible (min above max), a cps value exceeds 100 or has more than two decimals, a cpa value is not whole cents, per is given on a cps rule, or a channel kind is unknown. Scope: catalog:write.
+         * @description Saves the whole list as your next version, used for orders reported from now on; orders already reported keep the version they were computed with, corrections included. Each item of an order goes to the first rule whose conditions hold (your default rule after the last): a cps rule pays its percent of the item’s price × quantity; a cpa rule its amount once per order (per: order) or per unit (per: item); the part of the order value its items do not cover (shipping, a fee) is one more unit, like an order without items, that a share pays on and an amount does not; a rule’s cap limits what it pays in one order. Each line shows its arithmetic rounded half up to the cent; the commission is the lines’ exact sum rounded once (rounding in the explanation says what that adds). Checked as a whole: 400 invalid_commission_rules naming the rule (rules[2]: …) when a rule comes after one without conditions (it could never match), an orderValue range is impossible (min above max), a cps value exceeds 100 or has more than two decimals, a cpa value is not whole cents, per is given on a cps rule, or a channel kind is unknown. Scope: catalog:write.
          */
         put: {
             parameters: {
@@ -14037,7 +14224,7 @@ export interface paths {
         };
         /**
          * The affiliates that promote your brand
-         * @description Affiliates approved for your brand, asking for approval, with links to it, or with orders of it (whatever their status or date, even when their links are gone), ordered by id, each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
+         * @description Affiliates approved for your brand, asking for approval, with links to it, or with orders of it (whatever their status or date, even when their links are gone), ordered by id (with q, only those whose id or name contains it, and for a public brand any active affiliate of the network so found), each with its orders, sales and commission of orders created in from/to (a date is a whole day in timezone) and its counted clicks in the same range (clicks are summed per hour: a bound inside an hour takes that whole hour). Scope: affiliates:read.
          */
         get: {
             parameters: {
@@ -14054,6 +14241,8 @@ export interface paths {
                     to?: string;
                     /** @description IANA time zone name (e.g. America/Sao_Paulo) in which a date alone (YYYY-MM-DD) in from/to is a whole day; default UTC */
                     timezone?: string;
+                    /** @description Only affiliates whose id or name contains this, case aside. For a public brand it also finds any active affiliate of the network (each may promote you and be given a coupon code), with no figures yet; a private brand finds only its own affiliates as listed without q. */
+                    q?: string;
                 };
                 header?: never;
                 path?: never;
@@ -14078,7 +14267,7 @@ export interface paths {
                                 affiliateId: string;
                                 name: string;
                                 /**
-                                 * @description approved; pending (asked, not answered); declined; none (has links to or orders of your brand, which is or was public, without an approval)
+                                 * @description approved; pending (asked, not answered); declined; none (has links to or orders of your brand, which is or was public, without an approval; or, found with q for your public brand, nothing with it yet)
                                  * @enum {string}
                                  */
                                 approval: "approved" | "pending" | "declined" | "none";
@@ -14830,7 +15019,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one of your products
-         * @description Affiliates no longer find it. Orders that listed it keep their items as reported. 404 product_not_found for an id you have no product with. Scope: catalog:write.
+         * @description Affiliates no longer find it. Orders that listed it keep their items as reported. A product an order or a link names is not removed but made unavailable (its options too), so the orders and links keep naming a product that exists: an order of yours with an item whose id is the product's or one of its options', or an affiliate link whose address begins with the product's url. Either way the answer is 204; its header x-product-outcome says which happened (deleted or made_unavailable). 404 product_not_found for an id you have no product with. Scope: catalog:write.
          */
         delete: {
             parameters: {
@@ -15256,7 +15445,7 @@ export interface paths {
         };
         /**
          * Your products
-         * @description Every product of your catalogue, available or not, newest first (the order they were added), in the shape affiliates read them, with the page metadata. Prices are integer cents of your currency. Scope: catalog:read.
+         * @description Every product of your catalogue, available or not, newest first (the order they were added; sort=changed: most recently changed first), in the shape affiliates read them, with the page metadata. Prices are integer cents of your currency. q narrows the list to the products whose name or description holds its words, or whose id starts with it. Scope: catalog:read.
          */
         get: {
             parameters: {
@@ -15267,6 +15456,10 @@ export interface paths {
                     limit?: number;
                     /** @description Only available products, or only unavailable ones (true or false) */
                     isAvailable?: boolean;
+                    /** @description Addition: products whose name or description holds every word (as the start of a word, accents and case ignored), or whose id starts with it (case ignored) */
+                    q?: string;
+                    /** @description Addition: added (default) lists the newest products first, in the order they were added; changed lists the most recently changed first (updatedAt) */
+                    sort?: "added" | "changed";
                 };
                 header?: never;
                 path?: never;
@@ -15289,6 +15482,144 @@ export interface paths {
                         "application/json": {
                             data: components["schemas"]["Product"][];
                             meta: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/product-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The categories your products are filed under
+         * @description Every category name the options of your products give (options[].categories), each once (case ignored, the first spelling kept), in alphabetical order; at most 1,000. What a new product may be filed under; a new name is simply given with the product. Scope: catalog:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: string[];
                         };
                     };
                 };
@@ -16844,7 +17175,7 @@ export interface paths {
         };
         /**
          * Your brand profile
-         * @description Your site, home page, domains, click id parameter, accepted channel kinds, commission rule and currency, as the network applies them. Scope: catalog:read.
+         * @description Your site, home page, domains, click id parameter, accepted channel kinds, commission rule and currency, as the network applies them; and the network’s terms for your statements (networkTerms: its fee on each commission and the days to pay, as they are now: the network sets them, keeps no history of them and schedules no change ahead; each statement keeps the fee it was issued with). Scope: catalog:read.
          */
         get: {
             parameters: {
@@ -16984,7 +17315,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: uri */
+                        /** @description Your site, written as you like (www.yourshop.com.br or a full URL): stored as an https address (https:// added when no scheme is given); invalid_url when it cannot be one */
                         site?: string;
                         /** @description null: back to your site’s origin */
                         homeUrl?: string | null;
@@ -17015,6 +17346,8 @@ export interface paths {
                          * @enum {string}
                          */
                         attributionPriority?: "coupon" | "click";
+                        /** @description Addition: say that your own server reports your orders (true), or take it back (false) */
+                        reportsOrdersFromServer?: boolean;
                     };
                 };
             };
@@ -17183,12 +17516,14 @@ export interface paths {
                             data: {
                                 /** @description Affiliates see the brand, and its links work */
                                 launched: boolean;
-                                /** @description What launching needs */
+                                /** @description What launching needs (commission and catalogue), and whether tracking is installed */
                                 steps: {
                                     /** @description A commission is set */
                                     commission: boolean;
                                     /** @description The brand has a product or a campaign */
                                     catalogue: boolean;
+                                    /** @description Addition: the brand’s tracking is seen working: an order its server, tag or pixel reported (a claim’s order does not count), or its word that its server reports its orders (reportsOrdersFromServer on PATCH /advertiser/brand). Shown beside the steps; launching does not wait for it */
+                                    tracking: boolean;
                                 };
                             };
                         };
@@ -17318,12 +17653,14 @@ export interface paths {
                             data: {
                                 /** @description Affiliates see the brand, and its links work */
                                 launched: boolean;
-                                /** @description What launching needs */
+                                /** @description What launching needs (commission and catalogue), and whether tracking is installed */
                                 steps: {
                                     /** @description A commission is set */
                                     commission: boolean;
                                     /** @description The brand has a product or a campaign */
                                     catalogue: boolean;
+                                    /** @description Addition: the brand’s tracking is seen working: an order its server, tag or pixel reported (a claim’s order does not count), or its word that its server reports its orders (reportsOrdersFromServer on PATCH /advertiser/brand). Shown beside the steps; launching does not wait for it */
+                                    tracking: boolean;
                                 };
                             };
                         };
@@ -18446,11 +18783,14 @@ export interface paths {
         };
         /**
          * One statement as CSV
-         * @description Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (orderId, affiliateId, orderedAt, lockAt, autoApproved, currency, value, commission, fee); then a blank line and the totals section, a header line and one line (statementId, month, currency, lineCount, commission, feeBasisPoints, fee, total, paidAmount, status, issuedAt, dueAt, paidAt). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Another brand's statement, or an unknown id, answers 404 statement_not_found. Scope: conversions:read.
+         * @description Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed; then a blank line and the totals section. Which columns: columns=api (the API’s field names, amounts in cents: what programs read, stable) or columns=words (for people, in the document’s language); without it, words for a signed-in person (the portal) and api for an API key. With columns=api: lines orderId, affiliateId, orderedAt, lockAt, autoApproved, currency, value, commission, fee; totals a header line and one line (statementId, month, currency, lineCount, commission, feeBasisPoints, fee, total, paidAmount, status, issuedAt, dueAt, paidAt); amounts are integers in the minor unit of currency (cents), as everywhere in the API, the same columns in every language. With columns=words, the same in the document's language (as the PDF's): headers in words, days as the language writes them, amounts in the currency's units (12.50), and the totals as a label and a value per line. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Another brand's statement, or an unknown id, answers 404 statement_not_found. Scope: conversions:read.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description api: field names and cents, stable for programs; words: for people, in the document’s language */
+                    columns?: "api" | "words";
+                };
                 header?: never;
                 path: {
                     /** @description The statement's id */
@@ -19961,6 +20301,541 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/conversions/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview what your shop’s order export says of your orders
+         * @description Your shop’s own order export as the body (Content-Type text/csv), read as it streams in, up to RECONCILIATION_MAX_MB (default 100; past it 413 file_too_large). Shopify’s orders export is known by its headers (Name, Financial Status, Fulfillment Status, Total, Refunded Amount, Currency, Created at, Cancelled at), and so is Nuvemshop’s (Número do Pedido, Status do Pedido, Status do Pagamento, Status do Envio, Total, Moeda, Data); any other CSV needs orderIdColumn, statusColumn, totalColumn and dateColumn (refundedColumn and currencyColumn optional), else 400 reconciliation_columns_unknown with the file’s columns in details. Nothing changes: the answer (201) is a preview, kept under its id. For each of your orders the file names: confirm (pending here, paid or fulfilled in the shop: approved when applied), cancel (canceled, voided or refunded in the shop), correct (partly refunded: its value less the refund, then approved; its lines scaled to the value when they no longer fit), leave (the shop is still waiting for payment). An order locked (past its lockAt), held for the network’s fraud review, or already approved or canceled is never changed by a file: skipped, with its reason. Ids are matched as written, or with Shopify’s "#" added or taken off. unknown: rows naming no order of yours; missing: your orders of the file’s days (whole UTC days, its first to its last order) the file lacks; invalid: rows that cannot be read, by line number and reason. Amounts are read as text by your currency’s minor unit ("129.90", "1.299,90", "R$ 129,90"), never as binary fractions; a row in another currency is invalid. Scope: conversions:write.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The header of the column holding your order id, as you report it to the network (a file other than Shopify's or Nuvemshop's export) */
+                    orderIdColumn?: string;
+                    /** @description The header of the column holding the order’s status in the shop (paid, pending, canceled, refunded, partially refunded…, in English or Portuguese) (a file other than Shopify's or Nuvemshop's export) */
+                    statusColumn?: string;
+                    /** @description The header of the column holding the order’s total, as the shop writes it (129.90, 1.299,90) (a file other than Shopify's or Nuvemshop's export) */
+                    totalColumn?: string;
+                    /** @description The header of the column holding the order’s date (2026-11-20 14:03:11 -0300, 2026-11-20T17:03:11Z, 20/11/2026 14:03; without a zone, UTC) (a file other than Shopify's or Nuvemshop's export) */
+                    dateColumn?: string;
+                    /** @description The header of the column holding the amount refunded (optional) (a file other than Shopify's or Nuvemshop's export) */
+                    refundedColumn?: string;
+                    /** @description The header of the column holding the currency (optional; rows in another currency than yours are refused) (a file other than Shopify's or Nuvemshop's export) */
+                    currencyColumn?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The shop’s order export as it was downloaded (CSV; comma, semicolon or tab; UTF-8 or Windows-1252) */
+            requestBody: {
+                content: {
+                    /**
+                     * @example Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Currency,Subtotal,Shipping,Taxes,Total,Created at,Cancelled at,Refunded Amount
+                     *     #1001,ana@example.com,paid,2026-11-20 14:05:00 -0300,fulfilled,2026-11-21 09:00:00 -0300,BRL,129.90,0.00,0.00,129.90,2026-11-20 14:03:11 -0300,,0.00
+                     */
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Reconciliation"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/conversions/reconciliations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one of your reconciliations
+         * @description The preview as it was made (its counts and the first 20 lines of each kind), and, once applied, when and what it changed. Another brand’s answers 404 reconciliation_not_found. Scope: conversions:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The reconciliation id (rec_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Reconciliation"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/conversions/reconciliations/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a reconciliation’s preview
+         * @description Makes the preview’s changes in one transaction, each as PATCH /advertiser/conversions/{orderId} makes it: the order’s history (by brand, with the reconciliationId), the webhooks (conversion.updated, order.updated, commission.approved or commission.canceled), the ledger and an audit entry per order (conversion.approved, conversion.canceled), plus reconciliation.applied with the outcome. An order the preview named that changed since (decided, locked, held, another value) is left alone and counted in outcome.changedMeanwhile. An order of the tag or the pixel approved this way is confirmed by you: it is not canceled at its lock date. A reconciliation is applied once: again answers 409 reconciliation_applied; upload the file again for a new preview (it finds nothing left to do for the orders already changed: they are decided). Another brand’s answers 404. Scope: conversions:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The reconciliation id (rec_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Reconciliation"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/webhooks": {
         parameters: {
             query?: never;
@@ -20109,7 +20984,7 @@ export interface paths {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url: string;
                         /** @description The event types to send to this endpoint */
-                        events: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue")[];
+                        events: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue" | "statement.terms_changed")[];
                         /** @description A note for yourself */
                         description?: string;
                         /** @description false: keep the endpoint but send nothing (default true) */
@@ -20608,7 +21483,7 @@ export interface paths {
                     "application/json": {
                         /** @description Where events are POSTed: an https URL reaching a public address (the network never calls its own or private networks). Redirects are not followed. */
                         url?: string;
-                        events?: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue")[];
+                        events?: ("conversion.created" | "conversion.updated" | "affiliate.approval.requested" | "claim.created" | "claim.resolved" | "statement.issued" | "statement.overdue" | "statement.terms_changed")[];
                         description?: string;
                         /** @description true switches the endpoint on again, also after the network switched it off for failing (see disabledReason); false switches it off */
                         enabled?: boolean;
@@ -25658,6 +26533,213 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/brands/{id}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the network's terms for a brand
+         * @description Sets the network's fee on each commission the brand is billed (feeBasisPoints: basis points of the commission, 250 is 2.5 %) and the days it has to pay a statement (dueDays), one or both, with a reason. The change is audited before → after (brand.terms_changed), the brand's owners are mailed in their language, and its webhooks get statement.terms_changed, all at once. The next statement issued bills with the new terms; statements issued already keep theirs. The same as `affnet brands terms`. 400 terms_missing without either, invalid_reason without a reason; 404 brand_not_found; 409 terms_unchanged when they are the terms already, concurrent_update when someone changed them meanwhile. Scope: operator:money.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The brand’s id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The fee, the due days or both (one at least); what is left out stays as it is */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The network's fee on each commission billed, in basis points of the commission (250: 2.5 %, 3000: 30 %) */
+                        feeBasisPoints?: number;
+                        /** @description Days the brand has to pay a statement after it is issued */
+                        dueDays?: number;
+                        /** @description Why: the brand’s owners are mailed it, its webhooks carry it, and the audit trail keeps it */
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["NetworkTermsChanged"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/holds": {
         parameters: {
             query?: never;
@@ -26723,6 +27805,8 @@ export interface paths {
                             data: {
                                 /** @description The run made (absent on a dry run, or when nothing could be paid) */
                                 runId?: string;
+                                /** @description true for a dry run (nothing paid); false for a run, even one that found nothing to pay */
+                                dryRun: boolean;
                                 lines: {
                                     affiliateId: string;
                                     /** @description Addition to the spec: ISO 4217 code (e.g. BRL, EUR, USD) of the amounts beside it, integers in its minor unit (cents) */
@@ -26734,8 +27818,25 @@ export interface paths {
                                     adjustments: number;
                                     /** @description commission + adjustments, cents */
                                     total: number;
-                                    /** @description Why it waits */
+                                    /** @description Why it waits, in English */
                                     skipped?: string;
+                                    /** @description Why a run does not pay the amount now (skipped says the same in English): affiliate_suspended (since), below_minimum (minimum), no_payee_details, payee_details_held (since the change, until), payee_details_unreadable, paid_meanwhile (another run paid it, or it fell below the minimum). */
+                                    waits?: {
+                                        /** @enum {string} */
+                                        reason: "affiliate_suspended" | "below_minimum" | "no_payee_details" | "payee_details_held" | "payee_details_unreadable" | "paid_meanwhile";
+                                        /** @description below_minimum: the least a payout in this currency pays, cents */
+                                        minimum?: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                                         */
+                                        since?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description payee_details_held: when payouts may go again
+                                         */
+                                        until?: string;
+                                    };
                                     payout?: components["schemas"]["Payout"];
                                 }[];
                             };
@@ -27271,8 +28372,15 @@ export interface paths {
                                 /** @enum {string} */
                                 status: "settled" | "failed";
                                 reason?: string;
-                                /** @description What was done: settled, failed…, already settled, left sent… */
+                                /** @description What was done, in English: settled, failed…, already settled, left sent… */
                                 outcome: string;
+                                /**
+                                 * @description What was done, as a code: settled; failed (its commissions are payable again); already_done (it had that status); not_sent (only a sent payout can be settled or failed: payoutStatus says what it is); changed_meanwhile (left as it is)
+                                 * @enum {string}
+                                 */
+                                result: "settled" | "failed" | "already_done" | "not_sent" | "changed_meanwhile";
+                                /** @description not_sent: the payout’s status */
+                                payoutStatus?: string;
                             }[];
                         };
                     };
@@ -27946,6 +29054,15 @@ export interface paths {
                                     currency: string;
                                     accounts: {
                                         account: string;
+                                        /** @description Whose account it is: a brand’s or an affiliate’s (with its name), or the network’s own */
+                                        holder: {
+                                            /** @enum {string} */
+                                            kind: "brand" | "affiliate" | "network";
+                                            id?: string;
+                                            name?: string;
+                                        };
+                                        /** @description What the account holds: unbilled, receivable (a brand’s); approved, payable (an affiliate’s); cash, fees, adjustments, payouts_sent, opening (the network’s) */
+                                        purpose: string;
                                         opening: number;
                                         debit: number;
                                         credit: number;
@@ -29917,7 +31034,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A brand you promote changed its commission terms: a change that could pay some orders less takes effect after the brand’s notice (effectiveAt), any other at once
+         * A brand you promote changed its commission terms, compared as a whole with those in force: a change that could pay some order less takes effect after the brand’s notice (effectiveAt); a raise (no order paid less, some more) or any other change that pays no order less, at once
          * @description Sent to affiliates' endpoints subscribed to program.terms_changed. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
          */
         post: {
@@ -29961,8 +31078,12 @@ export interface webhooks {
                             effectiveAt: string;
                             /** @description true: the change could pay some orders less, so it waits for the brand’s notice */
                             lowersEarnings: boolean;
-                            /** @description Why the change could pay less (e.g. rules[1]: it pays less), when it could */
+                            /** @description true: a raise, in force at once: the change pays no order less than the terms in force and some more */
+                            raisesEarnings: boolean;
+                            /** @description Why the change could pay less, with an order that would earn less, when it could (e.g. the default rule would pay 5 % instead of 7.5 %: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 7.50 BRL) */
                             reason?: string;
+                            /** @description What a raise pays more, with an order that earns more (e.g. no order earns less, and some earn more: e.g. an order of 100.00 BRL with a coupon code, of an item at 100.00 BRL earns 15.00 BRL instead of 10.00 BRL) */
+                            raise?: string;
                         };
                     };
                 };
@@ -30298,6 +31419,68 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "statement.terms_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The network changed its terms for your statements (its fee on each commission, the days to pay), with its reason: the next statement issued bills with them; those issued already keep theirs
+         * @description Sent to brands' endpoints subscribed to statement.terms_changed. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (msg_…): the same on every attempt and redelivery; deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed; reject it when more than 5 minutes from your clock */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed with the base64-decoded part of your secret after whsec_; two signatures, space-separated, for a day after a rotation. Accept the request when one matches. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "statement.terms_changed";
+                        /**
+                         * @description The payload shape; fields may be added within a version
+                         * @constant
+                         */
+                        version: 1;
+                        /**
+                         * Format: date-time
+                         * @description When the event happened
+                         */
+                        timestamp: string;
+                        data: components["schemas"]["NetworkTermsChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -30373,7 +31556,7 @@ export interface components {
             /** @description The most this rule pays in one order, in cents: its lines are paid in order until the cap is reached */
             cap?: number;
         };
-        /** @description Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail) */
+        /** @description Your commission terms in force, and the change waiting for its notice if any. A save is compared with the terms in force as a whole: one that pays every possible order at least as much (a raise: e.g. a rule paying 15 % on coupon orders above a 10 % default) takes effect at once; one that could pay some order less (e.g. a lower share, a new or lower cap, a fixed amount where a share was paid, a rule narrowed to fewer orders) after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail), a raise as a raise */
         CommissionRules: {
             /** @description The version in force: each save makes the next; 0 before you saved any. Each order keeps the version it was computed with, and a correction recomputes with that one */
             version: number;
@@ -30416,7 +31599,7 @@ export interface components {
                  * @description Orders reported from then on are computed with these terms; before, with those in force
                  */
                 effectiveAt: string;
-                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
+                /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
                 lowers: string;
             };
         };
@@ -30458,6 +31641,8 @@ export interface components {
                 commission: number;
                 /** @description true: the rule’s cap reduced this line */
                 capped: boolean;
+                /** @description true: the part of the order value its items do not cover (shipping, a fee), paid as one more unit: a share pays on it, an amount does not */
+                remainder?: boolean;
             }[];
             /** @description The rules whose cap applied */
             capped: {
@@ -30466,8 +31651,10 @@ export interface components {
                 /** @description What the rule’s lines came to before its cap */
                 uncapped: number;
             }[];
-            /** @description The sum of the lines’ commission: what the order would earn, in cents */
+            /** @description The sum of the lines’ commission and the rounding: what the order would earn, in cents */
             total: number;
+            /** @description What rounding the lines’ exact sum once adds to their cents (present when not 0): the total is the exact sum rounded half up once, so an order split between rules loses no cent to rounding */
+            rounding?: number;
         };
         /** @description A brand’s commission terms in force, and the change waiting for its notice if any, as an affiliate reads them */
         BrandCommissionRules: {
@@ -30607,7 +31794,7 @@ export interface components {
                  * @description Orders reported from then on are computed with these terms; before, with those in force
                  */
                 effectiveAt: string;
-                /** @description Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less) */
+                /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
                 lowers: string;
             };
         };
@@ -30655,6 +31842,8 @@ export interface components {
                 commission: number;
                 /** @description true: the rule’s cap reduced this line */
                 capped: boolean;
+                /** @description true: the part of the order value its items do not cover (shipping, a fee), paid as one more unit: a share pays on it, an amount does not */
+                remainder?: boolean;
             }[];
             /** @description The rules whose cap applied in this order */
             capped: {
@@ -30663,8 +31852,10 @@ export interface components {
                 /** @description What the rule’s lines came to before its cap */
                 uncapped: number;
             }[];
-            /** @description The sum of the lines’ commission: the order’s commission unless commissionReason says the network canceled it (then commission is 0) */
+            /** @description The sum of the lines’ commission and the rounding: the order’s commission unless commissionReason says the network canceled it (then commission is 0) */
             total: number;
+            /** @description What rounding the lines’ exact sum once adds to their cents (present when not 0): the total is the exact sum rounded half up once, so an order split between rules loses no cent to rounding */
+            rounding?: number;
             /** @description The commission stored on the order, in cents */
             commission: number;
             commissionStatus: string;
@@ -30717,6 +31908,33 @@ export interface components {
             success: false;
             /** @description Stable machine-readable code: snake_case, except TOO_MANY_REQUESTS for 429 */
             code: string;
+            /** @description The values the message names, where the code has any: a client shows the refusal in its own words from `code` and these, never needing to read `message`. */
+            details?: {
+                /** @description The request field at fault, as a path: `legalName`, `items[0].price`, `limit` (a query parameter) */
+                field?: string;
+                /** @description The rule the field breaks (validation codes: invalid_body, invalid_query, invalid_params, invalid_headers): required, unknown (a field the operation does not take), type, format, minimum, maximum, minLength, maxLength, minItems, maxItems, pattern, oneOf (not one of `allowed`), invalid. invalid_commission_rules: what the rule at `position` breaks: too_many (`limit`), unreachable (`values`: the number of the rule without conditions before it), impossible_range, negative, share_over_100, share_decimals, per_on_share, whole_cents, unknown_channel_kind or unknown_group (`values`: the name) */
+                rule?: string;
+                /** @description With minimum, maximum, minLength, maxLength, minItems, maxItems, too_many: the bound */
+                limit?: number;
+                /** @description With format or type: what the field must be (date, date-time, uri, uuid, integer, number, boolean, string, array, object) */
+                format?: string;
+                /** @description With oneOf: the values the field may take; with unknown: the fields the operation takes */
+                allowed?: string[];
+                /** @description invalid_members: the affiliates outside the programme (at most 20); invalid_commission_rules: see rule */
+                values?: string[];
+                /** @description group_in_use: the number of the commission rule (from 1) that names the group; invalid_commission_rules: the number of the rule refused (from 1) */
+                position?: number;
+                /** @description reconciliation_columns_unknown: the columns the file’s first line names (at most 40); reconciliation_column_missing: the columns named that the file lacks */
+                columns?: string[];
+                /** @description file_too_large: the most a file may hold, in MB */
+                maxMb?: number;
+                /** @description reconciliation_applied: when it was applied */
+                appliedAt?: string;
+                /** @description On 429: the wait before trying again, in whole seconds (as Retry-After) */
+                seconds?: number;
+                /** @description On 429: the same wait in whole minutes, rounded up */
+                minutes?: number;
+            };
         };
         /** @description Page metadata. Called `pagination` in the brands list and `meta` in every other list. */
         Pagination: {
@@ -30824,6 +32042,8 @@ export interface components {
             categories: string[];
             /** @description Addition to the spec: ISO 4217 code of the brand’s amounts (product prices, order values, a cpa commission value), all integers in its minor unit */
             currency: string;
+            /** @description Addition to the spec: the channel kinds (ids of GET /affiliate/channels/available) the brand accepts links from; a channel of another kind gets none. Omitted when the brand accepts every kind */
+            allowedChannels?: string[];
         };
         /** @description Your brand as the network keeps it */
         BrandProfile: {
@@ -30867,6 +32087,15 @@ export interface components {
              * @enum {string}
              */
             attributionPriority: "coupon" | "click";
+            /** @description Addition: your word that your own server reports your orders (POST /advertiser/conversions or the postback) rather than the tag or the pixel; false until you say so. Your launch checklist counts tracking as installed on it */
+            reportsOrdersFromServer: boolean;
+            /** @description Addition: the network’s terms for your statements as they are now, set by the network for your brand. A change applies to the next statement issued; each statement keeps the fee it was issued with (its feeBasisPoints). The network keeps no history of these terms and schedules no change ahead: the statements show the fee of each month */
+            networkTerms: {
+                /** @description The network's fee on each commission billed, in basis points of the commission (3000: 30 %): a statement bills the commission plus this share of it */
+                feeBasisPoints: number;
+                /** @description Days you have to pay a statement after it is issued */
+                dueDays: number;
+            };
             /** @description ISO 4217 code of your amounts */
             currency: string;
             /** @description Public: every affiliate may promote you; private: the ones you approve */
@@ -30947,6 +32176,8 @@ export interface components {
             integration?: string;
             /** @description Addition to the spec: ISO 4217 code of every price of the product (its brand’s currency); prices are integers in its minor unit */
             currency: string;
+            /** @description Addition to the spec: the brand’s name (in an affiliate’s product list) */
+            brandName?: string;
         };
         Campaign: {
             /** @description Campaign id; pass it as featureId when shortening */
@@ -31017,6 +32248,8 @@ export interface components {
              * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
              */
             organizationId: string;
+            /** @description Addition to the spec: the brand’s name */
+            brandName?: string;
             /** @description Inactive links answer 404 and count nothing */
             active: boolean;
             /** @description Human clicks counted so far (bots, HEAD requests and a visitor’s repeats within the window excluded); updated within about 5 seconds of the click */
@@ -31180,6 +32413,8 @@ export interface components {
              * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
              */
             organizationId: string;
+            /** @description Addition to the spec: the brand’s name, in the list, the order itself and the export */
+            brandName?: string;
             /** @description The additional tracking identifier of the link that earned the order; omitted when the link has none */
             mdasc?: string;
             /** @description Addition to the spec: ISO 4217 code of value, commission and item prices (the brand’s currency when the order was reported) */
@@ -31323,6 +32558,8 @@ export interface components {
             by: string;
             /** @description The API key (key_…) or postback token (pbt_…) the brand made the change with */
             keyId?: string;
+            /** @description Addition: the reconciliation (your shop’s order export, POST /advertiser/conversions/reconciliations) the change was applied from */
+            reconciliationId?: string;
         };
         /** @description Addition to the spec: a payment to the affiliate of its payable commissions (and any adjustments), in one currency. periodStart and periodEnd are the creation times of the earliest and latest order it pays. */
         Payout: {
@@ -31453,6 +32690,12 @@ export interface components {
             amount: number;
             /** @description The order's id on the network (id in GET /affiliate/orders), for approval and opening */
             orderId?: string;
+            /** @description With orderId: the brand’s own order id (orderId in GET /affiliate/orders) */
+            orderNumber?: string;
+            /** @description With orderId: the order’s brand */
+            brandId?: string;
+            /** @description With orderId: the brand’s name */
+            brandName?: string;
             /** @description The payout, for payout_sent and payout_failed */
             payoutId?: string;
             /** @description The adjustment, for adjustment */
@@ -31645,6 +32888,17 @@ export interface components {
                 [key: string]: unknown;
             };
             reason?: string;
+            /** @description What people read for the ids the entry names, as they are now; only ids the reader sees are named */
+            names?: {
+                /** @description The person’s e-mail, or the key’s name */
+                actor?: string;
+                /** @description An order’s or claim’s order number (the brand’s own), an applicant’s company or name, a statement’s month, a member’s name, a user’s e-mail */
+                subject?: string;
+                /** @description The affiliate’s name */
+                affiliate?: string;
+                /** @description The brand’s name */
+                brand?: string;
+            };
         };
         /** @description An affiliate or a brand, as the operators’ search finds it */
         MemberSummary: {
@@ -31664,6 +32918,35 @@ export interface components {
             suspendedAt?: string;
             /** @description Why, as the member was told */
             suspensionReason?: string;
+        };
+        /** @description The network's terms for a brand's statements, as they are now: they apply to the next statement issued; each statement keeps the fee it was issued with */
+        NetworkTerms: {
+            /** @description The network's fee on each commission billed, in basis points of the commission (250: 2.5 %, 3000: 30 %) */
+            feeBasisPoints: number;
+            /** @description Days the brand has to pay a statement after it is issued */
+            dueDays: number;
+        };
+        /** @description A change of the network's terms for a brand's statements: from the next statement issued on; statements issued already keep theirs */
+        NetworkTermsChanged: {
+            brandId: string;
+            /** @description The network's fee on each commission billed, in basis points of the commission (250: 2.5 %, 3000: 30 %) */
+            feeBasisPoints: number;
+            /** @description Days the brand has to pay a statement after it is issued */
+            dueDays: number;
+            /** @description The terms before this change */
+            previous: {
+                /** @description The network's fee on each commission billed, in basis points of the commission (250: 2.5 %, 3000: 30 %) */
+                feeBasisPoints: number;
+                /** @description Days the brand has to pay a statement after it is issued */
+                dueDays: number;
+            };
+            /** @description Why the network changed them */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            changedAt: string;
         };
         /** @description One affiliate or brand: its figures over a range, its people, its API keys and (affiliates) its channels */
         MemberDetail: {
@@ -31688,6 +32971,7 @@ export interface components {
             /** @description Brands: launched, in affiliates’ sight */
             active?: boolean;
             site?: string;
+            networkTerms?: components["schemas"]["NetworkTerms"];
             figures: {
                 /** Format: date */
                 from: string;
@@ -32164,7 +33448,7 @@ export interface components {
             snippets?: {
                 /** @description For every page of the shop, in its head: your settings, then the tag (with its integrity) */
                 everyPage: string;
-                /** @description For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them */
+                /** @description For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them. Optional when the page pushes a GA4 or Universal Analytics purchase event to window.dataLayer (Google Tag Manager, most shop platforms): the tag reports that event itself; when the page makes this call, the call is reported instead */
                 orderPage: string;
                 /** @description For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address) */
                 pixel: string;
@@ -32186,6 +33470,124 @@ export interface components {
                 /** @description The page it came from, as the browser said */
                 origin?: string;
             }[];
+            /** @description Absent when you trust your tag’s conversions (they are approved at their lock date instead) */
+            awaitingConfirmation?: {
+                /** @description Pending orders only the tag or the pixel reported, not held, not yet locked */
+                orders: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest lock date among them: when the first is canceled unless you confirm it (your server reports it, you approve it, or a reconciliation of your shop’s export does)
+                 */
+                firstCancelAt?: string;
+            };
+        };
+        /** @description One line of a reconciliation’s preview */
+        ReconciliationLine: {
+            /** @description The file’s line (the header is line 1); none for an order the file lacks */
+            line?: number;
+            /** @description Your order id (as the network has it when known, else as the file writes it) */
+            orderId?: string;
+            /** @description The shop’s own words for the order (its status columns, joined by " / ") */
+            shopStatus?: string;
+            /**
+             * @description What the shop’s words mean
+             * @enum {string}
+             */
+            verdict?: "paid" | "canceled" | "refunded" | "partially_refunded" | "pending";
+            /** @description The total in the file, in integer minor units (cents) of your currency */
+            total?: number;
+            /** @description The amount refunded in the file, in integer minor units (cents) of your currency */
+            refunded?: number;
+            /** @description The order’s status at the network (pending, approved, canceled) */
+            status?: string;
+            /** @description The commission’s status at the network */
+            commissionStatus?: string;
+            /** @description How the order reached the network (api, postback, tag, pixel, claim) */
+            source?: string;
+            /** @description The order’s value at the network, in integer minor units (cents) of your currency */
+            value?: number;
+            /** @description The value it gets (correct): its value less the amount refunded, in integer minor units (cents) of your currency */
+            newValue?: number;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            lockAt?: string;
+            /**
+             * @description skipped: locked (past its lockAt), held (for the network’s fraud review) or decided (approved or canceled already); leave: shop_pending (the shop has not been paid); cancel: refund_covers_value (a partial refund as large as the value); invalid: the row’s fault
+             * @enum {string}
+             */
+            reason?: "locked" | "held" | "decided" | "shop_pending" | "refund_covers_value" | "missing_order_id" | "unknown_status" | "invalid_amount" | "invalid_date" | "other_currency" | "duplicate_order" | "refund_exceeds_total";
+            /** @description invalid: what is wrong with the row, in English */
+            message?: string;
+        };
+        /** @description Your shop’s order export read against your orders */
+        Reconciliation: {
+            /** @description rec_… */
+            id: string;
+            /**
+             * @description Whose export the file is, by its header line; mapped: read with your column mapping
+             * @enum {string}
+             */
+            platform: "shopify" | "nuvemshop" | "mapped";
+            /** @description Your currency: every amount is in its minor unit */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            to?: string;
+            /** @description Orders the file holds (a Shopify order’s further line-item rows are not counted) */
+            rows: number;
+            /** @description How many lines of each kind: confirm (pending, paid or fulfilled in the shop: approved), cancel (canceled, voided or refunded in the shop), correct (partly refunded: value less the refund, approved), leave (the shop waits for payment), skipped (locked, held or decided: a file never changes them), unknown (not an order of yours), missing (your orders of the file’s days the file lacks, any status), invalid (rows that cannot be read) */
+            counts: {
+                confirm: number;
+                cancel: number;
+                correct: number;
+                leave: number;
+                skipped: number;
+                unknown: number;
+                missing: number;
+                invalid: number;
+            };
+            /** @description The first 20 lines of each kind, in the file’s order */
+            lines: {
+                confirm: components["schemas"]["ReconciliationLine"][];
+                cancel: components["schemas"]["ReconciliationLine"][];
+                correct: components["schemas"]["ReconciliationLine"][];
+                leave: components["schemas"]["ReconciliationLine"][];
+                skipped: components["schemas"]["ReconciliationLine"][];
+                unknown: components["schemas"]["ReconciliationLine"][];
+                missing: components["schemas"]["ReconciliationLine"][];
+                invalid: components["schemas"]["ReconciliationLine"][];
+            };
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            appliedAt?: string;
+            outcome?: {
+                confirmed: number;
+                canceled: number;
+                corrected: number;
+                /** @description Changes of the preview not made: the order was decided, locked, held or changed since */
+                changedMeanwhile: number;
+            };
         };
     };
     responses: never;

@@ -2,6 +2,9 @@
 // client generated from the OpenAPI document. The session cookie goes along by itself; requests
 // that change something carry the session's CSRF token.
 import { createAffnetClient, type ApiError } from '../../packages/client/index.js';
+import { ApiFailure } from './api-failure.js';
+
+export { ApiFailure };
 
 let csrfToken = '';
 export const setCsrfToken = (token: string): void => {
@@ -16,15 +19,6 @@ api.use({
   },
 });
 
-/** An answer that is not a success, as the page shows it. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ApiError | undefined,
-  ) {
-    super(body?.message ?? `HTTP ${status}`);
-  }
-}
 
 /** The data of a success (undefined for a 204); throws ApiFailure otherwise (TanStack Query shows it). */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useMessages } from './i18n/index.js';
+import { ApiFailure } from './api.js';
+import type { ApiError } from '../../packages/client/index.js';
 
 /** The text a form's field holds ('' when it has none). */
 export function fieldText(form: HTMLFormElement, name: string): string {
@@ -12,17 +14,18 @@ export function fieldText(form: HTMLFormElement, name: string): string {
  * while it is sent, the service's refusal in words, and the address the mail went to once sent.
  */
 export function useMailingForm() {
-  const { t } = useMessages();
+  const messages = useMessages();
+  const { t } = messages;
   const [sentTo, setSentTo] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const send = async (email: string, request: () => Promise<{ error?: { message: string } }>) => {
+  const send = async (email: string, request: () => Promise<{ error?: ApiError }>) => {
     setBusy(true);
     try {
       const result = await request();
-      if (result.error) return setError(result.error.message);
+      if (result.error) return setError(messages.refusal(new ApiFailure(result.error.statusCode, result.error)));
     } catch {
-      return setError(t('common.error', { message: 'network' }));
+      return setError(t('common.unreachable'));
     } finally {
       setBusy(false);
     }

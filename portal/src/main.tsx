@@ -1,12 +1,12 @@
 // The portal: affiliates, brands and the network's operators sign in and work through the public API, in English or
 // Brazilian Portuguese. Routes live in the browser under /app; the service answers the same page
 // for all of them.
-import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { render, type ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { QueryClient, QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
-import { Redirect, Route, Router, Switch } from 'wouter-preact';
-import { initialLocale, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
-import { isSignedOut, saveLanguage, SESSION_KEY, useSession } from './session.js';
+import { Route, Router, Switch } from 'wouter-preact';
+import { initialLocale, loadCatalogue, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
+import { isSignedOut, saveLanguage, SESSION_KEY, useSession, type User } from './session.js';
 import { Layout } from './components/layout.js';
 import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
@@ -14,48 +14,7 @@ import { ForgotPassword } from './pages/forgot-password.js';
 import { SignUp } from './pages/sign-up.js';
 import { Apply } from './pages/apply.js';
 import { Verify } from './pages/verify.js';
-import { AffiliateOverview } from './pages/affiliate/overview.js';
-import { Brands } from './pages/affiliate/brands.js';
-import { Links } from './pages/affiliate/links.js';
-import { Orders } from './pages/affiliate/orders.js';
-import { Channels } from './pages/affiliate/channels.js';
-import { Products } from './pages/affiliate/products.js';
-import { Campaigns } from './pages/affiliate/campaigns.js';
-import { Payouts } from './pages/affiliate/payouts.js';
-import { Claims } from './pages/affiliate/claims.js';
-import { MyCodes } from './pages/affiliate/coupons.js';
-import { Statements } from './pages/affiliate/statements.js';
-import { Feeds } from './pages/affiliate/feeds.js';
-import { BrandOverview } from './pages/brand/overview.js';
-import { Conversions } from './pages/brand/conversions.js';
-import { ConversionDetail } from './pages/brand/conversion.js';
-import { CommissionRulesEditor } from './pages/brand/commission-rules.js';
-import { OrderDetail } from './pages/affiliate/order.js';
-import { BrandDetail } from './pages/affiliate/brand.js';
-import { Affiliates } from './pages/brand/affiliates.js';
-import { BrandProfile } from './pages/brand/profile.js';
-import { TagPage } from './pages/brand/tag.js';
-import { Catalogue } from './pages/brand/catalogue.js';
-import { BrandClaims } from './pages/brand/claims.js';
-import { BrandCoupons } from './pages/brand/coupons.js';
-import { BrandGroups } from './pages/brand/groups.js';
-import { BrandStatements, StatementDetail } from './pages/brand/statements.js';
-import { Team } from './pages/account/team.js';
-import { ApiKeys } from './pages/account/keys.js';
-import { Webhooks } from './pages/account/webhooks.js';
-import { Analytics } from './pages/account/analytics.js';
-import { Security } from './pages/account/security.js';
-import { Payee } from './pages/affiliate/payee.js';
 import { SecondFactorGate } from './components/second-factor-gate.js';
-import { OperatorApplications } from './pages/operator/applications.js';
-import { OperatorAudit } from './pages/operator/audit.js';
-import { OperatorHolds } from './pages/operator/holds.js';
-import { OperatorStatements } from './pages/operator/statements.js';
-import { OperatorPayouts } from './pages/operator/payouts.js';
-import { OperatorLedger } from './pages/operator/ledger.js';
-import { OperatorMember, OperatorMembers } from './pages/operator/members.js';
-import { OperatorFigures } from './pages/operator/figures.js';
-import { AccountHistory } from './pages/account/history.js';
 import { isViewEnded, ViewAsBanner, viewerOf } from './pages/operator/view-as.js';
 import './styles.css';
 
@@ -75,11 +34,10 @@ const queries = new QueryClient({
 });
 
 function App() {
-  const [locale, setLocale] = useState<Locale>(initialLocale);
-  const messages = useMemo(() => messagesFor(locale), [locale]);
+  const [messages, setMessages] = useState(() => messagesFor(firstLocale, firstCatalogue));
   const changeLocale = (next: Locale) => {
     rememberLocale(next);
-    setLocale(next);
+    void loadCatalogue(next).then((catalogue) => setMessages(messagesFor(next, catalogue)));
   };
   return (
     <MessagesContext.Provider value={messages}>
@@ -97,6 +55,27 @@ function App() {
       </Router>
     </MessagesContext.Provider>
   );
+}
+
+/**
+ * The pages of the signed-in person's side, each side its own chunk: an affiliate's browser never
+ * loads the brand's or the operator's pages, which keeps the first load small.
+ */
+const ROLE_PAGES = {
+  operator: () => import('./routes/operator-routes.js'),
+  affiliate: () => import('./routes/affiliate-routes.js'),
+  brand: () => import('./routes/brand-routes.js'),
+} satisfies Record<string, () => Promise<{ default: ComponentType<{ user: User }> }>>;
+
+function RolePages({ user }: { user: User }) {
+  const { t } = useMessages();
+  const side = user.role === 'operator' ? 'operator' : user.affiliateId ? 'affiliate' : 'brand';
+  const [loaded, setLoaded] = useState<{ side: string; Pages: ComponentType<{ user: User }> }>();
+  useEffect(() => {
+    void ROLE_PAGES[side]().then((module) => setLoaded({ side, Pages: module.default }));
+  }, [side]);
+  if (loaded?.side !== side) return <p role="status">{t('common.loading')}</p>;
+  return <loaded.Pages user={user} />;
 }
 
 function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
@@ -122,76 +101,15 @@ function Pages({ onLocale }: { onLocale: (locale: Locale) => void }) {
     <Layout user={user} onLocale={changeLocale}>
       {viewing && <ViewAsBanner view={viewing} />}
       <SecondFactorGate>
-      {user.role === 'operator' ? (
-        <Switch>
-          <Route path="/operator" component={OperatorApplications} />
-          <Route path="/operator/audit" component={OperatorAudit} />
-          <Route path="/operator/members" component={OperatorMembers} />
-          <Route path="/operator/holds" component={OperatorHolds} />
-          <Route path="/operator/statements" component={OperatorStatements} />
-          <Route path="/operator/payouts" component={OperatorPayouts} />
-          <Route path="/operator/ledger" component={OperatorLedger} />
-          <Route path="/operator/figures" component={OperatorFigures} />
-          <Route path="/operator/affiliates/:id">{(params) => <OperatorMember kind="affiliate" id={decodeURIComponent(params.id)} />}</Route>
-          <Route path="/operator/brands/:id">{(params) => <OperatorMember kind="brand" id={decodeURIComponent(params.id)} />}</Route>
-          <Route path="/security">{() => <Security me={user} />}</Route>
-          <Route>
-            <Redirect to="/operator" />
-          </Route>
-        </Switch>
-      ) : user.affiliateId ? (
-        <Switch>
-          <Route path="/" component={AffiliateOverview} />
-          <Route path="/brands" component={Brands} />
-          <Route path="/brands/:id">{(params) => <BrandDetail id={decodeURIComponent(params.id)} />}</Route>
-          <Route path="/products" component={Products} />
-          <Route path="/campaigns" component={Campaigns} />
-          <Route path="/codes" component={MyCodes} />
-          <Route path="/links" component={Links} />
-          <Route path="/orders" component={Orders} />
-          <Route path="/orders/:id">{(params) => <OrderDetail id={decodeURIComponent(params.id)} />}</Route>
-          <Route path="/payouts" component={Payouts} />
-          <Route path="/statements" component={Statements} />
-          <Route path="/feeds" component={Feeds} />
-          <Route path="/claims" component={Claims} />
-          <Route path="/payee">{() => <Payee me={user} />}</Route>
-          <Route path="/channels" component={Channels} />
-          <Route path="/team">{() => <Team side="affiliate" me={user} />}</Route>
-          <Route path="/history">{() => <AccountHistory side="affiliate" />}</Route>
-          <Route path="/keys">{() => <ApiKeys side="affiliate" />}</Route>
-          <Route path="/webhooks">{() => <Webhooks side="affiliate" />}</Route>
-          <Route path="/analytics">{() => <Analytics side="affiliate" />}</Route>
-          <Route path="/security">{() => <Security me={user} />}</Route>
-        </Switch>
-      ) : (
-        <Switch>
-          <Route path="/" component={BrandOverview} />
-          <Route path="/conversions" component={Conversions} />
-          <Route path="/affiliates" component={Affiliates} />
-          <Route path="/claims" component={BrandClaims} />
-          <Route path="/coupons" component={BrandCoupons} />
-          <Route path="/statements" component={BrandStatements} />
-          <Route path="/statements/:id">{(params) => <StatementDetail id={decodeURIComponent(params.id)} />}</Route>
-          <Route path="/profile" component={BrandProfile} />
-          <Route path="/commission-rules" component={CommissionRulesEditor} />
-          <Route path="/groups" component={BrandGroups} />
-          <Route path="/tag" component={TagPage} />
-          <Route path="/catalogue" component={Catalogue} />
-          <Route path="/conversions/:orderId">{(params) => <ConversionDetail orderId={decodeURIComponent(params.orderId)} />}</Route>
-          <Route path="/team">{() => <Team side="brand" me={user} />}</Route>
-          <Route path="/history">{() => <AccountHistory side="brand" />}</Route>
-          <Route path="/keys">{() => <ApiKeys side="brand" />}</Route>
-          <Route path="/webhooks">{() => <Webhooks side="brand" />}</Route>
-          <Route path="/analytics">{() => <Analytics side="brand" />}</Route>
-          <Route path="/security">{() => <Security me={user} />}</Route>
-        </Switch>
-      )}
+      <RolePages user={user} />
       </SecondFactorGate>
     </Layout>
   );
 }
 
-document.documentElement.lang = initialLocale();
+const firstLocale = initialLocale();
+const firstCatalogue = await loadCatalogue(firstLocale);
+document.documentElement.lang = firstLocale;
 render(
   <QueryClientProvider client={queries}>
     <App />

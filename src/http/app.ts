@@ -13,12 +13,14 @@ import { BrandCommissionRules, CommissionPreview, CommissionRule, CommissionRule
 import { ErrorBody, Pagination } from '../schemas/common.js';
 import { AffiliateChannel, AvailableChannel, Channel, ChannelRef } from '../schemas/channel.js';
 import { Brand, BrandProfile, Commission } from '../schemas/brand.js';
+import { NetworkTerms, NetworkTermsChanged } from '../schemas/network-terms.js';
 import { Product, ProductOption } from '../schemas/product.js';
 import { BrandCampaign, Campaign } from '../schemas/campaign.js';
 import { AffiliateCoupon, BrandCoupon } from '../schemas/coupon.js';
 import { ShortUrl } from '../schemas/short-url.js';
 import { Order, OrderItem } from '../schemas/order.js';
 import { Conversion, ConversionEvent } from '../schemas/conversion.js';
+import { Reconciliation, ReconciliationLine } from '../schemas/reconciliation.js';
 import { Payout } from '../schemas/payout.js';
 import { Statement, StatementLine } from '../schemas/statement.js';
 import { AffiliateStatement, AffiliateStatementMovement } from '../schemas/affiliate-statement.js';
@@ -63,7 +65,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagInstall];
+const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, NetworkTerms, NetworkTermsChanged, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagInstall, ReconciliationLine, Reconciliation];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -230,7 +232,7 @@ async function registerAdvertiserApi(app: App, ctx: AppContext): Promise<void> {
     splitCommaLists(scoped);
     // NDJSON uploads reach their route as the stream itself, read line by line (never buffered).
     scoped.addContentTypeParser(NDJSON, (_request, payload, done) => done(null, payload));
-    // So do uploaded feeds, read by their parser as they come.
+    // So do uploaded feeds, read by their parser as they come, and a shop's order export (text/csv).
     scoped.addContentTypeParser(FEED_UPLOAD_TYPES, (_request, payload, done) => done(null, payload));
     for (const route of advertiserRoutes) route(scoped, ctx.services);
   });

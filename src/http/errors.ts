@@ -2,9 +2,10 @@
 // know: { statusCode, error, message } and { success: false, message, code }.
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody } from '../schemas/common.js';
-import { DomainError, type DomainErrorKind } from '../domain/errors.js';
-import { describeValidationError } from '../schemas/validation-messages.js';
+import type { ErrorBody, ErrorDetails } from '../schemas/common.js';
+import type { Static } from '@sinclair/typebox';
+import { DomainError, waitOf, type DomainErrorKind } from '../domain/errors.js';
+import { describeValidationError, validationDetails } from '../schemas/validation-messages.js';
 import { NameTaken } from '../lib/unique-violation.js';
 
 const STATUS_NAMES: Record<number, string> = {
@@ -30,12 +31,12 @@ const STATUS_NAMES: Record<number, string> = {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const BODY_TOO_LARGE = 'Request body is too large (limit 1 MiB)';
 
-export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
-  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, success: false, code };
+export function errorBody(statusCode: number, code: string, message: string, details?: Static<typeof ErrorDetails>): ErrorBody {
+  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, success: false, code, ...(details && { details }) };
 }
 
 /** The status each kind of domain failure answers with. */
-const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503, forbidden: 403, too_many: 429 };
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, unacceptable: 422, not_yet: 503, unavailable: 503, forbidden: 403, too_many: 429, too_large: 413 };
 
 /** An error raised by the HTTP layer itself (authentication, scopes). */
 export class HttpError extends Error {
@@ -45,6 +46,8 @@ export class HttpError extends Error {
     message: string,
     /** Headers the answer carries (Retry-After on a 429). */
     readonly headers: Record<string, string> = {},
+    /** The values the message names (see ErrorDetails). */
+    readonly details?: Static<typeof ErrorDetails>,
   ) {
     super(message);
   }
@@ -52,8 +55,8 @@ export class HttpError extends Error {
 
 /** 429 after `waitMs`: Retry-After in whole seconds, and a message told the wait (seconds and whole minutes, rounded up). */
 export function tooManyRequests(code: string, waitMs: number, message: (wait: { seconds: number; minutes: number }) => string): HttpError {
-  const seconds = Math.ceil(waitMs / 1000);
-  return new HttpError(429, code, message({ seconds, minutes: Math.ceil(seconds / 60) }), { 'retry-after': String(seconds) });
+  const wait = waitOf(waitMs);
+  return new HttpError(429, code, message(wait), { 'retry-after': String(wait.seconds) }, wait);
 }
 
 const VALIDATION_CODES: Record<string, string> = {
@@ -93,14 +96,17 @@ function isUnavailable(error: unknown): boolean {
 
 export function toErrorBody(error: unknown): ErrorBody {
   if (isUnavailable(error)) return errorBody(503, 'database_unavailable', 'The database is not reachable right now; retry in a few seconds');
-  if (error instanceof DomainError) return errorBody(STATUS_OF_KIND[error.kind], error.code, error.message);
-  if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message);
+  if (error instanceof DomainError) {
+    const details = { ...error.details, ...(error.retryAfterMs !== undefined && waitOf(error.retryAfterMs)) };
+    return errorBody(STATUS_OF_KIND[error.kind], error.code, error.message, Object.keys(details).length ? details : undefined);
+  }
+  if (error instanceof HttpError) return errorBody(error.statusCode, error.code, error.message, error.details);
   // A unique index refused a name another request took first: what the service's check answers.
   if (error instanceof NameTaken) return errorBody(409, `${error.kind}_name_taken`, error.message);
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'body';
-    return errorBody(400, VALIDATION_CODES[context] ?? 'invalid_request', describeValidationError(fastifyError.validation, context));
+    return errorBody(400, VALIDATION_CODES[context] ?? 'invalid_request', describeValidationError(fastifyError.validation, context), validationDetails(fastifyError.validation, context));
   }
   const known = frameworkError(fastifyError);
   if (known) return known;

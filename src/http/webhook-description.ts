@@ -27,14 +27,19 @@ const APPROVAL_REQUESTED = {
 
 const TERMS_CHANGED = {
   type: 'object',
-  required: ['brandId', 'brandName', 'version', 'effectiveAt', 'lowersEarnings'],
+  required: ['brandId', 'brandName', 'version', 'effectiveAt', 'lowersEarnings', 'raisesEarnings'],
   properties: {
     brandId: { type: 'string' },
     brandName: { type: 'string' },
     version: { type: 'integer', description: 'The version of the brand’s terms (GET /affiliate/brands/{id}/commission-rules)' },
     effectiveAt: { type: 'string', format: 'date-time', description: 'Orders reported from then on are computed with the new terms' },
     lowersEarnings: { type: 'boolean', description: 'true: the change could pay some orders less, so it waits for the brand’s notice' },
-    reason: { type: 'string', description: 'Why the change could pay less (e.g. rules[1]: it pays less), when it could' },
+    raisesEarnings: { type: 'boolean', description: 'true: a raise, in force at once: the change pays no order less than the terms in force and some more' },
+    reason: {
+      type: 'string',
+      description: 'Why the change could pay less, with an order that would earn less, when it could (e.g. the default rule would pay 5 % instead of 7.5 %: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 7.50 BRL)',
+    },
+    raise: { type: 'string', description: 'What a raise pays more, with an order that earns more (e.g. no order earns less, and some earn more: e.g. an order of 100.00 BRL with a coupon code, of an item at 100.00 BRL earns 15.00 BRL instead of 10.00 BRL)' },
   },
 };
 
@@ -54,13 +59,17 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
   'conversion.updated': { summary: 'One of your orders changed: by you through the API, by the network at its lock date, or by the network\'s fraud review (commissionStatus held, then pending again when released or canceled when declined)', data: ref('Conversion') },
   'claim.created': { summary: 'A claim of a sale the tracking missed was filed (affiliates: by you; brands: of one of your orders)', data: ref('Claim') },
   'program.terms_changed': {
-    summary: 'A brand you promote changed its commission terms: a change that could pay some orders less takes effect after the brand’s notice (effectiveAt), any other at once',
+    summary: 'A brand you promote changed its commission terms, compared as a whole with those in force: a change that could pay some order less takes effect after the brand’s notice (effectiveAt); a raise (no order paid less, some more) or any other change that pays no order less, at once',
     data: TERMS_CHANGED,
   },
   'claim.resolved': { summary: 'A claim was accepted (its order recorded) or declined with its reason, by the brand or, unanswered in time, by the network', data: ref('Claim') },
   'affiliate.approval.requested': { summary: 'An affiliate asked to promote your (private) brand', data: APPROVAL_REQUESTED },
   'statement.issued': { summary: "Your statement for a month was issued: the commissions that locked and the network's fee, to pay by dueAt", data: ref('Statement') },
   'statement.overdue': { summary: 'A statement passed its due date unpaid (sent once); your campaigns keep running', data: ref('Statement') },
+  'statement.terms_changed': {
+    summary: "The network changed its terms for your statements (its fee on each commission, the days to pay), with its reason: the next statement issued bills with them; those issued already keep theirs",
+    data: ref('NetworkTermsChanged'),
+  },
 };
 
 const HEADERS = [

@@ -118,6 +118,11 @@ export const Brand = Type.Object(
     commission: Type.Ref(Commission),
     categories: Type.Array(Type.String(), { description: 'Categories the brand is listed under (what the categories filter matches)' }),
     currency: Currency('Addition to the spec: ISO 4217 code of the brand’s amounts (product prices, order values, a cpa commission value), all integers in its minor unit'),
+    allowedChannels: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Addition to the spec: the channel kinds (ids of GET /affiliate/channels/available) the brand accepts links from; a channel of another kind gets none. Omitted when the brand accepts every kind',
+      }),
+    ),
   },
   { $id: 'Brand' },
 );
@@ -152,6 +157,19 @@ export const BrandProfile = Type.Object(
       description: 'false (the default): an order only your tag or pixel reported is canceled at its lock date (commissionReason unconfirmed) unless your server reported it too or you approved it; true: it locks and is approved like any other',
     }),
     attributionPriority: AttributionPriority,
+    reportsOrdersFromServer: Type.Boolean({
+      description: 'Addition: your word that your own server reports your orders (POST /advertiser/conversions or the postback) rather than the tag or the pixel; false until you say so. Your launch checklist counts tracking as installed on it',
+    }),
+    networkTerms: Type.Object(
+      {
+        feeBasisPoints: Type.Integer({ minimum: 0, maximum: 10_000, description: "The network's fee on each commission billed, in basis points of the commission (3000: 30 %): a statement bills the commission plus this share of it" }),
+        dueDays: Type.Integer({ minimum: 0, maximum: 365, description: 'Days you have to pay a statement after it is issued' }),
+      },
+      {
+        description:
+          'Addition: the network’s terms for your statements as they are now, set by the network for your brand. A change applies to the next statement issued; each statement keeps the fee it was issued with (its feeBasisPoints). The network keeps no history of these terms and schedules no change ahead: the statements show the fee of each month',
+      },
+    ),
     currency: Currency('ISO 4217 code of your amounts'),
     isPublic: Type.Boolean({ description: 'Public: every affiliate may promote you; private: the ones you approve' }),
     active: Type.Boolean(),
@@ -165,7 +183,7 @@ const Hostname = Type.String({ minLength: 3, maxLength: 253, pattern: '^(?:[a-z0
 
 export const BrandProfilePatch = Type.Object(
   {
-    site: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+    site: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Your site, written as you like (www.yourshop.com.br or a full URL): stored as an https address (https:// added when no scheme is given); invalid_url when it cannot be one' })),
     homeUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()], { description: 'null: back to your site’s origin' })),
     domains: Type.Optional(Type.Array(Hostname, { maxItems: 20, uniqueItems: true, description: 'Your domains beside your site’s (replaces the list)' })),
     clickIdParam: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })),
@@ -176,6 +194,7 @@ export const BrandProfilePatch = Type.Object(
     claimAutoAcceptDays: Type.Optional(Type.Integer({ minimum: 30, maximum: 120, description: 'For claims filed from now on (30 to 120, default 60); each claim keeps the auto-accept date it was filed with' })),
     trustTagConversions: Type.Optional(Type.Boolean({ description: 'Whether orders only your tag or pixel reported lock without your confirmation; read at each order’s lock date' })),
     attributionPriority: Type.Optional({ ...AttributionPriority, description: `For conversions reported from now on. ${AttributionPriority.description}` }),
+    reportsOrdersFromServer: Type.Optional(Type.Boolean({ description: 'Addition: say that your own server reports your orders (true), or take it back (false)' })),
   },
   {
     additionalProperties: false,

@@ -107,7 +107,10 @@ const Upcoming = <T extends TSchema>(rules: T, defaultDescription: string) =>
         default: DefaultRule(defaultDescription),
         savedAt: DateTime,
         effectiveAt: { ...DateTime, description: 'Orders reported from then on are computed with these terms; before, with those in force' },
-        lowers: Type.String({ description: 'Why the change waits for the notice: how it could pay some orders less (e.g. rules[1]: it pays less)' }),
+        lowers: Type.String({
+          description:
+            'Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL)',
+        }),
       },
       { description: 'The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it' },
     ),
@@ -125,7 +128,7 @@ export const CommissionRules = Type.Object(
   {
     $id: 'CommissionRules',
     description:
-      'Your commission terms in force, and the change waiting for its notice if any. A save that pays every order at least as much (the same rules in the same order with the same conditions, each paying the same way no less, a cap no lower, a default no lower) takes effect at once; any other after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail)',
+      'Your commission terms in force, and the change waiting for its notice if any. A save is compared with the terms in force as a whole: one that pays every possible order at least as much (a raise: e.g. a rule paying 15 % on coupon orders above a 10 % default) takes effect at once; one that could pay some order less (e.g. a lower share, a new or lower cap, a fixed amount where a share was paid, a rule narrowed to fewer orders) after termsNoticeDays. Your affiliates are told either way (webhook program.terms_changed, mail), a raise as a raise',
   },
 );
 
@@ -159,6 +162,7 @@ const CommissionLine = Type.Object(
     result: Type.Integer({ description: 'base × rate / 100 rounded half up to the cent, or base × amount: before the rule’s cap' }),
     commission: Type.Integer({ description: 'What the line pays: result, less what the rule’s cap took' }),
     capped: Type.Boolean({ description: 'true: the rule’s cap reduced this line' }),
+    remainder: Type.Optional(Type.Boolean({ description: 'true: the part of the order value its items do not cover (shipping, a fee), paid as one more unit: a share pays on it, an amount does not' })),
   },
   { description: 'One step of the arithmetic, in integer cents' },
 );
@@ -175,7 +179,8 @@ export const OrderCommission = Type.Object(
       Type.Object({ rule: Type.Integer(), cap: Type.Integer(), uncapped: Type.Integer({ description: 'What the rule’s lines came to before its cap' }) }),
       { description: 'The rules whose cap applied in this order' },
     ),
-    total: Type.Integer({ description: 'The sum of the lines’ commission: the order’s commission unless commissionReason says the network canceled it (then commission is 0)' }),
+    total: Type.Integer({ description: 'The sum of the lines’ commission and the rounding: the order’s commission unless commissionReason says the network canceled it (then commission is 0)' }),
+    rounding: Type.Optional(Type.Integer({ description: 'What rounding the lines’ exact sum once adds to their cents (present when not 0): the total is the exact sum rounded half up once, so an order split between rules loses no cent to rounding' })),
     commission: Type.Integer({ description: 'The commission stored on the order, in cents' }),
     commissionStatus: Type.String(),
     commissionReason: Type.Optional(Type.String({ description: 'Why the network canceled the commission (see the order’s commissionReason); commission is then 0' })),
@@ -259,7 +264,8 @@ export const CommissionPreview = Type.Object(
       Type.Object({ rule: Type.Integer(), cap: Type.Integer(), uncapped: Type.Integer({ description: 'What the rule’s lines came to before its cap' }) }),
       { description: 'The rules whose cap applied' },
     ),
-    total: Type.Integer({ description: 'The sum of the lines’ commission: what the order would earn, in cents' }),
+    total: Type.Integer({ description: 'The sum of the lines’ commission and the rounding: what the order would earn, in cents' }),
+    rounding: Type.Optional(Type.Integer({ description: 'What rounding the lines’ exact sum once adds to their cents (present when not 0): the total is the exact sum rounded half up once, so an order split between rules loses no cent to rounding' })),
   },
   { $id: 'CommissionPreview', description: 'What an example order would earn, line by line, computed as a reported order’s commission; nothing is stored' },
 );

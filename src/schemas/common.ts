@@ -60,6 +60,30 @@ export const Pagination = Type.Object(
 );
 export type Pagination = Static<typeof Pagination>;
 
+/** The values an error's message names, for a client that says it in its own words (and language). */
+export const ErrorDetails = Type.Object(
+  {
+    field: Type.Optional(Type.String({ description: 'The request field at fault, as a path: `legalName`, `items[0].price`, `limit` (a query parameter)' })),
+    rule: Type.Optional(
+      Type.String({
+        description:
+          'The rule the field breaks (validation codes: invalid_body, invalid_query, invalid_params, invalid_headers): required, unknown (a field the operation does not take), type, format, minimum, maximum, minLength, maxLength, minItems, maxItems, pattern, oneOf (not one of `allowed`), invalid. invalid_commission_rules: what the rule at `position` breaks: too_many (`limit`), unreachable (`values`: the number of the rule without conditions before it), impossible_range, negative, share_over_100, share_decimals, per_on_share, whole_cents, unknown_channel_kind or unknown_group (`values`: the name)',
+      }),
+    ),
+    limit: Type.Optional(Type.Number({ description: 'With minimum, maximum, minLength, maxLength, minItems, maxItems, too_many: the bound' })),
+    format: Type.Optional(Type.String({ description: 'With format or type: what the field must be (date, date-time, uri, uuid, integer, number, boolean, string, array, object)' })),
+    allowed: Type.Optional(Type.Array(Type.String(), { description: 'With oneOf: the values the field may take; with unknown: the fields the operation takes' })),
+    values: Type.Optional(Type.Array(Type.String(), { description: 'invalid_members: the affiliates outside the programme (at most 20); invalid_commission_rules: see rule' })),
+    position: Type.Optional(Type.Integer({ description: 'group_in_use: the number of the commission rule (from 1) that names the group; invalid_commission_rules: the number of the rule refused (from 1)' })),
+    columns: Type.Optional(Type.Array(Type.String(), { description: 'reconciliation_columns_unknown: the columns the file’s first line names (at most 40); reconciliation_column_missing: the columns named that the file lacks' })),
+    maxMb: Type.Optional(Type.Integer({ description: 'file_too_large: the most a file may hold, in MB' })),
+    appliedAt: Type.Optional(Type.String({ description: 'reconciliation_applied: when it was applied' })),
+    seconds: Type.Optional(Type.Integer({ description: 'On 429: the wait before trying again, in whole seconds (as Retry-After)' })),
+    minutes: Type.Optional(Type.Integer({ description: 'On 429: the same wait in whole minutes, rounded up' })),
+  },
+  { description: 'The values the message names, where the code has any: a client shows the refusal in its own words from `code` and these, never needing to read `message`.' },
+);
+
 export const ErrorBody = Type.Object(
   {
     statusCode: Type.Integer({ description: 'HTTP status code, repeated for clients that read the body only' }),
@@ -67,6 +91,7 @@ export const ErrorBody = Type.Object(
     message: Type.String({ description: 'What went wrong and what to fix' }),
     success: Type.Literal(false),
     code: Type.String({ description: 'Stable machine-readable code: snake_case, except TOO_MANY_REQUESTS for 429' }),
+    details: Type.Optional(ErrorDetails),
   },
   {
     $id: 'Error',

@@ -15,7 +15,17 @@ export const Coupon = Type.String({
 export const BrandOrderId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s]+$', description: 'Your own order id, unique per brand; no spaces' });
 export const OrderValue = Type.Integer({ minimum: 1, maximum: MAX_ORDER_VALUE, description: 'Order value in integer cents (what the commission is computed on)' });
 
-export const OrderItems = Type.Array(Type.Object(OrderItem.properties, { additionalProperties: false }), { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents' });
+/** An order line as a brand reports it: the category may be left out. */
+export const OrderItemInput = Type.Object(
+  {
+    ...OrderItem.properties,
+    categories: Type.Optional(Type.Integer({ minimum: 0, description: 'Numeric category id of the item in your catalogue; leave out when you have none: 0 (unknown) is recorded' })),
+  },
+  { additionalProperties: false },
+);
+export type OrderItemInput = Static<typeof OrderItemInput>;
+
+export const OrderItems = Type.Array(OrderItemInput, { minItems: 1, maxItems: 500, description: 'Order lines; Σ price × quantity must match value within 1 % or 100 cents. categories may be left out (0, unknown)' });
 
 /** The customer's address as emailHash: lowercase hex SHA-256 of the address, trimmed and lowercased. */
 export const EMAIL_HASH_PATTERN = '^[0-9a-fA-F]{64}$';
@@ -148,6 +158,7 @@ export const ConversionEvent = Type.Object(
     at: DateTime,
     by: Type.String({ description: 'Who changed it: brand (you, through the API), operator (a person of the network, or one of its commands), or network (its scheduled work: a lock date, an accepted claim)' }),
     keyId: Type.Optional(Type.String({ description: 'The API key (key_…) or postback token (pbt_…) the brand made the change with' })),
+    reconciliationId: Type.Optional(Type.String({ description: 'Addition: the reconciliation (your shop’s order export, POST /advertiser/conversions/reconciliations) the change was applied from' })),
   },
   { $id: 'ConversionEvent', description: "One entry of an order's audit trail" },
 );

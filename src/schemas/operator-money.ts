@@ -1,6 +1,6 @@
 // The money as operators run it: statements to issue and payments to record, payout runs (dry run,
 // run, export, the provider's results), adjustments, and the ledger's check and trial balance.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, Examples } from './common.js';
 import { Statement } from './statement.js';
 
@@ -38,6 +38,25 @@ export const PayoutRunRequest = Type.Object(
   { additionalProperties: false, ...Examples({ dryRun: ['A dry run first', { dryRun: true }], run: ['The run', { code: '123456' }] }) },
 );
 
+/** Why an amount waits, as a code and the values a page words it with. */
+export const RunLineWait = Type.Object(
+  {
+    reason: Type.Union([
+      Type.Literal('affiliate_suspended'),
+      Type.Literal('below_minimum'),
+      Type.Literal('no_payee_details'),
+      Type.Literal('payee_details_held'),
+      Type.Literal('payee_details_unreadable'),
+      Type.Literal('paid_meanwhile'),
+    ]),
+    minimum: Type.Optional(Type.Integer({ description: 'below_minimum: the least a payout in this currency pays, cents' })),
+    since: Type.Optional(DateTime),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'payee_details_held: when payouts may go again' })),
+  },
+  { description: 'Why a run does not pay the amount now (skipped says the same in English): affiliate_suspended (since), below_minimum (minimum), no_payee_details, payee_details_held (since the change, until), payee_details_unreadable, paid_meanwhile (another run paid it, or it fell below the minimum).' },
+);
+export type RunLineWait = Static<typeof RunLineWait>;
+
 export const RunLine = Type.Object({
   affiliateId: Type.String(),
   currency: Currency(),
@@ -45,12 +64,14 @@ export const RunLine = Type.Object({
   orders: Type.Integer(),
   adjustments: Type.Integer({ description: 'Unpaid adjustments, cents (±)' }),
   total: Type.Integer({ description: 'commission + adjustments, cents' }),
-  skipped: Type.Optional(Type.String({ description: 'Why it waits' })),
+  skipped: Type.Optional(Type.String({ description: 'Why it waits, in English' })),
+  waits: Type.Optional(RunLineWait),
   payout: Type.Optional(Type.Ref('Payout')),
 });
 
 export const PayoutRunResult = Type.Object({
   runId: Type.Optional(Type.String({ description: 'The run made (absent on a dry run, or when nothing could be paid)' })),
+  dryRun: Type.Boolean({ description: 'true for a dry run (nothing paid); false for a run, even one that found nothing to pay' }),
   lines: Type.Array(RunLine),
 });
 
@@ -75,7 +96,11 @@ export const SettlementOutcome = Type.Object({
   payoutId: Type.String(),
   status: Type.Union([Type.Literal('settled'), Type.Literal('failed')]),
   reason: Type.Optional(Type.String()),
-  outcome: Type.String({ description: 'What was done: settled, failed…, already settled, left sent…' }),
+  outcome: Type.String({ description: 'What was done, in English: settled, failed…, already settled, left sent…' }),
+  result: Type.Union([Type.Literal('settled'), Type.Literal('failed'), Type.Literal('already_done'), Type.Literal('not_sent'), Type.Literal('changed_meanwhile')], {
+    description: 'What was done, as a code: settled; failed (its commissions are payable again); already_done (it had that status); not_sent (only a sent payout can be settled or failed: payoutStatus says what it is); changed_meanwhile (left as it is)',
+  }),
+  payoutStatus: Type.Optional(Type.String({ description: 'not_sent: the payout’s status' })),
 });
 
 export const AdjustmentRequest = Type.Object(
@@ -110,7 +135,20 @@ export const TrialBalance = Type.Object({
   currencies: Type.Array(
     Type.Object({
       currency: Currency(),
-      accounts: Type.Array(Type.Object({ account: Type.String(), opening: Type.Integer(), debit: Type.Integer(), credit: Type.Integer(), closing: Type.Integer() })),
+      accounts: Type.Array(
+        Type.Object({
+          account: Type.String(),
+          holder: Type.Object(
+            { kind: Type.Union([Type.Literal('brand'), Type.Literal('affiliate'), Type.Literal('network')]), id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) },
+            { description: 'Whose account it is: a brand’s or an affiliate’s (with its name), or the network’s own' },
+          ),
+          purpose: Type.String({ description: 'What the account holds: unbilled, receivable (a brand’s); approved, payable (an affiliate’s); cash, fees, adjustments, payouts_sent, opening (the network’s)' }),
+          opening: Type.Integer(),
+          debit: Type.Integer(),
+          credit: Type.Integer(),
+          closing: Type.Integer(),
+        }),
+      ),
     }),
   ),
 });

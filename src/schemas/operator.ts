@@ -91,6 +91,17 @@ export const AuditEntry = Type.Object(
     before: Type.Optional(Json),
     after: Type.Optional(Json),
     reason: Type.Optional(Type.String()),
+    names: Type.Optional(
+      Type.Object(
+        {
+          actor: Type.Optional(Type.String({ description: 'The person’s e-mail, or the key’s name' })),
+          subject: Type.Optional(Type.String({ description: 'An order’s or claim’s order number (the brand’s own), an applicant’s company or name, a statement’s month, a member’s name, a user’s e-mail' })),
+          affiliate: Type.Optional(Type.String({ description: 'The affiliate’s name' })),
+          brand: Type.Optional(Type.String({ description: 'The brand’s name' })),
+        },
+        { description: 'What people read for the ids the entry names, as they are now; only ids the reader sees are named' },
+      ),
+    ),
   },
   { $id: 'AuditEntry', description: 'One entry of the audit trail: append-only' },
 );
@@ -134,6 +145,7 @@ export const MemberDetail = Type.Object(
     ...Standing,
     active: Type.Optional(Type.Boolean({ description: 'Brands: launched, in affiliates’ sight' })),
     site: Type.Optional(Type.String()),
+    networkTerms: Type.Optional(Type.Ref('NetworkTerms', { description: 'Brands: the network’s terms for its statements (PUT /operator/brands/{id}/terms changes them)' })),
     figures: Type.Object({
       from: Type.String({ format: 'date' }),
       to: Type.String({ format: 'date', description: 'Included' }),

@@ -77,6 +77,7 @@ export const Order = Type.Object(
     holdReasons: HoldReasonsField,
     items: Type.Array(Type.Ref(OrderItem), { description: 'Order lines; the key is plain "items" (no whitespace)' }),
     organizationId: Uuid,
+    brandName: Type.Optional(Type.String({ description: 'Addition to the spec: the brand’s name, in the list, the order itself and the export' })),
     mdasc: Type.Optional(Type.String({ description: 'The additional tracking identifier of the link that earned the order; omitted when the link has none' })),
     // Additions to the spec's order: what an affiliate needs to reconcile it.
     currency: Currency('Addition to the spec: ISO 4217 code of value, commission and item prices (the brand’s currency when the order was reported)'),

@@ -11,14 +11,14 @@ const country = Type.String({ minLength: 2, maxLength: 2, description: 'Where th
 const taxId = Type.String({
   minLength: 1,
   maxLength: 40,
-  description: 'In Brazil (required) a CPF (11 digits) or CNPJ (14 characters, numeric or the new alphanumeric form), punctuation optional, check digits verified; elsewhere the tax number as free text (optional)',
+  description: 'In Brazil (required) a CPF (11 digits) or CNPJ (14 characters, numeric or the new alphanumeric form), with any spaces, dots, slashes and dashes (stored without them), check digits verified; elsewhere the tax number as free text (optional)',
 });
 
 export const PixMethod = Type.Object(
   {
     type: Type.Literal('pix'),
-    keyType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj'), Type.Literal('email'), Type.Literal('phone'), Type.Literal('random')], { description: 'cpf, cnpj, email, phone (+55 E.164, e.g. +5511987654321) or random (the UUID the bank made)' }),
-    key: Type.String({ minLength: 1, maxLength: 140, description: 'The PIX key, checked for its type: a CPF or CNPJ with its check digits, an e-mail address, a Brazilian phone number, or a UUID' }),
+    keyType: Type.Union([Type.Literal('cpf'), Type.Literal('cnpj'), Type.Literal('email'), Type.Literal('phone'), Type.Literal('random')], { description: 'cpf, cnpj, email, phone (a Brazilian number as people write it, (11) 98765-4321, 11987654321 or +55 11 98765-4321, stored in E.164: +5511987654321) or random (the UUID the bank made)' }),
+    key: Type.String({ minLength: 1, maxLength: 140, description: 'The PIX key, checked for its type: a CPF or CNPJ with its check digits (any spaces, dots, slashes and dashes), an e-mail address, a Brazilian phone number (area code required; refused as invalid_pix_key when no such number can exist), or a UUID' }),
   },
   { additionalProperties: false, description: 'A PIX key (Brazil)' },
 );

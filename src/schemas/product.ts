@@ -154,6 +154,7 @@ export const Product = Type.Object(
     ...productProperties,
     integration: Type.Optional(Type.String({ description: 'Source system the product was imported from' })),
     currency: Currency('Addition to the spec: ISO 4217 code of every price of the product (its brand’s currency); prices are integers in its minor unit'),
+    brandName: Type.Optional(Type.String({ description: 'Addition to the spec: the brand’s name (in an affiliate’s product list)' })),
   },
   { $id: 'Product' },
 );

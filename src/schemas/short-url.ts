@@ -19,6 +19,7 @@ export const ShortUrl = Type.Object(
     shortUrl: Type.String({ description: 'The link to share: PUBLIC_URL/urlCode' }),
     urlCode: Type.String({ description: 'Random base62 code, 7 characters or more' }),
     organizationId: Uuid,
+    brandName: Type.Optional(Type.String({ description: 'Addition to the spec: the brand’s name' })),
     active: Type.Boolean({ description: 'Inactive links answer 404 and count nothing' }),
     count: Type.Integer({ description: 'Human clicks counted so far (bots, HEAD requests and a visitor’s repeats within the window excluded); updated within about 5 seconds of the click' }),
     linkType: LinkTypeSchema,

@@ -70,13 +70,22 @@ export const TagInstall = Type.Object(
       Type.Object(
         {
           everyPage: Type.String({ description: 'For every page of the shop, in its head: your settings, then the tag (with its integrity)' }),
-          orderPage: Type.String({ description: 'For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them' }),
+          orderPage: Type.String({ description: 'For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them. Optional when the page pushes a GA4 or Universal Analytics purchase event to window.dataLayer (Google Tag Manager, most shop platforms): the tag reports that event itself; when the page makes this call, the call is reported instead' }),
           pixel: Type.String({ description: 'For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address)' }),
         },
         { description: 'What to paste; absent until you make a publishable key' },
       ),
     ),
     reports: Type.Array(TagReport, { description: 'What the tag and the pixel sent lately with your key, newest first (kept 7 days)' }),
+    awaitingConfirmation: Type.Optional(
+      Type.Object(
+        {
+          orders: Type.Integer({ minimum: 0, description: 'Pending orders only the tag or the pixel reported, not held, not yet locked' }),
+          firstCancelAt: Type.Optional(Type.String({ format: 'date-time', description: 'The earliest lock date among them: when the first is canceled unless you confirm it (your server reports it, you approve it, or a reconciliation of your shop’s export does)' })),
+        },
+        { description: 'Absent when you trust your tag’s conversions (they are approved at their lock date instead)' },
+      ),
+    ),
   },
   { $id: 'TagInstall', description: 'What your shop’s pages need to report conversions themselves' },
 );

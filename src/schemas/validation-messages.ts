@@ -135,3 +135,52 @@ export function describeValidationError(errors: FastifySchemaValidationError[], 
   if (!first) return `invalid ${context}`;
   return describeOne(first, context);
 }
+
+const RULES: Record<string, string> = {
+  required: 'required',
+  additionalProperties: 'unknown',
+  type: 'type',
+  format: 'format',
+  minimum: 'minimum',
+  exclusiveMinimum: 'minimum',
+  maximum: 'maximum',
+  exclusiveMaximum: 'maximum',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  minItems: 'minItems',
+  maxItems: 'maxItems',
+  pattern: 'pattern',
+  const: 'oneOf',
+  enum: 'oneOf',
+  discriminator: 'oneOf',
+};
+
+/** The same failure as values (see ErrorDetails): the field's path, the rule it breaks and its bound or choices. */
+export function validationDetails(errors: FastifySchemaValidationError[], context: string): { field: string; rule: string; limit?: number; format?: string; allowed?: string[] } | undefined {
+  const error: VerboseError | undefined = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  if (!error) return undefined;
+  const params = error.params;
+  const at = error.instancePath ? fieldName(error.instancePath, context) : '';
+  const under = (name: string) => (at && context !== 'querystring' ? `${at}.${name}` : name);
+  switch (error.keyword) {
+    case 'required':
+      return { field: under(String(params.missingProperty)), rule: 'required' };
+    case 'additionalProperties':
+      return { field: under(String(params.additionalProperty)), rule: 'unknown', allowed: Object.keys((error.parentSchema?.properties as Record<string, unknown>) ?? {}) };
+    case 'discriminator':
+      return { field: under(String(params.tag)), rule: 'oneOf' };
+  }
+  const field = at || context;
+  const rule = RULES[error.keyword] ?? (error.keyword === 'anyOf' && literalChoices(error.schema) ? 'oneOf' : 'invalid');
+  const details: { field: string; rule: string; limit?: number; format?: string; allowed?: string[] } = { field, rule };
+  if (typeof params.limit === 'number') details.limit = params.limit;
+  if (error.keyword === 'format') details.format = String(params.format);
+  if (error.keyword === 'type') details.format = String(params.type).split(',')[0];
+  if (error.keyword === 'enum') details.allowed = (params.allowedValues as unknown[]).map(String);
+  if (error.keyword === 'const') details.allowed = [String(params.allowedValue)];
+  if (error.keyword === 'anyOf') {
+    const choices = literalChoices(error.schema);
+    if (choices) details.allowed = choices;
+  }
+  return details;
+}

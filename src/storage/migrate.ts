@@ -62,6 +62,8 @@ import * as affiliateGroups from './migrations/0056-affiliate-groups.js';
 import * as termsNotice from './migrations/0057-terms-notice.js';
 import * as brandScores from './migrations/0058-brand-scores.js';
 import * as sessionFactorMethod from './migrations/0059-session-factor-method.js';
+import * as serverReporting from './migrations/0060-server-reporting.js';
+import * as reconciliations from './migrations/0061-reconciliations.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -125,6 +127,8 @@ const migrations: Record<string, DialectMigration> = {
   '0057-terms-notice': termsNotice,
   '0058-brand-scores': brandScores,
   '0059-session-factor-method': sessionFactorMethod,
+  '0060-server-reporting': serverReporting,
+  '0061-reconciliations': reconciliations,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

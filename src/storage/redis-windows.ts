@@ -27,20 +27,28 @@ export async function countUp(redis: RedisConnection, keys: string[], windowMs: 
   return keys.map((_, i) => Number(results[2 * i]![1]));
 }
 
+// One counter as a hash {count, ends}. The window's end is the service's clock (passed in), not
+// Redis's: the instances agree on it as they agree on time, and a service run on a test clock holds
+// and frees as that clock says. Redis's own expiry only clears the key, a minute after the end.
+const COUNT_IN_WINDOW = `
+local now, window, by = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local ends = tonumber(redis.call('HGET', KEYS[1], 'ends'))
+if ends == nil or ends <= now then
+  if by <= 0 then return {0, 0} end
+  ends = now + window
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'ends', ends)
+  redis.call('PEXPIRE', KEYS[1], window + 60000)
+end
+if by == 0 then return {tonumber(redis.call('HGET', KEYS[1], 'count')) or 0, ends - now} end
+return {redis.call('HINCRBY', KEYS[1], 'count', by), ends - now}
+`;
+
 /**
  * Adds `by` to a counter whose window starts with its first count: the count and the time left, in
- * ms. `by` 0 only reads (a counter that is not there is 0, and stays absent).
+ * ms, both at `now`. `by` 0 only reads (a counter that is not there is 0, and stays absent).
  */
-export async function countInWindow(redis: RedisConnection, key: string, windowMs: number, by = 1): Promise<{ count: number; resetInMs: number }> {
-  const name = `${redis.prefix}${key}`;
-  if (by === 0) {
-    const read = (await redis.client.pipeline().get(name).pttl(name).exec()) ?? [];
-    for (const [error] of read) if (error) throw error;
-    const left = Number(read[1]?.[1]);
-    return read[0]?.[1] === null || left <= 0 ? { count: 0, resetInMs: 0 } : { count: Number(read[0]?.[1]), resetInMs: left };
-  }
-  const results = (await redis.client.pipeline().incrby(name, by).pexpire(name, windowMs, 'NX').pttl(name).exec()) ?? [];
-  for (const [error] of results) if (error) throw error;
-  const ttl = Number(results[2]?.[1]);
-  return { count: Number(results[0]?.[1]), resetInMs: ttl > 0 ? ttl : windowMs };
+export async function countInWindow(redis: RedisConnection, key: string, windowMs: number, by = 1, now = Date.now()): Promise<{ count: number; resetInMs: number }> {
+  const [count, resetInMs] = (await redis.client.eval(COUNT_IN_WINDOW, 1, `${redis.prefix}${key}`, now, windowMs, by)) as [number, number];
+  return { count, resetInMs };
 }

@@ -4,7 +4,7 @@
 // - times are fixed-width UTC ISO 8601 text (`2026-01-31T12:00:00.000Z`), which sorts correctly;
 // - money is integer cents; percentages are integer basis points;
 // - nested documents (images, options, items…) are JSON text.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface ChannelKindsTable {
   id: string;
@@ -71,6 +71,8 @@ export interface BrandsTable {
   trust_tag_conversions: Generated<number>;
   /** When a conversion brings a click and a registered coupon of different affiliates: 'coupon' or 'click' wins. */
   attribution_priority: Generated<string>;
+  /** 1: the brand said its own server reports its orders (the API or the postback). */
+  reports_orders_from_server: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -549,8 +551,40 @@ export interface OrderEventsTable {
   actor: string;
   /** The API key (or postback token) the change was made with, when it came through the API. */
   actor_key_id: string | null;
+  /** The reconciliation (the shop's export) the change came from; see migration 0061. */
+  reconciliation_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
 }
+
+/** A brand's upload of its shop's order export and its preview's counts; see migration 0061. */
+export interface ReconciliationsTable {
+  id: string;
+  organization_id: string;
+  platform: string;
+  currency: string;
+  range_from: string | null;
+  range_to: string | null;
+  rows: number;
+  counts: string;
+  created_by: string | null;
+  created_at: string;
+  applied_at: string | null;
+  applied_by: string | null;
+  outcome: string | null;
+}
+export type ReconciliationRow = Selectable<ReconciliationsTable>;
+
+/** One line of a reconciliation's preview; see migration 0061. */
+export interface ReconciliationLinesTable {
+  reconciliation_id: string;
+  seq: number;
+  kind: string;
+  line: number | null;
+  order_id: string | null;
+  network_id: string | null;
+  detail: string;
+}
+export type ReconciliationLineRow = Selectable<ReconciliationLinesTable>;
 
 /** An affiliate's request to promote a (private) brand. */
 export interface ApprovalRequestsTable {
@@ -985,6 +1019,8 @@ export interface DB {
   affiliate_group_members: AffiliateGroupMembersTable;
   clicks: ClicksTable;
   order_events: OrderEventsTable;
+  reconciliations: ReconciliationsTable;
+  reconciliation_lines: ReconciliationLinesTable;
   approval_requests: ApprovalRequestsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

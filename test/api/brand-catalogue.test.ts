@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS, campaignInput, productInput } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
-import { brandKey } from '../helpers/tracking.js';
+import { brandKey, createLink, freshClick, item, report } from '../helpers/tracking.js';
 import { servicesFor } from '../helpers/databases.js';
 
 type Product = { id: string; organizationId: string; name: string; available: boolean; currency: string };
@@ -343,5 +343,128 @@ describe('GET /advertiser/campaigns', () => {
     assertError(await h.get('/advertiser/campaigns', aff1), 403, 'forbidden');
     const narrow = (await servicesFor(h.service.database).access.createApiKey({ brandId: BRANDS.acme, scopes: ['conversions:read'] })).key;
     assert.match(assertError(await h.get('/advertiser/campaigns', narrow), 403).message, /catalog:read/);
+  });
+});
+
+describe('GET /advertiser/products: search and order by change', () => {
+  type Listed = { data: Array<Product & { updatedAt: string }>; meta: { total: number } };
+  const list = async (key: string, query: string) => {
+    const res = await h.get(`/advertiser/products?limit=100&${query}`, key);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json<Listed>();
+  };
+
+  test('q finds the words of a name (accents and case ignored) or the start of an id, only among the caller\'s products', async () => {
+    assert.equal((await put(acme, 'busca-tenis-azul', body('Tênis Corrida Azul'))).statusCode, 201);
+    assert.equal((await put(acme, 'busca-meia', { ...body('Meia esportiva'), available: false })).statusCode, 201);
+    assert.equal((await put(globex, 'busca-tenis-globex', body('Tênis Corrida Globex'))).statusCode, 201);
+    assert.deepEqual((await list(acme, 'q=tenis%20corr')).data.map((p) => p.id), ['busca-tenis-azul']);
+    assert.deepEqual((await list(acme, 'q=BUSCA-')).data.map((p) => p.id).sort(), ['busca-meia', 'busca-tenis-azul']);
+    const unavailable = await list(acme, 'q=busca&isAvailable=false');
+    assert.deepEqual([unavailable.data.map((p) => p.id), unavailable.meta.total], [['busca-meia'], 1]);
+    assert.deepEqual((await list(acme, 'q=globex')).data, [], "another brand's product is never found");
+    assert.deepEqual((await list(acme, 'q=%20%20')).data, []);
+    assertError(await h.get(`/advertiser/products?q=${'x'.repeat(201)}`, acme), 400, 'invalid_query');
+  });
+
+  test('sort=changed lists the most recently changed first; without sort the order stays the order of addition', async () => {
+    assert.equal((await put(acme, 'order-first', body('Added first'))).statusCode, 201);
+    assert.equal((await put(acme, 'order-second', body('Added second'))).statusCode, 201);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await patch(acme, 'order-first', { name: 'Added first, changed last' })).statusCode, 200);
+    const ids = (listed: Listed) => listed.data.map((p) => p.id).filter((id) => id.startsWith('order-'));
+    assert.deepEqual(ids(await list(acme, 'sort=changed')), ['order-first', 'order-second']);
+    assert.deepEqual(ids(await list(acme, '')), ['order-second', 'order-first']);
+    assert.deepEqual(ids(await list(acme, 'sort=added')), ['order-second', 'order-first']);
+    const changed = (await list(acme, 'sort=changed')).data.map((p) => p.updatedAt);
+    assert.deepEqual(changed, [...changed].sort().reverse());
+    assertError(await h.get('/advertiser/products?sort=price', acme), 400, 'invalid_query');
+  });
+});
+
+describe('GET /advertiser/product-categories', () => {
+  test("answers the categories the caller's products name, each once, alphabetically; never another brand's", async () => {
+    const filed = (id: string, categories: string[]) => ({ ...body(id), options: [{ id, available: true, categories, pricing: [{ listPrice: 100, price: 100 }] }] });
+    assert.equal((await put(acme, 'cat-1', filed('cat-1', ['Calçados', 'Corrida']))).statusCode, 201);
+    assert.equal((await put(acme, 'cat-2', filed('cat-2', ['corrida', 'Acessórios']))).statusCode, 201);
+    assert.equal((await put(globex, 'cat-3', filed('cat-3', ['Só da Globex']))).statusCode, 201);
+    const res = await h.get('/advertiser/product-categories', acme);
+    assert.equal(res.statusCode, 200, res.body);
+    const categories = res.json<{ data: string[] }>().data;
+    for (const expected of ['Acessórios', 'Calçados', 'Corrida']) assert.ok(categories.includes(expected), `${expected} in ${categories.join(', ')}`);
+    assert.equal(categories.filter((c) => c.toLowerCase() === 'corrida').length, 1, 'one spelling per category');
+    assert.ok(!categories.includes('Só da Globex'));
+    assertError(await h.get('/advertiser/product-categories', aff1), 403, 'forbidden');
+  });
+});
+
+describe('DELETE /advertiser/products/{id} of a product an order or a link names', () => {
+  const stored = (brandId: string, id: string) => h.service.database.db.selectFrom('products').select(['available', 'options']).where('organization_id', '=', brandId).where('id', '=', id).executeTakeFirst();
+
+  test('a product an order lists is made unavailable, not removed: still 204, the header says so', async () => {
+    await put(acme, 'sold-sku', body('Sold once'));
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    const reported = await report(h, acme, { clickId, orderId: 'order-sold-sku', value: 12_900, items: [item(12_900, 1, 'sold-sku')] });
+    assert.equal(reported.statusCode, 201, reported.body);
+    const res = await remove(acme, 'sold-sku');
+    assert.equal(res.statusCode, 204, res.body);
+    assert.equal(res.headers['x-product-outcome'], 'made_unavailable');
+    const row = await stored(BRANDS.acme, 'sold-sku');
+    assert.equal(row?.available, 0, 'kept, unavailable');
+    assert.ok((JSON.parse(row.options) as Array<{ available: boolean }>).every((o) => !o.available), 'its options too');
+    assert.ok((await seen(BRANDS.acme)).every((p) => p.id !== 'sold-sku' || !p.available));
+    const again = await remove(acme, 'sold-sku');
+    assert.deepEqual([again.statusCode, again.headers['x-product-outcome']], [204, 'made_unavailable']);
+  });
+
+  test("an order naming one of the product's options keeps it too", async () => {
+    await put(acme, 'option-sold', { ...body('Option sold'), options: [{ id: 'option-sold-41', available: true, pricing: [{ listPrice: 500, price: 500 }] }] });
+    const clickId = await freshClick(h, aff1, BRANDS.acme);
+    assert.equal((await report(h, acme, { clickId, orderId: 'order-option-sold', value: 500, items: [item(500, 1, 'option-sold-41')] })).statusCode, 201);
+    assert.equal((await remove(acme, 'option-sold')).headers['x-product-outcome'], 'made_unavailable');
+    assert.equal((await stored(BRANDS.acme, 'option-sold'))?.available, 0);
+  });
+
+  test("a product an affiliate's link leads to is made unavailable, not removed", async () => {
+    await put(acme, 'linked-sku', { ...body('Linked'), url: 'https://www.acme.com/p/linked-sku' });
+    await createLink(h, aff1, BRANDS.acme, { type: 'Custom', url: 'https://www.acme.com/p/linked-sku?utm_source=blog' });
+    const res = await remove(acme, 'linked-sku');
+    assert.deepEqual([res.statusCode, res.headers['x-product-outcome']], [204, 'made_unavailable']);
+    assert.equal((await stored(BRANDS.acme, 'linked-sku'))?.available, 0);
+  });
+
+  test("a product nothing names is removed; another brand's order or link naming the same id does not keep it", async () => {
+    await put(globex, 'sold-sku', { ...body('Globex, never sold'), url: 'https://www.acme.com/p/linked-sku' });
+    const res = await remove(globex, 'sold-sku');
+    assert.deepEqual([res.statusCode, res.headers['x-product-outcome']], [204, 'deleted']);
+    assert.equal(await stored(BRANDS.globex, 'sold-sku'), undefined);
+    assert.equal((await stored(BRANDS.acme, 'sold-sku'))?.available, 0, "acme's product of the same id is untouched");
+    assertError(await remove(globex, 'linked-sku'), 404, 'product_not_found');
+    assert.equal((await stored(BRANDS.acme, 'linked-sku'))?.available, 0);
+  });
+});
+
+describe('GTIN/EAN check digit', () => {
+  const withEan = (id: string, ean: string) => ({ ...body(id), options: [{ id, ean, available: true, pricing: [{ listPrice: 100, price: 100 }] }] });
+
+  test('a barcode-shaped ean with a wrong check digit is refused (400 invalid_ean), through PUT, PATCH and the bulk upload; nothing is stored', async () => {
+    const refused = assertError(await put(acme, 'ean-bad', withEan('ean-bad', '7891234567890')), 400, 'invalid_ean');
+    assert.match(refused.message, /options\[0\]\.ean "7891234567890".*5/);
+    assert.equal(await h.service.database.db.selectFrom('products').select('id').where('id', '=', 'ean-bad').executeTakeFirst(), undefined);
+    assert.equal((await put(acme, 'ean-good', withEan('ean-good', '7891234567895'))).statusCode, 201);
+    assertError(await patch(acme, 'ean-good', { options: withEan('ean-good', '96385075').options }), 400, 'invalid_ean');
+    assert.equal((await patch(acme, 'ean-good', { options: withEan('ean-good', '96385074').options })).statusCode, 200);
+    const bulk = await h.request({
+      method: 'POST',
+      url: '/advertiser/products/bulk',
+      headers: { 'x-api-key': acme, 'content-type': 'application/x-ndjson' },
+      payload: JSON.stringify({ id: 'ean-bulk', ...withEan('ean-bulk', '036000291453') }),
+    });
+    assert.equal(bulk.json<{ data: { rejected: number } }>().data.rejected, 1, bulk.body);
+  });
+
+  test("an ean that is not barcode-shaped (a seller's own code) is kept as sent", async () => {
+    assert.equal((await put(acme, 'ean-own', withEan('ean-own', 'ACME-41-AZ'))).statusCode, 201);
+    assert.equal((await put(acme, 'ean-short', withEan('ean-short', '12345'))).statusCode, 201);
   });
 });

@@ -35,6 +35,7 @@ type Entry = {
   before?: Record<string, unknown>;
   after?: Record<string, unknown>;
   reason?: string;
+  names?: Record<string, string>;
 };
 
 before(async () => {
@@ -49,7 +50,7 @@ after(() => h?.close());
 /** A signed-in owner of the account: their credential and user id. */
 async function owner(account: { affiliateId?: string; brandId?: string }) {
   const { user, link } = await h.service.services.users.create(account, `owner-${++seq}-${process.pid}@decisions.example`, 'owner');
-  return { userId: user.id, credential: sessionCredential(await h.service.services.users.setPassword(tokenOf(link), PASSWORD)) };
+  return { userId: user.id, email: user.email, credential: sessionCredential(await h.service.services.users.setPassword(tokenOf(link), PASSWORD)) };
 }
 
 /** Entries of the member's own trail about `subject`, as one of its owners reads them. */
@@ -128,6 +129,10 @@ test('a brand’s person cancels a conversion in the portal: the entry names the
   assert.deepEqual(entries[0]!.after, { status: 'canceled', commissionStatus: 'canceled' });
   assert.equal(entries[0]!.reason, 'Refunded');
   await assertSeenByBoth(order.id, entries[0]!, person.userId);
+  // Names for a page's sentence: the person's e-mail, the brand's order number, both members' names.
+  assert.deepEqual(entries[0]!.names, { actor: person.email, subject: order.orderId, affiliate: 'Affiliate One', brand: 'Acme' });
+  const [affiliateReads] = await trailOf({ affiliateId: 'aff-1' }, order.id);
+  assert.deepEqual(affiliateReads!.names, { subject: order.orderId, affiliate: 'Affiliate One', brand: 'Acme' }, 'the affiliate is not told who at the brand decided');
 });
 
 test('a correction keeps the value and the commission before and after; without a reason there is none', async () => {

@@ -78,6 +78,7 @@ describe('a product with what matters only', () => {
       options: [priceOption('short-tote', 4_990)],
       metadata: [],
       currency: 'BRL',
+      brandName: 'Acme',
     };
     assert.deepEqual(await found('short-tote'), expected);
     assert.deepEqual(await found('short-tote', '&price=4990:4990'), expected, 'the price filter reads the price');

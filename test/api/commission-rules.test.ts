@@ -84,7 +84,7 @@ async function affiliateExplanation(id: string, key = aff1): Promise<OrderCommis
   assert.equal(res.statusCode, 200, res.body);
   return res.json<{ data: OrderCommission }>().data;
 }
-const sumOfLines = (e: OrderCommission) => e.lines.reduce((sum, line) => sum + line.commission, 0);
+const sumOfLines = (e: OrderCommission) => e.lines.reduce((sum, line) => sum + line.commission, 0) + (e.rounding ?? 0);
 
 describe('GET and PUT /advertiser/commission-rules', () => {
   test('a brand without rules reads version 0, its default rule, no rules', async () => {
@@ -131,10 +131,15 @@ describe('GET and PUT /advertiser/commission-rules', () => {
     for (const [rules, message] of cases) {
       const res = await putRules(rules);
       assert.equal(res.statusCode, 400, res.body);
-      const body = res.json<{ code: string; message: string }>();
+      const body = res.json<{ code: string; message: string; details?: { position?: number; rule?: string } }>();
       assert.equal(body.code, 'invalid_commission_rules', res.body);
       assert.match(body.message, message);
+      // A page words it from the rule's number and what it breaks, never from the message.
+      assert.equal(body.details?.position, Number(/^rules\[(\d+)\]/.exec(body.message)![1]) + 1, res.body);
+      assert.match(body.details?.rule ?? '', /^[a-z][a-z_0-9]+$/, res.body);
     }
+    const unknownGroup = (await putRules([{ conditions: { affiliateGroups: ['no-such-group'] }, transfer: 'cpa', value: 10 }])).json<{ details: unknown }>();
+    assert.deepEqual(unknownGroup.details, { position: 1, rule: 'unknown_group', values: ['no-such-group'] });
     // The schema's own checks name the field too.
     for (const rules of [[{ conditions: { productIds: [] }, transfer: 'cps', value: 5 }], [{ transfer: 'cpm', value: 5 }], [{ transfer: 'cps', value: 5, conditions: { orderValue: {} } }], [{ transfer: 'cps', value: -1 }]]) {
       const res = await putRules(rules);
@@ -253,7 +258,7 @@ interface OrderFacts {
 }
 
 /** The model: the rule each unit (item, or the order without items) goes to, and the commission, written apart from the service's code. */
-function model(rules: CommissionRule[], fallback: { transfer: string; value: number }, o: OrderFacts): { ruleOf: number[]; total: number } {
+function model(rules: CommissionRule[], fallback: { transfer: string; value: number }, o: OrderFacts): { ruleOf: number[]; restRule?: number | undefined; total: number } {
   const bp = (percent: number) => Math.round(percent * 100);
   const half = (base: number, points: number) => Math.floor((base * points + 5000) / 10000);
   if (rules.length === 0) return { ruleOf: o.items.map(() => 0), total: fallback.transfer === 'cps' ? half(o.value, bp(fallback.value)) : fallback.value };
@@ -275,22 +280,32 @@ function model(rules: CommissionRule[], fallback: { transfer: string; value: num
     return true;
   };
   const units: Array<Item | undefined> = o.items.length > 0 ? o.items : [undefined];
-  const ruleOf = units.map((it) => {
+  // The value the items do not cover is one more unit, like an order without items.
+  const itemized = o.items.reduce((sum, it) => sum + it.price * it.quantity, 0);
+  const rest = o.items.length > 0 && o.value > itemized ? o.value - itemized : 0;
+  const first = (it: Item | undefined) => {
     for (let i = 0; i < rules.length; i++) if (orderOk(rules[i]!) && itemOk(rules[i]!, it)) return i;
     return rules.length;
-  });
+  };
+  const ruleOf = units.map(first);
+  const restRule = rest > 0 ? first(undefined) : undefined;
   const all = [...rules, { transfer: fallback.transfer as 'cps' | 'cpa', value: fallback.transfer === 'cps' ? fallback.value : fallback.value, per: 'order' as const }];
-  let total = 0;
+  // Exact amounts in ten-thousandths of a cent, the total rounded half up once.
+  let exact = 0;
   all.forEach((rule, index) => {
     const mine = units.filter((_, u) => ruleOf[u] === index);
-    if (mine.length === 0) return;
+    const restHere = restRule === index && rule.transfer === 'cps';
+    if (mine.length === 0 && !restHere) return;
     let sum = 0;
-    if (rule.transfer === 'cps') for (const it of mine) sum += half(it ? it.price * it.quantity : o.value, bp(rule.value));
-    else if ((rule.per ?? 'order') === 'order') sum = rule.value;
-    else for (const it of mine) sum += rule.value * (it ? it.quantity : 1);
-    total += rule.cap !== undefined ? Math.min(sum, rule.cap) : sum;
+    if (rule.transfer === 'cps') {
+      for (const it of mine) sum += (it ? it.price * it.quantity : o.value) * bp(rule.value);
+      if (restHere) sum += rest * bp(rule.value);
+    } else if ((rule.per ?? 'order') === 'order') sum = rule.value * 10000;
+    else for (const it of mine) sum += rule.value * (it ? it.quantity : 1) * 10000;
+    exact += rule.cap !== undefined ? Math.min(sum, rule.cap * 10000) : sum;
   });
-  return { ruleOf, total };
+  const total = Math.floor((exact + 5000) / 10000);
+  return { ruleOf, restRule, total };
 }
 
 function randomRule(rnd: SeededRandom, mayBeBare: boolean): CommissionRule {
@@ -348,6 +363,10 @@ async function check(orderId: string, networkId: string, rules: CommissionRule[]
     const units = Math.max(1, facts.items.length);
     const seen: number[] = [];
     for (const line of e.lines) {
+      if (line.remainder) {
+        assert.equal(line.rule, expected.restRule, `the value the items do not cover went to rule ${line.rule}: ${at}`);
+        continue;
+      }
       const covered = line.items ?? (line.item !== undefined ? [line.item] : [-1]);
       for (const u of covered) {
         seen.push(u);

@@ -206,7 +206,7 @@ test('a brand applies, is approved, its owner sets a password from the mail, and
 
   const hidden = await h.get(`/affiliate/brands/${approved.brandId}`, h.world.keys.aff1);
   assert.equal(hidden.statusCode, 404, 'affiliates do not see a brand before its launch');
-  assert.deepEqual(dataOf(await as('GET', '/advertiser/brand/launch')), { launched: false, steps: { commission: false, catalogue: false } });
+  assert.deepEqual(dataOf(await as('GET', '/advertiser/brand/launch')), { launched: false, steps: { commission: false, catalogue: false, tracking: false } });
   const early = await as('POST', '/advertiser/brand/launch');
   assert.equal(early.statusCode, 409);
   assert.match(errorOf(early).message, /set a commission.*add a product or a campaign/);
@@ -216,7 +216,12 @@ test('a brand applies, is approved, its owner sets a password from the mail, and
   assert.equal(product.statusCode, 201, product.body);
   const launched = await as('POST', '/advertiser/brand/launch');
   assert.equal(launched.statusCode, 200, launched.body);
-  assert.deepEqual(dataOf(launched), { launched: true, steps: { commission: true, catalogue: true } });
+  // Tracking not yet installed is shown, and does not hold the launch.
+  assert.deepEqual(dataOf(launched), { launched: true, steps: { commission: true, catalogue: true, tracking: false } });
+  const stated = await as('PATCH', '/advertiser/brand', { reportsOrdersFromServer: true });
+  assert.equal(stated.statusCode, 200, stated.body);
+  assert.equal(dataOf<{ reportsOrdersFromServer: boolean }>(stated).reportsOrdersFromServer, true);
+  assert.deepEqual(dataOf(await as('GET', '/advertiser/brand/launch')), { launched: true, steps: { commission: true, catalogue: true, tracking: true } });
   const seen = await h.get(`/affiliate/brands/${approved.brandId}`, h.world.keys.aff1);
   assert.equal(seen.statusCode, 200, seen.body);
   assert.equal(dataOf<{ name: string }>(seen).name, 'Loja Azul');

@@ -114,6 +114,8 @@ async function issueAndPay(): Promise<void> {
   for (const statement of await services().statements.listAll(true)) {
     if (rnd.chance(0.6)) continue;
     const left = statement.total - statement.paidAmount;
+    // A statement billing nothing (its commissions all zero) has nothing to pay.
+    if (left <= 0) continue;
     const amount = rnd.chance(0.5) ? left : rnd.int(1, left);
     await services().statements.recordPayment(statement.id, amount, `TX-${rnd.int(1, 1e9)}`, CLI);
   }

@@ -42,8 +42,8 @@ before(async () => {
   // Acme's fee is 10 % from now on, Euroshop's 12.5 %.
   const [february] = await statements.issue('2026-02');
   assert.deepEqual([february!.commission, february!.fee, february!.feeBasisPoints], [750, 225, 3000]);
-  await statements.setTerms(BRANDS.acme, { feeBasisPoints: 1000 });
-  await statements.setTerms(EURO, { feeBasisPoints: 1250 });
+  await statements.setTerms({ kind: 'cli' }, BRANDS.acme, { feeBasisPoints: 1000, reason: 'Contract of 2026' });
+  await statements.setTerms({ kind: 'cli' }, EURO, { feeBasisPoints: 1250, reason: 'Contract of 2026' });
 
   const acme = await brandKey(h, BRANDS.acme);
   const euro = await brandKey(h, EURO);

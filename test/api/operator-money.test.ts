@@ -73,14 +73,15 @@ test('payments are recorded in parts, never more than is left; an unpaid stateme
   assert.deepEqual(dataOf(await get('/operator/statements?status=overdue')), []);
 });
 
-type Line = { affiliateId: string; total: number; skipped?: string; payout?: { id: string; status: string } };
+type Line = { affiliateId: string; total: number; skipped?: string; waits?: { reason: string; minimum?: number }; payout?: { id: string; status: string } };
 let runId = '';
 let payoutId = '';
 
 test('a payout run: the dry run says why each amount waits and pays nothing; the run asks for the second factor again', async () => {
-  const waiting = dataOf<{ runId?: string; lines: Line[] }>(await post('/operator/payout-runs', { dryRun: true }));
-  assert.equal(waiting.runId, undefined);
+  const waiting = dataOf<{ runId?: string; dryRun: boolean; lines: Line[] }>(await post('/operator/payout-runs', { dryRun: true }));
+  assert.deepEqual([waiting.runId, waiting.dryRun], [undefined, true]);
   assert.match(waiting.lines.find((l) => l.affiliateId === 'aff-1')?.skipped ?? '', /no payee details/);
+  assert.deepEqual(waiting.lines.find((l) => l.affiliateId === 'aff-1')?.waits, { reason: 'no_payee_details' }, 'why it waits, as a code a page words');
 
   await givePayeeDetails(h, 'aff-1');
   await releasePayeeHold(h.service.database, 'aff-1');
@@ -93,14 +94,17 @@ test('a payout run: the dry run says why each amount waits and pays nothing; the
   assert.match(assertError(await post('/operator/payout-runs', {}), 400, 'second_factor_needed').message, /current code of your authenticator app/);
   assertError(await post('/operator/payout-runs', { code: '000000' }), 400, 'invalid_code');
   assertError(await post('/operator/payout-runs', { affiliateId: 'aff-nobody', code: freshCode() }), 404, 'affiliate_not_found');
-  const made = dataOf<{ runId?: string; lines: Line[] }>(await post('/operator/payout-runs', { affiliateId: 'aff-1' }));
+  const made = dataOf<{ runId?: string; dryRun: boolean; lines: Line[] }>(await post('/operator/payout-runs', { affiliateId: 'aff-1' }));
   runId = made.runId!;
+  assert.equal(made.dryRun, false);
   assert.ok(runId, 'the code just given counts for 10 minutes');
   payoutId = made.lines[0]!.payout!.id;
   assert.equal(made.lines[0]!.payout!.status, 'pending');
 
   const runs = dataOf<Array<{ id: string; createdBy: string; payoutCount: number; totals: Array<{ status: string; currency: string; payouts: number; total: number }> }>>(await get('/operator/payout-runs'));
   assert.deepEqual(runs.map((r) => [r.id, r.createdBy, r.payoutCount]), [[runId, operator.userId, 1]]);
+  const nothing = dataOf<{ runId?: string; dryRun: boolean; lines: Line[] }>(await post('/operator/payout-runs', { affiliateId: 'aff-1' }));
+  assert.deepEqual([nothing.runId, nothing.dryRun, nothing.lines], [undefined, false, []], 'a run that finds nothing to pay is still a run, not a dry run');
   assert.deepEqual(runs[0]!.totals, [{ status: 'pending', currency: 'BRL', payouts: 1, total: line.total }]);
   assert.deepEqual(dataOf<Array<{ id: string }>>(await get(`/operator/payout-runs/${runId}`)).map((p) => p.id), [payoutId]);
   assertError(await get('/operator/payout-runs/no-such-run'), 404, 'batch_not_found');
@@ -127,8 +131,8 @@ test('the provider’s results are uploaded: a bad file is refused whole saying 
   assert.match(assertError(await settle(`payout_id,status,reason\r\n${payoutId},lost,\r\n`), 400, 'invalid_settlement_file').message, /line 2: status must be settled or failed, got "lost"/);
   assertError(await settle(`payout_id,status,reason\r\n${payoutId},failed,\r\n`), 400, 'reason_required');
   assertError(await settle('payout_id,status,reason\r\nnot-in-this-run,settled,\r\n'), 400, 'unknown_payout');
-  assert.deepEqual(dataOf(await settle(`payout_id,status,reason\r\n${payoutId},settled,\r\n`)), [{ payoutId, status: 'settled', outcome: 'settled' }]);
-  assert.deepEqual(dataOf(await settle(`payout_id,status,reason\r\n${payoutId},settled,\r\n`)), [{ payoutId, status: 'settled', outcome: 'already settled' }]);
+  assert.deepEqual(dataOf(await settle(`payout_id,status,reason\r\n${payoutId},settled,\r\n`)), [{ payoutId, status: 'settled', outcome: 'settled', result: 'settled' }]);
+  assert.deepEqual(dataOf(await settle(`payout_id,status,reason\r\n${payoutId},settled,\r\n`)), [{ payoutId, status: 'settled', outcome: 'already settled', result: 'already_done' }]);
   const payouts = (await h.request(withSession({ method: 'GET', url: '/affiliate/payouts' }, owner))).json<{ data: Array<{ id: string; status: string }> }>().data;
   assert.equal(payouts.find((p) => p.id === payoutId)?.status, 'settled');
 });
@@ -148,11 +152,14 @@ test('adjustments ask for the second factor again, say what is wrong, and are li
 
 test('the ledger balances and agrees with the records; the trial balance shows February’s accounts', async () => {
   assert.deepEqual(dataOf(await get('/operator/ledger/check')), { balanced: true, differences: [] });
-  const report = dataOf<{ month: string; currencies: Array<{ currency: string; accounts: Array<{ account: string; opening: number; debit: number; credit: number; closing: number }> }> }>(
+  const report = dataOf<{ month: string; currencies: Array<{ currency: string; accounts: Array<{ account: string; holder: { kind: string; id?: string; name?: string }; purpose: string; opening: number; debit: number; credit: number; closing: number }> }> }>(
     await get(`/operator/ledger/trial-balance?month=${new Date(clock.now()).toISOString().slice(0, 7)}`),
   );
   const brl = report.currencies.find((c) => c.currency === 'BRL')!;
   assert.ok(brl.accounts.some((a) => a.account === 'network:payouts_sent'), JSON.stringify(brl.accounts));
+  const payable = brl.accounts.find((a) => a.account === 'affiliate:aff-1:payable')!;
+  assert.deepEqual([payable.holder, payable.purpose], [{ kind: 'affiliate', id: 'aff-1', name: 'Affiliate One' }, 'payable'], 'an account names whose it is');
+  assert.deepEqual(brl.accounts.find((a) => a.account === 'network:payouts_sent')!.holder, { kind: 'network' });
   for (const a of brl.accounts) assert.equal(a.closing, a.opening + a.debit - a.credit, a.account);
   assert.equal(
     brl.accounts.reduce((sum, a) => sum + a.closing, 0),

@@ -33,7 +33,7 @@ describe('GET /affiliate/orders.csv', () => {
     assert.match(String(res.headers['content-disposition']), /attachment; filename="orders.csv"/);
     const [header, ...rows] = linesOf(res.body);
     const columns = header!.split(',');
-    assert.deepEqual(columns.slice(0, 9), ['id', 'orderId', 'createdAt', 'organizationId', 'status', 'currency', 'value', 'commission', 'commissionStatus']);
+    assert.deepEqual(columns.slice(0, 10), ['id', 'orderId', 'createdAt', 'organizationId', 'brandName', 'status', 'currency', 'value', 'commission', 'commissionStatus']);
     const orders = await listed(aff1);
     assert.deepEqual(
       rows.map((r) => r.split(',').slice(0, 2)),
@@ -42,6 +42,14 @@ describe('GET /affiliate/orders.csv', () => {
     const cheap = rows.map((r) => r.split(',')).find((cells) => cells[0] === 'o-aff1-3')!;
     assert.deepEqual([cells(cheap, columns, 'value'), cells(cheap, columns, 'commission'), cells(cheap, columns, 'currency')], ['1999', '150', 'BRL']);
     assert.equal(cells(rows.map((r) => r.split(',')).find((c) => c[0] === 'o-aff1-1')!, columns, 'mdasc'), 'campaign-x');
+  });
+
+  test('for people: columns=words names the columns and statuses in words and writes amounts in the currency’s units', async () => {
+    const [header, ...rows] = linesOf((await h.get('/affiliate/orders.csv?columns=words&commissionStatus=approved', aff1)).body);
+    assert.equal(header, 'Order,Brand,Date,Status,Currency,Value,Commission,Commission status,Channel,Label,Coupon,Paid on');
+    assert.equal(rows.length, 1);
+    assert.match(rows[0]!, /^brand-o-aff1-2,[^,]+,\d{4}-\d{2}-\d{2},approved,BRL,\d+\.\d{2},\d+\.\d{2},approved,/);
+    assert.equal((await h.get('/affiliate/orders.csv?columns=both', aff1)).statusCode, 400);
   });
 
   test('the filters of the list apply; another affiliate gets only its own', async () => {

@@ -85,6 +85,7 @@ describe('GET /affiliate/orders: list', () => {
       commissionStatus: 'pending',
       items: [{ id: 'sku-1', name: 'Sneakers', quantity: 2, price: 5_000, categories: 12 }],
       organizationId: BRANDS.acme,
+      brandName: 'Acme',
       mdasc: 'campaign-x',
       currency: 'BRL',
       lockAt: '2099-12-31T00:00:00.000Z',
@@ -93,7 +94,7 @@ describe('GET /affiliate/orders: list', () => {
       attribution: 'click',
     });
     for (const { data } of list) {
-      const keys = ['attribution', 'autoApproved', 'commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', 'lockAt', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'source', 'status', 'value'];
+      const keys = ['attribution', 'autoApproved', 'commission', 'commissionStatus', 'createdAt', 'currency', 'id', 'items', 'lockAt', ...(data.mdasc === undefined ? [] : ['mdasc']), 'orderId', 'organizationId', 'source', 'status', 'value', 'brandName'].sort();
       assert.deepEqual(Object.keys(data).sort(), keys);
       assert.ok(Number.isInteger(data.value), `value ${data.value}`);
       assert.ok(Number.isInteger(data.commission), `commission ${data.commission}`);

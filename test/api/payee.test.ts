@@ -104,8 +104,8 @@ describe('payee details', () => {
       [{ ...pixCpf, method: { type: 'pix', keyType: 'cpf', key: '111.111.111-11' } }, 'invalid_pix_key', /^method\.key: "111\.111\.111-11" is not a valid CPF/],
       [{ ...pixCpf, method: { type: 'pix', keyType: 'cnpj', key: '11.222.333/0001-80' } }, 'invalid_pix_key', /^method\.key: .* is not a valid CNPJ/],
       [{ ...pixCpf, method: { type: 'pix', keyType: 'email', key: 'ana@' } }, 'invalid_pix_key', /^method\.key: "ana@" is not an e-mail address/],
-      [{ ...pixCpf, method: { type: 'pix', keyType: 'phone', key: '11987654321' } }, 'invalid_pix_key', /write it with \+55 in front: \+5511987654321/],
-      [{ ...pixCpf, method: { type: 'pix', keyType: 'phone', key: '+1 415 555 0100' } }, 'invalid_pix_key', /^method\.key: .* is not a Brazilian phone number in E\.164/],
+      [{ ...pixCpf, method: { type: 'pix', keyType: 'phone', key: '98765-4321' } }, 'invalid_pix_key', /^method\.key: "98765-4321" is not a Brazilian number \(check the area code and the digits\)/],
+      [{ ...pixCpf, method: { type: 'pix', keyType: 'phone', key: '+1 415 555 0100' } }, 'invalid_pix_key', /^method\.key: .* is not a Brazilian number: a PIX key is one/],
       [{ ...pixCpf, method: { type: 'pix', keyType: 'random', key: 'not-a-uuid' } }, 'invalid_pix_key', /^method\.key: "not-a-uuid" is not a random PIX key/],
       [{ ...pixCpf, method: { type: 'bank', iban: 'DE89370400440532013001' } }, 'invalid_iban', /^method\.iban: .* is not a valid IBAN/],
       [{ ...pixCpf, method: { type: 'bank', iban: 'DE89370400440532013000', bankCode: '341' } }, 'invalid_bank_account', /give either iban, or bankCode, branch and account, not both \(remove bankCode\)/],
@@ -205,11 +205,11 @@ describe('payee details', () => {
 describe('where a payout goes (destinationFor)', () => {
   test('no details; details changed within 48 hours (held); ready after, in full with a masked line', async () => {
     const payees = h.service.services.payees;
-    assert.deepEqual(await payees.destinationFor('aff-2', clock.iso()), { ready: false, reason: 'no payee details' });
+    assert.deepEqual(await payees.destinationFor('aff-2', clock.iso()), { ready: false, reason: 'no payee details', waits: { reason: 'no_payee_details' } });
     const saved = viewOf(await save({ ...pixCpf, method: { type: 'pix', keyType: 'cpf', key: '52998224725' } }));
     const changedAt = saved.updatedAt;
     const held = await payees.destinationFor('aff-1', new Date(clock.now() + 47 * HOUR).toISOString());
-    assert.deepEqual(held, { ready: false, reason: `payee details changed at ${changedAt}: payouts held until ${saved.heldUntil}` });
+    assert.deepEqual(held, { ready: false, reason: `payee details changed at ${changedAt}: payouts held until ${saved.heldUntil}`, waits: { reason: 'payee_details_held', since: changedAt, until: saved.heldUntil } });
     const ready = await payees.destinationFor('aff-1', new Date(clock.now() + 48 * HOUR).toISOString());
     assert.deepEqual(ready, {
       ready: true,
@@ -221,7 +221,7 @@ describe('where a payout goes (destinationFor)', () => {
 
   test('without the key they were written with, details cannot be read: the run is told why, the page gets 503', async () => {
     const noKey = new PayeeService(openRepositories(h.service.database), h.service.services.secondFactors, clock, { keys: keyRingOf({ currentKey: undefined, oldKeys: [], keyFile: null }), holdHours: 48, publicUrl: 'http://go.test' });
-    assert.deepEqual(await noKey.destinationFor('aff-1', new Date(clock.now() + 100 * HOUR).toISOString()), { ready: false, reason: 'payee details cannot be read: no encryption key' });
+    assert.deepEqual(await noKey.destinationFor('aff-1', new Date(clock.now() + 100 * HOUR).toISOString()), { ready: false, reason: 'payee details cannot be read: no encryption key', waits: { reason: 'payee_details_unreadable' } });
     await assert.rejects(noKey.view('aff-1'), (error: Error & { code?: string }) => error.code === 'payee_key_missing');
   });
 });

@@ -273,6 +273,7 @@ describe('GET /affiliate/products: the Product object', () => {
     assert.ok(!Number.isNaN(Date.parse(updatedAt)), updatedAt);
     assert.deepEqual(rest, {
       organizationId: BRANDS.acme,
+      brandName: 'Acme',
       id: 'p-acme-1',
       available: true,
       createdAt: '2025-02-01T00:00:00.000Z',
@@ -283,7 +284,7 @@ describe('GET /affiliate/products: the Product object', () => {
       options: [
         {
           id: 'p-acme-1-opt',
-          ean: '7891234567890',
+          ean: '7891234567895',
           name: 'Red running sneakers M',
           available: true,
           seller: 'seller-1',

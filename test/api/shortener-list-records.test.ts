@@ -107,7 +107,7 @@ describe('GET /affiliate/shortener/urls: records say which link they are', () =>
 
   test('every record has the spec’s fields plus channel and createdAt, and mdasc and featureId only when set', async () => {
     for (const r of [...(await list({ type: 'BrandPage' })), ...(await list({ type: 'Offer', featureId: 'c-acme-offer-sheet' }))]) {
-      const expected = [...SPEC_FIELDS, 'channel', 'createdAt'];
+      const expected = [...SPEC_FIELDS, 'brandName', 'channel', 'createdAt'];
       if (r.mdasc !== undefined) expected.push('mdasc');
       if (r.featureId !== undefined) expected.push('featureId');
       assert.deepEqual(Object.keys(r).sort(), expected.sort());

@@ -71,7 +71,7 @@ describe('GET /affiliate/shortener/urls: shape', () => {
     assert.deepEqual(meta, { total: 3, page: 1, limit: 20, totalPages: 1 });
     assert.equal(data.length, 3);
     for (const record of data) {
-      assert.deepEqual(Object.keys(record).sort(), ['active', 'channel', 'count', 'createdAt', 'linkType', 'organizationId', 'originalUrl', 'shortUrl', 'urlCode']);
+      assert.deepEqual(Object.keys(record).sort(), ['active', 'brandName', 'channel', 'count', 'createdAt', 'linkType', 'organizationId', 'originalUrl', 'shortUrl', 'urlCode']);
       assert.equal(record.urlCode, codeOf(record.shortUrl));
       assert.match(record.urlCode, /^[0-9A-Za-z]{7,}$/);
       assert.equal(record.active, true);

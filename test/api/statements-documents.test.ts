@@ -180,6 +180,9 @@ test("an affiliate's monthly statement: JSON per currency, CSV and PDF in its la
   assert.equal(brl.adjustments, 1_000);
   assert.equal(brl.closingBalance, brl.openingBalance + brl.approved + brl.adjustments - brl.paid + brl.returned);
   assert.ok(brl.movements.some((m) => m.kind === 'adjustment' && m.amount === 1_000 && m.adjustmentId));
+  const ofOrders = data.flatMap((s) => s.movements.filter((m) => m.orderId));
+  assert.ok(ofOrders.length > 0, 'the month has commissions');
+  for (const m of ofOrders) assert.ok(m.orderNumber && m.brandId && m.brandName, `a commission's movement names its order and brand: ${JSON.stringify(m)}`);
 
   const csv = await get(`/affiliate/statements/${now}.csv`, h.world.keys.aff1);
   assert.equal(csv.statusCode, 200, csv.body);
@@ -191,6 +194,13 @@ test("an affiliate's monthly statement: JSON per currency, CSV and PDF in its la
   assert.deepEqual(rows[1 + movementCount], []);
   assert.deepEqual(rows[2 + movementCount], ['month', 'currency', 'openingBalance', 'approved', 'payable', 'paid', 'returned', 'adjustments', 'closingBalance', 'awaitingBrandPayment', 'payableBalance']);
   assert.deepEqual(rows[3 + movementCount], [now, 'BRL', brl.openingBalance, brl.approved, brl.payable, brl.paid, brl.returned, brl.adjustments, brl.closingBalance, brl.awaitingBrandPayment, brl.payableBalance].map(String));
+
+  // For people: the same file in words, in the language of aff-1's owner (pt-BR).
+  const inWords = csvRows((await get(`/affiliate/statements/${now}.csv?columns=words`, h.world.keys.aff1)).body);
+  assert.deepEqual(inWords[0], ['Moeda', 'Data', 'Movimento', 'Referência', 'Valor']);
+  assert.ok(inWords.slice(1, 1 + movementCount).some((r) => r[0] === 'BRL' && /^\d{2}\/\d{2}\/\d{4}$/.test(r[1]!) && r[2] === 'Ajuste' && r[4] === '10.00'), JSON.stringify(inWords));
+  assert.ok(inWords.slice(1, 1 + movementCount).some((r) => r[2] === 'Comissão aprovada' && /^Pedido .+ de .+/.test(r[3]!)), 'an order named by its number and brand');
+  assert.equal((await get(`/affiliate/statements/${now}.csv?columns=fancy`, h.world.keys.aff1)).statusCode, 400);
 
   const portuguese = await get(`/affiliate/statements/${now}.pdf`, h.world.keys.aff1);
   assert.equal(portuguese.statusCode, 200, portuguese.body);

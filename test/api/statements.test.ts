@@ -61,8 +61,8 @@ test("a month's statement bills the brand's approved commissions that locked in 
   assert.equal(february.dueAt, new Date(clock.now() + 15 * DAY).toISOString(), 'due 15 days after issue by default');
   await reconciles();
 
-  const terms = await services().statements.setTerms(BRANDS.acme, { feeBasisPoints: 3333 });
-  assert.deepEqual(terms, { feeBasisPoints: 3333, dueDays: 15 });
+  const terms = await services().statements.setTerms({ kind: 'cli' }, BRANDS.acme, { feeBasisPoints: 3333, reason: 'Contract of 2026' });
+  assert.deepEqual([terms.feeBasisPoints, terms.dueDays, terms.previous], [3333, 15, { feeBasisPoints: 3000, dueDays: 15 }]);
   const profile = await h.request({ method: 'PATCH', url: '/advertiser/brand', headers: { 'x-api-key': acme }, payload: { validationDays: 5 } });
   assert.equal(profile.statusCode, 200, profile.body);
   lines.approved = await reported(10_000); // 750 → fee 249.975 → 250

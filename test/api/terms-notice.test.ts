@@ -1,9 +1,10 @@
 // Changes of a brand's commission terms with notice, through the API and a clock the test moves: a
-// change that could pay some orders less (a lower default, rules added, a cap) applies to orders
+// change that could pay some orders less (a lower default, first rules, a cap) applies to orders
 // reported from termsNoticeDays after it was saved, never before; one that pays no less applies at
-// once, and replaces a change still waiting. Orders keep the terms they were reported under through
-// corrections; affiliates of the brand are told (program.terms_changed, mail) and read the
-// upcoming terms; the profile shows the new default once it is in force.
+// once, and replaces a change still waiting; a raise (a rule paying more on coupon orders) is told
+// as a raise. Orders keep the terms they were reported under through corrections; affiliates of
+// the brand are told (program.terms_changed, mail) and read the upcoming terms; the profile shows
+// the new default once it is in force.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -63,7 +64,7 @@ async function reportNow(label: string): Promise<{ orderId: string; commission: 
 const termsEvents = async () =>
   (await h.service.database.db.selectFrom('webhook_events').select(['owner_kind', 'owner_id', 'payload']).where('type', '=', 'program.terms_changed').orderBy('created_at').execute()).map((row) => ({
     owner: `${row.owner_kind}:${row.owner_id}`,
-    data: (JSON.parse(row.payload) as { data: { brandId: string; version: number; effectiveAt: string; lowersEarnings: boolean; reason?: string } }).data,
+    data: (JSON.parse(row.payload) as { data: { brandId: string; version: number; effectiveAt: string; lowersEarnings: boolean; raisesEarnings?: boolean; reason?: string; raise?: string } }).data,
   }));
 const termsMail = () => h.service.database.db.selectFrom('mail_messages').select(['to_address', 'params']).where('template', '=', 'terms-changed').execute();
 
@@ -92,7 +93,7 @@ describe('a lowered default rule', () => {
     assert.deepEqual(changed.upcomingCommission, { commission: { transfer: 'cps', value: 5 }, effectiveAt: new Date(savedAt + 5 * DAY).toISOString() });
     const pending = await terms();
     assert.equal(pending.upcoming?.effectiveAt, new Date(savedAt + 5 * DAY).toISOString());
-    assert.equal(pending.upcoming?.lowers, 'the default rule pays less');
+    assert.equal(pending.upcoming?.lowers, 'the default rule would pay 5 % instead of 7.5 %: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 7.50 BRL');
     assert.deepEqual(pending.default, { transfer: 'cps', value: 7.5 });
     assert.deepEqual((await affiliateTerms()).upcoming?.default, { transfer: 'cps', value: 5 }, 'the affiliate reads the upcoming terms');
 
@@ -123,7 +124,7 @@ describe('a lowered default rule', () => {
     const lowering = events.filter((e) => e.data.lowersEarnings);
     assert.ok(lowering.some((e) => e.owner === 'affiliate:aff-1'), JSON.stringify(events));
     assert.ok(events.every((e) => e.owner.startsWith('affiliate:')), 'only affiliates are told');
-    assert.equal(lowering[0]!.data.reason, 'the default rule pays less');
+    assert.match(lowering[0]!.data.reason ?? '', /^the default rule would pay 5 % instead of 7\.5 %: e\.g\. /);
     const mail = await termsMail();
     assert.ok(mail.some((m) => m.to_address === 'owner@aff-one.example' && (JSON.parse(m.params ?? '{}') as { lowers?: boolean }).lowers === true), JSON.stringify(mail));
     const count = (await termsEvents()).length;
@@ -158,7 +159,8 @@ describe('rules', () => {
     assert.equal(saved.statusCode, 200, saved.body);
     const view = saved.json<{ data: Terms }>().data;
     assert.equal(view.rules.length, 0, 'in force: still no rules');
-    assert.equal(view.upcoming?.lowers, 'rules were added');
+    // 2 % where the default pays 9 %: the one product the rule takes could earn less.
+    assert.match(view.upcoming?.lowers ?? '', /^rules\[0\] \(Second item\) would pay 2 % where the default rule pays 9 % now: e\.g\. an order of .* of product tn-2 /);
     assert.equal(view.upcoming?.effectiveAt, new Date(clock.now() + 5 * DAY).toISOString());
     assert.equal((await reportNow('rules-wait')).commission, 900, 'the default on the value, as before');
     clock.advance(5 * DAY + 1000);
@@ -168,7 +170,7 @@ describe('rules', () => {
     assert.equal(raised.json<{ data: Terms }>().data.upcoming, undefined);
     assert.equal((await reportNow('rule-raised')).commission, 450 + 200);
     const capped = await put([{ name: 'Second item', conditions: { productIds: ['tn-2'] }, transfer: 'cps', value: 4, cap: 100 }]);
-    assert.equal(capped.json<{ data: Terms }>().data.upcoming?.lowers, 'rules[0]: its cap is new or lower');
+    assert.match(capped.json<{ data: Terms }>().data.upcoming?.lowers ?? '', /^rules\[0\] \(Second item\) would pay at most 1\.00 BRL an order, where it pays 4 % with no such limit: e\.g\. /);
   });
 
   test('another brand’s terms are untouched', async () => {
@@ -176,5 +178,48 @@ describe('rules', () => {
     const data = res.json<{ data: Terms }>().data;
     assert.equal(data.version, 0);
     assert.equal(data.upcoming, undefined);
+  });
+});
+
+describe('a rule paying 15 % on coupon orders above a 10 % default', () => {
+  const HEADPHONES = { name: 'Headphones', conditions: { productIds: ['p-globex-1'] }, transfer: 'cps', value: 12 };
+  const COUPONS = { name: 'Coupon orders', conditions: { coupon: {} }, transfer: 'cps', value: 15 };
+
+  test('is a raise: in force at once, and the affiliates are told it is a raise, with an example', async () => {
+    const globex = await brandKey(h, BRANDS.globex);
+    const put = (rules: unknown[]) => h.request({ method: 'PUT', url: '/advertiser/commission-rules', payload: { rules }, headers: { 'x-api-key': globex } });
+    const raisedDefault = await patchBrand({ commission: { transfer: 'cps', value: 10 } }, globex);
+    assert.deepEqual(raisedDefault.json<{ data: Profile }>().data.commission, { transfer: 'cps', value: 10 }, '7.5 % to 10 %: at once');
+    // The brand's first rule: coupon orders at 15 %; every other order, and the value the items do
+    // not cover, keep the default's 10 %.
+    const savedAt = clock.iso();
+    const saved = await put([COUPONS]);
+    assert.equal(saved.statusCode, 200, saved.body);
+    const view = saved.json<{ data: Terms }>().data;
+    assert.equal(view.upcoming, undefined, 'nothing waits');
+    assert.equal(view.effectiveAt, savedAt, 'in force from now');
+    assert.deepEqual(view.rules, [COUPONS]);
+
+    const mail = (await termsMail()).filter((m) => m.to_address === 'owner@aff-one.example').map((m) => JSON.parse(m.params ?? '{}') as Record<string, unknown>);
+    const told = mail.filter((m) => m.account === 'Globex').at(-1)!;
+    assert.equal(told.when, savedAt);
+    assert.equal(told.raises, true, JSON.stringify(told));
+    assert.equal(told.lowers, undefined);
+    assert.equal(told.currency, 'BRL');
+    assert.equal((told.after as number) * 10, (told.before as number) * 15, `an order with a coupon: 10 % before, 15 % now: ${JSON.stringify(told)}`);
+    const event = (await termsEvents()).filter((e) => e.data.brandId === BRANDS.globex).at(-1)!;
+    assert.equal(event.owner, 'affiliate:aff-1');
+    assert.deepEqual([event.data.lowersEarnings, event.data.raisesEarnings, event.data.reason], [false, true, undefined]);
+    assert.match(String(event.data.raise), /^no order earns less, and some earn more: e\.g\. an order of .* with a coupon code.* earns .* instead of /);
+
+    // Headphones at 12 % above the 10 % default: a raise again, in force at once.
+    clock.advance(DAY);
+    const more = await put([COUPONS, HEADPHONES]);
+    assert.equal(more.json<{ data: Terms }>().data.upcoming, undefined);
+
+    // An order with a coupon reported now earns the 15 %.
+    const orderId = `TN-coupon-${++seq}`;
+    const created = conversionOf(await report(h, globex, { clickId: await freshClick(h, aff1, BRANDS.globex), orderId, coupon: 'ANY5', value: 10_000, items: [item(10_000, 1, 'sku-x')] }), 201);
+    assert.equal(created.commission, 1500);
   });
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
 import { lockedIn, releasePayeeHold } from '../helpers/money.js';
 import { previousMonth } from '../../src/domain/time.js';
@@ -40,7 +40,7 @@ async function signedIn(email: string): Promise<{ page: Page; close: () => Promi
   return { page, close: () => context.close() };
 }
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+const nav = (page: Page, name: string) => followMenu(page, name);
 
 test('an affiliate claims a missed sale, the brand accepts it at the actual value, and the order appears among the affiliate’s orders', async () => {
   const orderId = 'MISSED-1001';
@@ -56,7 +56,7 @@ test('an affiliate claims a missed sale, the brand accepts it at the actual valu
     await page.getByLabel('Order date').fill(new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10));
     await page.getByLabel('Order value').fill('abc');
     await page.getByRole('button', { name: 'Send the claim' }).click();
-    await page.getByText('Type the value as an amount').waitFor();
+    await page.getByText('Order value: type an amount such as 129.90.').waitFor();
     await page.getByLabel('Order value').fill('150.00');
     await page.getByLabel('Note for the brand').fill('The customer forwarded the confirmation.');
     await page.getByRole('button', { name: 'Send the claim' }).click();
@@ -68,7 +68,7 @@ test('an affiliate claims a missed sale, the brand accepts it at the actual valu
     await page.getByLabel('Order date').fill(new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10));
     await page.getByLabel('Order value').fill('150.00');
     await page.getByRole('button', { name: 'Send the claim' }).click();
-    await page.getByRole('alert').filter({ hasText: 'awaits the brand' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'already claimed and waits for the brand’s answer' }).waitFor();
   } finally {
     await affiliate.close();
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
@@ -33,7 +33,7 @@ async function signedIn(email: string): Promise<{ page: Page; close: () => Promi
   return { page, close: () => context.close() };
 }
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+const nav = (page: Page, name: string) => followMenu(page, name);
 
 /** The page at 375 px: it must not scroll sideways; a screenshot to look at. */
 async function fitsPhone(page: Page, name: string): Promise<void> {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { servicesFor } from '../helpers/databases.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
@@ -25,7 +25,7 @@ test('the affiliate chooses a channel and a tracking id and downloads its feeds'
     await page.getByLabel('E-mail').fill('owner@aff1.example');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Product feeds', exact: true }).click();
+    await followMenu(page, 'Product feeds');
     await page.getByRole('heading', { name: 'Product feeds', exact: true }).waitFor();
     await page.getByLabel('Channel').selectOption({ label: '@aff1' });
     await page.getByLabel('Tracking id (mdasc)').fill('compare-1');

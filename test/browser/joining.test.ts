@@ -1,13 +1,17 @@
 // Joining as a person does it, with nothing but pages and the mail that arrives: an affiliate
 // signs up from the sign-in page, confirms the address from the mail, is approved by the operator
 // at a shell, signs in and makes a first tracked link; a brand applies, is approved, and its owner
-// sets a password from the welcome mail and lands on the steps to launch.
+// sets a password from the welcome mail and lands on the steps to launch. A creator in Brazil signs
+// up with her Instagram handle as she writes it, @anasouza.cria, and finds it as her first channel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ParsedMail } from 'mailparser';
 import type { Page } from 'playwright-core';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { pageLink, setPasswordLink, startMailbox, type Mailbox } from '../helpers/smtp.js';
 import { runCli } from '../helpers/cli.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
@@ -126,4 +130,60 @@ test("a brand applies, is approved, and its owner's first sign-in is from the we
   await assertAccessible(page, 'launch checklist');
   assert.equal(await page.getByRole('button', { name: 'Launch' }).isDisabled(), true);
   await page.context().close();
+});
+
+/** Screenshots at 1280 and 375 px; at 375 and 320 px nothing may scroll sideways. */
+async function shoot(page: Page, shots: string, name: string): Promise<void> {
+  await page.screenshot({ path: join(shots, `${name}-1280.png`), fullPage: true });
+  for (const width of [375, 320]) {
+    await page.setViewportSize({ width, height: 800 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (width === 375) await page.screenshot({ path: join(shots, `${name}-375.png`), fullPage: true });
+    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow} px at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('a creator signs up in Portuguese with her Instagram handle as she writes it, @anasouza.cria, and it is her first channel', async () => {
+  const shots = await mkdtemp(join(tmpdir(), 'affnet-joining-'));
+  const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => assert.fail(`uncaught error on ${page.url()}: ${error.message}`));
+  await page.goto('/app/');
+  await page.getByRole('link', { name: 'Novo por aqui? Cadastre-se como afiliado' }).click();
+  await page.getByLabel('Seu nome ou o da sua publicação').fill('Ana Souza');
+  await page.getByLabel('E-mail').fill('ana@souza.example');
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await page.getByLabel('Seu site ou perfil principal').fill('@anasouza.cria');
+  await page.getByLabel('País').selectOption('BR');
+  await page.getByRole('checkbox').check();
+
+  // A handle without its network: the service cannot tell where it is, and says so in Portuguese.
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Um perfil como @voce precisa da rede: escolha Instagram, TikTok, YouTube ou X em “Onde fica?”.' }).waitFor();
+  await assertAccessible(page, 'sign-up refused');
+  await shoot(page, shots, 'sign-up-network-needed');
+
+  await page.getByLabel('Onde fica?').selectOption({ label: 'Instagram' });
+  assert.equal(await page.getByLabel('Seu site ou perfil principal').evaluate((input: HTMLInputElement) => input.checkValidity()), true, 'the browser takes @anasouza.cria as it is');
+  await page.getByRole('button', { name: 'Cadastrar' }).click();
+  await page.getByRole('status').filter({ hasText: 'Veja sua caixa de entrada em ana@souza.example' }).waitFor();
+  await shoot(page, shots, 'sign-up-sent');
+
+  await open(page, pageLink(await mailTo('ana@souza.example', /Confirme seu endereço/), 'verify'));
+  await page.getByRole('button', { name: 'Confirmar meu endereço' }).click();
+  await page.getByRole('status').filter({ hasText: 'seu endereço está confirmado' }).waitFor();
+  await approveAtShell('ana@souza.example');
+  await mailTo('ana@souza.example', /Boas-vindas/);
+
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill('ana@souza.example');
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await followMenu(page, 'Canais');
+  const channel = page.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: 'instagram.com/anasouza.cria' }) });
+  await channel.getByRole('cell', { name: 'Instagram', exact: true }).waitFor();
+  await shoot(page, shots, 'first-channel');
+  console.log(`screenshots in ${shots}`);
+  await context.close();
 });

@@ -15,6 +15,21 @@ import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'ops@network.example';
+const BRAND_PERSON = 'ana@acme.example';
+/** The session of Acme's person. */
+let brandSession = '';
+
+/** Acme's person approves an order in a session of their own, through the running server. */
+async function approveAsBrandPerson(orderId: string): Promise<void> {
+  const cookie = `affnet_session=${brandSession}`;
+  const { data } = (await (await fetch(`${portal.server.url}/session`, { headers: { cookie } })).json()) as { data: { csrfToken: string } };
+  const res = await fetch(`${portal.server.url}/advertiser/conversions/${orderId}`, {
+    method: 'PATCH',
+    headers: { cookie, 'x-csrf-token': data.csrfToken, origin: portal.server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'approved' }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
 let link: URL;
 const pageErrors: string[] = [];
 
@@ -61,6 +76,10 @@ const portal = portalUnderTest({
     await servicesFor(database).users.createOperatorWithPassword(OPERATOR, PASSWORD);
     await pendingSignUp('Carla Dias', 'carla@carla-blog.example');
     await pendingSignUp('Spam Bot', 'bot@spam-farm.example');
+    const { users } = servicesFor(database);
+    const person = (await users.createWithPassword({ brandId: BRANDS.acme }, BRAND_PERSON, 'member', PASSWORD))!;
+    const row = (await database.db.selectFrom('users').selectAll().where('id', '=', person.id).executeTakeFirst())!;
+    brandSession = (await users.openSession(row)).sessionToken;
   },
   env: { FRAUD_MIN_CLICK_TO_ORDER_SECONDS: '10' },
   started: async () => {
@@ -89,6 +108,7 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.screenshot({ path: '/tmp/operator-applications-1280.png', fullPage: true });
     await carla.getByRole('button', { name: 'Approve Carla Dias' }).click();
     await carla.waitFor({ state: 'detached' });
+    await page.getByRole('status').getByText('1 application approved: its account is made and the applicant was mailed.').waitFor();
 
     const bot = page.getByTestId('application-bot@spam-farm.example');
     await bot.getByRole('button', { name: 'Decline Spam Bot' }).click();
@@ -96,17 +116,18 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await bot.getByLabel('Reason (the applicant reads it)').fill('The site is a link farm');
     await bot.getByRole('button', { name: 'Decline Spam Bot' }).click();
     await bot.waitFor({ state: 'detached' });
+    await page.getByRole('status').getByText('1 application declined: the applicant was mailed your reason.').waitFor();
+    assert.equal(await page.getByText('1 application approved').count(), 0, 'a new action replaces what the last one said');
     await page.getByLabel('Show').selectOption({ label: 'Declined' });
     await page.getByTestId('application-bot@spam-farm.example').getByText('The site is a link farm').waitFor();
 
     await nav(page, 'Audit trail');
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
-    await page.getByLabel('Action').fill('application.');
+    await page.getByLabel('Kind of action').selectOption({ label: 'Applications' });
     await page.getByRole('button', { name: 'Search' }).click();
-    const approved = page.locator('tr', { hasText: 'application.approved' });
-    await approved.getByText('Operator').waitFor();
-    const declined = page.locator('tr', { hasText: 'application.declined' });
-    await declined.getByText('The site is a link farm').waitFor();
+    await page.getByText(`${OPERATOR} approved the application of Carla Dias`).waitFor();
+    const declined = page.locator('tr', { hasText: `${OPERATOR} declined the application of Spam Bot` });
+    await declined.getByText('Reason: The site is a link farm').waitFor();
     await assertAccessible(page, 'operator audit trail');
     await page.screenshot({ path: '/tmp/operator-audit-1280.png', fullPage: true });
 
@@ -115,20 +136,37 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.getByRole('heading', { name: 'Fraud holds' }).waitFor();
     const release = page.getByTestId('held-HELD-RELEASE');
     await release.getByText('Ordered too soon after the click').waitFor();
+    await release.getByText(/^Ordered [\d.]+ sec after the click; the rule holds orders placed less than 10 sec after it\.$/).waitFor();
     await assertAccessible(page, 'operator holds');
     await page.screenshot({ path: '/tmp/operator-holds-1280.png', fullPage: true });
     await release.getByRole('button', { name: 'Release HELD-RELEASE' }).click();
     await release.waitFor({ state: 'detached' });
+    await page.getByText('1 order released: pending again until its lock date; its affiliate and brand are told.').waitFor();
     const decline = page.getByTestId('held-HELD-DECLINE');
     await decline.getByLabel('Reason (the affiliate reads it)').fill('Orders from the affiliate’s own device');
     await decline.getByRole('button', { name: 'Decline HELD-DECLINE' }).click();
     await decline.waitFor({ state: 'detached' });
+    await page.getByText('1 order declined as fraud: the affiliate reads your reason.').waitFor();
     await page.getByText('Nothing is held.').waitFor();
     await nav(page, 'Audit trail');
-    await page.getByLabel('Action').fill('order.');
+    await page.getByLabel('Kind of action').selectOption({ label: 'Fraud review' });
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.locator('tr', { hasText: 'order.hold_released' }).getByText('Operator').waitFor();
-    await page.locator('tr', { hasText: 'order.hold_declined' }).getByText('Orders from the affiliate’s own device').waitFor();
+    await page.getByText(`${OPERATOR} released order HELD-RELEASE of Acme from the fraud review`).waitFor();
+    await page.locator('tr', { hasText: `${OPERATOR} declined order HELD-DECLINE of Acme as fraud` }).getByText('Reason: Orders from the affiliate’s own device').waitFor();
+
+    // A person of the brand approves the released order: the trail names them, the brand and its order number, with before → after.
+    await approveAsBrandPerson('HELD-RELEASE');
+    await page.getByLabel('Kind of action').selectOption({ label: 'Brands’ order decisions' });
+    await page.getByRole('button', { name: 'Search' }).click();
+    const approval = page.locator('tr', { hasText: `${BRAND_PERSON} approved order HELD-RELEASE of Acme` });
+    await approval.getByText('Status: Pending → Approved', { exact: true }).waitFor();
+    await approval.getByText('Commission status: Pending → Approved', { exact: true }).waitFor();
+    assert.equal(await approval.getByRole('link', { name: 'Acme' }).getAttribute('href'), `/app/operator/brands/${BRANDS.acme}`, 'the brand named links to its member page');
+    const raw = approval.locator('pre');
+    assert.equal(await raw.isVisible(), false, 'the raw entry waits behind its toggle');
+    await approval.getByText('Details').click();
+    await raw.getByText('"action": "conversion.approved"').waitFor();
+    await page.screenshot({ path: '/tmp/operator-audit-sentences-1280.png', fullPage: true });
 
     // A member, found by name, with its figures, people and channels.
     await nav(page, 'Members');
@@ -146,6 +184,7 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     await page.getByLabel('Reason to suspend (its owners are mailed it)').fill('Clicks bought from a click farm');
     await page.getByRole('button', { name: 'Suspend' }).click();
     await page.getByRole('status').getByText(/Suspended since .*: Clicks bought from a click farm/).waitFor();
+    await page.getByText('Suspended: its links no longer count clicks, its keys are refused, and its owners were mailed your reason.').waitFor();
     await page.screenshot({ path: '/tmp/operator-member-suspended-1280.png', fullPage: true });
     const landing = await visit(link);
     assert.equal(landing.origin, 'https://www.acme.com', 'a visitor is never stranded');
@@ -153,9 +192,9 @@ test('an operator enrols a second factor first, signs in with it, decides applic
     const stored = await pollUntil(() => portal.database.db.selectFrom('clicks').select(['counted', 'is_suspended']).where('id', '=', clickId).executeTakeFirst(), (c) => c !== undefined);
     assert.deepEqual(stored, { counted: 0, is_suspended: 1 });
     await nav(page, 'Audit trail');
-    await page.getByLabel('Action').fill('affiliate.');
+    await page.getByLabel('Kind of action').selectOption({ label: 'Affiliates suspended or reactivated' });
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.locator('tr', { hasText: 'affiliate.suspended' }).getByText('Clicks bought from a click farm').waitFor();
+    await page.locator('tr', { hasText: `${OPERATOR} suspended the affiliate Affiliate One` }).getByText('Reason: Clicks bought from a click farm').waitFor();
     await page.goBack();
     await page.getByRole('heading', { name: 'Affiliate One' }).waitFor();
     await page.setViewportSize({ width: 375, height: 800 });

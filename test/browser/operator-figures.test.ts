@@ -11,7 +11,7 @@ import { BRANDS } from '../helpers/world.js';
 import { assertAccessible } from '../helpers/browser.js';
 import { assertFits, nav } from '../helpers/operator-browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
-import { totpCode } from '../helpers/operators.js';
+import { freshCode } from '../helpers/totp-codes.js';
 
 const PASSWORD = 'a long enough password';
 let sessionToken = '';
@@ -33,7 +33,7 @@ const portal = portalUnderTest({
     const signed = await users.setPassword(new URL(invitation).searchParams.get('token')!, PASSWORD);
     const who = { userId: user.id, email: user.email, sessionToken: signed.sessionToken };
     const { secret } = await secondFactors.startTotp(who);
-    await secondFactors.confirmTotp(who, totpCode(secret));
+    await secondFactors.confirmTotp(who, await freshCode(secret));
     sessionToken = signed.sessionToken;
 
   },

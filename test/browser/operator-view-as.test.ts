@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
-import { totpCode } from '../helpers/operators.js';
+import { freshCode } from '../helpers/totp-codes.js';
 
 const PASSWORD = 'a long enough password';
 const OPERATOR = 'support@network.example';
@@ -27,7 +27,7 @@ const portal = portalUnderTest({
     operatorToken = (await users.signIn(OPERATOR, PASSWORD))!.sessionToken;
     const who = { userId: operator.id, email: operator.email, sessionToken: operatorToken };
     const { secret } = await secondFactors.startTotp(who);
-    await secondFactors.confirmTotp(who, totpCode(secret));
+    await secondFactors.confirmTotp(who, await freshCode(secret));
     await users.createWithPassword({ affiliateId: 'aff-1' }, OWNER, 'owner', PASSWORD);
   },
 });
@@ -40,7 +40,7 @@ async function operatorContext(width: number): Promise<{ context: BrowserContext
   return { context, page };
 }
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+const nav = (page: Page, name: string) => followMenu(page, name);
 const banner = (page: Page) => page.getByRole('status').filter({ hasText: 'read-only' });
 
 async function assertFits(page: Page, what: string): Promise<void> {
@@ -74,7 +74,7 @@ test('an operator views an affiliate’s portal read-only; its owner sees it in 
     // A change is refused, in the service's words; nothing is added.
     await page.getByRole('textbox', { name: 'Name' }).fill('@sneaky');
     await page.getByRole('button', { name: 'Add channel' }).click();
-    await page.getByRole('alert').getByText(/viewing as Affiliate One, read-only/).waitFor();
+    await page.getByRole('alert').getByText(/viewing as this member, read-only/).waitFor();
     await page.screenshot({ path: '/tmp/view-as-refused-1280.png', fullPage: true });
     assert.equal(await page.getByRole('cell', { name: '@sneaky' }).count(), 0);
     await nav(page, 'Orders');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { TEST_PAYEE_KEY } from '../helpers/harness.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
 
 const PASSWORD = 'a long enough password';
@@ -33,11 +33,11 @@ async function signedIn(email: string, width = 1280): Promise<Page> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  if (width >= 800) await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Payout details' }).click();
+  if (width >= 800) await followMenu(page, 'Payout details');
   else {
     // On a phone the menu is folded behind its button.
     await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('link', { name: 'Payout details' }).click();
+    await followMenu(page, 'Payout details');
   }
   await page.getByRole('heading', { name: 'Payout details', level: 1 }).waitFor();
   return page;

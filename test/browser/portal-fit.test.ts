@@ -23,12 +23,17 @@ const EMPTY_BRAND_USER = 'owner@new-brand.example';
 const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
-const AFFILIATE_ROUTES = ['/', '/brands', '/brands/:id', '/products', '/feeds', '/campaigns', '/codes', '/links', '/orders', '/orders/:id', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
-const BRAND_ROUTES = ['/', '/conversions', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/profile', '/commission-rules', '/groups', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const AFFILIATE_ROUTES = ['/', '/tools', '/brands', '/brands/:id', '/products', '/feeds', '/campaigns', '/codes', '/links', '/orders', '/orders/:id', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const BRAND_ROUTES = ['/', '/conversions', '/reconciliation', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/campaigns', '/profile', '/commission-rules', '/groups', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 /** The console's routes: operator-console.test.ts, operator-money.test.ts and operator-figures.test.ts walk them with an operator (who needs a second factor) and check them on a phone. */
 const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/operator/members', '/operator/holds', '/operator/affiliates/:id', '/operator/brands/:id', '/operator/statements', '/operator/payouts', '/operator/ledger', '/security', '/operator/figures'];
 const SIGNED_OUT_ROUTES = ['/set-password', '/forgot-password', '/sign-up', '/apply', '/verify', '(any other: sign-in)'];
 const JUST_APPROVED_BRAND_USER = 'owner@just-approved.example';
+const LONG_PRODUCT_NAME = 'Trail running shoe Ultralight Navy Blue Special Edition 2026';
+const LONG_PRODUCT_URL = 'https://www.example.com/store/footwear/running/trail-running-shoe-ultralight-navy-blue-special-edition-2026?colour=navy';
+const LONG_BRAND_NAME = 'Empório de Calçados e Acessórios Artesanais do Vale Dourado!';
+const LONG_SITE = 'https://www.emporio-de-calcados-e-acessorios-artesanais-do-vale-dourado.example/loja/inicio?origem=afiliados';
+const LONG_COMPANY = 'Just Approved Comércio de Roupas Ltda ME';
 
 let setPasswordPath = '';
 
@@ -43,14 +48,28 @@ const portal = portalUnderTest({
     // Coupon codes of the demo brand, one long, given to the demo affiliate (Coupons, My codes).
     const { brand_id: demoBrand } = await database.db.selectFrom('users').select('brand_id').where('email', '=', DEMO_BRAND_USER).executeTakeFirstOrThrow();
     for (const code of ['MARIA10', 'A-RATHER-LONG-CODE_FOR-A-SMALL-SCREEN']) await services.coupons.give(demoBrand!, code, { affiliateId: 'aff-demo-1' });
+    // A product of the demo brand with a 60-character name, a long code and a long page address (Catalogue).
+    await services.imports.putProduct(demoBrand!, 'a-rather-long-product-code-for-a-small-screen-2026', { name: LONG_PRODUCT_NAME, url: LONG_PRODUCT_URL, available: true, price: 12_990 });
+    // A campaign of the demo brand with a name of 60 characters and a long page address (Campaigns).
+    const { site } = await database.db.selectFrom('brands').select('site').where('id', '=', demoBrand!).executeTakeFirstOrThrow();
+    await services.imports.putCampaign(demoBrand!, 'long-campaign', {
+      name: 'Liquidação de inverno com frete grátis para todo o Brasil 60',
+      type: 'Offer',
+      offerType: 'Url',
+      url: `${new URL(site).origin}/colecoes/liquidacao-de-inverno/calcados-femininos-e-masculinos?utm_source=afiliados&utm_campaign=inverno-2026`,
+      period: { startAt: '2026-01-01T03:00:00.000Z', endAt: '2036-01-01T02:59:59.999Z' },
+      mediaKit: { banners: ['https://cdn.example.com/banners/liquidacao-de-inverno-728x90.png'] },
+    });
     // An affiliate and a brand that have just joined: every list empty.
     await services.access.upsertAffiliate('aff-new', 'New Affiliate');
     await services.users.createWithPassword({ affiliateId: 'aff-new' }, EMPTY_AFFILIATE_USER, 'owner', PASSWORD);
-    await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: 'New Brand', slug: 'new-brand', site: 'https://www.new-brand.example', network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
+    // Its name is 60 characters long and its site's address longer: what the profile, statements and orders pages must hold on a phone.
+    await services.imports.upsertBrand(brandInput({ id: EMPTY_BRAND, name: LONG_BRAND_NAME, slug: 'new-brand', site: LONG_SITE, network: { active: true, isPublic: false, trait: { isExclusive: false, isHighlight: false, isFavorite: false }, rating: { approval: 0, commission: 0, conversion: 0, popularity: 0, validation: 0 } } }));
+    await services.imports.updateBrandProfile(EMPTY_BRAND, { homeUrl: LONG_SITE });
     await services.users.createWithPassword({ brandId: EMPTY_BRAND }, EMPTY_BRAND_USER, 'owner', PASSWORD);
     // A brand just approved from its application: not launched, its overview shows what launching needs.
     const { applications } = services;
-    await applications.apply({ company: 'Just Approved', name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
+    await applications.apply({ company: LONG_COMPANY, name: 'Owner', email: JUST_APPROVED_BRAND_USER, country: 'PT', language: 'en', website: 'https://just-approved.example', taxId: 'PT500000000', currency: 'EUR', expectedMonthlyOrders: 10, acceptTerms: true }, '192.0.2.1');
     const [application] = await applications.list({ status: 'unverified' });
     await applications.verify(new URL((await applications.issueVerifyLink(application!.id))!).searchParams.get('token')!);
     await applications.approve(application!.id, CLI);
@@ -64,14 +83,17 @@ const portal = portalUnderTest({
 });
 
 test('the routes checked here are every route of the portal', async () => {
-  const source = await readFile(new URL('../../portal/src/main.tsx', import.meta.url), 'utf8');
-  // main.tsx has four switches, in order: signed out (set-password, else sign-in), operator, affiliate, brand.
-  const switches = [...source.matchAll(/<Switch>([\s\S]*?)<\/Switch>/g)].map(([, body]) => [...body!.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path));
-  assert.equal(switches.length, 4, 'main.tsx no longer has the four switches this test reads');
-  assert.deepEqual(switches[0], SIGNED_OUT_ROUTES.slice(0, -1), 'signed-out routes');
-  assert.deepEqual([...switches[1]!].sort(), [...OPERATOR_ROUTES].sort(), 'operator routes: add the new one to operator-console.test.ts, which checks them on a phone, and here');
-  assert.deepEqual([...switches[2]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
-  assert.deepEqual([...switches[3]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
+  const routesOf = async (file: string) => {
+    const source = await readFile(new URL(`../../portal/src/${file}`, import.meta.url), 'utf8');
+    return [...source.matchAll(/<Switch>([\s\S]*?)<\/Switch>/g)].map(([, body]) => [...body!.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path));
+  };
+  // main.tsx holds the signed-out switch (set-password, else sign-in); each side's pages have a file of their own.
+  const [signedOut, ...others] = await routesOf('main.tsx');
+  assert.deepEqual(others, [], 'main.tsx has one switch, the signed-out one');
+  assert.deepEqual(signedOut, SIGNED_OUT_ROUTES.slice(0, -1), 'signed-out routes');
+  assert.deepEqual([...(await routesOf('routes/operator-routes.tsx'))[0]!].sort(), [...OPERATOR_ROUTES].sort(), 'operator routes: add the new one to operator-console.test.ts, which checks them on a phone, and here');
+  assert.deepEqual([...(await routesOf('routes/affiliate-routes.tsx'))[0]!].sort(), [...AFFILIATE_ROUTES].sort(), "affiliate routes: add the new one to this test's list");
+  assert.deepEqual([...(await routesOf('routes/brand-routes.tsx'))[0]!].sort(), [...BRAND_ROUTES].sort(), "brand routes: add the new one to this test's list");
 });
 
 test('signed out: sign-in (also with an error), set-password, forgotten password (also once sent), sign-up (also refused), apply and verify fit a phone', async () => {
@@ -149,6 +171,36 @@ for (const [who, email, routes] of [
     assert.deepEqual(problems, []);
   });
 }
+
+test("a brand's product form, with a 60-character name, a long address and a variation, fits 320 and 375 px", async () => {
+  const page = await phonePage();
+  const problems: string[] = [];
+  try {
+    await signIn(page, DEMO_BRAND_USER);
+    await page.goto('/app/catalogue');
+    await ready(page);
+    await page.getByText(LONG_PRODUCT_NAME).first().waitFor();
+    await page.getByRole('button', { name: 'New product' }).click();
+    const form = page.getByRole('form', { name: 'New product' });
+    await form.getByLabel('Name').fill(LONG_PRODUCT_NAME);
+    await form.getByLabel('Product page address').fill(LONG_PRODUCT_URL);
+    await form.getByLabel('Price', { exact: true }).fill('12.999,5');
+    await form.getByLabel('Image addresses').fill(`${LONG_PRODUCT_URL}&image=main-picture-of-the-product.jpg`);
+    await form.getByText('Sizes, colours and other variations (optional)').click();
+    await form.getByRole('button', { name: 'Add a variation' }).click();
+    await form.getByLabel('Name of variation 1').fill(LONG_PRODUCT_NAME);
+    await form.getByText('More', { exact: true }).click();
+    await form.getByLabel('Product code').fill('a-rather-long-product-code-for-a-small-screen-2027');
+    // The refusals on the page, long ones included, fit too.
+    await form.getByRole('button', { name: 'Save the product' }).click();
+    await form.getByTestId('price-error').waitFor();
+    await checkAtPhoneWidths(page, 'product form', problems);
+    await page.getByRole('button', { name: `Edit ${LONG_PRODUCT_NAME}` }).waitFor();
+  } finally {
+    await page.context().close();
+  }
+  assert.deepEqual(problems, []);
+});
 
 test('a brand just approved: its overview walks the owner to launch, and fits a phone', async () => {
   const page = await phonePage();
@@ -262,7 +314,7 @@ async function addressOf(page: Page, route: string): Promise<string> {
 async function ready(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
   await page.waitForLoadState('networkidle');
-  await page.getByText('Loading…').waitFor({ state: 'detached' });
+  await page.getByText('Loading…').first().waitFor({ state: 'detached' });
 }
 
 /**

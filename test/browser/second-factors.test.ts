@@ -8,10 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import { freshCode, wrongCode } from '../helpers/totp-codes.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
-import { totpCode } from '../helpers/operators.js';
 
 const PASSWORD = 'a long enough password';
 const EMAIL = 'safe@aff1.example';
@@ -33,7 +32,7 @@ const portal = portalUnderTest({
     const ownerRow = (await database.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirst())!;
     const who = { userId: owner.id, email: owner.email, sessionToken: (await services.users.openSession(ownerRow)).sessionToken };
     const { secret } = await services.secondFactors.startTotp(who);
-    await services.secondFactors.confirmTotp(who, totpCode(secret));
+    await services.secondFactors.confirmTotp(who, await freshCode(secret));
     await services.secondFactors.setTeamRequirement({ affiliateId: 'aff-2' }, owner.id, true);
     // A Brazilian member with an app: they lose their phone and come in with a recovery code.
     const member = (await services.users.createWithPassword({ affiliateId: 'aff-1' }, RECOVERING_EMAIL, 'member', PASSWORD))!;
@@ -41,7 +40,7 @@ const portal = portalUnderTest({
     const memberRow = (await database.db.selectFrom('users').selectAll().where('id', '=', member.id).executeTakeFirst())!;
     const their = { userId: member.id, email: member.email, sessionToken: (await services.users.openSession(memberRow)).sessionToken };
     recovering.secret = (await services.secondFactors.startTotp(their)).secret;
-    recovering.recoveryCodes = (await services.secondFactors.confirmTotp(their, totpCode(recovering.secret))).recoveryCodes;
+    recovering.recoveryCodes = (await services.secondFactors.confirmTotp(their, await freshCode(recovering.secret))).recoveryCodes;
     recovering.resetLink = await services.users.resetLink(RECOVERING_EMAIL);
   },
   // Passkeys need a domain name for the relying party: the portal is reached at localhost.
@@ -69,7 +68,7 @@ async function signOut(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }
 
-const toSecurity = (page: Page) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Security' }).click();
+const toSecurity = (page: Page) => followMenu(page, 'Security');
 
 test('an authenticator app: set up on the Security page, then asked for at sign-in; a recovery code works once', async () => {
   const { context, page } = await newPage();
@@ -210,7 +209,7 @@ test('in pt-BR: a reset link leads to the second step; after a recovery code, ad
     await page.getByRole('button', { name: 'Usar um código de recuperação' }).click();
     await page.getByLabel('Código de recuperação').fill(recovering.recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByRole('navigation', { name: /Menu/ }).getByRole('link', { name: 'Segurança' }).click();
+    await followMenu(page, 'Segurança');
 
     // A recovery code opened the session but confirms no change: adding a passkey asks for the app.
     await page.getByLabel('Nome', { exact: true }).fill('Notebook');

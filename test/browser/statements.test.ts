@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { BRANDS } from '../helpers/world.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, followMenu } from '../helpers/browser.js';
 import type { Statement } from '../../src/domain/ledger/statements-service.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
@@ -42,14 +42,15 @@ async function signedIn(email: string): Promise<{ page: Page; close: () => Promi
   return { page, close: () => context.close() };
 }
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true }).click();
+const nav = (page: Page, name: string) => followMenu(page, name);
 
 /** What a download link of the page answers, fetched with the page's own session. */
-async function download(page: Page, name: string): Promise<{ status: number; type: string; size: number }> {
+async function download(page: Page, name: string): Promise<{ status: number; type: string; size: number; text: string }> {
   const href = await page.getByRole('link', { name }).getAttribute('href');
   assert.ok(href, name);
   const res = await page.request.get(href);
-  return { status: res.status(), type: res.headers()['content-type'] ?? '', size: (await res.body()).length };
+  const body = await res.body();
+  return { status: res.status(), type: res.headers()['content-type'] ?? '', size: body.length, text: body.toString('utf8') };
 }
 
 test('the brand opens its statement: amounts, what is left to pay, its lines, CSV and PDF', async () => {
@@ -70,6 +71,8 @@ test('the brand opens its statement: amounts, what is left to pay, its lines, CS
     await assertAccessible(page, "the brand's statement");
     const csv = await download(page, 'Download CSV');
     assert.deepEqual([csv.status, csv.type.startsWith('text/csv')], [200, true]);
+    assert.match(csv.text, /^Order,Affiliate,Ordered,Locked,Auto,Value \(BRL\),Commission \(BRL\),Fee \(BRL\)\r\n/, 'a person downloads the columns in words');
+    assert.match(csv.text, /,7\.50,2\.25\r\n/, 'amounts in reais');
     const pdf = await download(page, 'Download PDF');
     assert.deepEqual([pdf.status, pdf.type], [200, 'application/pdf']);
     assert.ok(pdf.size > 1_000);
@@ -94,6 +97,8 @@ test('the affiliate opens its monthly statement: the summary per currency, its m
     await assertAccessible(page, "the affiliate's statement");
     const csv = await download(page, 'Download CSV');
     assert.deepEqual([csv.status, csv.type.startsWith('text/csv')], [200, true]);
+    assert.match(csv.text, /^Currency,Date,Movement,Reference,Amount\r\n/, 'a person downloads the columns in words');
+    assert.match(csv.text, /\r\nBRL,\d{4}-\d{2}-\d{2},Adjustment,[^,]*,10\.00\r\n/, 'each movement named, its amount in reais');
     const pdf = await download(page, 'Download PDF');
     assert.deepEqual([pdf.status, pdf.type], [200, 'application/pdf']);
 

@@ -23,6 +23,8 @@ before(async () => {
 after(() => h?.close());
 
 const cli = (...args: string[]) => runCli(args, env);
+/** The same commands typed by a person whose terminal speaks Brazilian Portuguese. */
+const cliInPortuguese = (...args: string[]) => runCli(args, { ...env, LANG: 'pt_BR.UTF-8' });
 
 describe('statements', () => {
   test('issue bills the locked commissions with the fee; issuing again issues nothing; a month not ended is refused', async () => {
@@ -45,31 +47,35 @@ describe('statements', () => {
     assert.equal(listed.code, 0, listed.stderr);
     const id = /^(\S+)\s+2026-02/m.exec(listed.stdout)?.[1];
     assert.ok(id, listed.stdout);
-    const part = await cli('statements', 'paid', id, '--amount', '500', '--reference', 'TX-1');
+    const part = await cliInPortuguese('statements', 'paid', id, '--amount', 'R$ 5,00', '--reference', 'TX-1');
     assert.equal(part.code, 0, part.stderr);
-    assert.match(part.stdout, /left to pay/);
-    const over = await cli('statements', 'paid', id, '--amount', '999', '--reference', 'TX-2');
+    assert.match(part.stdout, /Recorded 5\.00 BRL .*left to pay/);
+    const over = await cli('statements', 'paid', id, '--cents', '999', '--reference', 'TX-2');
     assert.equal(over.code, 1);
     assert.match(over.stderr, /475 cents\); 999 cents is more/);
-    const noAmount = await cli('statements', 'paid', id, '--amount', 'ten', '--reference', 'TX-2');
+    const noAmount = await cliInPortuguese('statements', 'paid', id, '--amount', 'ten', '--reference', 'TX-2');
     assert.equal(noAmount.code, 1);
-    assert.match(noAmount.stderr, /--amount must be a positive whole number of cents/);
-    const rest = await cli('statements', 'paid', id, '--amount', '475', '--reference', 'TX-2');
+    assert.match(noAmount.stderr, /--amount must be an amount such as 975,00 \(read in pt-BR\), got "ten"/);
+    const both = await cli('statements', 'paid', id, '--amount', '4.75', '--cents', '475', '--reference', 'TX-2');
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /one of them/);
+    const rest = await cli('statements', 'paid', id, '--amount', '4.75', '--reference', 'TX-2');
     assert.equal(rest.code, 0, rest.stderr);
     assert.match(rest.stdout, /is paid in full .*its 1 commission\(s\) are payable/);
     assert.equal((await affiliateOrder(h, h.world.keys.aff1, 'o-aff1-2')).commissionStatus, 'payable');
     assert.equal((await cli('statements', 'list', '--unpaid')).stdout.trim(), 'No statement.');
   });
 
-  test('brands terms sets the fee and the days to pay; bad values are refused', async () => {
-    const set = await cli('brands', 'terms', '--brand', BRANDS.globex, '--fee-basis-points', '2500', '--due-days', '30');
+  test('brands terms sets the fee and the days to pay, with a reason; bad values are refused', async () => {
+    const set = await cli('brands', 'terms', '--brand', BRANDS.globex, '--fee-basis-points', '2500', '--due-days', '30', '--reason', 'Contract renewed');
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /fee 2500 basis points \(25 %\).*due 30 day\(s\)/);
-    for (const args of [['--fee-basis-points', '10001'], ['--due-days', '-1'], ['--fee-basis-points', 'x'], []]) {
-      const refused = await cli('brands', 'terms', '--brand', BRANDS.globex, ...args);
+    for (const args of [['--fee-basis-points', '10001'], ['--due-days', '-1'], ['--fee-basis-points', 'x'], [], ['--due-days', '5', '--reason', ' '], ['--fee-basis-points', '2500', '--due-days', '30']]) {
+      const refused = await cli('brands', 'terms', '--brand', BRANDS.globex, ...(args.includes('--reason') || args.length === 0 ? args : [...args, '--reason', 'x']));
       assert.equal(refused.code, 1, args.join(' '));
     }
-    const unknown = await cli('brands', 'terms', '--brand', 'nobody', '--due-days', '5');
+    assert.match((await cli('brands', 'terms', '--brand', BRANDS.globex, '--due-days', '5')).stderr, /--reason/, 'a reason is required');
+    const unknown = await cli('brands', 'terms', '--brand', 'nobody', '--due-days', '5', '--reason', 'x');
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /brand "nobody" not found/);
   });
@@ -77,14 +83,15 @@ describe('statements', () => {
 
 describe('adjust and the ledger', () => {
   test('adjust adds to what the affiliate is owed; a zero, a bad currency or no reason is refused', async () => {
-    const done = await cli('adjust', '--affiliate', 'aff-1', '--amount', '-250', '--currency', 'BRL', '--reason', 'a refunded order the brand reported late');
+    const done = await cliInPortuguese('adjust', '--affiliate', 'aff-1', '--amount', '-2,50', '--currency', 'BRL', '--reason', 'a refunded order the brand reported late');
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stdout, /Adjusted aff-1 by -2\.50 BRL \(-250 cents\)/);
-    for (const [amount, currency, reason] of [['0', 'BRL', 'x'], ['100', 'brl', 'x'], ['100', 'BRL', ' '], ['1.5', 'BRL', 'x']] as const) {
-      const refused = await cli('adjust', '--affiliate', 'aff-1', '--amount', amount, '--currency', currency, '--reason', reason);
+    for (const [amount, currency, reason] of [['0', 'BRL', 'x'], ['1,00', 'brl', 'x'], ['1,00', 'BRL', ' '], ['1,505', 'BRL', 'x'], ['-', 'BRL', 'x']] as const) {
+      const refused = await cliInPortuguese('adjust', '--affiliate', 'aff-1', '--amount', amount, '--currency', currency, '--reason', reason);
       assert.equal(refused.code, 1, `${amount} ${currency} "${reason}"`);
     }
-    assert.equal((await cli('adjust', '--affiliate', 'nobody', '--amount', '1', '--currency', 'BRL', '--reason', 'x')).code, 1);
+    assert.equal((await cli('adjust', '--affiliate', 'aff-1', '--cents', '1.5', '--currency', 'BRL', '--reason', 'x')).code, 1);
+    assert.equal((await cli('adjust', '--affiliate', 'nobody', '--cents', '1', '--currency', 'BRL', '--reason', 'x')).code, 1);
   });
 
   test('the check passes; the report prints a trial balance that adds up; a tampered ledger fails naming the difference', async () => {

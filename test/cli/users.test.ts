@@ -8,6 +8,7 @@ import { buildWorld, BRANDS } from '../helpers/world.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { totpCode } from '../helpers/operators.js';
+import { renderMail, type TemplateName } from '../../src/domain/mail/templates.js';
 
 let testDb: TestDatabase;
 let database: Database;
@@ -104,4 +105,28 @@ test('users remove-second-factors: a person who lost their factors signs in with
   assert.equal(mail.length, 1);
   const audit = await database.db.selectFrom('audit_entries').selectAll().where('action', '=', 'user.second_factors_removed').execute();
   assert.deepEqual(audit.map((entry) => [entry.actor_kind, entry.subject_id, entry.reason]), [['cli', session.user.id, 'lost phone; called back on the number on file']]);
+});
+
+test('without PUBLIC_URL the printed link leads where the server listens (PORT, HOST), as affnet config says; the operator is mailed as an operator', async () => {
+  const local = { DATABASE_URL: testDb.url, REDIS_URL: '', PUBLIC_URL: '', PORT: '3700', HOST: '' };
+  const created = await runCli(['users', 'create', '--operator', '--email', 'port.ops@network.example'], local);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(lastLine(created.stdout), /^http:\/\/localhost:3700\/app\/set-password\?token=[0-9A-Za-z]{40}$/);
+  const config = await runCli(['config'], local);
+  assert.equal(config.code, 0, config.stderr);
+  assert.match(config.stdout, /^PUBLIC_URL=http:\/\/localhost:3700$/m);
+
+  const oneAddress = { ...local, PORT: '3701', HOST: '127.0.0.1' };
+  const reset = await runCli(['users', 'reset-link', '--email', 'port.ops@network.example'], oneAddress);
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.match(lastLine(reset.stdout), /^http:\/\/127\.0\.0\.1:3701\/app\/set-password\?token=/);
+  assert.match((await runCli(['config'], oneAddress)).stdout, /^PUBLIC_URL=http:\/\/127\.0\.0\.1:3701$/m);
+  assert.match((await runCli(['config'], { ...local, PUBLIC_URL: 'https://go.example.com/' })).stdout, /^PUBLIC_URL=https:\/\/go\.example\.com$/m, 'PUBLIC_URL when set');
+
+  const [mail] = await database.db.selectFrom('mail_messages').select(['template', 'locale', 'params']).where('to_address', '=', 'port.ops@network.example').where('template', 'like', '%invitation').execute();
+  assert.ok(mail, 'the operator is mailed an invitation');
+  const rendered = renderMail(mail.template as TemplateName, mail.locale, { ...(JSON.parse(mail.params ?? '{}') as object), network: 'Rede Exemplo', link: 'https://go.example.com/app/set-password?token=x' });
+  assert.equal(rendered.subject, 'You have been made an operator of Rede Exemplo');
+  assert.doesNotMatch(rendered.text, /invited to a team|added you to its team/);
+  assert.equal(renderMail(mail.template as TemplateName, 'pt-BR', { network: 'Rede Exemplo' }).subject, 'Você agora é operador da Rede Exemplo');
 });

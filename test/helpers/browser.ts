@@ -22,3 +22,17 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
     `${what}: accessibility violations`,
   );
 }
+
+/**
+ * Follows an entry of the menu (named in English or Portuguese): one in the menu itself, or one of
+ * an affiliate's pages listed under the menu's "Settings and tools" entry. The menu must be in sight
+ * (opened, on a phone).
+ */
+export async function followMenu(page: Page, name: string, { exact = true }: { exact?: boolean } = {}): Promise<void> {
+  const menu = page.getByRole('navigation', { name: /^(Main menu|Menu principal)$/ });
+  await menu.waitFor();
+  const entry = menu.getByRole('link', { name, exact });
+  if ((await entry.count()) > 0) return entry.click();
+  await menu.getByRole('link', { name: /^(Settings and tools|Configurações e ferramentas)$/ }).click();
+  await page.getByRole('main').getByRole('link', { name, exact }).click();
+}

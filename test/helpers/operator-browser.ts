@@ -15,6 +15,11 @@ export async function signInWithPassword(page: Page, email: string, password: st
 
 /** Signs in for the first time: sent to the Security page, sets up the app, signs out; the app's secret. */
 export async function enrolApp(page: Page, email: string, password: string): Promise<string> {
+  return (await enrolAppKeepingCodes(page, email, password)).secret;
+}
+
+/** As enrolApp, keeping the recovery codes the page showed once. */
+export async function enrolAppKeepingCodes(page: Page, email: string, password: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   await signInWithPassword(page, email, password);
   await page.getByRole('heading', { name: 'Security' }).waitFor();
   await page.getByRole('button', { name: 'Set up an app' }).click();
@@ -22,8 +27,9 @@ export async function enrolApp(page: Page, email: string, password: string): Pro
   await page.getByLabel('Code from the app').fill(await freshCode(secret));
   await page.getByRole('button', { name: 'Turn on' }).click();
   await page.getByTestId('recovery-codes').waitFor();
+  const recoveryCodes = await page.getByTestId('recovery-codes').locator('code').allTextContents();
   await page.getByRole('button', { name: 'Sign out' }).click();
-  return secret;
+  return { secret, recoveryCodes };
 }
 
 /** Signs in with the password and a code of the app: the console's first page. */

@@ -49,7 +49,9 @@ export async function startServerProcess(env: Record<string, string>, options: {
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: a machine busy with both test runs may take long to start a server; a failure to
+  // start shows at once as an early exit.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
     try {

@@ -36,6 +36,8 @@ export interface Sample {
 const WALK_FEED = { url: 'https://www.acme.com/feeds/google.xml', format: 'google-xml', schedule: 'daily' } as const;
 const WALK_FEED_FILE =
   '<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><item><g:id>walk-feed-item</g:id><title>Walked shoe</title><link>https://www.acme.com/p/walked</link><g:price>99.90 BRL</g:price><g:availability>in_stock</g:availability></item></channel></rss>';
+/** A Shopify export of one order no brand has: a preview with one unknown line. */
+const WALK_EXPORT = 'Name,Financial Status,Fulfillment Status,Currency,Total,Created at,Cancelled at,Refunded Amount\r\n#walk-1,paid,fulfilled,BRL,99.90,2026-11-20 14:03:11 -0300,,0.00\r\n';
 const OWN_LIST = { reason: "lists the caller's own only (its test file proves another caller's never appear)" };
 const OWN_MONTH = { reason: "a month of the caller's own money: another affiliate reads its own (statements-documents.test.ts)" };
 /** The current UTC month, YYYY-MM. */
@@ -194,6 +196,11 @@ export function createRouteSamples(): RouteSamples {
       side: 'affiliate',
       foreign: { status: 404, code: 'not_found' },
       request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}/commission-rules`, headers: withKey(key) }),
+    },
+    'GET /affiliate/brands/:id/earnings': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'not_found' },
+      request: (key) => ({ method: 'GET', url: `/affiliate/brands/${BRANDS.globex}/earnings?products=p-globex-1`, headers: withKey(key) }),
     },
     'GET /affiliate/products': { side: 'affiliate', foreign: CATALOGUE, request: (key) => ({ method: 'GET', url: '/affiliate/products', headers: withKey(key) }) },
     'GET /affiliate/feeds/products.csv': {
@@ -360,6 +367,7 @@ export function createRouteSamples(): RouteSamples {
       },
     },
     'GET /advertiser/products': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/products', headers: withKey(key) }) },
+    'GET /advertiser/product-categories': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/product-categories', headers: withKey(key) }) },
     'PUT /advertiser/products/:id': {
       side: 'brand',
       foreign: { reason: "puts the caller's own product: another brand's id is its own (brand-catalogue.test.ts)" },
@@ -436,6 +444,27 @@ export function createRouteSamples(): RouteSamples {
       request: async (key) => {
         await h.service.services.feeds.putFeed(BRANDS.acme, 'walk-feed', WALK_FEED);
         return { method: 'POST', url: '/advertiser/feeds/walk-feed/runs', headers: { ...withKey(key), 'content-type': 'application/xml' }, payload: WALK_FEED_FILE };
+      },
+    },
+    'POST /advertiser/conversions/reconciliations': {
+      side: 'brand',
+      foreign: { reason: "reads the file against the caller's own orders (reconciliations.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/advertiser/conversions/reconciliations', headers: { ...withKey(key), 'content-type': 'text/csv' }, payload: WALK_EXPORT }),
+    },
+    'GET /advertiser/conversions/reconciliations/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'reconciliation_not_found' },
+      request: async (key) => {
+        const made = await h.service.services.reconciliations.preview({ brandId: BRANDS.acme }, Readable.from([WALK_EXPORT]), undefined);
+        return { method: 'GET', url: `/advertiser/conversions/reconciliations/${made.id}`, headers: withKey(key) };
+      },
+    },
+    'POST /advertiser/conversions/reconciliations/:id/apply': {
+      side: 'brand',
+      foreign: { status: 404, code: 'reconciliation_not_found' },
+      request: async (key) => {
+        const made = await h.service.services.reconciliations.preview({ brandId: BRANDS.acme }, Readable.from([WALK_EXPORT]), undefined);
+        return { method: 'POST', url: `/advertiser/conversions/reconciliations/${made.id}/apply`, headers: withKey(key) };
       },
     },
     'GET /advertiser/brand': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/brand', headers: withKey(key) }) },
@@ -668,6 +697,12 @@ export function createRouteSamples(): RouteSamples {
       credential: 'session',
       foreign: NETWORK_WIDE,
       request: async (key) => ({ method: 'POST', url: `/operator/brands/${await freshMember('brand', true)}/reactivate`, headers: withKey(key), payload: { reason: 'Walking the routes' } }),
+    },
+    'PUT /operator/brands/:id/terms': {
+      side: 'operator',
+      credential: 'session',
+      foreign: NETWORK_WIDE,
+      request: async (key) => ({ method: 'PUT', url: `/operator/brands/${await freshMember('brand')}/terms`, headers: withKey(key), payload: { feeBasisPoints: 1234, dueDays: 21, reason: 'Walking the routes' } }),
     },
     'GET /operator/statements': { side: 'operator', credential: 'session', foreign: NETWORK_WIDE, request: (key) => ({ method: 'GET', url: '/operator/statements?status=unpaid', headers: withKey(key) }) },
     // A month with nothing to bill: issues nothing, answers [] (operator-money.test.ts issues real ones).

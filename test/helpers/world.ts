@@ -50,7 +50,7 @@ export function productInput(id: string, organizationId: string, name: string, p
     options: [
       {
         id: `${id}-opt`,
-        ean: '7891234567890',
+        ean: '7891234567895',
         name: `${name} M`,
         available: true,
         seller: 'seller-1',

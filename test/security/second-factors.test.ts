@@ -11,7 +11,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { cookieOf, deviceOf, PASSWORD, type TestSession, withSession } from '../helpers/sessions.js';
 import { recentlyVerifiedSecondFactor } from '../../src/domain/access/second-factors-service.js';
 import { SoftPasskey } from '../helpers/passkeys.js';
-import { totpCode } from '../helpers/operators.js';
+import { operatorSession, totpCode } from '../helpers/operators.js';
 
 // In the middle of a 30-second step, so a code made "now" stays current while a test runs.
 const clock = new ManualClock(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
@@ -181,6 +181,49 @@ describe('right after enrolment', () => {
         clock.advance(10_000);
       }
     }
+  });
+});
+
+describe('right after enrolment, step by step', () => {
+  /** The clock in the middle of a step of its own, and that step's number. */
+  const midStep = (): number => {
+    clock.advance(30_000 - (clock.now() % 30_000) + 15_000);
+    return Math.floor(clock.now() / 30_000);
+  };
+  const codeOfStep = (secret: string, step: number) => codeAt(secret, step * 30_000 + 1_000);
+  const signInWith = async (email: string, code: string) => (await secondStep({ ticket: await ticketFor(email), code })).statusCode;
+
+  test('an operator enrolled with step S’s code signs in 30 s later with step S+1’s; that code again is refused, and so is S’s', async () => {
+    const enrolledAt = midStep();
+    const operator = await operatorSession(h, clock.now());
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt)), 401, 'the enrolment’s own code, in its step, is used up');
+    nextStep();
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 1)), 200, 'the next step’s code signs in');
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 1)), 401, 'the same code again, in the same step');
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt)), 401, 'the step before, within the drift allowed, is older than one used');
+    nextStep();
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 1)), 401, 'a step later, that code is still used up');
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 2)), 200, 'the code of the step now signs in');
+  });
+
+  test('a phone a little ahead: still in the enrolment’s step, the next step’s code signs in; in that next step it is refused', async () => {
+    const enrolledAt = midStep();
+    const operator = await operatorSession(h, clock.now());
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 1)), 200);
+    nextStep();
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 1)), 401, 'used in the step before: the same code is not taken twice');
+    nextStep();
+    assert.equal(await signInWith(operator.email, codeOfStep(operator.secret, enrolledAt + 2)), 200);
+  });
+
+  test('a phone a little behind: enrolled with the step before’s code, the enrolment’s own step’s code signs in', async () => {
+    const now = midStep();
+    const session = await signedUp(h, 'behind@example.com');
+    const { secret } = (await h.request(withSession({ method: 'POST', url: '/session/totp' }, session))).json<{ data: { secret: string } }>().data;
+    assert.equal((await h.request(withSession({ method: 'POST', url: '/session/totp/confirm', payload: { code: codeOfStep(secret, now - 1) } }, session))).statusCode, 200);
+    assert.equal(await signInWith('behind@example.com', codeOfStep(secret, now - 1)), 401, 'the confirming code is used up');
+    assert.equal(await signInWith('behind@example.com', codeOfStep(secret, now)), 200);
+    assert.equal(await signInWith('behind@example.com', codeOfStep(secret, now)), 401);
   });
 });
 

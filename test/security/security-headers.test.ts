@@ -30,6 +30,8 @@ describe('security headers', () => {
       assert.equal(res.headers['x-frame-options'], 'DENY');
       assert.equal(res.headers['referrer-policy'], 'no-referrer');
       assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
+      // Images from https addresses (banners the portal previews), never from plain http.
+      assert.match(String(res.headers['content-security-policy']), /img-src 'self' data: https:;/);
       assert.equal(res.headers['strict-transport-security'], undefined);
     }
   });

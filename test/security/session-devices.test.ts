@@ -168,11 +168,11 @@ describe('a sign-in from a new device is mailed', () => {
     await send();
     const [mail] = arrivedTo('rui@example.com');
     assert.equal(mail?.subject, 'New sign-in to your Rede Teste account');
-    assert.match(mail.text!, /Device: Safari on iOS \(mobile\)/);
+    assert.match(mail.text!, /Device: Safari on iOS \(phone\)/);
     assert.match(mail.text!, /Country: Brazil/);
     assert.match(mail.text!, /When: \w+ \d+, \d{4} at \d+:\d\d (AM|PM) UTC/);
     assert.match(mail.text!, /change your password.*sign out your other sessions.*http:\/\/go\.test\/app\/security/s);
-    assert.match(String(mail.html), /Safari on iOS \(mobile\)/);
+    assert.match(String(mail.html), /Safari on iOS \(phone\)/);
 
     const user = (await h.service.database.db.selectFrom('users').select('id').where('email', '=', 'rui@example.com').executeTakeFirstOrThrow()).id;
     await h.service.services.users.setLanguage(user, 'pt-BR');
@@ -180,7 +180,7 @@ describe('a sign-in from a new device is mailed', () => {
     await send();
     const pt = arrivedTo('rui@example.com')[1]!;
     assert.equal(pt.subject, 'Novo acesso à sua conta na Rede Teste');
-    assert.match(pt.text!, /Dispositivo: Firefox on Linux\nPaís: Brasil/);
+    assert.match(pt.text!, /Dispositivo: Firefox no Linux\nPaís: Brasil/);
   });
 
   test('the first sign-in of a person who never signed in is not mailed either', async () => {

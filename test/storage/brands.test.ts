@@ -118,14 +118,17 @@ describe('BrandsRepository lookups', () => {
     assert.equal(await f.repos.brands.exists('b-missing'), false);
     assert.deepEqual(idsOf(await f.repos.brands.byIds(['b-zeta', 'b-missing', 'b-acme'])).sort(), ['b-acme', 'b-zeta']);
     assert.deepEqual(await f.repos.brands.byIds([]), []);
+    const found = await f.repos.brands.currenciesOf(['b-acme', 'b-globex', 'b-missing']);
     assert.deepEqual(
-      await f.repos.brands.currenciesOf(['b-acme', 'b-globex', 'b-missing']),
-      new Map([
+      [...found].map(([id, brand]) => [id, brand.currency]).sort(),
+      [
         ['b-acme', 'BRL'],
         ['b-globex', 'EUR'],
-      ]),
+      ],
     );
+    assert.ok([...found.values()].every((brand) => brand.name.length > 0), 'with their names');
     assert.equal((await f.repos.brands.currenciesOf([])).size, 0);
+    assert.deepEqual([...(await f.repos.brands.namesOf(['b-acme', 'b-missing'])).keys()], ['b-acme']);
   });
 
   test('approve makes isApproved true for that pair only, and approving again changes nothing', async () => {

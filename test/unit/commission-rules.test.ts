@@ -17,6 +17,30 @@ test('no rules: the default on the value, rounded once; with rules, a share is r
   assert.equal(e.total, 75);
 });
 
+test('with rules, the total is the lines’ exact sum rounded once, and says what that adds to the lines', () => {
+  // 10 % of 4 cents is 0.4: each line shows 0, the order earns 1 (10 % of 8), as without rules.
+  const o = order([item('a', 4), item('b', 4)]);
+  const e = explainCommission([{ conditions: { productIds: ['zzz'] }, transfer: 'cps', value: 1 }], { transfer: 'cps', value: 1000 }, o);
+  assert.deepEqual(e.lines.map((l) => l.commission), [0, 0]);
+  assert.deepEqual([e.total, e.rounding], [1, 1]);
+  assert.equal(explainCommission([], { transfer: 'cps', value: 1000 }, o).total, 1);
+});
+
+test('the value the items do not cover is one more unit: a share pays on it, an amount does not', () => {
+  const o = order([item('a', 9000)], { value: 10_000, coupon: 'ANY' });
+  const coupons = { conditions: { coupon: {} }, transfer: 'cps' as const, value: 15 };
+  const e = explainCommission([coupons], { transfer: 'cps', value: 1000 }, o);
+  assert.deepEqual(e.lines.map((l) => [l.rule, l.item, l.base, l.result, l.remainder ?? false]), [[0, 0, 9000, 1350, false], [0, undefined, 1000, 150, true]]);
+  assert.equal(e.total, 1500);
+  // Without a coupon the default takes both: 10 % of the value, as with no rules at all.
+  assert.equal(explainCommission([coupons], { transfer: 'cps', value: 1000 }, { ...o, coupon: undefined }).total, 1000);
+  // An amount per order is paid for items, never for the uncovered value alone.
+  const shoes = { conditions: { productIds: ['a'] }, transfer: 'cps' as const, value: 10 };
+  const amounts = explainCommission([shoes], { transfer: 'cpa', value: 500 }, o);
+  assert.deepEqual(amounts.lines.map((l) => [l.rule, l.result]), [[0, 900]]);
+  assert.equal(amounts.total, 900);
+});
+
 test('a cpa per order is paid once for all the items its rule took; per item, per unit', () => {
   const o = order([item('a', 1000, 2, ['shoes']), item('b', 500, 1, ['hats']), item('c', 700, 3, ['shoes'])]);
   const perOrder = explainCommission([{ conditions: { categories: ['Shoes'] }, transfer: 'cpa', value: 400 }], CPS_750, o);

@@ -69,3 +69,14 @@ test('the fraud rules have their defaults, and the data-centre files are optiona
     [10, 3000, 20, 3, 2000, null, null],
   );
 });
+
+test('without PUBLIC_URL, links lead where the server listens: localhost on every address, the address itself on one', () => {
+  const publicUrlOf = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }).publicUrl;
+  assert.equal(publicUrlOf({}), 'http://localhost:3000');
+  assert.equal(publicUrlOf({ PORT: '3700' }), 'http://localhost:3700');
+  assert.equal(publicUrlOf({ PORT: '3700', HOST: '::' }), 'http://localhost:3700');
+  assert.equal(publicUrlOf({ PORT: '3700', HOST: '127.0.0.1' }), 'http://127.0.0.1:3700');
+  assert.equal(publicUrlOf({ PORT: '3700', HOST: 'affnet.internal' }), 'http://affnet.internal:3700');
+  assert.equal(publicUrlOf({ PORT: '3700', HOST: '::1' }), 'http://[::1]:3700');
+  assert.equal(publicUrlOf({ PORT: '3700', HOST: '127.0.0.1', PUBLIC_URL: 'https://go.example.com' }), 'https://go.example.com');
+});

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAIL_LOCALES, renderMail, type TemplateName } from '../../src/domain/mail/templates.js';
 
-const TEMPLATES: TemplateName[] = ['invitation', 'password-link'];
+const TEMPLATES: TemplateName[] = ['invitation', 'operator-invitation', 'password-link'];
 const LINK = 'https://go.example/app/set-password?token=abc123';
 
 test('each template in each language names the network and carries the link in text and HTML', () => {
@@ -69,4 +69,19 @@ test('a change of a brand’s terms: a lowering names its date and says it waits
   }
   assert.match(renderMail('terms-changed', 'en', { ...values, lowers: true }).text, /could pay some orders less/);
   assert.match(renderMail('terms-changed', 'pt-BR', values).text, /não pagam menos/);
+});
+
+test('a raise is told as a raise, and either change names its example order, in both languages', () => {
+  const values = { network: 'Rede', account: 'Loja', when: '2026-12-05T10:00:00.000Z', url: 'https://go.example/app/brands/b-1', amount: 10_000, before: 1000, after: 1500, currency: 'BRL' };
+  const en = renderMail('terms-changed', 'en', { ...values, raises: true });
+  assert.equal(en.subject, 'Loja raised its commission');
+  assert.match(en.text, /raised its commission: its new terms pay no order less than before and some more/);
+  assert.match(en.text, /For example, an order of R\$100\.00 earns R\$15\.00 instead of R\$10\.00/);
+  assert.doesNotMatch(en.text, /less\b(?! than before)/);
+  const pt = renderMail('terms-changed', 'pt-BR', { ...values, raises: true });
+  assert.equal(pt.subject, 'Loja aumentou sua comissão');
+  assert.match(pt.text, /Por exemplo, um pedido de R\$\s100,00 rende R\$\s15,00 em vez de R\$\s10,00/);
+  const lowering = renderMail('terms-changed', 'pt-BR', { ...values, lowers: true, before: 1000, after: 500 });
+  assert.match(lowering.text, /podem pagar menos/);
+  assert.match(lowering.text, /Por exemplo, um pedido de R\$\s100,00 renderia R\$\s5,00 em vez de R\$\s10,00/);
 });

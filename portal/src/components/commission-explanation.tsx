@@ -19,11 +19,11 @@ export function useLineArithmetic(): (line: Line, currency: string) => string {
 }
 
 /** The lines, the caps and the total of an explanation (a stored order's or a preview's). */
-export function CommissionLines({ lines, capped, total, currency, testId }: { lines: Line[]; capped: Cap[]; total: number; currency: string; testId: string }) {
+export function CommissionLines({ lines, capped, total, rounding, currency, testId }: { lines: Line[]; capped: Cap[]; total: number; rounding?: number | undefined; currency: string; testId: string }) {
   const { t, money } = useMessages();
   const arithmetic = useLineArithmetic();
   const ruleOf = (line: Line) => (line.isDefault ? t('explain.defaultRule') : line.ruleName ? t('explain.namedRule', { n: line.rule + 1, name: line.ruleName }) : t('explain.rule', { n: line.rule + 1 }));
-  const itemOf = (line: Line) => (line.itemId ?? (line.items && line.items.length > 0 ? t('explain.items', { numbers: line.items.map((i) => `#${i + 1}`).join(', ') }) : t('explain.wholeOrder')));
+  const itemOf = (line: Line) => (line.remainder ? t('explain.remainder') : line.itemId ?? (line.items && line.items.length > 0 ? t('explain.items', { numbers: line.items.map((i) => `#${i + 1}`).join(', ') }) : t('explain.wholeOrder')));
   return (
     <div data-testid={testId}>
       <table>
@@ -56,6 +56,11 @@ export function CommissionLines({ lines, capped, total, currency, testId }: { li
           {t('explain.cap', { n: cap.rule + 1, uncapped: money(cap.uncapped, currency), cap: money(cap.cap, currency) })}
         </p>
       ))}
+      {rounding ? (
+        <p class="hint" data-testid={`${testId}-rounding`}>
+          {t(rounding > 0 ? 'explain.rounding' : 'explain.roundingDown', { amount: money(Math.abs(rounding), currency) })}
+        </p>
+      ) : null}
       <p>
         <strong data-testid={`${testId}-total`}>{t('explain.total', { total: money(total, currency) })}</strong>
       </p>
@@ -118,7 +123,7 @@ export function CommissionExplanation({ explanation: e }: { explanation: OrderCo
         <dt>{t('orders.value')}</dt>
         <dd>{money(e.value, e.currency)}</dd>
       </dl>
-      <CommissionLines lines={e.lines} capped={e.capped} total={e.total} currency={e.currency} testId="explanation-lines" />
+      <CommissionLines lines={e.lines} capped={e.capped} total={e.total} rounding={e.rounding} currency={e.currency} testId="explanation-lines" />
       {e.commissionReason && (
         <p role="status" data-testid="explanation-canceled">
           {t('explain.canceled', { reason: e.commissionReason, commission: money(e.commission, e.currency) })}

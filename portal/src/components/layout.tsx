@@ -8,30 +8,54 @@ import { api } from '../api.js';
 import { SESSION_KEY, type User } from '../session.js';
 import { useCellLabels } from './cell-labels.js';
 
+/** The affiliate's everyday pages, in the menu itself. */
 const AFFILIATE_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/brands', 'nav.brands'],
   ['/products', 'nav.products'],
-  ['/feeds', 'nav.feeds'],
-  ['/campaigns', 'nav.campaigns'],
-  ['/codes', 'nav.myCodes'],
   ['/links', 'nav.links'],
-  ['/analytics', 'nav.analytics'],
   ['/orders', 'nav.orders'],
   ['/payouts', 'nav.payouts'],
-  ['/statements', 'nav.statements'],
-  ['/claims', 'nav.claims'],
-  ['/payee', 'nav.payee'],
-  ['/channels', 'nav.channels'],
-  ['/webhooks', 'nav.webhooks'],
-  ['/team', 'nav.team'],
 ];
+/** The affiliate's other pages, listed on the settings and tools page (its one entry in the menu), in groups. */
+export const AFFILIATE_TOOLS: Array<[MessageKey, Array<[string, MessageKey, MessageKey]>]> = [
+  [
+    'tools.promote',
+    [
+      ['/channels', 'nav.channels', 'tools.channelsHint'],
+      ['/campaigns', 'nav.campaigns', 'tools.campaignsHint'],
+      ['/codes', 'nav.myCodes', 'tools.myCodesHint'],
+      ['/feeds', 'nav.feeds', 'tools.feedsHint'],
+      ['/analytics', 'nav.analytics', 'tools.analyticsHint'],
+    ],
+  ],
+  [
+    'tools.money',
+    [
+      ['/payee', 'nav.payee', 'tools.payeeHint'],
+      ['/statements', 'nav.statements', 'tools.statementsHint'],
+      ['/claims', 'nav.claims', 'tools.claimsHint'],
+    ],
+  ],
+  [
+    'tools.account',
+    [
+      ['/team', 'nav.team', 'tools.teamHint'],
+      ['/security', 'nav.security', 'tools.securityHint'],
+      ['/history', 'nav.history', 'tools.historyHint'],
+      ['/keys', 'nav.keys', 'tools.keysHint'],
+      ['/webhooks', 'nav.webhooks', 'tools.webhooksHint'],
+    ],
+  ],
+];
+export const TOOLS_PATH = '/tools';
 const BRAND_PAGES: Array<[string, MessageKey]> = [
   ['/', 'nav.overview'],
   ['/conversions', 'nav.conversions'],
   ['/claims', 'nav.claims'],
   ['/statements', 'nav.statements'],
   ['/affiliates', 'nav.affiliates'],
+  ['/campaigns', 'nav.campaigns'],
   ['/coupons', 'nav.coupons'],
   ['/analytics', 'nav.analytics'],
   ['/catalogue', 'nav.catalogue'],
@@ -58,8 +82,19 @@ const OPERATOR_PAGES: Array<[string, MessageKey]> = [
 function pagesOf(user: User): Array<[string, MessageKey]> {
   const security: [string, MessageKey] = ['/security', 'nav.security'];
   if (user.role === 'operator') return [...OPERATOR_PAGES, security];
+  // An affiliate's other pages are one entry away, on the settings and tools page.
+  if (user.affiliateId) return [...AFFILIATE_PAGES, [TOOLS_PATH, 'nav.tools']];
   const keys: Array<[string, MessageKey]> = user.role === 'owner' ? [['/keys', 'nav.keys']] : [];
-  return [...(user.affiliateId ? AFFILIATE_PAGES : BRAND_PAGES), ['/history', 'nav.history'], ...keys, security];
+  return [...BRAND_PAGES, ['/history', 'nav.history'], ...keys, security];
+}
+
+/** Whether a page is one of the affiliate's settings and tools (their entry is then the current one). */
+const isToolPage = (location: string) => AFFILIATE_TOOLS.some(([, pages]) => pages.some(([path]) => path === location));
+
+/** How the menu marks the entry of the page shown: the page itself, or the settings and tools entry for one of its pages. */
+function currentOf(path: string, location: string, user: User): 'page' | 'true' | undefined {
+  if (location === path) return 'page';
+  return path === TOOLS_PATH && user.affiliateId && isToolPage(location) ? 'true' : undefined;
 }
 
 /**
@@ -97,7 +132,7 @@ export function Layout({ user, onLocale, children }: { user: User; onLocale: (lo
             <ul>
               {pages.map(([path, key]) => (
                 <li key={path}>
-                  <Link href={path} aria-current={location === path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                  <Link href={path} aria-current={currentOf(path, location, user)} onClick={() => setMenuOpen(false)}>
                     {t(key)}
                   </Link>
                 </li>

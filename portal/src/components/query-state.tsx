@@ -4,12 +4,12 @@ import { useMessages } from '../i18n/index.js';
 
 /** A query's loading and error states, or its data given to `children`. */
 export function QueryState<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ComponentChildren }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   if (query.isPending) return <p role="status">{t('common.loading')}</p>;
   if (query.isError)
     return (
       <div role="alert" class="error">
-        <p>{t('common.error', { message: query.error.message })}</p>
+        <p>{refusal(query.error)}</p>
         <button type="button" onClick={() => void query.refetch()}>
           {t('common.retry')}
         </button>

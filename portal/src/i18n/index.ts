@@ -1,13 +1,20 @@
 // The portal's language: English or Brazilian Portuguese, from the browser's languages until the
-// user picks one (kept in localStorage). Money and dates are formatted for the same locale.
+// user picks one (kept in localStorage). Messages are ICU MessageFormat (plurals by the language's
+// own rules); money and dates are formatted for the same locale. Only the person's catalogue is
+// loaded: each is a chunk of its own, fetched before the first page is drawn.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { en, type MessageKey } from './en.js';
-import { ptBR } from './pt-BR.js';
+import IntlMessageFormat from 'intl-messageformat';
+import type { MessageKey } from './en.js';
+import { refusalText, type ItemRefusal, type RefusalOptions } from '../refusals.js';
 
 export const LOCALES = { en: 'English', 'pt-BR': 'Português (Brasil)' } as const;
 export type Locale = keyof typeof LOCALES;
-const CATALOGUES: Record<Locale, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };
+export type Catalogue = Record<MessageKey, string>;
+
+export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+  return locale === 'pt-BR' ? (await import('./pt-BR.js')).ptBR : (await import('./en.js')).en;
+}
 const STORAGE_KEY = 'affnet.locale';
 
 export function initialLocale(): Locale {
@@ -24,6 +31,10 @@ export function rememberLocale(locale: Locale): void {
 export interface Messages {
   locale: Locale;
   t: (key: MessageKey, values?: Record<string, string | number>) => string;
+  /** A refusal of the service in the page's language (see refusals.ts). */
+  refusal: (error: Error | ItemRefusal, options?: RefusalOptions) => string;
+  /** Whether `key` is a message of the catalogue (a refusal's code may have none). */
+  has: (key: string) => key is MessageKey;
   /** An amount in minor units (cents) of `currency`, e.g. 12345 BRL → R$ 123,45. */
   money: (cents: number, currency: string) => string;
   date: (iso: string) => string;
@@ -32,14 +43,25 @@ export interface Messages {
   number: (n: number) => string;
 }
 
-export function messagesFor(locale: Locale): Messages {
-  const catalogue = CATALOGUES[locale];
+export function messagesFor(locale: Locale, catalogue: Catalogue): Messages {
+  const formats = new Map<MessageKey, IntlMessageFormat>();
   const numbers = new Intl.NumberFormat(locale);
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const moments = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  return {
+  const messages: Messages = {
     locale,
-    t: (key, values) => catalogue[key].replace(/\{(\w+)\}/g, (_m, name: string) => String(values?.[name] ?? `{${name}}`)),
+    t(key, values) {
+      let format = formats.get(key);
+      if (!format) formats.set(key, (format = new IntlMessageFormat(catalogue[key], locale, undefined, { ignoreTag: true })));
+      try {
+        return String(format.format(values));
+      } catch (error) {
+        // A value the message names was not given: a bug, but the page is still drawn.
+        console.error(`message ${key}:`, error);
+        return catalogue[key];
+      }
+    },
+    has: (key): key is MessageKey => Object.hasOwn(catalogue, key),
     money(cents, currency) {
       const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
       const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
@@ -52,8 +74,11 @@ export function messagesFor(locale: Locale): Messages {
     date: (iso) => dates.format(new Date(iso)),
     dateTime: (iso) => moments.format(new Date(iso)),
     number: (n) => numbers.format(n),
+    refusal: (error, options) => refusalText(error, messages, options),
   };
+  return messages;
 }
 
-export const MessagesContext = createContext<Messages>(messagesFor('en'));
+// Every page is drawn inside the provider (main.tsx), once the person's catalogue has loaded.
+export const MessagesContext = createContext<Messages>(undefined as unknown as Messages);
 export const useMessages = (): Messages => useContext(MessagesContext);

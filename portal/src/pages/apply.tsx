@@ -36,7 +36,7 @@ export function Apply() {
           </label>
           <label>
             {t('apply.website')}
-            <input name="website" type="url" inputMode="url" placeholder="https://" required />
+            <input name="website" inputMode="url" autocapitalize="none" autocorrect="off" spellcheck={false} placeholder="www.sualoja.com.br" required />
           </label>
           {options.data && <CountrySelect countries={options.data.countries} label={t('apply.country')} />}
           <label>

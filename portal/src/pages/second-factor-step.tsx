@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { startAuthentication } from '@simplewebauthn/browser';
-import { api } from '../api.js';
+import { api, ApiFailure } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { fieldText } from '../forms.js';
 
@@ -12,7 +12,7 @@ export interface SecondFactorChallenge {
 
 /** The second step of a sign-in: a code of the app, a recovery code, or a passkey, with the ticket the password earned. */
 export function SecondFactorStep({ challenge, onSignedIn, onStartOver }: { challenge: SecondFactorChallenge; onSignedIn: (session: { csrfToken: string }) => void; onStartOver: () => void }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const hasCode = challenge.methods.includes('totp');
   const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState('');
@@ -21,17 +21,17 @@ export function SecondFactorStep({ challenge, onSignedIn, onStartOver }: { chall
     setBusy(true);
     const result = await api.POST('/session/second-factor', { body: { ticket: challenge.ticket, ...proof } as never });
     setBusy(false);
-    if (result.error) return setError(result.error.message);
+    if (result.error) return setError(refusal(new ApiFailure(result.response.status, result.error)));
     onSignedIn(result.data.data);
   };
   const usePasskey = async () => {
     setError('');
     try {
       const options = await api.POST('/session/second-factor/passkey-options', { body: { ticket: challenge.ticket } });
-      if (options.error) return setError(options.error.message);
+      if (options.error) return setError(refusal(new ApiFailure(options.response.status, options.error)));
       await send({ passkey: await startAuthentication({ optionsJSON: options.data.data }) });
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(refusal(failure as Error));
     }
   };
   return (

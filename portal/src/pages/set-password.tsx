@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter-preact';
-import { api, setCsrfToken } from '../api.js';
+import { api, setCsrfToken, ApiFailure } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { SESSION_KEY } from '../session.js';
 import { fieldText } from '../forms.js';
@@ -9,7 +9,7 @@ import { SecondFactorStep, type SecondFactorChallenge } from './second-factor-st
 
 /** Where a one-time link leads: the user chooses a password and is signed in (through their second factor, if they have one). */
 export function SetPassword() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const [, navigate] = useLocation();
   const token = new URLSearchParams(window.location.search).get('token');
@@ -25,7 +25,7 @@ export function SetPassword() {
     event.preventDefault();
     const password = fieldText(event.currentTarget as HTMLFormElement, 'password');
     const result = await api.POST('/session/password', { body: { token, password } });
-    if (result.error) return setError(result.error.message);
+    if (result.error) return setError(refusal(new ApiFailure(result.response.status, result.error)));
     const answer = result.data.data;
     // The password is set; a person with a second factor is signed in only through it.
     if ('secondFactor' in answer) return setChallenge(answer.secondFactor);

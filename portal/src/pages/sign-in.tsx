@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
-import { api, setCsrfToken } from '../api.js';
+import { api, setCsrfToken, ApiFailure } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { SESSION_KEY } from '../session.js';
 import { fieldText } from '../forms.js';
@@ -9,7 +9,7 @@ import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/br
 import { SecondFactorStep, type SecondFactorChallenge } from './second-factor-step.js';
 
 export function SignIn({ expired }: { expired: boolean }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -24,7 +24,7 @@ export function SignIn({ expired }: { expired: boolean }) {
     setBusy(true);
     const result = await api.POST('/session', { body: { email: fieldText(form, 'email'), password: fieldText(form, 'password') } });
     setBusy(false);
-    if (result.error) return setError(result.error.message);
+    if (result.error) return setError(refusal(new ApiFailure(result.response.status, result.error)));
     const answer = result.data.data;
     // A person with a second factor: the password earned a ticket for the second step, not a session.
     if ('secondFactor' in answer) return setChallenge(answer.secondFactor);
@@ -34,13 +34,13 @@ export function SignIn({ expired }: { expired: boolean }) {
     setError('');
     try {
       const options = await api.POST('/session/passkey/options');
-      if (options.error) return setError(options.error.message);
+      if (options.error) return setError(refusal(new ApiFailure(options.response.status, options.error)));
       const passkey = await startAuthentication({ optionsJSON: options.data.data });
       const result = await api.POST('/session/passkey', { body: { passkey: passkey as never } });
-      if (result.error) return setError(result.error.message);
+      if (result.error) return setError(refusal(new ApiFailure(result.response.status, result.error)));
       signedIn(result.data.data);
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(refusal(failure as Error));
     }
   };
   if (challenge)

@@ -3,6 +3,18 @@ import { api } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 import { fieldText, useMailingForm } from '../forms.js';
 import { CheckInbox, CountrySelect, Honeypot, joiningFields, LanguageSelect, TermsBox, useJoiningOptions } from '../components/joining-fields.js';
+import type { MessageKey } from '../i18n/en.js';
+import type { paths } from '../../../packages/client/index.js';
+
+type ProfileKind = NonNullable<paths['/signup']['post']['requestBody']['content']['application/json']['channelKind']>;
+
+/** The networks a profile may be on, as the form offers them; a site is told by its address. */
+const NETWORKS: Record<Exclude<ProfileKind, 'site'>, MessageKey> = {
+  instagram: 'channels.kind.instagram',
+  tiktok: 'channels.kind.tiktok',
+  youtube: 'channels.kind.youtube',
+  x: 'channels.kind.x',
+};
 
 /** An affiliate signs up: a link to confirm the address is mailed; the network then decides. */
 export function SignUp() {
@@ -12,7 +24,8 @@ export function SignUp() {
   const submit = (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const body = { ...joiningFields(form), password: fieldText(form, 'password') };
+    const kind = fieldText(form, 'channelKind') as ProfileKind | '';
+    const body = { ...joiningFields(form), ...(kind && { channelKind: kind }), password: fieldText(form, 'password') };
     return send(body.email, () => api.POST('/signup', { body }));
   };
   return (
@@ -39,8 +52,20 @@ export function SignUp() {
             </span>
           </label>
           <label>
+            {t('signUp.websiteKind')}
+            <select name="channelKind">
+              <option value="">{t('channels.kind.site')}</option>
+              {Object.entries(NETWORKS).map(([id, key]) => (
+                <option key={id} value={id}>
+                  {t(key)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
             {t('signUp.website')}
-            <input name="website" type="url" inputMode="url" placeholder="https://" required aria-describedby="website-hint" />
+            {/* Text, not url: the service reads @you, instagram.com/you and www.site.com.br as addresses. */}
+            <input name="website" autocapitalize="none" autocorrect="off" spellcheck={false} placeholder={t('signUp.websitePlaceholder')} required maxLength={2048} aria-describedby="website-hint" />
             <span id="website-hint" class="hint">
               {t('signUp.websiteHint')}
             </span>

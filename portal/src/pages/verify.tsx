@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
-import { api } from '../api.js';
+import { api, ApiFailure } from '../api.js';
 import { useMessages } from '../i18n/index.js';
 
 type Outcome = { kind: 'affiliate' | 'brand'; status: 'pending' | 'approved' };
@@ -10,7 +10,7 @@ type Outcome = { kind: 'affiliate' | 'brand'; status: 'pending' | 'approved' };
  * opening the page: mail scanners that open links would otherwise use it up.
  */
 export function Verify() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const token = new URLSearchParams(window.location.search).get('token');
   const [outcome, setOutcome] = useState<Outcome>();
   const [error, setError] = useState('');
@@ -20,10 +20,10 @@ export function Verify() {
     setBusy(true);
     try {
       const result = await api.POST('/signup/verify', { body: { token } });
-      if (result.error) return setError(result.error.message);
+      if (result.error) return setError(refusal(new ApiFailure(result.response.status, result.error)));
       setOutcome(result.data.data);
     } catch {
-      setError(t('common.error', { message: 'network' }));
+      setError(t('common.unreachable'));
     } finally {
       setBusy(false);
     }

@@ -3,6 +3,7 @@ import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { wholeNumber } from '../numbers.js';
 import { addSuspensionCommands } from './suspensions.js';
+import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function brandsCommand(): Command {
   const brands = new Command('brands').description('Manage brands (advertisers): postback tokens, statement terms; suspend and reactivate them');
@@ -46,18 +47,19 @@ export function brandsCommand(): Command {
 
   brands
     .command('terms')
-    .description("Set the brand's statement terms: the network's fee on each commission billed, and the days it has to pay a statement")
+    .description("Set the brand's statement terms: the network's fee on each commission billed, and the days it has to pay a statement; with a reason, which the brand's owners are mailed, its webhooks carry (statement.terms_changed) and the audit trail keeps (the operator's console changes them the same way)")
     .requiredOption('--brand <id>', 'brand id')
     .option('--fee-basis-points <n>', 'the fee in basis points of each commission (3000 is 30 %)')
     .option('--due-days <n>', 'days from issue to due date')
-    .action(async (options: { brand: string; feeBasisPoints?: string; dueDays?: string }) => {
+    .requiredOption('--reason <text>', 'why (one line, up to 500 characters)')
+    .action(async (options: { brand: string; feeBasisPoints?: string; dueDays?: string; reason: string }) => {
       const feeBasisPoints = options.feeBasisPoints === undefined ? undefined : wholeNumber(options.feeBasisPoints);
       const dueDays = options.dueDays === undefined ? undefined : wholeNumber(options.dueDays);
       if (options.feeBasisPoints !== undefined && feeBasisPoints === undefined) throw new CliError(`--fee-basis-points must be a whole number, got "${options.feeBasisPoints}"`);
       if (options.dueDays !== undefined && dueDays === undefined) throw new CliError(`--due-days must be a whole number, got "${options.dueDays}"`);
       if (feeBasisPoints === undefined && dueDays === undefined) throw new CliError('give --fee-basis-points, --due-days or both');
       await withServices(async ({ statements }) => {
-        const terms = await statements.setTerms(options.brand, { ...(feeBasisPoints !== undefined && { feeBasisPoints }), ...(dueDays !== undefined && { dueDays }) });
+        const terms = await statements.setTerms(CLI, options.brand, { feeBasisPoints, dueDays, reason: options.reason });
         console.log(`Brand ${options.brand}: fee ${terms.feeBasisPoints} basis points (${terms.feeBasisPoints / 100} %) of each commission; statements due ${terms.dueDays} day(s) after issue. Statements already issued keep their terms.`);
       });
     });

@@ -3,7 +3,7 @@ import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { formatMinor } from '../../domain/money.js';
 import { previousMonth } from '../../domain/time.js';
-import { wholeNumber } from '../numbers.js';
+import { amountGiven } from '../numbers.js';
 import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function ledgerCommand(): Command {
@@ -53,13 +53,13 @@ export function adjustCommand(): Command {
   return new Command('adjust')
     .description("Adjust what an affiliate is owed (append-only, in the ledger): a positive amount adds to its next payout, a negative one takes from it")
     .requiredOption('--affiliate <id>', 'affiliate id')
-    .requiredOption('--amount <cents>', 'signed amount in cents, e.g. 1500 or -1500')
+    .option('--amount <amount>', 'signed amount as you write it, e.g. 15,00 or -15,00 (read in your LANG) or -15.00')
+    .option('--cents <cents>', 'signed amount in cents, e.g. 1500 or -1500 (instead of --amount)')
     .requiredOption('--currency <code>', 'ISO 4217 code, e.g. BRL')
     .requiredOption('--reason <text>', 'why (the affiliate reads it)')
     .allowExcessArguments(false)
-    .action(async (options: { affiliate: string; amount: string; currency: string; reason: string }) => {
-      const amount = wholeNumber(options.amount);
-      if (amount === undefined) throw new CliError(`--amount must be a whole number of cents (negative to reduce), got "${options.amount}"`);
+    .action(async (options: { affiliate: string; amount?: string; cents?: string; currency: string; reason: string }) => {
+      const amount = amountGiven(options, { signed: true });
       await withServices(async ({ ledger }) => {
         const row = await ledger.adjust({ affiliateId: options.affiliate, amount, currency: options.currency, reason: options.reason, actor: CLI });
         console.log(`Adjusted ${row.affiliate_id} by ${formatMinor(amount, row.currency)} (${amount} cents): adjustment ${row.id}, paid with its next payout.`);

@@ -3,7 +3,7 @@ import { withServices } from '../with-services.js';
 import { CliError } from '../cli-error.js';
 import { formatMinor } from '../../domain/money.js';
 import { previousMonth } from '../../domain/time.js';
-import { wholeNumber } from '../numbers.js';
+import { amountGiven } from '../numbers.js';
 import { CLI } from '../../domain/audit/audit-entry.js';
 
 export function statementsCommand(): Command {
@@ -42,11 +42,12 @@ export function statementsCommand(): Command {
     .command('paid')
     .description("Record a payment the brand made against a statement (payments add up); when it is paid in full, its commissions become payable")
     .argument('<id>', 'statement id')
-    .requiredOption('--amount <cents>', 'the amount received, in cents')
+    .option('--amount <amount>', 'the amount received as you write it, e.g. 975,00 or R$ 975,00 (read in your LANG) or 975.00')
+    .option('--cents <cents>', 'the amount received in cents, e.g. 97500 (instead of --amount)')
     .requiredOption('--reference <ref>', 'the payment reference (bank transfer id, receipt)')
-    .action(async (id: string, options: { amount: string; reference: string }) => {
-      const amount = wholeNumber(options.amount);
-      if (amount === undefined || amount <= 0) throw new CliError(`--amount must be a positive whole number of cents, got "${options.amount}"`);
+    .action(async (id: string, options: { amount?: string; cents?: string; reference: string }) => {
+      const amount = amountGiven(options);
+      if (amount <= 0) throw new CliError(`the amount must be more than zero, got ${amount} cents`);
       await withServices(async ({ statements }) => {
         const s = await statements.recordPayment(id, amount, options.reference, CLI);
         const left = s.total - s.paidAmount;

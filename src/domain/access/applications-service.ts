@@ -6,6 +6,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { foldText } from '../../lib/text-keys.js';
+import type { ProfileKind } from '../../lib/profile-addresses.js';
 import { isUniqueViolation } from '../../lib/unique-violation.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { ApplicationKind, ApplicationsRepository, ApplicationStatus, Approval } from '../../storage/repositories/applications.js';
@@ -17,7 +18,7 @@ import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { newId, randomBase62 } from '../random.js';
 import { hashKey } from './access-service.js';
-import { CHANNEL_NAME_MAX } from './channels-service.js';
+import { CHANNEL_KINDS, CHANNEL_NAME_MAX } from './channels-service.js';
 import { checkEmailAddress, checkCountry, checkTaxId, checkWebsite, channelKindOf, slugOf } from './application-checks.js';
 import { checkNewPassword } from './password-policy.js';
 import { isLanguage, LANGUAGES } from './users-service.js';
@@ -42,6 +43,8 @@ interface Joining {
 
 export interface SignUpInput extends Joining {
   password: string;
+  /** The network `website` is a profile on, or site: needed for a bare @handle. */
+  channelKind?: ProfileKind | undefined;
 }
 
 export interface BrandApplicationInput extends Joining {
@@ -136,7 +139,7 @@ export class ApplicationsService {
   /** An affiliate's sign-up, from `address` (the client's): a verification link is mailed. */
   async signUp(input: SignUpInput, address: string): Promise<void> {
     checkNewPassword(input.password);
-    const row = this.newApplication('affiliate', input, address);
+    const row = this.newApplication('affiliate', input, address, checkWebsite(input.website, input.channelKind).url);
     await this.submit({ ...row, password_hash: await hashPassword(input.password) });
   }
 
@@ -145,11 +148,12 @@ export class ApplicationsService {
     const company = input.company.trim();
     if (company === '') throw invalid('invalid_company', 'company must not be blank');
     if (!CURRENCY_CODES.includes(input.currency)) throw invalid('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
-    const row = this.newApplication('brand', input, address);
+    const row = this.newApplication('brand', input, address, checkWebsite(input.website).url);
     await this.submit({ ...row, company, tax_id: checkTaxId(input.taxId, row.country ?? ''), currency: input.currency, expected_monthly_orders: input.expectedMonthlyOrders });
   }
 
-  private newApplication(kind: ApplicationKind, input: Joining, address: string): ApplicationRow {
+  /** The application's row, `website` checked by the caller (how depends on the kind). */
+  private newApplication(kind: ApplicationKind, input: Joining, address: string, website: string): ApplicationRow {
     if (input.nickname) throw invalid('invalid_request', 'leave nickname empty: it is there to catch robots, and people never see it');
     if (input.acceptTerms !== true) throw invalid('terms_not_accepted', "accept the network's terms to join (acceptTerms: true)");
     if (!isLanguage(input.language)) throw invalid('invalid_language', `language must be one of ${LANGUAGES.join(', ')}`);
@@ -164,7 +168,7 @@ export class ApplicationsService {
       name,
       language: input.language,
       country: checkCountry(input.country),
-      website: checkWebsite(input.website),
+      website,
       company: null,
       tax_id: null,
       currency: null,
@@ -322,6 +326,8 @@ export class ApplicationsService {
   private async affiliateOf(row: ApplicationRow, now: string): Promise<Approval> {
     const id = await firstFree(slugOf(row.name, 'affiliate'), (candidate) => this.repositories.affiliates.exists(candidate));
     const site = new URL(row.website);
+    // The kind the address is (X, say) exists even in a database made before it was added.
+    await this.repositories.affiliates.saveChannelKinds(CHANNEL_KINDS);
     return {
       affiliate: { id, name: row.name, created_at: now },
       owner: this.owner(row, { affiliate_id: id, brand_id: null }, now),

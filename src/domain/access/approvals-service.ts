@@ -89,9 +89,14 @@ export class ApprovalsService {
     return { created: true, state: { brandId, status: 'pending', requestedAt: row.created_at } };
   }
 
-  /** The brand's affiliates with their orders, sales and commission of orders created in the range. */
-  async promoters(brandId: string, range: { from?: string; to?: string }, filter: { status?: 'approved' | 'pending' }, page: PageRequest): Promise<Paged<Promoter>> {
-    const { rows, total } = await this.repositories.approvals.promoters(brandId, range, filter, offsetOf(page));
+  /**
+   * The brand's affiliates with their orders, sales and commission of orders created in the range.
+   * A search also finds, for a public brand, any active affiliate of the network (each may promote
+   * it, and be given a code); a private brand finds only its own.
+   */
+  async promoters(brandId: string, range: { from?: string; to?: string }, filter: { status?: 'approved' | 'pending' | undefined; search?: string | undefined }, page: PageRequest): Promise<Paged<Promoter>> {
+    const network = filter.search !== undefined && (await this.repositories.brands.find(brandId))?.is_public === 1;
+    const { rows, total } = await this.repositories.approvals.promoters(brandId, range, { ...filter, network }, offsetOf(page));
     return { items: rows.map(promoterOf), total };
   }
 

@@ -19,6 +19,7 @@ export const CHANNEL_KINDS = [
   { id: 'email', name: 'Email' },
   { id: 'tiktok', name: 'TikTok' },
   { id: 'telegram', name: 'Telegram' },
+  { id: 'x', name: 'X (Twitter)' },
 ] as const;
 
 export const CHANNEL_NAME_MAX = 100;

@@ -176,7 +176,7 @@ export class UsersService {
    * mailed an invitation too). An operator enrols a second factor before anything else.
    */
   async createOperator(email: string, locale: Language = 'en'): Promise<{ user: UserView; link: string }> {
-    const row = await this.insertUser({}, email, 'operator', null, (id, address) => [mailRow({ to: address, template: 'invitation', locale, values: {}, link: { userId: id } })]);
+    const row = await this.insertUser({}, email, 'operator', null, (id, address) => [mailRow({ to: address, template: 'operator-invitation', locale, values: {}, link: { userId: id } })]);
     return { user: viewOf(row), link: await this.newLink(row.id, 'sign_up') };
   }
 

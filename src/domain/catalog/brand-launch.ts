@@ -1,6 +1,7 @@
 // A brand that joined through an application starts out of affiliates' sight, refusing links: its
 // owner first sets a commission and adds a product or a campaign, then launches it. Brands made
-// otherwise (imports, the demo) are launched from the start.
+// otherwise (imports, the demo) are launched from the start. Whether its tracking is installed is
+// shown beside the steps but never holds the launch: a brand may launch first and install after.
 import type { Clock } from '../../lib/clock.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import { conflict, notFound } from '../errors.js';
@@ -8,8 +9,8 @@ import { conflict, notFound } from '../errors.js';
 export interface LaunchState {
   /** Affiliates see the brand and its links work. */
   launched: boolean;
-  /** What launching needs, each done or not. */
-  steps: { commission: boolean; catalogue: boolean };
+  /** What launching needs, each done or not; tracking is shown, not needed. */
+  steps: { commission: boolean; catalogue: boolean; tracking: boolean };
 }
 
 export class BrandLaunch {
@@ -21,7 +22,8 @@ export class BrandLaunch {
   async state(brandId: string): Promise<LaunchState> {
     const setup = await this.repositories.brands.setupOf(brandId);
     if (!setup) throw notFound('brand not found', 'brand_not_found');
-    return { launched: setup.setup_pending === 0, steps: { commission: setup.setup_pending === 0 || setup.commission_value > 0, catalogue: setup.setup_pending === 0 || setup.has_catalogue } };
+    const tracking = await this.repositories.brands.trackingSeen(brandId);
+    return { launched: setup.setup_pending === 0, steps: { commission: setup.setup_pending === 0 || setup.commission_value > 0, catalogue: setup.setup_pending === 0 || setup.has_catalogue, tracking } };
   }
 
   /** Launches the brand once its steps are done; launching a launched brand changes nothing. */

@@ -50,5 +50,6 @@ export function brandWithoutChannels(row: BrandRow, categories: string[]): Omit<
     commission: commissionOf(row),
     categories,
     currency: row.currency,
+    ...(row.allowed_channel_kinds !== null && { allowedChannels: JSON.parse(row.allowed_channel_kinds) as string[] }),
   };
 }

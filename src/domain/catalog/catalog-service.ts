@@ -53,11 +53,17 @@ export class CatalogService {
     return { ...brand!, network: { ...brand!.network, ...scoreFactsOf(row) } };
   }
 
-  /** Visible products, newest first, with their brand's currency. */
+  /** Visible products, newest first, with their brand's currency and name. */
   async listProducts(affiliateId: string, filters: ProductFilters, page: PageRequest): Promise<Paged<Product>> {
     const { rows, total } = await this.repositories.products.list(affiliateId, filters, offsetOf(page));
-    const currencies = await this.repositories.brands.currenciesOf([...new Set(rows.map((r) => r.organization_id))]);
-    return { items: rows.map((row) => productOf(row, currencies.get(row.organization_id)!)), total };
+    const brands = await this.repositories.brands.currenciesOf([...new Set(rows.map((r) => r.organization_id))]);
+    return {
+      items: rows.map((row) => {
+        const brand = brands.get(row.organization_id)!;
+        return { ...productOf(row, brand.currency), brandName: brand.name };
+      }),
+      total,
+    };
   }
 
   /** Campaigns of visible brands, newest first, with the caller's channels and their links. */

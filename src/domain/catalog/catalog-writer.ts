@@ -3,7 +3,7 @@
 import type { BrandsRepository, WriteOutcome } from '../../storage/repositories/brands.js';
 import type { BrandScoresRepository } from '../../storage/repositories/brand-scores.js';
 import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
-import type { ProductsRepository } from '../../storage/repositories/products.js';
+import type { BrandProductFilters, BrandProductOrder, ProductsRepository } from '../../storage/repositories/products.js';
 import type { BrandInput } from '../../schemas/brand.js';
 import type { CampaignInput } from '../../schemas/campaign.js';
 import type { ProductInput } from '../../schemas/product.js';
@@ -12,15 +12,16 @@ import { invalid } from '../errors.js';
 import { toIso } from '../time.js';
 import { foldText, htmlToText } from '../../lib/text-keys.js';
 import { findNull } from '../../lib/json-nulls.js';
+import { profileAddressOf } from '../../lib/profile-addresses.js';
 import { CURRENCY_CODES } from '../../schemas/common.js';
 import { applyLines, importNdjson, type ImportHooks, type ImportKind, type ImportSummary, type Importer, type LineResult } from './ndjson-import.js';
-import type { BrandProductInput, BrandProductPatch, CompleteProduct, Product } from '../../schemas/product.js';
+import type { BrandProductInput, BrandProductPatch, CompleteProduct, Product, ProductOption } from '../../schemas/product.js';
 import { compileCheck } from '../../schemas/validate.js';
 import { BrandProductInput as BrandProductInputSchema, ProductInput as ProductInputSchema } from '../../schemas/product.js';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
 import { productOf } from './products.js';
-import { completeProduct, patchedOptions } from './product-input.js';
+import { checkEans, completeProduct, patchedOptions } from './product-input.js';
 import { campaignWithoutChannels } from './campaigns.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
 import { brandDomains, destinationOf, isOnBrandDomain } from '../links/link-rules.js';
@@ -35,6 +36,9 @@ const checkProduct = compileCheck(ProductInputSchema);
 /** A line of a brand's bulk upload: its product, with its id (organizationId may be left out). */
 const checkBrandProductLine = compileCheck(Type.Intersect([BrandProductInputSchema, Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) })]));
 const checkCampaign = compileCheck(CampaignInputSchema);
+
+/** What deleting a product did: removed it, or (named by an order or a link) made it unavailable. */
+export type ProductDeletion = 'deleted' | 'made_unavailable';
 
 /** A campaign as its brand reads it back. */
 export type CampaignView = Omit<Campaign, 'channels'>;
@@ -226,12 +230,20 @@ export class CatalogWriter {
     return outcome;
   }
 
-  /** The brand's own products, newest first, in its currency. */
-  async productsOf(brandId: string, filters: { isAvailable?: boolean }, page: PageRequest): Promise<Paged<Product>> {
+  /**
+   * The brand's own products in its currency: newest first (the order they were added), or most
+   * recently changed first; a search finds words of the name or description, or the start of the id.
+   */
+  async productsOf(brandId: string, filters: BrandProductFilters, page: PageRequest, order: BrandProductOrder = 'added'): Promise<Paged<Product>> {
     const brand = await this.repositories.brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
-    const { rows, total } = await this.repositories.products.listOfBrand(brandId, filters, offsetOf(page));
+    const { rows, total } = await this.repositories.products.listOfBrand(brandId, filters, offsetOf(page), order);
     return { items: rows.map((row) => productOf(row, brand.currency)), total };
+  }
+
+  /** The categories the brand's products name (at most 1,000), alphabetically: what its next product may be filed under. */
+  productCategoriesOf(brandId: string): Promise<string[]> {
+    return this.repositories.products.categoriesOfBrand(brandId, 1_000);
   }
 
   /** The brand's own campaigns, newest first, whatever their period (status derived now). */
@@ -261,6 +273,8 @@ export class CatalogWriter {
       claimAutoAcceptDays: brand.claim_auto_accept_days,
       trustTagConversions: brand.trust_tag_conversions === 1,
       attributionPriority: brand.attribution_priority as BrandProfile['attributionPriority'],
+      reportsOrdersFromServer: brand.reports_orders_from_server === 1,
+      networkTerms: { feeBasisPoints: brand.fee_basis_points, dueDays: brand.statement_due_days },
       currency: brand.currency,
       isPublic: brand.is_public === 1,
       active: brand.active === 1,
@@ -276,8 +290,8 @@ export class CatalogWriter {
   async updateBrandProfile(brandId: string, patch: Omit<BrandProfilePatch, 'commission'>): Promise<void> {
     const brand = await this.repositories.brands.find(brandId);
     if (!brand) throw notFound('brand not found', 'brand_not_found');
-    if (patch.site !== undefined && !/^https?:$/.test(new URL(patch.site).protocol)) throw invalid('invalid_url', 'site must be an http(s) URL');
-    const next = { ...brand, ...(patch.site !== undefined && { site: patch.site }), ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }) };
+    const site = patch.site === undefined ? undefined : siteOf(patch.site);
+    const next = { ...brand, ...(site !== undefined && { site }), ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }) };
     const homeUrl = patch.homeUrl === undefined ? brand.home_url : patch.homeUrl;
     if (homeUrl !== null && !isOnBrandDomain(homeUrl, next)) throw invalid('invalid_domain', `homeUrl must be on one of your domains: ${brandDomains(next).join(', ')}`);
     if (patch.allowedChannels) {
@@ -285,7 +299,7 @@ export class CatalogWriter {
       if (unknown.length > 0) throw invalid('invalid_channel_kind', `unknown channel kind ${unknown.join(', ')}; known kinds: ${CHANNEL_KINDS.map((k) => k.id).join(', ')}`);
     }
     await this.repositories.brands.updateProfile(brandId, {
-      ...(patch.site !== undefined && { site: patch.site }),
+      ...(site !== undefined && { site }),
       ...(patch.homeUrl !== undefined && { home_url: patch.homeUrl }),
       ...(patch.domains !== undefined && { domains: JSON.stringify(patch.domains) }),
       ...(patch.clickIdParam !== undefined && { click_id_param: patch.clickIdParam }),
@@ -295,6 +309,7 @@ export class CatalogWriter {
       ...(patch.claimAutoAcceptDays !== undefined && { claim_auto_accept_days: patch.claimAutoAcceptDays }),
       ...(patch.trustTagConversions !== undefined && { trust_tag_conversions: patch.trustTagConversions ? 1 : 0 }),
       ...(patch.attributionPriority !== undefined && { attribution_priority: patch.attributionPriority }),
+      ...(patch.reportsOrdersFromServer !== undefined && { reports_orders_from_server: patch.reportsOrdersFromServer ? 1 : 0 }),
       updated_at: this.clock.iso(),
     });
   }
@@ -338,6 +353,7 @@ export class CatalogWriter {
       write: async (value) => {
         const line = value as BrandProductInput & { id: string };
         sameOwner(line, brandId, line.id);
+        checkEans(line.options);
         return this.upsertProduct({ ...line, organizationId: brandId });
       },
     };
@@ -348,6 +364,7 @@ export class CatalogWriter {
   /** The brand puts a whole product under its own id: created (true) or replaced (false). */
   async putProduct(brandId: string, id: string, input: BrandProductInput): Promise<{ created: boolean; product: Product }> {
     sameOwner(input, brandId, id);
+    checkEans(input.options);
     const outcome = await this.upsertProduct({ ...input, organizationId: brandId, id });
     return { created: outcome === 'inserted', product: await this.product(brandId, id) };
   }
@@ -359,6 +376,7 @@ export class CatalogWriter {
   async patchProduct(brandId: string, id: string, patch: BrandProductPatch): Promise<Product> {
     const { createdAt: _createdAt, updatedAt: _updatedAt, currency: _currency, ...stored } = await this.product(brandId, id);
     const { price: _price, listPrice: _listPrice, ...fields } = patch;
+    checkEans(patch.options);
     const options = patchedOptions(stored, patch);
     const checked = checkProduct({ ...stored, ...fields, ...(options && { options }), organizationId: brandId, id });
     if (!checked.ok) throw invalid('invalid_body', checked.message);
@@ -366,8 +384,23 @@ export class CatalogWriter {
     return this.product(brandId, id);
   }
 
-  async deleteProduct(brandId: string, id: string): Promise<void> {
+  /**
+   * Deletes the brand's product, unless an order's items or a link name it: then it becomes
+   * unavailable instead (its options too), so what they name still exists and affiliates no longer
+   * find it among the available products. Says which it did.
+   */
+  async deleteProduct(brandId: string, id: string): Promise<ProductDeletion> {
+    const row = await this.repositories.products.find(brandId, id);
+    if (!row) throw notFound(`product "${id}" not found among your products`, 'product_not_found');
+    const options = JSON.parse(row.options) as ProductOption[];
+    const itemIds = [...new Set([id, ...options.map((o) => o.id)])];
+    if (await this.repositories.products.isNamed(brandId, itemIds, row.url)) {
+      const unavailable = JSON.stringify(options.map((o) => ({ ...o, available: false })));
+      if (!(await this.repositories.products.makeUnavailable(brandId, id, unavailable, this.clock.iso()))) throw notFound(`product "${id}" not found among your products`, 'product_not_found');
+      return 'made_unavailable';
+    }
     if (!(await this.repositories.products.delete(brandId, id))) throw notFound(`product "${id}" not found among your products`, 'product_not_found');
+    return 'deleted';
   }
 
   /** One of the brand's products as the API shows it. */
@@ -384,4 +417,11 @@ export class CatalogWriter {
   importNdjson(kind: ImportKind, file: string, hooks: ImportHooks = {}): Promise<ImportSummary> {
     return importNdjson(this, kind, file, hooks);
   }
+}
+
+/** A brand's site as people write it (www.lojaazul.com.br, a full URL), as an https address; a 400 when it cannot be one. */
+function siteOf(text: string): string {
+  const address = profileAddressOf(text);
+  if (!address.ok) throw invalid('invalid_url', `site "${text.trim().slice(0, 200)}" is not your shop's address: write it as www.yourshop.com.br or https://…`);
+  return address.url;
 }

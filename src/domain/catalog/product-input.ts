@@ -3,6 +3,7 @@
 // answers every product in the same shape whichever way it was written.
 import type { BrandProductPatch, CompleteProduct, ProductInput, ProductOption } from '../../schemas/product.js';
 import { invalid } from '../errors.js';
+import { gtinCheckDigit, gtinIsValid, isGtinShaped } from '../../lib/gtin.js';
 
 type OptionInput = NonNullable<ProductInput['options']>[number];
 
@@ -86,4 +87,18 @@ export function patchedOptions(stored: CompleteProduct, patch: BrandProductPatch
   if (nextPrice === undefined) throw invalid('invalid_body', `${LIST_PRICE_ALONE}: "${stored.id}" has no price yet`);
   const nextListPrice = listPrice ?? (current === undefined || current.listPrice === current.price ? nextPrice : current.listPrice);
   return [{ ...changed, pricing: [{ listPrice: nextListPrice, price: nextPrice, metadata: current?.metadata ?? [] }] }];
+}
+
+/**
+ * Refuses an option's ean that has a GTIN's shape (8, 12, 13 or 14 digits) but not its check
+ * digit: a mistyped barcode. Any other text is kept as sent (the field has always taken a seller's
+ * own codes too).
+ */
+export function checkEans(options: ReadonlyArray<{ ean?: string }> | undefined): void {
+  options?.forEach((option, i) => {
+    const ean = option.ean ?? '';
+    if (isGtinShaped(ean) && !gtinIsValid(ean)) {
+      throw invalid('invalid_ean', `options[${i}].ean "${ean}" is not a valid GTIN/EAN: with these digits its last digit would be ${gtinCheckDigit(ean.slice(0, -1))}`);
+    }
+  });
 }

@@ -49,6 +49,8 @@ export interface MemberDetail extends MemberSummary {
   /** Brands: whether affiliates see it, and its site. */
   active?: boolean;
   site?: string;
+  /** Brands: the network's terms for its statements. */
+  networkTerms?: { feeBasisPoints: number; dueDays: number };
 }
 
 export interface MembersConsoleRepositories {
@@ -102,6 +104,7 @@ export class MembersConsole {
       ...summaryOf(brand),
       active: brand.active === 1,
       site: brand.site,
+      networkTerms: { feeBasisPoints: brand.fee_basis_points, dueDays: brand.statement_due_days },
       figures: await this.figures({ brandId: id }, range),
       users: await this.users.team(owner),
       keys: await this.keysOf(owner),

@@ -3,8 +3,10 @@
 // each affiliate's monthly statement of what it is owed, read from its own accounts.
 import type { Clock } from '../../lib/clock.js';
 import type { AdjustmentsRepository } from '../../storage/repositories/adjustments.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { AccountSum, AffiliateLedger, LedgerRepository } from '../../storage/repositories/ledger.js';
+import type { OrdersRepository } from '../../storage/repositories/orders.js';
 import type { AdjustmentRow } from '../../storage/tables.js';
 import { invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
@@ -20,16 +22,29 @@ export interface LedgerRepositories {
   adjustments: AdjustmentsRepository;
   affiliateLedger: AffiliateLedger;
   affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
   ledger: LedgerRepository;
+  orders: OrdersRepository;
 }
 
 /** One account of the trial balance. */
 export interface TrialBalanceLine {
   account: string;
+  /** Whose account it is (a brand's or an affiliate's, by name; the network's own otherwise) and what it holds, for a page to word. */
+  holder: { kind: 'brand' | 'affiliate' | 'network'; id?: string; name?: string };
+  purpose: string;
   opening: number;
   debit: number;
   credit: number;
   closing: number;
+}
+
+/** Whose an account is and what it holds, from its name (`brand:<id>:unbilled`, `network:fees`). */
+function holderOf(account: string): Pick<TrialBalanceLine, 'holder' | 'purpose'> {
+  const parts = account.split(':');
+  const kind = parts[0];
+  if ((kind === 'brand' || kind === 'affiliate') && parts.length === 3) return { holder: { kind, id: parts[1]! }, purpose: parts[2]! };
+  return { holder: { kind: 'network' }, purpose: parts.slice(1).join(':') || account };
 }
 
 /** What the network owes an affiliate in one currency over a month, from its ledger accounts. */
@@ -53,7 +68,7 @@ export interface AffiliateStatement {
   awaitingBrandPayment: number;
   /** Of the closing balance: payable, for the next payout run. */
   payableBalance: number;
-  movements: Array<{ at: string; kind: string; amount: number; orderId?: string; payoutId?: string; adjustmentId?: string }>;
+  movements: Array<{ at: string; kind: string; amount: number; orderId?: string; orderNumber?: string; brandId?: string; brandName?: string; payoutId?: string; adjustmentId?: string }>;
 }
 
 const TRACKED = /^(brand:.+:(unbilled|receivable)|affiliate:.+:(approved|payable)|network:payouts_sent)$/;
@@ -97,11 +112,18 @@ export class LedgerService {
       let accounts = out.get(currency);
       if (!accounts) out.set(currency, (accounts = new Map<string, TrialBalanceLine>()));
       let found = accounts.get(account);
-      if (!found) accounts.set(account, (found = { account, opening: 0, debit: 0, credit: 0, closing: 0 }));
+      if (!found) accounts.set(account, (found = { account, ...holderOf(account), opening: 0, debit: 0, credit: 0, closing: 0 }));
       return found;
     };
     for (const b of opening) line(b.currency, b.account).opening = b.amount;
     for (const m of moves) Object.assign(line(m.currency, m.account), { debit: m.debit, credit: m.credit });
+    const lines = [...out.values()].flatMap((accounts) => [...accounts.values()]);
+    const idsOf = (kind: 'brand' | 'affiliate') => [...new Set(lines.filter((l) => l.holder.kind === kind).map((l) => l.holder.id!))];
+    const [brandNames, affiliates] = await Promise.all([this.repositories.brands.namesOf(idsOf('brand')), this.repositories.affiliates.namesOf(idsOf('affiliate'))]);
+    for (const l of lines) {
+      const name = l.holder.kind === 'brand' ? brandNames.get(l.holder.id!) : l.holder.kind === 'affiliate' ? affiliates.get(l.holder.id!) : undefined;
+      if (name !== undefined) l.holder.name = name;
+    }
     const report = new Map<string, TrialBalanceLine[]>();
     for (const [currency, accounts] of [...out].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const lines = [...accounts.values()].sort((a, b) => (a.account < b.account ? -1 : 1));
@@ -192,6 +214,13 @@ export class LedgerService {
       });
     }
     for (const s of statements.values()) s.closingBalance = s.openingBalance + s.approved + s.adjustments - s.paid + s.returned;
+    // A commission's movement names its order as the brand numbers it, and the brand.
+    const movements = [...statements.values()].flatMap((s) => s.movements);
+    const orders = new Map((await this.repositories.orders.numbersOf([...new Set(movements.flatMap((m) => (m.orderId ? [m.orderId] : [])))])).map((o) => [o.id, o]));
+    for (const m of movements) {
+      const order = m.orderId ? orders.get(m.orderId) : undefined;
+      if (order) Object.assign(m, { orderNumber: order.order_id, brandId: order.organization_id, brandName: order.brand_name });
+    }
     return [...statements.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
   }
 }

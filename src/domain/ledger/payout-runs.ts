@@ -11,6 +11,7 @@ import type { UsersRepository } from '../../storage/repositories/users.js';
 import type { PayoutRow } from '../../storage/tables.js';
 import type { AuditRepository } from '../../storage/repositories/audit.js';
 import type { Payout } from '../../schemas/payout.js';
+import type { RunLineWait } from '../../schemas/operator-money.js';
 import type { PayoutDestination } from '../payees/payee-service.js';
 import { invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
@@ -42,11 +43,17 @@ export interface RunLine {
   orders: number;
   adjustments: number;
   total: number;
-  /** Set when a run skips it: why. */
+  /** Set when a run skips it: why, in English, */
   skipped?: string;
+  /** and as a code with its values. */
+  waits?: RunLineWait;
   /** The payout made, when one was. */
   payout?: Payout;
 }
+
+/** What settling one payout of the provider's results did, in English and as a code. */
+export type SettlementDone = PayoutResult & { outcome: string; result: 'settled' | 'failed' | 'already_done' | 'not_sent' | 'changed_meanwhile'; payoutStatus?: string };
+const CHANGED_MEANWHILE = { outcome: 'changed meanwhile: left as it is', result: 'changed_meanwhile' } as const;
 
 export interface RunResult {
   batchId?: string;
@@ -123,17 +130,20 @@ export class PayoutRuns {
       const suspension = suspended.get(line.affiliateId);
       if (suspension) {
         line.skipped = suspendedSkip(suspension);
+        line.waits = { reason: 'affiliate_suspended', ...(suspension.suspended_at && { since: suspension.suspended_at }) };
         continue;
       }
       const minimum = this.minimumOf(line.currency);
       if (line.total < minimum) {
         line.skipped = `below the minimum: ${formatMinor(line.total, line.currency)} of ${formatMinor(minimum, line.currency)}`;
+        line.waits = { reason: 'below_minimum', minimum };
         continue;
       }
       let destination = destinations.get(line.affiliateId);
       if (!destination) destinations.set(line.affiliateId, (destination = await this.destinations.destinationFor(line.affiliateId, now)));
       if (!destination.ready) {
         line.skipped = destination.reason;
+        line.waits = destination.waits;
         continue;
       }
       planned.push({ line, id: newId(), method: destination.masked });
@@ -155,7 +165,10 @@ export class PayoutRuns {
     for (const p of planned) {
       const payout = byId.get(p.id);
       if (payout) p.line.payout = payoutOf(payout);
-      else p.line.skipped = 'paid meanwhile by another run, or no longer above the minimum';
+      else {
+        p.line.skipped = 'paid meanwhile by another run, or no longer above the minimum';
+        p.line.waits = { reason: 'paid_meanwhile' };
+      }
     }
     return { batchId: batch.id, lines };
   }
@@ -228,10 +241,10 @@ export class PayoutRuns {
   }
 
   /** Settles or fails each sent payout of the run as the provider's results say; what it did with each. */
-  async settle(batchId: string, results: readonly PayoutResult[], actor: Actor): Promise<Array<PayoutResult & { outcome: string }>> {
+  async settle(batchId: string, results: readonly PayoutResult[], actor: Actor): Promise<SettlementDone[]> {
     const payouts = new Map((await this.repositories.payouts.ofBatch(batchId)).map((row) => [row.id, row]));
     if (payouts.size === 0 && !(await this.repositories.payouts.batchExists(batchId))) throw notFound(`payout run "${batchId}" not found`, 'batch_not_found');
-    const done: Array<PayoutResult & { outcome: string }> = [];
+    const done: SettlementDone[] = [];
     for (const result of results) {
       const row = payouts.get(result.payoutId);
       if (!row) throw invalid('unknown_payout', `payout "${result.payoutId}" is not in run ${batchId}`);
@@ -240,7 +253,11 @@ export class PayoutRuns {
     for (const result of results) {
       const row = payouts.get(result.payoutId)!;
       if (row.status !== 'sent') {
-        done.push({ ...result, outcome: row.status === result.status ? `already ${row.status}` : `left ${row.status}: only a sent payout can be settled or failed` });
+        done.push(
+          row.status === result.status
+            ? { ...result, outcome: `already ${row.status}`, result: 'already_done' }
+            : { ...result, outcome: `left ${row.status}: only a sent payout can be settled or failed`, result: 'not_sent', payoutStatus: row.status },
+        );
         continue;
       }
       const now = this.clock.iso();
@@ -251,9 +268,10 @@ export class PayoutRuns {
           events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.settled', payoutOf(settled), this.clock)],
           audit: [payoutAudit(actor, row, 'payout.settled')],
         });
-        done.push({ ...result, outcome: ok ? 'settled' : 'changed meanwhile: left as it is' });
+        done.push(ok ? { ...result, outcome: 'settled', result: 'settled' } : { ...result, ...CHANGED_MEANWHILE });
       } else {
-        done.push({ ...result, outcome: (await this.failOne(row, result.reason!.trim(), actor)) ? 'failed: its commissions are payable again' : 'changed meanwhile: left as it is' });
+        const failed = await this.failOne(row, result.reason!.trim(), actor);
+        done.push(failed ? { ...result, outcome: 'failed: its commissions are payable again', result: 'failed' } : { ...result, ...CHANGED_MEANWHILE });
       }
     }
     return done;

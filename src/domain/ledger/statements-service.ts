@@ -22,6 +22,9 @@ import { mailRow } from '../mail/mail-queue.js';
 import { formatMinor } from '../money.js';
 import { paymentEntry, payableEntry, statementEntry } from './entries.js';
 import { actorName, auditEntry, NETWORK, type Actor } from '../audit/audit-entry.js';
+import { checkedReason } from '../access/suspensions.js';
+import type { NetworkTerms, NetworkTermsChanged } from '../../schemas/network-terms.js';
+import type { Effects } from '../../storage/repositories/effects.js';
 
 const DAY_MS = 86_400_000;
 
@@ -130,21 +133,41 @@ export class StatementsService {
     return issued;
   }
 
-  /** The operator's terms for a brand's statements: the network's fee (basis points of each commission) and the days to pay. */
-  async setTerms(brandId: string, terms: { feeBasisPoints?: number; dueDays?: number }): Promise<{ feeBasisPoints: number; dueDays: number }> {
-    const brand = await this.repositories.brands.find(brandId);
-    if (!brand) throw notFound(`brand "${brandId}" not found`, 'brand_not_found');
-    const { feeBasisPoints, dueDays } = terms;
+  /**
+   * Changes the network's terms for a brand's statements (its fee, in basis points of each
+   * commission billed, and the days it has to pay), with a reason: the change is audited before →
+   * after, the brand's owners are mailed and its webhooks get statement.terms_changed, all in one
+   * transaction. The CLI (`affnet brands terms`) and the operator's console both come here. The
+   * next statement issued bills with the new terms; those issued already keep theirs.
+   */
+  async setTerms(actor: Actor, brandId: string, change: { feeBasisPoints?: number | undefined; dueDays?: number | undefined; reason: string }): Promise<NetworkTermsChanged> {
+    const { feeBasisPoints, dueDays } = change;
+    if (feeBasisPoints === undefined && dueDays === undefined) throw invalid('terms_missing', 'give the fee (feeBasisPoints), the due days (dueDays) or both');
     if (feeBasisPoints !== undefined && (!Number.isInteger(feeBasisPoints) || feeBasisPoints < 0 || feeBasisPoints > 10_000)) {
       throw invalid('invalid_fee', `the fee must be 0 to 10000 basis points of the commission (3000 is 30 %), got ${feeBasisPoints}`);
     }
     if (dueDays !== undefined && (!Number.isInteger(dueDays) || dueDays < 0 || dueDays > 365)) throw invalid('invalid_due_days', `the due days must be 0 to 365, got ${dueDays}`);
-    await this.repositories.brands.updateProfile(brandId, {
-      ...(feeBasisPoints !== undefined && { fee_basis_points: feeBasisPoints }),
-      ...(dueDays !== undefined && { statement_due_days: dueDays }),
-      updated_at: this.clock.iso(),
-    });
-    return { feeBasisPoints: feeBasisPoints ?? brand.fee_basis_points, dueDays: dueDays ?? brand.statement_due_days };
+    const reason = checkedReason(change.reason);
+    const brand = await this.repositories.brands.find(brandId);
+    if (!brand) throw notFound(`brand "${brandId}" not found`, 'brand_not_found');
+    const before: NetworkTerms = { feeBasisPoints: brand.fee_basis_points, dueDays: brand.statement_due_days };
+    const after: NetworkTerms = { feeBasisPoints: feeBasisPoints ?? before.feeBasisPoints, dueDays: dueDays ?? before.dueDays };
+    if (after.feeBasisPoints === before.feeBasisPoints && after.dueDays === before.dueDays) {
+      throw conflict('terms_unchanged', `brand ${brandId} has these terms already (fee ${before.feeBasisPoints} basis points, ${before.dueDays} days to pay): nothing to change`);
+    }
+    const now = this.clock.iso();
+    const changed: NetworkTermsChanged = { brandId, ...after, previous: before, reason, changedAt: now };
+    const owners = await ownersOf(this.repositories.users, { brandId });
+    const values = { account: brand.name, reason, fee: after.feeBasisPoints, previousFee: before.feeBasisPoints, dueDays: after.dueDays, previousDueDays: before.dueDays, url: `${this.settings.publicUrl}/app/statements` };
+    const effects: Effects = {
+      audit: [auditEntry(actor, { action: 'brand.terms_changed', subject: { kind: 'brand', id: brandId }, members: { brandId }, before, after, reason })],
+      mail: owners.map((owner) => mailRow({ to: owner.email, template: 'network-terms-changed', locale: owner.language ?? 'en', values })),
+      events: [webhookEvent({ kind: 'brand', id: brandId }, 'statement.terms_changed', changed, this.clock)],
+    };
+    if (!(await this.repositories.brands.setNetworkTerms(brandId, { fee_basis_points: before.feeBasisPoints, statement_due_days: before.dueDays }, { fee_basis_points: after.feeBasisPoints, statement_due_days: after.dueDays }, now, effects))) {
+      throw conflict('concurrent_update', `the terms of brand ${brandId} were changed by someone else meanwhile: read them again`);
+    }
+    return changed;
   }
 
   /** Records a payment by the brand (cents, at most what is left); a payment completing the statement makes its commissions payable. */

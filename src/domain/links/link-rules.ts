@@ -6,12 +6,9 @@ import type { LinkType } from '../../schemas/short-url.js';
 import { campaignStatus } from '../catalog/campaign-status.js';
 import { invalid } from '../errors.js';
 import { checkedHttpsUrl } from '../urls.js';
+import { BRAND_INACTIVE, CAMPAIGN_EXPIRED, channelKindNotAllowed } from '../../lib/link-block-reasons.js';
 
-export const APPROVAL_REQUIRED = 'Organization approval is required to generate links';
-export const BRAND_INACTIVE = 'This brand is not accepting new links at the moment';
-export const CAMPAIGN_EXPIRED = 'This campaign has expired; links can no longer be generated';
-export const LINK_DEACTIVATED = 'The link for this request has been deactivated by the network';
-export const channelKindNotAllowed = (kindName: string) => `This brand does not accept links from ${kindName} channels`;
+export { APPROVAL_REQUIRED, BRAND_INACTIVE, CAMPAIGN_EXPIRED, LINK_DEACTIVATED, channelKindNotAllowed } from '../../lib/link-block-reasons.js';
 
 /**
  * Why links cannot be generated for this channel of an affiliate the brand accepts (public, or

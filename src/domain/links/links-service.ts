@@ -3,7 +3,7 @@
 import type { Channel } from '../../schemas/channel.js';
 import type { LinkType, ShortUrl } from '../../schemas/short-url.js';
 import type { Clock } from '../../lib/clock.js';
-import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { AffiliateChannel, AffiliatesRepository } from '../../storage/repositories/affiliates.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { CampaignsRepository } from '../../storage/repositories/campaigns.js';
 import type { FEED_LINK_TYPE, LinkListFilters, LinksRepository } from '../../storage/repositories/links.js';
@@ -25,6 +25,8 @@ export interface ShortenRequest {
   featureId?: string;
   url?: string;
   mdasc?: string;
+  /** Only these of the affiliate's channels; every channel when absent. */
+  channelIds?: string[];
 }
 
 /** A channel's link for one request, as linkForChannel makes or finds it. */
@@ -63,7 +65,7 @@ export class LinksService {
     const brand = await brands.find(req.organizationId);
     // A suspended brand is out of affiliates' sight: it answers as an unknown one.
     if (!brand || brand.suspended_at !== null) throw notFound('Brand not found or not available');
-    const channels = await affiliates.channelsOf(affiliateId);
+    const channels = this.chosen(await affiliates.channelsOf(affiliateId), req.channelIds);
     // Approval first: an affiliate a private brand has not approved learns nothing more about it
     // (its domains from a refused URL, its campaigns from a refused featureId), only the message.
     const approved = brand.is_public === 1 || (await brands.isApproved(affiliateId, brand.id));
@@ -99,7 +101,8 @@ export class LinksService {
   /** The caller's links of one type, newest first (then id). */
   async listShortUrls(affiliateId: string, filters: LinkListFilters, page: PageRequest): Promise<Paged<ShortUrl>> {
     const { rows, total } = await this.repositories.links.list(affiliateId, filters, offsetOf(page));
-    return { items: rows.map((r) => shortUrlRecord(r, this.publicUrl)), total };
+    const brandNames = await this.repositories.brands.namesOf([...new Set(rows.map((r) => r.organization_id))]);
+    return { items: rows.map((r) => shortUrlRecord(r, this.publicUrl, brandNames.get(r.organization_id))), total };
   }
 
   /** Gets the channel's link for this request, creating it with a fresh random code if needed. */
@@ -152,6 +155,14 @@ export class LinksService {
       ...(link.mdasc !== null && { mdasc: link.mdasc }),
       ...(link.feature_id !== null && { featureId: link.feature_id }),
     };
+  }
+
+  /** The channels a request names, in the affiliate's order; every one when it names none. */
+  private chosen(channels: AffiliateChannel[], ids: string[] | undefined): AffiliateChannel[] {
+    if (!ids) return channels;
+    const unknown = ids.filter((id) => !channels.some((channel) => channel.id === id));
+    if (unknown.length > 0) throw invalid('invalid_body', `channelIds: ${unknown.join(', ')} is not one of your channels (see GET /affiliate/channels)`);
+    return channels.filter((channel) => ids.includes(channel.id));
   }
 
   private async findFeature(req: ShortenRequest): Promise<CampaignRow | undefined> {

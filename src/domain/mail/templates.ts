@@ -1,9 +1,12 @@
 // What each message says, in plain text and HTML, in English and Brazilian Portuguese. A message is
 // rendered when it is sent, from the values its row keeps and the one-time link made then.
+import { deviceInWords } from '../../lib/device-words.js';
+
 export const MAIL_LOCALES = ['en', 'pt-BR'] as const;
 export type MailLocale = (typeof MAIL_LOCALES)[number];
 export type TemplateName =
   | 'invitation'
+  | 'operator-invitation'
   | 'password-link'
   | 'verify-address'
   | 'already-member'
@@ -25,7 +28,8 @@ export type TemplateName =
   | 'payee-changed'
   | 'account-suspended'
   | 'account-reactivated'
-  | 'terms-changed';
+  | 'terms-changed'
+  | 'network-terms-changed';
 
 export interface TemplateValues {
   /** The network's name (NETWORK_NAME). */
@@ -75,6 +79,17 @@ export interface TemplateValues {
   until?: string;
   /** A change of terms that could pay some orders less (it waits for the brand's notice). */
   lowers?: boolean;
+  /** A change of terms that pays no order less and some more (in force at once). */
+  raises?: boolean;
+  /** The network's fee on a brand's commissions, in basis points, after and before a change. */
+  fee?: number;
+  previousFee?: number;
+  /** Days a brand has to pay a statement, after and before a change. */
+  dueDays?: number;
+  previousDueDays?: number;
+  /** An example order of a change of terms (its value in `amount`): its commission before and after, in cents of currency. */
+  before?: number;
+  after?: number;
 }
 
 /** A moment in words of `locale`, in UTC. */
@@ -105,6 +120,12 @@ function money(cents: number | undefined, currency: string | undefined, locale: 
   }
 }
 
+/** A share in basis points as `locale` writes a percentage (250 → "2,5%" in pt-BR). */
+function percent(basisPoints: number | undefined, locale: MailLocale): string {
+  if (basisPoints === undefined) return '?';
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+}
+
 /** A message's words: a subject, paragraphs, and the one action its link leads to. */
 interface Wording {
   subject: string;
@@ -132,6 +153,20 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       paragraphs: [`${v.account ?? 'Uma equipe'} incluiu você na equipe dela na ${v.network}, a rede de afiliados.`, 'Escolha sua senha para entrar:'],
       action: 'Definir minha senha',
       closing: 'O link funciona uma vez, por 7 dias. Se você não conhece esta equipe, ignore esta mensagem.',
+    }),
+  },
+  'operator-invitation': {
+    en: (v) => ({
+      subject: `You have been made an operator of ${v.network}`,
+      paragraphs: [`You have been made an operator of ${v.network}, the affiliate network: you run it from its console.`, 'Choose your password to sign in; you then set up a second factor (an authenticator app or a passkey) before anything else:'],
+      action: 'Set your password',
+      closing: 'The link works once, for 7 days. If you did not expect this, ignore this message and tell the network’s team.',
+    }),
+    'pt-BR': (v) => ({
+      subject: `Você agora é operador da ${v.network}`,
+      paragraphs: [`Você agora é operador da ${v.network}, a rede de afiliados: você a administra pelo console.`, 'Escolha sua senha para entrar; em seguida, configure um segundo fator (um app autenticador ou uma chave de acesso) antes de qualquer outra coisa:'],
+      action: 'Definir minha senha',
+      closing: 'O link funciona uma vez, por 7 dias. Se você não esperava por isso, ignore esta mensagem e avise a equipe da rede.',
     }),
   },
   'password-link': {
@@ -239,7 +274,7 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       subject: `New sign-in to your ${v.network} account`,
       paragraphs: [
         `Your account ${v.email ?? ''} on ${v.network} was signed in to from a device it had not been used on before:`,
-        `When: ${moment(v.when, 'en')}\nDevice: ${v.device ?? 'unknown'}\nCountry: ${countryName(v.country, 'en')}`,
+        `When: ${moment(v.when, 'en')}\nDevice: ${deviceInWords(v.device, 'en')}\nCountry: ${countryName(v.country, 'en')}`,
         `If it was you, there is nothing to do. If not, change your password now (“Forgot your password?” on the sign-in page) and sign out your other sessions on the security page of your account${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
       ],
     }),
@@ -247,7 +282,7 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       subject: `Novo acesso à sua conta na ${v.network}`,
       paragraphs: [
         `Sua conta ${v.email ?? ''} na ${v.network} foi acessada de um dispositivo em que ainda não tinha sido usada:`,
-        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
+        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${deviceInWords(v.device, 'pt-BR')}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         `Se foi você, não há nada a fazer. Se não foi, troque sua senha agora (“Esqueceu sua senha?” na página de entrada) e encerre suas outras sessões na página de segurança da sua conta${v.securityUrl ? `: ${v.securityUrl}` : ''}.`,
       ],
     }),
@@ -257,7 +292,7 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       subject: `Wrong passwords typed for your ${v.network} account`,
       paragraphs: [
         `Someone typed wrong passwords for your account ${v.email ?? ''} on ${v.network} several times, the last one:`,
-        `When: ${moment(v.when, 'en')}\nDevice: ${v.device ?? 'unknown'}\nCountry: ${countryName(v.country, 'en')}`,
+        `When: ${moment(v.when, 'en')}\nDevice: ${deviceInWords(v.device, 'en')}\nCountry: ${countryName(v.country, 'en')}`,
         'Each further try now has to wait longer. If it was you, there is nothing to do. If not, someone may know your e-mail or hold one of your sessions: change your password (“Forgot your password?” on the sign-in page), sign out your other sessions and set up a second factor on the security page of your account' +
           (v.securityUrl ? `: ${v.securityUrl}` : '.'),
       ],
@@ -266,7 +301,7 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
       subject: `Senhas erradas digitadas para sua conta na ${v.network}`,
       paragraphs: [
         `Alguém digitou senhas erradas para sua conta ${v.email ?? ''} na ${v.network} várias vezes, a última:`,
-        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${v.device ?? 'desconhecido'}\nPaís: ${countryName(v.country, 'pt-BR')}`,
+        `Quando: ${moment(v.when, 'pt-BR')}\nDispositivo: ${deviceInWords(v.device, 'pt-BR')}\nPaís: ${countryName(v.country, 'pt-BR')}`,
         'Cada nova tentativa agora precisa esperar mais. Se foi você, não há nada a fazer. Se não foi, alguém pode conhecer seu e-mail ou ter uma das suas sessões: troque sua senha (“Esqueceu sua senha?” na página de entrada), encerre suas outras sessões e configure um segundo fator na página de segurança da sua conta' +
           (v.securityUrl ? `: ${v.securityUrl}` : '.'),
       ],
@@ -481,27 +516,65 @@ const WORDING: Record<TemplateName, Record<MailLocale, (v: TemplateValues) => Wo
   },
   'terms-changed': {
     en: (v) => ({
-      subject: v.lowers ? `${v.account ?? 'A brand'} changes its commission on ${moment(v.when, 'en')}` : `${v.account ?? 'A brand'} changed its commission`,
-      paragraphs: v.lowers
-        ? [
-            `${v.account ?? 'A brand'}, which you promote on ${v.network}, saved new commission terms that could pay some orders less. They apply to orders reported from ${moment(v.when, 'en')}; until then, and for every order reported before, the terms in force now apply.`,
-            'The brand’s page shows the terms in force and the upcoming ones.',
-          ]
-        : [`${v.account ?? 'A brand'}, which you promote on ${v.network}, changed its commission terms: they pay no less than before, for orders reported from ${moment(v.when, 'en')}.`],
+      subject: v.lowers ? `${v.account ?? 'A brand'} changes its commission on ${moment(v.when, 'en')}` : v.raises ? `${v.account ?? 'A brand'} raised its commission` : `${v.account ?? 'A brand'} changed its commission`,
+      paragraphs: [
+        ...(v.lowers
+          ? [
+              `${v.account ?? 'A brand'}, which you promote on ${v.network}, saved new commission terms that could pay some orders less. They apply to orders reported from ${moment(v.when, 'en')}; until then, and for every order reported before, the terms in force now apply.`,
+            ]
+          : v.raises
+            ? [`${v.account ?? 'A brand'}, which you promote on ${v.network}, raised its commission: its new terms pay no order less than before and some more, for orders reported from ${moment(v.when, 'en')}.`]
+            : [`${v.account ?? 'A brand'}, which you promote on ${v.network}, changed its commission terms: they pay no less than before, for orders reported from ${moment(v.when, 'en')}.`]),
+        ...exampleOf(v, 'en'),
+        ...(v.lowers ? ['The brand’s page shows the terms in force and the upcoming ones.'] : []),
+      ],
       action: 'See the brand’s terms',
     }),
     'pt-BR': (v) => ({
-      subject: v.lowers ? `${v.account ?? 'Uma marca'} muda sua comissão em ${moment(v.when, 'pt-BR')}` : `${v.account ?? 'Uma marca'} mudou sua comissão`,
-      paragraphs: v.lowers
-        ? [
-            `${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, salvou novas condições de comissão que podem pagar menos em alguns pedidos. Elas valem para pedidos informados a partir de ${moment(v.when, 'pt-BR')}; até lá, e para todo pedido informado antes, valem as condições de agora.`,
-            'A página da marca mostra as condições em vigor e as próximas.',
-          ]
-        : [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, mudou suas condições de comissão: elas não pagam menos do que antes, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`],
+      subject: v.lowers ? `${v.account ?? 'Uma marca'} muda sua comissão em ${moment(v.when, 'pt-BR')}` : v.raises ? `${v.account ?? 'Uma marca'} aumentou sua comissão` : `${v.account ?? 'Uma marca'} mudou sua comissão`,
+      paragraphs: [
+        ...(v.lowers
+          ? [
+              `${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, salvou novas condições de comissão que podem pagar menos em alguns pedidos. Elas valem para pedidos informados a partir de ${moment(v.when, 'pt-BR')}; até lá, e para todo pedido informado antes, valem as condições de agora.`,
+            ]
+          : v.raises
+            ? [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, aumentou sua comissão: as novas condições não pagam menos do que antes em nenhum pedido e pagam mais em alguns, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`]
+            : [`${v.account ?? 'Uma marca'}, que você divulga na ${v.network}, mudou suas condições de comissão: elas não pagam menos do que antes, para pedidos informados a partir de ${moment(v.when, 'pt-BR')}.`]),
+        ...exampleOf(v, 'pt-BR'),
+        ...(v.lowers ? ['A página da marca mostra as condições em vigor e as próximas.'] : []),
+      ],
       action: 'Ver as condições da marca',
     }),
   },
+  'network-terms-changed': {
+    en: (v) => ({
+      subject: `${v.network} changed its terms for ${v.account ?? 'your brand'}`,
+      paragraphs: [
+        `${v.network} changed its terms for ${v.account ?? 'your brand'}'s statements: its fee is ${percent(v.fee, 'en')} of each commission (it was ${percent(v.previousFee, 'en')}), and you have ${v.dueDays ?? '?'} day(s) to pay a statement (it was ${v.previousDueDays ?? '?'}).`,
+        `Why: ${v.reason ?? ''}`,
+        'The next statement issued bills with these terms; statements issued already keep theirs.',
+      ],
+      action: 'See your statements',
+    }),
+    'pt-BR': (v) => ({
+      subject: `A ${v.network} mudou as condições de ${v.account ?? 'sua marca'}`,
+      paragraphs: [
+        `A ${v.network} mudou as condições dos extratos de ${v.account ?? 'sua marca'}: a taxa é de ${percent(v.fee, 'pt-BR')} de cada comissão (era ${percent(v.previousFee, 'pt-BR')}), e o prazo para pagar um extrato é de ${v.dueDays ?? '?'} dia(s) (era ${v.previousDueDays ?? '?'}).`,
+        `Motivo: ${v.reason ?? ''}`,
+        'O próximo extrato emitido já usa essas condições; os extratos já emitidos mantêm as deles.',
+      ],
+      action: 'Ver meus extratos',
+    }),
+  },
 };
+
+/** A change of terms' example order, in a sentence: what it earned and what it earns (or would). */
+function exampleOf(v: TemplateValues, locale: MailLocale): string[] {
+  if (v.amount === undefined || v.before === undefined || v.after === undefined) return [];
+  const [value, before, after] = [v.amount, v.before, v.after].map((cents) => money(cents, v.currency, locale));
+  if (locale === 'pt-BR') return [`Por exemplo, um pedido de ${value} ${v.lowers ? 'renderia' : 'rende'} ${after} em vez de ${before}, conforme as condições que a página da marca mostra.`];
+  return [`For example, an order of ${value} ${v.lowers ? 'would earn' : 'earns'} ${after} instead of ${before}, under the terms the brand’s page shows.`];
+}
 
 export interface RenderedMail {
   subject: string;

@@ -65,7 +65,7 @@ export class AffiliateGroupsService {
       const unknown = members.filter((m) => !programme.has(m));
       if (unknown.length > 0) {
         const shown = unknown.slice(0, 20).map((m) => `"${m}"`).join(', ');
-        throw invalid('invalid_members', `not affiliates of your programme (approved, asking, with links or orders): ${shown}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}`);
+        throw invalid('invalid_members', `not affiliates of your programme (approved, asking, with links or orders): ${shown}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}`, { values: unknown.slice(0, 20) });
       }
     }
     const now = this.clock.iso();
@@ -84,7 +84,7 @@ export class AffiliateGroupsService {
     const latest = await this.repositories.commissionRules.latest(brandId);
     const rules = latest ? (JSON.parse(latest.rules) as CommissionRule[]) : [];
     const using = rules.findIndex((rule) => rule.conditions?.affiliateGroups?.includes(id));
-    if (using >= 0) throw conflict('group_in_use', `rules[${using}] of your commission rules names group "${id}": save your rules without it first`);
+    if (using >= 0) throw conflict('group_in_use', `rules[${using}] of your commission rules names group "${id}": save your rules without it first`, { position: using + 1 });
     if (!(await this.repositories.affiliateGroups.delete(brandId, id))) throw notFound(`group "${id}" not found`, 'group_not_found');
   }
 

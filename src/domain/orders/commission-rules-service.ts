@@ -21,7 +21,8 @@ import { ownersOf } from '../access/owners.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { isoOf } from '../time.js';
-import { loweringIn, sameTerms, type CommissionTerms } from './terms-changes.js';
+import { compareTerms, sameTerms, type CommissionTerms } from './terms-changes.js';
+import { loweringInWords, raiseInWords } from './terms-words.js';
 import { couponKeyOf } from './coupon-codes.js';
 import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionItemFacts, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
@@ -97,6 +98,8 @@ export interface OrderCommission {
   lines: Array<CommissionLine & { ruleName?: string }>;
   capped: CommissionCap[];
   total: number;
+  /** What rounding the exact sum once adds to the lines' cents, when not 0. */
+  rounding?: number;
   commission: number;
   commissionStatus: string;
   commissionReason?: string;
@@ -118,6 +121,16 @@ export interface CommissionPreviewOrder {
   affiliateGroups?: string[] | undefined;
 }
 
+/** What one unit of a product earns the affiliate, in the brand's currency. */
+export interface ProductEarning {
+  productId: string;
+  currency: string;
+  /** Cents: the product's lowest price. */
+  price: number;
+  /** Cents. */
+  commission: number;
+}
+
 /** What an example order would earn: the explanation's lines, caps and total. */
 export interface CommissionPreview {
   currency: string;
@@ -125,13 +138,38 @@ export interface CommissionPreview {
   lines: Array<CommissionLine & { ruleName?: string }>;
   capped: CommissionCap[];
   total: number;
+  /** What rounding the exact sum once adds to the lines' cents, when not 0. */
+  rounding?: number;
 }
 
 /** The rules of a version never change: each instance keeps those it read. */
 const KEPT_VERSIONS = 500;
 
+/** What a change of terms means for affiliates, in words (see terms-words.ts). */
+interface TermsChangeWords {
+  /** Why it could pay some order less; undefined when it cannot. */
+  lowers?: string | undefined;
+  /** What it pays more, when it is a raise. */
+  raise?: string | undefined;
+  /** An order it pays differently, for the mail: its value, and what it earns before and after. */
+  example?: { value: number; before: number; after: number } | undefined;
+}
+
+/** A change compared with the terms in force, in words: why it could pay less, or what a raise pays more, and its example order. */
+function changeWords(current: CommissionTerms, next: CommissionTerms, currency: string): TermsChangeWords {
+  const comparison = compareTerms(current, next);
+  const example = comparison.lowering?.example ?? comparison.raise;
+  return {
+    lowers: comparison.lowering && loweringInWords(comparison.lowering, current, next, currency),
+    raise: comparison.raise && raiseInWords(comparison.raise, current, next, currency),
+    example: example && { value: example.order.value, before: example.before, after: example.after },
+  };
+}
+
 export class CommissionRulesService {
   private readonly versions = new Map<string, CommissionRule[]>();
+  /** Why each waiting change waits, by brand, version in force and waiting version: both versions are kept unchanged for good. */
+  private readonly waitingReasons = new Map<string, string>();
 
   constructor(
     private readonly repositories: CommissionRulesRepositories,
@@ -148,12 +186,23 @@ export class CommissionRulesService {
     const latest = await this.repositories.commissionRules.latest(brandId);
     const current = inForce ? versionView(inForce) : { version: 0, rules: [], default: defaultCommissionOf(brand) };
     const pending = latest && latest.effective_at > now ? latest : undefined;
-    const lowers = pending && loweringIn(termsOf(inForce, brand), termsOf(pending, brand));
+    const lowers = pending && this.waitingReason(brand, inForce, pending);
     return {
       ...current,
       termsNoticeDays: this.noticeDaysOf(brand),
-      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'no lower' } }),
+      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'none: it pays no order less than the terms in force' } }),
     };
+  }
+
+  /** Why a waiting change waits: it is compared once for each version in force it waits against. */
+  private waitingReason(brand: BrandRow, inForce: CommissionRuleVersionRow | undefined, pending: CommissionRuleVersionRow): string | undefined {
+    // Before any version, the terms in force are the profile's default: part of the key.
+    const key = `${brand.id}:${brand.currency}:${inForce?.version ?? `0:${brand.commission_transfer}:${brand.commission_value}`}:${pending.version}`;
+    if (this.waitingReasons.has(key)) return this.waitingReasons.get(key);
+    const lowers = changeWords(termsOf(inForce, brand), termsOf(pending, brand), brand.currency).lowers;
+    if (this.waitingReasons.size >= KEPT_VERSIONS) this.waitingReasons.delete(this.waitingReasons.keys().next().value!);
+    if (lowers !== undefined) this.waitingReasons.set(key, lowers);
+    return lowers;
   }
 
   /** The notice the brand gives: its own, never below the network's least. */
@@ -193,6 +242,25 @@ export class CommissionRulesService {
     return { ...view, rules: view.rules.map(forAffiliate), ...(view.upcoming && { upcoming: { ...view.upcoming, rules: view.upcoming.rules.map(forAffiliate) } }) };
   }
 
+  /**
+   * What the affiliate would earn on one unit of each product at its lowest price, as an order of
+   * it would be explained today (the rules in force, the affiliate's groups; no coupon, channel or
+   * customer condition met, as none is known before the order). Products the brand does not have,
+   * or without a price, are left out.
+   */
+  async productEarnings(affiliateId: string, brandId: string, productIds: readonly string[]): Promise<ProductEarning[]> {
+    const brand = await this.repositories.brands.findVisible(affiliateId, brandId);
+    if (!brand) throw notFound('Brand not found or not available');
+    const [{ rules }, products, affiliateGroups] = await Promise.all([this.get(brandId), this.repositories.commissionRules.productPrices(brandId, productIds), this.groupsOf(affiliateId, brandId)]);
+    const fallback = { transfer: brand.commission_transfer, value: brand.commission_value };
+    return products.flatMap((product) => {
+      if (product.price_cents === null) return [];
+      const item = { id: product.id, price: product.price_cents, quantity: 1, categories: categoriesOfOptions(product.options) };
+      const explanation = explainCommission(rules, fallback, { value: product.price_cents, items: [item], affiliateGroups });
+      return [{ productId: product.id, currency: brand.currency, price: product.price_cents, commission: explanation.total }];
+    });
+  }
+
   /** Replaces the brand's rules: checked as a whole, saved as the next version, in force at once or after the brand's notice. */
   async put(caller: BrandCaller, rules: CommissionRule[]): Promise<CommissionRulesView> {
     checkRules(rules);
@@ -224,12 +292,13 @@ export class CommissionRulesService {
       const next: CommissionTerms = { rules: change.rules ?? base.rules, default: change.default ?? base.default };
       // The terms as last saved again: nothing to do (a waiting change keeps its date).
       if (latest && sameTerms(base, next)) return;
-      const lowers = loweringIn(current, next);
+      const words = changeWords(current, next, brand.currency);
+      const lowers = words.lowers;
       const effectiveAt = lowers ? isoOf(now + this.noticeDaysOf(brand) * DAY_MS) : nowIso;
       const replacesPending = latest !== undefined && latest.effective_at > nowIso;
       const tell = !sameTerms(current, next) || replacesPending;
       const affiliates = tell ? await this.repositories.approvals.programmeOf(brand.id) : [];
-      const effectsOf = tell ? await this.termsNotices(brand, affiliates, effectiveAt, lowers) : () => ({});
+      const effectsOf = tell ? await this.termsNotices(brand, affiliates, effectiveAt, words) : () => ({});
       const version = await this.repositories.commissionRules.append(
         {
           brand_id: brand.id,
@@ -248,14 +317,37 @@ export class CommissionRulesService {
     throw conflict('concurrent_update', 'your terms were saved by another request at the same moment; read them again and retry');
   }
 
-  /** program.terms_changed to each of the brand's affiliates, and mail to their owners. */
-  private async termsNotices(brand: BrandRow, affiliates: readonly string[], effectiveAt: string, lowers: string | undefined): Promise<(version: number) => Effects> {
+  /** program.terms_changed to each of the brand's affiliates, and mail to their owners: a lowering with its notice, a raise as a raise. */
+  private async termsNotices(brand: BrandRow, affiliates: readonly string[], effectiveAt: string, words: TermsChangeWords): Promise<(version: number) => Effects> {
+    const { lowers, raise, example } = words;
     const owners = (await Promise.all(affiliates.map((id) => ownersOf(this.repositories.users, { affiliateId: id })))).flat();
     const url = `${this.options.publicUrl}/app/brands/${encodeURIComponent(brand.id)}`;
-    const mail = owners.map((owner) => mailRow({ to: owner.email, template: 'terms-changed', locale: owner.language ?? 'en', values: { account: brand.name, when: effectiveAt, url, ...(lowers !== undefined && { lowers: true }) } }));
+    const told = {
+      account: brand.name,
+      when: effectiveAt,
+      url,
+      ...(lowers !== undefined && { lowers: true }),
+      ...(raise !== undefined && { raises: true }),
+      ...(example && { amount: example.value, before: example.before, after: example.after, currency: brand.currency }),
+    };
+    const mail = owners.map((owner) => mailRow({ to: owner.email, template: 'terms-changed', locale: owner.language ?? 'en', values: told }));
     return (version) => ({
       events: affiliates.map((id) =>
-        webhookEvent({ kind: 'affiliate', id }, 'program.terms_changed', { brandId: brand.id, brandName: brand.name, version, effectiveAt, lowersEarnings: lowers !== undefined, ...(lowers !== undefined && { reason: lowers }) }, this.clock),
+        webhookEvent(
+          { kind: 'affiliate', id },
+          'program.terms_changed',
+          {
+            brandId: brand.id,
+            brandName: brand.name,
+            version,
+            effectiveAt,
+            lowersEarnings: lowers !== undefined,
+            raisesEarnings: raise !== undefined,
+            ...(lowers !== undefined && { reason: lowers }),
+            ...(raise !== undefined && { raise }),
+          },
+          this.clock,
+        ),
       ),
       mail,
     });
@@ -282,12 +374,12 @@ export class CommissionRulesService {
     for (const [i, rule] of rules.entries()) {
       for (const kind of rule.conditions?.channelKinds ?? []) {
         if (!(await this.repositories.affiliates.channelKindExists(kind))) {
-          throw invalid('invalid_commission_rules', `rules[${i}].conditions.channelKinds: "${kind}" is not a channel kind (see GET /affiliate/channels/available for the kinds)`);
+          throw invalid('invalid_commission_rules', `rules[${i}].conditions.channelKinds: "${kind}" is not a channel kind (see GET /affiliate/channels/available for the kinds)`, { position: i + 1, rule: 'unknown_channel_kind', values: [kind] });
         }
       }
       const unknown = rule.conditions?.affiliateGroups?.find((id) => !groups.has(id));
       if (unknown !== undefined) {
-        throw invalid('invalid_commission_rules', `rules[${i}].conditions.affiliateGroups: you have no group "${unknown}" (create it with PUT /advertiser/groups/{id} first)`);
+        throw invalid('invalid_commission_rules', `rules[${i}].conditions.affiliateGroups: you have no group "${unknown}" (create it with PUT /advertiser/groups/{id} first)`, { position: i + 1, rule: 'unknown_group', values: [unknown] });
       }
     }
   }
@@ -329,7 +421,7 @@ export class CommissionRulesService {
     return {
       commission: order.commission_reason ? 0 : explanation.total,
       commission_rules_version: version,
-      commission_lines: JSON.stringify({ lines: explanation.lines, capped: explanation.capped }),
+      commission_lines: JSON.stringify({ lines: explanation.lines, capped: explanation.capped, ...(explanation.rounding !== 0 && { rounding: explanation.rounding }) }),
     };
   }
 
@@ -381,7 +473,7 @@ export class CommissionRulesService {
       const name = tried[line.rule]?.name;
       return name === undefined ? line : { ...line, ruleName: name };
     });
-    return { currency: brand.currency, value, lines, capped: explanation.capped, total: explanation.total };
+    return { currency: brand.currency, value, lines, capped: explanation.capped, total: explanation.total, ...(explanation.rounding !== 0 && { rounding: explanation.rounding }) };
   }
 
   /** Items as the rules read them: with their catalogue categories, looked up only when a rule has a category condition. */
@@ -414,7 +506,7 @@ export class CommissionRulesService {
 
   private async explained(row: OrderRow, reader: 'affiliate' | 'brand'): Promise<OrderCommission> {
     // Orders reported before the arithmetic was kept were computed with their default rule alone.
-    const kept = row.commission_lines === null ? (await this.explain(row, 0)) : (JSON.parse(row.commission_lines) as Omit<CommissionExplanation, 'total'>);
+    const kept = row.commission_lines === null ? (await this.explain(row, 0)) : (JSON.parse(row.commission_lines) as Omit<CommissionExplanation, 'total' | 'rounding'> & { rounding?: number });
     const rules = await this.rulesOf(row.organization_id, row.commission_rules_version);
     const lines = kept.lines.map((line) => {
       const name = rules[line.rule]?.name;
@@ -448,7 +540,8 @@ export class CommissionRulesService {
       rulesVersion: row.commission_rules_version,
       lines,
       capped: kept.capped,
-      total: kept.lines.reduce((sum, line) => sum + line.commission, 0),
+      total: kept.lines.reduce((sum, line) => sum + line.commission, 0) + (kept.rounding ?? 0),
+      ...(kept.rounding ? { rounding: kept.rounding } : {}),
       commission: row.commission,
       commissionStatus: row.commission_status,
       ...(row.commission_reason !== null && { commissionReason: row.commission_reason }),

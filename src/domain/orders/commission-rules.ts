@@ -82,6 +82,8 @@ export interface CommissionLine {
   /** What the line pays: result, less what the rule's cap took. */
   commission: number;
   capped: boolean;
+  /** The part of the order's value its items do not cover, paid as one more unit. */
+  remainder?: boolean;
 }
 
 export interface CommissionCap {
@@ -94,18 +96,20 @@ export interface CommissionCap {
 export interface CommissionExplanation {
   lines: CommissionLine[];
   capped: CommissionCap[];
-  /** The sum of the lines' commissions: the order's commission (unless the network canceled it). */
+  /** The order's commission (unless the network canceled it): the lines' exact sum, rounded once. */
   total: number;
+  /** What rounding the exact sum once adds to the lines' cents (a cent or two, either way; 0 most often). */
+  rounding: number;
 }
 
 export const MAX_RULES = 50;
 
 /** percent × base rounded half up to the cent; BigInt keeps the product exact beyond 2^53. */
-function shareOf(base: number, basisPoints: number): number {
+export function shareOf(base: number, basisPoints: number): number {
   return Number((BigInt(base) * BigInt(basisPoints) + 5_000n) / 10_000n);
 }
 
-const basisPointsOf = (percent: number) => Math.round(percent * 100);
+export const basisPointsOf = (percent: number) => Math.round(percent * 100);
 
 const hasConditions = (rule: CommissionRule) => Object.values(rule.conditions ?? {}).some((c) => c !== undefined);
 
@@ -158,30 +162,44 @@ function lineOf(rule: number, isDefault: boolean, outcome: Outcome, base: number
   };
 }
 
+/** Exact amounts are kept in ten-thousandths of a cent: a share in basis points of a base in cents is then a whole number. */
+const EXACT = 10_000n;
+const exactOf = (outcome: Outcome, base: number): bigint => (outcome.transfer === 'cps' ? BigInt(base) * BigInt(outcome.units) : BigInt(base) * BigInt(outcome.units) * EXACT);
+
 /**
  * The commission of an order under a version's rules and the order's default rule, with its
  * arithmetic. No rules: the default alone on the order's value, one line, as before rules existed.
  * Otherwise each item (the order as one unit when it has none) goes to the first rule whose order
  * conditions and item conditions it meets, else to the default: a share is computed per item
- * (price × quantity, rounded half up to the cent), a cpa per item is amount × quantity, a cpa per
- * order is paid once for all the items the rule took; a rule's cap then limits the sum of its
- * lines, taken in line order. The total is the sum of the lines' commissions.
+ * (price × quantity), a cpa per item is amount × quantity, a cpa per order is paid once for all the
+ * items the rule took. The part of the order's value its items do not cover (shipping, a fee) is
+ * one more unit, like an order without items: a share pays on it, an amount does not. A rule's cap
+ * then limits the sum of its lines, taken in line order. Each line shows its arithmetic rounded half
+ * up to the cent; the total is the exact sum rounded once, so splitting an order between rules never
+ * loses a cent to rounding (the order's whole value at the default's share earns what the default
+ * alone earns), and `rounding` says what the total adds to the lines' cents.
  */
 export function explainCommission(rules: readonly CommissionRule[], fallback: DefaultCommission, order: CommissionOrderFacts): CommissionExplanation {
   const lines: CommissionLine[] = [];
   if (rules.length === 0) {
     const outcome = defaultOutcome(fallback);
     lines.push(lineOf(0, true, outcome, outcome.transfer === 'cps' ? order.value : 1));
-    return { lines, capped: [], total: lines[0]!.commission };
+    return { lines, capped: [], total: lines[0]!.commission, rounding: 0 };
   }
   const orderWise = rules.map((rule) => orderMatches(rule.conditions ?? {}, order));
   const perOrder = new Map<number, CommissionLine>();
-  const units: Array<{ item: CommissionItemFacts | undefined; index: number }> = order.items.length > 0 ? order.items.map((item, index) => ({ item, index })) : [{ item: undefined, index: -1 }];
-  for (const { item, index } of units) {
+  const exact = new Map<CommissionLine, bigint>();
+  const itemized = order.items.reduce((sum, item) => sum + item.price * item.quantity, 0);
+  const units: Array<{ item: CommissionItemFacts | undefined; index: number; rest?: number }> = order.items.map((item, index) => ({ item, index }));
+  if (units.length === 0) units.push({ item: undefined, index: -1 });
+  else if (order.value > itemized) units.push({ item: undefined, index: -1, rest: order.value - itemized });
+  for (const { item, index, rest } of units) {
     let matched = rules.findIndex((rule, i) => orderWise[i] && itemMatches(rule.conditions ?? {}, item));
     const isDefault = matched < 0;
     if (isDefault) matched = rules.length;
     const outcome = isDefault ? defaultOutcome(fallback) : outcomeOf(rules[matched]!);
+    // The uncovered rest is value, not an item: an amount per order or per item pays nothing on it.
+    if (rest !== undefined && outcome.transfer === 'cpa') continue;
     if (outcome.transfer === 'cpa' && outcome.per === 'order') {
       const known = perOrder.get(matched);
       if (known) {
@@ -190,18 +208,26 @@ export function explainCommission(rules: readonly CommissionRule[], fallback: De
       }
       const line = { ...lineOf(matched, isDefault, outcome, 1), items: item ? [index] : [] };
       perOrder.set(matched, line);
+      exact.set(line, exactOf(outcome, 1));
       lines.push(line);
       continue;
     }
-    const base = item === undefined ? (outcome.transfer === 'cps' ? order.value : 1) : outcome.transfer === 'cps' ? item.price * item.quantity : item.quantity;
-    lines.push(lineOf(matched, isDefault, outcome, base, item && { index, id: item.id }));
+    const base = rest ?? (item === undefined ? (outcome.transfer === 'cps' ? order.value : 1) : outcome.transfer === 'cps' ? item.price * item.quantity : item.quantity);
+    const line = { ...lineOf(matched, isDefault, outcome, base, item && { index, id: item.id }), ...(rest !== undefined && { remainder: true }) };
+    exact.set(line, exactOf(outcome, base));
+    lines.push(line);
   }
   const capped: CommissionCap[] = [];
-  rules.forEach((rule, index) => {
-    if (rule.cap === undefined) return;
+  let owed = 0n;
+  for (const [index, rule] of [...rules.entries(), [rules.length, undefined] as const]) {
     const own = lines.filter((line) => line.rule === index);
-    const uncapped = own.reduce((sum, line) => sum + line.result, 0);
-    if (uncapped <= rule.cap) return;
+    const sum = own.reduce((total, line) => total + exact.get(line)!, 0n);
+    const uncapped = own.reduce((total, line) => total + line.result, 0);
+    if (rule?.cap === undefined || (sum <= BigInt(rule.cap) * EXACT && uncapped <= rule.cap)) {
+      owed += sum;
+      continue;
+    }
+    owed += BigInt(rule.cap) * EXACT < sum ? BigInt(rule.cap) * EXACT : sum;
     let left = rule.cap;
     for (const line of own) {
       line.commission = Math.min(line.result, left);
@@ -209,8 +235,10 @@ export function explainCommission(rules: readonly CommissionRule[], fallback: De
       left -= line.commission;
     }
     capped.push({ rule: index, cap: rule.cap, uncapped });
-  });
-  return { lines, capped, total: lines.reduce((sum, line) => sum + line.commission, 0) };
+  }
+  const total = Number((owed + EXACT / 2n) / EXACT);
+  const shown = lines.reduce((sum, line) => sum + line.commission, 0);
+  return { lines, capped, total, rounding: total - shown };
 }
 
 /** The facts' categories: the options' categories of a catalogue product, lowercased, once each. */
@@ -230,23 +258,24 @@ export function categoriesOfOptions(options: string): string[] {
  * above 100 % or with more than two decimals, a cpa amount not in whole cents, `per` on a share.
  */
 export function checkRules(rules: readonly CommissionRule[]): void {
-  if (rules.length > MAX_RULES) throw invalid('invalid_commission_rules', `rules: at most ${MAX_RULES} rules`);
+  if (rules.length > MAX_RULES) throw invalid('invalid_commission_rules', `rules: at most ${MAX_RULES} rules`, { rule: 'too_many', limit: MAX_RULES });
   let catchAll = -1;
   rules.forEach((rule, i) => {
     const at = `rules[${i}]`;
-    if (catchAll >= 0) throw invalid('invalid_commission_rules', `${at}: unreachable: rules[${catchAll}] has no conditions and takes every item before it; remove this rule or give rules[${catchAll}] conditions`);
+    const refuse = (message: string, rule: string, values?: string[]) => invalid('invalid_commission_rules', message, { position: i + 1, rule, ...(values && { values }) });
+    if (catchAll >= 0) throw refuse(`${at}: unreachable: rules[${catchAll}] has no conditions and takes every item before it; remove this rule or give rules[${catchAll}] conditions`, 'unreachable', [String(catchAll + 1)]);
     if (!hasConditions(rule)) catchAll = i;
     const range = rule.conditions?.orderValue;
     if (range?.min !== undefined && range.max !== undefined && range.min > range.max) {
-      throw invalid('invalid_commission_rules', `${at}.conditions.orderValue: impossible range: min ${range.min} is greater than max ${range.max}`);
+      throw refuse(`${at}.conditions.orderValue: impossible range: min ${range.min} is greater than max ${range.max}`, 'impossible_range');
     }
-    if (rule.value < 0) throw invalid('invalid_commission_rules', `${at}.value: must not be negative`);
+    if (rule.value < 0) throw refuse(`${at}.value: must not be negative`, 'negative');
     if (rule.transfer === 'cps') {
-      if (rule.value > 100) throw invalid('invalid_commission_rules', `${at}.value: a cps rule is a percentage: at most 100`);
-      if (Math.abs(basisPointsOf(rule.value) - rule.value * 100) > 1e-6) throw invalid('invalid_commission_rules', `${at}.value: ${rule.value} has more than two decimals`);
-      if (rule.per !== undefined) throw invalid('invalid_commission_rules', `${at}.per: only a cpa rule is paid per order or per item; leave per out of a cps rule`);
+      if (rule.value > 100) throw refuse(`${at}.value: a cps rule is a percentage: at most 100`, 'share_over_100');
+      if (Math.abs(basisPointsOf(rule.value) - rule.value * 100) > 1e-6) throw refuse(`${at}.value: ${rule.value} has more than two decimals`, 'share_decimals');
+      if (rule.per !== undefined) throw refuse(`${at}.per: only a cpa rule is paid per order or per item; leave per out of a cps rule`, 'per_on_share');
     } else if (!Number.isSafeInteger(rule.value)) {
-      throw invalid('invalid_commission_rules', `${at}.value: a cpa rule is an amount in integer cents`);
+      throw refuse(`${at}.value: a cpa rule is an amount in integer cents`, 'whole_cents');
     }
   });
 }

@@ -12,7 +12,7 @@ import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { ClicksRepository } from '../../storage/repositories/clicks.js';
 import type { CouponsRepository } from '../../storage/repositories/coupons.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
-import type { BrandOrderFilters, OrderChange, OrdersRepository } from '../../storage/repositories/orders.js';
+import type { BrandOrderFilters, OrderChange, OrdersRepository, PlannedOrderChange } from '../../storage/repositories/orders.js';
 import type { BrandRow, ClickRow, OrderEventRow, OrderRow } from '../../storage/tables.js';
 import { orderEvents } from './order-events.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
@@ -36,6 +36,15 @@ export interface ConversionRepositories extends CommissionRulesRepositories {
   links: LinksRepository;
   orders: OrdersRepository;
 }
+
+/** An order line as a brand reports it: the category may be left out (0, unknown). */
+export type ReportedItem = Omit<OrderItem, 'categories'> & { categories?: number | undefined };
+
+/** The lines as stored: a category left out is 0 (unknown). */
+export const linesOf = (items: readonly ReportedItem[]): OrderItem[] => items.map((item) => ({ ...item, categories: item.categories ?? 0 }));
+
+/** A conversion as reported, its lines' categories optional. */
+export type ConversionReport = Omit<ReportedConversion, 'items'> & { items: ReportedItem[] };
 
 /** Whether an order came from the shop's pages (the tag or the pixel), which the brand's server may still correct. */
 export const fromPages = (source: string | undefined): boolean => source === 'tag' || source === 'pixel';
@@ -152,7 +161,8 @@ export class ConversionsService {
     this.commission = new CommissionRulesService(repositories, clock);
   }
 
-  async report(caller: BrandCaller, input: ReportedConversion): Promise<{ created: boolean; conversion: Conversion }> {
+  async report(caller: BrandCaller, reported: ConversionReport): Promise<{ created: boolean; conversion: Conversion }> {
+    const input: ReportedConversion = { ...reported, items: linesOf(reported.items) };
     const { brandId } = caller;
     const { brands, orders, links } = this.repositories;
     const brand = await brands.find(brandId);
@@ -405,10 +415,30 @@ export class ConversionsService {
    * items (a partial refund, a returned item). A correction recomputes the commission in cents
    * with the rule the order was created under. Every change is audited with the key it came with.
    */
-  async update(caller: BrandCaller, orderId: string, change: ConversionChange): Promise<Conversion> {
+  async update(caller: BrandCaller, orderId: string, requested: ConversionChange): Promise<Conversion> {
     const { orders } = this.repositories;
     const current = await orders.findBrandOrder(caller.brandId, orderId);
     if (!current) throw notFound(`order "${orderId}" not found among your conversions`);
+    const planned = await this.decision(caller, current, requested, this.clock.iso());
+    if (!planned) return conversionOf(current); // a retried request changes nothing
+    if (!(await orders.change(planned.current, planned.next, planned.author, planned.now, planned.outbox, planned.ledger, planned.more))) {
+      // Another request changed the order first: the same rules apply to what it is now.
+      const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
+      if (Object.keys(await planChange(latest, { ...requested, items: requested.items && linesOf(requested.items) }, this.commission)).length === 0) return conversionOf(latest);
+      throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
+    }
+    return conversionOf({ ...current, ...planned.next, updated_at: planned.now });
+  }
+
+  /**
+   * A brand's decision on its order `current`, planned and not made: the columns it sets, its
+   * history's author, its webhook events, ledger entries and audit entry; undefined when it changes
+   * nothing. Refused as PATCH refuses it (a held order's approval, a locked order, a final status).
+   * `update` makes one at once; a reconciliation makes many in one transaction.
+   */
+  async decision(caller: BrandCaller & { reconciliationId?: string }, current: OrderRow, requested: ConversionChange, now: string): Promise<PlannedOrderChange | undefined> {
+    const change = { ...requested, items: requested.items && linesOf(requested.items) };
+    const orderId = current.order_id;
     const held = current.commission_status === 'held';
     if (held && change.status === 'approved') {
       throw conflict(
@@ -417,23 +447,24 @@ export class ConversionsService {
       );
     }
     const next = await planChange(current, change, this.commission);
-    if (Object.keys(next).length === 0) return conversionOf(current); // a retried request changes nothing
-    const now = this.clock.iso();
+    if (Object.keys(next).length === 0) return undefined;
     // A held commission never locks: its lock date is set anew when it is released.
     if (now >= current.lock_at && !held) {
       throw conflict('order_locked', `order "${orderId}" locked at ${current.lock_at} (your validation days after it was reported): it can no longer be changed${current.status === 'pending' ? '; the network approves it' : ''}`);
     }
     const changed: OrderRow = { ...current, ...next, updated_at: now };
     const settled = next.commission_status === 'approved' || next.commission_status === 'canceled' ? next.commission_status : undefined;
-    const events = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', settled);
+    const outbox = await orderEvents(this.repositories.affiliates, this.clock, changed, 'updated', settled);
     const audit = decisionEntry(brandActor(caller), current, changed, next, change.reason);
-    if (!(await orders.change(current, next, { actor: `brand:${caller.brandId}`, keyId: caller.keyId }, now, events, entriesOfChange(current, next), { audit: [audit] }))) {
-      // Another request changed the order first: the same rules apply to what it is now.
-      const latest = (await orders.findBrandOrder(caller.brandId, orderId))!;
-      if (Object.keys(await planChange(latest, change, this.commission)).length === 0) return conversionOf(latest);
-      throw conflict('concurrent_update', 'the order changed while this request was processed; read it again and retry');
-    }
-    return conversionOf(changed);
+    return {
+      current,
+      next,
+      author: { actor: `brand:${caller.brandId}`, ...(caller.keyId !== undefined && { keyId: caller.keyId }), ...(caller.reconciliationId !== undefined && { reconciliationId: caller.reconciliationId }) },
+      now,
+      outbox,
+      ledger: entriesOfChange(current, next),
+      more: { audit: [audit] },
+    };
   }
 
   /** The brand's orders, newest first (createdAt, then id). */
@@ -501,7 +532,7 @@ function holdEndedEntry(actor: Actor, current: OrderRow, changed: OrderRow, move
 export interface ConversionChange {
   status?: 'approved' | 'canceled';
   value?: number;
-  items?: OrderItem[];
+  items?: ReportedItem[] | undefined;
   /** Why: kept in the audit trail, which the affiliate reads. */
   reason?: string;
 }
@@ -515,6 +546,8 @@ export interface ConversionEvent {
   /** brand (through the API), operator (the command line) */
   by: string;
   keyId?: string;
+  /** The reconciliation (the shop's order export) the change came from. */
+  reconciliationId?: string;
 }
 
 function eventOf(row: OrderEventRow): ConversionEvent {
@@ -525,11 +558,12 @@ function eventOf(row: OrderEventRow): ConversionEvent {
     at: row.created_at,
     by: row.actor.split(':')[0]!,
     ...(row.actor_key_id !== null && { keyId: row.actor_key_id }),
+    ...(row.reconciliation_id !== null && row.reconciliation_id !== undefined && { reconciliationId: row.reconciliation_id }),
   };
 }
 
 /** The columns a change sets (none when it changes nothing), or why it cannot be made. */
-async function planChange(current: OrderRow, change: ConversionChange, rules: CommissionRulesService): Promise<OrderChange> {
+async function planChange(current: OrderRow, change: Omit<ConversionChange, 'items'> & { items?: OrderItem[] | undefined }, rules: CommissionRulesService): Promise<OrderChange> {
   const next: OrderChange = {};
   const items = change.items === undefined ? undefined : JSON.stringify(change.items);
   const corrects = (change.value !== undefined && change.value !== current.value) || (items !== undefined && items !== current.items);

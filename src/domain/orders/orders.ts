@@ -3,6 +3,7 @@
 import { openingEntry } from '../ledger/entries.js';
 import type { CommissionReason, HoldReason, Order, OrderAttribution, OrderItem, OrderSource } from '../../schemas/order.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { OrderFilters, OrdersRepository } from '../../storage/repositories/orders.js';
 import type { NewOrderRow, OrderRow } from '../../storage/tables.js';
 import type { ChannelRef } from '../../schemas/channel.js';
@@ -16,7 +17,13 @@ export async function channelRefsOf(affiliates: AffiliatesRepository, affiliateI
   return new Map((await affiliates.channelsOf(affiliateId, { includeRemoved: true })).map((c) => [c.id, { id: c.id, name: c.name, kind: c.kindId }]));
 }
 
-export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>): Order {
+/** The names of the brands of these orders, for lists and pages that name each order's brand. */
+export function brandNamesOf(brands: BrandsRepository, rows: readonly OrderRow[]): Promise<Map<string, string>> {
+  return brands.namesOf([...new Set(rows.map((row) => row.organization_id))]);
+}
+
+export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>, brandNames?: ReadonlyMap<string, string>): Order {
+  const brandName = brandNames?.get(row.organization_id);
   const channel = row.channel_id === null ? undefined : channels.get(row.channel_id);
   // Fields without a value are omitted, never null (see docs/decisions.md).
   return {
@@ -32,6 +39,7 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     ...(row.hold_reasons ? { holdReasons: JSON.parse(row.hold_reasons) as HoldReason[] } : {}),
     items: JSON.parse(row.items) as OrderItem[],
     organizationId: row.organization_id,
+    ...(brandName !== undefined && { brandName }),
     ...(row.mdasc !== null && { mdasc: row.mdasc }),
     currency: row.currency,
     // A coupon's order may carry another affiliate's click: the click is shown only when it is this
@@ -55,6 +63,7 @@ export type Balance = { currency: string } & Record<CommissionStatus, { commissi
 
 export interface OrderRepositories {
   affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
   orders: OrdersRepository;
 }
 
@@ -67,7 +76,8 @@ export class OrdersService {
       this.repositories.orders.list(affiliateId, filters, offsetOf(page)),
       channelRefsOf(this.repositories.affiliates, affiliateId),
     ]);
-    return { items: rows.map((row) => orderOf(row, channels)), total };
+    const brandNames = await brandNamesOf(this.repositories.brands, rows);
+    return { items: rows.map((row) => orderOf(row, channels, brandNames)), total };
   }
 
   /** Every order of the affiliate the filters match, in list order, read in batches (an export). */
@@ -76,7 +86,8 @@ export class OrdersService {
     let after: OrderRow | undefined;
     for (;;) {
       const rows = await this.repositories.orders.listAfter(affiliateId, filters, after, batchSize);
-      for (const row of rows) yield orderOf(row, channels);
+      const brandNames = await brandNamesOf(this.repositories.brands, rows);
+      for (const row of rows) yield orderOf(row, channels, brandNames);
       if (rows.length < batchSize) return;
       after = rows.at(-1);
     }
@@ -86,7 +97,8 @@ export class OrdersService {
   async get(affiliateId: string, id: string): Promise<Order[]> {
     const [rows, channels] = await Promise.all([this.repositories.orders.findForAffiliate(affiliateId, id), channelRefsOf(this.repositories.affiliates, affiliateId)]);
     if (rows.length === 0) throw notFound('Order not found');
-    return rows.map((row) => orderOf(row, channels));
+    const brandNames = await brandNamesOf(this.repositories.brands, rows);
+    return rows.map((row) => orderOf(row, channels, brandNames));
   }
 
   /** Commission totals per currency (never summed across currencies), every status present. */

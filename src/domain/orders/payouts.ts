@@ -3,12 +3,13 @@
 import type { Payout } from '../../schemas/payout.js';
 import type { Order } from '../../schemas/order.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
+import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { OrdersRepository } from '../../storage/repositories/orders.js';
 import type { PayoutsRepository } from '../../storage/repositories/payouts.js';
 import type { PayoutRow } from '../../storage/tables.js';
 import { notFound } from '../errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
-import { channelRefsOf, orderOf } from './orders.js';
+import { channelRefsOf, brandNamesOf, orderOf } from './orders.js';
 
 export function payoutOf(row: PayoutRow): Payout {
   return {
@@ -33,6 +34,7 @@ export function payoutOf(row: PayoutRow): Payout {
 
 export interface PayoutRepositories {
   affiliates: AffiliatesRepository;
+  brands: BrandsRepository;
   orders: OrdersRepository;
   payouts: PayoutsRepository;
 }
@@ -56,6 +58,7 @@ export class PayoutsService {
       this.repositories.orders.list(affiliateId, { payoutId: id }, offsetOf(page)),
       channelRefsOf(this.repositories.affiliates, affiliateId),
     ]);
-    return { payout: payoutOf(row), orders: { items: rows.map((order) => orderOf(order, channels)), total } };
+    const brandNames = await brandNamesOf(this.repositories.brands, rows);
+    return { payout: payoutOf(row), orders: { items: rows.map((order) => orderOf(order, channels, brandNames)), total } };
   }
 }

@@ -1,34 +1,20 @@
 // What payee details must be, each refusal naming the field and what to fix, and how every answer
-// shows them (masked). Brazil: a CPF or CNPJ checked digit by digit (cpf-cnpj-validator knows the
-// alphanumeric CNPJ), PIX keys checked for their type; elsewhere: an IBAN checked by its digits
+// shows them (masked). Brazil: a CPF or CNPJ checked digit by digit, punctuated as people like
+// (src/lib/tax-ids.ts), PIX keys checked for their type (a phone number read as Brazilians write
+// it, kept in E.164); elsewhere: an IBAN checked by its digits
 // (ibantools), a tax number as given.
-import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { BankMethod, PayeeDetails, PayeeMethod, PayeeView, PixMethod } from '../../schemas/payee.js';
+import { phoneNumberOf } from '../../lib/phone-numbers.js';
+import { cnpjOf, cpfOf } from '../../lib/tax-ids.js';
 import { checkCountry } from '../access/application-checks.js';
 import { invalid } from '../errors.js';
 
-const CPF_SHAPE = /^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/;
-const CNPJ_SHAPE = /^[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** +55, a two-digit area code (11 to 99), and 8 digits (landline) or 9 starting with 9 (mobile). */
-const BRAZIL_PHONE = /^\+55[1-9][1-9](9\d{8}|[2-8]\d{7})$/;
 
 const CPF_EXAMPLE = 'a CPF has 11 digits, e.g. 529.982.247-25';
 const CNPJ_EXAMPLE = 'a CNPJ has 14 characters, e.g. 11.222.333/0001-81 (or the new alphanumeric form, e.g. 12.ABC.345/01DE-35)';
-
-/** The CPF as 11 digits, or undefined when it is not a valid one. */
-export function cpfOf(value: string): string | undefined {
-  const text = value.trim();
-  return CPF_SHAPE.test(text) && cpf.isValid(text) ? text.replace(/\D/g, '') : undefined;
-}
-
-/** The CNPJ as 14 characters (digits and capitals), or undefined when it is not a valid one. */
-export function cnpjOf(value: string): string | undefined {
-  const text = value.trim().toUpperCase();
-  return CNPJ_SHAPE.test(text) && cnpj.isValid(text) ? text.replace(/[^0-9A-Z]/g, '') : undefined;
-}
 
 function legalNameOf(value: string): string {
   const name = value.trim().replace(/\s+/g, ' ');
@@ -68,10 +54,10 @@ function pixKeyOf(method: PixMethod): string {
       return address;
     }
     case 'phone': {
-      const number = key.replace(/[\s().-]/g, '');
-      if (BRAZIL_PHONE.test(number)) return number;
-      const hint = /^\d{10,11}$/.test(number) ? ` (write it with +55 in front: +55${number})` : '';
-      throw invalid('invalid_pix_key', `method.key: "${key}" is not a Brazilian phone number in E.164: +55, the area code and the number, e.g. +5511987654321${hint}`);
+      const number = phoneNumberOf(key);
+      if (number.ok && number.country === 'BR') return number.e164;
+      const why = !number.ok ? (number.refusal === 'unreadable' ? 'has characters a phone number does not' : 'is not a Brazilian number (check the area code and the digits)') : 'is not a Brazilian number: a PIX key is one';
+      throw invalid('invalid_pix_key', `method.key: "${key}" ${why}; write the area code and the number as you like, e.g. (11) 98765-4321, 11987654321 or +55 11 98765-4321`);
     }
     case 'random': {
       const uuid = key.toLowerCase();

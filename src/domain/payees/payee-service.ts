@@ -20,10 +20,11 @@ import { notFound, unavailable } from '../errors.js';
 import { checkPayeeDetails, maskedView, summaryOf } from './payee-details.js';
 
 export type { PayeeDetails } from '../../schemas/payee.js';
+import type { RunLineWait } from '../../schemas/operator-money.js';
 
 /** Where a payout to an affiliate goes, or why it cannot go now. */
 export type PayoutDestination =
-  | { ready: false; reason: string }
+  | { ready: false; reason: string; waits: RunLineWait }
   | { ready: true; details: PayeeDetails; masked: string; updatedAt: string };
 
 /** Who changes the details: an owner of the affiliate, signed in with this session. */
@@ -113,13 +114,13 @@ export class PayeeService {
   /** Where a payout to the affiliate goes at `now` (ISO), or why it cannot go. */
   async destinationFor(affiliateId: string, now: string): Promise<PayoutDestination> {
     const row = await this.repositories.payees.find(affiliateId);
-    if (!row) return { ready: false, reason: 'no payee details' };
-    if (row.held_until > now) return { ready: false, reason: `payee details changed at ${row.updated_at}: payouts held until ${row.held_until}` };
+    if (!row) return { ready: false, reason: 'no payee details', waits: { reason: 'no_payee_details' } };
+    if (row.held_until > now) return { ready: false, reason: `payee details changed at ${row.updated_at}: payouts held until ${row.held_until}`, waits: { reason: 'payee_details_held', since: row.updated_at, until: row.held_until } };
     let details: PayeeDetails;
     try {
       details = this.decrypt(row);
     } catch (error) {
-      if (error instanceof KeyMissing) return { ready: false, reason: `payee details cannot be read: ${error.message}` };
+      if (error instanceof KeyMissing) return { ready: false, reason: `payee details cannot be read: ${error.message}`, waits: { reason: 'payee_details_unreadable' } };
       throw error;
     }
     return { ready: true, details, masked: summaryOf(details.method), updatedAt: row.updated_at };

@@ -7,10 +7,9 @@
 // that names a known key is kept for a few days, accepted or refused with why, so a brand can
 // test its install.
 import type { Clock } from '../../lib/clock.js';
-import type { OrderItem } from '../../schemas/order.js';
 import type { PublishableKeyOwner, TagInstallRepository } from '../../storage/repositories/tag-install.js';
 import type { TagReportRow } from '../../storage/tables.js';
-import type { ConversionsService } from '../orders/conversions.js';
+import type { ConversionsService, ReportedItem } from '../orders/conversions.js';
 import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
 import { brandDomains, onDomains } from '../links/link-rules.js';
 import { newId } from '../random.js';
@@ -24,7 +23,7 @@ export interface PageReport {
   /** Integer cents. */
   value: number;
   currency?: string | undefined;
-  items?: OrderItem[] | undefined;
+  items?: ReportedItem[] | undefined;
   clickId?: string | undefined;
   coupon?: string | undefined;
   customer?: { isNew?: boolean | undefined; emailHash?: string | undefined } | undefined;

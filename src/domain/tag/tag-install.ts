@@ -26,6 +26,8 @@ export interface TagInstall {
   /** What to paste, once there is a key. */
   snippets?: { everyPage: string; orderPage: string; pixel: string };
   reports: Array<{ at: string; source: PageSource; orderId?: string; outcome: 'accepted' | 'refused'; reason?: string; origin?: string }>;
+  /** Orders only the shop's pages reported that wait for the brand's confirmation, and when the first of them is canceled (not when it trusts its tag). */
+  awaitingConfirmation?: { orders: number; firstCancelAt?: string };
 }
 
 export class TagInstallService {
@@ -38,7 +40,12 @@ export class TagInstallService {
   /** What the brand's install page shows: the key, the snippet's parts, the latest reports. */
   async install(brandId: string): Promise<TagInstall> {
     const { tagInstall, brands } = this.repositories;
-    const [key, brand, reports] = await Promise.all([tagInstall.activeKeyOf(brandId), brands.find(brandId), tagInstall.latestReports(brandId, SHOWN_REPORTS)]);
+    const [key, brand, reports, waiting] = await Promise.all([
+      tagInstall.activeKeyOf(brandId),
+      brands.find(brandId),
+      tagInstall.latestReports(brandId, SHOWN_REPORTS),
+      tagInstall.awaitingConfirmation(brandId, this.clock.iso()),
+    ]);
     const scriptUrl = `${this.publicUrl}/tag.js?v=${TAG_SCRIPT.version}`;
     const clickIdParam = brand?.click_id_param ?? 'clickId';
     const attributionWindowDays = brand?.attribution_window_days ?? 30;
@@ -49,6 +56,7 @@ export class TagInstallService {
       clickIdParam,
       attributionWindowDays,
       trustTagConversions: brand?.trust_tag_conversions === 1,
+      ...(brand?.trust_tag_conversions !== 1 && { awaitingConfirmation: { orders: waiting.orders, ...(waiting.firstLockAt !== null && { firstCancelAt: waiting.firstLockAt }) } }),
       reports: reports.map((r) => ({
         at: r.created_at,
         source: r.source as PageSource,

@@ -22,7 +22,7 @@ export const AFFILIATE_EVENTS = [
   'claim.resolved',
   'program.terms_changed',
 ] as const;
-export const BRAND_EVENTS = ['conversion.created', 'conversion.updated', 'affiliate.approval.requested', 'claim.created', 'claim.resolved', 'statement.issued', 'statement.overdue'] as const;
+export const BRAND_EVENTS = ['conversion.created', 'conversion.updated', 'affiliate.approval.requested', 'claim.created', 'claim.resolved', 'statement.issued', 'statement.overdue', 'statement.terms_changed'] as const;
 export type WebhookEventType = (typeof AFFILIATE_EVENTS)[number] | (typeof BRAND_EVENTS)[number];
 
 export const EVENTS_OF: Record<OwnerKind, readonly WebhookEventType[]> = { affiliate: AFFILIATE_EVENTS, brand: BRAND_EVENTS };

@@ -3,7 +3,8 @@
 import type { Readable } from 'node:stream';
 import type { AffiliateStatement } from '../../domain/ledger/ledger-service.js';
 import type { Language } from '../../domain/access/users-service.js';
-import { csvLine } from '../../lib/csv.js';
+import { csvLine, csvNumber } from '../../lib/csv.js';
+import { majorUnits } from '../../domain/money.js';
 import { pdfStream, type PdfSection } from './pdf.js';
 import { dayIn, moneyIn, wordsOf } from './words.js';
 
@@ -41,13 +42,34 @@ export function affiliateStatementCsv(statements: readonly AffiliateStatement[])
   return [csvLine(MOVEMENT_COLUMNS.map(([name]) => name)), ...movements, '\r\n', csvLine(SUMMARY_COLUMNS.map(([name]) => name)), ...totals].join('');
 }
 
+/**
+ * The same file for people, in their language: headers in words, each movement named as the PDF
+ * names it, days as the language writes them, amounts as numbers in the currency's units (12.50).
+ */
+export function affiliateStatementCsvInWords(statements: readonly AffiliateStatement[], language: Language): string {
+  const w = wordsOf(language).affiliate;
+  const units = (cents: number, currency: string) => csvNumber(majorUnits(cents, currency));
+  const header = csvLine([w.currencyColumn, w.columns.date, w.columns.movement, w.columns.reference, w.columns.amount]);
+  const movements = statements.flatMap((s) => s.movements.map((m) => csvLine([s.currency, dayIn(language, m.at), w.kinds[m.kind] ?? m.kind, referenceOf(m, w), units(m.amount, s.currency)])));
+  const summaryHeader = csvLine([w.month, w.currencyColumn, w.openingBalance, w.approved, w.payable, w.paid, w.returned, w.adjustments, w.closingBalance, w.awaitingBrandPayment, w.payableBalance]);
+  const totals = statements.map((s) =>
+    csvLine([s.month, s.currency, ...[s.openingBalance, s.approved, s.payable, s.paid, s.returned, s.adjustments, s.closingBalance, s.awaitingBrandPayment, s.payableBalance].map((cents) => units(cents, s.currency))]),
+  );
+  return [header, ...movements, '\r\n', summaryHeader, ...totals].join('');
+}
+
+/** What a movement is about, as people read it: the brand's order number and the brand, or the payout's or adjustment's id. */
+function referenceOf(m: Movement, w: ReturnType<typeof wordsOf>['affiliate']): string {
+  if (m.orderNumber) return w.orderOf(m.orderNumber, m.brandName ?? '');
+  return m.orderId ?? m.payoutId ?? m.adjustmentId ?? '';
+}
+
 export function affiliateStatementPdf(month: string, affiliateId: string, statements: readonly AffiliateStatement[], language: Language): Promise<Readable> {
   const words = wordsOf(language);
   const w = words.affiliate;
   const money = moneyIn(language);
   const sections: PdfSection[] = statements.map((s) => {
     const amount = (cents: number) => money(cents, s.currency);
-    const reference = (m: Movement) => m.orderId ?? m.payoutId ?? m.adjustmentId ?? '';
     return {
       heading: w.currency(s.currency),
       summary: [
@@ -68,7 +90,7 @@ export function affiliateStatementPdf(month: string, affiliateId: string, statem
           { label: w.columns.reference, width: 0.3 },
           { label: w.columns.amount, width: 0.2, align: 'right' },
         ],
-        rows: [s.movements.map((m) => [dayIn(language, m.at), w.kinds[m.kind] ?? m.kind, reference(m), amount(m.amount)])],
+        rows: [s.movements.map((m) => [dayIn(language, m.at), w.kinds[m.kind] ?? m.kind, referenceOf(m, w), amount(m.amount)])],
         empty: w.empty,
       },
     };

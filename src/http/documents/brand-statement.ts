@@ -3,7 +3,8 @@
 import type { Readable } from 'node:stream';
 import type { Statement, StatementLineView } from '../../domain/ledger/statements-service.js';
 import type { Language } from '../../domain/access/users-service.js';
-import { csvLine } from '../../lib/csv.js';
+import { csvLine, csvNumber, type CsvValue } from '../../lib/csv.js';
+import { majorUnits } from '../../domain/money.js';
 import { pdfStream } from './pdf.js';
 import { dayIn, moneyIn, percentIn, wordsOf } from './words.js';
 
@@ -45,6 +46,38 @@ export async function* statementCsv(statement: Statement, lines: AsyncIterable<S
   yield '\r\n';
   yield csvLine(TOTAL_COLUMNS.map(([name]) => name));
   yield csvLine(TOTAL_COLUMNS.map(([, cell]) => cell(statement)));
+}
+
+/**
+ * The same file for people, in their language (the PDF's words): the lines with their headers in
+ * words, days as the language writes them, "yes"/"no", amounts in the currency's units (12.50); then
+ * the statement's totals, a label and a value per line.
+ */
+export async function* statementCsvInWords(statement: Statement, lines: AsyncIterable<StatementLineView[]>, language: Language): AsyncGenerator<string> {
+  const words = wordsOf(language);
+  const w = words.brand;
+  const c = w.columns;
+  const units = (cents: number) => csvNumber(majorUnits(cents, statement.currency));
+  const day = (iso: string) => dayIn(language, iso);
+  yield csvLine([c.orderId, c.affiliate, c.orderedAt, c.lockAt, c.auto, `${c.value} (${statement.currency})`, `${c.commission} (${statement.currency})`, `${c.fee} (${statement.currency})`]);
+  for await (const batch of lines) {
+    yield batch.map((l) => csvLine([l.orderId, l.affiliateId, day(l.orderedAt), day(l.lockAt), l.autoApproved ? words.yes : words.no, units(l.value), units(l.commission), units(l.fee)])).join('');
+  }
+  yield '\r\n';
+  const totals: Array<[string, CsvValue]> = [
+    [w.statement, statement.id],
+    [w.month, statement.month],
+    [w.statusLabel, w.status[statement.status]],
+    [w.lineCount, statement.lineCount],
+    [w.commission, units(statement.commission)],
+    [w.fee(percentIn(language, statement.feeBasisPoints)), units(statement.fee)],
+    [w.total, units(statement.total)],
+    [w.paidAmount, units(statement.paidAmount)],
+    [w.due, units(statement.total - statement.paidAmount)],
+    [w.dueAt, day(statement.dueAt)],
+    ...(statement.paidAt ? [[w.paidAt, day(statement.paidAt)] as [string, CsvValue]] : []),
+  ];
+  for (const [label, value] of totals) yield csvLine([label, value]);
 }
 
 export function statementPdf(statement: Statement, brandName: string, lines: AsyncIterable<StatementLineView[]>, language: Language): Promise<Readable> {

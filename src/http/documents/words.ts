@@ -26,6 +26,11 @@ export interface DocumentWords {
     columns: { orderId: string; affiliate: string; orderedAt: string; lockAt: string; auto: string; value: string; commission: string; fee: string };
     empty: string;
   };
+  /** An affiliate's orders as a spreadsheet. */
+  orders: {
+    columns: { order: string; brand: string; date: string; status: string; currency: string; value: string; commission: string; commissionStatus: string; channel: string; label: string; coupon: string; paidAt: string };
+    statuses: Record<string, string>;
+  };
   affiliate: {
     title: (month: string) => string;
     affiliate: string;
@@ -40,6 +45,10 @@ export interface DocumentWords {
     awaitingBrandPayment: string;
     payableBalance: string;
     columns: { date: string; movement: string; reference: string; amount: string };
+    /** A spreadsheet's columns beyond the PDF's. */
+    month: string;
+    currencyColumn: string;
+    orderOf: (order: string, brand: string) => string;
     kinds: Record<string, string>;
     empty: string;
     nothing: string;
@@ -69,6 +78,10 @@ const EN: DocumentWords = {
     columns: { orderId: 'Order', affiliate: 'Affiliate', orderedAt: 'Ordered', lockAt: 'Locked', auto: 'Auto', value: 'Value', commission: 'Commission', fee: 'Fee' },
     empty: 'No commissions.',
   },
+  orders: {
+    columns: { order: 'Order', brand: 'Brand', date: 'Date', status: 'Status', currency: 'Currency', value: 'Value', commission: 'Commission', commissionStatus: 'Commission status', channel: 'Channel', label: 'Label', coupon: 'Coupon', paidAt: 'Paid on' },
+    statuses: { pending: 'pending', held: 'held for review', approved: 'approved', payable: 'payable', paid: 'paid', canceled: 'declined' },
+  },
   affiliate: {
     title: (month) => `Monthly statement ${month}`,
     affiliate: 'Affiliate',
@@ -83,6 +96,9 @@ const EN: DocumentWords = {
     awaitingBrandPayment: 'of which waiting for brands to pay',
     payableBalance: 'of which payable in the next payout',
     columns: { date: 'Date', movement: 'Movement', reference: 'Reference', amount: 'Amount' },
+    month: 'Month',
+    currencyColumn: 'Currency',
+    orderOf: (order, brand) => `Order ${order} of ${brand}`,
     kinds: { approval: 'Commission approved', opening: 'Commission owed (before statements)', adjustment: 'Adjustment', payout_sent: 'Payout sent', payout_failed: 'Payout failed, owed again' },
     empty: 'No movements this month.',
     nothing: 'Nothing was owed to you in this month.',
@@ -112,6 +128,10 @@ const PT_BR: DocumentWords = {
     columns: { orderId: 'Pedido', affiliate: 'Afiliado', orderedAt: 'Pedido em', lockAt: 'Travado em', auto: 'Auto', value: 'Valor', commission: 'Comissão', fee: 'Taxa' },
     empty: 'Nenhuma comissão.',
   },
+  orders: {
+    columns: { order: 'Pedido', brand: 'Marca', date: 'Data', status: 'Situação', currency: 'Moeda', value: 'Valor', commission: 'Comissão', commissionStatus: 'Situação da comissão', channel: 'Canal', label: 'Rótulo', coupon: 'Cupom', paidAt: 'Pago em' },
+    statuses: { pending: 'pendente', held: 'em análise', approved: 'aprovado', payable: 'a pagar', paid: 'pago', canceled: 'recusado' },
+  },
   affiliate: {
     title: (month) => `Extrato mensal ${month}`,
     affiliate: 'Afiliado',
@@ -126,6 +146,9 @@ const PT_BR: DocumentWords = {
     awaitingBrandPayment: 'dos quais aguardando o pagamento das marcas',
     payableBalance: 'dos quais a pagar no próximo pagamento',
     columns: { date: 'Data', movement: 'Movimento', reference: 'Referência', amount: 'Valor' },
+    month: 'Mês',
+    currencyColumn: 'Moeda',
+    orderOf: (order, brand) => `Pedido ${order} de ${brand}`,
     kinds: { approval: 'Comissão aprovada', opening: 'Comissão devida (antes dos extratos)', adjustment: 'Ajuste', payout_sent: 'Pagamento enviado', payout_failed: 'Pagamento falhou, devido novamente' },
     empty: 'Nenhum movimento neste mês.',
     nothing: 'Nada lhe era devido neste mês.',

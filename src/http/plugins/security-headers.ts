@@ -1,7 +1,7 @@
 // The headers a browser-facing service is expected to send, from @fastify/helmet and
 // @fastify/cors, and who may cache what:
 // - every answer but a redirect: nosniff, no framing (CSP frame-ancestors 'none' and
-//   X-Frame-Options DENY), Referrer-Policy no-referrer, HSTS when PUBLIC_URL is https. Redirects
+//   X-Frame-Options DENY), images only from itself, data: or https addresses (CSP img-src), Referrer-Policy no-referrer, HSTS when PUBLIC_URL is https. Redirects
 //   (answered by the redirect front, and by the Fastify route behind it) carry none of them: the
 //   referrer a visitor brings is the brand's to see;
 // - catalogue reads (brands, products, campaigns) may be kept by the client for 60 s (a key has
@@ -28,7 +28,8 @@ export async function registerSecurityHeaders(app: App, options: { publicUrl: st
   const https = options.publicUrl.startsWith('https:');
   await app.register(helmet, {
     global: true,
-    contentSecurityPolicy: { directives: { frameAncestors: ["'none'"], upgradeInsecureRequests: https ? [] : null } },
+    // Images also from any https address: the portal previews the banners a brand gives its campaigns.
+    contentSecurityPolicy: { directives: { frameAncestors: ["'none'"], imgSrc: ["'self'", 'data:', 'https:'], upgradeInsecureRequests: https ? [] : null } },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,

@@ -24,6 +24,16 @@ export interface PromotingAffiliate {
   commission: number;
 }
 
+/** Which of a brand's affiliates: approved or asking only; those whose id or name contains `search`; with `network`, any active affiliate so found too. */
+export interface PromoterFilter {
+  status?: 'approved' | 'pending' | undefined;
+  search?: string | undefined;
+  network?: boolean;
+}
+
+/** Contains `text`, case aside (lower() on both sides: LIKE is case-sensitive on PostgreSQL), its wildcards taken as they are. */
+const containing = (text: string) => sql<string>`${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
 export class ApprovalsRepository {
   constructor(private readonly database: Database) {}
 
@@ -106,9 +116,10 @@ export class ApprovalsRepository {
    * status, at any time: links may be gone, and a public brand approves no one); each with its orders,
    * sales and commission of orders created in [from, to] and its counted clicks in the hours
    * of that range (from the hourly rollups, so a bound inside an hour takes that whole hour).
-   * Ordered by affiliate id.
+   * `filter` narrows them, or with `network` and a search widens them to any active affiliate
+   * found. Ordered by affiliate id.
    */
-  promoters(brandId: string, range: { from?: string; to?: string }, filter: { status?: 'approved' | 'pending' }, page: PageWindow): Promise<Page<PromotingAffiliate>> {
+  promoters(brandId: string, range: { from?: string; to?: string }, filter: PromoterFilter, page: PageWindow): Promise<Page<PromotingAffiliate>> {
     const { db } = this.database;
     const ids = () => {
       const approved = db.selectFrom('brand_approvals').select('affiliate_id').where('brand_id', '=', brandId);
@@ -117,6 +128,13 @@ export class ApprovalsRepository {
       if (filter.status === 'pending') return requested;
       // Orders too: an affiliate whose links to the brand are gone still earned what it earned.
       return this.programmeIds(brandId);
+    };
+    const members = () => {
+      const all = db.selectFrom('affiliates as a');
+      // The whole network, active affiliates only, when searching for a public brand's affiliates.
+      const among = filter.network && filter.status === undefined ? all.where((eb) => eb.or([eb('a.id', 'in', ids()), eb('a.suspended_at', 'is', null)])) : all.where('a.id', 'in', ids());
+      const search = filter.search;
+      return search ? among.where((eb) => eb.or([eb(eb.fn('lower', ['a.id']), 'like', containing(search)), eb(eb.fn('lower', ['a.name']), 'like', containing(search))])) : among;
     };
     // The affiliate's orders of the brand created in the range, canceled ones left out.
     const inRange = sql.join(
@@ -130,9 +148,7 @@ export class ApprovalsRepository {
       sql` and `,
     );
     const orderFigure = (figure: string) => sql<number>`(select ${sql.raw(figure)} from orders o where ${inRange})`;
-    const rows = db
-      .selectFrom('affiliates as a')
-      .where('a.id', 'in', ids())
+    const rows = members()
       .leftJoin('brand_approvals as ap', (join) => join.onRef('ap.affiliate_id', '=', 'a.id').on('ap.brand_id', '=', brandId))
       .leftJoin('approval_requests as r', (join) => join.onRef('r.affiliate_id', '=', 'a.id').on('r.brand_id', '=', brandId))
       .select((eb) => [
@@ -162,7 +178,7 @@ export class ApprovalsRepository {
     return pageWithTotal(
       this.database,
       rows.execute().then((list) => list.map((r) => ({ ...r, clicks: Number(r.clicks), orders: Number(r.orders), sales: Number(r.sales), commission: Number(r.commission) }))),
-      db.selectFrom('affiliates as a').where('a.id', 'in', ids()).select((eb) => eb.fn.countAll<number>().as('n')),
+      members().select((eb) => eb.fn.countAll<number>().as('n')),
     );
   }
 }

@@ -26,6 +26,21 @@ export interface AuditFilters {
   to?: string;
 }
 
+/** The ids a page of entries names, by what they are. */
+export interface AuditNameIds {
+  users: readonly string[];
+  keys: readonly string[];
+  orders: readonly string[];
+  applications: readonly string[];
+  claims: readonly string[];
+  statements: readonly string[];
+  affiliates: readonly string[];
+  brands: readonly string[];
+}
+
+/** What people read for those ids: e-mails, key names, brands' order numbers, applicants', affiliates' and brands' names, statements' months. */
+export type AuditNames = { [kind in keyof AuditNameIds]: Map<string, string> };
+
 export class AuditRepository {
   constructor(private readonly database: Database) {}
 
@@ -53,6 +68,24 @@ export class AuditRepository {
       filtered().selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
       filtered().select((eb) => eb.fn.countAll<number>().as('n')),
     );
+  }
+
+  /** The names of what a page of entries names (a few small lookups by primary key, none for an empty list). */
+  async namesOf(ids: AuditNameIds): Promise<AuditNames> {
+    const db = this.database.db;
+    const byId = async (list: readonly string[], rows: (list: string[]) => Promise<Array<{ id: string; name: string }>>) =>
+      list.length === 0 ? new Map<string, string>() : new Map((await rows([...list])).map((row) => [row.id, row.name]));
+    const [users, keys, orders, applications, claims, statements, affiliates, brands] = await Promise.all([
+      byId(ids.users, (list) => db.selectFrom('users').select(['id', 'email as name']).where('id', 'in', list).execute()),
+      byId(ids.keys, (list) => db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', list).execute()),
+      byId(ids.orders, (list) => db.selectFrom('orders').select(['id', 'order_id as name']).where('id', 'in', list).execute()),
+      byId(ids.applications, (list) => db.selectFrom('applications').select(['id', sql<string>`coalesce(company, name)`.as('name')]).where('id', 'in', list).execute()),
+      byId(ids.claims, (list) => db.selectFrom('claims').select(['id', 'order_id as name']).where('id', 'in', list).execute()),
+      byId(ids.statements, (list) => db.selectFrom('statements').select(['id', 'month as name']).where('id', 'in', list).execute()),
+      byId(ids.affiliates, (list) => db.selectFrom('affiliates').select(['id', 'name']).where('id', 'in', list).execute()),
+      byId(ids.brands, (list) => db.selectFrom('brands').select(['id', 'name']).where('id', 'in', list).execute()),
+    ]);
+    return { users, keys, orders, applications, claims, statements, affiliates, brands };
   }
 
   /** Drops the client address of entries written before `before`; the count of entries changed. */

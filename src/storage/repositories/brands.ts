@@ -1,5 +1,6 @@
 // Brands: the visible ones an affiliate lists and opens, lookups by id, approvals, and the write
 // of a brand with its categories (imports, demo data).
+import { RecentMap } from '../../lib/recent-map.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type { BrandRow, BrandsTable } from '../tables.js';
@@ -26,8 +27,15 @@ export type CategoryRows = Array<{ category: string; category_key: string }>;
 
 /** The columns of a brand that decide whether a channel may have links to it. */
 export type BrandLinkRules = Pick<BrandRow, 'id' | 'active' | 'allowed_channel_kinds'>;
+/** The network's terms for a brand's statements, as the brand's row keeps them. */
+export type NetworkTermsColumns = Pick<BrandRow, 'fee_basis_points' | 'statement_due_days'>;
+
+/** How long a brand's name is kept in memory for lists. */
+const NAMES_KEPT_MS = 60_000;
 
 export class BrandsRepository {
+  private readonly names = new RecentMap<string, { name: string; until: number }>(10_000);
+
   constructor(private readonly database: Database) {}
 
   private filtered(affiliateId: string, f: BrandFilters) {
@@ -93,12 +101,54 @@ export class BrandsRepository {
     });
   }
 
+  /**
+   * The network's terms for the brand's statements, changed from `before` to `next` with the
+   * effects (audit, mail, webhooks) in one transaction; false when they were not `before` any more
+   * (someone changed them meanwhile) or there is no such brand.
+   */
+  setNetworkTerms(id: string, before: NetworkTermsColumns, next: NetworkTermsColumns, now: string, effects: Effects): Promise<boolean> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('brands')
+        .set({ ...next, updated_at: now })
+        .where('id', '=', id)
+        .where('fee_basis_points', '=', before.fee_basis_points)
+        .where('statement_due_days', '=', before.statement_due_days)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await writeEffects(trx, effects, now);
+      return true;
+    });
+  }
+
   async slugExists(slug: string): Promise<boolean> {
     return (await this.database.db.selectFrom('brands').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
   }
 
   async exists(id: string): Promise<boolean> {
     return (await this.database.db.selectFrom('brands').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The names of these brands, by id: lists name each row's brand, so names are kept a minute in
+   * memory rather than asked for with every page (a renamed brand shows its new name within it).
+   */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const now = Date.now();
+    const found = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const known = this.names.get(id);
+      if (known !== undefined && known.until > now) found.set(id, known.name);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    const rows = await this.database.db.selectFrom('brands').select(['id', 'name']).where('id', 'in', missing).execute();
+    for (const row of rows) {
+      found.set(row.id, row.name);
+      this.names.set(row.id, { name: row.name, until: now + NAMES_KEPT_MS });
+    }
+    return found;
   }
 
   async byIds(ids: string[]): Promise<BrandRow[]> {
@@ -110,11 +160,11 @@ export class BrandsRepository {
     return ids.length ? this.database.db.selectFrom('brands').select(['id', 'active', 'allowed_channel_kinds']).where('id', 'in', ids).execute() : [];
   }
 
-  /** The currency of each of these brands. */
-  async currenciesOf(ids: string[]): Promise<Map<string, string>> {
+  /** The currency and the name of each of these brands. */
+  async currenciesOf(ids: string[]): Promise<Map<string, { currency: string; name: string }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.database.db.selectFrom('brands').select(['id', 'currency']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, r.currency]));
+    const rows = await this.database.db.selectFrom('brands').select(['id', 'currency', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, { currency: r.currency, name: r.name }]));
   }
 
   /** Changes the brand's own settings; the new updated_at tells every redirect cache. */
@@ -129,6 +179,21 @@ export class BrandsRepository {
     const product = await this.database.db.selectFrom('products').select('id').where('organization_id', '=', id).limit(1).executeTakeFirst();
     const campaign = product ? undefined : await this.database.db.selectFrom('campaigns').select('id').where('organization_id', '=', id).limit(1).executeTakeFirst();
     return { ...brand, has_catalogue: product !== undefined || campaign !== undefined };
+  }
+
+  /**
+   * Whether the brand's tracking is seen working: an order its server or its tag reported (a
+   * claim's order is not tracking), a report its tag or pixel had accepted, or its own word that
+   * its server reports its orders.
+   */
+  async trackingSeen(id: string): Promise<boolean> {
+    const { db } = this.database;
+    const brand = await db.selectFrom('brands').select('reports_orders_from_server').where('id', '=', id).executeTakeFirst();
+    if (brand?.reports_orders_from_server === 1) return true;
+    const order = await db.selectFrom('orders').select('id').where('organization_id', '=', id).where('source', '<>', 'claim').limit(1).executeTakeFirst();
+    if (order) return true;
+    const report = await db.selectFrom('tag_reports').select('id').where('brand_id', '=', id).where('outcome', '=', 'accepted').limit(1).executeTakeFirst();
+    return report !== undefined;
   }
 
   /** Puts a brand in affiliates' sight and lets its links work: the end of its setup. */

@@ -91,6 +91,12 @@ export class CommissionRulesRepository {
     return this.database.db.selectFrom('products').select(['id', 'options']).where('organization_id', '=', brandId).where('id', 'in', [...ids]).execute();
   }
 
+  /** The lowest price (cents, null when no option has one) and the options of these products of the brand. */
+  productPrices(brandId: string, ids: readonly string[]): Promise<Array<{ id: string; price_cents: number | null; options: string }>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.database.db.selectFrom('products').select(['id', 'price_cents', 'options']).where('organization_id', '=', brandId).where('id', 'in', [...ids]).execute();
+  }
+
   /** The kind id of a channel (removed ones included). */
   async channelKind(channelId: string): Promise<string | undefined> {
     return (await this.database.db.selectFrom('affiliate_channels').select('kind_id').where('id', '=', channelId).executeTakeFirst())?.kind_id;

@@ -26,6 +26,7 @@ import { PayoutsRepository } from './payouts.js';
 import { PayeesRepository } from './payees.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
+import { ReconciliationsRepository } from './reconciliations.js';
 import { RollupsRepository } from './rollups.js';
 import { SettingsRepository } from './settings.js';
 import { StatementsRepository } from './statements.js';
@@ -68,6 +69,7 @@ export function openRepositories(database: Database) {
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),
     products: new ProductsRepository(database),
+    reconciliations: new ReconciliationsRepository(database),
     rollups: new RollupsRepository(database),
     tagInstall: new TagInstallRepository(database),
     settings: new SettingsRepository(database),

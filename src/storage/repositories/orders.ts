@@ -86,6 +86,8 @@ const CLEARED: Partial<Record<keyof OrderChange, string>> = { hold_reasons: '[]'
 export interface Author {
   actor: string;
   keyId?: string;
+  /** The reconciliation (the shop's order export) the change came from. */
+  reconciliationId?: string;
 }
 
 export interface BrandOrderFilters {
@@ -124,6 +126,60 @@ export async function auditCommissionMoves(trx: Transaction<DB>, orderIds: reado
     const ids = orderIds.slice(i, i + AUDIT_CHUNK);
     await trx.insertInto('order_events').values(ids.map((id) => ({ order_id: id, field: 'commissionStatus', from_value: from, to_value: to, actor: 'network', created_at: now }))).execute();
   }
+}
+
+/** One change of an order, as OrdersRepository.change makes it, for a caller that makes several in one transaction. */
+export interface PlannedOrderChange {
+  current: OrderRow;
+  next: OrderChange;
+  author: Author;
+  now: string;
+  outbox?: readonly NewWebhookEvent[];
+  ledger?: readonly LedgerEntry[];
+  more?: Pick<Effects, 'mail' | 'audit'>;
+}
+
+/**
+ * Changes an order within `trx` if it is still what the caller read (its statuses and value),
+ * with its rollups, each changed field in its audit trail, and the change's effects; false when
+ * another change came first (nothing written).
+ */
+export async function changeOrderIn(trx: Transaction<DB>, change: PlannedOrderChange): Promise<boolean> {
+  const { current, next, author, now } = change;
+  const result = await trx
+    .updateTable('orders')
+    .set({ ...next, updated_at: now })
+    .where('id', '=', current.id)
+    .where('status', '=', current.status)
+    .where('commission_status', '=', current.commission_status)
+    .where('value', '=', current.value)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await addOrderToRollups(trx, current, { ...current, ...next });
+  const events: OrderEvent[] = [];
+  for (const [column, field] of AUDITED) {
+    const to = next[column] === null ? CLEARED[column] : next[column];
+    if (to !== undefined && to !== null && next[column] !== current[column]) events.push({ field, from: current[column] === null ? null : String(current[column]), to: String(to) });
+  }
+  if (events.length) {
+    await trx
+      .insertInto('order_events')
+      .values(
+        events.map((e) => ({
+          order_id: current.id,
+          field: e.field,
+          from_value: e.from,
+          to_value: e.to,
+          actor: author.actor,
+          actor_key_id: author.keyId ?? null,
+          ...(author.reconciliationId !== undefined && { reconciliation_id: author.reconciliationId }),
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+  await writeEffects(trx, { ...change.more, events: change.outbox ?? [], ledger: change.ledger ?? [] }, now);
+  return true;
 }
 
 /** Audit rows per insert (bound-parameter limits). */
@@ -238,31 +294,7 @@ export class OrdersRepository {
     ledger: readonly LedgerEntry[] = [],
     more: Pick<Effects, 'mail' | 'audit'> = {},
   ): Promise<boolean> {
-    return this.database.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('orders')
-        .set({ ...next, updated_at: now })
-        .where('id', '=', current.id)
-        .where('status', '=', current.status)
-        .where('commission_status', '=', current.commission_status)
-        .where('value', '=', current.value)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await addOrderToRollups(trx, current, { ...current, ...next });
-      const events: OrderEvent[] = [];
-      for (const [column, field] of AUDITED) {
-        const to = next[column] === null ? CLEARED[column] : next[column];
-        if (to !== undefined && to !== null && next[column] !== current[column]) events.push({ field, from: current[column] === null ? null : String(current[column]), to: String(to) });
-      }
-      if (events.length) {
-        await trx
-          .insertInto('order_events')
-          .values(events.map((e) => ({ order_id: current.id, field: e.field, from_value: e.from, to_value: e.to, actor: author.actor, actor_key_id: author.keyId ?? null, created_at: now })))
-          .execute();
-      }
-      await writeEffects(trx, { ...more, events: outbox, ledger }, now);
-      return true;
-    });
+    return this.database.db.transaction().execute((trx) => changeOrderIn(trx, { current, next, author, now, outbox, ledger, more }));
   }
 
   /**
@@ -304,6 +336,17 @@ export class OrdersRepository {
       filtered().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
       filtered().select((eb) => eb.fn.countAll<number>().as('n')),
     );
+  }
+
+  /** The brand's order number and the brand of each of these orders (by network id), with the brand's name. */
+  async numbersOf(ids: readonly string[]): Promise<Array<{ id: string; order_id: string; organization_id: string; brand_name: string }>> {
+    if (ids.length === 0) return [];
+    return this.database.db
+      .selectFrom('orders')
+      .innerJoin('brands', 'brands.id', 'orders.organization_id')
+      .select(['orders.id', 'orders.order_id', 'orders.organization_id', 'brands.name as brand_name'])
+      .where('orders.id', 'in', [...ids])
+      .execute();
   }
 
   /** Which of these network order ids are stored. */

@@ -49,12 +49,28 @@ function filtered(database: Database, affiliateId: string, f: ProductFilters, vi
 
 type ProductQuery = SelectQueryBuilder<DB, 'products', object>;
 
+/** What a brand filters its own products by. */
+export interface BrandProductFilters {
+  isAvailable?: boolean;
+  /** Words of the name or description, or the start of the id. */
+  search?: string;
+}
+
+/** The order of a brand's own products: as they were added, or as they were last changed. */
+export type BrandProductOrder = 'added' | 'changed';
+
 /** An FTS5 query: every word as a prefix. */
 const ftsMatch = (terms: string[]): string => terms.map((t) => `"${t}"*`).join(' ');
 
 /** A search with no other filter, whose total the full-text index can count on its own. */
 const searchIsAlone = (f: ProductFilters): boolean =>
   f.priceFrom === undefined && f.priceTo === undefined && !f.organizationIds?.length && f.isAvailable === undefined;
+
+/** Products whose name or description holds every word as a prefix, as a condition (full-text index). */
+function textMatches(database: Database, terms: string[]) {
+  if (database.dialect === 'sqlite') return sql<boolean>`products.seq in (select products_fts.rowid from products_fts where products_fts match ${ftsMatch(terms)})`;
+  return sql<boolean>`products.search @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(' & ')})`;
+}
 
 /**
  * Full-text search, the one dialect-specific query: every word must match as a prefix ("sneak"
@@ -174,15 +190,88 @@ export class ProductsRepository {
     return ((page.offset + page.limit) * rows) / total <= WALK_OVER_INDEX * total;
   }
 
-  /** A page of the brand's own products, newest first (available or not, unless asked), and the total. */
-  async listOfBrand(brandId: string, filters: { isAvailable?: boolean }, page: PageWindow): Promise<Page<ProductRow>> {
-    let q = this.database.db.selectFrom('products').where('organization_id', '=', brandId);
-    if (filters.isAvailable !== undefined) q = q.where('available', '=', filters.isAvailable ? 1 : 0);
+  /**
+   * A page of the brand's own products (available or not, unless asked), and the total: newest
+   * first (the order they were added), or most recently changed first. A search matches every
+   * word as a prefix of a word of the name or description (the affiliates' full-text index), or
+   * the start of the id.
+   */
+  async listOfBrand(brandId: string, filters: BrandProductFilters, page: PageWindow, order: BrandProductOrder = 'added'): Promise<Page<ProductRow>> {
+    const { database } = this;
+    let q = database.db.selectFrom('products').where('products.organization_id', '=', brandId);
+    if (filters.isAvailable !== undefined) q = q.where('products.available', '=', filters.isAvailable ? 1 : 0);
+    if (filters.search !== undefined) {
+      const search = filters.search.trim().toLowerCase();
+      if (search === '') return { rows: [], total: 0 };
+      const terms = searchTerms(search);
+      const idStarts = sql<boolean>`substr(lower(products.id), 1, ${[...search].length}) = ${search}`;
+      q = q.where((eb) => (terms.length === 0 ? idStarts : eb.or([idStarts, textMatches(database, terms)])));
+    }
+    const sorted = order === 'changed' ? q.selectAll('products').orderBy('products.updated_at', 'desc').orderBy('products.seq', 'desc') : q.selectAll('products').orderBy('products.seq', 'desc');
     return pageWithTotal(
-      this.database,
-      q.selectAll().orderBy('seq', 'desc').limit(page.limit).offset(page.offset).execute(),
+      database,
+      sorted.limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')),
     );
+  }
+
+  /**
+   * The categories the brand's products' options name, each once (first spelling met, case
+   * ignored), in alphabetical order; at most `limit`.
+   */
+  async categoriesOfBrand(brandId: string, limit: number): Promise<string[]> {
+    const query =
+      this.database.dialect === 'sqlite'
+        ? sql<{ category: string }>`select distinct c.value as category from products p, json_each(p.options) o, json_each(o.value, '$.categories') c
+            where p.organization_id = ${brandId} and c.type = 'text' order by 1 limit ${limit * 2}`
+        : sql<{ category: string }>`select distinct c.value as category from products p
+            cross join lateral jsonb_array_elements(p.options::jsonb) o(value)
+            cross join lateral jsonb_array_elements_text(case when jsonb_typeof(o.value->'categories') = 'array' then o.value->'categories' else '[]'::jsonb end) c(value)
+            where p.organization_id = ${brandId} order by 1 limit ${limit * 2}`;
+    const { rows } = await query.execute(this.database.db);
+    const seen = new Map<string, string>();
+    for (const { category } of rows) {
+      const name = category.trim();
+      if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+    }
+    return [...seen.values()].sort((a, b) => a.localeCompare(b)).slice(0, limit);
+  }
+
+  /**
+   * Whether anything the network keeps names the brand's product: an order of the brand with an
+   * item whose id is the product's or one of its options', or a link of the brand whose address
+   * begins with the product's page address. Neither holds a key to the product (orders keep their
+   * items as reported, links their address), so they are matched by those values.
+   */
+  async isNamed(brandId: string, itemIds: string[], url: string): Promise<boolean> {
+    const { db } = this.database;
+    const ids = sql.join(itemIds.map((id) => sql`${id}`));
+    const itemNamed =
+      this.database.dialect === 'sqlite'
+        ? sql<boolean>`exists (select 1 from json_each(orders.items) i where json_extract(i.value, '$.id') in (${ids}))`
+        : sql<boolean>`exists (select 1 from jsonb_array_elements(orders.items::jsonb) i(value) where i.value->>'id' in (${ids}))`;
+    const order = itemIds.length === 0 ? undefined : await db.selectFrom('orders').select('orders.id').where('orders.organization_id', '=', brandId).where(itemNamed).limit(1).executeTakeFirst();
+    if (order) return true;
+    if (url === '') return false;
+    const link = await db
+      .selectFrom('short_links')
+      .select('short_links.id')
+      .where('short_links.organization_id', '=', brandId)
+      .where(sql<boolean>`substr(short_links.original_url, 1, ${[...url].length}) = ${url}`)
+      .limit(1)
+      .executeTakeFirst();
+    return link !== undefined;
+  }
+
+  /** Makes the brand's product unavailable, its options too; false when it has none with this id. */
+  async makeUnavailable(brandId: string, id: string, options: string, now: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('products')
+      .set({ available: 0, options, updated_at: now })
+      .where('organization_id', '=', brandId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** The brand's product with this id (ids are unique per brand). */

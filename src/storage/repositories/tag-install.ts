@@ -59,6 +59,24 @@ export class TagInstallRepository {
     return this.database.db.selectFrom('tag_reports').selectAll().where('brand_id', '=', brandId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /**
+   * The brand's orders only its pages reported (the tag, the pixel) still waiting for its
+   * confirmation: pending, not held (a held one never locks) and not locked by `now`; how many, and
+   * the earliest lock date among them.
+   */
+  async awaitingConfirmation(brandId: string, now: string): Promise<{ orders: number; firstLockAt: string | null }> {
+    const row = await this.database.db
+      .selectFrom('orders')
+      .select((eb) => [eb.fn.countAll<number>().as('orders'), eb.fn.min('lock_at').as('first_lock_at')])
+      .where('organization_id', '=', brandId)
+      .where('status', '=', 'pending')
+      .where('source', 'in', ['tag', 'pixel'])
+      .where('commission_status', '<>', 'held')
+      .where('lock_at', '>', now)
+      .executeTakeFirst();
+    return { orders: Number(row?.orders ?? 0), firstLockAt: row?.first_lock_at ?? null };
+  }
+
   /** Forgets reports made before `before`; how many. */
   async deleteReportsBefore(before: string): Promise<number> {
     const result = await this.database.db.deleteFrom('tag_reports').where('created_at', '<', before).executeTakeFirst();

@@ -13,18 +13,18 @@ export const needsFactor = (error: unknown): boolean => error instanceof ApiFail
  * one (the password is never enough). Once confirmed, `onConfirmed` makes the change again.
  */
 export function FactorConfirm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const status = useSecondFactors();
-  const [error, setError] = useState('');
+  const [error, setError] = useState<Error>();
   const [busy, setBusy] = useState(false);
   const confirm = async (proof: () => Promise<{ code: string } | { passkey: unknown }>) => {
     setBusy(true);
-    setError('');
+    setError(undefined);
     try {
       ok(await api.POST('/session/second-factor/confirm', { body: (await proof()) as never }));
       onConfirmed();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(failure as Error);
     } finally {
       setBusy(false);
     }
@@ -64,7 +64,7 @@ export function FactorConfirm({ onConfirmed, onCancel }: { onConfirmed: () => vo
       </p>
       {error && (
         <p role="alert" class="error">
-          {t('common.error', { message: error })}
+          {refusal(error)}
         </p>
       )}
     </div>

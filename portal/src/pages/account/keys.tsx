@@ -12,7 +12,7 @@ const PATH = { affiliate: '/affiliate/keys', brand: '/advertiser/keys' } as cons
 
 /** An owner's API keys: create one with chosen scopes (shown once), list, revoke. */
 export function ApiKeys({ side }: { side: Side }) {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const queries = useQueryClient();
   const [created, setCreated] = useState<string>();
   const scopes: readonly string[] = side === 'affiliate' ? AFFILIATE_SCOPES : BRAND_SCOPES;
@@ -59,7 +59,7 @@ export function ApiKeys({ side }: { side: Side }) {
           {t('keys.create')}
         </button>
       </form>
-      {create.isError && <p role="alert" class="error">{t('common.error', { message: create.error.message })}</p>}
+      {create.isError && <p role="alert" class="error">{refusal(create.error)}</p>}
       {created && (
         <div role="status" class="secret">
           <p>{t('keys.shownOnce')}</p>

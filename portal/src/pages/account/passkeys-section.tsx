@@ -10,7 +10,7 @@ import { needsFactor, useFactorGate } from './factor-confirm.js';
 
 /** The person's passkeys: add one (the browser makes it), rename, remove. */
 export function PasskeysSection() {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const queries = useQueryClient();
   const status = useSecondFactors();
   const [renaming, setRenaming] = useState<string>();
@@ -114,7 +114,7 @@ export function PasskeysSection() {
         <p>{t('passkeys.unsupported')}</p>
       )}
       {gate.panel}
-      {error && <p role="alert" class="error">{t('common.error', { message: error.message })}</p>}
+      {error && <p role="alert" class="error">{refusal(error)}</p>}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { RecoveryCodesList } from './recovery-codes-list.js';
 
 /** How many recovery codes are left, and new ones (replacing the old) with a code of the app. */
 export function RecoveryCodesSection() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const status = useSecondFactors();
   const [codes, setCodes] = useState<string[]>();
@@ -45,7 +45,7 @@ export function RecoveryCodesSection() {
               {t('recovery.regenerate')}
             </button>
           </form>
-          {regenerate.isError && <p role="alert" class="error">{t('common.error', { message: regenerate.error.message })}</p>}
+          {regenerate.isError && <p role="alert" class="error">{refusal(regenerate.error)}</p>}
         </>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { deviceParts } from '../../../../src/lib/device-words.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
@@ -18,7 +19,14 @@ function countryName(code: string, locale: string, unknown: string): string {
 
 /** Where the person is signed in: each session's device, country and last use; sign one out, or every other. */
 export function SessionsSection() {
-  const { t, dateTime, locale } = useMessages();
+  const { t, dateTime, locale, refusal } = useMessages();
+  /** "Chrome on Linux" as the service names it, in the page's language. */
+  const deviceName = (device: string) => {
+    const parts = deviceParts(device);
+    if (!parts) return t('sessions.unknownDevice');
+    const named = t('sessions.deviceOn', { browser: parts.browser, os: parts.os });
+    return parts.kind ? t('sessions.deviceKind', { device: named, kind: t(`sessions.kind.${parts.kind}`) }) : named;
+  };
   const queries = useQueryClient();
   const [signedOut, setSignedOut] = useState<number>();
   const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: async () => ok(await api.GET('/session/sessions')).data });
@@ -39,7 +47,7 @@ export function SessionsSection() {
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">{t('sessions.title')}</h2>
       <p>{t('sessions.intro')}</p>
-      {failure && <p role="alert" class="error">{t('common.error', { message: failure.message })}</p>}
+      {failure && <p role="alert" class="error">{refusal(failure)}</p>}
       {signedOut !== undefined && <p role="status">{t('sessions.signedOutOthers', { count: signedOut })}</p>}
       <QueryState query={sessions}>
         {(list) => (
@@ -76,7 +84,7 @@ export function SessionsSection() {
                   ) : (
                   <tr key={session.id}>
                     <th scope="row">
-                      {session.device} {session.current && <span class="badge approved">{t('sessions.thisDevice')}</span>}
+                      {deviceName(session.device)} {session.current && <span class="badge approved">{t('sessions.thisDevice')}</span>}
                     </th>
                     <td>
                       {countryName(session.country, locale, t('sessions.unknownCountry'))}
@@ -85,7 +93,7 @@ export function SessionsSection() {
                     <td>{dateTime(session.lastSeenAt)}</td>
                     <td class="actions">
                       {!session.current && (
-                        <button type="button" class="danger" aria-label={t('sessions.signOutNamed', { device: session.device, when: dateTime(session.lastSeenAt) })} onClick={() => signOutOne.mutate(session.id)}>
+                        <button type="button" class="danger" aria-label={t('sessions.signOutNamed', { device: deviceName(session.device), when: dateTime(session.lastSeenAt) })} onClick={() => signOutOne.mutate(session.id)}>
                           {t('sessions.signOut')}
                         </button>
                       )}

@@ -5,7 +5,7 @@ import { SECOND_FACTORS_KEY, useSecondFactors } from './second-factors-data.js';
 
 /** An owner requires (or stops requiring) a second factor of everyone in the team. */
 export function TeamFactorSection({ side }: { side: 'affiliate' | 'brand' }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const status = useSecondFactors();
   const change = useMutation({
@@ -20,7 +20,7 @@ export function TeamFactorSection({ side }: { side: 'affiliate' | 'brand' }) {
         <input type="checkbox" checked={status.data?.teamRequires ?? false} disabled={!status.data || change.isPending} onChange={(event) => change.mutate((event.currentTarget).checked)} />
         {t('teamFactor.require')}
       </label>
-      {change.isError && <p role="alert" class="error">{t('common.error', { message: change.error.message })}</p>}
+      {change.isError && <p role="alert" class="error">{refusal(change.error)}</p>}
     </section>
   );
 }

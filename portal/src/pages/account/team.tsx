@@ -12,7 +12,7 @@ const PATH = { affiliate: '/affiliate/team', brand: '/advertiser/team' } as cons
 
 /** The people of the account; owners add people (a one-time link to hand over), issue new password links, remove people. */
 export function Team({ side, me }: { side: Side; me: User }) {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const queries = useQueryClient();
   const [link, setLink] = useState<string>();
   const owner = me.role === 'owner';
@@ -59,7 +59,7 @@ export function Team({ side, me }: { side: Side; me: User }) {
           <button type="submit">{t('team.add')}</button>
         </form>
       )}
-      {failure && <p role="alert" class="error">{t('common.error', { message: failure.message })}</p>}
+      {failure && <p role="alert" class="error">{refusal(failure)}</p>}
       {link && (
         <div role="status" class="secret">
           <p>{t('team.linkOnce')}</p>

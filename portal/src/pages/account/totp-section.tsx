@@ -10,7 +10,7 @@ import { needsFactor, useFactorGate } from './factor-confirm.js';
 
 /** The authenticator app: set up (QR code and key, confirmed with a code; recovery codes shown once), or turned off. */
 export function TotpSection() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const status = useSecondFactors();
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string }>();
@@ -87,7 +87,7 @@ export function TotpSection() {
         </form>
       )}
       {gate.panel}
-      {error && <p role="alert" class="error">{t('common.error', { message: error.message })}</p>}
+      {error && <p role="alert" class="error">{refusal(error)}</p>}
     </section>
   );
 }

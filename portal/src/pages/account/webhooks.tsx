@@ -36,6 +36,7 @@ const BRAND_EVENTS: Record<BrandEvent, true> = {
   'claim.resolved': true,
   'statement.issued': true,
   'statement.overdue': true,
+  'statement.terms_changed': true,
 };
 const EVENTS = { affiliate: Object.keys(AFFILIATE_EVENTS) as AffiliateEvent[], brand: Object.keys(BRAND_EVENTS) as BrandEvent[] };
 const OUTCOME: Record<string, { key: MessageKey; badge: string }> = {
@@ -76,7 +77,7 @@ function webhooksApi(side: Side) {
 
 /** Signed webhooks: endpoints with the events they take, the secret shown once, deliveries and redelivery. */
 export function Webhooks({ side }: { side: Side }) {
-  const { t, dateTime } = useMessages();
+  const { t, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
   const calls = webhooksApi(side);
   const [secret, setSecret] = useState<{ url: string; secret: string; previousUntil?: string }>();
@@ -130,7 +131,7 @@ export function Webhooks({ side }: { side: Side }) {
           {t('webhooks.add')}
         </button>
       </form>
-      {failure && <p role="alert" class="error">{t('common.error', { message: failure.message })}</p>}
+      {failure && <p role="alert" class="error">{refusal(failure)}</p>}
       {secret && (
         <div role="status" class="secret">
           <p>{t('webhooks.secretOnce', { url: secret.url })}</p>
@@ -228,7 +229,7 @@ function EndpointRow({ endpoint, open, onOpen, onToggle, onRotate, onRemove, cal
 
 /** An endpoint's delivery log, newest first, each delivery sent again on request. */
 function Deliveries({ endpointId, calls }: { endpointId: string; calls: ReturnType<typeof webhooksApi> }) {
-  const { t, dateTime, number } = useMessages();
+  const { t, dateTime, number, refusal } = useMessages();
   const queries = useQueryClient();
   const log = useQuery({ queryKey: ['webhooks', 'deliveries', endpointId], queryFn: () => calls.deliveries(endpointId), refetchInterval: 5000 });
   const redeliver = useMutation({
@@ -243,7 +244,7 @@ function Deliveries({ endpointId, calls }: { endpointId: string; calls: ReturnTy
         ) : (
           <>
             {redeliver.isSuccess && <p role="status">{t('webhooks.redeliverQueued')}</p>}
-            {redeliver.isError && <p role="alert" class="error">{t('common.error', { message: redeliver.error.message })}</p>}
+            {redeliver.isError && <p role="alert" class="error">{refusal(redeliver.error)}</p>}
             <table data-testid="deliveries">
               <caption class="visually-hidden">{t('webhooks.deliveries')}</caption>
               <thead>

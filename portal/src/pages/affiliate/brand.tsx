@@ -7,6 +7,7 @@ import { QueryState } from '../../components/query-state.js';
 import { SCORE_NAMES } from '../../components/brand-scores.js';
 import { useConditionTexts, useOutcomeText } from '../../components/commission-rule-text.js';
 import type { paths } from '../../../../packages/client/index.js';
+import { refuses, useKindName } from './links.js';
 
 type Terms = paths['/affiliate/brands/{id}/commission-rules']['get']['responses'][200]['content']['application/json']['data'];
 
@@ -42,6 +43,7 @@ function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'
 /** One brand an affiliate may work with: what it is, and how it pays (its commission rules in force, as the affiliate may read them). */
 export function BrandDetail({ id }: { id: string }) {
   const { t, date, money, number } = useMessages();
+  const kindName = useKindName();
   const brand = useQuery({
     queryKey: ['brand', id],
     queryFn: async () => ok(await api.GET('/affiliate/brands/{id}', { params: { path: { id } } })).data,
@@ -82,6 +84,26 @@ export function BrandDetail({ id }: { id: string }) {
             <p>
               <Link href={`/links?brand=${encodeURIComponent(b.id)}`}>{t('brands.makeLink')}</Link>
             </p>
+            <section aria-labelledby="brand-channels-title" data-testid="brand-channels">
+              <h2 id="brand-channels-title">{t('brand.channelsTitle')}</h2>
+              <p>{b.allowedChannels ? t('brand.accepts', { kinds: b.allowedChannels.map((kind) => kindName({ id: kind, name: kind })).join(', ') }) : t('brand.acceptsEvery')}</p>
+              {b.channels.some((channel) => refuses(b, channel.availableChannel.id)) ? (
+                <>
+                  <p>{t('brand.refusedChannels')}</p>
+                  <ul>
+                    {b.channels
+                      .filter((channel) => refuses(b, channel.availableChannel.id))
+                      .map((channel) => (
+                        <li key={channel.id} data-testid="refused-channel">
+                          {channel.name}: {t('links.kindRefused', { kind: kindName(channel.availableChannel) })}
+                        </li>
+                      ))}
+                  </ul>
+                </>
+              ) : (
+                b.channels.length > 0 && <p class="hint">{t('brand.allAccepted')}</p>
+              )}
+            </section>
             <section aria-labelledby="brand-scores-title" data-testid="brand-scores">
               <h2 id="brand-scores-title">{t('brand.scoresTitle')}</h2>
               <p class="hint">{t('brand.scoresHint')}</p>
@@ -104,7 +126,7 @@ export function BrandDetail({ id }: { id: string }) {
                   {b.network.medianDaysToDecision !== undefined && (
                     <>
                       <dt>{t('brand.medianDays')}</dt>
-                      <dd>{t('brand.days', { days: number(b.network.medianDaysToDecision) })}</dd>
+                      <dd>{t('brand.days', { days: b.network.medianDaysToDecision })}</dd>
                     </>
                   )}
                 </dl>
@@ -123,7 +145,7 @@ export function BrandDetail({ id }: { id: string }) {
                 {r.upcoming && (
                   <div class="notice" role="note" data-testid="brand-upcoming">
                     <p>
-                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint')}
+                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint', { why: r.upcoming.lowers })}
                     </p>
                     <RulesList terms={r.upcoming} currency={currency} />
                   </div>

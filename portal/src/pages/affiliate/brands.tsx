@@ -23,7 +23,7 @@ const APPROVAL: Record<'approved' | 'pending' | 'declined', MessageKey> = { appr
 
 /** The brands the affiliate can work with: filters, commission, access; and asking a private brand for approval. */
 export function Brands() {
-  const { t, number, money } = useMessages();
+  const { t, number, money, refusal } = useMessages();
   const [filters, setFilters] = useState<Filters>(NO_FILTER);
   const [page, setPage] = useState(1);
   const brands = useQuery({
@@ -149,7 +149,7 @@ export function Brands() {
           {t('brands.ask')}
         </button>
       </form>
-      {ask.isError && <p role="alert" class="error">{t('common.error', { message: ask.error.message })}</p>}
+      {ask.isError && <p role="alert" class="error">{refusal(ask.error)}</p>}
       {ask.data && <p role="status">{t(APPROVAL[ask.data.status])}</p>}
     </>
   );

@@ -10,7 +10,7 @@ import { CopyButton } from '../../components/copy-button.js';
 import { CampaignBadges } from '../../components/campaign-badges.js';
 import { fieldText } from '../../forms.js';
 import type { Campaign } from '../../../../packages/client/index.js';
-import { ChannelCards } from './links.js';
+import { ChannelCards, useBlockedText } from './links.js';
 
 const PAGE_SIZE = 12;
 const KINDS = { all: 'campaigns.all', coupons: 'campaigns.coupons', offers: 'campaigns.offers' } as const satisfies Record<string, MessageKey>;
@@ -105,9 +105,10 @@ export function Campaigns() {
 /** An Url offer's links (made for it automatically), folded away; one line when every channel is blocked alike. */
 function OfferLinks({ channels }: { channels: Campaign['channels'] }) {
   const { t } = useMessages();
+  const blocked = useBlockedText();
   const messages = new Set(channels.map((c) => c.message));
   const [only] = messages;
-  if (channels.length > 0 && messages.size === 1 && only !== undefined) return <p class="blocked">{t('links.channelBlocked', { message: only })}</p>;
+  if (channels.length > 0 && messages.size === 1 && only !== undefined) return <p class="blocked">{blocked(channels[0]!)}</p>;
   return (
     <details>
       <summary>{t('campaigns.links', { count: channels.length })}</summary>

@@ -19,11 +19,12 @@ const KINDS: Record<ChannelKind, MessageKey> = {
   email: 'channels.kind.email',
   tiktok: 'channels.kind.tiktok',
   telegram: 'channels.kind.telegram',
+  x: 'channels.kind.x',
 };
 
 /** Where the affiliate publishes: add a channel, rename it, remove it (its links keep working). */
 export function Channels() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const [renaming, setRenaming] = useState<string>();
   const channels = useQuery({ queryKey: ['channels'], queryFn: async () => ok(await api.GET('/affiliate/channels')).data });
@@ -73,7 +74,7 @@ export function Channels() {
           {t('channels.add')}
         </button>
       </form>
-      {failure && <p role="alert" class="error">{t('common.error', { message: failure.message })}</p>}
+      {failure && <p role="alert" class="error">{refusal(failure)}</p>}
       <QueryState query={channels}>
         {(list) =>
           list.length === 0 ? (

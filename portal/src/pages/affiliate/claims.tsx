@@ -6,7 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
+import { MoneyField, moneyField } from '../../components/money-field.js';
 import { ClaimStatusBadge, CLAIM_FILTERS, type ClaimFilter } from './claim-status.js';
 import type { paths } from '../../../../packages/client/index.js';
 
@@ -19,11 +19,10 @@ const today = () => new Date().toLocaleDateString('sv');
 
 /** The affiliate claims sales its links brought that the tracking missed, and follows each claim's answer. */
 export function Claims() {
-  const { t, money, date, locale } = useMessages();
+  const { t, money, date, locale, refusal } = useMessages();
   const queries = useQueryClient();
   const [search, setSearch] = useState('');
   const [brandId, setBrandId] = useState('');
-  const [invalidValue, setInvalidValue] = useState(false);
   const [status, setStatus] = useState<ClaimFilter>('all');
   const [page, setPage] = useState(1);
   const brands = useQuery({
@@ -41,9 +40,8 @@ export function Claims() {
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['claims'] }),
   });
   const submit = (form: HTMLFormElement) => {
-    const cents = centsOf(fieldText(form, 'value'), locale);
-    setInvalidValue(typeof cents !== 'number' || cents < 1);
-    if (typeof cents !== 'number' || cents < 1) return;
+    const cents = moneyField(form, 'value', locale);
+    if (cents === null) return;
     const text = (name: string) => fieldText(form, name).trim();
     file.mutate(
       {
@@ -97,15 +95,7 @@ export function Claims() {
               {t('claims.orderedAt')}
               <input name="orderedAt" type="date" required max={today()} />
             </label>
-            <label>
-              {t('claims.value')}
-              <input name="value" inputMode="decimal" required aria-invalid={invalidValue} aria-describedby={invalidValue ? 'claim-value-error' : undefined} />
-              {invalidValue && (
-                <span id="claim-value-error" class="error">
-                  {t('claims.invalidValue')}
-                </span>
-              )}
-            </label>
+            <MoneyField id="claim-value" name="value" label={t('claims.value')} currency={list.find((brand) => brand.id === brandId)?.currency} required positive />
             <label>
               {t('claims.linkCode')}
               <input name="linkCode" maxLength={64} aria-describedby="claim-link-hint" />
@@ -122,7 +112,7 @@ export function Claims() {
             </button>
             {file.isError && (
               <p role="alert" class="error">
-                {t('common.error', { message: file.error.message })}
+                {refusal(file.error)}
               </p>
             )}
             {file.isSuccess && <p role="status">{t('claims.sent', { order: file.data.orderId, date: date(file.data.autoAcceptAt) })}</p>}

@@ -31,6 +31,10 @@ export function OrderDetail({ id }: { id: string }) {
         {(o) => (
           <>
             <dl class="facts">
+              <dt>{t('orders.brand')}</dt>
+              <dd>
+                <Link href={`/brands/${encodeURIComponent(o.organizationId)}`}>{o.brandName ?? t('orders.aBrand')}</Link>
+              </dd>
               <dt>{t('orders.date')}</dt>
               <dd>{date(o.createdAt)}</dd>
               <dt>{t('orders.value')}</dt>

@@ -34,7 +34,7 @@ function queryOf(filters: Filters) {
 
 /** The affiliate's orders, newest first, with their commission and its status (each opens its explanation); totals and a CSV of the same filters. */
 export function Orders() {
-  const { t, money, date, number } = useMessages();
+  const { t, money, date } = useMessages();
   const [filters, setFilters] = useState<Filters>(() => {
     const search = new URLSearchParams(window.location.search);
     return { from: '', to: '', commissionStatus: '', payoutId: search.get('payout') ?? '', coupon: search.get('coupon') ?? '' };
@@ -129,7 +129,7 @@ export function Orders() {
                       <td key={status}>
                         {money(balance[status].commission, balance.currency)}
                         <br />
-                        <span class="hint">{t('orders.count', { count: number(balance[status].orders) })}</span>
+                        <span class="hint">{t('orders.count', { count: balance[status].orders })}</span>
                       </td>
                     ))}
                   </tr>
@@ -149,6 +149,7 @@ export function Orders() {
                 <thead>
                   <tr>
                     <th scope="col">{t('orders.order')}</th>
+                    <th scope="col">{t('orders.brand')}</th>
                     <th scope="col">{t('orders.date')}</th>
                     <th scope="col">{t('links.channel')}</th>
                     <th scope="col">{t('orders.value')}</th>
@@ -162,6 +163,9 @@ export function Orders() {
                       <th scope="row">
                         <Link href={`/orders/${encodeURIComponent(order.id)}`}>{order.orderId}</Link>
                       </th>
+                      <td>
+                        <Link href={`/brands/${encodeURIComponent(order.organizationId)}`}>{order.brandName ?? t('orders.aBrand')}</Link>
+                      </td>
                       <td>{date(order.createdAt)}</td>
                       <td>{order.channel?.name ?? (order.coupon ? t('orders.byCoupon', { code: order.coupon }) : '—')}</td>
                       <td>{money(order.value, order.currency)}</td>

@@ -3,9 +3,11 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { DailyChart } from '../../components/daily-chart.js';
+import type { User } from '../../session.js';
+import { FirstDay } from './first-day.js';
 
-/** Clicks, orders and commission of the last 30 days, clicks per day, and the balance by status. */
-export function AffiliateOverview() {
+/** The first steps until they are done; clicks, orders and commission of the last 30 days, clicks per day, and the balance by status. */
+export function AffiliateOverview({ me }: { me: User }) {
   const { t, money, number } = useMessages();
   const clicks = useQuery({
     queryKey: ['analytics', 'clicks', '30d'],
@@ -27,6 +29,7 @@ export function AffiliateOverview() {
   return (
     <>
       <h1>{t('overview.title')}</h1>
+      <FirstDay me={me} />
       <QueryState query={clicks}>
         {(days) => {
           const total = days.reduce((sum, d) => sum + (d.clicks ?? 0), 0);

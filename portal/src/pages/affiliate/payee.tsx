@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure, ok } from '../../api.js';
+import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { fieldText } from '../../forms.js';
 import { isValidCpf, looksLikeCpf } from '../../cpf.js';
@@ -13,7 +13,7 @@ const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const;
 type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
 /** The details saved, masked; undefined before any were saved (the service answers 404). */
-function usePayee(enabled: boolean) {
+export function usePayee(enabled: boolean) {
   return useQuery({
     queryKey: PAYEE_KEY,
     enabled,
@@ -27,7 +27,7 @@ function usePayee(enabled: boolean) {
 
 /** Where the affiliate is paid: its owners see the details masked and change them, confirming with the password or the second factor. */
 export function Payee({ me }: { me: User }) {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const owner = me.role === 'owner';
   const payee = usePayee(owner);
   const factors = useSecondFactors();
@@ -79,7 +79,20 @@ export function Payee({ me }: { me: User }) {
   };
 
   const failure = needsFactor(save.error) ? null : save.error;
-  const refusal = problem || (failure instanceof ApiFailure ? failure.message : failure ? t('common.error', { message: failure.message }) : '');
+  const fields = {
+    legalName: t('payee.legalName'),
+    country: t('payee.country'),
+    taxId: t('payee.taxId'),
+    'method.keyType': t('payee.keyType'),
+    'method.key': t('payee.key'),
+    'method.iban': t('payee.iban'),
+    'method.bankCode': t('payee.bankCode'),
+    'method.branch': t('payee.branch'),
+    'method.account': t('payee.account'),
+    'method.accountType': t('payee.accountType'),
+    password: t('payee.password'),
+  };
+  const refused = problem || (failure ? refusal(failure, { fields }) : '');
   return (
     <>
       <h1>{t('payee.title')}</h1>
@@ -89,7 +102,7 @@ export function Payee({ me }: { me: User }) {
         {payee.isPending ? (
           <p role="status">{t('common.loading')}</p>
         ) : payee.error ? (
-          <p role="alert" class="error">{t('common.error', { message: payee.error.message })}</p>
+          <p role="alert" class="error">{refusal(payee.error)}</p>
         ) : current ? (
           <>
             <dl class="facts" data-testid="payee-current">
@@ -208,9 +221,9 @@ export function Payee({ me }: { me: User }) {
             </label>
           )}
           {gate.panel}
-          {refusal && (
+          {refused && (
             <p role="alert" class="error">
-              {refusal}
+              {refused}
             </p>
           )}
           <button type="submit" disabled={save.isPending}>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
@@ -7,7 +7,9 @@ import { QueryState } from '../../components/query-state.js';
 import { lowestPrice } from '../../product-price.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
+import { centsOf } from '../../../../src/lib/money-text.js';
+import { percentText } from '../../components/network-terms.js';
+import type { paths } from '../../../../packages/client/index.js';
 
 const PAGE_SIZE = 20;
 
@@ -16,6 +18,25 @@ interface Filters {
   /** from:to in cents, as the API takes it; '' for any price. */
   price: string;
   availableOnly: boolean;
+}
+
+type Earning = paths['/affiliate/brands/{id}/earnings']['get']['responses'][200]['content']['application/json']['data'][number];
+
+/** What each listed product earns the affiliate, asked once per brand on the page; by "brand/product". */
+function useProductEarnings(products: ReadonlyArray<{ organizationId: string; id: string }>): Map<string, Earning> {
+  const byBrand = new Map<string, string[]>();
+  for (const product of products) byBrand.set(product.organizationId, [...(byBrand.get(product.organizationId) ?? []), product.id]);
+  const answers = useQueries({
+    queries: [...byBrand].map(([brandId, ids]) => ({
+      queryKey: ['product-earnings', brandId, ids],
+      queryFn: async () => ok(await api.GET('/affiliate/brands/{id}/earnings', { params: { path: { id: brandId }, query: { products: ids } } })).data,
+    })),
+  });
+  const found = new Map<string, Earning>();
+  [...byBrand.keys()].forEach((brandId, i) => {
+    for (const earning of answers[i]?.data ?? []) found.set(`${brandId}/${earning.productId}`, earning);
+  });
+  return found;
 }
 
 /** The products of the brands the affiliate can work with: search, price range in money, availability. */
@@ -42,6 +63,10 @@ export function Products() {
       ),
     placeholderData: (previous) => previous,
   });
+  const earnings = useProductEarnings(products.data?.data ?? []);
+  /** What one unit earns, with its share of the price ("R$ 19,49 · 15 %"), or a dash while unknown. */
+  const earningText = (earning: Earning | undefined) =>
+    earning === undefined ? '—' : t('products.earning', { amount: money(earning.commission, earning.currency), percent: earning.price > 0 ? percentText(Math.round((earning.commission * 10_000) / earning.price), locale) : '—' });
   return (
     <>
       <h1>{t('products.title')}</h1>
@@ -93,6 +118,7 @@ export function Products() {
                   <tr>
                     <th scope="col">{t('products.product')}</th>
                     <th scope="col">{t('products.price')}</th>
+                    <th scope="col">{t('products.youEarn')}</th>
                     <th scope="col">{t('products.availability')}</th>
                     <th scope="col"><span class="visually-hidden">{t('brands.makeLink')}</span></th>
                   </tr>
@@ -106,8 +132,12 @@ export function Products() {
                           <a href={product.url} target="_blank" rel="noreferrer">
                             {product.name}
                           </a>
+                          <Link class="hint note" href={`/brands/${encodeURIComponent(product.organizationId)}`}>
+                            {product.brandName ?? t('orders.aBrand')}
+                          </Link>
                         </th>
                         <td data-testid="product-price">{price === undefined ? '—' : money(price, product.currency)}</td>
+                        <td data-testid="product-earning">{earningText(earnings.get(`${product.organizationId}/${product.id}`))}</td>
                         <td>
                           <span class={`badge ${product.available ? 'approved' : 'canceled'}`}>{t(product.available ? 'products.available' : 'products.unavailable')}</span>
                         </td>

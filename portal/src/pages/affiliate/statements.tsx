@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
+import { Link } from 'wouter-preact';
 import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
@@ -99,7 +100,14 @@ export function Statements() {
                           {s.movements.map((m, i) => (
                             <tr key={i}>
                               <td>{date(m.at)}</td>
-                              <td>{kind(m.kind)}</td>
+                              <td>
+                                {kind(m.kind)}
+                                {m.orderId && m.orderNumber && (
+                                  <span class="hint note">
+                                    <Link href={`/orders/${encodeURIComponent(m.orderId)}`}>{t('statement.orderOf', { order: m.orderNumber, brand: m.brandName ?? '' })}</Link>
+                                  </span>
+                                )}
+                              </td>
                               <td>{money(m.amount, s.currency)}</td>
                             </tr>
                           ))}

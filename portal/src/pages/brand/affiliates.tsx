@@ -16,7 +16,7 @@ const PAGE_SIZE = 25;
 
 /** The affiliates working with the brand, with their results; approving those who ask, withdrawing approvals. */
 export function Affiliates() {
-  const { t, money, number } = useMessages();
+  const { t, money, number, refusal } = useMessages();
   const queries = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [page, setPage] = useState(1);
@@ -52,7 +52,7 @@ export function Affiliates() {
         />
         {t('affiliates.onlyAsking')}
       </label>
-      {failure && <p role="alert" class="error">{t('common.error', { message: failure.message })}</p>}
+      {failure && <p role="alert" class="error">{refusal(failure)}</p>}
       <QueryState query={affiliates}>
         {({ data, meta }) =>
           data.length === 0 ? (

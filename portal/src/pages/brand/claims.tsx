@@ -5,7 +5,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
+import { MoneyField, moneyField } from '../../components/money-field.js';
 import { ClaimStatusBadge, CLAIM_FILTERS, type ClaimFilter } from '../affiliate/claim-status.js';
 import type { components } from '../../../../packages/client/index.js';
 
@@ -15,7 +15,7 @@ type Answer = { id: string; status: 'accepted'; value?: number } | { id: string;
 
 /** Affiliates' claims of the brand's orders its tracking missed: open ones are accepted (at a corrected value if need be) or declined with a reason. */
 export function BrandClaims() {
-  const { t, money, date } = useMessages();
+  const { t, money, date, refusal } = useMessages();
   const queries = useQueryClient();
   const [status, setStatus] = useState<ClaimFilter>('open');
   const [page, setPage] = useState(1);
@@ -37,7 +37,7 @@ export function BrandClaims() {
       <p class="hint">{t('claims.brandHint')}</p>
       {answer.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: answer.error.message })}
+          {refusal(answer.error)}
         </p>
       )}
       <form class="inline" onSubmit={(e) => e.preventDefault()}>
@@ -120,7 +120,7 @@ function Answered({ claim }: { claim: Claim }) {
 /** Accept (with the actual value if the claimed one is wrong) or decline saying why. */
 function AnswerForms({ claim, busy, onAnswer }: { claim: Claim; busy: boolean; onAnswer: (answer: Answer) => void }) {
   const { t, date, locale } = useMessages();
-  const [invalid, setInvalid] = useState<'value' | 'reason' | undefined>();
+  const [invalid, setInvalid] = useState(false);
   const id = claim.id;
   return (
     <div class="claim-answer">
@@ -128,17 +128,11 @@ function AnswerForms({ claim, busy, onAnswer }: { claim: Claim; busy: boolean; o
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          const cents = centsOf(fieldText(e.currentTarget, 'value'), locale);
-          if (cents === undefined || cents === 0) return setInvalid('value');
-          setInvalid(undefined);
-          onAnswer({ id, status: 'accepted', ...(cents !== '' && { value: cents }) });
+          const cents = moneyField(e.currentTarget, 'value', locale);
+          onAnswer({ id, status: 'accepted', ...(cents !== null && { value: cents }) });
         }}
       >
-        <label>
-          {t('claims.correctValue')}
-          <input name="value" inputMode="decimal" aria-invalid={invalid === 'value'} />
-        </label>
-        {invalid === 'value' && <span class="error">{t('claims.invalidValue')}</span>}
+        <MoneyField id={`claim-${id}-value`} name="value" label={t('claims.correctValue')} currency={claim.currency} positive />
         <button type="submit" disabled={busy} aria-label={t('claims.acceptClaim', { order: claim.orderId })}>
           {t('claims.accept')}
         </button>
@@ -147,16 +141,16 @@ function AnswerForms({ claim, busy, onAnswer }: { claim: Claim; busy: boolean; o
         onSubmit={(e) => {
           e.preventDefault();
           const reason = fieldText(e.currentTarget, 'reason').trim();
-          if (!reason) return setInvalid('reason');
-          setInvalid(undefined);
+          setInvalid(!reason);
+          if (!reason) return;
           onAnswer({ id, status: 'declined', reason });
         }}
       >
         <label>
           {t('claims.declineReason')}
-          <input name="reason" maxLength={2000} aria-invalid={invalid === 'reason'} />
+          <input name="reason" maxLength={2000} aria-invalid={invalid} />
         </label>
-        {invalid === 'reason' && <span class="error">{t('claims.reasonRequired')}</span>}
+        {invalid && <span class="error">{t('claims.reasonRequired')}</span>}
         <button type="submit" disabled={busy} aria-label={t('claims.declineClaim', { order: claim.orderId })}>
           {t('claims.decline')}
         </button>

@@ -7,7 +7,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CommissionLines } from '../../components/commission-explanation.js';
 import { useOutcomeText } from '../../components/commission-rule-text.js';
-import { centsOf } from '../../money-input.js';
+import { centsOf } from '../../../../src/lib/money-text.js';
 import type { components, paths } from '../../../../packages/client/index.js';
 
 type Rule = components['schemas']['CommissionRule'];
@@ -49,7 +49,7 @@ function percentOf(text: string, locale: string): number | undefined {
 
 /** The rules editor: the brand's rules in the order they are tried, its default rule last, and a preview of an example order. */
 export function CommissionRulesEditor() {
-  const { t, money, number, locale, dateTime } = useMessages();
+  const { t, has, money, number, locale, dateTime, refusal } = useMessages();
   const outcomeOf = useOutcomeText();
   const queries = useQueryClient();
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
@@ -133,10 +133,12 @@ export function CommissionRulesEditor() {
     return found.size > 0 ? { problems: found } : { rules };
   }
 
-  /** The service names the rule it refuses ("rules[2]: …", "rules[2].value: …"): the message goes beside that rule. */
+  /** The service names the rule it refuses (its number and what it breaks): the sentence goes beside that rule, in the page's language. */
   function problemsOf(error: Error): Map<number, string> {
-    const match = /rules\[(\d+)\]/.exec(error.message);
-    return new Map([[match ? Number(match[1]) : -1, error.message]]);
+    const details = error instanceof ApiFailure && error.body?.code === 'invalid_commission_rules' ? error.body.details : undefined;
+    const key = `rules.problem.${details?.rule ?? ''}`;
+    if (details?.position === undefined || !has(key)) return new Map([[-1, refusal(error)]]);
+    return new Map([[details.position - 1, t(key, { other: details.values?.[0] ?? '', name: details.values?.[0] ?? '' })]]);
   }
 
   const save = useMutation({
@@ -367,7 +369,7 @@ function Preview({
   problemsOf: (error: Error) => Map<number, string>;
   onProblems: (problems: Map<number, string>) => void;
 }) {
-  const { t, locale } = useMessages();
+  const { t, locale, refusal } = useMessages();
   const [items, setItems] = useState<ExampleItem[]>([{ id: '', price: '', quantity: '1' }]);
   const [customer, setCustomer] = useState<'' | 'new' | 'returning'>('');
   const [channelKind, setChannelKind] = useState('');
@@ -464,10 +466,10 @@ function Preview({
       )}
       {preview.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: preview.error.message })}
+          {refusal(preview.error)}
         </p>
       )}
-      {preview.data && <CommissionLines lines={preview.data.lines} capped={preview.data.capped} total={preview.data.total} currency={preview.data.currency} testId="preview" />}
+      {preview.data && <CommissionLines lines={preview.data.lines} capped={preview.data.capped} total={preview.data.total} rounding={preview.data.rounding} currency={preview.data.currency} testId="preview" />}
     </section>
   );
 }

@@ -6,24 +6,23 @@ import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CommissionExplanation } from '../../components/commission-explanation.js';
-import { centsOf } from '../../money-input.js';
+import { MoneyField, moneyField } from '../../components/money-field.js';
+import { HoldReasons, isHeld } from '../../components/hold-reasons.js';
 import { statusMessage } from '../../statuses.js';
+import { useChangeWords } from '../../components/change-words.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type Detail = paths['/advertiser/conversions/{orderId}']['get']['responses'][200]['content']['application/json']['data'];
 type Change = NonNullable<paths['/advertiser/conversions/{orderId}']['patch']['requestBody']>['content']['application/json'];
 
-const FIELDS: Record<string, MessageKey> = {
-  status: 'conversion.field.status',
-  commissionStatus: 'conversion.field.commissionStatus',
-  value: 'orders.value',
-  items: 'conversion.field.items',
-  commission: 'orders.commission',
-};
+/** Who made a change: the brand, a person of the network, or the network's scheduled work. */
+const AUTHORS: Record<string, MessageKey> = { brand: 'conversion.by.brand', operator: 'conversion.by.operator', network: 'conversion.by.network' };
 
 /** One conversion: its facts, how its commission was computed, its history, and for a pending one approve, decline or correct (a refund, a returned item). */
 export function ConversionDetail({ orderId }: { orderId: string }) {
-  const { t, money, date, dateTime } = useMessages();
+  const messages = useMessages();
+  const { t, money, date, dateTime, refusal } = messages;
+  const words = useChangeWords();
   const queries = useQueryClient();
   const detail = useQuery({
     queryKey: ['conversion', orderId],
@@ -43,16 +42,22 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
         <Link href="/conversions">{t('conversion.back')}</Link>
       </p>
       <h1>{t('conversion.title', { order: orderId })}</h1>
-      {change.isError && <p role="alert" class="error">{t('common.error', { message: change.error.message })}</p>}
+      {change.isError && <p role="alert" class="error">{refusal(change.error)}</p>}
       <QueryState query={detail}>
         {(c) => (
           <>
-            <dl class="facts">
+            <dl class="facts wraps">
               <dt>{t('orders.status')}</dt>
               <dd>
-                <span class={`badge ${c.status}`} data-testid="conversion-status">
-                  {t(statusMessage(c.status) ?? 'status.pending')}
-                </span>
+                {isHeld(c) ? (
+                  <span class="badge held" data-testid="conversion-status">
+                    {t('hold.status')}
+                  </span>
+                ) : (
+                  <span class={`badge ${c.status}`} data-testid="conversion-status">
+                    {t(statusMessage(c.status) ?? 'status.pending')}
+                  </span>
+                )}
               </dd>
               <dt>{t('conversions.affiliate')}</dt>
               <dd>{c.affiliateId}</dd>
@@ -60,8 +65,14 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
               <dd>{date(c.createdAt)}</dd>
               <dt>{t('conversion.lockAt')}</dt>
               <dd data-testid="conversion-lock">
-                {dateTime(c.lockAt)}
-                {c.autoApproved && ` · ${t('conversion.autoApproved')}`}
+                {isHeld(c) ? (
+                  t('hold.lockOnRelease')
+                ) : (
+                  <>
+                    {dateTime(c.lockAt)}
+                    {c.autoApproved && ` · ${t('conversion.autoApproved')}`}
+                  </>
+                )}
               </dd>
               <dt>{t('orders.value')}</dt>
               <dd data-testid="conversion-value">{money(c.value, c.currency)}</dd>
@@ -85,11 +96,14 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
                 </>
               )}
             </dl>
+            {isHeld(c) && c.status === 'pending' && <HoldExplanation conversion={c} />}
             {c.status === 'pending' && (
               <div class="actions">
-                <button type="button" onClick={() => change.mutate({ status: 'approved' })}>
-                  {t('conversions.approve')}
-                </button>
+                {!isHeld(c) && (
+                  <button type="button" onClick={() => change.mutate({ status: 'approved' })}>
+                    {t('conversions.approve')}
+                  </button>
+                )}
                 <button type="button" class="danger" onClick={() => change.mutate({ status: 'canceled' })}>
                   {t('conversions.decline')}
                 </button>
@@ -113,8 +127,8 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
                   {c.history.map((event, i) => (
                     <tr key={i}>
                       <td>{date(event.at)}</td>
-                      <td>{t('conversion.changed', { field: FIELDS[event.field] ? t(FIELDS[event.field]!) : event.field, from: shown(event.field, event.from, c), to: shown(event.field, event.to, c) })}</td>
-                      <td>{event.by}</td>
+                      <td>{t('conversion.changed', { field: words.label(event.field) ?? event.field, from: words.value(event.field, event.from, c), to: words.value(event.field, event.to, c) })}</td>
+                      <td>{AUTHORS[event.by] ? t(AUTHORS[event.by]!) : event.by}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -125,40 +139,42 @@ export function ConversionDetail({ orderId }: { orderId: string }) {
       </QueryState>
     </>
   );
+}
 
-  /** A history value as a person reads it: money in money, statuses in words. */
-  function shown(field: string, value: string | undefined, c: Detail): string {
-    if (value === undefined) return '—';
-    if (field === 'value' || field === 'commission') return money(Number(value), c.currency);
-    if (field === 'status' || field === 'commissionStatus') {
-      const key = statusMessage(value);
-      return key ? t(key) : value;
-    }
-    if (field === 'items') return t('conversion.itemsCount', { count: (JSON.parse(value) as unknown[]).length });
-    return value;
-  }
+/** What the network's review of a held order means for the brand: why, who decides, and what follows either way. */
+function HoldExplanation({ conversion }: { conversion: Detail }) {
+  const { t } = useMessages();
+  const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
+  const days = profile.data?.validationDays;
+  return (
+    <section class="notice" aria-labelledby="hold-title" data-testid="hold-explanation">
+      <h2 id="hold-title">{t('hold.title')}</h2>
+      <HoldReasons conversion={conversion} />
+      <p class="hint">{t('hold.limits')}</p>
+      <p>{t('hold.whoDecides')}</p>
+      <ul>
+        <li>{days === undefined ? t('hold.onReleaseDays') : t('hold.onRelease', { days: days })}</li>
+        <li>{t('hold.onCancel')}</li>
+      </ul>
+      <p>{t('hold.meanwhile')}</p>
+    </section>
+  );
 }
 
 /** Correcting a pending order: fewer of an item (returned), and the value that goes with it. */
 function Correction({ conversion, onCorrect, pending }: { conversion: Detail; onCorrect: (body: Change) => void; pending: boolean }) {
   const { t, money, locale } = useMessages();
   const [quantities, setQuantities] = useState(() => conversion.items.map((item) => item.quantity));
-  const [valueText, setValueText] = useState('');
-  const [invalid, setInvalid] = useState(false);
   const itemsSum = conversion.items.reduce((sum, item, i) => sum + item.price * (quantities[i] ?? 0), 0);
   return (
     <form
       class="stacked"
       onSubmit={(e) => {
         e.preventDefault();
-        const typed = centsOf(valueText, locale);
-        if (typed === undefined) {
-          setInvalid(true);
-          return;
-        }
-        setInvalid(false);
+        // The field refused an unreadable amount already; empty: the items' total.
+        const typed = moneyField(e.currentTarget, 'value', locale);
         const items = conversion.items.map((item, i) => ({ ...item, quantity: quantities[i] ?? 0 })).filter((item) => item.quantity > 0);
-        onCorrect({ value: typed === '' ? itemsSum : typed, items });
+        onCorrect({ value: typed ?? itemsSum, items });
       }}
     >
       <h2>{t('conversion.correct')}</h2>
@@ -176,15 +192,7 @@ function Correction({ conversion, onCorrect, pending }: { conversion: Detail; on
           {t('conversion.itemLine', { item: item.name, price: money(item.price, conversion.currency), quantity: item.quantity })}
         </label>
       ))}
-      <label>
-        {t('conversion.newValue')}
-        <input inputMode="decimal" value={valueText} placeholder={money(itemsSum, conversion.currency)} aria-invalid={invalid} onInput={(e) => setValueText(e.currentTarget.value)} />
-      </label>
-      {invalid && (
-        <p role="alert" class="error">
-          {t('conversion.valueInvalid')}
-        </p>
-      )}
+      <MoneyField name="value" label={t('conversion.newValue')} currency={conversion.currency} hint={t('conversion.newValueHint', { total: money(itemsSum, conversion.currency) })} />
       <button type="submit" disabled={pending}>
         {t('conversion.saveCorrection')}
       </button>

@@ -6,14 +6,15 @@ import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { AffiliatePicker } from '../../components/affiliate-picker.js';
 
 const PAGE_SIZE = 25;
 /** What the service accepts as a code (it says what to fix when it refuses one). */
 const CODE_PATTERN = '[A-Za-z0-9_\\-]{3,40}';
 
-/** The brand's coupon codes given to affiliates: give one (or give it to another affiliate), take one back. */
+/** The brand's coupon codes given to affiliates: give one to any affiliate it may (found by name or id), or give it to another; take one back. */
 export function BrandCoupons() {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const queries = useQueryClient();
   const [page, setPage] = useState(1);
   const [given, setGiven] = useState('');
@@ -22,8 +23,6 @@ export function BrandCoupons() {
     queryFn: async () => ok(await api.GET('/advertiser/coupons', { params: { query: { page, limit: PAGE_SIZE } } })),
     placeholderData: (previous) => previous,
   });
-  // Affiliates to choose from: the brand's programme (a code goes to one of them).
-  const affiliates = useQuery({ queryKey: ['coupon-affiliates'], queryFn: async () => ok(await api.GET('/advertiser/affiliates', { params: { query: { limit: 100 } } })).data });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['brand-coupons'] });
   const give = useMutation({
     mutationFn: async ({ code, affiliateId }: { code: string; affiliateId: string }) => ok(await api.PUT('/advertiser/coupons/{code}', { params: { path: { code } }, body: { affiliateId } })).data,
@@ -40,7 +39,7 @@ export function BrandCoupons() {
   return (
     <>
       <h1>{t('coupons.title')}</h1>
-      <p class="hint">{t('coupons.brandHint')}</p>
+      <p class="hint">{t('brandCodes.hint')}</p>
       <form
         class="stacked"
         onSubmit={(e) => {
@@ -57,17 +56,7 @@ export function BrandCoupons() {
             {t('coupons.codeHint')}
           </span>
         </div>
-        <div class="field">
-          <label for="coupon-affiliate">{t('coupons.affiliate')}</label>
-          <select id="coupon-affiliate" name="affiliateId" required>
-            <option value="">{t('coupons.chooseAffiliate')}</option>
-            {(affiliates.data ?? []).map((a) => (
-              <option key={a.affiliateId} value={a.affiliateId}>
-                {a.name} ({a.affiliateId})
-              </option>
-            ))}
-          </select>
-        </div>
+        <AffiliatePicker id="coupon-affiliate" />
         <button type="submit" disabled={give.isPending}>
           {t('coupons.giveButton')}
         </button>
@@ -75,7 +64,7 @@ export function BrandCoupons() {
       </form>
       {failure && (
         <p role="alert" class="error">
-          {t('common.error', { message: failure.message })}
+          {refusal(failure)}
         </p>
       )}
       <h2>{t('coupons.list')}</h2>

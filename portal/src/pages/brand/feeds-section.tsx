@@ -18,7 +18,7 @@ const uploadType = (format: string, file: File) => (/\.gz$/i.test(file.name) ? '
 
 /** One run's report: its counts, why it failed, and the items it refused. */
 function RunReport({ run }: { run: Run }) {
-  const { t, number, dateTime } = useMessages();
+  const { t, dateTime } = useMessages();
   return (
     <div class="card" data-testid={`feed-run-${run.id}`}>
       <p>
@@ -26,7 +26,7 @@ function RunReport({ run }: { run: Run }) {
       </p>
       {run.reason && <p class="blocked wrap">{run.reason}</p>}
       <p>
-        {t('brandFeeds.counts', { items: number(run.items), added: number(run.added), updated: number(run.updated), unchanged: number(run.unchanged), unavailable: number(run.madeUnavailable), refused: number(run.refused) })}
+        {t('brandFeeds.counts', { items: run.items, added: run.added, updated: run.updated, unchanged: run.unchanged, unavailable: run.madeUnavailable, refused: run.refused })}
       </p>
       {run.refusals.length > 0 && (
         <RefusedLines caption={t('brandFeeds.refusals')} rows={run.refusals.map((r) => ({ line: r.line, id: r.item, reason: r.reason }))} />
@@ -37,7 +37,7 @@ function RunReport({ run }: { run: Run }) {
 
 /** The brand's product feeds on the Catalogue page: add or change one, run an uploaded copy, read each run's report. */
 export function FeedsSection() {
-  const { t, dateTime } = useMessages();
+  const { t, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
   const [shown, setShown] = useState<Run | undefined>();
   const feeds = useQuery({ queryKey: FEEDS_KEY, queryFn: async () => ok(await api.GET('/advertiser/feeds')).data });
@@ -62,7 +62,7 @@ export function FeedsSection() {
       <p class="hint">{t('brandFeeds.hint')}</p>
       {failure && (
         <p role="alert" class="error">
-          {t('common.error', { message: failure.message })}
+          {refusal(failure)}
         </p>
       )}
       <form

@@ -23,7 +23,7 @@ const idsIn = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 /** The brand's affiliate groups, which its commission rules name: affiliates placed by hand, and volume tiers placed by last month's approved orders. */
 export function BrandGroups() {
-  const { t, number } = useMessages();
+  const { t, number, refusal } = useMessages();
   const queries = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [saved, setSaved] = useState('');
@@ -108,7 +108,7 @@ export function BrandGroups() {
       </form>
       {failure && (
         <p role="alert" class="error">
-          {t('common.error', { message: failure.message })}
+          {refusal(failure)}
         </p>
       )}
       <h2>{t('groups.list')}</h2>

@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
+import { MoneyField, moneyField } from '../../components/money-field.js';
+import { NetworkTermsText } from '../../components/network-terms.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type Profile = paths['/advertiser/brand']['get']['responses'][200]['content']['application/json']['data'];
@@ -21,9 +22,12 @@ function percentOf(text: string): number | undefined {
 
 /** The brand's profile as affiliates and redirects use it: site, domains, click id parameter, commission rule. */
 export function BrandProfile() {
-  const { t, money, number, date, locale } = useMessages();
+  const messages = useMessages();
+  const { t, money, number, date, locale, refusal } = messages;
   const queries = useQueryClient();
   const [invalid, setInvalid] = useState(false);
+  // The kind of commission chosen on the form: a percentage is typed as one, an amount in a money field.
+  const [transfer, setTransfer] = useState<Profile['commission']['transfer'] | undefined>(undefined);
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
   const save = useMutation({
     mutationFn: async (body: Change) => ok(await api.PATCH('/advertiser/brand', { body })).data,
@@ -33,9 +37,8 @@ export function BrandProfile() {
     commission.transfer === 'cps' ? t('profile.cps', { percent: number(commission.value) }) : t('profile.cpa', { amount: money(commission.value, currency) });
   const submit = (form: HTMLFormElement, brand: Profile) => {
     const transfer = fieldText(form, 'transfer') === 'cpa' ? 'cpa' : 'cps';
-    const typed = fieldText(form, 'commission');
-    const cents = centsOf(typed, locale);
-    const value = transfer === 'cps' ? percentOf(typed) : typeof cents === 'number' ? cents : undefined;
+    // The money field refused an unreadable amount before the form was sent.
+    const value = transfer === 'cps' ? percentOf(fieldText(form, 'commission')) : (moneyField(form, 'commissionAmount', locale) ?? undefined);
     setInvalid(value === undefined);
     if (value === undefined) return;
     // The domains beside the site's (the profile lists the site's first), each once.
@@ -60,17 +63,17 @@ export function BrandProfile() {
       {(brand) => (
         <>
           <h1>{brand.name}</h1>
-          <dl class="facts">
+          <dl class="facts wraps">
             <dt>{t('profile.visibility')}</dt>
             <dd>{t(brand.isPublic ? 'brands.public' : 'profile.private')}</dd>
             <dt>{t('profile.currency')}</dt>
             <dd>{brand.currency}</dd>
             <dt>{t('profile.attribution')}</dt>
-            <dd>{t('profile.days', { days: number(brand.attributionWindowDays) })}</dd>
+            <dd>{t('profile.days', { days: brand.attributionWindowDays })}</dd>
             <dt>{t('profile.validation')}</dt>
-            <dd>{t('profile.validationDaysValue', { days: number(brand.validationDays) })}</dd>
+            <dd>{t('profile.validationDaysValue', { days: brand.validationDays })}</dd>
             <dt>{t('profile.claimDays')}</dt>
-            <dd>{t('profile.claimDaysValue', { days: number(brand.claimAutoAcceptDays) })}</dd>
+            <dd>{t('profile.claimDaysValue', { days: brand.claimAutoAcceptDays })}</dd>
             <dt>{t('profile.priority')}</dt>
             <dd>{t(brand.attributionPriority === 'click' ? 'profile.priorityClick' : 'profile.priorityCoupon')}</dd>
             <dt>{t('profile.commission')}</dt>
@@ -82,10 +85,15 @@ export function BrandProfile() {
               </>
             )}
             <dt>{t('profile.termsNotice')}</dt>
-            <dd>{t('profile.noticeDays', { days: number(brand.termsNoticeDays) })}</dd>
+            <dd>{t('profile.noticeDays', { days: brand.termsNoticeDays })}</dd>
+            <dt>{t('terms.label')}</dt>
+            <dd data-testid="profile-network-terms">
+              <NetworkTermsText terms={brand.networkTerms} currency={brand.currency} />
+            </dd>
           </dl>
+          <p class="hint">{t('terms.setByNetwork')}</p>
           <form
-            class="stacked"
+            class="stacked profile-form"
             onSubmit={(e) => {
               e.preventDefault();
               submit(e.currentTarget, brand);
@@ -94,11 +102,11 @@ export function BrandProfile() {
             <h2>{t('profile.edit')}</h2>
             <label>
               {t('profile.site')}
-              <input name="site" type="url" required defaultValue={brand.site} size={40} />
+              <input name="site" inputMode="url" autocapitalize="none" autocorrect="off" spellcheck={false} required maxLength={2048} defaultValue={brand.site} />
             </label>
             <label>
               {t('profile.homeUrl')}
-              <input name="homeUrl" type="url" defaultValue={brand.homeUrl} size={40} aria-describedby="home-hint" />
+              <input name="homeUrl" type="url" defaultValue={brand.homeUrl} aria-describedby="home-hint" />
               <span id="home-hint" class="hint">
                 {t('profile.homeHint')}
               </span>
@@ -141,23 +149,21 @@ export function BrandProfile() {
             <fieldset>
               <legend>{t('profile.commission')}</legend>
               <label class="check">
-                <input type="radio" name="transfer" value="cps" defaultChecked={brand.commission.transfer === 'cps'} />
+                <input type="radio" name="transfer" value="cps" checked={(transfer ?? brand.commission.transfer) === 'cps'} onChange={() => setTransfer('cps')} />
                 {t('profile.cpsChoice')}
               </label>
               <label class="check">
-                <input type="radio" name="transfer" value="cpa" defaultChecked={brand.commission.transfer === 'cpa'} />
+                <input type="radio" name="transfer" value="cpa" checked={(transfer ?? brand.commission.transfer) === 'cpa'} onChange={() => setTransfer('cpa')} />
                 {t('profile.cpaChoice', { currency: brand.currency })}
               </label>
-              <label>
-                {t('profile.commissionValue')}
-                <input
-                  name="commission"
-                  inputMode="decimal"
-                  required
-                  aria-invalid={invalid}
-                  defaultValue={brand.commission.transfer === 'cps' ? String(brand.commission.value) : money(brand.commission.value, brand.currency).replace(/[^\d.,]/g, '')}
-                />
-              </label>
+              {(transfer ?? brand.commission.transfer) === 'cps' ? (
+                <label>
+                  {t('profile.percentValue')}
+                  <input name="commission" inputMode="decimal" required aria-invalid={invalid} defaultValue={brand.commission.transfer === 'cps' ? number(brand.commission.value) : ''} />
+                </label>
+              ) : (
+                <MoneyField name="commissionAmount" label={t('profile.amountValue')} currency={brand.currency} required defaultCents={brand.commission.transfer === 'cpa' ? brand.commission.value : null} />
+              )}
             </fieldset>
             {invalid && (
               <p role="alert" class="error">
@@ -174,7 +180,7 @@ export function BrandProfile() {
             </label>
             {save.isError && (
               <p role="alert" class="error">
-                {t('common.error', { message: save.error.message })}
+                {refusal(save.error)}
               </p>
             )}
             {save.isSuccess && <p role="status">{t('profile.saved')}</p>}

@@ -6,6 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
+import { NetworkTermsText, percentText } from '../../components/network-terms.js';
 import type { components } from '../../../../packages/client/index.js';
 
 type Statement = components['schemas']['Statement'];
@@ -27,8 +28,9 @@ function StatusBadge({ status }: { status: Statement['status'] }) {
 
 /** What the network bills the brand each month: one statement per month and currency. */
 export function BrandStatements() {
-  const { t, money, date, number } = useMessages();
+  const { t, money, date, number, locale } = useMessages();
   const [page, setPage] = useState(1);
+  const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
   const statements = useQuery({
     queryKey: ['statements', page],
     queryFn: async () => ok(await api.GET('/advertiser/statements', { params: { query: { page, limit: PAGE_SIZE } } })),
@@ -38,6 +40,22 @@ export function BrandStatements() {
     <>
       <h1>{t('statements.title')}</h1>
       <p class="hint">{t('statements.brandHint')}</p>
+      <QueryState query={profile}>
+        {(brand) => (
+          <section class="terms" aria-labelledby="terms-title">
+            <h2 id="terms-title">{t('terms.label')}</h2>
+            <p data-testid="statements-network-terms">
+              <NetworkTermsText terms={brand.networkTerms} currency={brand.currency} />
+            </p>
+            <p class="hint">{t('terms.setByNetwork')}</p>
+            {page === 1 && statements.data?.data[0] && statements.data.data[0].feeBasisPoints !== brand.networkTerms.feeBasisPoints && (
+              <p class="hint" data-testid="statements-terms-changed">
+                {t('terms.latestDiffers', { percent: percentText(statements.data.data[0].feeBasisPoints, locale), month: statements.data.data[0].month })}
+              </p>
+            )}
+          </section>
+        )}
+      </QueryState>
       <QueryState query={statements}>
         {({ data, meta }) =>
           data.length === 0 ? (
@@ -136,7 +154,7 @@ export function StatementDetail({ id }: { id: string }) {
                 {t('statements.pdf')}
               </a>
             </p>
-            <h2>{t('statements.linesTitle', { count: number(s.lineCount) })}</h2>
+            <h2>{t('statements.linesTitle', { count: s.lineCount })}</h2>
             <table>
               <thead>
                 <tr>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
@@ -7,14 +8,15 @@ import { ConfirmButton } from '../../components/confirm-button.js';
 
 const TAG_KEY = ['brand', 'tag'];
 
-/** One snippet to paste, with a button that copies it. */
-function Snippet({ id, title, hint, text }: { id: string; title: string; hint: string; text: string }) {
+/** One snippet to paste, with a button that copies it; what else to know about it goes before the code. */
+function Snippet({ id, title, hint, text, children }: { id: string; title: string; hint: string; text: string; children?: ComponentChildren }) {
   const { t } = useMessages();
   const [copied, setCopied] = useState(false);
   return (
     <section aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{title}</h3>
       <p class="hint">{hint}</p>
+      {children}
       <pre class="snippet" data-testid={`snippet-${id}`}>
         <code>{text}</code>
       </pre>
@@ -27,7 +29,7 @@ function Snippet({ id, title, hint, text }: { id: string; title: string; hint: s
 
 /** The brand's tag and pixel: the publishable key, what to paste where, and what the tag sent lately (test the install). */
 export function TagPage() {
-  const { t, dateTime } = useMessages();
+  const { t, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
   const install = useQuery({ queryKey: TAG_KEY, queryFn: async () => ok(await api.GET('/advertiser/tag')).data });
   const makeKey = useMutation({
@@ -48,7 +50,7 @@ export function TagPage() {
       <p>{t('tag.intro')}</p>
       {error && (
         <p role="alert" class="error">
-          {t('common.error', { message: error.message })}
+          {refusal(error)}
         </p>
       )}
       <QueryState query={install}>
@@ -70,7 +72,9 @@ export function TagPage() {
                   {t('tag.replace')}
                 </ConfirmButton>
                 <Snippet id="every-page" title={t('tag.everyPage')} hint={t('tag.everyPageHint')} text={tag.snippets.everyPage} />
-                <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage} />
+                <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage}>
+                  <p>{t('tag.analytics')}</p>
+                </Snippet>
                 <Snippet id="pixel" title={t('tag.pixel')} hint={t('tag.pixelHint')} text={tag.snippets.pixel} />
               </>
             ) : (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
+import { useActionNotice } from '../../components/action-notice.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
@@ -9,18 +10,19 @@ import type { components } from '../../../../packages/client/index.js';
 
 type Application = components['schemas']['Application'];
 type Decision = { ids: string[]; status: 'approved' | 'declined'; reason?: string };
-type Outcome = { id: string; decided: boolean; code?: string; message?: string };
+type Outcome = { id: string; decided: boolean; code?: string };
 const STATUSES = ['pending', 'unverified', 'approved', 'declined'] as const;
 
 /** Affiliates' sign-ups and brands' applications: what each sent, approved or declined (with the reason the applicant reads), one or several at once. */
 const PAGE_SIZE = 50;
 
 export function OperatorApplications() {
-  const { t, date } = useMessages();
+  const { t, date, refusal } = useMessages();
   const queries = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('pending');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [refusals, setRefusals] = useState<Outcome[]>([]);
+  const { say, notice } = useActionNotice();
   const [page, setPage] = useState(1);
   const applications = useQuery({
     queryKey: ['operator-applications', status, page],
@@ -29,13 +31,20 @@ export function OperatorApplications() {
   });
   const decide = useMutation({
     mutationFn: async ({ ids, ...decision }: Decision) => ok(await api.POST('/operator/applications/decisions', { body: { ids, ...decision } })).data,
-    onSuccess: (outcomes) => {
+    onSuccess: (outcomes, { status: decided }) => {
       setRefusals(outcomes.filter((o) => !o.decided));
+      const count = outcomes.filter((o) => o.decided).length;
+      say(count === 0 ? t('operator.applications.noneDecided') : decided === 'approved' ? t('operator.applications.approvedCount', { count }) : t('operator.applications.declinedCount', { count }));
       setChosen(new Set());
       void queries.invalidateQueries({ queryKey: ['operator-applications'] });
       void queries.invalidateQueries({ queryKey: ['operator-audit'] });
     },
   });
+  /** An application named as the list names it (the page may have moved on: then its id). */
+  const applicantOf = (id: string) => {
+    const a = applications.data?.data.find((application) => application.id === id);
+    return a ? (a.company ?? a.name) : id;
+  };
   const toggle = (id: string) => {
     const next = new Set(chosen);
     if (next.has(id)) next.delete(id);
@@ -48,13 +57,14 @@ export function OperatorApplications() {
       <p class="hint">{t('operator.applications.hint')}</p>
       {decide.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: decide.error.message })}
+          {refusal(decide.error)}
         </p>
       )}
+      {notice}
       {refusals.length > 0 && (
         <ul role="alert" class="error">
           {refusals.map((r) => (
-            <li key={r.id}>{t('operator.applications.notDecided', { id: r.id, message: r.message ?? '' })}</li>
+            <li key={r.id}>{t('operator.applications.notDecided', { applicant: applicantOf(r.id), why: refusal({ code: r.code ?? '' }) })}</li>
           ))}
         </ul>
       )}

@@ -1,16 +1,22 @@
 import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
+import { useChangeWords } from '../../components/change-words.js';
+import { useAuditSentence } from '../../components/audit-sentence.js';
 import type { components } from '../../../../packages/client/index.js';
 
 type Entry = components['schemas']['AuditEntry'];
 const PAGE_SIZE = 50;
 type Search = { affiliateId?: string; brandId?: string; actorId?: string; action?: string; from?: string; to?: string };
 const FIELDS = ['affiliateId', 'brandId', 'actorId', 'action', 'from', 'to'] as const;
+/** The kinds of action searched by (a prefix ends with a dot), each with its words. */
+const ACTIONS = ['', 'application.', 'affiliate.', 'brand.', 'approval.', 'conversion.', 'order.', 'claim.', 'statement.', 'payout.', 'payout_run.', 'adjustment.', 'member.viewed_as', 'user.'] as const;
 
 /** The audit trail, searched by member, actor, action and time; exported as CSV with the same search. */
 export function OperatorAudit() {
@@ -39,7 +45,17 @@ export function OperatorAudit() {
         {FIELDS.map((field) => (
           <div class="field" key={field}>
             <label for={`audit-${field}`}>{t(`operator.audit.${field}`)}</label>
-            <input id={`audit-${field}`} name={field} type={field === 'from' || field === 'to' ? 'date' : 'text'} placeholder={field === 'action' ? 'payout.' : undefined} />
+            {field === 'action' ? (
+              <select id="audit-action" name="action">
+                {ACTIONS.map((action) => (
+                  <option key={action} value={action}>
+                    {t(`operator.audit.kind.${action.replace(/\.$/, '') || 'all'}` as MessageKey)}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input id={`audit-${field}`} name={field} type={field === 'from' || field === 'to' ? 'date' : 'text'} />
+            )}
           </div>
         ))}
         <button type="submit">{t('operator.audit.search')}</button>
@@ -63,42 +79,62 @@ export function OperatorAudit() {
   );
 }
 
-/** Entries as rows: when, who (and from where, for operators), what to what, before → after. */
+/** Entries as rows: when, and what happened as a sentence with its changes field by field; the raw entry behind a toggle. */
 export function AuditTable({ entries, showAddress = false }: { entries: Entry[]; showAddress?: boolean }) {
   const { t, dateTime } = useMessages();
-  const change = (e: Entry) => [e.before && JSON.stringify(e.before), e.after && JSON.stringify(e.after)].filter(Boolean).join(' → ');
+  const sentence = useAuditSentence();
+  const words = useChangeWords();
   return (
     <table class="audit">
       <thead>
         <tr>
-          <th scope="col">{t('operator.audit.action')}</th>
           <th scope="col">{t('operator.audit.at')}</th>
-          <th scope="col">{t('operator.audit.actor')}</th>
-          <th scope="col">{t('operator.audit.subject')}</th>
-          <th scope="col">{t('operator.audit.change')}</th>
+          <th scope="col">{t('operator.audit.what')}</th>
         </tr>
       </thead>
       <tbody>
         {entries.map((e) => (
           <tr key={e.id} data-testid={`audit-${e.action}-${e.subject.id}`}>
-            <th scope="row">{e.action}</th>
             <td>{dateTime(e.at)}</td>
-            <td>
-              {t(`operator.audit.actor.${e.actor.kind}`)}
-              {e.actor.id && ` ${e.actor.id}`}
-              {e.actor.actingAs && ` (${t('operator.audit.actingAs', { member: e.actor.actingAs })})`}
-              {showAddress && e.address && <span class="hint note">{e.address}</span>}
-            </td>
-            <td>
-              {e.subject.kind} {e.subject.id}
-            </td>
             <td class="change">
-              {change(e)}
-              {e.reason && <span class="hint note">{e.reason}</span>}
+              <p class="sentence">{sentence(e)}</p>
+              {showAddress && (e.brandId || e.affiliateId) && (
+                <p class="hint named">
+                  {e.brandId && <Link href={`/operator/brands/${encodeURIComponent(e.brandId)}`}>{e.names?.brand ?? e.brandId}</Link>}
+                  {e.brandId && e.affiliateId && ' · '}
+                  {e.affiliateId && <Link href={`/operator/affiliates/${encodeURIComponent(e.affiliateId)}`}>{e.names?.affiliate ?? e.affiliateId}</Link>}
+                </p>
+              )}
+              <Changes entry={e} words={words} />
+              {e.reason && <span class="note">{t('operator.audit.reason', { reason: e.reason })}</span>}
+              {showAddress && e.address && <span class="hint note">{t('operator.audit.address', { address: e.address })}</span>}
+              <details>
+                <summary>{t('operator.audit.details')}</summary>
+                <pre>{JSON.stringify(e, null, 2)}</pre>
+              </details>
             </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The fields an entry changed (or set), each as "label: before → after", in words; fields no page names stay in the raw entry. */
+function Changes({ entry, words }: { entry: Entry; words: ReturnType<typeof useChangeWords> }) {
+  const before = (entry.before ?? {}) as Record<string, unknown>;
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  const currency = typeof after['currency'] === 'string' ? after['currency'] : typeof before['currency'] === 'string' ? before['currency'] : undefined;
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((field) => words.label(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  if (fields.length === 0) return null;
+  return (
+    <ul class="changes">
+      {fields.map((field) => (
+        <li key={field}>
+          {words.label(field)}: {field in before ? `${words.value(field, before[field], { currency })} → ` : ''}
+          {words.value(field, after[field], { currency })}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import { percentText } from '../../components/network-terms.js';
+import { useActionNotice } from '../../components/action-notice.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
@@ -15,10 +17,11 @@ const PAGE_SIZE = 50;
 
 /** The fraud review queue: each held conversion with the facts of its hold, released or declined (with the reason the affiliate reads), one or several at once. */
 export function OperatorHolds() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const { say, notice } = useActionNotice();
   const held = useQuery({
     queryKey: ['operator-holds', page],
     queryFn: async () => ok(await api.GET('/operator/holds', { params: { query: { page, limit: PAGE_SIZE } } })),
@@ -26,7 +29,15 @@ export function OperatorHolds() {
   });
   const decide = useMutation({
     mutationFn: async (body: Decision) => ok(await api.POST('/operator/holds/decisions', { body })).data,
-    onSuccess: () => {
+    onSuccess: (outcomes) => {
+      const released = outcomes.filter((o) => o.outcome === 'released').length;
+      const declined = outcomes.filter((o) => o.outcome === 'declined').length;
+      const untouched = outcomes.length - released - declined;
+      say(
+        ...(released > 0 ? [t('operator.holds.releasedCount', { count: released })] : []),
+        ...(declined > 0 ? [t('operator.holds.declinedCount', { count: declined })] : []),
+        ...(untouched > 0 ? [t('operator.holds.untouchedCount', { count: untouched })] : []),
+      );
       setChosen(new Set());
       void queries.invalidateQueries({ queryKey: ['operator-holds'] });
       void queries.invalidateQueries({ queryKey: ['operator-audit'] });
@@ -44,9 +55,10 @@ export function OperatorHolds() {
       <p class="hint">{t('operator.holds.hint')}</p>
       {decide.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: decide.error.message })}
+          {refusal(decide.error)}
         </p>
       )}
+      {notice}
       {chosen.size > 0 && <DecisionForm label={t('operator.applications.bulk', { count: chosen.size })} busy={decide.isPending} onDecide={(d) => decide.mutate({ orderIds: [...chosen], ...d })} />}
       <QueryState query={held}>
         {({ data, meta }) =>
@@ -82,7 +94,24 @@ export function OperatorHolds() {
 }
 
 function HeldRow({ order: o, chosen, onToggle, busy, onDecide }: { order: Held; chosen: boolean; onToggle: () => void; busy: boolean; onDecide: (d: Omit<Decision, 'orderIds'>) => void }) {
-  const { t, money, dateTime } = useMessages();
+  const { t, money, dateTime, date, number, locale } = useMessages();
+  const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 });
+  /** A rule's facts in a sentence: the figure the order reached and the limit the rule holds at. */
+  const factsText = (rule: Record<string, unknown>): string => {
+    const n = (name: string) => Number(rule[name] ?? 0);
+    switch (rule['rule']) {
+      case 'click_to_order_too_fast':
+        return t('operator.holds.fact.click_to_order_too_fast', { seconds: seconds.format(n('seconds')), minimum: seconds.format(n('minimumSeconds')) });
+      case 'conversion_rate':
+        return t('operator.holds.fact.conversion_rate', { day: date(String(rule['day'])), conversions: n('conversions'), clicks: n('countedClicks'), rate: percentText(n('rateBp'), locale), maximum: percentText(n('maximumBp'), locale), minimum: n('minimumClicks') });
+      case 'conversions_per_click':
+        return t('operator.holds.fact.conversions_per_click', { conversions: n('conversions'), maximum: number(n('maximum')) });
+      case 'datacenter_traffic':
+        return t('operator.holds.fact.datacenter_traffic', { day: date(String(rule['day'])), datacenter: n('datacenterClicks'), clicks: n('countedClicks'), share: percentText(n('shareBp'), locale), maximum: percentText(n('maximumBp'), locale), minimum: n('minimumClicks') });
+      default:
+        return '';
+    }
+  };
   return (
     <tr data-testid={`held-${o.orderId}`}>
       <td>
@@ -108,10 +137,8 @@ function HeldRow({ order: o, chosen, onToggle, busy, onDecide }: { order: Held; 
       <td class="change">
         {o.rules.map((rule, i) => (
           <span key={i} class="note">
-            <strong>{HOLD_REASONS.has(String(rule.rule)) ? t(`operator.holds.rule.${rule.rule as HoldReason}`) : String(rule.rule)}</strong>
-            {Object.entries(rule)
-              .filter(([name]) => name !== 'rule')
-              .map(([name, value]) => ` · ${name} ${String(value)}`)}
+            <strong>{HOLD_REASONS.has(String(rule.rule)) ? t(`operator.holds.rule.${rule.rule as HoldReason}`) : t('hold.reason.other')}</strong>
+            {factsText(rule) && <span class="facts">{factsText(rule)}</span>}
           </span>
         ))}
       </td>

@@ -4,10 +4,18 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { fieldText } from '../../forms.js';
+import type { paths } from '../../../../packages/client/index.js';
+
+type Account = paths['/operator/ledger/trial-balance']['get']['responses'][200]['content']['application/json']['data']['currencies'][number]['accounts'][number];
 
 /** The ledger: whether it balances and agrees with the records, and a month's trial balance per currency. */
 export function OperatorLedger() {
-  const { t, money } = useMessages();
+  const { t, has, money } = useMessages();
+  /** An account by whose it is and what it holds: "Acme: commissions not yet billed". */
+  const accountName = (a: Account): string => {
+    const key = `operator.ledger.account.${a.holder.kind}.${a.purpose}`;
+    return has(key) ? t(key, { name: a.holder.name ?? a.holder.id ?? '' }) : a.account;
+  };
   const [month, setMonth] = useState(new Date().toISOString().slice(0, 7));
   const check = useQuery({ queryKey: ['operator-ledger-check'], queryFn: async () => ok(await api.GET('/operator/ledger/check')).data });
   const report = useQuery({
@@ -73,10 +81,8 @@ export function OperatorLedger() {
                   </thead>
                   <tbody>
                     {accounts.map((a) => (
-                      <tr key={a.account}>
-                        <th scope="row" class="code">
-                          {a.account}
-                        </th>
+                      <tr key={a.account} data-testid={`account-${a.account}`}>
+                        <th scope="row">{accountName(a)}</th>
                         <td>{money(a.opening, currency)}</td>
                         <td>{money(a.debit, currency)}</td>
                         <td>{money(a.credit, currency)}</td>

@@ -3,10 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import { useActionNotice } from '../../components/action-notice.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import { ViewAsForm } from './view-as.js';
+import { PercentField, percentField } from '../../components/percent-field.js';
+import { percentText } from '../../components/network-terms.js';
 
 type Kind = 'affiliate' | 'brand';
 const PAGE_SIZE = 50;
@@ -111,6 +114,7 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
           <h1>{m.name}</h1>
           <p class="hint code">{m.id}</p>
           <StandingForm kind={kind} member={m} />
+          {m.networkTerms && <TermsForm id={m.id} terms={m.networkTerms} />}
           <ViewAsForm kind={kind} id={m.id} />
           <form
             class="inline filters"
@@ -209,9 +213,10 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
 
 /** The member's standing, and the form that suspends or reactivates it with the reason its owners are mailed. */
 function StandingForm({ kind, member }: { kind: Kind; member: { id: string; suspended: boolean; suspendedAt?: string; suspensionReason?: string } }) {
-  const { t, dateTime } = useMessages();
+  const { t, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
   const [missing, setMissing] = useState(false);
+  const { say, notice } = useActionNotice();
   const change = useMutation({
     mutationFn: async (reason: string) => {
       const params = { path: { id: member.id } };
@@ -220,6 +225,7 @@ function StandingForm({ kind, member }: { kind: Kind; member: { id: string; susp
       return ok(member.suspended ? await api.POST('/operator/brands/{id}/reactivate', { params, body }) : await api.POST('/operator/brands/{id}/suspend', { params, body }));
     },
     onSuccess: () => {
+      say(t(`operator.members.${member.suspended ? 'reactivated' : 'suspended'}.${kind}`));
       void queries.invalidateQueries({ queryKey: ['operator-member'] });
       void queries.invalidateQueries({ queryKey: ['operator-members'] });
       void queries.invalidateQueries({ queryKey: ['operator-audit'] });
@@ -233,9 +239,10 @@ function StandingForm({ kind, member }: { kind: Kind; member: { id: string; susp
           ? t('operator.members.suspendedSince', { at: dateTime(member.suspendedAt ?? ''), reason: member.suspensionReason ?? '' })
           : t('operator.members.activeHint')}
       </p>
+      {notice}
       {change.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: change.error.message })}
+          {refusal(change.error)}
         </p>
       )}
       <form
@@ -255,6 +262,63 @@ function StandingForm({ kind, member }: { kind: Kind; member: { id: string; susp
         </div>
         <button type="submit" class={member.suspended ? undefined : 'danger'} disabled={change.isPending}>
           {t(member.suspended ? 'operator.members.reactivate' : 'operator.members.suspend')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** The network's terms for a brand's statements, and the form that changes them with the reason the brand is told. */
+function TermsForm({ id, terms }: { id: string; terms: { feeBasisPoints: number; dueDays: number } }) {
+  const { t, locale, number, refusal } = useMessages();
+  const queries = useQueryClient();
+  const [missing, setMissing] = useState(false);
+  const change = useMutation({
+    mutationFn: async (body: { feeBasisPoints: number; dueDays: number; reason: string }) => ok(await api.PUT('/operator/brands/{id}/terms', { params: { path: { id } }, body })).data,
+    onSettled: () => {
+      void queries.invalidateQueries({ queryKey: ['operator-member'] });
+      void queries.invalidateQueries({ queryKey: ['operator-audit'] });
+    },
+  });
+  return (
+    <section aria-labelledby="terms-title">
+      <h2 id="terms-title">{t('operator.members.terms')}</h2>
+      <p data-testid="brand-terms">{t('operator.members.termsNow', { percent: percentText(terms.feeBasisPoints, locale), days: number(terms.dueDays) })}</p>
+      <p class="hint">{t('operator.members.termsHint')}</p>
+      {change.isSuccess && (
+        <p role="status">{t('operator.members.termsSaved', { percent: percentText(change.data.previous.feeBasisPoints, locale), days: number(change.data.previous.dueDays) })}</p>
+      )}
+      {change.isError && (
+        <p role="alert" class="error">
+          {refusal(change.error, { fields: { feeBasisPoints: t('operator.members.fee'), dueDays: t('operator.members.dueDays'), reason: t('operator.members.termsReason') } })}
+        </p>
+      )}
+      <form
+        class="stacked"
+        // A new key when the terms change: the fields start again from the terms in force.
+        key={`${terms.feeBasisPoints}-${terms.dueDays}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const reason = fieldText(form, 'reason').trim();
+          const feeBasisPoints = percentField(form, 'fee', locale);
+          const dueDays = Number(fieldText(form, 'dueDays'));
+          setMissing(!reason);
+          if (reason && feeBasisPoints !== null) change.mutate({ feeBasisPoints, dueDays, reason });
+        }}
+      >
+        <PercentField name="fee" label={t('operator.members.fee')} defaultBasisPoints={terms.feeBasisPoints} required />
+        <div class="field">
+          <label for="terms-due-days">{t('operator.members.dueDays')}</label>
+          <input id="terms-due-days" name="dueDays" type="number" inputMode="numeric" min={0} max={365} step={1} required defaultValue={String(terms.dueDays)} />
+        </div>
+        <div class="field">
+          <label for="terms-reason">{t('operator.members.termsReason')}</label>
+          <input id="terms-reason" name="reason" maxLength={500} aria-invalid={missing} onInput={() => setMissing(false)} />
+          {missing && <span class="error">{t('operator.members.reasonRequired')}</span>}
+        </div>
+        <button type="submit" disabled={change.isPending}>
+          {t('operator.members.saveTerms')}
         </button>
       </form>
     </section>

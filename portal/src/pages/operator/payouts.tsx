@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
-import { useMessages } from '../../i18n/index.js';
+import { useMessages, type Messages } from '../../i18n/index.js';
+import { useActionNotice } from '../../components/action-notice.js';
+import { needsFactor, useFactorGate } from '../account/factor-confirm.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
+import { centsOf } from '../../../../src/lib/money-text.js';
 import type { paths } from '../../../../packages/client/index.js';
 
 type Run = paths['/operator/payout-runs']['get']['responses'][200]['content']['application/json']['data'][number];
 type RunLine = paths['/operator/payout-runs']['post']['responses'][200]['content']['application/json']['data']['lines'][number];
+type Settled = paths['/operator/payout-runs/{id}/settlement']['post']['responses'][200]['content']['application/json']['data'][number];
 const PAGE_SIZE = 20;
 
 /** The code field money moves ask for: blank when this session passed its second factor within 10 minutes. */
@@ -38,15 +41,29 @@ export function OperatorPayouts() {
   );
 }
 
+/**
+ * A dry run or a run. A run with no code while the session's second factor is not fresh asks for it
+ * (and runs once confirmed) rather than answering as if it were a dry run; what happened stays said.
+ */
 function NewRun() {
-  const { t, money } = useMessages();
+  const messages = useMessages();
+  const { t, money, refusal } = messages;
   const queries = useQueryClient();
+  const gate = useFactorGate();
+  const { say, notice } = useActionNotice();
   const run = useMutation({
     mutationFn: async (body: { dryRun?: boolean; affiliateId?: string; code?: string }) => ok(await api.POST('/operator/payout-runs', { body })).data,
     onSuccess: (result) => {
       if (result.runId) void queries.invalidateQueries({ queryKey: ['operator-runs'] });
+      const paid = result.lines.filter((line) => line.payout).length;
+      const waiting = result.lines.filter((line) => line.waits).length;
+      if (result.dryRun) say(t('operator.payouts.dry', { count: result.lines.length - waiting }), t('operator.payouts.waiting', { count: waiting }));
+      else if (result.runId) say(t('operator.payouts.made', { id: result.runId.slice(0, 8), count: paid }), t('operator.payouts.waiting', { count: waiting }));
+      else say(t('operator.payouts.nothingPaid'), t('operator.payouts.waiting', { count: waiting }));
     },
   });
+  const start = (body: { dryRun?: boolean; affiliateId?: string; code?: string }) =>
+    run.mutate(body, { onError: (error) => void gate.caught(error, () => run.mutate({ ...body, code: undefined })) });
   const bodyOf = (form: HTMLFormElement) => {
     const affiliateId = fieldText(form, 'affiliateId').trim();
     return affiliateId ? { affiliateId } : {};
@@ -60,14 +77,14 @@ function NewRun() {
           e.preventDefault();
           const form = e.currentTarget;
           const code = codeOf(form);
-          run.mutate({ ...bodyOf(form), ...(code && { code }) });
+          start({ ...bodyOf(form), ...(code && { code }) });
         }}
       >
         <div class="field">
           <label for="run-affiliate">{t('operator.payouts.affiliate')}</label>
           <input id="run-affiliate" name="affiliateId" maxLength={64} />
         </div>
-        <button type="button" class="secondary" disabled={run.isPending} onClick={(e) => run.mutate({ ...bodyOf(e.currentTarget.form!), dryRun: true })}>
+        <button type="button" class="secondary" disabled={run.isPending} onClick={(e) => start({ ...bodyOf(e.currentTarget.form!), dryRun: true })}>
           {t('operator.payouts.dryRun')}
         </button>
         <CodeField id="run-code" />
@@ -75,44 +92,45 @@ function NewRun() {
           {t('operator.payouts.run')}
         </button>
       </form>
-      {run.isError && (
+      {gate.panel}
+      {run.isError && !needsFactor(run.error) && (
         <p role="alert" class="error">
-          {t('common.error', { message: run.error.message })}
+          {refusal(run.error)}
         </p>
       )}
-      {run.data && (
-        <>
-          <p role="status">{run.data.runId ? t('operator.payouts.made', { id: run.data.runId }) : t('operator.payouts.dry')}</p>
-          {run.data.lines.length === 0 ? (
-            <p>{t('operator.payouts.nothing')}</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('operator.payouts.affiliate')}</th>
-                  <th scope="col">{t('operator.payouts.amount')}</th>
-                  <th scope="col">{t('operator.payouts.outcome')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {run.data.lines.map((line) => (
-                  <tr key={`${line.affiliateId}-${line.currency}`}>
-                    <th scope="row">{line.affiliateId}</th>
-                    <td>{money(line.total, line.currency)}</td>
-                    <td>{outcomeOf(line, t)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </>
+      {notice}
+      {run.data && run.data.lines.length > 0 && (
+        <table>
+          <caption>{run.data.dryRun ? t('operator.payouts.dryCaption') : t('operator.payouts.runCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('operator.payouts.affiliate')}</th>
+              <th scope="col">{t('operator.payouts.amount')}</th>
+              <th scope="col">{t('operator.payouts.outcome')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {run.data.lines.map((line) => (
+              <tr key={`${line.affiliateId}-${line.currency}`}>
+                <th scope="row">{line.affiliateId}</th>
+                <td>{money(line.total, line.currency)}</td>
+                <td>{line.waits ? t('operator.payouts.skipped', { reason: waitText(line, messages) }) : line.payout ? t('operator.payouts.paid', { method: line.payout.method ?? '' }) : t('operator.payouts.wouldPay')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );
 }
 
-const outcomeOf = (line: RunLine, t: ReturnType<typeof useMessages>['t']) =>
-  line.skipped ? t('operator.payouts.skipped', { reason: line.skipped }) : line.payout ? t('operator.payouts.paid', { method: line.payout.method ?? '' }) : t('operator.payouts.wouldPay');
+/** Why a run does not pay an amount now, in words. */
+function waitText(line: RunLine, { t, money, dateTime }: Messages): string {
+  const waits = line.waits!;
+  if (waits.reason === 'below_minimum') return t('operator.payouts.waits.below_minimum', { total: money(line.total, line.currency), minimum: money(waits.minimum ?? 0, line.currency) });
+  if (waits.reason === 'payee_details_held') return t('operator.payouts.waits.payee_details_held', { until: dateTime(waits.until ?? '') });
+  return t(`operator.payouts.waits.${waits.reason}`);
+}
 
 function Runs() {
   const { t } = useMessages();
@@ -156,8 +174,10 @@ function Runs() {
 
 /** One run: its payouts per status, the bank's file (second factor again) and the provider's results uploaded. */
 function RunRow({ run }: { run: Run }) {
-  const { t, money, dateTime } = useMessages();
+  const { t, money, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
+  const gate = useFactorGate();
+  const { say, notice } = useActionNotice();
   const refresh = () => {
     void queries.invalidateQueries({ queryKey: ['operator-runs'] });
     void queries.invalidateQueries({ queryKey: ['operator-audit'] });
@@ -171,11 +191,19 @@ function RunRow({ run }: { run: Run }) {
       link.click();
       URL.revokeObjectURL(link.href);
     },
-    onSuccess: refresh,
+    onSuccess: () => {
+      refresh();
+      say(t('operator.payouts.exported'));
+    },
   });
+  const exportNow = (code: string | undefined) => exportFile.mutate(code, { onError: (error) => void gate.caught(error, () => exportFile.mutate(undefined)) });
   const settle = useMutation({
     mutationFn: async (file: string) => ok(await api.POST('/operator/payout-runs/{id}/settlement', { params: { path: { id: run.id } }, body: { file } })).data,
-    onSuccess: refresh,
+    onSuccess: (done) => {
+      refresh();
+      const count = (result: Settled['result']) => done.filter((d) => d.result === result).length;
+      say(t('operator.payouts.settledCounts', { settled: count('settled'), failed: count('failed'), left: done.length - count('settled') - count('failed') }));
+    },
   });
   return (
     <tr data-testid={`run-${run.id}`}>
@@ -196,15 +224,16 @@ function RunRow({ run }: { run: Run }) {
           aria-label={t('operator.payouts.exportRun', { id: run.id.slice(0, 8) })}
           onSubmit={(e) => {
             e.preventDefault();
-            exportFile.mutate(codeOf(e.currentTarget));
+            exportNow(codeOf(e.currentTarget));
           }}
         >
           <CodeField id={`code-${run.id}`} />
           <button type="submit" disabled={exportFile.isPending}>
             {t('operator.payouts.export')}
           </button>
-          {exportFile.isError && <span class="error">{exportFile.error.message}</span>}
+          {exportFile.isError && !needsFactor(exportFile.error) && <span class="error">{refusal(exportFile.error)}</span>}
         </form>
+        {gate.panel}
         <label>
           {t('operator.payouts.results')}
           <input
@@ -218,12 +247,13 @@ function RunRow({ run }: { run: Run }) {
             }}
           />
         </label>
-        {settle.isError && <span class="error">{settle.error.message}</span>}
+        {settle.isError && <span class="error">{refusal(settle.error)}</span>}
+        {notice}
         {settle.data && (
-          <ul role="status">
+          <ul>
             {settle.data.map((done) => (
               <li key={done.payoutId}>
-                <span class="code">{done.payoutId.slice(0, 8)}</span> {done.outcome}
+                <span class="code">{done.payoutId.slice(0, 8)}</span> {t(`operator.payouts.settlement.${done.result}`)}
               </li>
             ))}
           </ul>
@@ -235,13 +265,16 @@ function RunRow({ run }: { run: Run }) {
 
 /** Operators' adjustments: made with the reason the affiliate reads (second factor again), and the latest listed. */
 function Adjustments() {
-  const { t, money, date, locale } = useMessages();
+  const { t, money, date, locale, refusal } = useMessages();
   const queries = useQueryClient();
+  const gate = useFactorGate();
+  const { say, notice } = useActionNotice();
   const [invalid, setInvalid] = useState(false);
   const list = useQuery({ queryKey: ['operator-adjustments'], queryFn: async () => ok(await api.GET('/operator/adjustments', { params: { query: { limit: 20 } } })) });
   const adjust = useMutation({
     mutationFn: async (body: { affiliateId: string; amount: number; currency: string; reason: string; code?: string }) => ok(await api.POST('/operator/adjustments', { body })).data,
-    onSuccess: () => {
+    onSuccess: (made) => {
+      say(t('operator.adjustments.made', { amount: money(made.amount, made.currency), affiliate: made.affiliateId }));
       void queries.invalidateQueries({ queryKey: ['operator-adjustments'] });
       void queries.invalidateQueries({ queryKey: ['operator-audit'] });
     },
@@ -258,15 +291,16 @@ function Adjustments() {
           setInvalid(typeof cents !== 'number' || cents === 0);
           if (typeof cents !== 'number' || cents === 0) return;
           const code = codeOf(form);
+          const body = {
+            affiliateId: fieldText(form, 'affiliateId').trim(),
+            amount: fieldText(form, 'direction') === 'reduce' ? -cents : cents,
+            currency: fieldText(form, 'currency').trim().toUpperCase(),
+            reason: fieldText(form, 'reason').trim(),
+          };
+          const done = { onSuccess: () => form.reset() };
           adjust.mutate(
-            {
-              affiliateId: fieldText(form, 'affiliateId').trim(),
-              amount: fieldText(form, 'direction') === 'reduce' ? -cents : cents,
-              currency: fieldText(form, 'currency').trim().toUpperCase(),
-              reason: fieldText(form, 'reason').trim(),
-              ...(code && { code }),
-            },
-            { onSuccess: () => form.reset() },
+            { ...body, ...(code && { code }) },
+            { ...done, onError: (error) => void gate.caught(error, () => adjust.mutate(body, done)) },
           );
         }}
       >
@@ -299,11 +333,13 @@ function Adjustments() {
           {t('operator.adjustments.make')}
         </button>
       </form>
-      {adjust.isError && (
+      {gate.panel}
+      {adjust.isError && !needsFactor(adjust.error) && (
         <p role="alert" class="error">
-          {t('common.error', { message: adjust.error.message })}
+          {refusal(adjust.error)}
         </p>
       )}
+      {notice}
       <QueryState query={list}>
         {({ data }) =>
           data.length === 0 ? (

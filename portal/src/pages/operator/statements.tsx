@@ -2,10 +2,11 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import { useActionNotice } from '../../components/action-notice.js';
 import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
-import { centsOf } from '../../money-input.js';
+import { centsOf } from '../../../../src/lib/money-text.js';
 import type { components } from '../../../../packages/client/index.js';
 
 type Statement = components['schemas']['Statement'] & { brandName: string };
@@ -14,7 +15,7 @@ const PAGE_SIZE = 50;
 
 /** Brands' statements: a month's issued, the unpaid and overdue ones to chase, and payments recorded against them. */
 export function OperatorStatements() {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const queries = useQueryClient();
   const [status, setStatus] = useState<Status>('unpaid');
   const [page, setPage] = useState(1);
@@ -23,9 +24,13 @@ export function OperatorStatements() {
     queryFn: async () => ok(await api.GET('/operator/statements', { params: { query: { page, limit: PAGE_SIZE, ...(status && { status }) } } })),
     placeholderData: (previous) => previous,
   });
+  const { say, notice } = useActionNotice();
   const issue = useMutation({
     mutationFn: async (month: string) => ok(await api.POST('/operator/statements', { body: { month } })).data,
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['operator-statements'] }),
+    onSuccess: (issued, month) => {
+      say(t('operator.statements.issued', { count: issued.length }) + (issued.length === 0 ? ` ${t('operator.statements.noneToIssue', { month })}` : ` ${t('operator.statements.issuedNext')}`));
+      void queries.invalidateQueries({ queryKey: ['operator-statements'] });
+    },
   });
   const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
   return (
@@ -49,10 +54,10 @@ export function OperatorStatements() {
       </form>
       {issue.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: issue.error.message })}
+          {refusal(issue.error)}
         </p>
       )}
-      {issue.data && <p role="status">{t('operator.statements.issued', { count: issue.data.length })}</p>}
+      {notice}
       <div class="field">
         <label for="statements-status">{t('operator.statements.show')}</label>
         <select
@@ -88,7 +93,7 @@ export function OperatorStatements() {
                 </thead>
                 <tbody>
                   {data.map((s) => (
-                    <StatementRow key={s.id} statement={s} />
+                    <StatementRow key={s.id} statement={s} onPaid={say} />
                   ))}
                 </tbody>
               </table>
@@ -101,13 +106,20 @@ export function OperatorStatements() {
   );
 }
 
-function StatementRow({ statement: s }: { statement: Statement }) {
-  const { t, money, date, locale } = useMessages();
+/** A statement, and the payment an operator records for it (said on the page: a row paid in full leaves the list). */
+function StatementRow({ statement: s, onPaid }: { statement: Statement; onPaid: (sentence: string) => void }) {
+  const { t, money, date, locale, refusal } = useMessages();
   const queries = useQueryClient();
   const [invalid, setInvalid] = useState(false);
   const pay = useMutation({
     mutationFn: async (body: { amount: number; reference: string }) => ok(await api.POST('/operator/statements/{id}/payments', { params: { path: { id: s.id } }, body })).data,
-    onSuccess: () => {
+    onSuccess: (paid, { amount }) => {
+      const still = paid.total - paid.paidAmount;
+      onPaid(
+        t('operator.statements.paymentRecorded', { amount: money(amount, paid.currency), brand: s.brandName, month: s.month }) +
+          ' ' +
+          (still > 0 ? t('operator.statements.stillToPay', { left: money(still, paid.currency) }) : t('operator.statements.paidInFull')),
+      );
       void queries.invalidateQueries({ queryKey: ['operator-statements'] });
       void queries.invalidateQueries({ queryKey: ['operator-audit'] });
     },
@@ -145,7 +157,7 @@ function StatementRow({ statement: s }: { statement: Statement }) {
               <input name="reference" required maxLength={200} />
             </label>
             {invalid && <span class="error">{t('operator.statements.badAmount')}</span>}
-            {pay.isError && <span class="error">{pay.error.message}</span>}
+            {pay.isError && <span class="error">{refusal(pay.error)}</span>}
             <button type="submit" disabled={pay.isPending}>
               {t('operator.statements.record')}
             </button>

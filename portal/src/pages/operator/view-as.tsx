@@ -29,7 +29,7 @@ const switchTo = (path: string): void => window.location.assign(`/app${path}`);
 
 /** On a member's page in the console: view as it, read-only, with the reason its people will read. */
 export function ViewAsForm({ kind, id }: { kind: 'affiliate' | 'brand'; id: string }) {
-  const { t } = useMessages();
+  const { t, refusal } = useMessages();
   const [missing, setMissing] = useState(false);
   const start = useMutation({
     mutationFn: async (reason: string) => {
@@ -44,7 +44,7 @@ export function ViewAsForm({ kind, id }: { kind: 'affiliate' | 'brand'; id: stri
       <p class="hint">{t('viewAs.hint')}</p>
       {start.isError && (
         <p role="alert" class="error">
-          {t('common.error', { message: start.error.message })}
+          {refusal(start.error)}
         </p>
       )}
       <form

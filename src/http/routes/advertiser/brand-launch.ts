@@ -6,7 +6,17 @@ import { errorResponses } from '../../responses.js';
 const LaunchState = Type.Object(
   {
     launched: Type.Boolean({ description: 'Affiliates see the brand, and its links work' }),
-    steps: Type.Object({ commission: Type.Boolean({ description: 'A commission is set' }), catalogue: Type.Boolean({ description: 'The brand has a product or a campaign' }) }, { description: 'What launching needs' }),
+    steps: Type.Object(
+      {
+        commission: Type.Boolean({ description: 'A commission is set' }),
+        catalogue: Type.Boolean({ description: 'The brand has a product or a campaign' }),
+        tracking: Type.Boolean({
+          description:
+            'Addition: the brand’s tracking is seen working: an order its server, tag or pixel reported (a claim’s order does not count), or its word that its server reports its orders (reportsOrdersFromServer on PATCH /advertiser/brand). Shown beside the steps; launching does not wait for it',
+        }),
+      },
+      { description: 'What launching needs (commission and catalogue), and whether tracking is installed' },
+    ),
   },
   { description: 'A brand that joined through an application is launched by its owner once it is set up' },
 );

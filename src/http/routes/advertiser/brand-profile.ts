@@ -11,7 +11,8 @@ export function getBrandProfileRoute(app: App, services: ServingServices): void 
       schema: {
         tags: ['Advertiser'],
         summary: 'Your brand profile',
-        description: 'Your site, home page, domains, click id parameter, accepted channel kinds, commission rule and currency, as the network applies them.',
+        description:
+          'Your site, home page, domains, click id parameter, accepted channel kinds, commission rule and currency, as the network applies them; and the network’s terms for your statements (networkTerms: its fee on each commission and the days to pay, as they are now: the network sets them, keeps no history of them and schedules no change ahead; each statement keeps the fee it was issued with).',
         security: [{ apiKey: [] }],
         response: { 200: Type.Object({ data: Type.Ref(BrandProfile) }) },
       },

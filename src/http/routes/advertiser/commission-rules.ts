@@ -33,7 +33,7 @@ export function putCommissionRulesRoute(app: App, services: ServingServices): vo
         summary: 'Replace your commission rules',
         description:
           'Saves the whole list as your next version, used for orders reported from now on; orders already reported keep the version they were computed with, corrections included. ' +
-          'Each item of an order goes to the first rule whose conditions hold (your default rule after the last): a cps rule pays its percent of the item’s price × quantity, rounded half up to the cent per item; a cpa rule its amount once per order (per: order) or per unit (per: item); a rule’s cap limits what it pays in one order. ' +
+          'Each item of an order goes to the first rule whose conditions hold (your default rule after the last): a cps rule pays its percent of the item’s price × quantity; a cpa rule its amount once per order (per: order) or per unit (per: item); the part of the order value its items do not cover (shipping, a fee) is one more unit, like an order without items, that a share pays on and an amount does not; a rule’s cap limits what it pays in one order. Each line shows its arithmetic rounded half up to the cent; the commission is the lines’ exact sum rounded once (rounding in the explanation says what that adds). ' +
           'Checked as a whole: 400 invalid_commission_rules naming the rule (rules[2]: …) when a rule comes after one without conditions (it could never match), an orderValue range is impossible (min above max), a cps value exceeds 100 or has more than two decimals, a cpa value is not whole cents, per is given on a cps rule, or a channel kind is unknown.',
         security: [{ apiKey: [] }],
         body: CommissionRulesInput,

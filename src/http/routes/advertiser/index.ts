@@ -17,16 +17,18 @@ import { patchCampaignRoute } from './campaign-patch.js';
 import { deleteCampaignRoute } from './campaign-delete.js';
 import { bulkProductsRoute } from './products-bulk.js';
 import { listBrandProductsRoute } from './products-list.js';
+import { productCategoriesRoute } from './product-categories.js';
 import { listBrandCampaignsRoute } from './campaigns-list.js';
 import { getBrandProfileRoute, patchBrandProfileRoute } from './brand-profile.js';
 import { getBrandLaunchRoute, launchBrandRoute } from './brand-launch.js';
 import { getTagInstallRoute, replacePublishableKeyRoute } from './tag-install.js';
 import { answerClaimRoute, listBrandClaimsRoute } from './claims.js';
 import { feedRoutes } from './feeds.js';
+import { reconciliationRoutes } from './reconciliations.js';
 import { getStatementRoute, listStatementsRoute, statementCsvRoute, statementPdfRoute } from './statements.js';
 import { deleteCouponRoute, listCouponsRoute, putCouponRoute } from './coupons.js';
 import { deleteAffiliateGroupRoute, listAffiliateGroupsRoute, putAffiliateGroupRoute } from './affiliate-groups.js';
 import { getCommissionRulesRoute, getConversionCommissionRoute, previewCommissionRulesRoute, putCommissionRulesRoute } from './commission-rules.js';
 
 /** Endpoints for brands (advertisers), authenticated with brand keys. */
-export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, getConversionCommissionRoute, getCommissionRulesRoute, putCommissionRulesRoute, previewCommissionRulesRoute, listAffiliateGroupsRoute, putAffiliateGroupRoute, deleteAffiliateGroupRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, listCouponsRoute, putCouponRoute, deleteCouponRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, getTagInstallRoute, replacePublishableKeyRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, feedRoutes, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];
+export const advertiserRoutes: Array<(app: App, services: ServingServices) => void> = [createConversionRoute, updateConversionRoute, listConversionsRoute, getConversionRoute, getConversionCommissionRoute, getCommissionRulesRoute, putCommissionRulesRoute, previewCommissionRulesRoute, listAffiliateGroupsRoute, putAffiliateGroupRoute, deleteAffiliateGroupRoute, listAffiliatesRoute, approveAffiliateRoute, revokeAffiliateRoute, putProductRoute, patchProductRoute, deleteProductRoute, listBrandProductsRoute, productCategoriesRoute, listBrandCampaignsRoute, putCampaignRoute, patchCampaignRoute, deleteCampaignRoute, listCouponsRoute, putCouponRoute, deleteCouponRoute, bulkProductsRoute, getBrandProfileRoute, patchBrandProfileRoute, getBrandLaunchRoute, launchBrandRoute, getTagInstallRoute, replacePublishableKeyRoute, listBrandClaimsRoute, answerClaimRoute, listStatementsRoute, getStatementRoute, statementCsvRoute, statementPdfRoute, feedRoutes, reconciliationRoutes, ...webhookRoutes('brand'), ...accountRoutes('brand'), ...analyticsRoutes('brand')];

@@ -7,8 +7,8 @@ import type { Statement as StatementView } from '../../../domain/ledger/statemen
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
-import { LINE_COLUMNS, TOTAL_COLUMNS, statementCsv, statementPdf } from '../../documents/brand-statement.js';
-import { documentLanguage } from '../../documents/language.js';
+import { LINE_COLUMNS, TOTAL_COLUMNS, statementCsv, statementCsvInWords, statementPdf } from '../../documents/brand-statement.js';
+import { COLUMNS_RULE, ColumnsQuery, columnsFor, documentLanguage } from '../../documents/language.js';
 import { CSV_CELLS_RULE } from '../../../lib/csv.js';
 
 const ListQuery = Type.Object({ page: PageQuery, limit: LimitQuery(20, 100) }, { additionalProperties: false });
@@ -83,9 +83,10 @@ export function statementCsvRoute(app: App, services: ServingServices): void {
       schema: {
         tags: ['Advertiser'],
         summary: 'One statement as CSV',
-        description: `Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed (${LINE_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line (${TOTAL_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${CSV_CELLS_RULE} ${NOT_YOURS}`,
+        description: `Addition to the spec. Every line of the statement as CSV (RFC 4180): a header line, then one line per commission billed; then a blank line and the totals section. ${COLUMNS_RULE} With columns=api: lines ${LINE_COLUMNS.map(([name]) => name).join(', ')}; totals a header line and one line (${TOTAL_COLUMNS.map(([name]) => name).join(', ')}); amounts are integers in the minor unit of currency (cents), as everywhere in the API, the same columns in every language. With columns=words, the same in the document's language (as the PDF's): headers in words, days as the language writes them, amounts in the currency's units (12.50), and the totals as a label and a value per line. ${CSV_CELLS_RULE} ${NOT_YOURS}`,
         security: [{ apiKey: [] }],
         params: Params,
+        querystring: ColumnsQuery,
         produces: ['text/csv'],
         response: { 200: Type.String({ description: 'text/csv; charset=utf-8' }), ...errorResponses(404) },
       },
@@ -95,7 +96,8 @@ export function statementCsvRoute(app: App, services: ServingServices): void {
       const lines = services.statements.allLines(request.brandId, statement.id);
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName(statement, 'csv')}"`);
       // Streamed batch by batch; the 200 schema above documents the body, it does not serialise it.
-      return reply.send(Readable.from(statementCsv(statement, lines)) as unknown as string);
+      const csv = columnsFor(request) === 'api' ? statementCsv(statement, lines) : statementCsvInWords(statement, lines, await documentLanguage(request, services, { brandId: request.brandId }));
+      return reply.send(Readable.from(csv) as unknown as string);
     },
   );
 }

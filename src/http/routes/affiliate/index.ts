@@ -4,6 +4,7 @@ import type { ServingServices } from '../../../services.js';
 import { listBrandsRoute } from './brands-list.js';
 import { getBrandRoute } from './brand-get.js';
 import { getBrandCommissionRulesRoute } from './brand-commission-rules.js';
+import { getBrandProductEarningsRoute } from './brand-product-earnings.js';
 import { listProductsRoute } from './products-list.js';
 import { productFeedCsvRoute, productFeedXmlRoute } from './product-feeds.js';
 import { listCampaignsRoute } from './campaigns-list.js';
@@ -34,6 +35,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   listBrandsRoute,
   getBrandRoute,
   getBrandCommissionRulesRoute,
+  getBrandProductEarningsRoute,
   listProductsRoute,
   productFeedCsvRoute,
   productFeedXmlRoute,

@@ -1,3 +1,4 @@
+import { ColumnsQuery } from '../../documents/language.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid, pageOf } from '../../../schemas/common.js';
 import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
@@ -27,7 +28,7 @@ export const OrderFilterQuery = {
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case' })),
 };
 /** The export's query: the list's filters without pages. */
-export const OrderExportQuery = Type.Object(OrderFilterQuery, { additionalProperties: false });
+export const OrderExportQuery = Type.Object({ ...OrderFilterQuery, ...ColumnsQuery.properties }, { additionalProperties: false });
 
 /** The repository's filters for a query of the orders list or export. */
 export function orderFiltersOf(q: Static<typeof OrderExportQuery>) {

@@ -16,7 +16,15 @@ const Body = Type.Object(
     url: Type.Optional(
       Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'Required for Custom, not accepted otherwise: an https URL on the brand domain or a subdomain of it' }),
     ),
-    mdasc: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own tracking id, appended to the destination as the query parameter mdasc' })),
+    mdasc: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your own label for this link (a tracking id): appended to the destination as the query parameter mdasc, and returned with the orders the link brings' })),
+    channelIds: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
+        description: 'Addition to the spec: only these of your channels (ids from GET /affiliate/channels) get a link, and only they are answered; omitted: every channel. An id that is not one of your channels answers 400 invalid_body',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -45,7 +53,7 @@ export function createShortUrlRoute(app: App, services: ServingServices): void {
         tags: ['Short links'],
         summary: 'Create short links, one per channel of the caller',
         description:
-          'Answers 200 with one Channel per channel of the calling affiliate. A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404.',
+          'Answers 200 with one Channel per channel of the calling affiliate (or per channel named in channelIds). A blocked channel (private brand without approval, channel kind the brand does not accept, expired campaign, inactive brand) carries message and no links. Idempotent: the same request returns the same links. An unknown organizationId answers 404.',
         security: [{ apiKey: [] }],
         body: Body,
         response: { 200: Type.Array(Type.Ref(Channel)), ...errorResponses(404) },

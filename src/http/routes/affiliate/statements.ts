@@ -4,8 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { AffiliateStatement } from '../../../schemas/affiliate-statement.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
-import { MOVEMENT_COLUMNS, SUMMARY_COLUMNS, affiliateStatementCsv, affiliateStatementPdf } from '../../documents/affiliate-statement.js';
-import { documentLanguage } from '../../documents/language.js';
+import { MOVEMENT_COLUMNS, SUMMARY_COLUMNS, affiliateStatementCsv, affiliateStatementCsvInWords, affiliateStatementPdf } from '../../documents/affiliate-statement.js';
+import { COLUMNS_RULE, ColumnsQuery, columnsFor, documentLanguage } from '../../documents/language.js';
 import { CSV_CELLS_RULE } from '../../../lib/csv.js';
 
 const Params = Type.Object({ month: Type.String({ minLength: 1, maxLength: 16, description: 'YYYY-MM: a UTC month, the current one at the latest' }) });
@@ -35,15 +35,18 @@ export function affiliateStatementCsvRoute(app: App, services: ServingServices):
       schema: {
         tags: ['Orders'],
         summary: 'Your monthly statement as CSV',
-        description: `Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement (${MOVEMENT_COLUMNS.map(([name]) => name).join(', ')}); then a blank line and the totals section, a header line and one line per currency (${SUMMARY_COLUMNS.map(([name]) => name).join(', ')}). Amounts are integers in the minor unit of currency (cents), as everywhere in the API; the same columns in every language. ${CSV_CELLS_RULE} ${MONTH_RULE}`,
+        description: `Addition to the spec. The monthly statement as CSV (RFC 4180): a header line and one line per movement; then a blank line and the totals section, a header line and one line per currency. ${COLUMNS_RULE} With columns=api: movements ${MOVEMENT_COLUMNS.map(([name]) => name).join(', ')}; totals ${SUMMARY_COLUMNS.map(([name]) => name).join(', ')}; amounts are integers in the minor unit of currency (cents), as everywhere in the API, the same columns in every language. With columns=words, the same in the document's language (as the PDF's): headers in words, each movement named, an order by the brand's number and the brand, days as the language writes them, amounts in the currency's units (12.50). ${CSV_CELLS_RULE} ${MONTH_RULE}`,
         security: [{ apiKey: [] }],
         params: Params,
+        querystring: ColumnsQuery,
         produces: ['text/csv'],
         response: { 200: Type.String({ description: 'text/csv; charset=utf-8' }) },
       },
     },
     async (request, reply) => {
-      const csv = affiliateStatementCsv(await services.ledger.affiliateStatement(request.affiliateId, request.params.month));
+      const statements = await services.ledger.affiliateStatement(request.affiliateId, request.params.month);
+      const csv =
+        columnsFor(request) === 'api' ? affiliateStatementCsv(statements) : affiliateStatementCsvInWords(statements, await documentLanguage(request, services, { affiliateId: request.affiliateId }));
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="statement-${request.params.month}.csv"`);
       return reply.send(csv);
     },

@@ -2,7 +2,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { decideApplicationRoute, decideApplicationsRoute, getApplicationRoute, listApplicationsRoute } from './applications.js';
 import { exportAuditRoute, listAuditRoute } from './audit.js';
-import { memberRoutes } from './members.js';
+import { memberRoutes, setBrandTermsRoute } from './members.js';
 import { decideHoldsRoute, listHoldsRoute } from './holds.js';
 import { issueStatementsRoute, listStatementsRoute, recordPaymentRoute } from './statements.js';
 import { createPayoutRunRoute, exportPayoutRunRoute, getPayoutRunRoute, listPayoutRunsRoute, settlePayoutRunRoute } from './payout-runs.js';
@@ -20,6 +20,7 @@ export const operatorRoutes: Array<(app: App, services: ServingServices) => void
   exportAuditRoute,
   ...memberRoutes('affiliate'),
   ...memberRoutes('brand'),
+  setBrandTermsRoute,
   listHoldsRoute,
   decideHoldsRoute,
   listStatementsRoute,

@@ -7,6 +7,7 @@ import { LimitQuery, PageQuery, Pagination, pageOf } from '../../../schemas/comm
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
+import { NetworkTermsChange } from '../../../schemas/network-terms.js';
 import { operatorOf, SESSION_ONLY, TAG } from './actor.js';
 
 const SearchQuery = Type.Object(
@@ -87,3 +88,23 @@ export const memberRoutes = (kind: 'affiliate' | 'brand') => {
     ),
   ];
 };
+
+/** The network's terms for a brand's statements, changed from the console as `affnet brands terms` changes them. */
+export function setBrandTermsRoute(app: App, services: ServingServices): void {
+  app.put(
+    '/operator/brands/:id/terms',
+    {
+      schema: {
+        tags: [TAG],
+        summary: "Change the network's terms for a brand",
+        description:
+          "Sets the network's fee on each commission the brand is billed (feeBasisPoints: basis points of the commission, 250 is 2.5 %) and the days it has to pay a statement (dueDays), one or both, with a reason. The change is audited before → after (brand.terms_changed), the brand's owners are mailed in their language, and its webhooks get statement.terms_changed, all at once. The next statement issued bills with the new terms; statements issued already keep theirs. The same as `affnet brands terms`. 400 terms_missing without either, invalid_reason without a reason; 404 brand_not_found; 409 terms_unchanged when they are the terms already, concurrent_update when someone changed them meanwhile.",
+        security: SESSION_ONLY,
+        params: Id('brand'),
+        body: NetworkTermsChange,
+        response: { 200: Type.Object({ data: Type.Ref('NetworkTermsChanged') }), ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => ({ data: await services.statements.setTerms(operatorOf(request), request.params.id, request.body) }),
+  );
+}

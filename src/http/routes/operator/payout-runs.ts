@@ -69,7 +69,7 @@ export function createPayoutRunRoute(app: App, services: ServingServices): void 
       const { dryRun, affiliateId, code } = request.body;
       if (!dryRun) await confirmAgain(request, services, code);
       const { batchId, lines } = await services.payoutRuns.run({ affiliateId, dryRun, actor: operatorOf(request) });
-      return { data: { ...(batchId && { runId: batchId }), lines } };
+      return { data: { ...(batchId && { runId: batchId }), dryRun: dryRun === true, lines } };
     },
   );
 }

@@ -64,7 +64,7 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
         schema: {
           tags: [TAG],
           summary: 'The first-party tag',
-          description: `One script for every brand, loaded by the snippet of GET /advertiser/tag. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is ${TAG_SCRIPT.integrity}.`,
+          description: `One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is ${TAG_SCRIPT.integrity}.`,
           querystring: TagQuery,
           produces: ['text/javascript'],
           response: { 200: Type.String({ description: 'The script' }), ...errorResponses(400, 500) },

@@ -341,3 +341,148 @@ where
       "organization_id" = $5
   );
 -- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>"]
+
+-- approvals.promoters (search, network)
+select
+  "a"."id" as "affiliate_id",
+  "a"."name",
+  "ap"."created_at" as "approved_at",
+  "r"."status" as "request_status",
+  "r"."created_at" as "requested_at",
+  "r"."message" as "request_message",
+  (
+    select
+      coalesce(sum("r"."counted"), 0) as "n"
+    from
+      "click_rollups" as "r"
+    where
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = $1
+      and "r"."link_id" = $2
+      and "r"."dimension" = $3
+  ) as "clicks",
+  (
+    select
+      count(*)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = $4
+      and o.status <> 'canceled'
+  ) as "orders",
+  (
+    select
+      coalesce(sum(o.value), 0)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = $5
+      and o.status <> 'canceled'
+  ) as "sales",
+  (
+    select
+      coalesce(sum(o.commission), 0)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = $6
+      and o.status <> 'canceled'
+  ) as "commission"
+from
+  "affiliates" as "a"
+  left join "brand_approvals" as "ap" on "ap"."affiliate_id" = "a"."id"
+  and "ap"."brand_id" = $7
+  left join "approval_requests" as "r" on "r"."affiliate_id" = "a"."id"
+  and "r"."brand_id" = $8
+where
+  (
+    "a"."id" in (
+      select
+        "affiliate_id"
+      from
+        "brand_approvals"
+      where
+        "brand_id" = $9
+      union
+      select
+        "affiliate_id"
+      from
+        "approval_requests"
+      where
+        "brand_id" = $10
+        and "status" = $11
+      union
+      select
+        "affiliate_id"
+      from
+        "short_links"
+      where
+        "organization_id" = $12
+      union
+      select
+        "affiliate_id"
+      from
+        "orders"
+      where
+        "organization_id" = $13
+    )
+    or "a"."suspended_at" is null
+  )
+  and (
+    lower("a"."id") like $14 escape '\'
+    or lower("a"."name") like $15 escape '\'
+  )
+order by
+  "a"."id"
+limit
+  $16
+offset
+  $17;
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>","<uuid>","%maria%","%maria%",20,40]
+
+select
+  count(*) as "n"
+from
+  "affiliates" as "a"
+where
+  (
+    "a"."id" in (
+      select
+        "affiliate_id"
+      from
+        "brand_approvals"
+      where
+        "brand_id" = $1
+      union
+      select
+        "affiliate_id"
+      from
+        "approval_requests"
+      where
+        "brand_id" = $2
+        and "status" = $3
+      union
+      select
+        "affiliate_id"
+      from
+        "short_links"
+      where
+        "organization_id" = $4
+      union
+      select
+        "affiliate_id"
+      from
+        "orders"
+      where
+        "organization_id" = $5
+    )
+    or "a"."suspended_at" is null
+  )
+  and (
+    lower("a"."id") like $6 escape '\'
+    or lower("a"."name") like $7 escape '\'
+  );
+-- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>","%maria%","%maria%"]

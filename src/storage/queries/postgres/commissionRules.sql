@@ -110,6 +110,18 @@ where
   and "id" in ($2, $3);
 -- parameters: ["<uuid>","p-1","p-2"]
 
+-- commissionRules.productPrices
+select
+  "id",
+  "price_cents",
+  "options"
+from
+  "products"
+where
+  "organization_id" = $1
+  and "id" in ($2, $3);
+-- parameters: ["<uuid>","p-1","p-2"]
+
 -- commissionRules.channelKind
 select
   "kind_id"

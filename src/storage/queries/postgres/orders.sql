@@ -574,3 +574,16 @@ from
 where
   "id" in ($1);
 -- parameters: ["order-1"]
+
+-- orders.numbersOf
+select
+  "orders"."id",
+  "orders"."order_id",
+  "orders"."organization_id",
+  "brands"."name" as "brand_name"
+from
+  "orders"
+  inner join "brands" on "brands"."id" = "orders"."organization_id"
+where
+  "orders"."id" in ($1);
+-- parameters: ["order-1"]

@@ -370,6 +370,124 @@ where
   and "id" = $2;
 -- parameters: ["<uuid>","p-1"]
 
+-- products.listOfBrand
+select
+  "products".*
+from
+  "products"
+where
+  "products"."organization_id" = $1
+  and "products"."available" = $2
+order by
+  "products"."seq" desc
+limit
+  $3
+offset
+  $4;
+-- parameters: ["<uuid>",1,20,40]
+
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" = $1
+  and "products"."available" = $2;
+-- parameters: ["<uuid>",1]
+
+-- products.listOfBrand (search, by change)
+select
+  "products".*
+from
+  "products"
+where
+  "products"."organization_id" = $1
+  and (
+    substr(lower(products.id), 1, $2) = $3
+    or products.search @@ to_tsquery('simple', $4)
+  )
+order by
+  "products"."updated_at" desc,
+  "products"."seq" desc
+limit
+  $5
+offset
+  $6;
+-- parameters: ["<uuid>",10,"trail shoe","trail:* & shoe:*",20,40]
+
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" = $1
+  and (
+    substr(lower(products.id), 1, $2) = $3
+    or products.search @@ to_tsquery('simple', $4)
+  );
+-- parameters: ["<uuid>",10,"trail shoe","trail:* & shoe:*"]
+
+-- products.categoriesOfBrand
+select distinct
+  c.value as category
+from
+  products p
+  cross join lateral jsonb_array_elements(p.options::jsonb) o (value)
+  cross join lateral jsonb_array_elements_text(
+    case
+      when jsonb_typeof(o.value -> 'categories') = 'array' then o.value -> 'categories'
+      else '[]'::jsonb
+    end
+  ) c (value)
+where
+  p.organization_id = $1
+order by
+  1
+limit
+  $2;
+-- parameters: ["<uuid>",2000]
+
+-- products.isNamed
+select
+  "orders"."id"
+from
+  "orders"
+where
+  "orders"."organization_id" = $1
+  and exists (
+    select
+      1
+    from
+      jsonb_array_elements(orders.items::jsonb) i (value)
+    where
+      i.value ->> 'id' in ($2, $3)
+  )
+limit
+  $4;
+-- parameters: ["<uuid>","p-1","p-1-41",1]
+
+select
+  "short_links"."id"
+from
+  "short_links"
+where
+  "short_links"."organization_id" = $1
+  and substr(short_links.original_url, 1, $2) = $3
+limit
+  $4;
+-- parameters: ["<uuid>",27,"https://www.example.com/p/1",1]
+
+-- products.makeUnavailable
+update "products"
+set
+  "available" = $1,
+  "options" = $2,
+  "updated_at" = $3
+where
+  "organization_id" = $4
+  and "id" = $5;
+-- parameters: [0,"[]","2026-01-01T00:00:00.000Z","<uuid>","p-1"]
+
 -- products.save
 select
   "id"

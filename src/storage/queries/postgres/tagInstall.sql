@@ -78,6 +78,20 @@ limit
   $2;
 -- parameters: ["<uuid>",20]
 
+-- tagInstall.awaitingConfirmation
+select
+  count(*) as "orders",
+  min("lock_at") as "first_lock_at"
+from
+  "orders"
+where
+  "organization_id" = $1
+  and "status" = $2
+  and "source" in ($3, $4)
+  and "commission_status" <> $5
+  and "lock_at" > $6;
+-- parameters: ["<uuid>","pending","tag","pixel","held","2026-01-01T00:00:00.000Z"]
+
 -- tagInstall.deleteReportsBefore
 delete from "tag_reports"
 where

@@ -341,3 +341,148 @@ where
       "organization_id" = ?
   );
 -- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>"]
+
+-- approvals.promoters (search, network)
+select
+  "a"."id" as "affiliate_id",
+  "a"."name",
+  "ap"."created_at" as "approved_at",
+  "r"."status" as "request_status",
+  "r"."created_at" as "requested_at",
+  "r"."message" as "request_message",
+  (
+    select
+      coalesce(sum("r"."counted"), 0) as "n"
+    from
+      "click_rollups" as "r"
+    where
+      "r"."affiliate_id" = "a"."id"
+      and "r"."organization_id" = ?
+      and "r"."link_id" = ?
+      and "r"."dimension" = ?
+  ) as "clicks",
+  (
+    select
+      count(*)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = ?
+      and o.status <> 'canceled'
+  ) as "orders",
+  (
+    select
+      coalesce(sum(o.value), 0)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = ?
+      and o.status <> 'canceled'
+  ) as "sales",
+  (
+    select
+      coalesce(sum(o.commission), 0)
+    from
+      orders o
+    where
+      o.affiliate_id = a.id
+      and o.organization_id = ?
+      and o.status <> 'canceled'
+  ) as "commission"
+from
+  "affiliates" as "a"
+  left join "brand_approvals" as "ap" on "ap"."affiliate_id" = "a"."id"
+  and "ap"."brand_id" = ?
+  left join "approval_requests" as "r" on "r"."affiliate_id" = "a"."id"
+  and "r"."brand_id" = ?
+where
+  (
+    "a"."id" in (
+      select
+        "affiliate_id"
+      from
+        "brand_approvals"
+      where
+        "brand_id" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "approval_requests"
+      where
+        "brand_id" = ?
+        and "status" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "short_links"
+      where
+        "organization_id" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "orders"
+      where
+        "organization_id" = ?
+    )
+    or "a"."suspended_at" is null
+  )
+  and (
+    lower("a"."id") like ? escape '\'
+    or lower("a"."name") like ? escape '\'
+  )
+order by
+  "a"."id"
+limit
+  ?
+offset
+  ?;
+-- parameters: ["<uuid>","","all","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","<uuid>","pending","<uuid>","<uuid>","%maria%","%maria%",20,40]
+
+select
+  count(*) as "n"
+from
+  "affiliates" as "a"
+where
+  (
+    "a"."id" in (
+      select
+        "affiliate_id"
+      from
+        "brand_approvals"
+      where
+        "brand_id" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "approval_requests"
+      where
+        "brand_id" = ?
+        and "status" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "short_links"
+      where
+        "organization_id" = ?
+      union
+      select
+        "affiliate_id"
+      from
+        "orders"
+      where
+        "organization_id" = ?
+    )
+    or "a"."suspended_at" is null
+  )
+  and (
+    lower("a"."id") like ? escape '\'
+    or lower("a"."name") like ? escape '\'
+  );
+-- parameters: ["<uuid>","<uuid>","pending","<uuid>","<uuid>","%maria%","%maria%"]

@@ -106,3 +106,76 @@ where
   "created_at" < ?
   and "address" is not null;
 -- parameters: [null,"2026-01-01T00:00:00.000Z"]
+
+-- audit.namesOf
+select
+  "id",
+  "email" as "name"
+from
+  "users"
+where
+  "id" in (?);
+-- parameters: ["usr-1"]
+
+select
+  "id",
+  "name"
+from
+  "api_keys"
+where
+  "id" in (?);
+-- parameters: ["key-1"]
+
+select
+  "id",
+  "order_id" as "name"
+from
+  "orders"
+where
+  "id" in (?);
+-- parameters: ["order-1"]
+
+select
+  "id",
+  coalesce(company, name) as "name"
+from
+  "applications"
+where
+  "id" in (?);
+-- parameters: ["app-1"]
+
+select
+  "id",
+  "order_id" as "name"
+from
+  "claims"
+where
+  "id" in (?);
+-- parameters: ["claim-1"]
+
+select
+  "id",
+  "month" as "name"
+from
+  "statements"
+where
+  "id" in (?);
+-- parameters: ["st-1"]
+
+select
+  "id",
+  "name"
+from
+  "affiliates"
+where
+  "id" in (?);
+-- parameters: ["aff-1"]
+
+select
+  "id",
+  "name"
+from
+  "brands"
+where
+  "id" in (?);
+-- parameters: ["b1"]

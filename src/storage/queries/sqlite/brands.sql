@@ -167,6 +167,18 @@ where
   and "suspended_at" is not null;
 -- parameters: [null,null,"2026-01-01T00:00:00.000Z","<uuid>"]
 
+-- brands.setNetworkTerms
+update "brands"
+set
+  "fee_basis_points" = ?,
+  "statement_due_days" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "fee_basis_points" = ?
+  and "statement_due_days" = ?;
+-- parameters: [250,30,"2026-01-01T00:00:00.000Z","<uuid>",3000,30]
+
 -- brands.exists
 select
   "id"
@@ -207,6 +219,37 @@ where
   and "setup_pending" = ?;
 -- parameters: [0,1,1,"2026-01-01T00:00:00.000Z","<uuid>",1]
 
+-- brands.trackingSeen
+select
+  "reports_orders_from_server"
+from
+  "brands"
+where
+  "id" = ?;
+-- parameters: ["<uuid>"]
+
+select
+  "id"
+from
+  "orders"
+where
+  "organization_id" = ?
+  and "source" <> ?
+limit
+  ?;
+-- parameters: ["<uuid>","claim",1]
+
+select
+  "id"
+from
+  "tag_reports"
+where
+  "brand_id" = ?
+  and "outcome" = ?
+limit
+  ?;
+-- parameters: ["<uuid>","accepted",1]
+
 -- brands.byIds
 select
   *
@@ -216,10 +259,21 @@ where
   "id" in (?);
 -- parameters: ["<uuid>"]
 
+-- brands.namesOf
+select
+  "id",
+  "name"
+from
+  "brands"
+where
+  "id" in (?);
+-- parameters: ["<uuid>"]
+
 -- brands.currenciesOf
 select
   "id",
-  "currency"
+  "currency",
+  "name"
 from
   "brands"
 where

@@ -321,6 +321,134 @@ where
   and "id" = ?;
 -- parameters: ["<uuid>","p-1"]
 
+-- products.listOfBrand
+select
+  "products".*
+from
+  "products"
+where
+  "products"."organization_id" = ?
+  and "products"."available" = ?
+order by
+  "products"."seq" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["<uuid>",1,20,40]
+
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" = ?
+  and "products"."available" = ?;
+-- parameters: ["<uuid>",1]
+
+-- products.listOfBrand (search, by change)
+select
+  "products".*
+from
+  "products"
+where
+  "products"."organization_id" = ?
+  and (
+    substr(lower(products.id), 1, ?) = ?
+    or products.seq in (
+      select
+        products_fts.rowid
+      from
+        products_fts
+      where
+        products_fts match ?
+    )
+  )
+order by
+  "products"."updated_at" desc,
+  "products"."seq" desc
+limit
+  ?
+offset
+  ?;
+-- parameters: ["<uuid>",10,"trail shoe","\"trail\"* \"shoe\"*",20,40]
+
+select
+  count(*) as "n"
+from
+  "products"
+where
+  "products"."organization_id" = ?
+  and (
+    substr(lower(products.id), 1, ?) = ?
+    or products.seq in (
+      select
+        products_fts.rowid
+      from
+        products_fts
+      where
+        products_fts match ?
+    )
+  );
+-- parameters: ["<uuid>",10,"trail shoe","\"trail\"* \"shoe\"*"]
+
+-- products.categoriesOfBrand
+select distinct
+  c.value as category
+from
+  products p,
+  json_each(p.options) o,
+  json_each(o.value, '$.categories') c
+where
+  p.organization_id = ?
+  and c.type = 'text'
+order by
+  1
+limit
+  ?;
+-- parameters: ["<uuid>",2000]
+
+-- products.isNamed
+select
+  "orders"."id"
+from
+  "orders"
+where
+  "orders"."organization_id" = ?
+  and exists (
+    select
+      1
+    from
+      json_each(orders.items) i
+    where
+      json_extract(i.value, '$.id') in (?, ?)
+  )
+limit
+  ?;
+-- parameters: ["<uuid>","p-1","p-1-41",1]
+
+select
+  "short_links"."id"
+from
+  "short_links"
+where
+  "short_links"."organization_id" = ?
+  and substr(short_links.original_url, 1, ?) = ?
+limit
+  ?;
+-- parameters: ["<uuid>",27,"https://www.example.com/p/1",1]
+
+-- products.makeUnavailable
+update "products"
+set
+  "available" = ?,
+  "options" = ?,
+  "updated_at" = ?
+where
+  "organization_id" = ?
+  and "id" = ?;
+-- parameters: [0,"[]","2026-01-01T00:00:00.000Z","<uuid>","p-1"]
+
 -- products.save
 select
   "id"

@@ -78,6 +78,20 @@ limit
   ?;
 -- parameters: ["<uuid>",20]
 
+-- tagInstall.awaitingConfirmation
+select
+  count(*) as "orders",
+  min("lock_at") as "first_lock_at"
+from
+  "orders"
+where
+  "organization_id" = ?
+  and "status" = ?
+  and "source" in (?, ?)
+  and "commission_status" <> ?
+  and "lock_at" > ?;
+-- parameters: ["<uuid>","pending","tag","pixel","held","2026-01-01T00:00:00.000Z"]
+
 -- tagInstall.deleteReportsBefore
 delete from "tag_reports"
 where
