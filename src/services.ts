@@ -50,6 +50,7 @@ import type { ConversionsService } from './domain/orders/conversions.js';
 import type { TagConversions } from './domain/tag/tag-conversions.js';
 import type { ReconciliationsService } from './domain/reconciliation/reconciliations.js';
 import { TagInstallService } from './domain/tag/tag-install.js';
+import { TagTestsService } from './domain/tag/tag-tests.js';
 import type { HealthService } from './domain/health.js';
 import { HoldsService } from './domain/orders/holds.js';
 import type { FraudSettings } from './domain/orders/fraud-rules.js';
@@ -109,6 +110,7 @@ export interface Services {
   users: UsersService;
   /** The brands' tag installs: publishable keys, snippets, the tag's latest reports. */
   tagInstall: TagInstallService;
+  tagTests: TagTestsService;
   /** Operators' read-only views of members (support). */
   viewAs: ViewAsService;
   webhooks: WebhooksService;
@@ -267,6 +269,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     statements: new StatementsService(repositories, clock, { publicUrl, approveLocked: () => locks.approveLocked() }),
     suspensions: new SuspensionsService(repositories, clock, publisher),
     tagInstall: new TagInstallService(repositories, clock, publicUrl),
+    tagTests: new TagTestsService(repositories, clock),
     users,
     viewAs: new ViewAsService(repositories, clock, { lifetimeMs: settings.viewAsMs ?? 30 * 60_000, sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000 }),
     secondFactors,

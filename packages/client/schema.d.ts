@@ -3399,7 +3399,7 @@ export interface paths {
         };
         /**
          * The first-party tag
-         * @description One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-PMxNQf0xijVtI2t8q7txhYJnodqKtm00lzN+H7j839CETdEE5EXYFd0j0gmfWYBY.
+         * @description One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-b3/UbOedhSyCD80k3xCZkgJt+7Otr8qgmJ9sj+KuQIu0t2LamcYt2Nrajg7XRECa.
          */
         get: {
             parameters: {
@@ -3600,6 +3600,115 @@ export interface paths {
                 };
                 /** @description Well-formed but not acceptable: the message says why */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tag announces a test link’s landing
+         * @description Sent by the tag when the landing page’s address carries affnet_test=1 (a test order’s link, POST /advertiser/tag/tests), as JSON or text/plain holding JSON: the brand’s publishable key and the click id it kept. The brand’s test then shows the visit and the page it came from. A click id of no test of the key’s brand changes nothing; the answer is the same. At most TRACK_LIMIT_PER_MINUTE reports per client address a minute (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The brand’s publishable key (afpub_…): public by design, good for reports from the shop’s pages only */
+                        key: string;
+                        /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise); optional when coupon is given */
+                        clickId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Noted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18080,6 +18189,323 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/tag/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test order: a test link to your shop
+         * @description Makes a test and its link: your home page with a test click id (clickIdParam) and affnet_test=1. Open it in a browser: the tag keeps the test’s click id and announces the visit (visit); an order placed on that visit is reported as usual and kept as the test’s (orders), with what the tag read or why it was refused, never as an order (no commission, absent from every list, figure, statement and payout). Poll GET /advertiser/tag/tests/{id}. Kept 7 days. Scope: conversions:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TagTest"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/advertiser/tag/tests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A test order: what the tag saw of it
+         * @description The test’s link, the visit the tag announced, what your pages reported with its click id, and reports refused meanwhile without it. Another brand’s test, or one older than 7 days, answers 404 tag_test_not_found. Scope: conversions:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["TagTest"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -33431,6 +33857,41 @@ export interface components {
              */
             finishedAt?: string;
         };
+        TagReport: {
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            at: string;
+            /** @enum {string} */
+            source: "tag" | "pixel";
+            orderId?: string;
+            /** @enum {string} */
+            outcome: "accepted" | "refused";
+            /** @description Why it was refused: an error code and what to fix, in English */
+            reason?: string;
+            /** @description Why it was refused: the error code, as every refusal of the API has one */
+            code?: string;
+            /** @description The values the refusal names (origin_not_allowed: origin, domains; currency_mismatch: currency, expected) */
+            details?: {
+                [key: string]: string | number | string[];
+            };
+            /** @description The page it came from, as the browser said */
+            origin?: string;
+            /**
+             * @description Sent with a test order’s click id: kept as the test’s report, never an order (absent from every list, figure, statement and payout)
+             * @enum {boolean}
+             */
+            test?: true;
+            /** @description The order value it read, in integer cents */
+            value?: number;
+            /** @description The currency it read */
+            currency?: string;
+            /** @description The coupon it read */
+            coupon?: string;
+            /** @description How many lines it read */
+            items?: number;
+        };
         /** @description What your shop’s pages need to report conversions themselves */
         TagInstall: {
             /** @description Absent until you make one (POST /advertiser/tag/publishable-key) */
@@ -33454,22 +33915,7 @@ export interface components {
                 pixel: string;
             };
             /** @description What the tag and the pixel sent lately with your key, newest first (kept 7 days) */
-            reports: {
-                /**
-                 * Format: date-time
-                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-                 */
-                at: string;
-                /** @enum {string} */
-                source: "tag" | "pixel";
-                orderId?: string;
-                /** @enum {string} */
-                outcome: "accepted" | "refused";
-                /** @description Why it was refused: an error code and what to fix */
-                reason?: string;
-                /** @description The page it came from, as the browser said */
-                origin?: string;
-            }[];
+            reports: components["schemas"]["TagReport"][];
             /** @description Absent when you trust your tag’s conversions (they are approved at their lock date instead) */
             awaitingConfirmation?: {
                 /** @description Pending orders only the tag or the pixel reported, not held, not yet locked */
@@ -33480,6 +33926,34 @@ export interface components {
                  */
                 firstCancelAt?: string;
             };
+        };
+        /** @description A test order: proves your install without a real sale. Kept 7 days */
+        TagTest: {
+            /** @description The test’s id: the click id its link carries */
+            id: string;
+            /** @description Your home page through the test: open it, then order as a customer would (or let the tag announce the visit) */
+            url: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The tag announced the test link’s landing: it runs on that page and kept the test’s click id */
+            visit?: {
+                /**
+                 * Format: date-time
+                 * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+                 */
+                at: string;
+                /** @description The page the tag ran on, as the browser said */
+                origin?: string;
+                /** @description Whether that page is on your domains: orders from elsewhere are refused (origin_not_allowed) */
+                onDomains: boolean;
+            };
+            /** @description What your pages reported with the test’s click id, oldest first: what the tag read, or why it was refused. Never orders */
+            orders: components["schemas"]["TagReport"][];
+            /** @description Reports refused since the test began that carried no test’s click id (an order placed without opening the test link in that browser, say), oldest first */
+            otherRefusals: components["schemas"]["TagReport"][];
         };
         /** @description One line of a reconciliation’s preview */
         ReconciliationLine: {

@@ -33,10 +33,10 @@ export class DomainError extends Error {
 export const notFound = (message: string, code = 'not_found') => new DomainError('not_found', code, message);
 export const invalid = (code: string, message: string, details?: Record<string, string | number | string[]>) => new DomainError('invalid', code, message, undefined, details);
 export const conflict = (code: string, message: string, details?: Record<string, string | number | string[]>) => new DomainError('conflict', code, message, undefined, details);
-export const unacceptable = (code: string, message: string) => new DomainError('unacceptable', code, message);
+export const unacceptable = (code: string, message: string, details?: Record<string, string | number | string[]>) => new DomainError('unacceptable', code, message, undefined, details);
 export const notYet = (code: string, message: string) => new DomainError('not_yet', code, message);
 export const unavailable = (code: string, message: string) => new DomainError('unavailable', code, message);
-export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+export const forbidden = (code: string, message: string, details?: Record<string, string | number | string[]>) => new DomainError('forbidden', code, message, undefined, details);
 
 /** A wait in whole seconds (at least one, as Retry-After says it) and whole minutes, rounded up. */
 export const waitOf = (ms: number): { seconds: number; minutes: number } => {

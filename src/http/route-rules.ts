@@ -26,11 +26,12 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '/brand-applications': 'joining: any brand may apply without a key; limited per address given and per client address',
   '/tag.js': 'the first-party tag: a static script every shop loads, without a key',
   '/track/conversions': 'the tag’s reports: the brand’s publishable key (public by design, checked against its domains) instead of an API key; limited per client address',
+  '/track/visits': 'the tag announces a test link’s landing: the brand’s publishable key instead of an API key; limited per client address',
   '/track/pixel.gif': 'the pixel: always answers its image (a page cannot read an image’s answer), so a refusal, unknown parameters included, is logged and counted, never shown; limited per client address',
 };
 
 /** Routes outside the API that still read what a client sends: the boundary checks apply to them too. */
-const PUBLIC_INPUT_PATHS = ['/session', '/signup', '/brand-applications', '/track/conversions'];
+const PUBLIC_INPUT_PATHS = ['/session', '/signup', '/brand-applications', '/track/conversions', '/track/visits'];
 
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
 

@@ -49,6 +49,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /postback': 'conversions:write',
   'GET /advertiser/tag': 'conversions:read',
   'POST /advertiser/tag/publishable-key': 'conversions:write',
+  'POST /advertiser/tag/tests': 'conversions:write',
+  'GET /advertiser/tag/tests/:id': 'conversions:read',
   'POST /affiliate/brands/:id/approval-request': 'approvals:write',
   'GET /advertiser/affiliates': 'affiliates:read',
   'GET /advertiser/products': 'catalog:read',

@@ -49,14 +49,57 @@ export const PixelQuery = Type.Object(
 );
 export type PixelQuery = Static<typeof PixelQuery>;
 
-const TagReport = Type.Object({
-  at: DateTime,
-  source: Type.Union([Type.Literal('tag'), Type.Literal('pixel')]),
-  orderId: Type.Optional(Type.String()),
-  outcome: Type.Union([Type.Literal('accepted'), Type.Literal('refused')]),
-  reason: Type.Optional(Type.String({ description: 'Why it was refused: an error code and what to fix' })),
-  origin: Type.Optional(Type.String({ description: 'The page it came from, as the browser said' })),
-});
+const RefusalDetails = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Array(Type.String())]), { description: 'The values the refusal names (origin_not_allowed: origin, domains; currency_mismatch: currency, expected)' });
+
+export const TagReport = Type.Object(
+  {
+    at: DateTime,
+    source: Type.Union([Type.Literal('tag'), Type.Literal('pixel')]),
+    orderId: Type.Optional(Type.String()),
+    outcome: Type.Union([Type.Literal('accepted'), Type.Literal('refused')]),
+    reason: Type.Optional(Type.String({ description: 'Why it was refused: an error code and what to fix, in English' })),
+    code: Type.Optional(Type.String({ description: 'Why it was refused: the error code, as every refusal of the API has one' })),
+    details: Type.Optional(RefusalDetails),
+    origin: Type.Optional(Type.String({ description: 'The page it came from, as the browser said' })),
+    test: Type.Optional(Type.Literal(true, { description: 'Sent with a test order’s click id: kept as the test’s report, never an order (absent from every list, figure, statement and payout)' })),
+    value: Type.Optional(Type.Integer({ description: 'The order value it read, in integer cents' })),
+    currency: Type.Optional(Type.String({ description: 'The currency it read' })),
+    coupon: Type.Optional(Type.String({ description: 'The coupon it read' })),
+    items: Type.Optional(Type.Integer({ minimum: 0, description: 'How many lines it read' })),
+  },
+  { $id: 'TagReport' },
+);
+
+export const TagTest = Type.Object(
+  {
+    id: Type.String({ description: 'The test’s id: the click id its link carries' }),
+    url: Type.String({ description: 'Your home page through the test: open it, then order as a customer would (or let the tag announce the visit)' }),
+    createdAt: DateTime,
+    visit: Type.Optional(
+      Type.Object(
+        {
+          at: DateTime,
+          origin: Type.Optional(Type.String({ description: 'The page the tag ran on, as the browser said' })),
+          onDomains: Type.Boolean({ description: 'Whether that page is on your domains: orders from elsewhere are refused (origin_not_allowed)' }),
+        },
+        { description: 'The tag announced the test link’s landing: it runs on that page and kept the test’s click id' },
+      ),
+    ),
+    orders: Type.Array(Type.Ref(TagReport), { description: 'What your pages reported with the test’s click id, oldest first: what the tag read, or why it was refused. Never orders' }),
+    otherRefusals: Type.Array(Type.Ref(TagReport), { description: 'Reports refused since the test began that carried no test’s click id (an order placed without opening the test link in that browser, say), oldest first' }),
+  },
+  { $id: 'TagTest', description: 'A test order: proves your install without a real sale. Kept 7 days' },
+);
+export type TagTest = Static<typeof TagTest>;
+
+export const TagVisitInput = Type.Object(
+  {
+    key: PublishableKey,
+    clickId: ClickId,
+  },
+  { additionalProperties: false },
+);
+export type TagVisitInput = Static<typeof TagVisitInput>;
 
 export const TagInstall = Type.Object(
   {
@@ -76,7 +119,7 @@ export const TagInstall = Type.Object(
         { description: 'What to paste; absent until you make a publishable key' },
       ),
     ),
-    reports: Type.Array(TagReport, { description: 'What the tag and the pixel sent lately with your key, newest first (kept 7 days)' }),
+    reports: Type.Array(Type.Ref(TagReport), { description: 'What the tag and the pixel sent lately with your key, newest first (kept 7 days)' }),
     awaitingConfirmation: Type.Optional(
       Type.Object(
         {

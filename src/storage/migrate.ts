@@ -64,6 +64,7 @@ import * as brandScores from './migrations/0058-brand-scores.js';
 import * as sessionFactorMethod from './migrations/0059-session-factor-method.js';
 import * as serverReporting from './migrations/0060-server-reporting.js';
 import * as reconciliations from './migrations/0061-reconciliations.js';
+import * as tagTests from './migrations/0062-tag-tests.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -129,6 +130,7 @@ const migrations: Record<string, DialectMigration> = {
   '0059-session-factor-method': sessionFactorMethod,
   '0060-server-reporting': serverReporting,
   '0061-reconciliations': reconciliations,
+  '0062-tag-tests': tagTests,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

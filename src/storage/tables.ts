@@ -164,6 +164,19 @@ export interface TagReportsTable {
   reason: string | null;
   origin: string | null;
   created_at: string;
+  /** The test order it belongs to (its click id was the test's): never an order; see migration 0062. */
+  test_id: string | null;
+  /** JSON: what it read (value, currency, coupon, lines) and, when refused, the code and its details. */
+  detail: string | null;
+}
+
+/** A brand's test of its install: the test link's click id and the visit the tag announced; see migration 0062. */
+export interface TagTestsTable {
+  id: string;
+  brand_id: string;
+  created_at: string;
+  visited_at: string | null;
+  visit_origin: string | null;
 }
 
 export interface ProductsTable {
@@ -1006,6 +1019,7 @@ export interface DB {
   postback_tokens: PostbackTokensTable;
   publishable_keys: PublishableKeysTable;
   tag_reports: TagReportsTable;
+  tag_tests: TagTestsTable;
   products: ProductsTable;
   product_feeds: ProductFeedsTable;
   feed_runs: FeedRunsTable;
@@ -1069,4 +1083,5 @@ export type NewLedgerLine = Insertable<LedgerLinesTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;
 export type PublishableKeyRow = Selectable<PublishableKeysTable>;
 export type TagReportRow = Selectable<TagReportsTable>;
+export type TagTestRow = Selectable<TagTestsTable>;
 export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

@@ -478,6 +478,19 @@ export function createRouteSamples(): RouteSamples {
       foreign: { reason: "makes the caller's own key (tag-conversions.test.ts)" },
       request: (key) => ({ method: 'POST', url: '/advertiser/tag/publishable-key', headers: withKey(key) }),
     },
+    'POST /advertiser/tag/tests': {
+      side: 'brand',
+      foreign: { reason: "makes the caller's own test (tag-tests.test.ts)" },
+      request: (key) => ({ method: 'POST', url: '/advertiser/tag/tests', headers: withKey(key) }),
+    },
+    'GET /advertiser/tag/tests/:id': {
+      side: 'brand',
+      foreign: { status: 404, code: 'tag_test_not_found' },
+      request: async (key) => {
+        const made = await h.service.services.tagTests.start(BRANDS.acme);
+        return { method: 'GET', url: `/advertiser/tag/tests/${made.id}`, headers: withKey(key) };
+      },
+    },
     'GET /advertiser/brand/launch': {
       side: 'brand',
       foreign: { reason: "reads the caller's own brand (joining.test.ts)" },

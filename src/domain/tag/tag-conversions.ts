@@ -5,7 +5,7 @@
 // one of the brand's domains when the browser says where from. Such an order waits for the brand's confirmation (src/domain/orders/order-locks.ts), and
 // the brand's server reporting the same order takes it over, whatever hold it has (ConversionsService). Every report
 // that names a known key is kept for a few days, accepted or refused with why, so a brand can
-// test its install.
+// test its install; one with a test's click id is the test's, never an order (./tag-tests.ts).
 import type { Clock } from '../../lib/clock.js';
 import type { PublishableKeyOwner, TagInstallRepository } from '../../storage/repositories/tag-install.js';
 import type { TagReportRow } from '../../storage/tables.js';
@@ -13,6 +13,7 @@ import type { ConversionsService, ReportedItem } from '../orders/conversions.js'
 import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
 import { brandDomains, onDomains } from '../links/link-rules.js';
 import { newId } from '../random.js';
+import type { ReportDetail } from './tag-reports.js';
 
 export type PageSource = 'tag' | 'pixel';
 
@@ -37,7 +38,7 @@ export interface ReportOrigin {
 }
 
 /** The host of an origin or page address; undefined when it is none (a "null" origin, say). */
-function hostOf(origin: string): string | undefined {
+export function hostOf(origin: string): string | undefined {
   try {
     return new URL(origin).hostname.toLowerCase();
   } catch {
@@ -59,21 +60,41 @@ export class TagConversions {
    * metrics). Refusals throw, as every report does, with their reason, checked alike for a new and
    * a known order.
    */
-  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded'; known: boolean }> {
-    const owner = await this.repositories.tagInstall.ownerOf(report.key);
+  async report(source: PageSource, report: PageReport, from: ReportOrigin): Promise<{ orderId: string; outcome: 'recorded'; known: boolean; test: boolean }> {
+    const { tagInstall } = this.repositories;
+    const owner = await tagInstall.ownerOf(report.key);
     if (!owner) throw forbidden('invalid_publishable_key', 'the key is no publishable key of a brand (or was replaced): copy the snippet again from the brand’s Tag page');
+    // A test's click id: checked as any report, kept as the test's, never an order.
+    const test = report.clickId !== undefined ? await tagInstall.testOf(owner.brand_id, report.clickId) : undefined;
+    const read: ReportDetail = {
+      value: report.value,
+      ...(report.currency !== undefined && { currency: report.currency.toUpperCase() }),
+      ...(report.coupon !== undefined && { coupon: report.coupon }),
+      ...(report.items !== undefined && { items: report.items.length }),
+    };
     try {
       this.check(owner, report, from);
+      if (test) {
+        await this.keep(owner.brand_id, source, report.orderId, from, undefined, read, test.id);
+        return { orderId: report.orderId, outcome: 'recorded', known: false, test: true };
+      }
       const { created } = await this.conversions.report(
         { brandId: owner.brand_id, address: from.address },
         { clickId: report.clickId, coupon: report.coupon, orderId: report.orderId, value: report.value, items: report.items ?? [], source, customer: report.customer },
       );
-      await this.keep(owner.brand_id, source, report.orderId, from, null);
-      return { orderId: report.orderId, outcome: 'recorded', known: !created };
+      await this.keep(owner.brand_id, source, report.orderId, from, undefined, read, null);
+      return { orderId: report.orderId, outcome: 'recorded', known: !created, test: false };
     } catch (error) {
-      if (error instanceof DomainError) await this.keep(owner.brand_id, source, report.orderId, from, `${error.code}: ${error.message}`);
+      if (error instanceof DomainError) await this.keep(owner.brand_id, source, report.orderId, from, error, read, test?.id ?? null);
       throw error;
     }
+  }
+
+  /** The tag announced a test link's landing (the key's brand's test, else nothing), from `from`'s page. */
+  async visited(key: string, clickId: string, from: ReportOrigin): Promise<void> {
+    const owner = await this.repositories.tagInstall.ownerOf(key);
+    if (!owner) throw forbidden('invalid_publishable_key', 'the key is no publishable key of a brand (or was replaced): copy the snippet again from the brand’s Tag page');
+    await this.repositories.tagInstall.markVisit(owner.brand_id, clickId, this.clock.iso(), from.origin?.slice(0, 300) ?? null);
   }
 
   private check(owner: PublishableKeyOwner, report: PageReport, from: ReportOrigin): void {
@@ -81,20 +102,32 @@ export class TagConversions {
       const host = hostOf(from.origin);
       const domains = brandDomains(owner);
       if (!host || !onDomains(host, domains)) {
-        throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`);
+        throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`, { origin: from.origin, domains });
       }
     }
     if (owner.suspended_at) throw forbidden('brand_suspended', 'the network has suspended this brand: its conversions are not recorded');
     if (report.currency !== undefined && report.currency.toUpperCase() !== owner.currency) {
-      throw unacceptable('currency_mismatch', `the brand’s amounts are in ${owner.currency}, not ${report.currency}: send value in ${owner.currency} cents`);
+      throw unacceptable('currency_mismatch', `the brand’s amounts are in ${owner.currency}, not ${report.currency}: send value in ${owner.currency} cents`, { currency: report.currency, expected: owner.currency });
     }
     if (report.clickId === undefined && report.coupon === undefined) {
       throw invalid('click_or_coupon_required', 'neither a click id nor a coupon: the visitor did not come through an affiliate’s link within the attribution window (or the tag was not on the landing page), and used no code');
     }
   }
 
-  private async keep(brandId: string, source: PageSource, orderId: string, from: ReportOrigin, reason: string | null): Promise<void> {
-    const row: TagReportRow = { id: newId(), brand_id: brandId, source, order_id: orderId.slice(0, 200), outcome: reason ? 'refused' : 'accepted', reason: reason?.slice(0, 500) ?? null, origin: from.origin?.slice(0, 300) ?? null, created_at: this.clock.iso() };
+  private async keep(brandId: string, source: PageSource, orderId: string, from: ReportOrigin, refusal: DomainError | undefined, read: ReportDetail, testId: string | null): Promise<void> {
+    const detail: ReportDetail = { ...read, ...(refusal && { code: refusal.code, ...(refusal.details && { details: refusal.details }) }) };
+    const row: TagReportRow = {
+      id: newId(),
+      brand_id: brandId,
+      source,
+      order_id: orderId.slice(0, 200),
+      outcome: refusal ? 'refused' : 'accepted',
+      reason: refusal ? `${refusal.code}: ${refusal.message}`.slice(0, 500) : null,
+      origin: from.origin?.slice(0, 300) ?? null,
+      created_at: this.clock.iso(),
+      test_id: testId,
+      detail: JSON.stringify(detail),
+    };
     await this.repositories.tagInstall.addReport(row);
   }
 }

@@ -5,7 +5,7 @@ import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { TagInstallRepository } from '../../storage/repositories/tag-install.js';
 import { newId, randomBase62 } from '../random.js';
 import { notFound } from '../errors.js';
-import type { PageSource } from './tag-conversions.js';
+import { reportOf, type TagReportView } from './tag-reports.js';
 import { TAG_SCRIPT } from './tag-script.js';
 
 export const PUBLISHABLE_KEY_PREFIX = 'afpub_';
@@ -25,7 +25,7 @@ export interface TagInstall {
   trustTagConversions: boolean;
   /** What to paste, once there is a key. */
   snippets?: { everyPage: string; orderPage: string; pixel: string };
-  reports: Array<{ at: string; source: PageSource; orderId?: string; outcome: 'accepted' | 'refused'; reason?: string; origin?: string }>;
+  reports: TagReportView[];
   /** Orders only the shop's pages reported that wait for the brand's confirmation, and when the first of them is canceled (not when it trusts its tag). */
   awaitingConfirmation?: { orders: number; firstCancelAt?: string };
 }
@@ -57,14 +57,7 @@ export class TagInstallService {
       attributionWindowDays,
       trustTagConversions: brand?.trust_tag_conversions === 1,
       ...(brand?.trust_tag_conversions !== 1 && { awaitingConfirmation: { orders: waiting.orders, ...(waiting.firstLockAt !== null && { firstCancelAt: waiting.firstLockAt }) } }),
-      reports: reports.map((r) => ({
-        at: r.created_at,
-        source: r.source as PageSource,
-        ...(r.order_id !== null && { orderId: r.order_id }),
-        outcome: r.outcome as 'accepted' | 'refused',
-        ...(r.reason !== null && { reason: r.reason }),
-        ...(r.origin !== null && { origin: r.origin }),
-      })),
+      reports: reports.map(reportOf),
     };
   }
 

@@ -5,7 +5,8 @@
 // own site (SameSite=Lax, Secure on https) and in localStorage; `affnet('conversion', {...})` on
 // the order page sends the order with that click id to POST /track/conversions on the network
 // the script came from, as text/plain through sendBeacon (it survives leaving the page), else
-// through fetch with keepalive.
+// through fetch with keepalive. A landing whose address also carries `affnet_test` is a test
+// order's (src/domain/tag/tag-tests.ts): the tag announces it to POST /track/visits.
 //
 // With no call at all, the tag reports the shop's own purchase event from window.dataLayer (what
 // Google Tag Manager and most shop platforms push): GA4's { event: 'purchase', ecommerce }, gtag's
@@ -25,12 +26,13 @@ d.cookie=N+"="+id+";path=/;max-age="+t/1e3+";SameSite=Lax"+(location.protocol=="
 try{localStorage.setItem(N,JSON.stringify({id:id,until:Date.now()+t}))}catch(e){}}
 function kept(){var m=d.cookie.match(/(?:^|; )affnet_click=([0-9a-f]{32})/);if(m)return m[1];
 try{var v=JSON.parse(localStorage.getItem(N)||"null");if(v&&v.until>Date.now())return v.id}catch(e){}}
-function init(o){c=o||{};var id=new URLSearchParams(location.search).get(c.param||"clickId");
-if(id&&/^[0-9a-f]{32}$/.test(id))keep(id,c.days)}
-function send(o){if(sent[o.orderId])return;sent[o.orderId]=1;var b=JSON.stringify({key:c.key,orderId:o.orderId,value:o.value,currency:o.currency,
-items:o.items,coupon:o.coupon,customer:o.customer,clickId:kept()}),u=base+"/track/conversions";
+function init(o){c=o||{};var p=new URLSearchParams(location.search),id=p.get(c.param||"clickId");
+if(id&&/^[0-9a-f]{32}$/.test(id)){keep(id,c.days);if(p.has("affnet_test"))post("/track/visits",{key:c.key,clickId:id})}}
+function post(p,o){var b=JSON.stringify(o),u=base+p;
 try{if(navigator.sendBeacon&&navigator.sendBeacon(u,new Blob([b],{type:"text/plain"})))return}catch(e){}
 fetch(u,{method:"POST",body:b,keepalive:true,headers:{"content-type":"text/plain"}})}
+function send(o){if(sent[o.orderId])return;sent[o.orderId]=1;post("/track/conversions",{key:c.key,orderId:o.orderId,value:o.value,currency:o.currency,
+items:o.items,coupon:o.coupon,customer:o.customer,clickId:kept()})}
 function conversion(o){hand=1;send(o||{})}
 function cents(v,n){var m=/^(\\d*)(?:\\.(\\d*))?$/.exec(String(v).trim()),f;if(!m||!(m[1]||m[2]))return NaN;
 f=(m[2]||"")+"0000";return +(m[1]+f.slice(0,n))+(f.charAt(n)>4?1:0)}

@@ -1,7 +1,7 @@
 // The tag's install: a brand's publishable key (replaced, found by its value) and the reports the
 // tag and the pixel sent with it.
 import type { Database } from '../database.js';
-import type { PublishableKeyRow, TagReportRow } from '../tables.js';
+import type { PublishableKeyRow, TagReportRow, TagTestRow } from '../tables.js';
 import { isUniqueViolation } from '../../lib/unique-violation.js';
 
 /** What a publishable key resolves to: its brand, and what the tag's rules read of it. */
@@ -77,9 +77,44 @@ export class TagInstallRepository {
     return { orders: Number(row?.orders ?? 0), firstLockAt: row?.first_lock_at ?? null };
   }
 
-  /** Forgets reports made before `before`; how many. */
+  /** Forgets reports and tests made before `before`; how many reports. */
   async deleteReportsBefore(before: string): Promise<number> {
     const result = await this.database.db.deleteFrom('tag_reports').where('created_at', '<', before).executeTakeFirst();
+    await this.database.db.deleteFrom('tag_tests').where('created_at', '<', before).execute();
     return Number(result.numDeletedRows);
+  }
+
+  async addTest(test: TagTestRow): Promise<void> {
+    await this.database.db.insertInto('tag_tests').values(test).execute();
+  }
+
+  /** One of the brand's tests, by its id (another brand's is none). */
+  testOf(brandId: string, id: string): Promise<TagTestRow | undefined> {
+    return this.database.db.selectFrom('tag_tests').selectAll().where('id', '=', id).where('brand_id', '=', brandId).executeTakeFirst();
+  }
+
+  /** Notes the visit the tag announced from the test link: the first one only. */
+  async markVisit(brandId: string, id: string, at: string, origin: string | null): Promise<void> {
+    await this.database.db.updateTable('tag_tests').set({ visited_at: at, visit_origin: origin }).where('id', '=', id).where('brand_id', '=', brandId).where('visited_at', 'is', null).execute();
+  }
+
+  /** A test's reports, oldest first. */
+  reportsOfTest(testId: string, limit: number): Promise<TagReportRow[]> {
+    return this.database.db.selectFrom('tag_reports').selectAll().where('test_id', '=', testId).orderBy('created_at').orderBy('id').limit(limit).execute();
+  }
+
+  /** The brand's refused reports of no test since `since`, oldest first: orders a test may have sent without its click. */
+  refusedSince(brandId: string, since: string, limit: number): Promise<TagReportRow[]> {
+    return this.database.db
+      .selectFrom('tag_reports')
+      .selectAll()
+      .where('brand_id', '=', brandId)
+      .where('created_at', '>=', since)
+      .where('outcome', '=', 'refused')
+      .where('test_id', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 }

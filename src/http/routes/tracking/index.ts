@@ -11,7 +11,7 @@ import type { AppContext, App } from '../../context.js';
 import { DomainError } from '../../../domain/errors.js';
 import { TAG_SCRIPT } from '../../../domain/tag/tag-script.js';
 import type { PageSource } from '../../../domain/tag/tag-conversions.js';
-import { PixelQuery, TagConversionAccepted, TagConversionInput } from '../../../schemas/tag.js';
+import { PixelQuery, TagConversionAccepted, TagConversionInput, TagVisitInput } from '../../../schemas/tag.js';
 import { customerFromQuery } from '../../../schemas/conversion.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
 import { errorResponses } from '../../responses.js';
@@ -98,14 +98,34 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
         try {
           await limit(request);
           const { key, ...order } = request.body;
-          const { orderId, outcome, known } = await tag.report('tag', { key, ...order }, { origin: originOf(request), address: request.ip });
-          metrics.pageReport('tag', known ? 'known' : outcome);
+          const { orderId, outcome, known, test } = await tag.report('tag', { key, ...order }, { origin: originOf(request), address: request.ip });
+          metrics.pageReport('tag', test ? 'test' : known ? 'known' : outcome);
           // The page is told recorded either way: whether the order id was known is the network's to count.
           return reply.status(202).send({ data: { orderId, outcome } });
         } catch (error) {
           metrics.pageReport('tag', outcomeOf(error));
           throw error;
         }
+      },
+    );
+
+    pages.post(
+      '/track/visits',
+      {
+        schema: {
+          tags: [TAG],
+          summary: 'The tag announces a test link’s landing',
+          description:
+            'Sent by the tag when the landing page’s address carries affnet_test=1 (a test order’s link, POST /advertiser/tag/tests), as JSON or text/plain holding JSON: the brand’s publishable key and the click id it kept. The brand’s test then shows the visit and the page it came from. A click id of no test of the key’s brand changes nothing; the answer is the same. At most TRACK_LIMIT_PER_MINUTE reports per client address a minute (429).',
+          querystring: NoQuery,
+          body: TagVisitInput,
+          response: { 204: Type.Null({ description: 'Noted' }), ...errorResponses(400, 403, 429, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        await limit(request);
+        await tag.visited(request.body.key, request.body.clickId, { origin: originOf(request), address: request.ip });
+        return reply.status(204).send(null);
       },
     );
 
@@ -133,7 +153,7 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
           }
           const { pk, value, customerIsNew, customerEmailHash, ...order } = query;
           const result = await tag.report('pixel' satisfies PageSource, { key: pk, value: Number(value), customer: customerFromQuery({ customerIsNew, customerEmailHash }), ...order }, { origin: originOf(request), address: request.ip });
-          outcome = result.known ? 'known' : result.outcome;
+          outcome = result.test ? 'test' : result.known ? 'known' : result.outcome;
         } catch (error) {
           outcome = outcomeOf(error);
           request.log.info({ outcome, message: error instanceof Error ? error.message : String(error) }, 'the pixel’s report was refused');

@@ -58,11 +58,78 @@ insert into
     "outcome",
     "reason",
     "origin",
-    "created_at"
+    "created_at",
+    "test_id",
+    "detail"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?);
--- parameters: ["tr_1","<uuid>","tag","A-1","accepted",null,"https://shop.example","2026-01-01T00:00:00.000Z"]
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- parameters: ["tr_1","<uuid>","tag","A-1","accepted",null,"https://shop.example","2026-01-01T00:00:00.000Z",null,null]
+
+-- tagInstall.addTest
+insert into
+  "tag_tests" (
+    "id",
+    "brand_id",
+    "created_at",
+    "visited_at",
+    "visit_origin"
+  )
+values
+  (?, ?, ?, ?, ?);
+-- parameters: ["0123456789abcdef0123456789abcdef","<uuid>","2026-01-01T00:00:00.000Z",null,null]
+
+-- tagInstall.testOf
+select
+  *
+from
+  "tag_tests"
+where
+  "id" = ?
+  and "brand_id" = ?;
+-- parameters: ["0123456789abcdef0123456789abcdef","<uuid>"]
+
+-- tagInstall.markVisit
+update "tag_tests"
+set
+  "visited_at" = ?,
+  "visit_origin" = ?
+where
+  "id" = ?
+  and "brand_id" = ?
+  and "visited_at" is null;
+-- parameters: ["2026-01-01T00:00:00.000Z","https://shop.example","0123456789abcdef0123456789abcdef","<uuid>"]
+
+-- tagInstall.reportsOfTest
+select
+  *
+from
+  "tag_reports"
+where
+  "test_id" = ?
+order by
+  "created_at",
+  "id"
+limit
+  ?;
+-- parameters: ["0123456789abcdef0123456789abcdef",20]
+
+-- tagInstall.refusedSince
+select
+  *
+from
+  "tag_reports"
+where
+  "brand_id" = ?
+  and "created_at" >= ?
+  and "outcome" = ?
+  and "test_id" is null
+order by
+  "created_at",
+  "id"
+limit
+  ?;
+-- parameters: ["<uuid>","2026-01-01T00:00:00.000Z","refused",20]
 
 -- tagInstall.latestReports
 select
@@ -94,6 +161,11 @@ where
 
 -- tagInstall.deleteReportsBefore
 delete from "tag_reports"
+where
+  "created_at" < ?;
+-- parameters: ["2026-01-01T00:00:00.000Z"]
+
+delete from "tag_tests"
 where
   "created_at" < ?;
 -- parameters: ["2026-01-01T00:00:00.000Z"]
