@@ -33,6 +33,10 @@ test('times with or without a zone, ISO or day/month/year, to UTC; an impossible
   assert.equal(exportTime('2026-11-20 14:03:11 -0300'), '2026-11-20T17:03:11.000Z');
   assert.equal(exportTime('2026-11-20T17:03:11Z'), '2026-11-20T17:03:11.000Z');
   assert.equal(exportTime('2026-11-20 23:30:00 +05:30'), '2026-11-20T18:00:00.000Z');
+  // The evening in Brazil is the next day in UTC, and the morning in India the day before: the date written is the local one.
+  assert.equal(exportTime('2026-11-29 22:30:00 -0300'), '2026-11-30T01:30:00.000Z');
+  assert.equal(exportTime('2026-11-30 01:00:00 +05:30'), '2026-11-29T19:30:00.000Z');
+  assert.equal(exportTime('2026-02-28 23:00:00 -0300'), '2026-03-01T02:00:00.000Z');
   assert.equal(exportTime('20/11/2026 14:03'), '2026-11-20T14:03:00.000Z');
   assert.equal(exportTime('2026-11-20'), '2026-11-20T00:00:00.000Z');
   assert.equal(exportTime('31/02/2026'), undefined);

@@ -173,7 +173,8 @@ export function exportTime(text: string): string | undefined {
   const ms = Date.parse(text8601);
   if (Number.isNaN(ms)) return undefined;
   // Date.parse rolls 31/02 over to March: the date must be the one written.
-  const check = new Date(ms - (zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000));
+  // The written (local) time is the instant plus its offset: -03:00 is three hours behind UTC.
+  const check = new Date(ms + (zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000));
   if (check.getUTCDate() !== Number(parts.d) || check.getUTCMonth() + 1 !== Number(parts.mo)) return undefined;
   return new Date(ms).toISOString();
 }
