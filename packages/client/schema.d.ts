@@ -33913,6 +33913,8 @@ export interface components {
                 orderPage: string;
                 /** @description For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address) */
                 pixel: string;
+                /** @description For a Shopify shop, instead of the others: a custom pixel (Settings › Customer events › Add custom pixel; JavaScript only). It keeps the click id on landing pages and reports checkout_completed, its discount code included */
+                shopifyPixel: string;
             };
             /** @description What the tag and the pixel sent lately with your key, newest first (kept 7 days) */
             reports: components["schemas"]["TagReport"][];

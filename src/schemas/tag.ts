@@ -115,6 +115,7 @@ export const TagInstall = Type.Object(
           everyPage: Type.String({ description: 'For every page of the shop, in its head: your settings, then the tag (with its integrity)' }),
           orderPage: Type.String({ description: 'For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them. Optional when the page pushes a GA4 or Universal Analytics purchase event to window.dataLayer (Google Tag Manager, most shop platforms): the tag reports that event itself; when the page makes this call, the call is reported instead' }),
           pixel: Type.String({ description: 'For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address)' }),
+          shopifyPixel: Type.String({ description: 'For a Shopify shop, instead of the others: a custom pixel (Settings › Customer events › Add custom pixel; JavaScript only). It keeps the click id on landing pages and reports checkout_completed, its discount code included' }),
         },
         { description: 'What to paste; absent until you make a publishable key' },
       ),

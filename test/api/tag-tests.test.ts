@@ -4,6 +4,7 @@
 // and the affiliates' lists and figures.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { runInNewContext } from 'node:vm';
 import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
@@ -181,4 +182,45 @@ test('the pixel reports a test order too, and a brand reads only its own tests',
   const crossed = await beacon('/track/conversions', { key: initechPublishable, orderId: 'TEST-X', value: 1000, clickId: made.id }, 'https://initech.com');
   assert.ok(crossed.statusCode >= 400 && crossed.statusCode < 500, crossed.body);
   assert.equal((await testOf(made.id)).orders.length, 1, 'Acme’s test is unchanged');
+});
+
+test('a Shopify shop’s custom pixel keeps the test link’s click id, announces the visit and reports the completed checkout in cents with its discount code', async () => {
+  const made = await startTest();
+  const install = (await h.get('/advertiser/tag', acme)).json<{ data: { snippets: { shopifyPixel: string } } }>().data;
+  // What Shopify's Web Pixels API gives a custom pixel: events to subscribe to and the shop's storage.
+  const handlers = new Map<string, (event: unknown) => Promise<void>>();
+  const storage = new Map<string, string>();
+  const sent: Array<{ url: string; body: string }> = [];
+  const analytics = { subscribe: (name: string, handler: (event: unknown) => Promise<void>) => handlers.set(name, handler) };
+  const browser = { localStorage: { setItem: async (k: string, v: string) => void storage.set(k, v), getItem: async (k: string) => storage.get(k) ?? null } };
+  const fetchCalls = async (url: string, init: { body: string }) => void sent.push({ url, body: init.body });
+  // Run as Shopify runs it: a script of its own, given only these.
+  runInNewContext(install.snippets.shopifyPixel, { analytics, browser, fetch: fetchCalls, URLSearchParams });
+
+  const landing = new URL(made.url);
+  await handlers.get('page_viewed')!({ context: { document: { location: { search: landing.search } } } });
+  await handlers.get('checkout_completed')!({
+    data: {
+      checkout: {
+        order: { id: '5312345678901' },
+        totalPrice: { amount: 129.9, currencyCode: 'BRL' },
+        currencyCode: 'BRL',
+        discountApplications: [{ type: 'AUTOMATIC', title: 'Summer' }, { type: 'DISCOUNT_CODE', title: 'ANA10' }],
+      },
+    },
+  });
+  assert.deepEqual(
+    sent.map((s) => new URL(s.url).pathname),
+    ['/track/visits', '/track/conversions'],
+  );
+  assert.deepEqual(JSON.parse(sent[1]!.body), { key: publishable, orderId: '5312345678901', value: 12990, currency: 'BRL', coupon: 'ANA10', clickId: made.id });
+
+  // Sent from the pixel's sandboxed frame: Origin "null", the shop's page as Referer.
+  for (const { url, body } of sent) {
+    const res = await h.request({ method: 'POST', url: new URL(url).pathname, payload: body, headers: { 'content-type': 'text/plain', origin: 'null', referer: 'https://www.acme.com/' }, remoteAddress: '198.51.100.9' });
+    assert.ok([202, 204].includes(res.statusCode), res.body);
+  }
+  const seen = await testOf(made.id);
+  assert.equal(seen.visit?.origin, 'https://www.acme.com');
+  assert.deepEqual([seen.orders[0]?.orderId, seen.orders[0]?.value, seen.orders[0]?.coupon, seen.orders[0]?.outcome], ['5312345678901', 12990, 'ANA10', 'accepted']);
 });

@@ -4,7 +4,8 @@
 // Tag Manager and shop platforms push it, or Universal Analytics' older shape), once per order, in
 // integer cents. The shop (a server of this test, at shop.localhost) and the network (the built
 // server) are two origins, as in a real install. A page that calls affnet('conversion') itself and
-// pushes the same order reports the call's order. The brand's Tag page says so, in both languages.
+// pushes the same order reports the call's order. The brand's tracking page guides a Google Tag
+// Manager shop in Portuguese, and a test order sent from it is shown as received, never as an order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -240,8 +241,8 @@ test('a page that calls affnet(conversion) and pushes the purchase of the same o
   await page.context().close();
 });
 
-test('the brand’s Tag page tells a shop owner that the purchase event of their analytics is enough, in Portuguese, on a phone and a desktop', async () => {
-  for (const width of [375, 1280]) {
+test('a shop owner in Portuguese picks Google Tag Manager, reads its steps, sends a test order from a phone and sees it received, never as an order', async () => {
+  for (const width of [1280, 375]) {
     const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'pt-BR', viewport: { width, height: 800 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -250,12 +251,38 @@ test('the brand’s Tag page tells a shop owner that the purchase event of their
     await page.getByLabel('Senha').fill(PASSWORD);
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Entrar' }).click()]);
     await page.goto('/app/tag');
-    await page.getByRole('heading', { name: 'Tag e pixel' }).waitFor();
-    await page.getByText('Google Analytics 4').first().waitFor();
+    await page.getByRole('heading', { name: 'Rastreamento de pedidos', level: 1 }).waitFor();
+    await page.getByLabel('Sua loja usa').selectOption({ label: 'Google Tag Manager' });
+    const steps = await page.getByTestId('guide-steps').innerText();
+    assert.match(steps, /HTML personalizado/);
+    assert.match(steps, /Todas as páginas/);
+    assert.match(steps, /Google Analytics 4/, 'the purchase event of their analytics is enough');
+    assert.match(await page.getByTestId('snippet-every-page').innerText(), /affnet\('init'/);
+    assert.equal(await page.getByText('Chave publicável').isVisible(), false, 'the key waits under “Para desenvolvedores”');
+
+    if (width === 375) {
+      await page.getByRole('button', { name: 'Enviar um pedido de teste' }).click();
+      const [shopPage] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Abrir sua loja pelo link de teste' }).click()]);
+      await shopPage.getByRole('heading', { name: 'Acme shop' }).waitFor();
+      await page.getByText('Seu código de rastreamento está na loja').waitFor();
+      await shopPage.goto(`${shopUrl}/checkout?order=TEST-GA4`);
+      await shopPage.waitForFunction(() => typeof (window as unknown as { affnet: { q?: unknown } }).affnet.q === 'undefined');
+      await shopPage.getByRole('button', { name: 'Confirm order' }).click();
+      const received = page.getByTestId('test-order');
+      await received.getByText('Pedido de teste recebido.').waitFor();
+      const facts = await received.innerText();
+      assert.match(facts, /TEST-GA4/);
+      assert.match(facts, /R\$\s129,90/);
+      assert.match(facts, /ANA10/);
+      assert.match(facts, /2 linhas/);
+      assert.deepEqual(await ordersNamed('TEST-GA4'), [], 'a test order is no order of the brand');
+      assert.equal((await api('GET', '/affiliate/orders/TEST-GA4', world.keys.aff1)).status, 404);
+      await shopPage.close();
+    }
     const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     assert.equal(scrolls, false, `no sideways scrolling at ${width} px`);
-    await page.screenshot({ path: `/tmp/tag-datalayer-${width}.png`, fullPage: true });
-    await assertAccessible(page, `the Tag page at ${width} px`);
+    await page.screenshot({ path: `/tmp/tag-guide-${width}.png`, fullPage: true });
+    await assertAccessible(page, `the order tracking page at ${width} px`);
     await context.close();
   }
   assert.deepEqual(pageErrors, []);

@@ -158,15 +158,18 @@ test('a customer who never clicked a link buys with an affiliate’s code: the t
   await page.context().close();
 });
 
-test('the brand’s Tag page shows the snippets and what the tag sent, on a desktop and on a phone', async () => {
+test('the brand’s tracking page shows the code to paste, the developers’ snippets and what the tag sent, on a desktop and on a phone', async () => {
   for (const width of [1280, 375]) {
     const context = await portal.browser.newContext({ baseURL: portal.server.url, locale: 'en-US', viewport: { width, height: 800 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), signInWithPassword(page, OWNER, PASSWORD)]);
     await page.goto('/app/tag');
-    await page.getByRole('heading', { name: 'Tag and pixel' }).waitFor();
+    await page.getByRole('heading', { name: 'Order tracking', level: 1 }).waitFor();
+    await page.getByLabel('Your shop runs on').selectOption({ label: 'Another platform, or a site of my own' });
     assert.match(await page.getByTestId('snippet-every-page').innerText(), /integrity="sha384-/);
+    await page.getByText('For developers', { exact: true }).click();
+    assert.match(await page.getByTestId('snippet-order-page').innerText(), /affnet\('conversion'/);
     assert.ok((await page.getByTestId('tag-report').count()) >= 2, 'the tag’s and the pixel’s reports are listed');
     const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     assert.equal(scrolls, false, `no sideways scrolling at ${width} px`);

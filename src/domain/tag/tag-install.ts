@@ -7,6 +7,7 @@ import { newId, randomBase62 } from '../random.js';
 import { notFound } from '../errors.js';
 import { reportOf, type TagReportView } from './tag-reports.js';
 import { TAG_SCRIPT } from './tag-script.js';
+import { shopifyPixel } from './shopify-pixel.js';
 
 export const PUBLISHABLE_KEY_PREFIX = 'afpub_';
 /** How long the tag's reports are kept for the brand's install check. */
@@ -24,7 +25,7 @@ export interface TagInstall {
   attributionWindowDays: number;
   trustTagConversions: boolean;
   /** What to paste, once there is a key. */
-  snippets?: { everyPage: string; orderPage: string; pixel: string };
+  snippets?: { everyPage: string; orderPage: string; pixel: string; shopifyPixel: string };
   reports: TagReportView[];
   /** Orders only the shop's pages reported that wait for the brand's confirmation, and when the first of them is canceled (not when it trusts its tag). */
   awaitingConfirmation?: { orders: number; firstCancelAt?: string };
@@ -70,6 +71,7 @@ export class TagInstallService {
         `<script async src="${scriptUrl}" integrity="${TAG_SCRIPT.integrity}" crossorigin="anonymous"></script>`,
       orderPage: `<script>affnet('conversion',{orderId:'ORDER_ID',value:VALUE_IN_CENTS,currency:'CURRENCY'});</script>`,
       pixel: `<img src="${this.publicUrl}/track/pixel.gif?pk=${key}&amp;orderId=ORDER_ID&amp;value=VALUE_IN_CENTS&amp;clickId=CLICK_ID" width="1" height="1" alt="">`,
+      shopifyPixel: shopifyPixel({ key, param, days, publicUrl: this.publicUrl }),
     };
   }
 

@@ -1,33 +1,19 @@
-import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { PlatformGuide, Snippet } from './tag-guides.js';
+import { TestOrder } from './tag-test-order.js';
 
 const TAG_KEY = ['brand', 'tag'];
 
-/** One snippet to paste, with a button that copies it; what else to know about it goes before the code. */
-function Snippet({ id, title, hint, text, children }: { id: string; title: string; hint: string; text: string; children?: ComponentChildren }) {
-  const { t } = useMessages();
-  const [copied, setCopied] = useState(false);
-  return (
-    <section aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{title}</h3>
-      <p class="hint">{hint}</p>
-      {children}
-      <pre class="snippet" data-testid={`snippet-${id}`}>
-        <code>{text}</code>
-      </pre>
-      <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))}>
-        {copied ? t('tag.copied') : t('tag.copy')}
-      </button>
-    </section>
-  );
-}
-
-/** The brand's tag and pixel: the publishable key, what to paste where, and what the tag sent lately (test the install). */
+/**
+ * The brand's order tracking, as a shop owner with no developer installs it: the platform's steps
+ * and the one code to paste, a test order that proves it, whether the tag's orders wait for the
+ * brand's confirmation, and what the tag sent lately. What a developer needs (the key, the
+ * integrity, the order page's call, the pixel) waits under "For developers".
+ */
 export function TagPage() {
   const { t, dateTime, refusal } = useMessages();
   const queries = useQueryClient();
@@ -58,24 +44,8 @@ export function TagPage() {
           <>
             {tag.publishableKey && tag.snippets ? (
               <>
-                <dl class="facts">
-                  <dt>{t('tag.key')}</dt>
-                  <dd>
-                    <code data-testid="publishable-key">{tag.publishableKey}</code>
-                  </dd>
-                  <dt>{t('tag.integrity')}</dt>
-                  <dd>
-                    <code class="wrap">{tag.integrity}</code>
-                  </dd>
-                </dl>
-                <ConfirmButton disabled={makeKey.isPending} question={t('tag.replaceConfirm')} onConfirm={() => makeKey.mutate()}>
-                  {t('tag.replace')}
-                </ConfirmButton>
-                <Snippet id="every-page" title={t('tag.everyPage')} hint={t('tag.everyPageHint')} text={tag.snippets.everyPage} />
-                <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage}>
-                  <p>{t('tag.analytics')}</p>
-                </Snippet>
-                <Snippet id="pixel" title={t('tag.pixel')} hint={t('tag.pixelHint')} text={tag.snippets.pixel} />
+                <PlatformGuide snippets={tag.snippets} />
+                <TestOrder />
               </>
             ) : (
               <button type="button" disabled={makeKey.isPending} onClick={() => makeKey.mutate()}>
@@ -88,8 +58,8 @@ export function TagPage() {
               {t('tag.trust')}
             </label>
             <p class="hint">{t('tag.trustHint')}</p>
-            <h2>{t('tag.test')}</h2>
-            <p class="hint">{t('tag.testHint')}</p>
+            <h2>{t('tag.reports')}</h2>
+            <p class="hint">{t('tag.reportsHint')}</p>
             <button type="button" onClick={() => void install.refetch()}>
               {t('tag.refresh')}
             </button>
@@ -110,13 +80,16 @@ export function TagPage() {
                     <tr key={`${report.at}-${i}`} data-testid="tag-report">
                       <td>{dateTime(report.at)}</td>
                       <td>{report.source === 'tag' ? t('tag.sourceTag') : t('tag.sourcePixel')}</td>
-                      <td>{report.orderId ?? '—'}</td>
+                      <td>
+                        {report.orderId ?? '—'} {report.test && <span class="badge">{t('tag.testBadge')}</span>}
+                      </td>
                       <td>
                         {report.outcome === 'accepted' ? (
                           <span class="badge approved">{t('tag.accepted')}</span>
                         ) : (
                           <>
-                            <span class="badge canceled">{t('tag.refused')}</span> <span class="wrap">{report.reason}</span>
+                            <span class="badge canceled">{t('tag.refused')}</span>{' '}
+                            <span class="wrap">{refusal({ code: report.code ?? 'refused', ...(report.details && { details: report.details }) })}</span>
                           </>
                         )}
                       </td>
@@ -124,6 +97,30 @@ export function TagPage() {
                   ))}
                 </tbody>
               </table>
+            )}
+            {tag.publishableKey && tag.snippets && (
+              <details>
+                <summary>{t('tag.developers')}</summary>
+                <p class="hint">{t('tag.developersHint', { param: tag.clickIdParam, days: tag.attributionWindowDays })}</p>
+                <dl class="facts">
+                  <dt>{t('tag.key')}</dt>
+                  <dd>
+                    <code data-testid="publishable-key">{tag.publishableKey}</code>
+                  </dd>
+                  <dt>{t('tag.integrity')}</dt>
+                  <dd>
+                    <code class="wrap">{tag.integrity}</code>
+                  </dd>
+                </dl>
+                <ConfirmButton disabled={makeKey.isPending} question={t('tag.replaceConfirm')} onConfirm={() => makeKey.mutate()}>
+                  {t('tag.replace')}
+                </ConfirmButton>
+                <Snippet id="developer-every-page" title={t('tag.everyPage')} hint={t('tag.everyPageHint')} text={tag.snippets.everyPage} />
+                <Snippet id="order-page" title={t('tag.orderPage')} hint={t('tag.orderPageHint')} text={tag.snippets.orderPage}>
+                  <p>{t('tag.analytics')}</p>
+                </Snippet>
+                <Snippet id="pixel" title={t('tag.pixel')} hint={t('tag.pixelHint')} text={tag.snippets.pixel} />
+              </details>
             )}
           </>
         )}

@@ -23,10 +23,13 @@ const TagQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, des
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const pixelQuery = TypeCompiler.Compile(PixelQuery);
 
-/** The page a report came from: the Origin header, else the Referer's origin, when the browser sent either. */
+/**
+ * The page a report came from: the Origin header, else the Referer's origin, when the browser sent
+ * either. A sandboxed frame (Shopify's custom pixels) sends Origin "null": its Referer names the page.
+ */
 function originOf(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
-  if (origin) return origin;
+  if (origin && origin !== 'null') return origin;
   const referer = request.headers.referer;
   if (!referer) return undefined;
   try {
