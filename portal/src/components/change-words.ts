@@ -48,6 +48,9 @@ const SOURCES: Record<string, MessageKey> = {
   claim: 'conversion.source.claim',
 };
 
+/** The statuses of what else the trail records (statements), beside the orders' and commissions'. */
+const OTHER_STATUSES: Record<string, MessageKey> = { open: 'statements.open', overdue: 'statements.overdue' };
+
 const MONEY = new Set(['value', 'commission', 'amount', 'paidAmount', 'total', 'fee']);
 const TIMES = new Set(['createdAt', 'lockAt', 'dueAt', 'expiresAt']);
 
@@ -73,7 +76,7 @@ export function useChangeWords() {
       if (MONEY.has(field) && Number.isFinite(Number(value))) return context.currency ? money(Number(value), context.currency) : number(Number(value) / 100);
       if (field === 'status' || field === 'commissionStatus' || field === 'created') {
         if (text === 'held') return t('hold.status');
-        const key = statusMessage(text);
+        const key = statusMessage(text) ?? OTHER_STATUSES[text];
         return key ? t(key) : field === 'created' ? t('conversion.reported') : text;
       }
       if (field === 'items') return t('conversion.itemsCount', { count: Array.isArray(value) ? value.length : typeof value === 'number' ? value : (JSON.parse(text) as unknown[]).length });

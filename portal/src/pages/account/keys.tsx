@@ -4,11 +4,18 @@ import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { CopyButton } from '../../components/copy-button.js';
+import type { MessageKey } from '../../i18n/en.js';
 import { AFFILIATE_SCOPES, BRAND_SCOPES, type AffiliateScope, type BrandScope } from '../../../../src/domain/access/scopes.js';
 import { fieldText } from '../../forms.js';
 
 type Side = 'affiliate' | 'brand';
 const PATH = { affiliate: '/affiliate/keys', brand: '/advertiser/keys' } as const;
+
+type Scope = AffiliateScope | BrandScope;
+
+/** What a scope lets a key do, in words (its name beside it, for the API's users); a scope without words fails the type check. */
+const scopeWords = (scope: Scope): MessageKey => `scope.${scope}`;
+const isScope = (scope: string): scope is Scope => (AFFILIATE_SCOPES as readonly string[]).includes(scope) || (BRAND_SCOPES as readonly string[]).includes(scope);
 
 /** An owner's API keys: create one with chosen scopes (shown once), list, revoke. */
 export function ApiKeys({ side }: { side: Side }) {
@@ -51,7 +58,7 @@ export function ApiKeys({ side }: { side: Side }) {
           {scopes.map((scope) => (
             <label key={scope} class="check">
               <input type="checkbox" name={scope} defaultChecked />
-              {scope}
+              {t(scopeWords(scope as Scope))} <code>{scope}</code>
             </label>
           ))}
         </fieldset>
@@ -86,7 +93,7 @@ export function ApiKeys({ side }: { side: Side }) {
                   <tr key={key.id}>
                     <th scope="row">{key.name}</th>
                     <td><code>{key.prefix}…</code></td>
-                    <td>{key.scopes.join(' ')}</td>
+                    <td>{key.scopes.map((scope) => (isScope(scope) ? t(scopeWords(scope)) : scope)).join(', ')}</td>
                     <td>{date(key.createdAt)}</td>
                     <td>
                       {key.revokedAt ? (

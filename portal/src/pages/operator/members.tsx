@@ -175,7 +175,7 @@ export function OperatorMember({ kind, id }: { kind: Kind; id: string }) {
             <ul>
               {m.users.map((u) => (
                 <li key={u.id}>
-                  {u.email} ({u.role})
+                  {u.email} ({t(u.role === 'owner' ? 'team.owner' : 'team.member')})
                 </li>
               ))}
             </ul>
