@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
-import { FileTooLarge } from '../../../domain/reconciliation/reconciliations.js';
+import { FileTooLarge } from '../../../domain/reconciliation/export-reading.js';
 import { Reconciliation, ReconciliationParams, ReconciliationQuery } from '../../../schemas/reconciliation.js';
 
 /** The content type the export comes as (its parser is the advertiser scope's, shared with uploaded feeds: the body as a stream). */
