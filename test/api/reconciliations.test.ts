@@ -11,6 +11,7 @@ import { BRANDS } from '../helpers/world.js';
 import { assertError } from '../helpers/api.js';
 import { brandKey, freshClick, item, patchStatus, report, type Conversion } from '../helpers/tracking.js';
 import type { Reconciliation } from '../../src/domain/reconciliation/reconciliations.js';
+import { shopifyExport, shopifyTime } from '../helpers/shop-exports.js';
 
 const SHOP = 'https://www.acme.com';
 let h: Harness;
@@ -60,63 +61,6 @@ const conversion = async (orderId: string) => {
   assert.equal(res.statusCode, 200, res.body);
   return res.json<{ data: Conversion & { history: Array<{ field: string; to: string; by: string; reconciliationId?: string }> } }>().data;
 };
-
-// Shopify's orders export: its documented columns, in its order (help.shopify.com, "Exporting orders").
-const SHOPIFY_HEADER = [
-  'Name', 'Email', 'Financial Status', 'Paid at', 'Fulfillment Status', 'Fulfilled at', 'Accepts Marketing', 'Currency', 'Subtotal', 'Shipping', 'Taxes', 'Total',
-  'Discount Code', 'Discount Amount', 'Shipping Method', 'Created at', 'Lineitem quantity', 'Lineitem name', 'Lineitem price', 'Lineitem compare at price', 'Lineitem sku',
-  'Lineitem requires shipping', 'Lineitem taxable', 'Lineitem fulfillment status', 'Billing Name', 'Notes', 'Cancelled at', 'Payment Method', 'Payment Reference',
-  'Refunded Amount', 'Vendor', 'Outstanding Balance', 'Employee', 'Location', 'Device ID', 'Id', 'Tags', 'Risk Level', 'Source', 'Phone',
-];
-
-/** Now as Shopify writes a time: the shop's local time with its offset (-0300). */
-const shopifyTime = (ms = Date.now() - 60_000) => {
-  const local = new Date(ms - 3 * 3_600_000).toISOString();
-  return `${local.slice(0, 10)} ${local.slice(11, 19)} -0300`;
-};
-
-interface ShopifyRow {
-  name: string;
-  financial?: string;
-  fulfillment?: string;
-  total?: string;
-  refunded?: string;
-  cancelledAt?: string;
-  createdAt?: string;
-  /** A further line item of the order above: the order's own columns are left empty, as Shopify does. */
-  continuation?: boolean;
-}
-
-const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-function shopifyExport(rows: ShopifyRow[]): string {
-  const lines = [SHOPIFY_HEADER.join(',')];
-  for (const row of rows) {
-    const cells: Record<string, string> = row.continuation
-      ? { Name: row.name, 'Lineitem quantity': '1', 'Lineitem name': 'Socks', 'Lineitem price': '10.00' }
-      : {
-          Name: row.name,
-          Email: 'ana@example.com',
-          'Financial Status': row.financial ?? 'paid',
-          'Fulfillment Status': row.fulfillment ?? 'unfulfilled',
-          'Accepts Marketing': 'no',
-          Currency: 'BRL',
-          Subtotal: row.total ?? '100.00',
-          Shipping: '0.00',
-          Taxes: '0.00',
-          Total: row.total ?? '100.00',
-          'Created at': row.createdAt ?? shopifyTime(),
-          'Lineitem quantity': '1',
-          'Lineitem name': 'Trail shoe, blue',
-          'Lineitem price': row.total ?? '100.00',
-          'Cancelled at': row.cancelledAt ?? '',
-          'Refunded Amount': row.refunded ?? '0.00',
-          'Outstanding Balance': '0.00',
-          Source: 'web',
-        };
-    lines.push(SHOPIFY_HEADER.map((column) => csvCell(cells[column] ?? '')).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
 
 const upload = (body: string | Buffer, key = acme, query = ''): Promise<LightMyRequestResponse> =>
   h.request({ method: 'POST', url: `/advertiser/conversions/reconciliations${query}`, payload: body, headers: { 'x-api-key': key, 'content-type': 'text/csv' } });
