@@ -189,6 +189,21 @@ test('a Shopify export confirms paid tag orders, cancels a refunded one, correct
   assert.equal(own.json<{ data: Reconciliation }>().data.counts.confirm, 2);
 });
 
+test('an order reported by Shopify’s numeric id (its pixel’s checkout.order.id) is found by the export’s Id column, and is one order', async () => {
+  const byId = await tagOrder(8_000);
+  const byName = await tagOrder(8_000);
+  const pre = await preview(
+    shopifyExport([
+      { name: `#${run}n${byId}`, id: byId, financial: 'paid', total: '80.00' },
+      { name: `#${byName}`, id: `${run}9${byName}`, financial: 'paid', total: '80.00' },
+      { name: `#${byId}`, financial: 'paid', total: '80.00' },
+    ]),
+  );
+  assert.deepEqual(pre.lines.confirm.map((l) => [l.line, l.orderId]), [[2, byId], [3, byName]], 'by the Id, and by the Name as before');
+  assert.deepEqual(pre.lines.invalid.map((l) => [l.line, l.reason]), [[4, 'duplicate_order']], 'the same order named the other way is a duplicate');
+  assert.equal(pre.counts.unknown, 0);
+});
+
 test('an order changed between the preview and its application is left alone and counted', async () => {
   const orderId = await tagOrder(4_000);
   const pre = await preview(shopifyExport([{ name: orderId, financial: 'paid', total: '40.00' }]));

@@ -92,6 +92,8 @@ const emptyCounts = (): Counts => Object.fromEntries(LINE_KINDS.map((kind) => [k
 
 /** The order ids a file's id may stand for: as written, and with or without Shopify's "#". */
 const idVariants = (id: string): string[] => (id.startsWith('#') ? [id, id.slice(1)] : [id, `#${id}`]);
+/** The order ids a row may name, in the order they are tried: its id's variants, then Shopify's numeric id (the one its checkout reports). */
+const idsOf = (row: ShopOrder): string[] => (row.numericId === undefined ? idVariants(row.orderId) : [...idVariants(row.orderId), row.numericId]);
 
 /** Each line's total in proportion to the value kept, as one unit each; the rounding's rest on the first. Undefined: the lines fit the value as they are. */
 function linesForValue(order: OrderRow, value: number): OrderItem[] | undefined {
@@ -207,10 +209,10 @@ export class ReconciliationsService {
       return { reconciliation_id: id, seq: seq++, kind, line: detail.line ?? null, order_id: orderId, network_id: networkId, detail: JSON.stringify(detail) };
     };
     const flush = async () => {
-      const wanted = batch.flatMap((row) => ('verdict' in row ? idVariants(row.orderId) : []));
+      const wanted = batch.flatMap((row) => ('verdict' in row ? idsOf(row) : []));
       const known = new Map((await reconciliations.ordersByIds(brandId, wanted)).map((order) => [order.order_id, order]));
       // Each order once: the id it is known by (the network's, else the file's) on no earlier line.
-      const keyOf = (row: ShopOrder) => idVariants(row.orderId).map((variant) => known.get(variant)).find(Boolean)?.order_id ?? row.orderId;
+      const keyOf = (row: ShopOrder) => idsOf(row).map((variant) => known.get(variant)).find(Boolean)?.order_id ?? row.orderId;
       const earlier = await reconciliations.namedIn(id, batch.flatMap((row) => ('verdict' in row ? [keyOf(row)] : [])));
       const lines: ReconciliationLineRow[] = [];
       for (const row of batch) {
