@@ -5,6 +5,7 @@
 // RECONCILIATION_MAX_MB is refused with 413.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
@@ -62,9 +63,9 @@ const conversion = async (orderId: string) => {
   return res.json<{ data: Conversion & { history: Array<{ field: string; to: string; by: string; reconciliationId?: string }> } }>().data;
 };
 
-const upload = (body: string | Buffer, key = acme, query = ''): Promise<LightMyRequestResponse> =>
+const upload = (body: string | Buffer | Readable, key = acme, query = ''): Promise<LightMyRequestResponse> =>
   h.request({ method: 'POST', url: `/advertiser/conversions/reconciliations${query}`, payload: body, headers: { 'x-api-key': key, 'content-type': 'text/csv' } });
-const preview = async (body: string, query = ''): Promise<Reconciliation> => {
+const preview = async (body: string | Buffer, query = ''): Promise<Reconciliation> => {
   const res = await upload(body, acme, query);
   assert.equal(res.statusCode, 201, res.body);
   return res.json<{ data: Reconciliation }>().data;
@@ -240,4 +241,19 @@ test('a file past RECONCILIATION_MAX_MB is refused with 413 in the API’s error
   const body = assertError(res, 413, 'file_too_large');
   assert.deepEqual((body as unknown as { details: { maxMb: number } }).details, { maxMb: 1 });
   assert.deepEqual(await h.service.database.db.selectFrom('reconciliations').select('id').execute(), before);
+});
+
+test('the file is read on its parsing thread: Windows-1252 as a spreadsheet saves it, and its refusals keep their codes', async () => {
+  const paid = await apiOrder(4_990);
+  const latin = Buffer.from(['Pedido;Situação;Valor;Data', `${paid};Concluído;49,90;20/11/2026`].join('\r\n'), 'latin1');
+  const mapped = await preview(latin, '?orderIdColumn=Pedido&statusColumn=Situa%C3%A7%C3%A3o&totalColumn=Valor&dateColumn=Data');
+  assert.deepEqual(mapped.lines.confirm.map((l) => [l.orderId, l.shopStatus]), [[paid, 'Concluído']]);
+  assertError(await upload(''), 400, 'reconciliation_file_empty');
+  assertError(await upload('Pedido;Valor\r\nA-1;1,00\r\n', acme, '?orderIdColumn=Pedido&totalColumn=Valor'), 400, 'reconciliation_mapping_incomplete');
+  // Sent without a length, the file is refused as it streams past RECONCILIATION_MAX_MB.
+  const streamed = Readable.from((function* () {
+    yield Buffer.from(shopifyExport([{ name: 'x' }]));
+    for (let i = 0; i < 100; i++) yield Buffer.from('#1,a@b.c,paid\r\n'.repeat(1000));
+  })());
+  assert.deepEqual((assertError(await upload(streamed), 413, 'file_too_large') as unknown as { details: { maxMb: number } }).details, { maxMb: 1 });
 });
