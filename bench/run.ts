@@ -5,8 +5,9 @@
 // pinned to core 0 and wrk to core 1, and reports req/s, p50, p99, errors, timeouts and each scenario's
 // ratio to the bare baseline, plus the service's peak RSS and cold-start time. Each scenario is then
 // driven again at half the rate it reached (bench/open-loop.ts): latency as users feel it, counted
-// from each request's intended send time. The tables are printed and written to
-// bench/results/<date>-<scale>.md.
+// from each request's intended send time. Then a shop's order export of 100,000 orders is
+// previewed (bench/reconciliation-preview.ts): its time and the service's RSS. The tables are
+// printed and written to bench/results/<date>-<scale>.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,6 +16,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
+import { RECONCILIATION_STEP, reconciliationPreview } from './reconciliation-preview.js';
 import { benchKey, ensureTools, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
@@ -305,6 +307,11 @@ async function main(): Promise<void> {
       const floor = openLoop(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'], connections }, redirectRate, duration);
       openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | ${floor.errors} | ${floor.late} | — |`);
     }
+    // A timed step after the scenarios, so the file's rows do not share the core with them.
+    const reconciliation =
+      !wanted || wanted.some((part) => RECONCILIATION_STEP.includes(part))
+        ? await reconciliationPreview(`http://127.0.0.1:${SERVICE_PORT}`, databaseUrl, service.pid!, brand ? { id: brand, key: brandKey } : undefined)
+        : '';
     const rss = residentMb(service.pid!);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
     const sizeNote = databaseUrl.startsWith('sqlite:') ? ` (${Math.round(statSync(databaseUrl.slice(7)).size / 1e6)} MB file)` : '';
@@ -332,6 +339,7 @@ async function main(): Promise<void> {
           ]
         : []),
       ...(clickChecks.length > 0 ? ['Clicks (each request a new visitor):', '', ...clickChecks, ''] : []),
+      ...(reconciliation !== '' ? [reconciliation] : []),
     ].join('\n');
     process.stdout.write(`\n${report}`);
     mkdirSync('bench/results', { recursive: true });

@@ -1,6 +1,6 @@
-// Builds the production server: the CLI, its two storage workers and the feeds' parser bundled by
-// esbuild into dist/server (main.js, click-writer-worker.js, read-worker.js, feed-worker.js and
-// the chunks they share).
+// Builds the production server: the CLI, its two storage workers and the parsers of feeds and of
+// shops' order exports bundled by esbuild into dist/server (main.js, click-writer-worker.js,
+// read-worker.js, feed-worker.js, reconciliation-worker.js and the chunks they share).
 // One file to load instead of a few hundred modules halves the time to the first answer; type
 // checking is `npm run typecheck`'s job, not the build's.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ rmSync(outdir, { recursive: true, force: true });
 
 await build({
   // The workers are started by file name, beside the module that starts them (src/lib/worker-start.ts).
-  entryPoints: ['src/cli/main.ts', 'src/storage/click-writer-worker.ts', 'src/storage/read-worker.ts', 'src/domain/feeds/feed-worker.ts'],
+  entryPoints: ['src/cli/main.ts', 'src/storage/click-writer-worker.ts', 'src/storage/read-worker.ts', 'src/domain/feeds/feed-worker.ts', 'src/domain/reconciliation/reconciliation-worker.ts'],
   entryNames: '[name]',
   outdir,
   bundle: true,

@@ -69,6 +69,8 @@ export interface Config {
   feedMinSharePercent: number;
   /** The most a feed's parsing thread may use of memory, in MB (FEED_WORKER_HEAP_MB). */
   feedWorkerHeapMb: number;
+  /** The most the parsing thread of a shop's order export may use of memory, in MB (RECONCILIATION_WORKER_HEAP_MB). */
+  reconciliationWorkerHeapMb: number;
   /** How often this instance looks for scheduled tasks that are due (retention); 0 runs none here. */
   schedulePollMs: number;
   /** How often orders past their lock date are looked for and approved (a scheduled task, once across instances). */
@@ -403,6 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconciliationMaxMb: integer(env, 'RECONCILIATION_MAX_MB', 100, 1, 65_536),
     feedMinSharePercent: integer(env, 'FEED_MIN_SHARE_PERCENT', 50, 0, 100),
     feedWorkerHeapMb: integer(env, 'FEED_WORKER_HEAP_MB', 256, 16, 16_384),
+    reconciliationWorkerHeapMb: integer(env, 'RECONCILIATION_WORKER_HEAP_MB', 64, 16, 16_384),
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
     trackLimitPerMinute: integer(env, 'TRACK_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
@@ -481,6 +484,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   reconciliationMaxMb: 'RECONCILIATION_MAX_MB',
   feedMinSharePercent: 'FEED_MIN_SHARE_PERCENT',
   feedWorkerHeapMb: 'FEED_WORKER_HEAP_MB',
+  reconciliationWorkerHeapMb: 'RECONCILIATION_WORKER_HEAP_MB',
   schedulePollMs: 'SCHEDULE_POLL_MS',
   lockPollMs: 'LOCK_POLL_MS',
   trackLimitPerMinute: 'TRACK_LIMIT_PER_MINUTE',

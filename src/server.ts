@@ -219,7 +219,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // is all there is.
     conversions,
     tag: new TagConversions(repositories, conversions, clock),
-    reconciliations: new ReconciliationsService(repositories, conversions, clock, { maxBytes: config.reconciliationMaxMb * 1024 * 1024 }),
+    reconciliations: new ReconciliationsService(repositories, conversions, clock, { maxBytes: config.reconciliationMaxMb * 1024 * 1024, workerHeapMb: config.reconciliationWorkerHeapMb }),
     trackReports: failedKeyThrottle(config.trackLimitPerMinute, 60_000, windowCounter, 'track-address'),
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
     jobs: new JobRunner(clock, {

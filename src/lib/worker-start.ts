@@ -1,5 +1,5 @@
 // Starting a worker thread from a module beside the one starting it, and the worker's first step:
-// the storage workers (src/storage/worker-rpc.ts) and a feed's parser (src/domain/feeds) start
+// the storage workers (src/storage/worker-rpc.ts) and the parsers of feeds and shops' exports start
 // this way. Built, a worker runs from its JavaScript (scripts/build-server.mjs bundles each beside
 // the server); under tsx (tests and tools run the TypeScript sources) a worker does not inherit
 // tsx's loader on Node 20, so a bootstrap registers it first.

@@ -5,12 +5,14 @@
 // RECONCILIATION_MAX_MB is refused with 413.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError } from '../helpers/api.js';
 import { brandKey, freshClick, item, patchStatus, report, type Conversion } from '../helpers/tracking.js';
 import type { Reconciliation } from '../../src/domain/reconciliation/reconciliations.js';
+import { shopifyExport, shopifyTime } from '../helpers/shop-exports.js';
 
 const SHOP = 'https://www.acme.com';
 let h: Harness;
@@ -61,66 +63,9 @@ const conversion = async (orderId: string) => {
   return res.json<{ data: Conversion & { history: Array<{ field: string; to: string; by: string; reconciliationId?: string }> } }>().data;
 };
 
-// Shopify's orders export: its documented columns, in its order (help.shopify.com, "Exporting orders").
-const SHOPIFY_HEADER = [
-  'Name', 'Email', 'Financial Status', 'Paid at', 'Fulfillment Status', 'Fulfilled at', 'Accepts Marketing', 'Currency', 'Subtotal', 'Shipping', 'Taxes', 'Total',
-  'Discount Code', 'Discount Amount', 'Shipping Method', 'Created at', 'Lineitem quantity', 'Lineitem name', 'Lineitem price', 'Lineitem compare at price', 'Lineitem sku',
-  'Lineitem requires shipping', 'Lineitem taxable', 'Lineitem fulfillment status', 'Billing Name', 'Notes', 'Cancelled at', 'Payment Method', 'Payment Reference',
-  'Refunded Amount', 'Vendor', 'Outstanding Balance', 'Employee', 'Location', 'Device ID', 'Id', 'Tags', 'Risk Level', 'Source', 'Phone',
-];
-
-/** Now as Shopify writes a time: the shop's local time with its offset (-0300). */
-const shopifyTime = (ms = Date.now() - 60_000) => {
-  const local = new Date(ms - 3 * 3_600_000).toISOString();
-  return `${local.slice(0, 10)} ${local.slice(11, 19)} -0300`;
-};
-
-interface ShopifyRow {
-  name: string;
-  financial?: string;
-  fulfillment?: string;
-  total?: string;
-  refunded?: string;
-  cancelledAt?: string;
-  createdAt?: string;
-  /** A further line item of the order above: the order's own columns are left empty, as Shopify does. */
-  continuation?: boolean;
-}
-
-const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-function shopifyExport(rows: ShopifyRow[]): string {
-  const lines = [SHOPIFY_HEADER.join(',')];
-  for (const row of rows) {
-    const cells: Record<string, string> = row.continuation
-      ? { Name: row.name, 'Lineitem quantity': '1', 'Lineitem name': 'Socks', 'Lineitem price': '10.00' }
-      : {
-          Name: row.name,
-          Email: 'ana@example.com',
-          'Financial Status': row.financial ?? 'paid',
-          'Fulfillment Status': row.fulfillment ?? 'unfulfilled',
-          'Accepts Marketing': 'no',
-          Currency: 'BRL',
-          Subtotal: row.total ?? '100.00',
-          Shipping: '0.00',
-          Taxes: '0.00',
-          Total: row.total ?? '100.00',
-          'Created at': row.createdAt ?? shopifyTime(),
-          'Lineitem quantity': '1',
-          'Lineitem name': 'Trail shoe, blue',
-          'Lineitem price': row.total ?? '100.00',
-          'Cancelled at': row.cancelledAt ?? '',
-          'Refunded Amount': row.refunded ?? '0.00',
-          'Outstanding Balance': '0.00',
-          Source: 'web',
-        };
-    lines.push(SHOPIFY_HEADER.map((column) => csvCell(cells[column] ?? '')).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-const upload = (body: string | Buffer, key = acme, query = ''): Promise<LightMyRequestResponse> =>
+const upload = (body: string | Buffer | Readable, key = acme, query = ''): Promise<LightMyRequestResponse> =>
   h.request({ method: 'POST', url: `/advertiser/conversions/reconciliations${query}`, payload: body, headers: { 'x-api-key': key, 'content-type': 'text/csv' } });
-const preview = async (body: string, query = ''): Promise<Reconciliation> => {
+const preview = async (body: string | Buffer, query = ''): Promise<Reconciliation> => {
   const res = await upload(body, acme, query);
   assert.equal(res.statusCode, 201, res.body);
   return res.json<{ data: Reconciliation }>().data;
@@ -245,6 +190,21 @@ test('a Shopify export confirms paid tag orders, cancels a refunded one, correct
   assert.equal(own.json<{ data: Reconciliation }>().data.counts.confirm, 2);
 });
 
+test('an order reported by Shopify’s numeric id (its pixel’s checkout.order.id) is found by the export’s Id column, and is one order', async () => {
+  const byId = await tagOrder(8_000);
+  const byName = await tagOrder(8_000);
+  const pre = await preview(
+    shopifyExport([
+      { name: `#${run}n${byId}`, id: byId, financial: 'paid', total: '80.00' },
+      { name: `#${byName}`, id: `${run}9${byName}`, financial: 'paid', total: '80.00' },
+      { name: `#${byId}`, financial: 'paid', total: '80.00' },
+    ]),
+  );
+  assert.deepEqual(pre.lines.confirm.map((l) => [l.line, l.orderId]), [[2, byId], [3, byName]], 'by the Id, and by the Name as before');
+  assert.deepEqual(pre.lines.invalid.map((l) => [l.line, l.reason]), [[4, 'duplicate_order']], 'the same order named the other way is a duplicate');
+  assert.equal(pre.counts.unknown, 0);
+});
+
 test('an order changed between the preview and its application is left alone and counted', async () => {
   const orderId = await tagOrder(4_000);
   const pre = await preview(shopifyExport([{ name: orderId, financial: 'paid', total: '40.00' }]));
@@ -281,4 +241,19 @@ test('a file past RECONCILIATION_MAX_MB is refused with 413 in the API’s error
   const body = assertError(res, 413, 'file_too_large');
   assert.deepEqual((body as unknown as { details: { maxMb: number } }).details, { maxMb: 1 });
   assert.deepEqual(await h.service.database.db.selectFrom('reconciliations').select('id').execute(), before);
+});
+
+test('the file is read on its parsing thread: Windows-1252 as a spreadsheet saves it, and its refusals keep their codes', async () => {
+  const paid = await apiOrder(4_990);
+  const latin = Buffer.from(['Pedido;Situação;Valor;Data', `${paid};Concluído;49,90;20/11/2026`].join('\r\n'), 'latin1');
+  const mapped = await preview(latin, '?orderIdColumn=Pedido&statusColumn=Situa%C3%A7%C3%A3o&totalColumn=Valor&dateColumn=Data');
+  assert.deepEqual(mapped.lines.confirm.map((l) => [l.orderId, l.shopStatus]), [[paid, 'Concluído']]);
+  assertError(await upload(''), 400, 'reconciliation_file_empty');
+  assertError(await upload('Pedido;Valor\r\nA-1;1,00\r\n', acme, '?orderIdColumn=Pedido&totalColumn=Valor'), 400, 'reconciliation_mapping_incomplete');
+  // Sent without a length, the file is refused as it streams past RECONCILIATION_MAX_MB.
+  const streamed = Readable.from((function* () {
+    yield Buffer.from(shopifyExport([{ name: 'x' }]));
+    for (let i = 0; i < 100; i++) yield Buffer.from('#1,a@b.c,paid\r\n'.repeat(1000));
+  })());
+  assert.deepEqual((assertError(await upload(streamed), 413, 'file_too_large') as unknown as { details: { maxMb: number } }).details, { maxMb: 1 });
 });

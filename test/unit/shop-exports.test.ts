@@ -72,6 +72,17 @@ test('Shopify’s export: its financial and fulfilment statuses, its cancellatio
   assert.equal((reader.read(row({ Name: '', 'Financial Status': 'paid' }), 14) as { reason: string }).reason, 'missing_order_id');
 });
 
+test('a Shopify row carries the order’s numeric id of its Id column, when the export has one', () => {
+  const header = [...shopifyHeader, 'Id'];
+  const reader = new RowReader(header, 'shopify', columnsOf(header, undefined)!.mapping, 2, 'BRL');
+  const cells = { 'Financial Status': 'paid', Currency: 'BRL', Total: '100.00', 'Created at': '2026-11-20 14:03:11 -0300' };
+  const read = reader.read(row({ ...cells, Name: '#1001', Id: '5123456789012' }, header), 2) as ShopOrder;
+  assert.deepEqual([read.orderId, read.numericId], ['#1001', '5123456789012']);
+  assert.equal((reader.read(row({ ...cells, Name: '#1002' }, header), 3) as ShopOrder).numericId, undefined, 'an empty Id is none');
+  assert.equal((shopify().read(row({ ...cells, Name: '#1003' }), 2) as ShopOrder).numericId, undefined, 'an export without the column');
+  assert.deepEqual(RowReader.missing(shopifyHeader, columnsOf(shopifyHeader, undefined)!.mapping), [], 'the Id column is not required');
+});
+
 test('Nuvemshop’s export, known by its Portuguese headers: payment, order and shipping statuses', () => {
   const header = ['Número do Pedido', 'E-mail', 'Data', 'Status do Pedido', 'Status do Pagamento', 'Status do Envio', 'Moeda', 'Subtotal de produtos', 'Desconto', 'Valor do Frete', 'Total'];
   const columns = columnsOf(header, undefined)!;

@@ -2,6 +2,7 @@
 // each other. The worker pulls the file's bytes a chunk at a time and hands back products a batch
 // at a time, each batch written before it reads on, so neither side ever holds more than a chunk
 // and a batch of the file however large it is.
+import type { ChunkMessage, PullMessage, WrittenMessage } from '../../lib/pulled-chunks.js';
 import type { FeedFormat, FeedProduct, Refusal } from './feed-items.js';
 
 export interface ParseOptions {
@@ -26,10 +27,10 @@ export interface ParseCounts {
   refused: number;
 }
 
-export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'source-failed'; reason: string } | { type: 'written' };
+export type ToWorker = ChunkMessage | WrittenMessage;
 
 export type FromWorker =
-  | { type: 'pull' }
+  | PullMessage
   | { type: 'batch'; products: FeedProduct[]; refusals: Refusal[]; counts: ParseCounts }
   | ({ type: 'done'; refusals: Refusal[] } & ParseCounts)
   | ({ type: 'failed'; reason: string; refusals: Refusal[] } & ParseCounts);

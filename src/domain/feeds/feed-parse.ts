@@ -3,6 +3,7 @@
 // batch of products it answers before it asks for more. The worker's heap can be capped: a feed it
 // could only read by holding it whole ends the run instead of the server.
 import type { Readable } from 'node:stream';
+import { chunkHandover } from '../../lib/pulled-chunks.js';
 import { startWorkerBeside } from '../../lib/worker-start.js';
 import type { FeedProduct, Refusal } from './feed-items.js';
 import type { FromWorker, ParseCounts, ParseOptions, ToWorker } from './feed-messages.js';
@@ -18,11 +19,11 @@ export interface ParseSettings extends ParseOptions {
 export function parseFeed(body: Readable, settings: ParseSettings, write: (products: FeedProduct[], counts: ParseCounts) => Promise<void>): Promise<ParseOutcome> {
   const { heapMb, ...options } = settings;
   const worker = startWorkerBeside(import.meta.url, 'feed-worker', options, { maxOldGenerationSizeMb: heapMb });
-  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const refusals: Refusal[] = [];
   let counts: ParseCounts = { items: 0, bytes: 0, refused: 0 };
   let settled = false;
   const post = (message: ToWorker, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const pull = chunkHandover(body, post, (error) => `the feed stopped before its end: ${error.message}`);
 
   return new Promise<ParseOutcome>((resolve, reject) => {
     const finish = (outcome: ParseOutcome | Error) => {
@@ -31,18 +32,6 @@ export function parseFeed(body: Readable, settings: ParseSettings, write: (produ
       void worker.terminate();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
-    };
-    const pull = async () => {
-      let next: IteratorResult<Buffer | string>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        return post({ type: 'source-failed', reason: `the feed stopped before its end: ${(error as Error).message}` });
-      }
-      if (next.done) return post({ type: 'end' });
-      // A copy of its own, handed over rather than copied again.
-      const data = typeof next.value === 'string' ? new TextEncoder().encode(next.value) : new Uint8Array(next.value);
-      post({ type: 'chunk', data }, [data.buffer]);
     };
     worker.on('message', (message: FromWorker) => {
       if (settled) return;

@@ -6,48 +6,17 @@ import { parentPort } from 'node:worker_threads';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { chunkReceiver } from '../../lib/pulled-chunks.js';
 import { startedWith } from '../../lib/worker-start.js';
 import { productOfItem, withOptionsOf, type FeedProduct, type Refusal } from './feed-items.js';
 import { itemsOf, NotAFeed } from './feed-parsers.js';
-import type { FromWorker, ParseCounts, ParseOptions, ToWorker } from './feed-messages.js';
+import type { FromWorker, ParseCounts, ParseOptions } from './feed-messages.js';
 
 const options = startedWith<ParseOptions>();
 const port = parentPort!;
 
-/**
- * Messages wait in one of two mailboxes: the file's bytes, and the answers to batches. They are
- * two conversations that overlap: gunzip's pipeline reads the bytes ahead of the parser, so a
- * chunk may arrive while a batch is being written.
- */
-class Mailbox<T> {
-  private readonly waiting: T[] = [];
-  private wake: ((message: T) => void) | undefined;
-  put(message: T): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    if (wake) wake(message);
-    else this.waiting.push(message);
-  }
-  next(): Promise<T> {
-    return this.waiting.length > 0 ? Promise.resolve(this.waiting.shift()!) : new Promise((resolve) => (this.wake = resolve));
-  }
-}
-type Bytes = Exclude<ToWorker, { type: 'written' }>;
-const bytes = new Mailbox<Bytes>();
-const written = new Mailbox<{ type: 'written' }>();
-port.on('message', (message: ToWorker) => (message.type === 'written' ? written.put(message) : bytes.put(message)));
+const { pulled, written } = chunkReceiver((reason) => new NotAFeed(reason));
 const send = (message: FromWorker) => port.postMessage(message);
-
-/** The file's bytes as the serving thread hands them over. */
-async function* pulled(): AsyncGenerator<Buffer> {
-  for (;;) {
-    send({ type: 'pull' });
-    const message = await bytes.next();
-    if (message.type === 'chunk') yield Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength);
-    else if (message.type === 'end') return;
-    else if (message.type === 'source-failed') throw new NotAFeed(message.reason);
-  }
-}
 
 /** The bytes, gunzipped when they begin as gzip does (a .gz file, or a server's gzip encoding). */
 async function* decompressed(source: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
@@ -117,7 +86,7 @@ async function run(): Promise<void> {
     pending.clear();
     pendingItems = 0;
     refusals = [];
-    await written.next();
+    await written();
   };
   try {
     for await (const item of itemsOf(text(decompressed(pulled()), counts), options.format)) {

@@ -7,9 +7,6 @@
 // brand's own decision path (ConversionsService.decision): the same history, webhooks, ledger and
 // audit entries as PATCH /advertiser/conversions/{orderId}. The file is read as it streams in, in
 // batches, so memory stays flat; see docs/decisions.md ("Orders confirmed from the shop's export").
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
 import type { Clock } from '../../lib/clock.js';
 import { minorUnitOf } from '../../lib/export-amounts.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
@@ -17,11 +14,12 @@ import type { PlannedOrderChange } from '../../storage/repositories/orders.js';
 import type { ReconciliationsRepository } from '../../storage/repositories/reconciliations.js';
 import type { OrderRow, ReconciliationLineRow, ReconciliationRow } from '../../storage/tables.js';
 import type { OrderItem } from '../../schemas/order.js';
-import { conflict, DomainError, invalid, notFound } from '../errors.js';
+import { conflict, DomainError, notFound } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { auditEntry, brandActor } from '../audit/audit-entry.js';
 import { itemsTolerance, type BrandCaller, type ConversionChange, type ConversionsService } from '../orders/conversions.js';
-import { columnsOf, RowReader, type BadRow, type ColumnMapping, type Platform, type ShopOrder, type ShopVerdict } from './shop-exports.js';
+import { parseExport } from './export-parse.js';
+import type { BadRow, ColumnMapping, Platform, ShopOrder, ShopVerdict } from './shop-exports.js';
 
 export const LINE_KINDS = ['confirm', 'cancel', 'correct', 'leave', 'skipped', 'unknown', 'missing', 'invalid'] as const;
 export type LineKind = (typeof LINE_KINDS)[number];
@@ -78,6 +76,8 @@ export interface Reconciliation {
 export interface ReconciliationSettings {
   /** RECONCILIATION_MAX_MB in bytes. */
   maxBytes: number;
+  /** The most the file's parsing thread may use of memory, in MB (RECONCILIATION_WORKER_HEAP_MB). */
+  workerHeapMb: number;
 }
 
 /** Rows read before their orders are looked up and their lines written. */
@@ -90,70 +90,10 @@ const APPLY_BATCH = 500;
 const DAY_MS = 86_400_000;
 const emptyCounts = (): Counts => Object.fromEntries(LINE_KINDS.map((kind) => [kind, 0])) as Counts;
 
-/** A file larger than the network reads: 413. */
-export class FileTooLarge extends DomainError {
-  constructor(readonly maxMb: number) {
-    super('too_large', 'file_too_large', `the file is larger than ${maxMb} MB, the most a reconciliation reads: split it by dates`, undefined, { maxMb });
-  }
-}
-
-/** The file's text, decoded as UTF-8, or as Windows-1252 when its first bytes are not UTF-8 (spreadsheets' "CSV" in Latin languages); refused past `maxBytes`. */
-async function* textOf(body: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<string> {
-  let decoder: TextDecoder | undefined;
-  let bytes = 0;
-  for await (const part of body) {
-    const chunk = typeof part === 'string' ? Buffer.from(part) : part;
-    bytes += chunk.length;
-    if (bytes > maxBytes) throw new FileTooLarge(Math.round(maxBytes / 1024 / 1024));
-    if (!decoder) {
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(chunk, { stream: true });
-        decoder = new TextDecoder('utf-8');
-      } catch {
-        decoder = new TextDecoder('windows-1252');
-      }
-    }
-    yield decoder.decode(chunk, { stream: true });
-  }
-  if (decoder) yield decoder.decode();
-}
-
-/** The text with its delimiter: the one of ",", ";" and tab its first line holds most of. */
-async function delimited(text: AsyncGenerator<string>): Promise<{ delimiter: string; text: AsyncIterable<string> }> {
-  let head = '';
-  let next = await text.next();
-  while (!next.done) {
-    head += next.value;
-    if (head.includes('\n') || head.length > 65_536) break;
-    next = await text.next();
-  }
-  const first = head.split('\n', 1)[0]!;
-  const count = (mark: string) => first.split(mark).length - 1;
-  const delimiter = [',', ';', '\t'].reduce((best, mark) => (count(mark) > count(best) ? mark : best), ',');
-  async function* all(): AsyncGenerator<string> {
-    yield head;
-    if (next.done) return;
-    yield* text;
-  }
-  return { delimiter, text: all() };
-}
-
-/** The records of a CSV text with the line each ends on. */
-async function* recordsOf(body: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<{ record: string[]; line: number }> {
-  const { delimiter, text } = await delimited(textOf(body, maxBytes));
-  const parser = parse({ delimiter, bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000 });
-  // A failure upstream (the size limit, a broken connection) ends the reading below with its error.
-  pipeline(Readable.from(text), parser).catch(() => undefined);
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) yield { record, line: info.lines };
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    throw invalid('file_not_csv', `the file cannot be read as CSV: ${(error as Error).message}`);
-  }
-}
-
 /** The order ids a file's id may stand for: as written, and with or without Shopify's "#". */
 const idVariants = (id: string): string[] => (id.startsWith('#') ? [id, id.slice(1)] : [id, `#${id}`]);
+/** The order ids a row may name, in the order they are tried: its id's variants, then Shopify's numeric id (the one its checkout reports). */
+const idsOf = (row: ShopOrder): string[] => (row.numericId === undefined ? idVariants(row.orderId) : [...idVariants(row.orderId), row.numericId]);
 
 /** Each line's total in proportion to the value kept, as one unit each; the rounding's rest on the first. Undefined: the lines fit the value as they are. */
 function linesForValue(order: OrderRow, value: number): OrderItem[] | undefined {
@@ -259,8 +199,6 @@ export class ReconciliationsService {
     const { reconciliations } = this.repositories;
     const counts = emptyCounts();
     const digits = minorUnitOf(currency);
-    let reader: RowReader | undefined;
-    let platform: Platform = 'mapped';
     let seq = 0;
     let rows = 0;
     let from: string | undefined;
@@ -271,10 +209,10 @@ export class ReconciliationsService {
       return { reconciliation_id: id, seq: seq++, kind, line: detail.line ?? null, order_id: orderId, network_id: networkId, detail: JSON.stringify(detail) };
     };
     const flush = async () => {
-      const wanted = batch.flatMap((row) => ('verdict' in row ? idVariants(row.orderId) : []));
+      const wanted = batch.flatMap((row) => ('verdict' in row ? idsOf(row) : []));
       const known = new Map((await reconciliations.ordersByIds(brandId, wanted)).map((order) => [order.order_id, order]));
       // Each order once: the id it is known by (the network's, else the file's) on no earlier line.
-      const keyOf = (row: ShopOrder) => idVariants(row.orderId).map((variant) => known.get(variant)).find(Boolean)?.order_id ?? row.orderId;
+      const keyOf = (row: ShopOrder) => idsOf(row).map((variant) => known.get(variant)).find(Boolean)?.order_id ?? row.orderId;
       const earlier = await reconciliations.namedIn(id, batch.flatMap((row) => ('verdict' in row ? [keyOf(row)] : [])));
       const lines: ReconciliationLineRow[] = [];
       for (const row of batch) {
@@ -300,37 +238,18 @@ export class ReconciliationsService {
       batch = [];
     };
 
-    for await (const { record, line: number } of recordsOf(body, this.settings.maxBytes)) {
-      if (!reader) {
-        const columns = columnsOf(record, given);
-        if (!columns) {
-          throw invalid(
-            'reconciliation_columns_unknown',
-            `the file's first line is neither Shopify's nor Nuvemshop's order export: say which columns hold the order id, the status, the total and the date (orderIdColumn, statusColumn, totalColumn, dateColumn)`,
-            { columns: record.slice(0, 40).map((name) => name.trim()) },
-          );
+    const settings = { maxBytes: this.settings.maxBytes, heapMb: this.settings.workerHeapMb, given, digits, currency, batchSize: BATCH };
+    const platform = await parseExport(body, settings, async (read) => {
+      for (const row of read) {
+        rows++;
+        if ('verdict' in row) {
+          if (from === undefined || row.at < from) from = row.at;
+          if (to === undefined || row.at > to) to = row.at;
         }
-        if (columns.platform === 'mapped' && (!given?.orderId || !given.status || !given.total || !given.date)) {
-          throw invalid('reconciliation_mapping_incomplete', 'a column mapping names the order id, the status, the total and the date columns (orderIdColumn, statusColumn, totalColumn, dateColumn)');
-        }
-        const missing = RowReader.missing(record, columns.mapping);
-        if (missing.length > 0) throw invalid('reconciliation_column_missing', `the file's first line has no column ${missing.map((c) => `"${c}"`).join(', ')}`, { columns: missing });
-        platform = columns.platform;
-        reader = new RowReader(record, platform, columns.mapping, digits, currency);
-        continue;
       }
-      const read = reader.read(record, number);
-      if (read === undefined) continue;
-      rows++;
-      if ('verdict' in read) {
-        if (from === undefined || read.at < from) from = read.at;
-        if (to === undefined || read.at > to) to = read.at;
-      }
-      batch.push(read);
-      if (batch.length >= BATCH) await flush();
-    }
-    if (!reader) throw invalid('reconciliation_file_empty', 'the file is empty: it needs a header line and a row per order');
-    await flush();
+      batch = read;
+      await flush();
+    });
 
     // The orders of the file's days (whole UTC days, first to last) that it does not name.
     if (from !== undefined && to !== undefined) {

@@ -23,12 +23,16 @@ export interface ColumnMapping {
   canceledAt?: string | undefined;
   /** Nuvemshop: the order's status beside the payment's and the shipping's. */
   orderStatus?: string | undefined;
+  /** Shopify: the order's numeric id beside its name, the id its checkout reports (checkout.order.id). */
+  numericId?: string | undefined;
 }
 
 /** A row the file holds for an order, read. */
 export interface ShopOrder {
   line: number;
   orderId: string;
+  /** Shopify: the order's numeric id (its Id column), another id the network may know the order by. */
+  numericId?: string | undefined;
   /** The shop's own words for the order's state (its status columns, joined). */
   shopStatus: string;
   verdict: ShopVerdict;
@@ -65,6 +69,7 @@ const SHOPIFY: ColumnMapping = {
   currency: 'Currency',
   fulfillment: 'Fulfillment Status',
   canceledAt: 'Cancelled at',
+  numericId: 'Id',
 };
 
 /** Nuvemshop's sales export (Vendas > Exportar lista). */
@@ -235,7 +240,8 @@ export class RowReader {
     if (verdict === undefined) return bad('unknown_status', `the status "${status}" is none the network knows (paid, pending, canceled, refunded, partially refunded…)`);
     // A refund recorded beside a status that says nothing of it: the amount decides.
     const refundedVerdict: ShopVerdict = refunded > 0 && (verdict === 'paid' || verdict === 'partially_refunded') ? (refunded >= total ? 'refunded' : 'partially_refunded') : verdict;
-    return { line, orderId, shopStatus, verdict: refundedVerdict, total, refunded, at, ...(currency !== '' && { currency }) };
+    const numericId = this.cell(record, 'numericId');
+    return { line, orderId, ...(numericId !== '' && { numericId }), shopStatus, verdict: refundedVerdict, total, refunded, at, ...(currency !== '' && { currency }) };
   }
 
   private verdict(record: readonly string[]): ShopVerdict | undefined {

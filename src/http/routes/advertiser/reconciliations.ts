@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
 import { HttpError } from '../../errors.js';
-import { FileTooLarge } from '../../../domain/reconciliation/reconciliations.js';
+import { FileTooLarge } from '../../../domain/reconciliation/export-reading.js';
 import { Reconciliation, ReconciliationParams, ReconciliationQuery } from '../../../schemas/reconciliation.js';
 
 /** The content type the export comes as (its parser is the advertiser scope's, shared with uploaded feeds: the body as a stream). */
@@ -24,7 +24,7 @@ const PREVIEW_DESCRIPTION =
   'Your shop’s own order export as the body (Content-Type text/csv), read as it streams in, up to RECONCILIATION_MAX_MB (default 100; past it 413 file_too_large). ' +
   'Shopify’s orders export is known by its headers (Name, Financial Status, Fulfillment Status, Total, Refunded Amount, Currency, Created at, Cancelled at), and so is Nuvemshop’s (Número do Pedido, Status do Pedido, Status do Pagamento, Status do Envio, Total, Moeda, Data); any other CSV needs orderIdColumn, statusColumn, totalColumn and dateColumn (refundedColumn and currencyColumn optional), else 400 reconciliation_columns_unknown with the file’s columns in details. ' +
   'Nothing changes: the answer (201) is a preview, kept under its id. For each of your orders the file names: confirm (pending here, paid or fulfilled in the shop: approved when applied), cancel (canceled, voided or refunded in the shop), correct (partly refunded: its value less the refund, then approved; its lines scaled to the value when they no longer fit), leave (the shop is still waiting for payment). ' +
-  'An order locked (past its lockAt), held for the network’s fraud review, or already approved or canceled is never changed by a file: skipped, with its reason. Ids are matched as written, or with Shopify’s "#" added or taken off. unknown: rows naming no order of yours; missing: your orders of the file’s days (whole UTC days, its first to its last order) the file lacks; invalid: rows that cannot be read, by line number and reason. ' +
+  'An order locked (past its lockAt), held for the network’s fraud review, or already approved or canceled is never changed by a file: skipped, with its reason. Ids are matched as written, or with Shopify’s "#" added or taken off; a Shopify row also by its Id column (the order’s numeric id, which Shopify’s checkout reports). unknown: rows naming no order of yours; missing: your orders of the file’s days (whole UTC days, its first to its last order) the file lacks; invalid: rows that cannot be read, by line number and reason. ' +
   'Amounts are read as text by your currency’s minor unit ("129.90", "1.299,90", "R$ 129,90"), never as binary fractions; a row in another currency is invalid.';
 
 export function reconciliationRoutes(app: App, services: ServingServices): void {
