@@ -34,6 +34,7 @@ const sharedOnly = testFiles('test/scale');
 const LONGEST_FIRST = [
   'test/browser/portal-fit.test.ts',
   'test/browser/portal.test.ts',
+  'test/browser/language-crawl.test.ts',
   'test/api/openapi-fuzz.test.ts',
   'test/browser/second-factors.test.ts',
   'test/security/route-rules.test.ts',

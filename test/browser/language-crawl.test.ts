@@ -87,7 +87,7 @@ function visibleTexts(page: Page): Promise<Array<{ element: string; text: string
       return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}`;
     }
     function skipped(el: Element | null): boolean {
-      return !el || el.closest('code, pre, script, style, noscript') !== null || !el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions);
+      return !el || el.closest('code, pre, script, style, noscript') !== null || !el.checkVisibility({ visibilityProperty: true });
     }
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -188,6 +188,7 @@ export const refusalsEn = {
   'refusal.reconciliation_mapping_incomplete': 'Say which column holds the order number, the status, the total and the date.',
   'refusal.reconciliation_column_missing': 'The file has no column {columns}: choose the columns again.',
   'refusal.reconciliation_file_empty': 'This file is empty: it needs a header line and a line per order.',
+  'refusal.file_rows_too_large': 'The file’s rows are far longer than an order export’s: export the orders again from your shop and send that file.',
   'refusal.reconciliation_not_found': 'This check of your shop’s orders no longer exists: send the file again.',
   'refusal.tag_test_not_found': 'This test order is no longer kept (tests are kept 7 days): send a new test order.',
   'refusal.reconciliation_applied': 'These changes were applied already: send the file again to see what is left to do.',

@@ -45,7 +45,9 @@ export function parseExport(body: AsyncIterable<Buffer | string>, settings: Expo
       else finish(new Error(message.reason));
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      finish(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(`reading the file took more memory than its parser may use (RECONCILIATION_WORKER_HEAP_MB, ${heapMb} MB)`) : error);
+      // Rows so long that reading them outgrows the parser's heap: the file's fault, said as such (the cap is in the log).
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish(new DomainError('too_large', 'file_rows_too_large', `the file's rows are longer than the network reads (its parser stopped at RECONCILIATION_WORKER_HEAP_MB, ${heapMb} MB): export the orders again, one row per order line`));
+      else finish(error);
     });
     worker.on('exit', () => finish(new Error('reading the file stopped before its end')));
   });
