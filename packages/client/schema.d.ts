@@ -32027,6 +32027,69 @@ export interface components {
                 effectiveAt: string;
                 /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
                 lowers: string;
+                /** @description lowers as values, for a page to say in its reader’s language */
+                lowering?: {
+                    /** @description Why some order could earn less */
+                    cause: {
+                        /** @enum {string} */
+                        kind: "outcome";
+                        /** @description A rule: its place and name; neither: the default rule */
+                        rule: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description What a rule pays */
+                        pays: {
+                            /** @enum {string} */
+                            kind: "share" | "perUnit" | "perOrder";
+                            /** @description share: basis points of each unit’s base (1000 is 10 %); perUnit and perOrder: cents */
+                            units: number;
+                            /** @description The most it pays in one order, in cents */
+                            cap?: number;
+                        };
+                        /** @description A rule: its place and name; neither: the default rule */
+                        paidNowBy: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description What a rule pays */
+                        paidNow: {
+                            /** @enum {string} */
+                            kind: "share" | "perUnit" | "perOrder";
+                            /** @description share: basis points of each unit’s base (1000 is 10 %); perUnit and perOrder: cents */
+                            units: number;
+                            /** @description The most it pays in one order, in cents */
+                            cap?: number;
+                        };
+                        /** @description Cents: orders from this value earn less */
+                        fromValue?: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "ceiling";
+                        /** @description A rule: its place and name; neither: the default rule */
+                        rule: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description Cents: the most rule would pay in an order, less than the rules it replaces could pay together */
+                        most: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "valueNotItems";
+                    };
+                    /** @description An order that would earn less */
+                    example?: {
+                        /** @description Cents */
+                        value: number;
+                        /** @description What it earns under the terms in force, cents */
+                        before: number;
+                        /** @description What it would earn, cents */
+                        after: number;
+                    };
+                };
             };
         };
         /** @description What an example order would earn, line by line, computed as a reported order’s commission; nothing is stored */
@@ -32222,6 +32285,69 @@ export interface components {
                 effectiveAt: string;
                 /** @description Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL) */
                 lowers: string;
+                /** @description lowers as values, for a page to say in its reader’s language */
+                lowering?: {
+                    /** @description Why some order could earn less */
+                    cause: {
+                        /** @enum {string} */
+                        kind: "outcome";
+                        /** @description A rule: its place and name; neither: the default rule */
+                        rule: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description What a rule pays */
+                        pays: {
+                            /** @enum {string} */
+                            kind: "share" | "perUnit" | "perOrder";
+                            /** @description share: basis points of each unit’s base (1000 is 10 %); perUnit and perOrder: cents */
+                            units: number;
+                            /** @description The most it pays in one order, in cents */
+                            cap?: number;
+                        };
+                        /** @description A rule: its place and name; neither: the default rule */
+                        paidNowBy: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description What a rule pays */
+                        paidNow: {
+                            /** @enum {string} */
+                            kind: "share" | "perUnit" | "perOrder";
+                            /** @description share: basis points of each unit’s base (1000 is 10 %); perUnit and perOrder: cents */
+                            units: number;
+                            /** @description The most it pays in one order, in cents */
+                            cap?: number;
+                        };
+                        /** @description Cents: orders from this value earn less */
+                        fromValue?: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "ceiling";
+                        /** @description A rule: its place and name; neither: the default rule */
+                        rule: {
+                            /** @description The rule’s place among the rules, from 1 */
+                            position?: number;
+                            name?: string;
+                        };
+                        /** @description Cents: the most rule would pay in an order, less than the rules it replaces could pay together */
+                        most: number;
+                    } | {
+                        /** @enum {string} */
+                        kind: "valueNotItems";
+                    };
+                    /** @description An order that would earn less */
+                    example?: {
+                        /** @description Cents */
+                        value: number;
+                        /** @description What it earns under the terms in force, cents */
+                        before: number;
+                        /** @description What it would earn, cents */
+                        after: number;
+                    };
+                };
             };
         };
         /** @description How an order’s commission was computed: the rule that took each item and the arithmetic in integer cents; the lines always sum to total */
@@ -32356,6 +32482,14 @@ export interface components {
                 maxMb?: number;
                 /** @description reconciliation_applied: when it was applied */
                 appliedAt?: string;
+                /** @description origin_not_allowed: the page the report came from */
+                origin?: string;
+                /** @description origin_not_allowed: the brand’s domains, the only ones its reports are taken from */
+                domains?: string[];
+                /** @description currency_mismatch: the currency sent */
+                currency?: string;
+                /** @description currency_mismatch: the brand’s currency, the only one taken */
+                expected?: string;
                 /** @description On 429: the wait before trying again, in whole seconds (as Retry-After) */
                 seconds?: number;
                 /** @description On 429: the same wait in whole minutes, rounded up */

@@ -98,6 +98,41 @@ const TermsTimes = {
   effectiveAt: Type.Optional({ ...DateTime, description: 'When it came into force: orders reported from then on are computed with it' }),
 };
 
+const RuleRef = Type.Object(
+  {
+    position: Type.Optional(Type.Integer({ minimum: 1, description: 'The rule’s place among the rules, from 1' })),
+    name: Type.Optional(Type.String()),
+  },
+  { description: 'A rule: its place and name; neither: the default rule' },
+);
+const Pays = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('share'), Type.Literal('perUnit'), Type.Literal('perOrder')]),
+    units: Type.Integer({ description: 'share: basis points of each unit’s base (1000 is 10 %); perUnit and perOrder: cents' }),
+    cap: Type.Optional(Type.Integer({ description: 'The most it pays in one order, in cents' })),
+  },
+  { description: 'What a rule pays' },
+);
+const TermsLowering = Type.Object(
+  {
+    cause: Type.Union(
+      [
+        Type.Object({ kind: Type.Literal('outcome'), rule: RuleRef, pays: Pays, paidNowBy: RuleRef, paidNow: Pays, fromValue: Type.Optional(Type.Integer({ description: 'Cents: orders from this value earn less' })) }, { description: 'rule would pay pays where paidNowBy pays paidNow now' }),
+        Type.Object({ kind: Type.Literal('ceiling'), rule: RuleRef, most: Type.Integer({ description: 'Cents: the most rule would pay in an order, less than the rules it replaces could pay together' }) }),
+        Type.Object({ kind: Type.Literal('valueNotItems') }, { description: 'Without rules, the default rule alone applies, to the order’s value, which its items may exceed' }),
+      ],
+      { description: 'Why some order could earn less' },
+    ),
+    example: Type.Optional(
+      Type.Object(
+        { value: Type.Integer({ description: 'Cents' }), before: Type.Integer({ description: 'What it earns under the terms in force, cents' }), after: Type.Integer({ description: 'What it would earn, cents' }) },
+        { description: 'An order that would earn less' },
+      ),
+    ),
+  },
+  { description: 'lowers as values, for a page to say in its reader’s language' },
+);
+
 const Upcoming = <T extends TSchema>(rules: T, defaultDescription: string) =>
   Type.Optional(
     Type.Object(
@@ -111,6 +146,7 @@ const Upcoming = <T extends TSchema>(rules: T, defaultDescription: string) =>
           description:
             'Why the change waits for the notice: how it could pay some orders less, with an order that would earn less when one was found (e.g. the default rule would pay 5.00 BRL per order instead of 10 %, less on orders from 50.05 BRL: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 10.00 BRL)',
         }),
+        lowering: Type.Optional(TermsLowering),
       },
       { description: 'The latest change, saved but waiting for the notice because it could pay some orders less; a new save replaces it' },
     ),

@@ -147,8 +147,10 @@ test('a test order the network refuses says why in codes the page words: the cur
   const made = await startTest();
   const currency = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-USD', value: 1000, currency: 'USD', clickId: made.id });
   assert.equal(currency.statusCode, 422, currency.body);
+  assert.deepEqual(currency.json<{ details?: unknown }>().details, { currency: 'USD', expected: 'BRL' }, 'the answer names them too');
   const origin = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-ORIGIN', value: 1000, clickId: made.id }, 'https://staging.example.net');
   assert.equal(origin.statusCode, 403, origin.body);
+  assert.deepEqual(origin.json<{ details?: unknown }>().details, { origin: 'https://staging.example.net', domains: ['acme.com'] });
   const noClick = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-NOCLICK', value: 1000 });
   assert.equal(noClick.statusCode, 400, noClick.body);
 

@@ -37,7 +37,7 @@ after(async () => {
 });
 
 type Profile = { commission: { transfer: string; value: number }; termsNoticeDays: number; upcomingCommission?: { commission: { transfer: string; value: number }; effectiveAt: string } };
-type Terms = { version: number; default: { transfer: string; value: number }; rules: unknown[]; effectiveAt?: string; termsNoticeDays: number; upcoming?: { version: number; default: { transfer: string; value: number }; rules: unknown[]; effectiveAt: string; lowers: string } };
+type Terms = { version: number; default: { transfer: string; value: number }; rules: unknown[]; effectiveAt?: string; termsNoticeDays: number; upcoming?: { version: number; default: { transfer: string; value: number }; rules: unknown[]; effectiveAt: string; lowers: string; lowering?: Record<string, unknown> } };
 
 const patchBrand = (body: object, key = acme) => h.request({ method: 'PATCH', url: '/advertiser/brand', payload: body, headers: { 'x-api-key': key } });
 async function profile(key = acme): Promise<Profile> {
@@ -94,6 +94,11 @@ describe('a lowered default rule', () => {
     const pending = await terms();
     assert.equal(pending.upcoming?.effectiveAt, new Date(savedAt + 5 * DAY).toISOString());
     assert.equal(pending.upcoming?.lowers, 'the default rule would pay 5 % instead of 7.5 %: e.g. an order of 100.00 BRL would earn 5.00 BRL instead of 7.50 BRL');
+    // The same as values, which the pages word in their reader's language.
+    assert.deepEqual(pending.upcoming?.lowering, {
+      cause: { kind: 'outcome', rule: {}, pays: { kind: 'share', units: 500 }, paidNowBy: {}, paidNow: { kind: 'share', units: 750 } },
+      example: { value: 10_000, before: 750, after: 500 },
+    });
     assert.deepEqual(pending.default, { transfer: 'cps', value: 7.5 });
     assert.deepEqual((await affiliateTerms()).upcoming?.default, { transfer: 'cps', value: 5 }, 'the affiliate reads the upcoming terms');
 
@@ -161,6 +166,7 @@ describe('rules', () => {
     assert.equal(view.rules.length, 0, 'in force: still no rules');
     // 2 % where the default pays 9 %: the one product the rule takes could earn less.
     assert.match(view.upcoming?.lowers ?? '', /^rules\[0\] \(Second item\) would pay 2 % where the default rule pays 9 % now: e\.g\. an order of .* of product tn-2 /);
+    assert.deepEqual(view.upcoming?.lowering?.cause, { kind: 'outcome', rule: { position: 1, name: 'Second item' }, pays: { kind: 'share', units: 200 }, paidNowBy: {}, paidNow: { kind: 'share', units: 900 } });
     assert.equal(view.upcoming?.effectiveAt, new Date(clock.now() + 5 * DAY).toISOString());
     assert.equal((await reportNow('rules-wait')).commission, 900, 'the default on the value, as before');
     clock.advance(5 * DAY + 1000);
@@ -171,6 +177,7 @@ describe('rules', () => {
     assert.equal((await reportNow('rule-raised')).commission, 450 + 200);
     const capped = await put([{ name: 'Second item', conditions: { productIds: ['tn-2'] }, transfer: 'cps', value: 4, cap: 100 }]);
     assert.match(capped.json<{ data: Terms }>().data.upcoming?.lowers ?? '', /^rules\[0\] \(Second item\) would pay at most 1\.00 BRL an order, where it pays 4 % with no such limit: e\.g\. /);
+    assert.deepEqual(capped.json<{ data: Terms }>().data.upcoming?.lowering?.cause, { kind: 'ceiling', rule: { position: 1, name: 'Second item' }, most: 100 });
   });
 
   test('another brand’s terms are untouched', async () => {

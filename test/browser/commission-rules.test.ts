@@ -211,7 +211,8 @@ test('the brand writes its rules, tries an order, saves; the affiliate reads the
     await shoes.getByLabel('Percent').fill('8');
     await page.getByRole('button', { name: 'Save rules' }).click();
     const saved = page.getByTestId('rules-saved');
-    await saved.getByText(/^Saved as version 3\. It could pay some orders less \(.*rules\[0\].*\), so it takes effect on /).waitFor();
+    // Why, in words: the rule by its place, what it would pay and what it pays now, and an order that earns less.
+    await saved.getByText(/^Saved as version 3\. It could pay some orders less \(rule 1\b.* would pay 8 % of each item .*; for example, an order of R\$.* would earn R\$.* instead of R\$.*\), so it takes effect on /).waitFor();
     const third = await waiting();
     assert.equal(third.version, 3);
     assert.ok((await saved.textContent())!.includes(when(third.effectiveAt)), (await saved.textContent()) ?? '');

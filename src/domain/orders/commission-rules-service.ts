@@ -22,7 +22,7 @@ import { mailRow } from '../mail/mail-queue.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { isoOf } from '../time.js';
 import { compareTerms, sameTerms, type CommissionTerms } from './terms-changes.js';
-import { loweringInWords, raiseInWords } from './terms-words.js';
+import { loweringInWords, loweringReason, raiseInWords, type TermsLowering } from './terms-words.js';
 import { couponKeyOf } from './coupon-codes.js';
 import { categoriesOfOptions, checkRules, explainCommission, type CommissionCap, type CommissionExplanation, type CommissionItemFacts, type CommissionLine, type CommissionRule, type DefaultCommission } from './commission-rules.js';
 
@@ -49,7 +49,7 @@ export interface TermsView {
 /** A brand's rules as it reads them: the version in force, and the one waiting for its notice if any. */
 export interface CommissionRulesView extends TermsView {
   termsNoticeDays: number;
-  upcoming?: TermsView & { effectiveAt: string; savedAt: string; lowers: string };
+  upcoming?: TermsView & { effectiveAt: string; savedAt: string; lowers: string; lowering?: TermsLowering };
 }
 
 /** A rule as an affiliate reads it: of a coupon condition's codes, only its own, and how many others. */
@@ -149,6 +149,8 @@ const KEPT_VERSIONS = 500;
 interface TermsChangeWords {
   /** Why it could pay some order less; undefined when it cannot. */
   lowers?: string | undefined;
+  /** The same as values, for pages to word. */
+  lowering?: TermsLowering | undefined;
   /** What it pays more, when it is a raise. */
   raise?: string | undefined;
   /** An order it pays differently, for the mail: its value, and what it earns before and after. */
@@ -161,6 +163,7 @@ function changeWords(current: CommissionTerms, next: CommissionTerms, currency: 
   const example = comparison.lowering?.example ?? comparison.raise;
   return {
     lowers: comparison.lowering && loweringInWords(comparison.lowering, current, next, currency),
+    lowering: comparison.lowering && loweringReason(comparison.lowering, current, next),
     raise: comparison.raise && raiseInWords(comparison.raise, current, next, currency),
     example: example && { value: example.order.value, before: example.before, after: example.after },
   };
@@ -169,7 +172,7 @@ function changeWords(current: CommissionTerms, next: CommissionTerms, currency: 
 export class CommissionRulesService {
   private readonly versions = new Map<string, CommissionRule[]>();
   /** Why each waiting change waits, by brand, version in force and waiting version: both versions are kept unchanged for good. */
-  private readonly waitingReasons = new Map<string, string>();
+  private readonly waitingReasons = new Map<string, Pick<TermsChangeWords, 'lowers' | 'lowering'>>();
 
   constructor(
     private readonly repositories: CommissionRulesRepositories,
@@ -186,23 +189,31 @@ export class CommissionRulesService {
     const latest = await this.repositories.commissionRules.latest(brandId);
     const current = inForce ? versionView(inForce) : { version: 0, rules: [], default: defaultCommissionOf(brand) };
     const pending = latest && latest.effective_at > now ? latest : undefined;
-    const lowers = pending && this.waitingReason(brand, inForce, pending);
+    const why = pending && this.waitingReason(brand, inForce, pending);
     return {
       ...current,
       termsNoticeDays: this.noticeDaysOf(brand),
-      ...(pending && { upcoming: { ...versionView(pending), effectiveAt: pending.effective_at, savedAt: pending.created_at, lowers: lowers ?? 'none: it pays no order less than the terms in force' } }),
+      ...(pending && {
+        upcoming: {
+          ...versionView(pending),
+          effectiveAt: pending.effective_at,
+          savedAt: pending.created_at,
+          lowers: why?.lowers ?? 'none: it pays no order less than the terms in force',
+          ...(why?.lowering && { lowering: why.lowering }),
+        },
+      }),
     };
   }
 
   /** Why a waiting change waits: it is compared once for each version in force it waits against. */
-  private waitingReason(brand: BrandRow, inForce: CommissionRuleVersionRow | undefined, pending: CommissionRuleVersionRow): string | undefined {
+  private waitingReason(brand: BrandRow, inForce: CommissionRuleVersionRow | undefined, pending: CommissionRuleVersionRow): Pick<TermsChangeWords, 'lowers' | 'lowering'> | undefined {
     // Before any version, the terms in force are the profile's default: part of the key.
     const key = `${brand.id}:${brand.currency}:${inForce?.version ?? `0:${brand.commission_transfer}:${brand.commission_value}`}:${pending.version}`;
     if (this.waitingReasons.has(key)) return this.waitingReasons.get(key);
-    const lowers = changeWords(termsOf(inForce, brand), termsOf(pending, brand), brand.currency).lowers;
+    const { lowers, lowering } = changeWords(termsOf(inForce, brand), termsOf(pending, brand), brand.currency);
     if (this.waitingReasons.size >= KEPT_VERSIONS) this.waitingReasons.delete(this.waitingReasons.keys().next().value!);
-    if (lowers !== undefined) this.waitingReasons.set(key, lowers);
-    return lowers;
+    if (lowers !== undefined) this.waitingReasons.set(key, { lowers, lowering });
+    return lowers === undefined ? undefined : { lowers, lowering };
   }
 
   /** The notice the brand gives: its own, never below the network's least. */

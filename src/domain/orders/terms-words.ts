@@ -11,6 +11,49 @@ import type { TermsExample } from './terms-examples.js';
 
 type Lowering = NonNullable<TermsComparison['lowering']>;
 
+/** A rule as a page names it: its place among the rules (from 1) and its name; neither: the default rule. */
+export interface RuleRef {
+  position?: number;
+  name?: string;
+}
+
+/** Why a change could pay some order less, as values a page words in the person's language. */
+export type LoweringReason =
+  | { kind: 'outcome'; rule: RuleRef; pays: Outcome; paidNowBy: RuleRef; paidNow: Outcome; fromValue?: number }
+  | { kind: 'ceiling'; rule: RuleRef; most: number }
+  | { kind: 'valueNotItems' };
+
+/** A change's reason to wait, for pages: the cause, and an order that earns less when one was found. */
+export interface TermsLowering {
+  cause: LoweringReason;
+  example?: { value: number; before: number; after: number };
+}
+
+/** The lowering as values (the pages' words; see loweringInWords for the API's English). */
+export function loweringReason(lowering: Lowering, current: CommissionTerms, next: CommissionTerms): TermsLowering {
+  const ref = (rules: CommissionTerms['rules'], index: number): RuleRef => {
+    const rule = rules[index];
+    return rule ? { position: index + 1, ...(rule.name !== undefined && { name: rule.name }) } : {};
+  };
+  const before = [...current.rules.map(outcomeOfRule), outcomeOfDefault(current.default)];
+  const after = [...next.rules.map(outcomeOfRule), outcomeOfDefault(next.default)];
+  const { cause: c, example } = lowering;
+  const cause: LoweringReason =
+    c.kind === 'outcome'
+      ? {
+          kind: 'outcome',
+          rule: ref(next.rules, c.unit.after),
+          pays: after[c.unit.after]!,
+          paidNowBy: ref(current.rules, c.unit.before),
+          paidNow: before[c.unit.before]!,
+          ...(before[c.unit.before]!.kind === 'share' && after[c.unit.after]!.kind !== 'share' && c.unit.value !== undefined && { fromValue: c.unit.value }),
+        }
+      : c.kind === 'ceiling'
+        ? { kind: 'ceiling', rule: ref(next.rules, c.after), most: ceilingOf(after[c.after]!) }
+        : { kind: 'valueNotItems' };
+  return { cause, ...(example && { example: { value: example.order.value, before: example.before, after: example.after } }) };
+}
+
 /** Why the change could pay some order less, with an order that does when one was found. */
 export function loweringInWords(lowering: Lowering, current: CommissionTerms, next: CommissionTerms, currency: string): string {
   const words = new Words(current, next, currency);

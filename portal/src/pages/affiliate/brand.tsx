@@ -8,6 +8,7 @@ import { SCORE_NAMES } from '../../components/brand-scores.js';
 import { useConditionTexts, useOutcomeText } from '../../components/commission-rule-text.js';
 import type { paths } from '../../../../packages/client/index.js';
 import { refuses, useKindName } from './links.js';
+import { useTermsLoweringText } from '../../components/terms-lowering.js';
 
 type Terms = paths['/affiliate/brands/{id}/commission-rules']['get']['responses'][200]['content']['application/json']['data'];
 
@@ -43,6 +44,7 @@ function RulesList({ terms, currency }: { terms: Pick<Terms, 'rules' | 'default'
 /** One brand an affiliate may work with: what it is, and how it pays (its commission rules in force, as the affiliate may read them). */
 export function BrandDetail({ id }: { id: string }) {
   const { t, date, money, number } = useMessages();
+  const loweringText = useTermsLoweringText();
   const kindName = useKindName();
   const brand = useQuery({
     queryKey: ['brand', id],
@@ -145,7 +147,7 @@ export function BrandDetail({ id }: { id: string }) {
                 {r.upcoming && (
                   <div class="notice" role="note" data-testid="brand-upcoming">
                     <p>
-                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint', { why: r.upcoming.lowers })}
+                      <strong>{t('brand.upcomingTitle', { date: date(r.upcoming.effectiveAt) })}</strong> {t('brand.upcomingHint', { why: loweringText(r.upcoming.lowering, currency) })}
                     </p>
                     <RulesList terms={r.upcoming} currency={currency} />
                   </div>

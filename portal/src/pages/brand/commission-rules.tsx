@@ -7,6 +7,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { CommissionLines } from '../../components/commission-explanation.js';
 import { useOutcomeText } from '../../components/commission-rule-text.js';
+import { useTermsLoweringText } from '../../components/terms-lowering.js';
 import { centsOf } from '../../../../src/lib/money-text.js';
 import type { components, paths } from '../../../../packages/client/index.js';
 
@@ -50,6 +51,7 @@ function percentOf(text: string, locale: string): number | undefined {
 /** The rules editor: the brand's rules in the order they are tried, its default rule last, and a preview of an example order. */
 export function CommissionRulesEditor() {
   const { t, has, money, number, locale, dateTime, refusal } = useMessages();
+  const loweringText = useTermsLoweringText();
   const outcomeOf = useOutcomeText();
   const queries = useQueryClient();
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
@@ -59,7 +61,7 @@ export function CommissionRulesEditor() {
   /** Problems by rule index (-1: the list as a whole), from the page's own checks or the service's answer. */
   const [problems, setProblems] = useState<Map<number, string>>(new Map());
   /** What the last save did: in force at once, or waiting for the notice (with when and why). */
-  const [savedAs, setSavedAs] = useState<{ version: number; effectiveAt?: string; lowers?: string } | undefined>(undefined);
+  const [savedAs, setSavedAs] = useState<{ version: number; effectiveAt?: string; lowering?: NonNullable<components['schemas']['CommissionRules']['upcoming']>['lowering'] } | undefined>(undefined);
 
   // Money in the brand's units as typed: cents to "49.90" in the locale's marks.
   const unitsOf = (cents: number) => money(cents, currency).replace(/[^\d.,]/g, '');
@@ -144,7 +146,7 @@ export function CommissionRulesEditor() {
   const save = useMutation({
     mutationFn: async (rules: Rule[]) => ok(await api.PUT('/advertiser/commission-rules', { body: { rules } })).data,
     onSuccess: (data) => {
-      setSavedAs(data.upcoming ? { version: data.upcoming.version, effectiveAt: data.upcoming.effectiveAt, lowers: data.upcoming.lowers } : { version: data.version });
+      setSavedAs(data.upcoming ? { version: data.upcoming.version, effectiveAt: data.upcoming.effectiveAt, lowering: data.upcoming.lowering } : { version: data.version });
       setDrafts((data.upcoming ?? data).rules.map(draftOf));
       void queries.invalidateQueries({ queryKey: ['commission-rules'] });
     },
@@ -180,7 +182,7 @@ export function CommissionRulesEditor() {
               </p>
               {view.upcoming && (
                 <p class="notice" role="note" data-testid="rules-upcoming">
-                  {t('rules.upcoming', { n: view.upcoming.version, date: dateTime(view.upcoming.effectiveAt), why: view.upcoming.lowers, current: view.version })}
+                  {t('rules.upcoming', { n: view.upcoming.version, date: dateTime(view.upcoming.effectiveAt), why: loweringText(view.upcoming.lowering, currency), current: view.version })}
                 </p>
               )}
               <form
@@ -264,7 +266,7 @@ export function CommissionRulesEditor() {
                   <p role="status" data-testid="rules-saved">
                     {savedAs.effectiveAt === undefined
                       ? t('rules.saved', { n: savedAs.version })
-                      : t('rules.savedWaiting', { n: savedAs.version, date: dateTime(savedAs.effectiveAt), why: savedAs.lowers ?? '' })}
+                      : t('rules.savedWaiting', { n: savedAs.version, date: dateTime(savedAs.effectiveAt), why: loweringText(savedAs.lowering, currency) })}
                   </p>
                 )}
               </form>
