@@ -301,6 +301,13 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
       headers: { origin: 'https://www.acme.com' },
       payload: { key: await publishableKey(), orderId: `fuzz-tag-${tagged}`, value: 1000, clickId: (await clickLink(h, linkCode)).clickId },
     }),
+    'POST /track/visits': async () => ({
+      method: 'POST',
+      url: '/track/visits',
+      remoteAddress: shopVisitor(),
+      headers: { origin: 'https://www.acme.com' },
+      payload: { key: await publishableKey(), clickId: (await h.service.services.tagTests.start(BRANDS.acme)).id },
+    }),
     'GET /track/pixel.gif': async () => ({
       method: 'GET',
       url: `/track/pixel.gif?${new URLSearchParams({ pk: await publishableKey(), orderId: `fuzz-tag-${shopVisitor()}`, value: '1000', clickId: (await clickLink(h, linkCode)).clickId })}`,

@@ -119,7 +119,7 @@ test('the profile and the statements page state the network’s fee and due days
     await page.getByRole('heading', { name: 'Extratos', exact: true }).waitFor();
     assert.match(await page.getByTestId('statements-network-terms').innerText(), /A rede cobra a comissão mais 35\s?% dela\. Pague cada extrato em até 20 dias/);
     // The statement already issued kept its fee.
-    assert.match(await page.getByTestId('statements-terms-changed').innerText(), /2026-02 foi emitido com taxa de 30\s?%/);
+    assert.match(await page.getByTestId('statements-terms-changed').innerText(), /de fevereiro de 2026 foi emitido com taxa de 30\s?%/);
     await assertAccessible(page, 'extratos');
     await shots(page, 'statements');
   } finally {

@@ -46,7 +46,7 @@ test('an operator issues statements, records a payment, runs a dry run, adjusts 
     await page.screenshot({ path: '/tmp/operator-statements-1280.png', fullPage: true });
     await acme.getByRole('button', { name: 'Record payment' }).click();
     await acme.waitFor({ state: 'detached' });
-    await page.getByText(/Payment of .+ recorded on Acme’s statement of 2026-02\. It is paid in full\./).waitFor();
+    await page.getByText(/Payment of .+ recorded on Acme’s statement of February 2026\. It is paid in full\./).waitFor();
     await page.getByLabel('Show').selectOption({ label: 'Paid' });
     await page.getByTestId('statement-Acme-2026-02-BRL').getByText('Paid').first().waitFor();
 
@@ -79,7 +79,7 @@ test('an operator issues statements, records a payment, runs a dry run, adjusts 
     await nav(page, 'Audit trail');
     await page.getByLabel('Kind of action').selectOption({ label: 'Statements' });
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText(`${OPERATOR} recorded a payment on the statement of 2026-02 of Acme`).first().waitFor();
+    await page.getByText(`${OPERATOR} recorded a payment on the statement of February 2026 of Acme`).first().waitFor();
     await page.getByLabel('Kind of action').selectOption({ label: 'Adjustments' });
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('tr', { hasText: `${OPERATOR} adjusted what Affiliate Two is owed` }).getByText('Reason: Black Friday bonus').waitFor();

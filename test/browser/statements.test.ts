@@ -61,8 +61,8 @@ test('the brand opens its statement: amounts, what is left to pay, its lines, CS
     const row = page.getByTestId('statement-2026-02-BRL');
     assert.match(await row.innerText(), /Open/);
     assert.match(await row.innerText(), /9\.75/);
-    await row.getByRole('link', { name: 'Statement of 2026-02 in BRL' }).click();
-    await page.getByRole('heading', { name: 'Statement 2026-02 · BRL' }).waitFor();
+    await row.getByRole('link', { name: 'Statement of February 2026 in BRL' }).click();
+    await page.getByRole('heading', { name: 'Statement February 2026 · BRL' }).waitFor();
     assert.match(await page.getByTestId('statement-total').innerText(), /9\.75/);
     assert.match(await page.getByTestId('statement-left').innerText(), /5\.00/);
     const line = page.getByTestId(`statement-line-${orderId}`);

@@ -8,7 +8,7 @@ import type { components } from '../../../packages/client/index.js';
 type Entry = components['schemas']['AuditEntry'];
 
 export function useAuditSentence(): (entry: Entry) => string {
-  const { t, has } = useMessages();
+  const { t, has, month } = useMessages();
   return (entry) => {
     const names = entry.names ?? {};
     const who = entry.actor.id
@@ -19,7 +19,8 @@ export function useAuditSentence(): (entry: Entry) => string {
     const actor = entry.actor.actingAs ? t('audit.who.actingAs', { who, member: entry.actor.actingAs }) : who;
     const values = {
       actor,
-      subject: names.subject ?? entry.subject.id.slice(0, 8),
+      // A statement is named by its month, in words.
+      subject: entry.subject.kind === 'statement' && names.subject ? month(names.subject) : (names.subject ?? entry.subject.id.slice(0, 8)),
       brand: names.brand ?? entry.brandId ?? '—',
       affiliate: names.affiliate ?? entry.affiliateId ?? '—',
     };

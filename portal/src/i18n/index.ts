@@ -40,6 +40,8 @@ export interface Messages {
   date: (iso: string) => string;
   /** A moment: date and time of day. */
   dateTime: (iso: string) => string;
+  /** A calendar month as the API names it (2026-12), in words: "dezembro de 2026", "December 2026". */
+  month: (month: string) => string;
   number: (n: number) => string;
 }
 
@@ -48,6 +50,7 @@ export function messagesFor(locale: Locale, catalogue: Catalogue): Messages {
   const numbers = new Intl.NumberFormat(locale);
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const moments = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const months = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const messages: Messages = {
     locale,
     t(key, values) {
@@ -73,6 +76,7 @@ export function messagesFor(locale: Locale, catalogue: Catalogue): Messages {
     },
     date: (iso) => dates.format(new Date(iso)),
     dateTime: (iso) => moments.format(new Date(iso)),
+    month: (month) => (/^\d{4}-\d{2}$/.test(month) ? months.format(new Date(`${month}-01T00:00:00Z`)) : month),
     number: (n) => numbers.format(n),
     refusal: (error, options) => refusalText(error, messages, options),
   };

@@ -23,7 +23,7 @@ const idsIn = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 /** The brand's affiliate groups, which its commission rules name: affiliates placed by hand, and volume tiers placed by last month's approved orders. */
 export function BrandGroups() {
-  const { t, number, refusal } = useMessages();
+  const { t, number, refusal, month } = useMessages();
   const queries = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [saved, setSaved] = useState('');
@@ -141,7 +141,7 @@ export function BrandGroups() {
                             t('groups.tierRule', { n: number(group.tier.minApprovedOrders) }),
                             group.tier.month === undefined
                               ? t('groups.tierNotYet')
-                              : t('groups.tierPlaced', { month: group.tier.month, members: group.tier.members.length === 0 ? '—' : group.tier.members.join(', ') }),
+                              : t('groups.tierPlaced', { month: month(group.tier.month), members: group.tier.members.length === 0 ? '—' : group.tier.members.join(', ') }),
                           ].join(' ')
                         : '—'}
                     </td>

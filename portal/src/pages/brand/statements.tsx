@@ -28,7 +28,7 @@ function StatusBadge({ status }: { status: Statement['status'] }) {
 
 /** What the network bills the brand each month: one statement per month and currency. */
 export function BrandStatements() {
-  const { t, money, date, number, locale } = useMessages();
+  const { t, money, date, number, locale, month } = useMessages();
   const [page, setPage] = useState(1);
   const profile = useQuery({ queryKey: ['brand'], queryFn: async () => ok(await api.GET('/advertiser/brand')).data });
   const statements = useQuery({
@@ -50,7 +50,7 @@ export function BrandStatements() {
             <p class="hint">{t('terms.setByNetwork')}</p>
             {page === 1 && statements.data?.data[0] && statements.data.data[0].feeBasisPoints !== brand.networkTerms.feeBasisPoints && (
               <p class="hint" data-testid="statements-terms-changed">
-                {t('terms.latestDiffers', { percent: percentText(statements.data.data[0].feeBasisPoints, locale), month: statements.data.data[0].month })}
+                {t('terms.latestDiffers', { percent: percentText(statements.data.data[0].feeBasisPoints, locale), month: month(statements.data.data[0].month) })}
               </p>
             )}
           </section>
@@ -77,8 +77,8 @@ export function BrandStatements() {
                   {data.map((s) => (
                     <tr key={s.id} data-testid={`statement-${s.month}-${s.currency}`}>
                       <th scope="row">
-                        <Link href={`/statements/${encodeURIComponent(s.id)}`} aria-label={t('statements.openNamed', { month: s.month, currency: s.currency })}>
-                          {s.month} · {s.currency}
+                        <Link href={`/statements/${encodeURIComponent(s.id)}`} aria-label={t('statements.openNamed', { month: month(s.month), currency: s.currency })}>
+                          {month(s.month)} · {s.currency}
                         </Link>
                       </th>
                       <td>
@@ -103,7 +103,7 @@ export function BrandStatements() {
 
 /** One statement: its amounts and due date, its lines page by page, and the same as CSV and PDF. */
 export function StatementDetail({ id }: { id: string }) {
-  const { t, money, date, number } = useMessages();
+  const { t, money, date, number, month } = useMessages();
   const [page, setPage] = useState(1);
   const detail = useQuery({
     queryKey: ['statement', id, page],
@@ -116,7 +116,7 @@ export function StatementDetail({ id }: { id: string }) {
       <p>
         <Link href="/statements">{t('statements.back')}</Link>
       </p>
-      <h1>{detail.data ? t('statements.titleOf', { month: detail.data.data.month, currency: detail.data.data.currency }) : t('statements.one')}</h1>
+      <h1>{detail.data ? t('statements.titleOf', { month: month(detail.data.data.month), currency: detail.data.data.currency }) : t('statements.one')}</h1>
       <QueryState query={detail}>
         {({ data: s, meta }) => (
           <>

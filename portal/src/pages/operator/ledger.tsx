@@ -10,7 +10,7 @@ type Account = paths['/operator/ledger/trial-balance']['get']['responses'][200][
 
 /** The ledger: whether it balances and agrees with the records, and a month's trial balance per currency. */
 export function OperatorLedger() {
-  const { t, has, money } = useMessages();
+  const { t, has, money, month: monthWords } = useMessages();
   /** An account by whose it is and what it holds: "Acme: commissions not yet billed". */
   const accountName = (a: Account): string => {
     const key = `operator.ledger.account.${a.holder.kind}.${a.purpose}`;
@@ -68,8 +68,8 @@ export function OperatorLedger() {
           ) : (
             <>
               {balance.currencies.map(({ currency, accounts }) => (
-                <table key={currency} aria-label={t('operator.ledger.of', { currency, month: balance.month })}>
-                  <caption>{t('operator.ledger.of', { currency, month: balance.month })}</caption>
+                <table key={currency} aria-label={t('operator.ledger.of', { currency, month: monthWords(balance.month) })}>
+                  <caption>{t('operator.ledger.of', { currency, month: monthWords(balance.month) })}</caption>
                   <thead>
                     <tr>
                       <th scope="col">{t('operator.ledger.account')}</th>

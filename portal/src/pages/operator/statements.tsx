@@ -15,7 +15,7 @@ const PAGE_SIZE = 50;
 
 /** Brands' statements: a month's issued, the unpaid and overdue ones to chase, and payments recorded against them. */
 export function OperatorStatements() {
-  const { t, refusal } = useMessages();
+  const { t, refusal, month: monthWords } = useMessages();
   const queries = useQueryClient();
   const [status, setStatus] = useState<Status>('unpaid');
   const [page, setPage] = useState(1);
@@ -27,8 +27,8 @@ export function OperatorStatements() {
   const { say, notice } = useActionNotice();
   const issue = useMutation({
     mutationFn: async (month: string) => ok(await api.POST('/operator/statements', { body: { month } })).data,
-    onSuccess: (issued, month) => {
-      say(t('operator.statements.issued', { count: issued.length }) + (issued.length === 0 ? ` ${t('operator.statements.noneToIssue', { month })}` : ` ${t('operator.statements.issuedNext')}`));
+    onSuccess: (issued, issuedMonth) => {
+      say(t('operator.statements.issued', { count: issued.length }) + (issued.length === 0 ? ` ${t('operator.statements.noneToIssue', { month: monthWords(issuedMonth) })}` : ` ${t('operator.statements.issuedNext')}`));
       void queries.invalidateQueries({ queryKey: ['operator-statements'] });
     },
   });
@@ -108,7 +108,7 @@ export function OperatorStatements() {
 
 /** A statement, and the payment an operator records for it (said on the page: a row paid in full leaves the list). */
 function StatementRow({ statement: s, onPaid }: { statement: Statement; onPaid: (sentence: string) => void }) {
-  const { t, money, date, locale, refusal } = useMessages();
+  const { t, money, date, locale, refusal, month } = useMessages();
   const queries = useQueryClient();
   const [invalid, setInvalid] = useState(false);
   const pay = useMutation({
@@ -116,7 +116,7 @@ function StatementRow({ statement: s, onPaid }: { statement: Statement; onPaid: 
     onSuccess: (paid, { amount }) => {
       const still = paid.total - paid.paidAmount;
       onPaid(
-        t('operator.statements.paymentRecorded', { amount: money(amount, paid.currency), brand: s.brandName, month: s.month }) +
+        t('operator.statements.paymentRecorded', { amount: money(amount, paid.currency), brand: s.brandName, month: month(s.month) }) +
           ' ' +
           (still > 0 ? t('operator.statements.stillToPay', { left: money(still, paid.currency) }) : t('operator.statements.paidInFull')),
       );
@@ -128,7 +128,7 @@ function StatementRow({ statement: s, onPaid }: { statement: Statement; onPaid: 
   return (
     <tr data-testid={`statement-${s.brandName}-${s.month}-${s.currency}`}>
       <th scope="row">{s.brandName}</th>
-      <td>{s.month}</td>
+      <td>{month(s.month)}</td>
       <td>{money(s.total, s.currency)}</td>
       <td>
         {money(s.paidAmount, s.currency)}
@@ -139,7 +139,7 @@ function StatementRow({ statement: s, onPaid }: { statement: Statement; onPaid: 
         {left > 0 ? (
           <form
             class="claim-answer"
-            aria-label={t('operator.statements.payFor', { brand: s.brandName, month: s.month })}
+            aria-label={t('operator.statements.payFor', { brand: s.brandName, month: month(s.month) })}
             onSubmit={(e) => {
               e.preventDefault();
               const form = e.currentTarget;
