@@ -19,6 +19,9 @@ import type { StatementLineView } from '../../src/domain/ledger/statements-servi
 import { statementPdf } from '../../src/http/documents/brand-statement.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
 
+/** A month as each language writes it in a document ("fevereiro de 2026", "February 2026"). */
+const monthIn = (language: string, month: string) => new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
+
 const DAY = 86_400_000;
 const clock = new ManualClock();
 let h: Harness;
@@ -127,7 +130,7 @@ test("a brand's statement as PDF: its summary and every line, in the reader's la
   assert.equal(english.headers['content-type'], 'application/pdf');
   assert.equal(english.headers['content-language'], 'en', "an API key: Acme's owners chose no language");
   const { text } = await pdfText(english.rawPayload);
-  for (const expected of [`Statement ${month} (BRL)`, 'Total to pay', formatMinor(1_177, 'BRL', 'en'), 'Network fee (30% of each commission)', formatMinor(272, 'BRL', 'en'), 'Paid so far', formatMinor(500, 'BRL', 'en'), 'Left to pay', formatMinor(677, 'BRL', 'en'), 'open', ...orders.map((o) => o.orderId), formatMinor(750, 'BRL', 'en')]) {
+  for (const expected of [`Statement ${monthIn('en', month)} (BRL)`, 'Total to pay', formatMinor(1_177, 'BRL', 'en'), 'Network fee (30% of each commission)', formatMinor(272, 'BRL', 'en'), 'Paid so far', formatMinor(500, 'BRL', 'en'), 'Left to pay', formatMinor(677, 'BRL', 'en'), 'open', ...orders.map((o) => o.orderId), formatMinor(750, 'BRL', 'en')]) {
     assert.ok(text.includes(expected), `"${expected}" in:\n${text}`);
   }
 
@@ -135,7 +138,7 @@ test("a brand's statement as PDF: its summary and every line, in the reader's la
   assert.equal(portuguese.statusCode, 200, portuguese.body);
   assert.equal(portuguese.headers['content-language'], 'pt-BR', "the signed-in person's language");
   const pt = (await pdfText(portuguese.rawPayload)).text;
-  for (const expected of [`Extrato ${month} (BRL)`, 'Total a pagar', '11,77 BRL', 'Taxa da rede (30% de cada comissão)', 'Falta pagar', '6,77 BRL', 'em aberto', 'Vencimento']) assert.ok(pt.includes(expected), `"${expected}" in:\n${pt}`);
+  for (const expected of [`Extrato ${monthIn('pt-BR', month)} (BRL)`, 'Total a pagar', '11,77 BRL', 'Taxa da rede (30% de cada comissão)', 'Falta pagar', '6,77 BRL', 'em aberto', 'Vencimento']) assert.ok(pt.includes(expected), `"${expected}" in:\n${pt}`);
   // With an API key, the language of the brand's first owner who chose one: now Acme has one.
   assert.equal((await get(`/advertiser/statements/${statement.id}.pdf`, acme)).headers['content-language'], 'pt-BR');
 });
@@ -206,13 +209,13 @@ test("an affiliate's monthly statement: JSON per currency, CSV and PDF in its la
   assert.equal(portuguese.statusCode, 200, portuguese.body);
   assert.equal(portuguese.headers['content-language'], 'pt-BR', "an API key: the language of aff-1's owner");
   const pt = (await pdfText(portuguese.rawPayload)).text;
-  for (const expected of [`Extrato mensal ${now}`, 'Em BRL', 'Saldo inicial', formatMinor(brl.openingBalance, 'BRL', 'pt-BR'), 'Saldo final', formatMinor(brl.closingBalance, 'BRL', 'pt-BR'), 'Ajustes', '10,00 BRL', 'Ajuste']) {
+  for (const expected of [`Extrato mensal ${monthIn('pt-BR', now)}`, 'Em BRL', 'Saldo inicial', formatMinor(brl.openingBalance, 'BRL', 'pt-BR'), 'Saldo final', formatMinor(brl.closingBalance, 'BRL', 'pt-BR'), 'Ajustes', '10,00 BRL', 'Ajuste']) {
     assert.ok(pt.includes(expected), `"${expected}" in:\n${pt}`);
   }
   const english = await get(`/affiliate/statements/${now}.pdf`, await personSession({ affiliateId: 'aff-1' }, 'member', 'en'));
   assert.equal(english.headers['content-language'], 'en', "a session: the person's own language");
   const en = (await pdfText(english.rawPayload)).text;
-  for (const expected of [`Monthly statement ${now}`, 'Opening balance', 'Closing balance', formatMinor(brl.closingBalance, 'BRL', 'en'), 'Adjustments', '10.00 BRL']) assert.ok(en.includes(expected), `"${expected}" in:\n${en}`);
+  for (const expected of [`Monthly statement ${monthIn('en', now)}`, 'Opening balance', 'Closing balance', formatMinor(brl.closingBalance, 'BRL', 'en'), 'Adjustments', '10.00 BRL']) assert.ok(en.includes(expected), `"${expected}" in:\n${en}`);
 });
 
 test("an affiliate's statement holds only its own money; a month not begun or malformed answers 400", async () => {

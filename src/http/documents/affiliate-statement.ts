@@ -6,7 +6,7 @@ import type { Language } from '../../domain/access/users-service.js';
 import { csvLine, csvNumber } from '../../lib/csv.js';
 import { majorUnits } from '../../domain/money.js';
 import { pdfStream, type PdfSection } from './pdf.js';
-import { dayIn, moneyIn, wordsOf } from './words.js';
+import { dayIn, moneyIn, monthIn, wordsOf } from './words.js';
 
 type Movement = AffiliateStatement['movements'][number];
 type Cell = string | number | undefined;
@@ -53,7 +53,7 @@ export function affiliateStatementCsvInWords(statements: readonly AffiliateState
   const movements = statements.flatMap((s) => s.movements.map((m) => csvLine([s.currency, dayIn(language, m.at), w.kinds[m.kind] ?? m.kind, referenceOf(m, w), units(m.amount, s.currency)])));
   const summaryHeader = csvLine([w.month, w.currencyColumn, w.openingBalance, w.approved, w.payable, w.paid, w.returned, w.adjustments, w.closingBalance, w.awaitingBrandPayment, w.payableBalance]);
   const totals = statements.map((s) =>
-    csvLine([s.month, s.currency, ...[s.openingBalance, s.approved, s.payable, s.paid, s.returned, s.adjustments, s.closingBalance, s.awaitingBrandPayment, s.payableBalance].map((cents) => units(cents, s.currency))]),
+    csvLine([monthIn(language, s.month), s.currency, ...[s.openingBalance, s.approved, s.payable, s.paid, s.returned, s.adjustments, s.closingBalance, s.awaitingBrandPayment, s.payableBalance].map((cents) => units(cents, s.currency))]),
   );
   return [header, ...movements, '\r\n', summaryHeader, ...totals].join('');
 }
@@ -96,7 +96,7 @@ export function affiliateStatementPdf(month: string, affiliateId: string, statem
     };
   });
   return pdfStream({
-    title: w.title(month),
+    title: w.title(monthIn(language, month)),
     lines: [`${w.affiliate}: ${affiliateId}`, ...(statements.length === 0 ? [w.nothing] : [])],
     pageLabel: words.page,
     sections,

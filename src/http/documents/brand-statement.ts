@@ -6,7 +6,7 @@ import type { Language } from '../../domain/access/users-service.js';
 import { csvLine, csvNumber, type CsvValue } from '../../lib/csv.js';
 import { majorUnits } from '../../domain/money.js';
 import { pdfStream } from './pdf.js';
-import { dayIn, moneyIn, percentIn, wordsOf } from './words.js';
+import { dayIn, moneyIn, monthIn, percentIn, wordsOf } from './words.js';
 
 type Cell = string | number | undefined;
 
@@ -66,7 +66,7 @@ export async function* statementCsvInWords(statement: Statement, lines: AsyncIte
   yield '\r\n';
   const totals: Array<[string, CsvValue]> = [
     [w.statement, statement.id],
-    [w.month, statement.month],
+    [w.month, monthIn(language, statement.month)],
     [w.statusLabel, w.status[statement.status]],
     [w.lineCount, statement.lineCount],
     [w.commission, units(statement.commission)],
@@ -88,7 +88,7 @@ export function statementPdf(statement: Statement, brandName: string, lines: Asy
   const day = (iso: string) => dayIn(language, iso);
   const summary: Array<[string, string]> = [
     [w.brand, brandName],
-    [w.month, statement.month],
+    [w.month, monthIn(language, statement.month)],
     [w.statusLabel, w.status[statement.status]],
     [w.lineCount, String(statement.lineCount)],
     [w.commission, amount(statement.commission)],
@@ -106,7 +106,7 @@ export function statementPdf(statement: Statement, brandName: string, lines: Asy
     }
   }
   return pdfStream({
-    title: w.title(statement.month, statement.currency),
+    title: w.title(monthIn(language, statement.month), statement.currency),
     lines: [`${w.statement} ${statement.id}`, words.issuedOn(day(statement.issuedAt))],
     pageLabel: words.page,
     sections: [

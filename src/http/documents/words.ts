@@ -166,6 +166,12 @@ export function dayIn(language: Language, iso: string): string {
   return language === 'pt-BR' ? `${day}/${month}/${year}` : `${year}-${month}-${day}`;
 }
 
+/** A calendar month (2026-12) as the language writes it: "dezembro de 2026", "December 2026". */
+export function monthIn(language: Language, month: string): string {
+  if (!/^\d{4}-\d{2}$/.test(month)) return month;
+  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
+}
+
 /** Basis points as a percentage in the language: 3000 → "30%", 3333 → "33.33%" ("33,33%" in pt-BR). */
 export function percentIn(language: Language, basisPoints: number): string {
   const whole = Math.trunc(basisPoints / 100);
