@@ -3667,7 +3667,7 @@ export interface paths {
                     "application/json": {
                         /** @description The brand’s publishable key (afpub_…): public by design, good for reports from the shop’s pages only */
                         key: string;
-                        /** @description The click id your site received on the landing URL (query parameter clickId unless agreed otherwise); optional when coupon is given */
+                        /** @description The click id the test link carried, as the tag kept it */
                         clickId: string;
                     };
                 };

@@ -95,9 +95,9 @@ export type TagTest = Static<typeof TagTest>;
 export const TagVisitInput = Type.Object(
   {
     key: PublishableKey,
-    clickId: ClickId,
+    clickId: { ...ClickId, description: 'The click id the test link carried, as the tag kept it' },
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...Examples({ visit: ['A test link’s landing, as the tag announces it', { key: 'afpub_3kT9mQ2vX8bN4cR7yL1wZ5hJ', clickId: '9f2c4e1a7b3d4c5e8f6a1b2c3d4e5f60' }] }) },
 );
 export type TagVisitInput = Static<typeof TagVisitInput>;
 
