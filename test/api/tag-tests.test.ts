@@ -131,6 +131,8 @@ test('an order reported with the test’s click id is shown with what the tag re
   assert.equal(order?.source, 'tag');
 
   assert.equal((await h.get('/advertiser/conversions/TEST-1', acme)).statusCode, 404, 'no order');
+  // Statements, payouts, rollups and the ledger are made from orders: none was written.
+  assert.deepEqual(await h.service.database.db.selectFrom('orders').select('id').where('order_id', '=', 'TEST-1').execute(), []);
   assert.deepEqual((await h.get('/advertiser/conversions?orderId=TEST-1', acme)).json<{ data: unknown[] }>().data, []);
   const install = (await h.get('/advertiser/tag', acme)).json<{ data: { reports: Report[]; awaitingConfirmation?: { orders: number } } }>().data;
   assert.equal(install.reports[0]?.test, true, 'the install check marks it as a test');
