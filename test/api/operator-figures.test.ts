@@ -192,7 +192,7 @@ test('the CSV says the same: a line per period (and brand or affiliate) and curr
     assert.match(String(res.headers['content-type']), /^text\/csv/);
     return { name: String(res.headers['content-disposition']), lines: res.body.split('\r\n') };
   };
-  const daily = await csv('from=2026-10-31&to=2026-11-01');
+  const daily = await csv('from=2026-10-31&to=2026-11-01&columns=api');
   assert.equal(daily.name, 'attachment; filename="figures-2026-10-31-2026-11-01.csv"');
   assert.deepEqual(daily.lines, [
     'period,clicks,uncounted_clicks,currency,orders,sales,commission,fee,declined,held,decline_rate_bp,hold_rate_bp',
@@ -203,7 +203,7 @@ test('the CSV says the same: a line per period (and brand or affiliate) and curr
     '',
   ]);
 
-  const byBrand = await csv('from=2026-10-30&to=2026-11-30&interval=month&groupBy=brand');
+  const byBrand = await csv('from=2026-10-30&to=2026-11-30&interval=month&groupBy=brand&columns=api');
   assert.equal(byBrand.name, 'attachment; filename="figures-2026-10-30-2026-11-30-by-brand.csv"');
   assert.deepEqual(byBrand.lines, [
     'period,brand_id,name,clicks,uncounted_clicks,currency,orders,sales,commission,fee,declined,held,decline_rate_bp,hold_rate_bp',
@@ -214,7 +214,7 @@ test('the CSV says the same: a line per period (and brand or affiliate) and curr
     '',
   ]);
 
-  const byAffiliate = await csv('from=2026-10-31&to=2026-10-31&groupBy=affiliate');
+  const byAffiliate = await csv('from=2026-10-31&to=2026-10-31&groupBy=affiliate&columns=api');
   assert.deepEqual(byAffiliate.lines, [
     'period,affiliate_id,name,clicks,uncounted_clicks,currency,orders,sales,commission,fee,declined,held,decline_rate_bp,hold_rate_bp',
     '2026-10-31,aff-1,Affiliate One,3,1,BRL,3,10200,765,77,1,0,3333,0',
@@ -222,8 +222,22 @@ test('the CSV says the same: a line per period (and brand or affiliate) and curr
     '',
   ]);
 
-  const empty = await csv('from=2020-01-01&to=2020-01-02');
+  const empty = await csv('from=2020-01-01&to=2020-01-02&columns=api');
   assert.deepEqual(empty.lines.slice(1), ['2020-01-01,0,0,,,,,,,,,', '2020-01-02,0,0,,,,,,,,,', '']);
+
+  // The portal's download, for a person: words by default, in the operator's language.
+  const english = await csv('from=2026-10-30&to=2026-11-30&interval=month&groupBy=brand');
+  assert.deepEqual(english.lines.slice(0, 2), [
+    'Period,Brand id,Name,Clicks,Clicks not counted,Currency,Orders,Sales,Commission,Network fee,Declined,Held,Declined (%),Held (%)',
+    `October 2026,${BRANDS.acme},Acme,3,1,BRL,3,102.00,7.65,0.77,1,0,33.33%,0%`,
+  ]);
+  const patched = await h.request({ method: 'PATCH', url: '/session', headers: operator.headers, payload: { language: 'pt-BR' } });
+  assert.equal(patched.statusCode, 200, patched.body);
+  const portuguese = await csv('from=2026-10-31&to=2026-11-01');
+  assert.deepEqual(portuguese.lines.slice(0, 2), [
+    'Período,Cliques,Cliques não contados,Moeda,Pedidos,Vendas,Comissão,Taxa da rede,Recusados,Retidos,Recusados (%),Retidos (%)',
+    '31/10/2026,5,1,BRL,3,102.00,7.65,0.77,1,0,"33,33%",0%',
+  ]);
 });
 
 test('bad input says what to fix, in the error shape', async () => {

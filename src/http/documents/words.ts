@@ -31,6 +31,10 @@ export interface DocumentWords {
     columns: { order: string; brand: string; date: string; status: string; currency: string; value: string; commission: string; commissionStatus: string; channel: string; label: string; coupon: string; paidAt: string };
     statuses: Record<string, string>;
   };
+  /** The network's figures as a spreadsheet. */
+  figures: {
+    columns: { period: string; brand: string; affiliate: string; name: string; clicks: string; uncountedClicks: string; currency: string; orders: string; sales: string; commission: string; fee: string; declined: string; held: string; declineRate: string; holdRate: string };
+  };
   affiliate: {
     title: (month: string) => string;
     affiliate: string;
@@ -82,6 +86,9 @@ const EN: DocumentWords = {
     columns: { order: 'Order', brand: 'Brand', date: 'Date', status: 'Status', currency: 'Currency', value: 'Value', commission: 'Commission', commissionStatus: 'Commission status', channel: 'Channel', label: 'Label', coupon: 'Coupon', paidAt: 'Paid on' },
     statuses: { pending: 'pending', held: 'held for review', approved: 'approved', payable: 'payable', paid: 'paid', canceled: 'declined' },
   },
+  figures: {
+    columns: { period: 'Period', brand: 'Brand id', affiliate: 'Affiliate id', name: 'Name', clicks: 'Clicks', uncountedClicks: 'Clicks not counted', currency: 'Currency', orders: 'Orders', sales: 'Sales', commission: 'Commission', fee: 'Network fee', declined: 'Declined', held: 'Held', declineRate: 'Declined (%)', holdRate: 'Held (%)' },
+  },
   affiliate: {
     title: (month) => `Monthly statement ${month}`,
     affiliate: 'Affiliate',
@@ -131,6 +138,9 @@ const PT_BR: DocumentWords = {
   orders: {
     columns: { order: 'Pedido', brand: 'Marca', date: 'Data', status: 'Situação', currency: 'Moeda', value: 'Valor', commission: 'Comissão', commissionStatus: 'Situação da comissão', channel: 'Canal', label: 'Rótulo', coupon: 'Cupom', paidAt: 'Pago em' },
     statuses: { pending: 'pendente', held: 'em análise', approved: 'aprovado', payable: 'a pagar', paid: 'pago', canceled: 'recusado' },
+  },
+  figures: {
+    columns: { period: 'Período', brand: 'Id da marca', affiliate: 'Id do afiliado', name: 'Nome', clicks: 'Cliques', uncountedClicks: 'Cliques não contados', currency: 'Moeda', orders: 'Pedidos', sales: 'Vendas', commission: 'Comissão', fee: 'Taxa da rede', declined: 'Recusados', held: 'Retidos', declineRate: 'Recusados (%)', holdRate: 'Retidos (%)' },
   },
   affiliate: {
     title: (month) => `Extrato mensal ${month}`,

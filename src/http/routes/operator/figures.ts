@@ -4,7 +4,10 @@ import { Type } from '@sinclair/typebox';
 import { FiguresQuery, NetworkFigures } from '../../../schemas/figures.js';
 import { LimitQuery } from '../../../schemas/common.js';
 import type { FiguresLine, Grouping } from '../../../domain/console/figures.js';
-import { CSV_CELLS_RULE, csvLine } from '../../../lib/csv.js';
+import { CSV_CELLS_RULE, csvLine, csvNumber, type CsvValue } from '../../../lib/csv.js';
+import { majorUnits } from '../../../domain/money.js';
+import { COLUMNS_RULE, ColumnsQuery, columnsFor } from '../../documents/language.js';
+import { dayIn, monthIn, percentIn, wordsOf } from '../../documents/words.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { errorResponses } from '../../responses.js';
@@ -30,9 +33,6 @@ export function getFiguresRoute(app: App, services: ServingServices): void {
   );
 }
 
-/** A figure of the line's currency; empty on a line without orders. */
-const figureOf = (line: FiguresLine, key: 'orders' | 'sales' | 'commission' | 'fee' | 'declined' | 'held' | 'declineRateBp' | 'holdRateBp') => line.figures?.[key];
-
 export function exportFiguresRoute(app: App, services: ServingServices): void {
   app.get(
     '/operator/figures.csv',
@@ -40,24 +40,35 @@ export function exportFiguresRoute(app: App, services: ServingServices): void {
       schema: {
         tags: [TAG],
         summary: 'The network’s figures as CSV',
-        description: `${WHAT} One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp. The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. ${CSV_CELLS_RULE}`,
+        description: `${WHAT} One line per period (every one, empty ones too) or, with groupBy, per period and brand or affiliate (those with clicks or orders in it), then one per currency with orders: period, brand_id or affiliate_id and name (grouped), clicks, uncounted_clicks, currency, orders, sales, commission, fee (cents), declined, held, decline_rate_bp, hold_rate_bp (with columns=api; with columns=words the same columns named in the operator’s language, days and months as it writes them, amounts in the currency’s units and rates in percent). The clicks are on the first line of their period (and member) only, so that a column’s sum counts each click once. ${COLUMNS_RULE} ${CSV_CELLS_RULE}`,
         security: SESSION_ONLY,
-        querystring: Type.Object(FiguresQuery, { additionalProperties: false }),
+        querystring: Type.Object({ ...FiguresQuery, ...ColumnsQuery.properties }, { additionalProperties: false }),
         produces: ['text/csv'],
         response: { 200: Type.String({ description: 'text/csv; charset=utf-8' }), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
-      const { range, lines } = await services.figures.lines(request.query);
-      const groupBy: Grouping = request.query.groupBy ?? 'none';
-      const member = groupBy === 'none' ? [] : [groupBy === 'brand' ? 'brand_id' : 'affiliate_id', 'name'];
-      const header = ['period', ...member, 'clicks', 'uncounted_clicks', 'currency', 'orders', 'sales', 'commission', 'fee', 'declined', 'held', 'decline_rate_bp', 'hold_rate_bp'];
+      const { columns, ...query } = request.query;
+      const { range, lines } = await services.figures.lines(query);
+      const groupBy: Grouping = query.groupBy ?? 'none';
+      const inWords = (columns ?? columnsFor(request)) === 'words';
+      const language = inWords ? await services.users.languageOf(request.principal!.keyId.replace(/^user:/, '')) : 'en';
+      const w = wordsOf(language).figures.columns;
+      const member = groupBy === 'none' ? [] : inWords ? [groupBy === 'brand' ? w.brand : w.affiliate, w.name] : [groupBy === 'brand' ? 'brand_id' : 'affiliate_id', 'name'];
+      const header = inWords
+        ? [w.period, ...member, w.clicks, w.uncountedClicks, w.currency, w.orders, w.sales, w.commission, w.fee, w.declined, w.held, w.declineRate, w.holdRate]
+        : ['period', ...member, 'clicks', 'uncounted_clicks', 'currency', 'orders', 'sales', 'commission', 'fee', 'declined', 'held', 'decline_rate_bp', 'hold_rate_bp'];
+      // For people: days and months as the language writes them, amounts in the currency's units, rates in percent.
+      const period = (p: string) => (!inWords ? p : p.length === 7 ? monthIn(language, p) : dayIn(language, p));
+      const amount = (cents: number | undefined, currency: string | undefined): CsvValue => (!inWords || cents === undefined || !currency ? cents : csvNumber(majorUnits(cents, currency)));
+      const rate = (bp: number | undefined): CsvValue => (!inWords || bp === undefined ? bp : percentIn(language, bp));
       function* csv(): Generator<string> {
         yield csvLine(header);
         for (const line of lines) {
           const who = groupBy === 'none' ? [] : [line.memberId, line.name];
-          const orders = (['orders', 'sales', 'commission', 'fee', 'declined', 'held', 'declineRateBp', 'holdRateBp'] as const).map((key) => figureOf(line, key));
-          yield csvLine([line.period, ...who, line.clicks, line.uncountedClicks, line.figures?.currency, ...orders]);
+          const f = line.figures;
+          const currency = f?.currency;
+          yield csvLine([period(line.period), ...who, line.clicks, line.uncountedClicks, currency, f?.orders, amount(f?.sales, currency), amount(f?.commission, currency), amount(f?.fee, currency), f?.declined, f?.held, rate(f?.declineRateBp), rate(f?.holdRateBp)]);
         }
       }
       const name = `figures-${range.from}-${range.to}${groupBy === 'none' ? '' : groupBy === 'brand' ? '-by-brand' : '-by-affiliate'}.csv`;
