@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { FiguresQuery, NetworkFigures } from '../../../schemas/figures.js';
 import { LimitQuery } from '../../../schemas/common.js';
-import type { FiguresLine, Grouping } from '../../../domain/console/figures.js';
+import type { Grouping } from '../../../domain/console/figures.js';
 import { CSV_CELLS_RULE, csvLine, csvNumber, type CsvValue } from '../../../lib/csv.js';
 import { majorUnits } from '../../../domain/money.js';
 import { COLUMNS_RULE, ColumnsQuery, columnsFor } from '../../documents/language.js';
