@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import { useClickFactWords } from '../../components/click-facts.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { QueryState } from '../../components/query-state.js';
 import { DailyChart } from '../../components/daily-chart.js';
@@ -49,12 +50,14 @@ function timeZone(): { zone: string; exact: boolean } {
   return new Date().getTimezoneOffset() % 60 === 0 ? { zone, exact: true } : { zone: 'UTC', exact: false };
 }
 
-/** What a grouped row is called: its name, else its code or value. */
-const labelOf = (row: Row): string => row.name ?? row.code ?? row.country ?? row.device ?? row.browser ?? row.os ?? row.referer ?? row.channelId ?? row.organizationId ?? row.affiliateId ?? '—';
+/** What a grouped row is called: its name, else its code or value (a country and a device in words). */
+const labelOf = (row: Row, facts: ReturnType<typeof useClickFactWords>): string =>
+  row.name ?? row.code ?? (row.country && facts.country(row.country)) ?? (row.device && facts.device(row.device)) ?? row.browser ?? row.os ?? row.referer ?? row.channelId ?? row.organizationId ?? row.affiliateId ?? '—';
 
 /** Clicks, orders, sales and commission over time and broken down, as the analytics endpoints answer them; the same as CSV. */
 export function Analytics({ side }: { side: Side }) {
   const { t, money, number, date } = useMessages();
+  const facts = useClickFactWords();
   const [event, setEvent] = useState<Event>('clicks');
   const [interval, setWhen] = useState<Interval>('30d');
   const [groupBy, setGroupBy] = useState<GroupBy>('timeseries');
@@ -116,7 +119,7 @@ export function Analytics({ side }: { side: Side }) {
               <tbody>
                 {rows.map((row, i) => (
                   <tr key={i}>
-                    <th scope="row">{row.date ? date(row.date) : labelOf(row)}</th>
+                    <th scope="row">{row.date ? date(row.date) : labelOf(row, facts)}</th>
                     <td>{valueOf(row)}</td>
                     <td class="bar-cell">
                       <span class="bar" style={{ width: `${Math.round((amountOf(row) / largest) * 100)}%` }} />

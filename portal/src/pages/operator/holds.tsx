@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api.js';
 import { useMessages } from '../../i18n/index.js';
+import { useClickFactWords } from '../../components/click-facts.js';
 import { percentText } from '../../components/network-terms.js';
 import { useActionNotice } from '../../components/action-notice.js';
 import { QueryState } from '../../components/query-state.js';
@@ -95,6 +96,7 @@ export function OperatorHolds() {
 
 function HeldRow({ order: o, chosen, onToggle, busy, onDecide }: { order: Held; chosen: boolean; onToggle: () => void; busy: boolean; onDecide: (d: Omit<Decision, 'orderIds'>) => void }) {
   const { t, money, dateTime, date, number, locale } = useMessages();
+  const facts = useClickFactWords();
   const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 });
   /** A rule's facts in a sentence: the figure the order reached and the limit the rule holds at. */
   const factsText = (rule: Record<string, unknown>): string => {
@@ -128,7 +130,7 @@ function HeldRow({ order: o, chosen, onToggle, busy, onDecide }: { order: Held; 
         {o.click ? (
           <span class="sent">
             {o.click.at && dateTime(o.click.at)}
-            {[o.click.country, o.click.device, o.click.browser, o.click.os, o.click.asn !== undefined ? `AS${o.click.asn}` : undefined].filter(Boolean).map((fact) => ` · ${fact}`)}
+            {[o.click.country && facts.country(o.click.country), o.click.device && facts.device(o.click.device), o.click.browser, o.click.os, o.click.asn !== undefined ? `AS${o.click.asn}` : undefined].filter(Boolean).map((fact) => ` · ${fact}`)}
           </span>
         ) : (
           '—'
