@@ -659,6 +659,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['addReport', (r) => r.tagInstall.addReport({ id: 'tr_1', brand_id: BRAND, source: 'tag', order_id: 'A-1', outcome: 'accepted', reason: null, origin: 'https://shop.example', created_at: NOW, test_id: null, detail: null })],
     ['addTest', (r) => r.tagInstall.addTest({ id: '0123456789abcdef0123456789abcdef', brand_id: BRAND, created_at: NOW, visited_at: null, visit_origin: null })],
     ['testOf', (r) => r.tagInstall.testOf(BRAND, '0123456789abcdef0123456789abcdef')],
+    ['testsSince', (r) => r.tagInstall.testsSince(BRAND, NOW)],
     ['markVisit', (r) => r.tagInstall.markVisit(BRAND, '0123456789abcdef0123456789abcdef', NOW, 'https://shop.example')],
     ['reportsOfTest', (r) => r.tagInstall.reportsOfTest('0123456789abcdef0123456789abcdef', 20)],
     ['refusedSince', (r) => r.tagInstall.refusedSince(BRAND, NOW, 20)],

@@ -18206,7 +18206,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test order: a test link to your shop
-         * @description Makes a test and its link: your home page with a test click id (clickIdParam) and affnet_test=1. Open it in a browser: the tag keeps the test’s click id and announces the visit (visit); an order placed on that visit is reported as usual and kept as the test’s (orders), with what the tag read or why it was refused, never as an order (no commission, absent from every list, figure, statement and payout). Poll GET /advertiser/tag/tests/{id}. Kept 7 days. Scope: conversions:write.
+         * @description Makes a test and its link: your home page with a test click id (clickIdParam) and affnet_test=1. Open it in a browser: the tag keeps the test’s click id and announces the visit (visit); an order placed on that visit is reported as usual and kept as the test’s (orders), with what the tag read or why it was refused, never as an order (no commission, absent from every list, figure, statement and payout). Poll GET /advertiser/tag/tests/{id}. Kept 7 days; at most 30 tests an hour (429 too_many_tag_tests). Scope: conversions:write.
          */
         post: {
             parameters: {

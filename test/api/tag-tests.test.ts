@@ -153,6 +153,8 @@ test('a test order the network refuses says why in codes the page words: the cur
   const origin = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-ORIGIN', value: 1000, clickId: made.id }, 'https://staging.example.net');
   assert.equal(origin.statusCode, 403, origin.body);
   assert.deepEqual(origin.json<{ details?: unknown }>().details, { origin: 'https://staging.example.net', domains: ['acme.com'] });
+  const lines = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-LINES', value: 10_000, clickId: made.id, items: [{ id: 'sku-1', name: 'Sneakers', quantity: 1, price: 5000 }] });
+  assert.equal(lines.statusCode, 422, 'lines that do not add up are refused for a test as for an order');
   const noClick = await beacon('/track/conversions', { key: publishable, orderId: 'TEST-NOCLICK', value: 1000 });
   assert.equal(noClick.statusCode, 400, noClick.body);
 
@@ -162,6 +164,7 @@ test('a test order the network refuses says why in codes the page words: the cur
     [
       ['TEST-USD', 'refused', 'currency_mismatch', { currency: 'USD', expected: 'BRL' }, true],
       ['TEST-ORIGIN', 'refused', 'origin_not_allowed', { origin: 'https://staging.example.net', domains: ['acme.com'] }, true],
+      ['TEST-LINES', 'refused', 'items_mismatch', undefined, true],
     ],
   );
   assert.deepEqual(
@@ -206,7 +209,7 @@ test('a Shopify shop’s custom pixel keeps the test link’s click id, announce
   await handlers.get('checkout_completed')!({
     data: {
       checkout: {
-        order: { id: '5312345678901' },
+        order: { id: 'gid://shopify/OrderIdentity/5312345678901' },
         totalPrice: { amount: 129.9, currencyCode: 'BRL' },
         currencyCode: 'BRL',
         discountApplications: [{ type: 'AUTOMATIC', title: 'Summer' }, { type: 'DISCOUNT_CODE', title: 'ANA10' }],
@@ -217,7 +220,13 @@ test('a Shopify shop’s custom pixel keeps the test link’s click id, announce
     sent.map((s) => new URL(s.url).pathname),
     ['/track/visits', '/track/conversions'],
   );
-  assert.deepEqual(JSON.parse(sent[1]!.body), { key: publishable, orderId: '5312345678901', value: 12990, currency: 'BRL', coupon: 'ANA10', clickId: made.id });
+  assert.deepEqual(JSON.parse(sent[1]!.body), { key: publishable, orderId: '5312345678901', value: 12990, currency: 'BRL', coupon: 'ANA10', clickId: made.id }, 'the order’s number, as the export’s Id column has it');
+  // A code the network would refuse (two words), and an order of nothing: the code is left out, the free order not sent.
+  await handlers.get('checkout_completed')!({ data: { checkout: { order: { id: '77' }, totalPrice: { amount: '59.90' }, currencyCode: 'BRL', discountApplications: [{ type: 'DISCOUNT_CODE', title: 'TWO WORDS' }] } } });
+  await handlers.get('checkout_completed')!({ data: { checkout: { order: { id: '78' }, totalPrice: { amount: '0.00' }, currencyCode: 'BRL', discountApplications: [] } } });
+  assert.equal(sent.length, 3);
+  assert.deepEqual(JSON.parse(sent[2]!.body), { key: publishable, orderId: '77', value: 5990, currency: 'BRL', clickId: made.id });
+  sent.pop();
 
   // Sent from the pixel's sandboxed frame: Origin "null", the shop's page as Referer.
   for (const { url, body } of sent) {
@@ -227,4 +236,12 @@ test('a Shopify shop’s custom pixel keeps the test link’s click id, announce
   const seen = await testOf(made.id);
   assert.equal(seen.visit?.origin, 'https://www.acme.com');
   assert.deepEqual([seen.orders[0]?.orderId, seen.orders[0]?.value, seen.orders[0]?.coupon, seen.orders[0]?.outcome], ['5312345678901', 12990, 'ANA10', 'accepted']);
+});
+
+test('a brand starts at most 30 test orders an hour', async () => {
+  for (let i = 0; i < 30; i++) await startTest(initech);
+  const refused = await h.request({ method: 'POST', url: '/advertiser/tag/tests', headers: { 'x-api-key': initech } });
+  assert.equal(refused.statusCode, 429, refused.body);
+  assert.equal(refused.json<{ code: string }>().code, 'too_many_tag_tests');
+  await startTest(acme);
 });

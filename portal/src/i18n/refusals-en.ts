@@ -190,6 +190,7 @@ export const refusalsEn = {
   'refusal.reconciliation_file_empty': 'This file is empty: it needs a header line and a line per order.',
   'refusal.file_rows_too_large': 'The file’s rows are far longer than an order export’s: export the orders again from your shop and send that file.',
   'refusal.reconciliation_not_found': 'This check of your shop’s orders no longer exists: send the file again.',
+  'refusal.too_many_tag_tests': 'That is many test orders in an hour: try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'refusal.tag_test_not_found': 'This test order is no longer kept (tests are kept 7 days): send a new test order.',
   'refusal.reconciliation_applied': 'These changes were applied already: send the file again to see what is left to do.',
 } as const;

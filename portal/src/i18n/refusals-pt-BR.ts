@@ -191,6 +191,7 @@ export const refusalsPtBR: Record<keyof typeof refusalsEn, string> = {
   'refusal.reconciliation_file_empty': 'Este arquivo está vazio: ele precisa de uma linha de cabeçalho e de uma linha por pedido.',
   'refusal.file_rows_too_large': 'As linhas do arquivo são muito mais longas que as de uma exportação de pedidos: exporte os pedidos de novo na sua loja e envie esse arquivo.',
   'refusal.reconciliation_not_found': 'Esta conferência dos pedidos da sua loja não existe mais: envie o arquivo de novo.',
+  'refusal.too_many_tag_tests': 'São muitos pedidos de teste em uma hora: tente de novo em {minutes, plural, one {# minuto} other {# minutos}}.',
   'refusal.tag_test_not_found': 'Este pedido de teste não está mais guardado (os testes ficam 7 dias): envie um novo pedido de teste.',
   'refusal.reconciliation_applied': 'Estas mudanças já foram aplicadas: envie o arquivo de novo para ver o que ainda falta.',
 };

@@ -600,12 +600,13 @@ function reportedLines(existing: OrderRow, input: ReportedConversion): OrderItem
   return itemsFit(lines, input.value) ? lines : [claimedItem(input.value)];
 }
 
-const itemsSum = (items: OrderItem[]) => items.reduce((total, item) => total + item.price * item.quantity, 0);
+type PricedItem = Pick<OrderItem, 'price' | 'quantity'>;
+const itemsSum = (items: PricedItem[]) => items.reduce((total, item) => total + item.price * item.quantity, 0);
 /** Whether the items add up to the value, within itemsTolerance. */
-const itemsFit = (items: OrderItem[], value: number) => items.length === 0 || Math.abs(itemsSum(items) - value) <= itemsTolerance(value);
+const itemsFit = (items: PricedItem[], value: number) => items.length === 0 || Math.abs(itemsSum(items) - value) <= itemsTolerance(value);
 
-/** Items may differ from the order value by rounding, shipping or discounts (see itemsTolerance). */
-function checkItems(items: OrderItem[], value: number): void {
+/** Items may differ from the order value by rounding, shipping or discounts (see itemsTolerance). A test order is checked with it too. */
+export function checkItems(items: PricedItem[], value: number): void {
   if (itemsFit(items, value)) return;
   throw unacceptable('items_mismatch', `items add up to ${itemsSum(items)} cents but value is ${value} cents (tolerance ${itemsTolerance(value)} cents)`);
 }

@@ -58,7 +58,15 @@ async function delimited(text: AsyncGenerator<string>): Promise<{ delimiter: str
 
 /** The records of a CSV file with the line each ends on. */
 export async function* recordsOf(body: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<{ record: string[]; line: number }> {
-  const { delimiter, text } = await delimited(textOf(body, maxBytes));
+  let head: Awaited<ReturnType<typeof delimited>>;
+  try {
+    head = await delimited(textOf(body, maxBytes));
+  } catch (error) {
+    // The file stopped within its first line: refused as a file stopped later is.
+    if (error instanceof DomainError) throw error;
+    throw invalid('file_not_csv', `the file cannot be read as CSV: ${(error as Error).message}`);
+  }
+  const { delimiter, text } = head;
   const parser = parse({ delimiter, bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: 1_000_000 });
   // A failure upstream (the size limit, a broken connection) ends the reading below with its error.
   pipeline(Readable.from(text), parser).catch(() => undefined);

@@ -31,15 +31,27 @@ analytics.subscribe('page_viewed', async (event) => {
 
 analytics.subscribe('checkout_completed', async (event) => {
   const checkout = event.data.checkout;
-  const kept = JSON.parse((await browser.localStorage.getItem('affnet_click')) || 'null');
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: checkout.currencyCode }).resolvedOptions().maximumFractionDigits;
+  // Some stores give the order's id as gid://shopify/OrderIdentity/5210499102: the number is the export's Id.
+  const orderId = String((checkout.order && checkout.order.id) || '').split('/').pop();
+  if (!orderId) return;
+  let kept = null;
+  try {
+    kept = JSON.parse((await browser.localStorage.getItem('affnet_click')) || 'null');
+  } catch (error) {}
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: checkout.currencyCode }).resolvedOptions().maximumFractionDigits;
+  } catch (error) {}
+  const value = Math.round(Number(checkout.totalPrice && checkout.totalPrice.amount) * 10 ** digits);
+  if (!(value >= 1)) return;
   const code = (checkout.discountApplications || []).find((discount) => discount.type === 'DISCOUNT_CODE');
   affnetPost('/track/conversions', {
     key: affnet.key,
-    orderId: String(checkout.order.id),
-    value: Math.round(Number(checkout.totalPrice.amount) * 10 ** digits),
+    orderId,
+    value,
     currency: checkout.currencyCode,
-    coupon: code ? code.title : undefined,
+    // One word of at most 100 characters, as codes are: a code the network cannot take never costs the order.
+    coupon: code && /^\\S{1,100}$/.test(code.title) ? code.title : undefined,
     clickId: kept && kept.until > Date.now() ? kept.id : undefined,
   });
 });`;

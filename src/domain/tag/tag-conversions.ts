@@ -9,7 +9,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { PublishableKeyOwner, TagInstallRepository } from '../../storage/repositories/tag-install.js';
 import type { TagReportRow } from '../../storage/tables.js';
-import type { ConversionsService, ReportedItem } from '../orders/conversions.js';
+import { checkItems, type ConversionsService, type ReportedItem } from '../orders/conversions.js';
 import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
 import { brandDomains, onDomains } from '../links/link-rules.js';
 import { newId } from '../random.js';
@@ -75,6 +75,8 @@ export class TagConversions {
     try {
       this.check(owner, report, from);
       if (test) {
+        // What a real order would be refused for, the test is too: a test passes only where an order would.
+        checkItems(report.items ?? [], report.value);
         await this.keep(owner.brand_id, source, report.orderId, from, undefined, read, test.id);
         return { orderId: report.orderId, outcome: 'recorded', known: false, test: true };
       }
@@ -102,7 +104,7 @@ export class TagConversions {
       const host = hostOf(from.origin);
       const domains = brandDomains(owner);
       if (!host || !onDomains(host, domains)) {
-        throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`, { origin: from.origin, domains });
+        throw forbidden('origin_not_allowed', `reports with this key are accepted from the brand’s domains only (${domains.join(', ')}), not from ${from.origin}`, { origin: from.origin.slice(0, 300), domains });
       }
     }
     if (owner.suspended_at) throw forbidden('brand_suspended', 'the network has suspended this brand: its conversions are not recorded');

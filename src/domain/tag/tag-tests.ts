@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { TagInstallRepository } from '../../storage/repositories/tag-install.js';
-import { notFound } from '../errors.js';
+import { notFound, tooMany } from '../errors.js';
 import { brandDomains, brandHome, onDomains } from '../links/link-rules.js';
 import { hostOf } from './tag-conversions.js';
 import { reportOf, type TagReportView } from './tag-reports.js';
@@ -18,6 +18,9 @@ import { reportOf, type TagReportView } from './tag-reports.js';
 export const TEST_MARK = 'affnet_test';
 /** Reports a test shows. */
 const SHOWN = 20;
+/** Tests a brand may start in an hour: enough to try again and again, not to fill the table. */
+export const TESTS_PER_HOUR = 30;
+const HOUR_MS = 3_600_000;
 
 /** The tag announced the test link's landing: when, from which page, and whether that page is on the brand's domains (its orders are refused otherwise). */
 export interface TestVisit {
@@ -48,6 +51,10 @@ export class TagTestsService {
   async start(brandId: string): Promise<TagTest> {
     const brand = await this.repositories.brands.find(brandId);
     if (!brand) throw notFound(`no brand ${brandId}`, 'brand_not_found');
+    const hourAgo = new Date(this.clock.now() - HOUR_MS).toISOString();
+    if ((await this.repositories.tagInstall.testsSince(brandId, hourAgo)) >= TESTS_PER_HOUR) {
+      throw tooMany('too_many_tag_tests', HOUR_MS, ({ minutes }) => `at most ${TESTS_PER_HOUR} test orders an hour: try again within ${minutes} minutes`);
+    }
     const row = { id: randomBytes(16).toString('hex'), brand_id: brandId, created_at: this.clock.iso(), visited_at: null, visit_origin: null };
     await this.repositories.tagInstall.addTest(row);
     return this.get(brandId, row.id);

@@ -88,6 +88,12 @@ export class TagInstallRepository {
     await this.database.db.insertInto('tag_tests').values(test).execute();
   }
 
+  /** How many tests the brand made since `since`. */
+  async testsSince(brandId: string, since: string): Promise<number> {
+    const row = await this.database.db.selectFrom('tag_tests').select((eb) => eb.fn.countAll<number>().as('tests')).where('brand_id', '=', brandId).where('created_at', '>=', since).executeTakeFirst();
+    return Number(row?.tests ?? 0);
+  }
+
   /** One of the brand's tests, by its id (another brand's is none). */
   testOf(brandId: string, id: string): Promise<TagTestRow | undefined> {
     return this.database.db.selectFrom('tag_tests').selectAll().where('id', '=', id).where('brand_id', '=', brandId).executeTakeFirst();

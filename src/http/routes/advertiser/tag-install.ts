@@ -55,10 +55,10 @@ export function startTagTestRoute(app: App, services: ServingServices): void {
         tags: ['Advertiser'],
         summary: 'Send a test order: a test link to your shop',
         description:
-          'Makes a test and its link: your home page with a test click id (clickIdParam) and affnet_test=1. Open it in a browser: the tag keeps the test’s click id and announces the visit (visit); an order placed on that visit is reported as usual and kept as the test’s (orders), with what the tag read or why it was refused, never as an order (no commission, absent from every list, figure, statement and payout). Poll GET /advertiser/tag/tests/{id}. Kept 7 days.',
+          'Makes a test and its link: your home page with a test click id (clickIdParam) and affnet_test=1. Open it in a browser: the tag keeps the test’s click id and announces the visit (visit); an order placed on that visit is reported as usual and kept as the test’s (orders), with what the tag read or why it was refused, never as an order (no commission, absent from every list, figure, statement and payout). Poll GET /advertiser/tag/tests/{id}. Kept 7 days; at most 30 tests an hour (429 too_many_tag_tests).',
         security: [{ apiKey: [] }],
         querystring: NoQuery,
-        response: { 201: Type.Object({ data: Type.Ref(TagTest) }) },
+        response: { 201: Type.Object({ data: Type.Ref(TagTest) }), ...errorResponses(429) },
       },
     },
     async (request, reply) => reply.status(201).send({ data: await services.tagTests.start(request.brandId) }),

@@ -25,13 +25,14 @@ const pixelQuery = TypeCompiler.Compile(PixelQuery);
 
 /**
  * The page a report came from: the Origin header, else the Referer's origin, when the browser sent
- * either. A sandboxed frame (Shopify's custom pixels) sends Origin "null": its Referer names the page.
+ * either. A sandboxed frame (Shopify's custom pixels) sends Origin "null": its Referer names the page;
+ * without one it stays a null origin, which no brand's domains take.
  */
 function originOf(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
   if (origin && origin !== 'null') return origin;
   const referer = request.headers.referer;
-  if (!referer) return undefined;
+  if (!referer) return origin === 'null' ? 'null' : undefined;
   try {
     return new URL(referer).origin;
   } catch {

@@ -89,6 +89,16 @@ where
   and "brand_id" = ?;
 -- parameters: ["0123456789abcdef0123456789abcdef","<uuid>"]
 
+-- tagInstall.testsSince
+select
+  count(*) as "tests"
+from
+  "tag_tests"
+where
+  "brand_id" = ?
+  and "created_at" >= ?;
+-- parameters: ["<uuid>","2026-01-01T00:00:00.000Z"]
+
 -- tagInstall.markVisit
 update "tag_tests"
 set
