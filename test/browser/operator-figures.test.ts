@@ -102,8 +102,9 @@ test('an operator reads the network’s figures: today’s clicks and fee, a qua
     const download = await context.request.get(`${portal.server.url}/operator/figures.csv?from=2026-01-01&to=2026-03-31&interval=month&groupBy=brand`);
     assert.equal(download.status(), 200);
     const lines = (await download.text()).split('\r\n');
-    assert.equal(lines[0], 'period,brand_id,name,clicks,uncounted_clicks,currency,orders,sales,commission,fee,declined,held,decline_rate_bp,hold_rate_bp');
-    assert.ok(lines.includes(`2026-02,${BRANDS.acme},Acme,0,0,BRL,1,10000,750,225,0,0,0,0`), lines.join('\n'));
+    // The portal's download is for the person: columns in words, the month named, amounts in reais.
+    assert.equal(lines[0], 'Period,Brand id,Name,Clicks,Clicks not counted,Currency,Orders,Sales,Commission,Network fee,Declined,Held,Declined (%),Held (%)');
+    assert.ok(lines.includes(`February 2026,${BRANDS.acme},Acme,0,0,BRL,1,100.00,7.50,2.25,0,0,0%,0%`), lines.join('\n'));
     await assertAccessible(page, 'the network’s figures by brand');
     await page.screenshot({ path: '/tmp/operator-figures-brands-1280.png', fullPage: true });
 

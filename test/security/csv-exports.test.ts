@@ -173,7 +173,7 @@ test('every export writes hostile texts as text a spreadsheet keeps, in any loca
   const today = new Date(clock.now()).toISOString().slice(0, 10);
   for (const [text] of HOSTILE) {
     await servicesFor(h.service.database).access.upsertAffiliate('aff-3', text);
-    const figures = table(await csvOf(await operatorGet(`/operator/figures.csv?from=${today}&to=${today}&groupBy=affiliate`)));
+    const figures = table(await csvOf(await operatorGet(`/operator/figures.csv?from=${today}&to=${today}&groupBy=affiliate&columns=api`)));
     assert.equal(figures.find((f) => f.affiliate_id === 'aff-3')?.name, cellOf(text));
   }
 
