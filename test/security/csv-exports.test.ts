@@ -170,10 +170,12 @@ test('every export writes hostile texts as text a spreadsheet keeps, in any loca
   }
 
   // The network's figures by affiliate, under each name the affiliate has had.
+  // From the day before: the clock moves on with each code, and may have passed midnight since the orders.
   const today = new Date(clock.now()).toISOString().slice(0, 10);
+  const dayBefore = new Date(clock.now() - 86_400_000).toISOString().slice(0, 10);
   for (const [text] of HOSTILE) {
     await servicesFor(h.service.database).access.upsertAffiliate('aff-3', text);
-    const figures = table(await csvOf(await operatorGet(`/operator/figures.csv?from=${today}&to=${today}&groupBy=affiliate&columns=api`)));
+    const figures = table(await csvOf(await operatorGet(`/operator/figures.csv?from=${dayBefore}&to=${today}&groupBy=affiliate&columns=api`)));
     assert.equal(figures.find((f) => f.affiliate_id === 'aff-3')?.name, cellOf(text));
   }
 
