@@ -47,6 +47,8 @@ const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sqlite`;
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
+/** The service's Prometheus port: its event-loop delay monitor gives the serving thread's longest pause. */
+const METRICS_PORT = 3903;
 const NO_OPEN_LOOP: OpenLoopResult & { requests: number } & CpuPerRequest = { rate: 0, sent: 0, answered: 0, errors: 0, late: 0, warmupAnswered: 0, p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, max: Number.NaN, requests: 0, cpuUs: { all: Number.NaN, serving: Number.NaN } };
 /** The open-loop rate, as a share of the closed-loop throughput of the same scenario in the same run. */
 const OPEN_LOOP_SHARE = 0.5;
@@ -206,6 +208,20 @@ async function storedClicks(since: string, expected: number): Promise<{ stored: 
   }
 }
 
+/**
+ * The longest delay the service's event-loop monitor saw since it was last read (prom-client's
+ * nodejs_eventloop_lag_max_seconds, reset by each read), in ms; NaN when the metrics do not answer.
+ */
+async function longestLoopPauseMs(): Promise<number> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+    const match = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+    return match ? Number(match[1]) * 1000 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function main(): Promise<void> {
   ensureTools();
   ensureData();
@@ -232,7 +248,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   // Started as `npm start` and the systemd unit start it: glibc's malloc arenas limited to two.
   const service = spawn(serviceCmd.command, serviceCmd.args, {
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', REDIS_PREFIX: `bench-${Date.now()}:`, DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, NODE_ENV: 'production', TRUST_PROXY: '1', REDIS_PREFIX: `bench-${Date.now()}:`, DATABASE_URL: databaseUrl, PORT: String(SERVICE_PORT), METRICS_PORT: String(METRICS_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${SERVICE_PORT}` },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   let serviceErr = '';
@@ -277,6 +293,8 @@ async function main(): Promise<void> {
       rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(residentMb(service.pid!))));
       // Its CPU too: what the other threads (click writer, read worker) spend beside a list at a
       // fixed rate is the background work its tail shares the core with.
+      // Read once to start the event-loop monitor's window afresh (each read resets it).
+      if (!args['closed-only']) await longestLoopPauseMs();
       const open = args['closed-only']
         ? NO_OPEN_LOOP
         : measuringCpu(service.pid!, () => {
@@ -284,7 +302,7 @@ async function main(): Promise<void> {
             return { ...one, requests: one.warmupAnswered + one.answered };
           });
       if (!args['closed-only']) openRates.push([scenario, OPEN_LOOP_SHARE * result.rps]);
-      if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${open.errors} | ${open.late} | ${Math.round(open.cpuUs.all).toLocaleString('en-US')} (${Math.round(open.cpuUs.serving).toLocaleString('en-US')}) |`);
+      if (!args['closed-only']) openRows.push(`| ${name} | ${open.rate.toLocaleString('en-US')} | ${ms(open.p50)} | ${ms(open.p99)} | ${ms(open.p999)} | ${ms(open.max)} | ${ms(await longestLoopPauseMs())} | ${open.errors} | ${open.late} | ${Math.round(open.cpuUs.all).toLocaleString('en-US')} (${Math.round(open.cpuUs.serving).toLocaleString('en-US')}) |`);
       if (scenario.baseline === 'redirect') {
         // Every visitor is new (wrk-paths.lua), so every click must be counted. wrk leaves out the
         // answers still in flight when a run ends (at most one per connection): the service
@@ -305,7 +323,7 @@ async function main(): Promise<void> {
     if (redirectRate !== undefined) {
       log('Fixed rate: the bare 302 server at the redirect rate');
       const floor = openLoop(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'], connections }, redirectRate, duration);
-      openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | ${floor.errors} | ${floor.late} | — |`);
+      openRows.unshift(`| bare node:http, 302 (this harness's floor) | ${floor.rate.toLocaleString('en-US')} | ${ms(floor.p50)} | ${ms(floor.p99)} | ${ms(floor.p999)} | ${ms(floor.max)} | — | ${floor.errors} | ${floor.late} | — |`);
     }
     // A timed step after the scenarios, so the file's rows do not share the core with them.
     const reconciliation =
@@ -330,10 +348,10 @@ async function main(): Promise<void> {
       ...[...rssAfterRuns].map(([scenario, mbs]) => `RSS after each run of ${scenario} (VmRSS, MB): ${mbs.join(', ')}.\n`),
       ...(openRows.length > 0
         ? [
-            `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all.`,
+            `At a fixed rate: each scenario again, driven at ${OPEN_LOOP_SHARE * 100} % of the req/s it reached above (bench/open-loop.ts, same connections, ${duration} s after a 2 s warm-up), latency counted from each request's intended send time. Late: answered more than 2 s after that time, or not at all. The longest pause: the largest delay of the service's event-loop monitor (perf_hooks.monitorEventLoopDelay, read from its metrics) over the run, warm-up included: the longest any request waited for the serving thread.`,
             '',
-            '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | late | CPU µs per request, warm-up included (serving thread) |',
-            '|---|---|---|---|---|---|---|---|---|',
+            '| scenario | rate, req/s | p50 ms | p99 ms | p99.9 ms | max ms | serving thread\'s longest pause, ms | errors | late | CPU µs per request, warm-up included (serving thread) |',
+            '|---|---|---|---|---|---|---|---|---|---|',
             ...openRows,
             '',
           ]
