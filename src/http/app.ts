@@ -4,8 +4,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { registerPortal } from './portal.js';
+import { registerReferencePages } from './reference-pages.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Feed, FeedRun } from '../schemas/feed.js';
 import { AffiliateGroup } from '../schemas/affiliate-group.js';
@@ -136,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   registerRequestHandling(app, ctx);
   await registerSecurityHeaders(app, { publicUrl: ctx.config.publicUrl, corsOrigins: ctx.config.corsOrigins });
   await registerDocumentation(app, ctx.config.publicUrl);
+  registerReferencePages(app, { publicUrl: ctx.config.publicUrl, corsOrigins: ctx.config.corsOrigins, wordmark: WORDMARK });
   await app.register(cookie);
   registerHealth(app, ctx.services);
   registerSessionRoutes(app, ctx);
@@ -170,7 +171,7 @@ function registerRequestHandling(app: App, ctx: AppContext): void {
   );
 }
 
-/** The OpenAPI document at /openapi.json and the interactive reference at /docs. */
+/** The OpenAPI document at /openapi.json (the interactive reference at /docs reads it: reference-pages.ts). */
 async function registerDocumentation(app: App, publicUrl: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -202,13 +203,6 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
     },
     transformObject: (document) => ('openapiObject' in document ? polishDocument(document.openapiObject) : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    // The product's own name in the header, leading back to the portal.
-    logo: { type: 'image/svg+xml', content: WORDMARK, href: '/app/', target: '_self' },
-    theme: { title: 'affnet API reference' },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

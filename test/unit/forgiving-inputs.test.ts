@@ -62,12 +62,12 @@ test('what cannot be such an address says why', () => {
   }
 });
 
-test('a phone number in Brazilian writing becomes E.164; one that cannot be a number says why', () => {
+test('a phone number in Brazilian writing becomes E.164; one that cannot be a number says why', async () => {
   for (const text of ['(11) 98765-4321', '+55 11 98765-4321', '11987654321', '11 98765 4321', '011 98765-4321', '55 11 98765 4321', '+5511987654321', '11.98765.4321']) {
-    assert.deepEqual(phoneNumberOf(text), { ok: true, e164: '+5511987654321', country: 'BR' }, text);
+    assert.deepEqual(await phoneNumberOf(text), { ok: true, e164: '+5511987654321', country: 'BR' }, text);
   }
-  assert.deepEqual(phoneNumberOf('(21) 3456-7890'), { ok: true, e164: '+552134567890', country: 'BR' }, 'a landline');
-  assert.deepEqual(phoneNumberOf('+1 415 555 0100'), { ok: true, e164: '+14155550100', country: 'US' }, 'a foreign number with its country code');
+  assert.deepEqual(await phoneNumberOf('(21) 3456-7890'), { ok: true, e164: '+552134567890', country: 'BR' }, 'a landline');
+  assert.deepEqual(await phoneNumberOf('+1 415 555 0100'), { ok: true, e164: '+14155550100', country: 'US' }, 'a foreign number with its country code');
   for (const [text, refusal] of [
     ['98765-4321', 'not_a_number'],
     ['(11) 98765-43210', 'not_a_number'],
@@ -78,7 +78,7 @@ test('a phone number in Brazilian writing becomes E.164; one that cannot be a nu
     ['', 'unreadable'],
     ['()- ', 'unreadable'],
   ] as const) {
-    assert.deepEqual(phoneNumberOf(text), { ok: false, refusal }, text);
+    assert.deepEqual(await phoneNumberOf(text), { ok: false, refusal }, text);
   }
 });
 

@@ -2,8 +2,6 @@ import cluster from 'node:cluster';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../config.js';
-import { createService } from '../../server.js';
-import { demoUsersNotice, newDemoPassword, seedDemo } from '../../seed/demo.js';
 import { loggerOptions } from '../../http/logging.js';
 import { startMetricsServer } from '../../http/metrics-server.js';
 import { CliError } from '../cli-error.js';
@@ -41,6 +39,8 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
   capYoungGeneration(config.youngGenerationMb);
   setBackgroundNice(config.backgroundNice);
   lowerBackgroundThreads();
+  // The HTTP service loads with this command only: the CLI's other commands touch the database alone.
+  const { createService } = await import('../../server.js');
   const service = await createService(config, { logger: loggerOptions(config.logLevel) });
   const { app, services } = service;
 
@@ -48,6 +48,7 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
   // `curl` works at once. Of several workers, the first does it before the others start.
   if (config.usesDefaultDatabase && (index ?? 0) === 0) {
     if (await services.access.isEmpty()) {
+      const { demoUsersNotice, newDemoPassword, seedDemo } = await import('../../seed/demo.js');
       const password = newDemoPassword();
       const { users } = await seedDemo(services, () => {}, { userPassword: password, activityOn: service.database });
       const { key } = await services.access.createApiKey({ affiliateId: DEMO_AFFILIATE, name: 'demo' });

@@ -2,17 +2,21 @@
 // address (throwaway domains from a maintained list are refused), a country by its ISO code, a
 // site or profile however it is written (src/lib/profile-addresses.ts), and a Brazilian company's
 // CNPJ checked digit by digit.
-import countries from 'i18n-iso-countries';
-import MailChecker from 'mailchecker';
+// The library without its 80 languages' country names (900 KB the service never reads): codes only.
+import countries from 'i18n-iso-countries/index.js';
 import { profileAddressOf, networkOfHost, type ProfileKind, type ProfileRefusal } from '../../lib/profile-addresses.js';
 import { cnpjOf } from '../../lib/tax-ids.js';
 import { foldText } from '../../lib/text-keys.js';
 import { invalid } from '../errors.js';
 import { emailAddressOf } from './email-address.js';
 
-/** The address lowercased, or a 400: not an address, or one of a throwaway domain. */
-export function checkEmailAddress(email: string): string {
+/**
+ * The address lowercased, or a 400: not an address, or one of a throwaway domain. The list of
+ * throwaway domains (1 MB) is loaded on the first address checked, not at every start.
+ */
+export async function checkEmailAddress(email: string): Promise<string> {
   const address = emailAddressOf(email);
+  const { default: MailChecker } = await import('mailchecker');
   if (!MailChecker.isValid(address)) throw invalid('disposable_email', `${address.split('@')[1]} gives out throwaway addresses: use an address you will keep, where we can reach you`);
   return address;
 }

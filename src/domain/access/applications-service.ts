@@ -139,7 +139,7 @@ export class ApplicationsService {
   /** An affiliate's sign-up, from `address` (the client's): a verification link is mailed. */
   async signUp(input: SignUpInput, address: string): Promise<void> {
     checkNewPassword(input.password);
-    const row = this.newApplication('affiliate', input, address, checkWebsite(input.website, input.channelKind).url);
+    const row = await this.newApplication('affiliate', input, address, checkWebsite(input.website, input.channelKind).url);
     await this.submit({ ...row, password_hash: await hashPassword(input.password) });
   }
 
@@ -148,12 +148,12 @@ export class ApplicationsService {
     const company = input.company.trim();
     if (company === '') throw invalid('invalid_company', 'company must not be blank');
     if (!CURRENCY_CODES.includes(input.currency)) throw invalid('invalid_currency', `currency "${input.currency}" is not an ISO 4217 currency code (e.g. BRL, EUR, USD)`);
-    const row = this.newApplication('brand', input, address, checkWebsite(input.website).url);
+    const row = await this.newApplication('brand', input, address, checkWebsite(input.website).url);
     await this.submit({ ...row, company, tax_id: checkTaxId(input.taxId, row.country ?? ''), currency: input.currency, expected_monthly_orders: input.expectedMonthlyOrders });
   }
 
   /** The application's row, `website` checked by the caller (how depends on the kind). */
-  private newApplication(kind: ApplicationKind, input: Joining, address: string, website: string): ApplicationRow {
+  private async newApplication(kind: ApplicationKind, input: Joining, address: string, website: string): Promise<ApplicationRow> {
     if (input.nickname) throw invalid('invalid_request', 'leave nickname empty: it is there to catch robots, and people never see it');
     if (input.acceptTerms !== true) throw invalid('terms_not_accepted', "accept the network's terms to join (acceptTerms: true)");
     if (!isLanguage(input.language)) throw invalid('invalid_language', `language must be one of ${LANGUAGES.join(', ')}`);
@@ -164,7 +164,7 @@ export class ApplicationsService {
       id: `apl_${randomBase62(16)}`,
       kind,
       status: 'unverified',
-      email: checkEmailAddress(input.email),
+      email: await checkEmailAddress(input.email),
       name,
       language: input.language,
       country: checkCountry(input.country),

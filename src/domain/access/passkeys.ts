@@ -5,16 +5,12 @@
 // server for five minutes and used once, whatever the outcome. Passkeys are discoverable
 // (resident keys): at a passwordless sign-in the authenticator offers the person's own, and the
 // credential id names whose they are.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { SecondFactorsRepository } from '../../storage/repositories/second-factors.js';
 import type { UserPasskeyRow, WebauthnChallengeRow } from '../../storage/tables.js';
@@ -24,6 +20,9 @@ import { conflict, invalid } from '../errors.js';
 export type AttestationJson = RegistrationResponseJSON;
 export type AssertionJson = AuthenticationResponseJSON;
 export type PasskeyOptions = PublicKeyCredentialCreationOptionsJSON | PublicKeyCredentialRequestOptionsJSON;
+
+/** The library and its certificate parsers (700 KB) load with the first passkey asked for, not at every start. */
+const webauthn = () => import('@simplewebauthn/server');
 
 const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 const MAX_PASSKEYS = 20;
@@ -73,7 +72,7 @@ export class Passkeys {
 
   async registrationOptions(user: { id: string; email: string }, existing: readonly UserPasskeyRow[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
     if (existing.length >= MAX_PASSKEYS) throw conflict('too_many_passkeys', `a person may have at most ${MAX_PASSKEYS} passkeys: remove one first`);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: this.settings.networkName,
       rpID: this.rpID,
       userName: user.email,
@@ -92,7 +91,7 @@ export class Passkeys {
     if (!challenge) throw invalid('invalid_challenge', 'this passkey answers no current request of yours: ask for new options and try again');
     let verified;
     try {
-      verified = await verifyRegistrationResponse({ response: attestation, expectedChallenge: challenge.challenge, expectedOrigin: this.origin, expectedRPID: this.rpID, requireUserVerification: false });
+      verified = await (await webauthn()).verifyRegistrationResponse({ response: attestation, expectedChallenge: challenge.challenge, expectedOrigin: this.origin, expectedRPID: this.rpID, requireUserVerification: false });
     } catch (error) {
       throw invalid('invalid_passkey', `the passkey could not be verified: ${(error as Error).message}`);
     }
@@ -114,7 +113,7 @@ export class Passkeys {
   }
 
   async assertionOptions(target: { purpose: 'second_factor' | 'sign_in' | 'confirm'; userId: string | null; ticketHash: string | null; allow: readonly UserPasskeyRow[] }): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: this.rpID,
       allowCredentials: target.allow.map((p) => ({ id: p.id, transports: transportsOf(p) })),
       userVerification: target.purpose === 'sign_in' ? 'required' : 'preferred',
@@ -135,7 +134,7 @@ export class Passkeys {
     const passkey = await this.store.findPasskey(assertion.id);
     if (!passkey || (expect.userId !== undefined && passkey.user_id !== expect.userId)) return undefined;
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (await webauthn()).verifyAuthenticationResponse({
         response: assertion,
         expectedChallenge: challenge.challenge,
         expectedOrigin: this.origin,

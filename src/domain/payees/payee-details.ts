@@ -35,7 +35,7 @@ function taxIdOf(value: string | undefined, country: string): string | undefined
   return text;
 }
 
-function pixKeyOf(method: PixMethod): string {
+async function pixKeyOf(method: PixMethod): Promise<string> {
   const key = method.key.trim();
   switch (method.keyType) {
     case 'cpf': {
@@ -54,7 +54,7 @@ function pixKeyOf(method: PixMethod): string {
       return address;
     }
     case 'phone': {
-      const number = phoneNumberOf(key);
+      const number = await phoneNumberOf(key);
       if (number.ok && number.country === 'BR') return number.e164;
       const why = !number.ok ? (number.refusal === 'unreadable' ? 'has characters a phone number does not' : 'is not a Brazilian number (check the area code and the digits)') : 'is not a Brazilian number: a PIX key is one';
       throw invalid('invalid_pix_key', `method.key: "${key}" ${why}; write the area code and the number as you like, e.g. (11) 98765-4321, 11987654321 or +55 11 98765-4321`);
@@ -88,11 +88,11 @@ function bankOf(method: BankMethod): BankMethod {
 }
 
 /** The details checked and in their stored form (digits without punctuation, lower-case keys…); a 400 naming the field otherwise. */
-export function checkPayeeDetails(input: PayeeDetails): PayeeDetails {
+export async function checkPayeeDetails(input: PayeeDetails): Promise<PayeeDetails> {
   const legalName = legalNameOf(input.legalName);
   const country = checkCountry(input.country);
   const taxId = taxIdOf(input.taxId, country);
-  const method: PayeeMethod = input.method.type === 'pix' ? { type: 'pix', keyType: input.method.keyType, key: pixKeyOf(input.method) } : bankOf(input.method);
+  const method: PayeeMethod = input.method.type === 'pix' ? { type: 'pix', keyType: input.method.keyType, key: await pixKeyOf(input.method) } : bankOf(input.method);
   return { legalName, country, ...(taxId !== undefined && { taxId }), method };
 }
 

@@ -99,7 +99,7 @@ export class PayeeService {
     const key = this.settings.keys().current;
     if (!key) throw unavailable('payee_key_missing', `Payee details cannot be saved: ${NO_KEY}. Nothing was changed.`);
     const { password, code, ...given } = input;
-    const details = checkPayeeDetails(given);
+    const details = await checkPayeeDetails(given);
     await this.secondFactors.confirmChange(editor, { ...(password !== undefined && { password }), ...(code !== undefined && { code }) });
     const existing = await this.repositories.payees.find(editor.affiliateId);
     if (existing && JSON.stringify(this.readableOrUndefined(existing)) === JSON.stringify(details)) return this.viewOf(existing, details);
