@@ -120,6 +120,11 @@ const order: OrderRow = {
   coupon: null,
   coupon_key: null,
   coupon_affiliate_id: null,
+  sub1: 'adset-7',
+  sub2: null,
+  sub3: null,
+  sub4: null,
+  sub5: null,
   created_at: NOW,
   updated_at: NOW,
 };
