@@ -29,7 +29,14 @@ const SUB_HINT = /(?:s|%[57]3)(?:u|%[57]5)(?:b|%[46]2)/i;
 /** What no kept value holds: controls, invisible format characters, line and paragraph separators. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
-const isSubIdName = (name: string): name is SubIdName => (SUB_ID_NAMES as readonly string[]).includes(name);
+export const isSubIdName = (name: string): name is SubIdName => (SUB_ID_NAMES as readonly string[]).includes(name);
+
+/** The sub-ids a query filters by (its parameters sub1 … sub5), or undefined when it names none. */
+export function subIdFiltersOf(query: Partial<Record<SubIdName, string>>): SubIds | undefined {
+  let subIds: SubIds | undefined;
+  for (const name of SUB_ID_NAMES) if (query[name] !== undefined) (subIds ??= {})[name] = query[name];
+  return subIds;
+}
 
 /** A value as kept, or undefined when it is not kept (see above). */
 export function keptSubId(raw: string): string | undefined {

@@ -8,6 +8,12 @@ import { MAX_SUB_ID_LENGTH, type SubIdName } from '../lib/sub-ids.js';
  * affiliate's alone: a brand's view of the conversion never has them.
  */
 const SubIdValue = Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SUB_ID_LENGTH }));
+
+/** Query filters sub1 … sub5 (each an exact value), described by `describe`. */
+export function subIdFilterQuery(describe: (name: SubIdName) => string) {
+  const filter = (name: SubIdName) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SUB_ID_LENGTH, description: describe(name) }));
+  return { sub1: filter('sub1'), sub2: filter('sub2'), sub3: filter('sub3'), sub4: filter('sub4'), sub5: filter('sub5') } satisfies Record<SubIdName, unknown>;
+}
 export const SubIds = Type.Object(
   { sub1: SubIdValue, sub2: SubIdValue, sub3: SubIdValue, sub4: SubIdValue, sub5: SubIdValue } satisfies Record<SubIdName, unknown>,
   {

@@ -1,25 +1,12 @@
 import { ColumnsQuery } from '../../documents/language.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid, pageOf } from '../../../schemas/common.js';
-import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
+import { CommissionStatuses, Order, OrderStatuses, subIdFilterQuery } from '../../../schemas/order.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { anyOfBrands, dayRange } from './query-rules.js';
 import { couponKeyOf } from '../../../domain/orders/coupon-codes.js';
-import { MAX_SUB_ID_LENGTH, SUB_ID_NAMES, type SubIds } from '../../../lib/sub-ids.js';
-
-const SubIdFilter = (name: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SUB_ID_LENGTH, description: `Addition to the spec: the orders whose ${name} (subIds.${name}, the sub-id your click carried) is exactly this, case included` }));
-
-/** Filters by sub-id, sub1 … sub5: each the orders whose sub-id of that name is exactly the value. */
-export const SubIdFilterQuery = { sub1: SubIdFilter('sub1'), sub2: SubIdFilter('sub2'), sub3: SubIdFilter('sub3'), sub4: SubIdFilter('sub4'), sub5: SubIdFilter('sub5') };
-
-/** The sub-ids a query filters by, or undefined when it names none. */
-export function subIdFiltersOf(q: Partial<Record<(typeof SUB_ID_NAMES)[number], string>>): SubIds | undefined {
-  let subIds: SubIds | undefined;
-  for (const name of SUB_ID_NAMES) if (q[name] !== undefined) (subIds ??= {})[name] = q[name];
-  return subIds;
-}
+import { subIdFiltersOf } from '../../../lib/sub-ids.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -40,7 +27,7 @@ export const OrderFilterQuery = {
   commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
   payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case' })),
-  ...SubIdFilterQuery,
+  ...subIdFilterQuery((name) => `Addition to the spec: the orders whose ${name} (subIds.${name}, the sub-id your click carried) is exactly this, case included`),
 };
 /** The export's query: the list's filters without pages. */
 export const OrderExportQuery = Type.Object({ ...OrderFilterQuery, ...ColumnsQuery.properties }, { additionalProperties: false });
