@@ -1,5 +1,6 @@
 import { useMessages } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/en.js';
+import { fieldText } from '../forms.js';
 
 /** The affiliate's sub-ids, sub1 … sub5: the names the API filters and breaks down by. */
 export const SUB_IDS = ['sub1', 'sub2', 'sub3', 'sub4', 'sub5'] as const;
@@ -18,9 +19,8 @@ export const subIdQuery = (filter: SubIdFilter): Partial<Record<SubId, string>> 
 
 /** The filter a form's picker holds (its fields are named subId and subIdValue). */
 export function subIdFilterOf(form: HTMLFormElement): SubIdFilter {
-  const data = new FormData(form);
-  const name = String(data.get('subId') ?? '');
-  return { name: (SUB_IDS as readonly string[]).includes(name) ? (name as SubId) : '', value: String(data.get('subIdValue') ?? '').trim() };
+  const name = fieldText(form, 'subId');
+  return { name: (SUB_IDS as readonly string[]).includes(name) ? (name as SubId) : '', value: fieldText(form, 'subIdValue').trim() };
 }
 
 /** A sub-id picker inside a form: which Sub-ID, then the value (read with subIdFilterOf when the form is sent). */
