@@ -1433,6 +1433,11 @@ async function load(target: Target): Promise<ManifestDraft> {
         coupon: null,
         coupon_key: null,
         coupon_affiliate_id: null,
+        sub1: null,
+        sub2: null,
+        sub3: null,
+        sub4: null,
+        sub5: null,
         created_at: createdAt,
         updated_at: iso(Math.min(ANCHOR, createdMs + settledDays * DAY)),
       };
@@ -1500,6 +1505,7 @@ async function load(target: Target): Promise<ManifestDraft> {
         os,
         referer_host: referer === '(blog)' ? `blog-${rnd.int(1, 2000)}.example` : referer,
         asn: null,
+        sub_ids: null,
       };
       clickColumns ??= columnsOf(row);
       rows.push(valuesOf(row, clickColumns));

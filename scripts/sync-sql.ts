@@ -120,6 +120,11 @@ const order: OrderRow = {
   coupon: null,
   coupon_key: null,
   coupon_affiliate_id: null,
+  sub1: 'adset-7',
+  sub2: null,
+  sub3: null,
+  sub4: null,
+  sub5: null,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -374,6 +379,12 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['rebuild', (r) => r.rollups.rebuild(NOW)],
     ['everything', (r) => r.rollups.everything()],
   ],
+  subIdFigures: [
+    ['clicks (by sub-id, filtered by another)', (r) => r.subIdFigures.clicks({ affiliateId: AFF, from: NOW, to: NOW, by: 'sub1', subIds: { sub2: 'creative-3' }, limit: 100 })],
+    ['clicks (per hour, every filter, uncounted)', (r) => r.subIdFigures.clicks({ affiliateId: AFF, from: NOW, to: NOW, by: 'hour', subIds: { sub1: 'adset-7' }, organizationId: BRAND, linkId: 'link-1', channelId: 'ch-1', country: 'BR', device: 'mobile' }, true)],
+    ['orders (by sub-id)', (r) => r.subIdFigures.orders({ affiliateId: AFF, from: NOW, to: NOW, by: 'sub1', limit: 100 }, 'commission')],
+    ['orders (per hour, filtered)', (r) => r.subIdFigures.orders({ affiliateId: AFF, from: NOW, to: NOW, by: 'hour', subIds: { sub1: 'adset-7' }, country: 'BR', currency: 'BRL' }, 'orders')],
+  ],
   settings: [
     ['get', (r) => r.settings.get('visitor_salt')],
     ['getOrCreate', (r) => r.settings.getOrCreate('visitor_salt', 'salt', NOW)],
@@ -509,7 +520,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
       (r) =>
         r.orders.list(
           AFF,
-          { organizationIds: [BRAND], withMdasc: true, from: NOW, to: NOW, statuses: ['pending'], commissionStatuses: ['approved'], payoutId: 'payout-1', couponKey: 'maria10' },
+          { organizationIds: [BRAND], withMdasc: true, from: NOW, to: NOW, statuses: ['pending'], commissionStatuses: ['approved'], payoutId: 'payout-1', couponKey: 'maria10', subIds: { sub1: 'adset-7', sub2: 'creative-3' } },
           PAGE,
         ),
     ],

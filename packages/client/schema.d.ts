@@ -3828,7 +3828,7 @@ export interface paths {
         };
         /**
          * Follow a short link
-         * @description What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link's destination with a new click id appended as a query parameter (clickId, unless the brand agreed another name), before any #fragment. The visitor's own query parameters (utm_source…) are merged in, as sent and in order; a visitor's parameter named like one of the link's own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link's values. A product feed's link (GET /affiliate/feeds/products.csv) also takes to (a product page, percent-encoded) and sig (its signature): when sig signs to for this code and to is on one of the brand's domains, the destination is that page (with the link's mdasc), else the link's own (the brand's home page); to and sig are not passed on. HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.
+         * @description What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link's destination with a new click id appended as a query parameter (clickId, unless the brand agreed another name), before any #fragment. The visitor's own query parameters (utm_source…) are merged in, as sent and in order; a visitor's parameter named like one of the link's own, mdasc, sub1 … sub5 or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link's values. The visitor's sub1, sub2, sub3, sub4 and sub5 (the affiliate's own labels, e.g. a tracker's ad set and creative; names compared as above) are stored with the click and not passed on: each value percent-decoded, kept when it is 1 to 100 characters with no control or invisible character (Unicode Cc, Cf, Zl, Zp); any other value (longer, with such a character, empty, or broken percent-encoding) is not stored (the click is, without it) and the redirect answers as usual; a name given twice keeps its first value. They go to the order the click earns (the affiliate's Order subIds), never to the brand. A product feed's link (GET /affiliate/feeds/products.csv) also takes to (a product page, percent-encoded) and sig (its signature): when sig signs to for this code and to is on one of the brand's domains, the destination is that page (with the link's mdasc), else the link's own (the brand's home page); to and sig are not passed on. HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.
          */
         get: {
             parameters: {
@@ -3845,7 +3845,7 @@ export interface paths {
                 /** @description Redirect to the destination */
                 302: {
                     headers: {
-                        /** @description The link's destination with the visitor's query merged in: the visitor's parameters (those named like one of the link's own, mdasc or the click id parameter dropped), then the destination's own query (mdasc included), then the click id (e.g. clickId=<32 hex>), then the destination's #fragment if any */
+                        /** @description The link's destination with the visitor's query merged in: the visitor's parameters (those named like one of the link's own, mdasc, sub1 … sub5 or the click id parameter dropped), then the destination's own query (mdasc included), then the click id (e.g. clickId=<32 hex>), then the destination's #fragment if any */
                         Location?: string;
                         [name: string]: unknown;
                     };
@@ -5778,6 +5778,16 @@ export interface paths {
                     payoutId?: string;
                     /** @description Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case */
                     coupon?: string;
+                    /** @description Addition to the spec: the orders whose sub1 (subIds.sub1, the sub-id your click carried) is exactly this, case included */
+                    sub1?: string;
+                    /** @description Addition to the spec: the orders whose sub2 (subIds.sub2, the sub-id your click carried) is exactly this, case included */
+                    sub2?: string;
+                    /** @description Addition to the spec: the orders whose sub3 (subIds.sub3, the sub-id your click carried) is exactly this, case included */
+                    sub3?: string;
+                    /** @description Addition to the spec: the orders whose sub4 (subIds.sub4, the sub-id your click carried) is exactly this, case included */
+                    sub4?: string;
+                    /** @description Addition to the spec: the orders whose sub5 (subIds.sub5, the sub-id your click carried) is exactly this, case included */
+                    sub5?: string;
                 };
                 header?: never;
                 path?: never;
@@ -6244,7 +6254,7 @@ export interface paths {
         };
         /**
          * The caller's orders as CSV
-         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first). Which columns: columns=api (the API’s field names, amounts in cents: what programs read, stable) or columns=words (for people, in the document’s language); without it, words for a signed-in person (the portal) and api for an API key. With columns=api: id, orderId, createdAt, organizationId, brandName, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon; value and commission are integers in the minor unit of currency (cents), as everywhere in the API. With columns=words, in the document's language: the order number, brand, day, status, currency, value and commission in the currency's units, commission status, channel, label, coupon and day paid. A field the order has no value for is an empty cell. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
+         * @description Addition to the spec. Every order GET /affiliate/orders would list with the same filters (no pages), newest first, as CSV (RFC 4180, a header line first). Which columns: columns=api (the API’s field names, amounts in cents: what programs read, stable) or columns=words (for people, in the document’s language); without it, words for a signed-in person (the portal) and api for an API key. With columns=api: id, orderId, createdAt, organizationId, brandName, status, currency, value, commission, commissionStatus, commissionReason, holdReasons, channelId, channelName, linkCode, mdasc, clickId, clickedAt, paidAt, payoutId, coupon, sub1, sub2, sub3, sub4, sub5; value and commission are integers in the minor unit of currency (cents), as everywhere in the API. With columns=words, in the document's language: the order number, brand, day, status, currency, value and commission in the currency's units, commission status, channel, label, coupon, day paid and Sub-ID 1 … Sub-ID 5 (sub1 … sub5: the sub-ids your click carried, see subIds). A field the order has no value for is an empty cell. A cell holding a comma, a semicolon, a quote, a tab or a line break is quoted, so a spreadsheet whose list separator is ";" reads the same cells. Text a spreadsheet would run as a formula gets a single quote before it: = + - @, a tab or a carriage return at the start of a cell, or after a quote, a comma, a semicolon or a line break inside it (OWASP CSV injection). Numbers, amounts in cents and negative ones included, are bare numbers. Not under /affiliate/orders/ so that no order id is ever taken for it. Scope: orders:read.
          */
         get: {
             parameters: {
@@ -6269,6 +6279,16 @@ export interface paths {
                     payoutId?: string;
                     /** @description Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case */
                     coupon?: string;
+                    /** @description Addition to the spec: the orders whose sub1 (subIds.sub1, the sub-id your click carried) is exactly this, case included */
+                    sub1?: string;
+                    /** @description Addition to the spec: the orders whose sub2 (subIds.sub2, the sub-id your click carried) is exactly this, case included */
+                    sub2?: string;
+                    /** @description Addition to the spec: the orders whose sub3 (subIds.sub3, the sub-id your click carried) is exactly this, case included */
+                    sub3?: string;
+                    /** @description Addition to the spec: the orders whose sub4 (subIds.sub4, the sub-id your click carried) is exactly this, case included */
+                    sub4?: string;
+                    /** @description Addition to the spec: the orders whose sub5 (subIds.sub5, the sub-id your click carried) is exactly this, case included */
+                    sub5?: string;
                     /** @description api: field names and cents, stable for programs; words: for people, in the document’s language */
                     columns?: "api" | "words";
                 };
@@ -11872,15 +11892,16 @@ export interface paths {
          *     - all your links: clicks by country, device, browser, os, referer, channel, brand or link alone; or device with country. Orders, sales and commission by country, channel, brand or link alone.
          *     - with organizationId: clicks by link alone; or country, device, browser, os, referer and channel in any combination. Orders, sales and commission by country, channel or link alone.
          *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
-         *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
+         *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination.
+         *     By sub-id (groupBy=sub1 … sub5, or the filters sub1 … sub5: the sub-ids your clicks carried, GET /{code}?sub1=…): summed from your clicks and orders that carry sub-ids in the range, since the rollups do not keep them. A row per value of the sub-id (clicks or orders without it are left out), e.g. { "sub1": "adset-7", "clicks": 12 }; orders, sales and commission per value and currency. With organizationId, linkCode, channelId, country, and for clicks device (orders keep the country of their click, not its device). With a sub-id filter, groupBy is timeseries or sub1 … sub5; any other answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description clicks (counted clicks), orders (not canceled), sales (their value) or commission (not canceled); money in integer cents per currency */
                     event?: "clicks" | "orders" | "sales" | "commission";
-                    /** @description How to break the figures down: timeseries, countries, devices, browsers, os, referers, links, channels, brands */
-                    groupBy?: "timeseries" | "countries" | "devices" | "browsers" | "os" | "referers" | "links" | "channels" | "brands";
+                    /** @description How to break the figures down: timeseries, countries, devices, browsers, os, referers, links, channels, brands, sub1, sub2, sub3, sub4, sub5 */
+                    groupBy?: "timeseries" | "countries" | "devices" | "browsers" | "os" | "referers" | "links" | "channels" | "brands" | "sub1" | "sub2" | "sub3" | "sub4" | "sub5";
                     /** @description The last 24 hours, or the last 7/30/90/365 local days including today, the year to date, or everything (default 30d). Not with start/end. */
                     interval?: "24h" | "7d" | "30d" | "90d" | "ytd" | "1y" | "all";
                     /** @description Start of the range: a date is the start of that local day in timezone; a date-time is rounded down to its hour. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
@@ -11893,6 +11914,16 @@ export interface paths {
                     organizationId?: string;
                     /** @description Only this channel of yours */
                     channelId?: string;
+                    /** @description Only clicks and orders whose sub1 (the sub-id your click carried) is exactly this, case included */
+                    sub1?: string;
+                    /** @description Only clicks and orders whose sub2 (the sub-id your click carried) is exactly this, case included */
+                    sub2?: string;
+                    /** @description Only clicks and orders whose sub3 (the sub-id your click carried) is exactly this, case included */
+                    sub3?: string;
+                    /** @description Only clicks and orders whose sub4 (the sub-id your click carried) is exactly this, case included */
+                    sub4?: string;
+                    /** @description Only clicks and orders whose sub5 (the sub-id your click carried) is exactly this, case included */
+                    sub5?: string;
                     /** @description Only this short link (its code) */
                     linkCode?: string;
                     /** @description Only clicks from this country (ISO 3166 alpha-2; ZZ: unknown) */
@@ -11952,6 +11983,16 @@ export interface paths {
                                 channelId?: string;
                                 organizationId?: string;
                                 affiliateId?: string;
+                                /** @description groupBy=sub1: the value of the sub-id */
+                                sub1?: string;
+                                /** @description groupBy=sub2: the value of the sub-id */
+                                sub2?: string;
+                                /** @description groupBy=sub3: the value of the sub-id */
+                                sub3?: string;
+                                /** @description groupBy=sub4: the value of the sub-id */
+                                sub4?: string;
+                                /** @description groupBy=sub5: the value of the sub-id */
+                                sub5?: string;
                                 /** @description Name of the brand, affiliate or channel (left out when it no longer exists) */
                                 name?: string;
                                 /** @description Counted clicks */
@@ -12131,15 +12172,16 @@ export interface paths {
          *     - all your links: clicks by country, device, browser, os, referer, channel, brand or link alone; or device with country. Orders, sales and commission by country, channel, brand or link alone.
          *     - with organizationId: clicks by link alone; or country, device, browser, os, referer and channel in any combination. Orders, sales and commission by country, channel or link alone.
          *     - with linkCode: clicks by country, device, browser, os and referer in any combination. Orders, sales and commission by country alone.
-         *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination. Scope: analytics:read.
+         *     A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination.
+         *     By sub-id (groupBy=sub1 … sub5, or the filters sub1 … sub5: the sub-ids your clicks carried, GET /{code}?sub1=…): summed from your clicks and orders that carry sub-ids in the range, since the rollups do not keep them. A row per value of the sub-id (clicks or orders without it are left out), e.g. { "sub1": "adset-7", "clicks": 12 }; orders, sales and commission per value and currency. With organizationId, linkCode, channelId, country, and for clicks device (orders keep the country of their click, not its device). With a sub-id filter, groupBy is timeseries or sub1 … sub5; any other answers 400 unsupported_combination. Scope: analytics:read.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description clicks (counted clicks), orders (not canceled), sales (their value) or commission (not canceled); money in integer cents per currency */
                     event?: "clicks" | "orders" | "sales" | "commission";
-                    /** @description How to break the figures down: timeseries, countries, devices, browsers, os, referers, links, channels, brands */
-                    groupBy?: "timeseries" | "countries" | "devices" | "browsers" | "os" | "referers" | "links" | "channels" | "brands";
+                    /** @description How to break the figures down: timeseries, countries, devices, browsers, os, referers, links, channels, brands, sub1, sub2, sub3, sub4, sub5 */
+                    groupBy?: "timeseries" | "countries" | "devices" | "browsers" | "os" | "referers" | "links" | "channels" | "brands" | "sub1" | "sub2" | "sub3" | "sub4" | "sub5";
                     /** @description The last 24 hours, or the last 7/30/90/365 local days including today, the year to date, or everything (default 30d). Not with start/end. */
                     interval?: "24h" | "7d" | "30d" | "90d" | "ytd" | "1y" | "all";
                     /** @description Start of the range: a date is the start of that local day in timezone; a date-time is rounded down to its hour. A date (YYYY-MM-DD, the whole UTC day included) or an ISO 8601 date-time. */
@@ -12152,6 +12194,16 @@ export interface paths {
                     organizationId?: string;
                     /** @description Only this channel of yours */
                     channelId?: string;
+                    /** @description Only clicks and orders whose sub1 (the sub-id your click carried) is exactly this, case included */
+                    sub1?: string;
+                    /** @description Only clicks and orders whose sub2 (the sub-id your click carried) is exactly this, case included */
+                    sub2?: string;
+                    /** @description Only clicks and orders whose sub3 (the sub-id your click carried) is exactly this, case included */
+                    sub3?: string;
+                    /** @description Only clicks and orders whose sub4 (the sub-id your click carried) is exactly this, case included */
+                    sub4?: string;
+                    /** @description Only clicks and orders whose sub5 (the sub-id your click carried) is exactly this, case included */
+                    sub5?: string;
                     /** @description Only this short link (its code) */
                     linkCode?: string;
                     /** @description Only clicks from this country (ISO 3166 alpha-2; ZZ: unknown) */
@@ -24185,6 +24237,16 @@ export interface paths {
                                 channelId?: string;
                                 organizationId?: string;
                                 affiliateId?: string;
+                                /** @description groupBy=sub1: the value of the sub-id */
+                                sub1?: string;
+                                /** @description groupBy=sub2: the value of the sub-id */
+                                sub2?: string;
+                                /** @description groupBy=sub3: the value of the sub-id */
+                                sub3?: string;
+                                /** @description groupBy=sub4: the value of the sub-id */
+                                sub4?: string;
+                                /** @description groupBy=sub5: the value of the sub-id */
+                                sub5?: string;
                                 /** @description Name of the brand, affiliate or channel (left out when it no longer exists) */
                                 name?: string;
                                 /** @description Counted clicks */
@@ -30648,7 +30710,7 @@ export interface webhooks {
         put?: never;
         /**
          * An order was attributed to one of your links (its commission pending, held for the network's fraud review, or canceled when the click did not count)
-         * @description Sent to affiliates' endpoints subscribed to order.created. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to order.created. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -30710,7 +30772,7 @@ export interface webhooks {
         put?: never;
         /**
          * One of your orders changed: its status, value, items or commission
-         * @description Sent to affiliates' endpoints subscribed to order.updated. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to order.updated. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -30772,7 +30834,7 @@ export interface webhooks {
         put?: never;
         /**
          * The brand approved the order: its commission will be paid
-         * @description Sent to affiliates' endpoints subscribed to commission.approved. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to commission.approved. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -30834,7 +30896,7 @@ export interface webhooks {
         put?: never;
         /**
          * The brand canceled the order, or the network declined its held commission (commissionReason fraud_declined): no commission
-         * @description Sent to affiliates' endpoints subscribed to commission.canceled. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to commission.canceled. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -30896,7 +30958,7 @@ export interface webhooks {
         put?: never;
         /**
          * The conversion tripped a fraud rule: the network holds its commission for review (see holdReasons); you will get order.updated when it is released (pending again) or declined
-         * @description Sent to affiliates' endpoints subscribed to commission.held. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to commission.held. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -30958,7 +31020,7 @@ export interface webhooks {
         put?: never;
         /**
          * The brand paid the statement that billed the order: its commission goes into the next payout run
-         * @description Sent to affiliates' endpoints subscribed to commission.payable. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.
+         * @description Sent to affiliates' endpoints subscribed to commission.payable. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours. data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.
          */
         post: {
             parameters: {
@@ -32936,7 +32998,7 @@ export interface components {
             /** @description Numeric category id of the item in the brand catalogue */
             categories: number;
         };
-        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null. */
+        /** @description An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon, subIds and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null. */
         Order: {
             /** @description Network order id (use it with GET /affiliate/orders/{id}) */
             id: string;
@@ -33023,6 +33085,14 @@ export interface components {
             attribution: "click" | "coupon" | "claim";
             /** @description Addition to the spec: your coupon code the customer used (GET /affiliate/coupons), as the brand reported it; omitted when the order came with none of your codes */
             coupon?: string;
+            /** @description Addition to the spec: the sub-ids your click carried (GET /{code}?sub1=…&sub2=…, up to sub5: your tracker’s own labels, e.g. ad set and creative), only the present ones, e.g. { "sub1": "adset-7", "sub2": "creative-3" }; omitted when the click carried none, or the order has none of your clicks. Copied to the order when it was attributed to the click, so they outlive the click record. */
+            subIds?: {
+                sub1?: string;
+                sub2?: string;
+                sub3?: string;
+                sub4?: string;
+                sub5?: string;
+            };
         };
         /** @description An order as its brand sees it */
         Conversion: {

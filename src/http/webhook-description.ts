@@ -43,14 +43,19 @@ const TERMS_CHANGED = {
   },
 };
 
+const ORDER = ref('Order');
+/** What an affiliate's order event carries: its order as the API gives it, sub-ids included. */
+const ORDER_DATA =
+  ' data is your order as GET /affiliate/orders/{id} answers it, with subIds: the sub-ids (sub1 … sub5) the click that earned it carried, e.g. { "sub1": "adset-7", "sub2": "creative-3" }, omitted when it carried none.';
+
 const EVENTS: Record<WebhookEventType, { summary: string; data: object }> = {
-  'order.created': { summary: 'An order was attributed to one of your links (its commission pending, held for the network\'s fraud review, or canceled when the click did not count)', data: ref('Order') },
-  'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ref('Order') },
-  'commission.approved': { summary: 'The brand approved the order: its commission will be paid', data: ref('Order') },
-  'commission.canceled': { summary: 'The brand canceled the order, or the network declined its held commission (commissionReason fraud_declined): no commission', data: ref('Order') },
-  'commission.held': { summary: 'The conversion tripped a fraud rule: the network holds its commission for review (see holdReasons); you will get order.updated when it is released (pending again) or declined', data: ref('Order') },
+  'order.created': { summary: 'An order was attributed to one of your links (its commission pending, held for the network\'s fraud review, or canceled when the click did not count)', data: ORDER },
+  'order.updated': { summary: 'One of your orders changed: its status, value, items or commission', data: ORDER },
+  'commission.approved': { summary: 'The brand approved the order: its commission will be paid', data: ORDER },
+  'commission.canceled': { summary: 'The brand canceled the order, or the network declined its held commission (commissionReason fraud_declined): no commission', data: ORDER },
+  'commission.held': { summary: 'The conversion tripped a fraud rule: the network holds its commission for review (see holdReasons); you will get order.updated when it is released (pending again) or declined', data: ORDER },
   'payout.created': { summary: 'A payout run made a payout of your payable commissions (one per currency), not yet sent', data: ref('Payout') },
-  'commission.payable': { summary: 'The brand paid the statement that billed the order: its commission goes into the next payout run', data: ref('Order') },
+  'commission.payable': { summary: 'The brand paid the statement that billed the order: its commission goes into the next payout run', data: ORDER },
   'payout.sent': { summary: 'A payout was sent to your payout method: its commissions are paid', data: ref('Payout') },
   'payout.settled': { summary: 'A payout reached you', data: ref('Payout') },
   'payout.failed': { summary: 'A payout did not go through: its commissions are payable again (see failureReason)', data: ref('Payout') },
@@ -96,7 +101,7 @@ export function webhookDescriptions(): Record<string, object> {
       out[type] = {
         post: {
           summary: event.summary,
-          description: `Sent to ${side}' endpoints subscribed to ${type}. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.`,
+          description: `Sent to ${side}' endpoints subscribed to ${type}. Answer any 2xx within 10 seconds to confirm; anything else is retried with exponential backoff for 24 hours.${event.data === ORDER ? ORDER_DATA : ''}`,
           parameters: HEADERS,
           requestBody: {
             required: true,

@@ -1,6 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, DateTime, DescribedRef, Uuid } from './common.js';
 import { ChannelRef } from './channel.js';
+import { MAX_SUB_ID_LENGTH, type SubIdName } from '../lib/sub-ids.js';
+
+/**
+ * The affiliate's sub-ids of an order: those its click carried, each present one by name. The
+ * affiliate's alone: a brand's view of the conversion never has them.
+ */
+const SubIdValue = Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SUB_ID_LENGTH }));
+
+/** Query filters sub1 … sub5 (each an exact value), described by `describe`. */
+export function subIdFilterQuery(describe: (name: SubIdName) => string) {
+  const filter = (name: SubIdName) => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SUB_ID_LENGTH, description: describe(name) }));
+  return { sub1: filter('sub1'), sub2: filter('sub2'), sub3: filter('sub3'), sub4: filter('sub4'), sub5: filter('sub5') } satisfies Record<SubIdName, unknown>;
+}
+export const SubIds = Type.Object(
+  { sub1: SubIdValue, sub2: SubIdValue, sub3: SubIdValue, sub4: SubIdValue, sub5: SubIdValue } satisfies Record<SubIdName, unknown>,
+  {
+    additionalProperties: false,
+    description:
+      'Addition to the spec: the sub-ids your click carried (GET /{code}?sub1=…&sub2=…, up to sub5: your tracker’s own labels, e.g. ad set and creative), only the present ones, e.g. { "sub1": "adset-7", "sub2": "creative-3" }; omitted when the click carried none, or the order has none of your clicks. Copied to the order when it was attributed to the click, so they outlive the click record.',
+  },
+);
 
 export const OrderStatuses = ['pending', 'approved', 'canceled'] as const;
 export const CommissionStatuses = ['pending', 'held', 'approved', 'payable', 'paid', 'canceled'] as const;
@@ -93,11 +114,12 @@ export const Order = Type.Object(
     source: SourceField('Addition to the spec: '),
     attribution: AttributionField('Addition to the spec: '),
     coupon: Type.Optional(Type.String({ description: 'Addition to the spec: your coupon code the customer used (GET /affiliate/coupons), as the brand reported it; omitted when the order came with none of your codes' })),
+    subIds: Type.Optional(SubIds),
   },
   {
     $id: 'Order',
     description:
-      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null.',
+      'An order earned by one of the caller’s links. currency, clickId, clickedAt, linkCode, channel, payableAt, paidAt, payoutId, lockAt, autoApproved, source, attribution, coupon, subIds and holdReasons are additions to the spec’s fields; a field without a value is omitted, never null.',
   },
 );
 export type Order = Static<typeof Order>;

@@ -11,7 +11,7 @@ import { noCountryLookup, openCountryLookup, type CountryLookup } from '../lib/i
 import { noAsnLookup, type AsnLookup } from '../lib/ip-asn.js';
 import { refererHost } from '../lib/referers.js';
 import type { NewClickRow } from './tables.js';
-import { CLICK_COLUMNS, DECIDED_CLICK_COLUMNS, clickColumns, type ClickColumns, type ClickInsert, type DecidedClickColumn, type EnrichedClickColumn } from './repositories/clicks.js';
+import { CLICK_COLUMNS, DECIDED_CLICK_COLUMNS, batchSubIds, clickColumns, type BatchSubIds, type ClickColumns, type ClickInsert, type DecidedClickColumn, type EnrichedClickColumn } from './repositories/clicks.js';
 
 /** A click on its way to the writer, with the request facts it is enriched from. */
 export interface ClickWrite {
@@ -26,12 +26,16 @@ export interface ClickBatch {
   columns: ClickColumns<DecidedClickColumn>;
   address: string[];
   referer: (string | null)[];
+  /** The few clicks that carry sub-ids; absent when none does. */
+  subIds?: BatchSubIds;
 }
 
 /** The clicks as one array per column (absent optional values as null), with their request facts. */
 export function clickBatch(writes: readonly ClickWrite[]): ClickBatch {
-  const columns = clickColumns(writes.map((w) => w.click), DECIDED_CLICK_COLUMNS);
-  return { columns, address: writes.map((w) => w.address), referer: writes.map((w) => w.referer) };
+  const clicks = writes.map((w) => w.click);
+  const columns = clickColumns(clicks, DECIDED_CLICK_COLUMNS);
+  const subIds = batchSubIds(clicks);
+  return { columns, address: writes.map((w) => w.address), referer: writes.map((w) => w.referer), ...(subIds && { subIds }) };
 }
 
 /** Every column of the clicks as stored: their facts filled in, the addresses left behind. */
@@ -60,9 +64,11 @@ export function enrichBatch(batch: ClickBatch, countries: CountryLookup, asns: A
   return { ...columns, ...facts };
 }
 
-/** The clicks of `columns`, an object each (for the repository's row-wise write). */
-export function clickRows(columns: ClickColumns): ClickInsert[] {
-  return columns.id.map((_, i) => Object.fromEntries(CLICK_COLUMNS.map((column) => [column, columns[column][i]])) as ClickInsert);
+/** The clicks of `columns`, an object each, with their sub-ids (for the repository's row-wise write). */
+export function clickRows(columns: ClickColumns, subIds: BatchSubIds | undefined): Array<ClickInsert & { sub_ids?: string }> {
+  const rows = columns.id.map((_, i) => Object.fromEntries(CLICK_COLUMNS.map((column) => [column, columns[column][i]])) as ClickInsert & { sub_ids?: string });
+  subIds?.at.forEach((at, i) => (rows[at]!.sub_ids = subIds.values[i]!));
+  return rows;
 }
 
 /** The IP database at `path`, or none (every country ZZ) when the operator turned it off. */

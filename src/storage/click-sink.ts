@@ -62,5 +62,11 @@ export function openClickSink(database: Database, options: ClickSinkOptions): Cl
   const repository = new ClicksRepository(database);
   const countries = countryLookupAt(ipDatabase);
   const asns = asnLookupAt(asnDatabase);
-  return { write: (clicks) => repository.write(clickRows(enrichBatch(clickBatch(clicks), countries, asns))), close: async () => {} };
+  return {
+    write(clicks) {
+      const batch = clickBatch(clicks);
+      return repository.write(clickRows(enrichBatch(batch, countries, asns), batch.subIds));
+    },
+    close: async () => {},
+  };
 }

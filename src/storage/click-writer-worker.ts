@@ -17,7 +17,7 @@
 // claim disjoint ids, and a crash rolls a claim back with its sums.
 import SqliteDriver from 'better-sqlite3';
 import { serveCalls, startedWith } from './worker-rpc.js';
-import { CLICK_COLUMNS, CLICK_INSERT_SQL, ClicksRepository, type ClickColumns } from './repositories/clicks.js';
+import { CLICK_COLUMNS, CLICK_INSERT_SQL, CLICK_WITH_SUB_IDS_INSERT_SQL, ClicksRepository, sliceSubIds, type BatchSubIds, type ClickColumns } from './repositories/clicks.js';
 import { countryLookupAt, enrichBatch, type ClickBatch } from './click-enrichment.js';
 import { asnLookupAt } from '../lib/ip-asn.js';
 import { SQLITE_ROLLUP_RANGE_SQL, sqliteRollUpStep } from './rollup-rows.js';
@@ -59,8 +59,8 @@ const asns = asnLookupAt(options.asnDatabase);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Stores clicks [from, to) of the batch (their sums follow in the background). */
-type ChunkWriter = (clicks: ClickColumns, from: number, to: number) => Promise<void> | void;
+/** Stores clicks [from, to) of the batch, with the sub-ids of those that carry any (their sums follow in the background). */
+type ChunkWriter = (clicks: ClickColumns, from: number, to: number, subIds: BatchSubIds | undefined) => Promise<void> | void;
 
 interface Writer {
   writeChunk: ChunkWriter;
@@ -117,13 +117,19 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   setUpWriting(driver, cacheMb);
 
   const insert = driver.prepare(CLICK_INSERT_SQL);
-  const writeChunk = driver.transaction((clicks: ClickColumns, from: number, to: number) => {
+  const insertWithSubIds = driver.prepare(CLICK_WITH_SUB_IDS_INSERT_SQL);
+  const writeChunk = driver.transaction((clicks: ClickColumns, from: number, to: number, subIds: BatchSubIds | undefined) => {
     const columns = CLICK_COLUMNS.map((column) => clicks[column]);
     // One parameter array for every row: better-sqlite3 binds its values before run returns.
     const row = new Array<unknown>(columns.length);
+    // The clicks that carry sub-ids (few, in batch order) take the other statement, the sub-ids last.
+    const at = subIds?.at ?? [];
+    let next = 0;
+    while (next < at.length && at[next]! < from) next++;
     for (let i = from; i < to; i++) {
       for (let c = 0; c < columns.length; c++) row[c] = columns[c]![i];
-      insert.run(row);
+      if (at[next] === i) insertWithSubIds.run([...row, subIds!.values[next++]]);
+      else insert.run(row);
     }
   });
 
@@ -193,7 +199,7 @@ function postgresWriter(url: string): Writer {
   const repository = new ClicksRepository(database);
   const rollUps = runPaced((limit) => repository.rollUpStored(limit), { ...POSTGRES_ROLLUP_PACE, idleMs: options.countEveryMs });
   return {
-    writeChunk: (clicks, from, to) => repository.writeColumns(sliceColumns(clicks, from, to)),
+    writeChunk: (clicks, from, to, subIds) => repository.writeColumns(sliceColumns(clicks, from, to), sliceSubIds(subIds, from, to)),
     async countNow() {
       try {
         await repository.sumAllStored(performance.now() + POSTGRES_COUNT_NOW_MS);
@@ -234,7 +240,7 @@ serveCalls(async (payload) => {
   try {
     for (let from = 0; from < total; from += CLICKS_PER_TRANSACTION) {
       const to = Math.min(total, from + CLICKS_PER_TRANSACTION);
-      await writer.writeChunk(clicks, from, to);
+      await writer.writeChunk(clicks, from, to, call.clicks.subIds);
       written = to;
     }
     return { written } satisfies WriteResult;

@@ -88,7 +88,7 @@ const PERIOD_SQL: Record<Period, (column: string) => string> = {
  * A click's reason not to count, first one only: suspended (nothing on a suspended account's link
  * counts, whoever clicks), then bot, HEAD, repeat, suspicious. In the order of CLICK_COUNTS.
  */
-const CLICK_COUNT_SQL: Record<ClickCountLayout, string[]> = {
+export const CLICK_COUNT_SQL: Record<ClickCountLayout, string[]> = {
   current: [
     'sum(counted)',
     'sum(case when is_suspended = 0 then is_bot else 0 end)',
@@ -106,7 +106,7 @@ const CLICK_COUNT_SQL: Record<ClickCountLayout, string[]> = {
   ],
 };
 
-const ORDER_SUM_SQL = [
+export const ORDER_SUM_SQL = [
   "sum(case when status <> 'canceled' then 1 else 0 end)",
   "sum(case when status <> 'canceled' then value else 0 end)",
   "sum(case when commission_status <> 'canceled' then commission else 0 end)",

@@ -319,6 +319,12 @@ export interface OrdersTable {
   commission_rules_version: Generated<number>;
   /** The computation's lines and caps (JSON, explainCommission's); null for orders reported before it was kept. */
   commission_lines: Generated<string | null>;
+  /** The sub-ids of the affiliate's click that earned the order (copied from it, src/lib/sub-ids.ts); null where absent. Migration 0064. */
+  sub1: Generated<string | null>;
+  sub2: Generated<string | null>;
+  sub3: Generated<string | null>;
+  sub4: Generated<string | null>;
+  sub5: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -552,6 +558,11 @@ export interface ClicksTable {
   referer_host: string | null;
   /** Autonomous system number of the client address (ASN_DATABASE); null without an ASN database or when unknown. */
   asn: number | null;
+  /**
+   * The affiliate's sub-ids the visitor's query carried (sub1 … sub5, src/lib/sub-ids.ts), as a
+   * JSON object of the present ones; null (most clicks) without any. Migration 0064.
+   */
+  sub_ids: string | null;
 }
 
 export interface OrderEventsTable {

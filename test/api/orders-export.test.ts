@@ -46,7 +46,7 @@ describe('GET /affiliate/orders.csv', () => {
 
   test('for people: columns=words names the columns and statuses in words and writes amounts in the currency’s units', async () => {
     const [header, ...rows] = linesOf((await h.get('/affiliate/orders.csv?columns=words&commissionStatus=approved', aff1)).body);
-    assert.equal(header, 'Order,Brand,Date,Status,Currency,Value,Commission,Commission status,Channel,Label,Coupon,Paid on');
+    assert.equal(header, 'Order,Brand,Date,Status,Currency,Value,Commission,Commission status,Channel,Label,Coupon,Paid on,Sub-ID 1,Sub-ID 2,Sub-ID 3,Sub-ID 4,Sub-ID 5');
     assert.equal(rows.length, 1);
     assert.match(rows[0]!, /^brand-o-aff1-2,[^,]+,\d{4}-\d{2}-\d{2},approved,BRL,\d+\.\d{2},\d+\.\d{2},approved,/);
     assert.equal((await h.get('/affiliate/orders.csv?columns=both', aff1)).statusCode, 400);

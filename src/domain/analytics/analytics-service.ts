@@ -1,6 +1,11 @@
 // Click and earnings analytics for affiliates (their links, by channel and brand) and brands
-// (their affiliates' links to them, by affiliate), read from the hourly rollups only.
-import type { ClickCounts, RebuildResult, RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
+// (their affiliates' links to them, by affiliate), read from the hourly rollups; an affiliate's
+// figures by sub-id (a breakdown by sub1 … sub5, or a filter by one) are read from its clicks and
+// orders that carry them instead (src/storage/repositories/sub-id-figures.ts), which the rollups
+// cannot keep: sub-ids are free text, up to one value per click.
+import type { ClickCounts, OrderSums, RebuildResult, RollupsRepository, RollupRange } from '../../storage/repositories/rollups.js';
+import type { SubIdFiguresRepository, SubIdRead } from '../../storage/repositories/sub-id-figures.js';
+import { isSubIdName, type SubIdName, type SubIds } from '../../lib/sub-ids.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
@@ -13,6 +18,7 @@ import { clickTotalsRow, planRead, type AnalyticsEvent, type Filters, type Group
 
 export interface AnalyticsRepositories {
   rollups: RollupsRepository;
+  subIdFigures: SubIdFiguresRepository;
   links: LinksRepository;
   brands: BrandsRepository;
   affiliates: AffiliatesRepository;
@@ -34,6 +40,8 @@ export interface AnalyticsRequest extends RangeRequest, Filters {
   includeUncounted?: boolean;
   /** Groupings other than timeseries: the top this many. */
   limit?: number;
+  /** Affiliates: only the clicks and orders whose sub-ids are exactly these. */
+  subIds?: SubIds | undefined;
 }
 
 export interface Uncounted {
@@ -68,7 +76,19 @@ export const GROUP_FIELDS: Readonly<Record<Exclude<Grouping, 'timeseries'>, read
   channels: ['channelId', 'name'],
   brands: ['organizationId', 'name'],
   affiliates: ['affiliateId', 'name'],
+  sub1: ['sub1'],
+  sub2: ['sub2'],
+  sub3: ['sub3'],
+  sub4: ['sub4'],
+  sub5: ['sub5'],
 };
+
+/** Where a timeseries' hourly figures come from: the rollups, or the clicks and orders with sub-ids. */
+interface HourlyFigures {
+  /** `days`: whole UTC days may come as one row at their 00:00. */
+  clicks(days: boolean): Promise<Array<ClickCounts & { hour: string }>>;
+  orders(days: boolean): Promise<Array<OrderSums & { hour: string; currency: string }>>;
+}
 
 export class AnalyticsService {
   constructor(
@@ -81,7 +101,9 @@ export class AnalyticsService {
     if (request.includeUncounted && event !== 'clicks') throw invalid('invalid_query', 'include=uncounted explains clicks: use it with event=clicks');
     if (request.currency !== undefined && event === 'clicks') throw invalid('invalid_query', 'currency applies to orders, sales and commission, not to clicks: leave it out');
     const key = await this.scopeOf(caller, request);
-    const plan = planRead(event, request.groupBy, key, request);
+    const grouping = request.groupBy;
+    if (isSubIdName(grouping) || request.subIds !== undefined) return this.bySubIds(caller, request, key);
+    const plan = planRead(event, grouping, key, request);
     const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(clickTotalsRow(key), key));
     const rowsKey = plan.key ?? key;
     const read: RollupRange = {
@@ -94,8 +116,65 @@ export class AnalyticsService {
       ...(plan.match ? { match: plan.match } : {}),
       ...(request.currency !== undefined ? { currency: request.currency } : {}),
     };
-    const rows = request.groupBy === 'timeseries' ? await this.series(request, read, range, plan) : await this.groups(caller, request, read, plan);
+    const { rollups } = this.repositories;
+    const hourly: HourlyFigures = {
+      clicks: async (days) => {
+        const facts = plan.facts && factsFilter(plan.facts);
+        return facts ? (await rollups.clicksByHourAndValue({ ...read, days })).filter((row) => facts(row.value) !== undefined) : rollups.clicksByHour({ ...read, days });
+      },
+      orders: (days) => rollups.ordersByHour({ ...read, days }),
+    };
+    const rows = grouping === 'timeseries' ? await this.series(request, range, hourly) : await this.groups(caller, request, read, plan);
     return { rows, range };
+  }
+
+  /**
+   * An affiliate's figures by sub-id: a breakdown by sub1 … sub5, or a timeseries or breakdown
+   * by sub-id of the clicks and orders whose sub-ids match the filters, summed from the clicks and
+   * orders of the range that carry them. The key filters (organizationId, linkCode) apply, and
+   * channelId, country and (clicks) device; any other breakdown with a sub-id filter, and orders
+   * by device, are refused as the rollups refuse what they do not keep.
+   */
+  private async bySubIds(caller: AnalyticsCaller, request: AnalyticsRequest, key: ScopeKey): Promise<AnalyticsAnswer> {
+    const { event, groupBy } = request;
+    if (!('affiliateId' in caller)) throw invalid('invalid_query', 'sub-ids are the affiliates’ own: a brand cannot break down or filter by them');
+    if (groupBy !== 'timeseries' && !isSubIdName(groupBy)) {
+      throw invalid('unsupported_combination', `${event} by groupBy=${groupBy} with a sub-id filter is not kept: with sub1 … sub5, the analytics answer groupBy=timeseries or groupBy=sub1 … sub5`);
+    }
+    if (event !== 'clicks' && request.device !== undefined) {
+      throw invalid('unsupported_combination', `${event} by device is not kept: orders keep the country of their click, not its device; leave device out`);
+    }
+    const range = await resolveRange(request, this.clock.now(), () => this.repositories.rollups.firstHour(clickTotalsRow(key), key));
+    const read: SubIdRead = {
+      affiliateId: caller.affiliateId,
+      from: range.from,
+      to: range.to,
+      by: isSubIdName(groupBy) ? groupBy : 'hour',
+      ...(request.subIds !== undefined && { subIds: request.subIds }),
+      ...(key.scope === 'affiliate_brand' && { organizationId: key.organizationId }),
+      ...(key.scope === 'link' && { linkId: key.linkId }),
+      ...(request.channelId !== undefined && { channelId: request.channelId }),
+      ...(request.country !== undefined && { country: request.country }),
+      ...(request.device !== undefined && { device: request.device }),
+      ...(request.currency !== undefined && { currency: request.currency }),
+    };
+    const figures = this.repositories.subIdFigures;
+    const hour = (row: { value: string }) => ({ hour: row.value });
+    if (groupBy === 'timeseries') {
+      const hourly: HourlyFigures = {
+        clicks: async () => (await figures.clicks(read, true)).map((row) => ({ ...row, ...hour(row) })),
+        orders: async () => (await figures.orders(read, 'orders')).map((row) => ({ ...row, ...hour(row) })),
+      };
+      return { rows: await this.series(request, range, hourly), range };
+    }
+    const limited = { ...read, limit: request.limit ?? DEFAULT_LIMIT };
+    if (event === 'clicks') {
+      const rows = await figures.clicks(limited, request.includeUncounted);
+      return { rows: rows.map((row) => ({ [groupBy]: row.value, ...clickFigures(row, request.includeUncounted) })), range };
+    }
+    const column = MONEY_COLUMN[event];
+    const rows = await figures.orders(limited, column);
+    return { rows: rows.map((row) => ({ [groupBy]: row.value, currency: row.currency, [column]: row[column] })), range };
   }
 
   /**
@@ -144,11 +223,10 @@ export class AnalyticsService {
   }
 
   /** Every bucket of the range, zeros included; money per currency (each in every bucket). */
-  private async series(request: AnalyticsRequest, read: RollupRange, range: AnalyticsRange, plan: ReadPlan): Promise<AnalyticsRow[]> {
-    const { rollups } = this.repositories;
+  private async series(request: AnalyticsRequest, range: AnalyticsRange, hourly: HourlyFigures): Promise<AnalyticsRow[]> {
     // Whole UTC days come as one row each when every bucket is a UTC day (local days elsewhere
     // start at another hour: they are summed from hours).
-    read = { ...read, days: range.granularity === 'day' && range.buckets.every((b) => b.start.endsWith('T00:00:00.000Z')) };
+    const days = range.granularity === 'day' && range.buckets.every((b) => b.start.endsWith('T00:00:00.000Z'));
     const starts = range.buckets.map((b) => Date.parse(b.start));
     const bucketOf = (hour: string) => {
       const ms = Date.parse(hour);
@@ -163,9 +241,7 @@ export class AnalyticsService {
     };
     if (request.event === 'clicks') {
       const sums = range.buckets.map(() => ({ counted: 0, bots: 0, heads: 0, repeats: 0, suspicious: 0, suspended: 0 }));
-      const facts = plan.facts && factsFilter(plan.facts);
-      const rows = facts ? (await rollups.clicksByHourAndValue(read)).filter((row) => facts(row.value) !== undefined) : await rollups.clicksByHour(read);
-      for (const row of rows) {
+      for (const row of await hourly.clicks(days)) {
         const sum = sums[bucketOf(row.hour)]!;
         sum.counted += row.counted;
         sum.bots += row.bots;
@@ -184,7 +260,7 @@ export class AnalyticsService {
       return series;
     };
     if (request.currency !== undefined) seriesOf(request.currency);
-    for (const row of await rollups.ordersByHour(read)) seriesOf(row.currency)[bucketOf(row.hour)]! += row[column];
+    for (const row of await hourly.orders(days)) seriesOf(row.currency)[bucketOf(row.hour)]! += row[column];
     const currencies = [...byCurrency.keys()].sort();
     // No order in any currency: every bucket is zero, in no currency (the field is left out).
     if (currencies.length === 0) return range.buckets.map((bucket) => ({ ...bucket, [column]: 0 }));
@@ -193,7 +269,7 @@ export class AnalyticsService {
 
   /** The top groups of the range, largest figure first. */
   private async groups(caller: AnalyticsCaller, request: AnalyticsRequest, read: RollupRange, plan: ReadPlan): Promise<AnalyticsRow[]> {
-    const grouping = request.groupBy as Exclude<Grouping, 'timeseries'>;
+    const grouping = request.groupBy as Exclude<Grouping, 'timeseries' | SubIdName>;
     const { rollups } = this.repositories;
     const limit = request.limit ?? DEFAULT_LIMIT;
     const valueOf = (value: string) => {
@@ -237,7 +313,7 @@ export class AnalyticsService {
   }
 
   /** The fields that name a group: its value, and a code or name where the value is an id. */
-  private async labels(caller: AnalyticsCaller, grouping: Exclude<Grouping, 'timeseries'>, values: string[]): Promise<(value: string) => AnalyticsRow> {
+  private async labels(caller: AnalyticsCaller, grouping: Exclude<Grouping, 'timeseries' | SubIdName>, values: string[]): Promise<(value: string) => AnalyticsRow> {
     const [field, nameField] = GROUP_FIELDS[grouping];
     const ids = values.filter((v) => v !== '');
     const { links, brands, affiliates } = this.repositories;

@@ -7,16 +7,18 @@
 // ever computed from raw clicks or orders.
 import { CLICK_DIMENSIONS, FACTS, NETWORK_DIMENSION, ORDER_DIMENSIONS, PAIR_SEPARATOR, type Dimension, type Fact, type RollupScope } from '../../lib/rollup-layout.js';
 import { invalid } from '../errors.js';
+import { SUB_ID_NAMES, type SubIdName } from '../../lib/sub-ids.js';
 
 export const EVENTS = ['clicks', 'orders', 'sales', 'commission'] as const;
 export type AnalyticsEvent = (typeof EVENTS)[number];
 
-export const AFFILIATE_GROUPINGS = ['timeseries', 'countries', 'devices', 'browsers', 'os', 'referers', 'links', 'channels', 'brands'] as const;
+/** An affiliate also breaks down by its sub-ids (answered from its clicks and orders, not the rollups: analytics-service.ts). */
+export const AFFILIATE_GROUPINGS = ['timeseries', 'countries', 'devices', 'browsers', 'os', 'referers', 'links', 'channels', 'brands', ...SUB_ID_NAMES] as const;
 export const BRAND_GROUPINGS = ['timeseries', 'countries', 'devices', 'browsers', 'os', 'referers', 'links', 'affiliates'] as const;
 export type Grouping = (typeof AFFILIATE_GROUPINGS)[number] | (typeof BRAND_GROUPINGS)[number];
 
-/** The dimension each grouping breaks down by (a timeseries breaks down by hour, no dimension). */
-export const GROUPING_DIMENSION: Record<Exclude<Grouping, 'timeseries'>, Dimension> = {
+/** The dimension each grouping of the rollups breaks down by (a timeseries breaks down by hour, no dimension). */
+export const GROUPING_DIMENSION: Record<Exclude<Grouping, 'timeseries' | SubIdName>, Dimension> = {
   countries: 'country',
   devices: 'device',
   browsers: 'browser',
@@ -101,7 +103,7 @@ const SCOPE_NAMES: Record<RollupScope, string> = {
   brand: 'all your affiliates',
 };
 
-export function planRead(event: AnalyticsEvent, grouping: Grouping, key: ScopeKey, filters: Filters): ReadPlan {
+export function planRead(event: AnalyticsEvent, grouping: Exclude<Grouping, SubIdName>, key: ScopeKey, filters: Filters): ReadPlan {
   const groupDimension = grouping === 'timeseries' ? undefined : GROUPING_DIMENSION[grouping];
   const fixed = groupDimension === undefined ? undefined : key.fixed[groupDimension];
   const wanted = new Map<Dimension, string | undefined>();

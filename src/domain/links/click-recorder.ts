@@ -10,6 +10,7 @@ import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
 import type { RepeatFilter } from './repeat-filter.js';
 import type { VelocityFilter } from './velocity-filter.js';
 import { locationFor } from './visitor-query.js';
+import { storedSubIdsOfQuery } from '../../lib/sub-ids.js';
 import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
 import type { Clock } from '../../lib/clock.js';
@@ -51,7 +52,8 @@ export interface ClickOverflow {
  * 38-character referrer, once decided).
  */
 const CLICK_BYTES = 350;
-const bytesOf = (userAgent: string | null | undefined, referer: string | null | undefined) => CLICK_BYTES + (userAgent?.length ?? 0) + (referer?.length ?? 0);
+const bytesOf = (userAgent: string | null | undefined, referer: string | null | undefined, subIds: string | null | undefined) =>
+  CLICK_BYTES + (userAgent?.length ?? 0) + (referer?.length ?? 0) + (subIds?.length ?? 0);
 
 /**
  * Clicks decided and handed to the writer at a time: a few milliseconds of the serving thread,
@@ -124,17 +126,19 @@ export class ClickRecorder {
   /**
    * A visitor follows the link: a new click id is recorded, and the Location to answer with
    * carries it to the brand's site, with the visitor's `query` string (after '?', if any) merged
-   * in. Every redirect, whichever path answers it, goes through here.
+   * in. Every redirect, whichever path answers it, goes through here. The sub-ids the query
+   * carries are kept with the click (src/lib/sub-ids.ts): a redirect without a query does no work
+   * for them, one with a query a single test unless it holds "sub".
    */
   clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
     const now = this.clock.now();
     const clickId = newClickId(now);
-    this.record(target, { clickId, ...visit }, now);
+    this.record(target, { clickId, ...visit }, now, query === undefined ? undefined : storedSubIdsOfQuery(query));
     // A suspended brand's links lead to its home page, with no click id to report an order with.
     return target.fixedLocation ?? locationFor(target, clickId, query);
   }
 
-  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc' | 'suspended'>, request: ClickRequest, now: number): void {
+  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc' | 'suspended'>, request: ClickRequest, now: number, subIds: string | undefined): void {
     const row: NewClickRow = {
       id: request.clickId,
       link_id: target.linkId,
@@ -152,6 +156,8 @@ export class ClickRecorder {
       visitor_hash: '',
       user_agent: null,
     };
+    // Set on the few clicks that carry sub-ids only: the others keep the row's shape and size.
+    if (subIds !== undefined) row.sub_ids = subIds;
     this.undecided.push({ row, at: now, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
     this.pendingById.set(row.id, row);
   }
@@ -234,8 +240,8 @@ export class ClickRecorder {
   /** Estimated bytes of the clicks waiting in memory. */
   private waitingBytes(): number {
     let bytes = 0;
-    for (const c of this.undecided) bytes += bytesOf(c.userAgent, c.referer);
-    for (const w of this.unwritten) bytes += bytesOf(w.click.user_agent, w.referer);
+    for (const c of this.undecided) bytes += bytesOf(c.userAgent, c.referer, c.row.sub_ids);
+    for (const w of this.unwritten) bytes += bytesOf(w.click.user_agent, w.referer, w.click.sub_ids);
     return bytes;
   }
 

@@ -4,7 +4,8 @@
 //   https://shop.example/p?size=m&mdasc=nl-7#reviews  +  ?utm_source=x&mdasc=other&clickId=forged
 //   → https://shop.example/p?utm_source=x&size=m&mdasc=nl-7&clickId=<new id>#reviews
 //
-// - A visitor's parameter whose name is one of the link's own, `mdasc` or the click id parameter
+// - A visitor's parameter whose name is one of the link's own, `mdasc`, `sub1` … `sub5` (the
+//   affiliate's own labels, kept with the click: src/lib/sub-ids.ts) or the click id parameter
 //   is dropped. Names are compared as a server reads them: percent-decoded ('+' a space), and
 //   ignoring case, since some servers read names case-insensitively.
 // - The visitor's parameters come first, then the link's own, then the click id: a server that
@@ -19,6 +20,8 @@
 // Only a redirect with a query string does this work; the common case concatenates the Location
 // prepared when the link was cached (see prepare() in redirect-cache.ts).
 import type { CachedTarget } from './redirect-cache.js';
+import { parameterName } from '../../lib/query-names.js';
+import { SUB_ID_NAMES } from '../../lib/sub-ids.js';
 
 /** What a query cannot carry as it is: WHATWG's query percent-encode set, '#', a '%' starting no escape. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must be encoded
@@ -41,7 +44,7 @@ function withVisitorQuery(target: CachedTarget, clickId: string, query: string):
   const own = target.ownNames ?? (target.ownNames = ownNamesOf(target));
   let kept = '';
   for (const parameter of query.split('&')) {
-    if (parameter === '' || own.includes(nameOf(parameter))) continue;
+    if (parameter === '' || own.includes(parameterName(parameter))) continue;
     kept = kept === '' ? parameter : `${kept}&${parameter}`;
   }
   const before = target.locationBefore;
@@ -49,26 +52,14 @@ function withVisitorQuery(target: CachedTarget, clickId: string, query: string):
   return `${before.slice(0, target.queryStart)}${kept}&${before.slice(target.queryStart)}${clickId}${target.locationAfter}`;
 }
 
-/** A parameter's name as a server reads it, lower-cased. */
-function nameOf(parameter: string): string {
-  const equals = parameter.indexOf('=');
-  const raw = equals === -1 ? parameter : parameter.slice(0, equals);
-  return (raw.includes('%') || raw.includes('+') ? formDecoded(raw) : raw).toLowerCase();
-}
-
-/** application/x-www-form-urlencoded decoding (invalid UTF-8 becomes U+FFFD, as servers read it). */
-function formDecoded(raw: string): string {
-  for (const [name] of new URLSearchParams(raw)) return name;
-  return '';
-}
-
 /**
  * Names a visitor's parameter may not have, lower-cased: the destination's own parameters, the
- * click id parameter (both read back from the prepared Location) and mdasc, the network's
- * tracking parameter, even on a link without one.
+ * click id parameter (both read back from the prepared Location), mdasc, the network's
+ * tracking parameter, even on a link without one, and sub1 … sub5, the affiliate's own labels
+ * (stored with the click, see src/lib/sub-ids.ts, never passed on to the brand).
  */
 function ownNamesOf(target: CachedTarget): readonly string[] {
-  const names = new Set(['mdasc']);
+  const names = new Set<string>(['mdasc', ...SUB_ID_NAMES]);
   for (const [name] of new URLSearchParams(target.locationBefore.slice(target.queryStart))) names.add(name.toLowerCase());
   return [...names];
 }

@@ -25,6 +25,7 @@ import { webhookEvent } from '../webhooks/events.js';
 import { CommissionRulesService, type CommissionRulesRepositories } from './commission-rules-service.js';
 import { claimedItem, type BrandCaller } from './conversions.js';
 import { auditEntry, brandActor, NETWORK, type Actor } from '../audit/audit-entry.js';
+import { subIdColumns } from '../../lib/sub-ids.js';
 
 export interface ClaimRepositories extends CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
@@ -297,6 +298,7 @@ export class ClaimsService {
       items: JSON.stringify([claimedItem(value)]),
       click_created_at: ownClick?.created_at ?? null,
       click_country: ownClick?.country ?? null,
+      ...subIdColumns(ownClick?.sub_ids),
       link_code: ownClick ? ((await links.codeOf(ownClick.link_id)) ?? null) : (ownLink?.code ?? null),
       paid_at: null,
       payout_id: null,

@@ -27,6 +27,7 @@ import { entriesOfChange } from '../ledger/entries.js';
 import type { Effects } from '../../storage/repositories/effects.js';
 import type { FraudRules, HoldFacts } from './fraud-rules.js';
 import { auditEntry, brandActor, type Actor } from '../audit/audit-entry.js';
+import { subIdColumns } from '../../lib/sub-ids.js';
 
 export interface ConversionRepositories extends CommissionRulesRepositories {
   affiliates: AffiliatesRepository;
@@ -223,6 +224,8 @@ export class ConversionsService {
       items: JSON.stringify(input.items),
       click_created_at: click?.created_at ?? null,
       click_country: click?.country ?? null,
+      // The affiliate's own labels go with its click (a coupon's order without its click has none).
+      ...subIdColumns(click?.sub_ids),
       link_code: click ? ((await links.codeOf(click.link_id)) ?? null) : null,
       paid_at: null,
       payout_id: null,
@@ -374,6 +377,7 @@ export class ConversionsService {
       mdasc: click?.mdasc ?? null,
       click_created_at: click?.created_at ?? null,
       click_country: click?.country ?? null,
+      ...subIdColumns(click?.sub_ids),
       link_code: click ? ((await this.repositories.links.codeOf(click.link_id)) ?? null) : null,
       attribution: won.attribution,
       coupon: won.coupon?.code ?? null,

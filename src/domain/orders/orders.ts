@@ -11,6 +11,7 @@ import { notFound } from '../errors.js';
 import { CommissionStatuses } from '../../schemas/order.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
 import type { CommissionStatus } from './lifecycle.js';
+import { subIdsOfColumns } from '../../lib/sub-ids.js';
 
 /** The affiliate's channels by id (a handful), for the channel of each order. */
 export async function channelRefsOf(affiliates: AffiliatesRepository, affiliateId: string): Promise<Map<string, ChannelRef>> {
@@ -25,6 +26,7 @@ export function brandNamesOf(brands: BrandsRepository, rows: readonly OrderRow[]
 export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>, brandNames?: ReadonlyMap<string, string>): Order {
   const brandName = brandNames?.get(row.organization_id);
   const channel = row.channel_id === null ? undefined : channels.get(row.channel_id);
+  const subIds = subIdsOfColumns(row);
   // Fields without a value are omitted, never null (see docs/decisions.md).
   return {
     id: row.id,
@@ -56,6 +58,9 @@ export function orderOf(row: OrderRow, channels: ReadonlyMap<string, ChannelRef>
     source: row.source as OrderSource,
     attribution: row.attribution as OrderAttribution,
     ...(row.coupon !== null && row.coupon !== undefined && row.coupon_affiliate_id === row.affiliate_id && { coupon: row.coupon }),
+    // The sub-ids of this affiliate's click (only its own clicks' are copied): read by the
+    // affiliate's order webhooks and postbacks to trackers from here.
+    ...(subIds !== undefined && { subIds }),
   };
 }
 

@@ -29,6 +29,8 @@ export interface DocumentWords {
   /** An affiliate's orders as a spreadsheet. */
   orders: {
     columns: { order: string; brand: string; date: string; status: string; currency: string; value: string; commission: string; commissionStatus: string; channel: string; label: string; coupon: string; paidAt: string };
+    /** The column of the n-th sub-id (the trackers' own term, in every language). */
+    subId: (n: number) => string;
     statuses: Record<string, string>;
   };
   /** The network's figures as a spreadsheet. */
@@ -84,6 +86,7 @@ const EN: DocumentWords = {
   },
   orders: {
     columns: { order: 'Order', brand: 'Brand', date: 'Date', status: 'Status', currency: 'Currency', value: 'Value', commission: 'Commission', commissionStatus: 'Commission status', channel: 'Channel', label: 'Label', coupon: 'Coupon', paidAt: 'Paid on' },
+    subId: (n) => `Sub-ID ${n}`,
     statuses: { pending: 'pending', held: 'held for review', approved: 'approved', payable: 'payable', paid: 'paid', canceled: 'declined' },
   },
   figures: {
@@ -137,6 +140,7 @@ const PT_BR: DocumentWords = {
   },
   orders: {
     columns: { order: 'Pedido', brand: 'Marca', date: 'Data', status: 'Situação', currency: 'Moeda', value: 'Valor', commission: 'Comissão', commissionStatus: 'Situação da comissão', channel: 'Canal', label: 'Rótulo', coupon: 'Cupom', paidAt: 'Pago em' },
+    subId: (n) => `Sub-ID ${n}`,
     statuses: { pending: 'pendente', held: 'em análise', approved: 'aprovado', payable: 'a pagar', paid: 'pago', canceled: 'recusado' },
   },
   figures: {

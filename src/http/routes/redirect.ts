@@ -21,7 +21,8 @@ const SCHEMA = {
   description:
     'What a visitor opens: PUBLIC_URL/{code} (also PUBLIC_URL/{code}/). Answers 302 to the link\'s destination with a new click id appended as a query parameter ' +
     '(clickId, unless the brand agreed another name), before any #fragment. The visitor\'s own query parameters (utm_source…) are merged in, as sent and in order; ' +
-    'a visitor\'s parameter named like one of the link\'s own, mdasc or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link\'s values. ' +
+    'a visitor\'s parameter named like one of the link\'s own, mdasc, sub1 … sub5 or the click id parameter (after percent-decoding, ignoring case) is dropped, so those always keep the link\'s values. ' +
+    'The visitor\'s sub1, sub2, sub3, sub4 and sub5 (the affiliate\'s own labels, e.g. a tracker\'s ad set and creative; names compared as above) are stored with the click and not passed on: each value percent-decoded, kept when it is 1 to 100 characters with no control or invisible character (Unicode Cc, Cf, Zl, Zp); any other value (longer, with such a character, empty, or broken percent-encoding) is not stored (the click is, without it) and the redirect answers as usual; a name given twice keeps its first value. They go to the order the click earns (the affiliate\'s Order subIds), never to the brand. ' +
     'A product feed\'s link (GET /affiliate/feeds/products.csv) also takes to (a product page, percent-encoded) and sig (its signature): when sig signs to for this code and to is on one of the brand\'s domains, the destination is that page (with the link\'s mdasc), else the link\'s own (the brand\'s home page); to and sig are not passed on. ' +
     'HEAD answers the same and never counts. No API key. Unknown and inactive codes answer 404 link_not_found.',
   security: [],
@@ -33,7 +34,7 @@ const SCHEMA = {
         Location: Type.String({
           format: 'uri',
           description:
-            "The link's destination with the visitor's query merged in: the visitor's parameters (those named like one of the link's own, mdasc or the click id parameter dropped), then the destination's own query (mdasc included), then the click id (e.g. clickId=<32 hex>), then the destination's #fragment if any",
+            "The link's destination with the visitor's query merged in: the visitor's parameters (those named like one of the link's own, mdasc, sub1 … sub5 or the click id parameter dropped), then the destination's own query (mdasc included), then the click id (e.g. clickId=<32 hex>), then the destination's #fragment if any",
         }),
       },
     }),

@@ -52,9 +52,47 @@ export type ClickColumns<C extends ClickColumn = ClickColumn> = { [K in C]: Clic
 /** The INSERT of one click with positional parameters, in the order of CLICK_COLUMNS. */
 export const CLICK_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}) values (${CLICK_COLUMNS.map(() => '?').join(', ')})`;
 
-/** The click with every column of CLICK_COLUMNS, optional ones null when absent. */
-function clickInsert(c: NewClickRow): ClickInsert {
-  return Object.fromEntries(CLICK_COLUMNS.map((column) => [column, c[column] ?? null])) as ClickInsert;
+/**
+ * The sub-ids of the clicks of a batch that carry any (src/lib/sub-ids.ts): their indexes in the
+ * batch, ascending, and their stored sub-ids. They are few, so they travel and are written apart
+ * from CLICK_COLUMNS: a batch (or a click) without any is written exactly as before they existed.
+ */
+export interface BatchSubIds {
+  at: number[];
+  values: string[];
+}
+
+/** The INSERT of a click that carries sub-ids: CLICK_COLUMNS, then sub_ids. */
+export const CLICK_WITH_SUB_IDS_INSERT_SQL = `insert into clicks (${CLICK_COLUMNS.join(', ')}, sub_ids) values (${CLICK_COLUMNS.map(() => '?').join(', ')}, ?)`;
+
+/** The sub-ids of the clicks that carry them, or undefined when none does. */
+export function batchSubIds(clicks: ReadonlyArray<Pick<NewClickRow, 'sub_ids'>>): BatchSubIds | undefined {
+  let found: BatchSubIds | undefined;
+  for (let i = 0; i < clicks.length; i++) {
+    const subIds = clicks[i]!.sub_ids;
+    if (subIds === undefined || subIds === null) continue;
+    found ??= { at: [], values: [] };
+    found.at.push(i);
+    found.values.push(subIds);
+  }
+  return found;
+}
+
+/** The sub-ids of clicks [from, to) of a batch, indexed from `from`. */
+export function sliceSubIds(subIds: BatchSubIds | undefined, from: number, to: number): BatchSubIds | undefined {
+  if (subIds === undefined) return undefined;
+  const sliced: BatchSubIds = { at: [], values: [] };
+  subIds.at.forEach((at, i) => {
+    if (at < from || at >= to) return;
+    sliced.at.push(at - from);
+    sliced.values.push(subIds.values[i]!);
+  });
+  return sliced.at.length === 0 ? undefined : sliced;
+}
+
+/** The click with every column of CLICK_COLUMNS and its sub-ids, optional ones null when absent. */
+function clickInsert(c: NewClickRow): ClickInsert & Pick<NewClickRow, 'sub_ids'> {
+  return { ...(Object.fromEntries(CLICK_COLUMNS.map((column) => [column, c[column] ?? null])) as ClickInsert), sub_ids: c.sub_ids ?? null };
 }
 
 /** `rows` as one array per column of `columns` (absent optional values as null). */
@@ -131,7 +169,7 @@ export class ClicksRepository {
    */
   async write(batch: NewClickRow[]): Promise<void> {
     if (batch.length === 0) return;
-    if (this.database.dialect === 'postgres') return this.writeColumns(clickColumns(batch, CLICK_COLUMNS));
+    if (this.database.dialect === 'postgres') return this.writeColumns(clickColumns(batch, CLICK_COLUMNS), batchSubIds(batch));
     await this.database.db.transaction().execute(async (trx) => {
       const clicks = await insertNew(trx, batch);
       await addToLinkCounts(trx, clicks, false);
@@ -144,14 +182,23 @@ export class ClicksRepository {
    * PostgreSQL: stores the clicks, each id also in unrolled_clicks, in one statement; rollUpStored
    * adds them to their links' counts and the rollups later. The rows go as one array per column
    * (unnest): 20 parameters whatever the batch size, where VALUES lists take 20 per click, a
-   * large statement text to build, send and parse for every batch.
+   * large statement text to build, send and parse for every batch. Only a batch with clicks that
+   * carry sub-ids sends a sub_ids array as well.
    */
-  async writeColumns(clicks: ClickColumns): Promise<void> {
+  async writeColumns(clicks: ClickColumns, subIds?: BatchSubIds): Promise<void> {
     if (this.database.dialect !== 'postgres') throw new Error('writeColumns is for PostgreSQL; SQLite writes with write()');
-    if (clicks.id.length === 0) return;
+    const n = clicks.id.length;
+    if (n === 0) return;
     const columns = CLICK_COLUMNS.map((column) => sql`${sql.val(clicks[column])}::${sql.raw(INTEGER_CLICK_COLUMNS.has(column) ? 'integer[]' : 'text[]')}`);
+    const names = CLICK_COLUMNS.map((column) => sql.ref(column));
+    if (subIds !== undefined) {
+      const all = new Array<string | null>(n).fill(null);
+      subIds.at.forEach((at, i) => (all[at] = subIds.values[i]!));
+      columns.push(sql`${sql.val(all)}::text[]`);
+      names.push(sql.ref('sub_ids'));
+    }
     await sql`with stored as (
-        insert into clicks (${sql.join(CLICK_COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns)})
+        insert into clicks (${sql.join(names)}) select * from unnest(${sql.join(columns)})
         on conflict (id) do nothing returning id
       ) insert into unrolled_clicks (id) select id from stored`.execute(this.database.db);
   }

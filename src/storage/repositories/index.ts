@@ -28,6 +28,7 @@ import { PostbackTokensRepository } from './postback-tokens.js';
 import { ProductsRepository } from './products.js';
 import { ReconciliationsRepository } from './reconciliations.js';
 import { RollupsRepository } from './rollups.js';
+import { SubIdFiguresRepository } from './sub-id-figures.js';
 import { SettingsRepository } from './settings.js';
 import { StatementsRepository } from './statements.js';
 import { TagInstallRepository } from './tag-install.js';
@@ -71,6 +72,7 @@ export function openRepositories(database: Database) {
     products: new ProductsRepository(database),
     reconciliations: new ReconciliationsRepository(database),
     rollups: new RollupsRepository(database),
+    subIdFigures: new SubIdFiguresRepository(database),
     tagInstall: new TagInstallRepository(database),
     settings: new SettingsRepository(database),
     statements: new StatementsRepository(database),

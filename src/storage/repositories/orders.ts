@@ -7,6 +7,7 @@ import type { DB, NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '
 import { addOrderToRollups } from './rollups.js';
 import { writeLedger, type LedgerEntry } from './ledger.js';
 import { writeEffects, type Effects } from './effects.js';
+import type { SubIdName, SubIds } from '../../lib/sub-ids.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -18,6 +19,8 @@ export interface OrderFilters {
   payoutId?: string;
   /** Orders placed with this code (lowercased) while it was the affiliate's own. */
   couponKey?: string;
+  /** Orders whose sub-ids are exactly these (each given one). */
+  subIds?: SubIds;
 }
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
@@ -60,6 +63,7 @@ export type OrderChange = Partial<
     | 'coupon'
     | 'coupon_key'
     | 'coupon_affiliate_id'
+    | SubIdName
   >
 >;
 
@@ -198,6 +202,7 @@ export class OrdersRepository {
     if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
     if (f.payoutId) q = q.where('payout_id', '=', f.payoutId);
     if (f.couponKey) q = q.where('coupon_key', '=', f.couponKey).where('coupon_affiliate_id', '=', affiliateId);
+    for (const [name, value] of Object.entries(f.subIds ?? {}) as Array<[SubIdName, string]>) q = q.where(name, '=', value);
     return q;
   }
 

@@ -481,7 +481,7 @@ export class RollupsRepository {
 }
 
 /** Sums arrive as numbers, bigint strings or null (no rows) depending on the driver. */
-function numbers<K extends string>(row: Record<string, unknown>, columns: readonly K[]): Record<K, number> {
+export function numbers<K extends string>(row: Record<string, unknown>, columns: readonly K[]): Record<K, number> {
   const out = {} as Record<K, number>;
   for (const c of columns) out[c] = Number(row[c] ?? 0);
   return out;

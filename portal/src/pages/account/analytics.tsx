@@ -8,6 +8,7 @@ import { QueryState } from '../../components/query-state.js';
 import { DailyChart } from '../../components/daily-chart.js';
 import { Choice } from '../../components/choice.js';
 import type { paths } from '../../../../packages/client/index.js';
+import { SUB_IDS, SUB_ID_NAMES, SubIdPicker, subIdFilterOf, subIdQuery, type SubIdFilter } from '../../components/sub-id-picker.js';
 
 type Side = 'affiliate' | 'brand';
 type AffiliateQuery = NonNullable<paths['/affiliate/analytics']['get']['parameters']['query']>;
@@ -28,7 +29,7 @@ const INTERVALS: Record<Interval, MessageKey> = {
   all: 'analytics.all',
 };
 const GROUPS: Record<Side, GroupBy[]> = {
-  affiliate: ['timeseries', 'channels', 'links', 'brands', 'countries', 'devices', 'browsers', 'os', 'referers'],
+  affiliate: ['timeseries', 'channels', 'links', 'brands', 'countries', 'devices', 'browsers', 'os', 'referers', ...SUB_IDS],
   brand: ['timeseries', 'affiliates', 'links', 'countries', 'devices', 'browsers', 'os', 'referers'],
 };
 const GROUP_NAMES: Record<GroupBy, MessageKey> = {
@@ -42,7 +43,10 @@ const GROUP_NAMES: Record<GroupBy, MessageKey> = {
   browsers: 'analytics.byBrowser',
   os: 'analytics.byOs',
   referers: 'analytics.byReferer',
+  ...SUB_ID_NAMES,
 };
+/** With a sub-id filter, the figures break down by time or by sub-id only. */
+const BY_SUB_ID: GroupBy[] = ['timeseries', ...SUB_IDS];
 
 /** The browser's time zone when the API can sum whole hours in it; UTC otherwise (said on the page). */
 function timeZone(): { zone: string; exact: boolean } {
@@ -52,7 +56,22 @@ function timeZone(): { zone: string; exact: boolean } {
 
 /** What a grouped row is called: its name, else its code or value (a country and a device in words). */
 const labelOf = (row: Row, facts: ReturnType<typeof useClickFactWords>): string =>
-  row.name ?? row.code ?? (row.country && facts.country(row.country)) ?? (row.device && facts.device(row.device)) ?? row.browser ?? row.os ?? row.referer ?? row.channelId ?? row.organizationId ?? row.affiliateId ?? '—';
+  row.name ??
+  row.code ??
+  (row.country && facts.country(row.country)) ??
+  (row.device && facts.device(row.device)) ??
+  row.browser ??
+  row.os ??
+  row.referer ??
+  row.sub1 ??
+  row.sub2 ??
+  row.sub3 ??
+  row.sub4 ??
+  row.sub5 ??
+  row.channelId ??
+  row.organizationId ??
+  row.affiliateId ??
+  '—';
 
 /** Clicks, orders, sales and commission over time and broken down, as the analytics endpoints answer them; the same as CSV. */
 export function Analytics({ side }: { side: Side }) {
@@ -61,10 +80,14 @@ export function Analytics({ side }: { side: Side }) {
   const [event, setEvent] = useState<Event>('clicks');
   const [interval, setWhen] = useState<Interval>('30d');
   const [groupBy, setGroupBy] = useState<GroupBy>('timeseries');
+  // Affiliates: only the clicks and orders whose click carried this sub-id.
+  const [subId, setSubId] = useState<SubIdFilter>({ name: '', value: '' });
   const { zone, exact } = timeZone();
-  const query = { event, interval, groupBy, timezone: zone };
+  const bySubId = subIdQuery(subId);
+  const filtered = Object.keys(bySubId).length > 0;
+  const query = { event, interval, groupBy, timezone: zone, ...bySubId };
   const figures = useQuery({
-    queryKey: ['analytics', side, event, interval, groupBy, zone],
+    queryKey: ['analytics', side, event, interval, groupBy, zone, bySubId],
     queryFn: async () =>
       side === 'affiliate'
         ? ok(await api.GET('/affiliate/analytics', { params: { query: { ...query, groupBy: groupBy as AffiliateQuery['groupBy'] } } })).data
@@ -77,10 +100,30 @@ export function Analytics({ side }: { side: Side }) {
   return (
     <>
       <h1>{t('analytics.title')}</h1>
-      <form onSubmit={(e) => e.preventDefault()}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const next = subIdFilterOf(e.currentTarget);
+          setSubId(next);
+          // A sub-id filter answers by time or by sub-id only.
+          if (next.name && next.value && !BY_SUB_ID.includes(groupBy)) setGroupBy('timeseries');
+        }}
+      >
         <Choice id="analytics-event" label={t('analytics.figure')} value={event} choices={Object.entries(EVENTS) as Array<[Event, MessageKey]>} onChange={setEvent} />
         <Choice id="analytics-interval" label={t('analytics.when')} value={interval} choices={Object.entries(INTERVALS) as Array<[Interval, MessageKey]>} onChange={setWhen} />
-        <Choice id="analytics-group" label={t('analytics.breakDown')} value={groupBy} choices={GROUPS[side].map((g) => [g, GROUP_NAMES[g]] as const)} onChange={setGroupBy} />
+        <Choice
+          id="analytics-group"
+          label={t('analytics.breakDown')}
+          value={groupBy}
+          choices={GROUPS[side].filter((g) => !filtered || BY_SUB_ID.includes(g)).map((g) => [g, GROUP_NAMES[g]] as const)}
+          onChange={setGroupBy}
+        />
+        {side === 'affiliate' && (
+          <>
+            <SubIdPicker id="analytics" filter={subId} />
+            <button type="submit">{t('orders.filter')}</button>
+          </>
+        )}
         <a class="button secondary" href={csv} download>
           {t('orders.csv')}
         </a>

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter-preact';
 import { api, ok } from '../../api.js';
@@ -5,6 +6,7 @@ import { useMessages } from '../../i18n/index.js';
 import { QueryState } from '../../components/query-state.js';
 import { CommissionExplanation } from '../../components/commission-explanation.js';
 import { STATUS_MESSAGES } from '../../statuses.js';
+import { SUB_IDS, SUB_ID_NAMES } from '../../components/sub-id-picker.js';
 
 /** One of the affiliate's orders (by its network id): its facts, its items, and how its commission was computed. */
 export function OrderDetail({ id }: { id: string }) {
@@ -48,6 +50,17 @@ export function OrderDetail({ id }: { id: string }) {
                   <dt>{t('links.channel')}</dt>
                   <dd>{o.channel.name}</dd>
                 </>
+              )}
+              {SUB_IDS.map(
+                (name) =>
+                  o.subIds?.[name] !== undefined && (
+                    <Fragment key={name}>
+                      <dt>{t(SUB_ID_NAMES[name])}</dt>
+                      <dd class="wrap" data-testid={`order-${name}`}>
+                        {o.subIds[name]}
+                      </dd>
+                    </Fragment>
+                  ),
               )}
             </dl>
             {o.items.length > 0 && (

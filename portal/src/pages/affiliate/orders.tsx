@@ -7,6 +7,7 @@ import { QueryState } from '../../components/query-state.js';
 import { Pager } from '../../components/pager.js';
 import { fieldText } from '../../forms.js';
 import { STATUS_MESSAGES, type CommissionStatus } from '../../statuses.js';
+import { SubIdPicker, subIdFilterOf, subIdQuery, type SubIdFilter } from '../../components/sub-id-picker.js';
 
 const PAGE_SIZE = 25;
 
@@ -18,6 +19,8 @@ interface Filters {
   payoutId: string;
   /** The orders placed with one of the affiliate's coupon codes (opened from My codes). */
   coupon: string;
+  /** The orders whose click carried this sub-id. */
+  subId: SubIdFilter;
 }
 
 /** The filters as the API takes them: dates are whole days in the browser's time zone. */
@@ -29,6 +32,7 @@ function queryOf(filters: Filters) {
     ...(filters.commissionStatus && { commissionStatus: [filters.commissionStatus] }),
     ...(filters.payoutId && { payoutId: filters.payoutId }),
     ...(filters.coupon && { coupon: filters.coupon }),
+    ...subIdQuery(filters.subId),
   };
 }
 
@@ -37,7 +41,7 @@ export function Orders() {
   const { t, money, date } = useMessages();
   const [filters, setFilters] = useState<Filters>(() => {
     const search = new URLSearchParams(window.location.search);
-    return { from: '', to: '', commissionStatus: '', payoutId: search.get('payout') ?? '', coupon: search.get('coupon') ?? '' };
+    return { from: '', to: '', commissionStatus: '', payoutId: search.get('payout') ?? '', coupon: search.get('coupon') ?? '', subId: { name: '', value: '' } };
   });
   const [page, setPage] = useState(1);
   const query = queryOf(filters);
@@ -62,7 +66,7 @@ export function Orders() {
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
-          setFilters({ ...filters, from: fieldText(form, 'from'), to: fieldText(form, 'to'), commissionStatus: fieldText(form, 'status') as Filters['commissionStatus'] });
+          setFilters({ ...filters, from: fieldText(form, 'from'), to: fieldText(form, 'to'), commissionStatus: fieldText(form, 'status') as Filters['commissionStatus'], subId: subIdFilterOf(form) });
           setPage(1);
         }}
       >
@@ -85,6 +89,7 @@ export function Orders() {
             ))}
           </select>
         </div>
+        <SubIdPicker id="orders" filter={filters.subId} />
         <button type="submit">{t('orders.filter')}</button>
         <a class="button secondary" href={csv} download="orders.csv">
           {t('orders.csv')}

@@ -1,11 +1,12 @@
 import { ColumnsQuery } from '../../documents/language.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { CommaList, DateOrDateTime, LimitQuery, PageQuery, Pagination, QueryBoolean, TimeZoneQuery, Uuid, pageOf } from '../../../schemas/common.js';
-import { CommissionStatuses, Order, OrderStatuses } from '../../../schemas/order.js';
+import { CommissionStatuses, Order, OrderStatuses, subIdFilterQuery } from '../../../schemas/order.js';
 import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 import { anyOfBrands, dayRange } from './query-rules.js';
 import { couponKeyOf } from '../../../domain/orders/coupon-codes.js';
+import { subIdFiltersOf } from '../../../lib/sub-ids.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -26,6 +27,7 @@ export const OrderFilterQuery = {
   commissionStatus: Type.Optional(CommaList('Addition to the spec: orders whose commission is in any of these statuses (pending, held, approved, payable, paid, canceled)', oneOf(CommissionStatuses))),
   payoutId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders paid in this payout' })),
   coupon: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Addition to the spec: the orders placed with this coupon code of yours (GET /affiliate/coupons), compared without case' })),
+  ...subIdFilterQuery((name) => `Addition to the spec: the orders whose ${name} (subIds.${name}, the sub-id your click carried) is exactly this, case included`),
 };
 /** The export's query: the list's filters without pages. */
 export const OrderExportQuery = Type.Object({ ...OrderFilterQuery, ...ColumnsQuery.properties }, { additionalProperties: false });
@@ -40,6 +42,7 @@ export function orderFiltersOf(q: Static<typeof OrderExportQuery>) {
     commissionStatuses: q.commissionStatus,
     payoutId: q.payoutId,
     couponKey: q.coupon === undefined ? undefined : couponKeyOf(q.coupon),
+    subIds: subIdFiltersOf(q),
   };
 }
 

@@ -7,6 +7,8 @@ import type { Interval } from '../../../domain/analytics/ranges.js';
 import { INTERVALS } from '../../../domain/analytics/ranges.js';
 import type { AnalyticsAnswer, AnalyticsRequest } from '../../../domain/analytics/analytics-service.js';
 import type { RollupScope } from '../../../lib/rollup-layout.js';
+import { subIdFilterQuery } from '../../../schemas/order.js';
+import { subIdFiltersOf } from '../../../lib/sub-ids.js';
 
 export type Side = 'affiliate' | 'brand';
 
@@ -33,6 +35,11 @@ export function servedDescription(side: Side): string {
     'What is answered: groupBy names one dimension, and ' + (side === 'affiliate' ? 'country, device and channelId' : 'country and device') + ' filter by theirs; a request is answered when the rollups keep the dimensions it breaks down and filters by together, for its key:',
     ...lines,
     'A groupBy fixed by the key (links, channels, brands or affiliates of one link; brands with organizationId; affiliates with affiliateId) answers one row. Any other combination answers 400 unsupported_combination.',
+    ...(side === 'affiliate'
+      ? [
+          'By sub-id (groupBy=sub1 … sub5, or the filters sub1 … sub5: the sub-ids your clicks carried, GET /{code}?sub1=…): summed from your clicks and orders that carry sub-ids in the range, since the rollups do not keep them. A row per value of the sub-id (clicks or orders without it are left out), e.g. { "sub1": "adset-7", "clicks": 12 }; orders, sales and commission per value and currency. With organizationId, linkCode, channelId, country, and for clicks device (orders keep the country of their click, not its device). With a sub-id filter, groupBy is timeseries or sub1 … sub5; any other answers 400 unsupported_combination.',
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -50,6 +57,7 @@ export function analyticsQuery(side: Side) {
         ? {
             organizationId: Type.Optional({ ...Uuid, description: 'Only clicks and orders at this brand' }),
             channelId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only this channel of yours' })),
+            ...subIdFilterQuery((name) => `Only clicks and orders whose ${name} (the sub-id your click carried) is exactly this, case included`),
           }
         : { affiliateId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only this affiliate' })) }),
       linkCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this short link (its code)' })),
@@ -63,7 +71,16 @@ export function analyticsQuery(side: Side) {
   );
 }
 
-export type AnalyticsQuery = Static<ReturnType<typeof analyticsQuery>> & { organizationId?: string; channelId?: string; affiliateId?: string };
+export type AnalyticsQuery = Static<ReturnType<typeof analyticsQuery>> & {
+  organizationId?: string;
+  channelId?: string;
+  affiliateId?: string;
+  sub1?: string;
+  sub2?: string;
+  sub3?: string;
+  sub4?: string;
+  sub5?: string;
+};
 
 export function requestOf(q: AnalyticsQuery): AnalyticsRequest {
   return {
@@ -83,6 +100,7 @@ export function requestOf(q: AnalyticsQuery): AnalyticsRequest {
     ...(q.currency !== undefined ? { currency: q.currency } : {}),
     includeUncounted: q.include === 'uncounted',
     limit: q.limit ?? 100,
+    subIds: subIdFiltersOf(q),
   };
 }
 
@@ -112,6 +130,11 @@ export const AnalyticsRowSchema = Type.Object(
     channelId: Type.Optional(Type.String({ description: 'Left out for orders reported without a channel' })),
     organizationId: Type.Optional(Type.String()),
     affiliateId: Type.Optional(Type.String()),
+    sub1: Type.Optional(Type.String({ description: 'groupBy=sub1: the value of the sub-id' })),
+    sub2: Type.Optional(Type.String({ description: 'groupBy=sub2: the value of the sub-id' })),
+    sub3: Type.Optional(Type.String({ description: 'groupBy=sub3: the value of the sub-id' })),
+    sub4: Type.Optional(Type.String({ description: 'groupBy=sub4: the value of the sub-id' })),
+    sub5: Type.Optional(Type.String({ description: 'groupBy=sub5: the value of the sub-id' })),
     name: Type.Optional(Type.String({ description: 'Name of the brand, affiliate or channel (left out when it no longer exists)' })),
     clicks: Type.Optional(Type.Integer({ description: 'Counted clicks' })),
     uncounted: Type.Optional(Uncounted),

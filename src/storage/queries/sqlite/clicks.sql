@@ -23,10 +23,12 @@ insert into
     "browser",
     "os",
     "referer_host",
-    "asn"
+    "asn",
+    "sub_ids"
   )
 values
   (
+    ?,
     ?,
     ?,
     ?,
@@ -52,7 +54,7 @@ values
 on conflict ("id") do nothing
 returning
   "id";
--- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>",null,"2026-01-01T00:00:00.000Z",0,0,0,0,0,1,"v","Mozilla/5.0",null,null,null,null,null,null]
+-- parameters: ["0190f1c2a3b4c5d6e7f8091a2b3c4d5e","link-1","aff-1","ch-1","<uuid>",null,"2026-01-01T00:00:00.000Z",0,0,0,0,0,1,"v","Mozilla/5.0",null,null,null,null,null,null,null]
 
 select
   (

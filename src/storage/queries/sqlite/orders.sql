@@ -38,6 +38,8 @@ where
   and "payout_id" = ?
   and "coupon_key" = ?
   and "coupon_affiliate_id" = ?
+  and "sub1" = ?
+  and "sub2" = ?
 order by
   "created_at" desc,
   "id" desc
@@ -45,7 +47,7 @@ limit
   ?
 offset
   ?;
--- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1",20,40]
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1","adset-7","creative-3",20,40]
 
 select
   count(*) as "n"
@@ -62,8 +64,10 @@ where
   and "commission_status" in (?)
   and "payout_id" = ?
   and "coupon_key" = ?
-  and "coupon_affiliate_id" = ?;
--- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1"]
+  and "coupon_affiliate_id" = ?
+  and "sub1" = ?
+  and "sub2" = ?;
+-- parameters: ["aff-1","<uuid>","","2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z","pending","approved","payout-1","maria10","aff-1","adset-7","creative-3"]
 
 -- orders.findForAffiliate
 select
@@ -121,6 +125,11 @@ insert into
     "coupon",
     "coupon_key",
     "coupon_affiliate_id",
+    "sub1",
+    "sub2",
+    "sub3",
+    "sub4",
+    "sub5",
     "created_at",
     "updated_at"
   )
@@ -164,9 +173,14 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
     ?
   );
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"adset-7",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 insert into
   "order_rollups" (
@@ -296,6 +310,11 @@ insert into
     "coupon",
     "coupon_key",
     "coupon_affiliate_id",
+    "sub1",
+    "sub2",
+    "sub3",
+    "sub4",
+    "sub5",
     "created_at",
     "updated_at"
   )
@@ -339,12 +358,17 @@ values
     ?,
     ?,
     ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
     ?
   )
 on conflict ("organization_id", "order_id") do nothing
 returning
   "id";
--- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["order-1","A-1001","<uuid>","aff-1","link-1","0190f1c2a3b4c5d6e7f8091a2b3c4d5e","ch-1",null,"pending","pending",null,19990,1499,"cps",750,0,null,"BRL","[]","2026-01-01T00:00:00.000Z",null,"Abc1234",null,null,null,null,"2026-01-01T00:00:00.000Z",0,"api","click",null,null,null,null,null,null,null,"adset-7",null,null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 select
   *
