@@ -12,6 +12,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { clickLink, clicksSummed, createLink } from '../helpers/tracking.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import type { LinkScript } from '../../src/schemas/link-script.js';
 
 const BLOG = 'https://www.travelblog.example';
 const PAGE = `${BLOG}/best-sneakers`;
@@ -24,15 +25,6 @@ let h: Harness;
 let key = '';
 let visitors = 0;
 
-interface LinkScript {
-  channel: { id: string; name: string; site?: string };
-  domain?: string;
-  key?: string;
-  scriptUrl: string;
-  snippet?: string;
-  sites: string[];
-  links: Array<{ shortUrl: string; urlCode: string; originalUrl: string; organizationId: string; brandName?: string; count: number; page: string }>;
-}
 interface ErrorAnswer {
   code: string;
   message: string;

@@ -106,6 +106,14 @@ async function openPost(page: Page): Promise<void> {
   await page.waitForFunction(() => (document.getElementById('public')?.getAttribute('rel') ?? '').includes('sponsored'));
 }
 
+/** The creator signs in to the portal, in Portuguese. */
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/app/');
+  await page.getByLabel('E-mail').fill(OWNER);
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Entrar' }).click()]);
+}
+
 const shortUrlOf = (navigations: string[]) => navigations.find((url) => url.startsWith(`${portal.server.url}/`));
 
 test('a reader follows the link to a member brand: through the channel’s short link to the very page, counted; other links stay plain; the same link the second time', async () => {
@@ -175,10 +183,7 @@ test('the creator’s “Links automáticos” page in Portuguese: the code to c
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
     try {
-      await page.goto('/app/');
-      await page.getByLabel('E-mail').fill(OWNER);
-      await page.getByLabel('Senha').fill(PASSWORD);
-      await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Entrar' }).click()]);
+      await signIn(page);
       if (width === 1280) await followMenu(page, 'Links automáticos');
       else await page.goto('/app/auto-links');
       await page.getByRole('heading', { name: 'Links automáticos', level: 1 }).waitFor();
@@ -223,10 +228,7 @@ test('a new code: the old one stops working at once, and the blog’s links stay
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept());
   try {
-    await page.goto('/app/');
-    await page.getByLabel('E-mail').fill(OWNER);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/session') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Entrar' }).click()]);
+    await signIn(page);
     await page.goto('/app/auto-links');
     const code = page.getByTestId('auto-links-snippet');
     assert.equal(await code.innerText(), snippet);
