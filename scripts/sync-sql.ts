@@ -231,6 +231,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ['nameOf', (r) => r.affiliates.nameOf(AFF)],
     ['namesOf', (r) => r.affiliates.namesOf([AFF, 'aff-2'])],
     ['saveChannel', (r) => r.affiliates.saveChannel({ id: 'ch-1', affiliate_id: AFF, kind_id: 'site', name: 'Blog', created_at: NOW })],
+    ['setChannelSite', (r) => r.affiliates.setChannelSite(AFF, 'ch-1', 'https://blog.example')],
     ['saveChannelKinds', (r) => r.affiliates.saveChannelKinds([{ id: 'site', name: 'Site' }])],
     ['channelKindExists', (r) => r.affiliates.channelKindExists('site')],
     ['standingOf', (r) => r.affiliates.standingOf(AFF)],
@@ -280,6 +281,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
         ),
     ],
     ['findVisible', (r) => r.brands.findVisible(AFF, BRAND)],
+    ['promotableBy', (r) => r.brands.promotableBy(AFF)],
     ['find', (r) => r.brands.find(BRAND)],
     ['standingOf', (r) => r.brands.standingOf(BRAND)],
     ['setSuspension', (r) => r.brands.setSuspension(BRAND, { suspended_at: null, suspension_reason: null }, NOW, {})],
@@ -662,6 +664,16 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
   postbackTokens: [
     ['replace', (r) => r.postbackTokens.replace({ id: 'pbt_1', brand_id: BRAND, token_hash: 'h', token_prefix: 'afp_abcd', created_at: NOW })],
     ['findActive', (r) => r.postbackTokens.findActive('h')],
+  ],
+  linkKeys: [
+    ['replaceKey', (r) => r.linkKeys.replaceKey({ id: 'lk_1', affiliate_id: AFF, channel_id: 'ch-1', key: 'aflnk_abcd', created_at: NOW })],
+    ['activeKeyOf', (r) => r.linkKeys.activeKeyOf('ch-1')],
+    ['ownerOf', (r) => r.linkKeys.ownerOf('aflnk_abcd')],
+    ['sitesOf', (r) => r.linkKeys.sitesOf('ch-1')],
+    ['setSites', (r) => r.linkKeys.setSites('ch-1', ['https://blog.example', 'https://www.blog.example'], NOW)],
+    ['setSites (none)', (r) => r.linkKeys.setSites('ch-1', [], NOW)],
+    ['noteMade', (r) => r.linkKeys.noteMade({ link_id: 'link-1', affiliate_id: AFF, channel_id: 'ch-1', page_url: 'https://blog.example/post', created_at: NOW })],
+    ['latestMade', (r) => r.linkKeys.latestMade('ch-1', 20)],
   ],
   tagInstall: [
     ['replaceKey', (r) => r.tagInstall.replaceKey({ id: 'pk_1', brand_id: BRAND, key: 'afk_abcd', created_at: NOW })],

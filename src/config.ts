@@ -77,6 +77,10 @@ export interface Config {
   lockPollMs: number;
   /** Reports from the shop's pages (the tag's conversions, the pixel) a client address may send a minute. */
   trackLimitPerMinute: number;
+  /** Requests of the link script (its domain list, its links) a client address may send a minute. */
+  autoLinkLimitPerAddress: number;
+  /** Links the link script may ask for with one link key a minute. */
+  autoLinkLimitPerKey: number;
   /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM, e.g. BRL:5000); other currencies: 1 cent. */
   payoutMinimums: ReadonlyMap<string, number>;
   /** Whether each month's statements are issued on the 1st by a scheduled task (STATEMENTS_AUTO). */
@@ -409,6 +413,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', 5000, 0, 3_600_000),
     lockPollMs: integer(env, 'LOCK_POLL_MS', 60_000, 1000, 86_400_000),
     trackLimitPerMinute: integer(env, 'TRACK_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
+    autoLinkLimitPerAddress: integer(env, 'AUTO_LINK_LIMIT_PER_ADDRESS', 60, 1, 1_000_000),
+    autoLinkLimitPerKey: integer(env, 'AUTO_LINK_LIMIT_PER_KEY', 600, 1, 1_000_000),
     payoutMinimums: payoutMinimums(env.PAYOUT_MINIMUM),
     statementsAuto: boolean(env, 'STATEMENTS_AUTO'),
     termsNoticeMinDays: integer(env, 'TERMS_NOTICE_MIN_DAYS', 3, 0, 90),
@@ -488,6 +494,8 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   schedulePollMs: 'SCHEDULE_POLL_MS',
   lockPollMs: 'LOCK_POLL_MS',
   trackLimitPerMinute: 'TRACK_LIMIT_PER_MINUTE',
+  autoLinkLimitPerAddress: 'AUTO_LINK_LIMIT_PER_ADDRESS',
+  autoLinkLimitPerKey: 'AUTO_LINK_LIMIT_PER_KEY',
   payoutMinimums: 'PAYOUT_MINIMUM',
   statementsAuto: 'STATEMENTS_AUTO',
   termsNoticeMinDays: 'TERMS_NOTICE_MIN_DAYS',

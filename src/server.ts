@@ -221,6 +221,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     tag: new TagConversions(repositories, conversions, clock),
     reconciliations: new ReconciliationsService(repositories, conversions, clock, { maxBytes: config.reconciliationMaxMb * 1024 * 1024, workerHeapMb: config.reconciliationWorkerHeapMb }),
     trackReports: failedKeyThrottle(config.trackLimitPerMinute, 60_000, windowCounter, 'track-address'),
+    autoLinkRequests: {
+      address: failedKeyThrottle(config.autoLinkLimitPerAddress, 60_000, windowCounter, 'auto-link-address'),
+      key: failedKeyThrottle(config.autoLinkLimitPerKey, 60_000, windowCounter, 'auto-link-key'),
+    },
     health: new HealthService({ database: () => database.ping(), ...(redis && { redis: () => redis.ping() }) }),
     jobs: new JobRunner(clock, {
       instanceId: randomUUID(),

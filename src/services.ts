@@ -23,6 +23,8 @@ import { CatalogWriter } from './domain/catalog/catalog-writer.js';
 import { BrandLaunch } from './domain/catalog/brand-launch.js';
 import { BrandScores } from './domain/catalog/brand-scores.js';
 import { LinksService } from './domain/links/links-service.js';
+import { LinkScripts } from './domain/links/link-keys.js';
+import { AutoLinks } from './domain/links/auto-links.js';
 import { OrdersService } from './domain/orders/orders.js';
 import { PayoutsService } from './domain/orders/payouts.js';
 import { OrderLocks } from './domain/orders/order-locks.js';
@@ -89,6 +91,10 @@ export interface Services {
   /** The ledger's check and report, operators' adjustments, affiliates' monthly statements. */
   ledger: LedgerService;
   links: LinksService;
+  /** Affiliates' link scripts: each site channel's link key, its sites, the links it made. */
+  linkScripts: LinkScripts;
+  /** What the link script asks with a link key: the brands' domains, a link to a page of one. */
+  autoLinks: AutoLinks;
   /** Fraud holds: the operator's review queue, and releasing or declining held commissions. */
   holds: HoldsService;
   /** Approves orders still pending at their lock date (scheduled, and before statements are issued). */
@@ -124,6 +130,8 @@ export interface ServingServices extends Services {
   tag: TagConversions;
   /** Counts the tag's and the pixel's reports per client address (TRACK_LIMIT_PER_MINUTE). */
   trackReports: FailedKeyThrottle;
+  /** Counts the link script's requests per client address (AUTO_LINK_LIMIT_PER_ADDRESS) and the links asked per key (AUTO_LINK_LIMIT_PER_KEY). */
+  autoLinkRequests: { address: FailedKeyThrottle; key: FailedKeyThrottle };
   health: HealthService;
   /** Background work: the webhook outbox (queue `webhooks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
   jobs: JobRunner;
@@ -259,6 +267,8 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     ledger: new LedgerService(repositories, clock),
     holds: new HoldsService(repositories, clock, { publicUrl, datacenterAsns: settings.datacenterAsns ?? null }),
     links,
+    linkScripts: new LinkScripts(repositories, clock, publicUrl),
+    autoLinks: new AutoLinks(repositories, links, clock, { allowHttp: settings.webhookAllowLocalTargets ?? false }),
     locks,
     orders: new OrdersService(repositories),
     payouts: new PayoutsService(repositories),

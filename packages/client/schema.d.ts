@@ -3404,7 +3404,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description The tag’s version, as its install snippet names it */
+                    /** @description The script’s version, as its snippet names it */
                     v?: string;
                 };
                 header?: never;
@@ -3464,6 +3464,330 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link script
+         * @description One script for every affiliate, loaded deferred by the snippet of GET /affiliate/link-script/{channelId}, which names the channel's link key (data-key). It asks once per page which domains are the brands the channel may promote (GET /links/domains) and marks the links to them rel="sponsored"; when a visitor follows one (a click; a mouse or touch press starts asking early), it asks for the channel's short link to that page (POST /links/auto) and sends the visitor through it, or to the plain link when the network did not answer within 1500 ms. Every other link is left alone. At most 3 KB gzipped. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is sha384-xdAwh0Pwr99CJ6INqhXKhZ54mYg9OMVaxU6yagUtTdOnhMZAK8yxRdxZtAfldMib.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The script’s version, as its snippet names it */
+                    v?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The script */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": string;
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domains of the brands a link key’s channel may promote
+         * @description Asked by the link script once per page, from one of the sites allowed for the key (the Origin header): another site, or none, answers 403 site_not_allowed; an unknown or replaced key 403 invalid_link_key; a suspended affiliate's 403 account_suspended. A brand may be promoted when the affiliate may see it (public, or private and approving it; not suspended), it is active and it accepts the channel's kind. CORS answers the key's sites only. Kept 600 s by the page and shared caches (Vary: Origin). At most AUTO_LINK_LIMIT_PER_ADDRESS requests of the script per client address a minute (429).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The channel’s link key (aflnk_…): public by design (it sits in your pages), good for the link script only, never for the API */
+                    key: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Domains (lowercase, without www.) of the brands the key’s channel may promote; a link to one of them or a subdomain is a brand’s link */
+                                domains: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links/auto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The short link for a link a visitor followed
+         * @description Sent by the link script, as JSON or as text/plain holding JSON (no preflight), from one of the sites allowed for the key (the Origin header, which page must be on): another site, or none, answers 403 site_not_allowed; an unknown or replaced key 403 invalid_link_key; a suspended affiliate’s 403 account_suspended. to must be a page of a brand the key’s channel may promote (as GET /links/domains lists them), else 422 brand_not_promotable: the script then leaves the link plain. The answer is the channel’s Custom link to exactly that page (an http page becomes its https address), made the first time and the same one after (idempotent per affiliate, channel and page), listed with the affiliate’s links and counted as any click through the redirect. CORS answers the key’s sites only. At most AUTO_LINK_LIMIT_PER_ADDRESS requests of the script per client address and AUTO_LINK_LIMIT_PER_KEY links per key a minute (429 with Retry-After).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The channel’s link key (aflnk_…): public by design (it sits in your pages), good for the link script only, never for the API */
+                        key: string;
+                        /** @description The page the link is on (location.href): on the site the request comes from */
+                        page: string;
+                        /** @description Where the link points (its href): a page of a brand the channel may promote */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Send the visitor here: it lands on `to` */
+                                shortUrl: string;
+                                urlCode: string;
+                                /**
+                                 * Format: uuid
+                                 * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
+                                 */
+                                organizationId: string;
+                                brandName: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -7495,6 +7819,8 @@ export interface paths {
                         availableChannelId: "site" | "instagram" | "whatsapp" | "youtube" | "email" | "tiktok" | "telegram" | "x";
                         /** @description What the channel is called, e.g. the blog or profile name (@dealsblog); trimmed, and unlike the names of your other channels in use (case aside) */
                         name: string;
+                        /** @description The channel’s address, written as you like (www.yoursite.com.br, instagram.com/you, @you on a network’s channel, a full URL): stored as an https address, checked as a sign-up’s site is (invalid_website, website_network_mismatch, invalid_profile_handle, website_profile_missing). A site channel’s link script (GET /affiliate/link-script/{channelId}) works on sites of its domain only */
+                        site?: string;
                     };
                 };
             };
@@ -7819,8 +8145,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a channel
-         * @description Addition to the spec. Renames one of your channels in use; its links, their codes and its orders stay as they are and show the new name. Its kind cannot change: remove it and add another. An id that is not one of your channels in use answers 404 channel_not_found. Scope: channels:write.
+         * Rename a channel, or give it its address
+         * @description Addition to the spec. Renames one of your channels in use, gives it a new address (site), or both; its links, their codes and its orders stay as they are and show the new name. Its kind cannot change: remove it and add another. A site channel’s link script works on sites of its address’s domain only: sites allowed before on another domain stop working. An id that is not one of your channels in use answers 404 channel_not_found. Scope: channels:write.
          */
         patch: {
             parameters: {
@@ -7836,7 +8162,9 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description What the channel is called, e.g. the blog or profile name (@dealsblog); trimmed, and unlike the names of your other channels in use (case aside) */
-                        name: string;
+                        name?: string;
+                        /** @description The channel’s address, written as you like (www.yoursite.com.br, instagram.com/you, @you on a network’s channel, a full URL): stored as an https address, checked as a sign-up’s site is (invalid_website, website_network_mismatch, invalid_profile_handle, website_profile_missing). A site channel’s link script (GET /affiliate/link-script/{channelId}) works on sites of its domain only */
+                        site?: string;
                     };
                 };
             };
@@ -8005,6 +8333,582 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/affiliate/link-script/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your links made automatically: the snippet for a site channel
+         * @description Paste the snippet once in every page of your site: it loads GET /links.js (deferred, 3 KB at most gzipped, kept a day) with the channel’s link key. On the sites listed in sites, a link in your pages to a brand you may promote on the channel (public, or private and approving you; active; accepting site channels) becomes your tracked link when a visitor follows it: the channel’s Custom link to exactly that page, made once (the same page gives the same short link), listed with your links and counted as any click; the link is marked rel="sponsored" (as search engines ask of paid links). Every other link stays as it is, and a click the network does not answer within 1.5 s goes to the plain link. links shows what the script made lately. Another affiliate’s channel, or a removed one, answers 404 channel_not_found; a channel of another kind than site answers 409 channel_not_a_site (the script runs on a site). Scope: shortener:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description One of your site channels (GET /affiliate/channels) */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["LinkScript"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the sites your link script works on
+         * @description The sites (origins) the channel’s script may work on, replacing the list there was. Each must be on the channel’s domain (its address, given with PATCH /affiliate/channels/{id}, or a subdomain of it): another answers 422 site_outside_channel naming the site and the domain; a channel without an address answers 409 channel_site_missing; an address that is no site’s answers 400 invalid_site. A page on another site gets no links (its requests answer 403 site_not_allowed). Another affiliate’s channel, or a removed one, answers 404 channel_not_found; a channel of another kind than site answers 409 channel_not_a_site (the script runs on a site). Scope: shortener:write.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description One of your site channels (GET /affiliate/channels) */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Every site the script may work on (the list replaces the one there was; empty: none): written as you like (www.yoursite.com, https://blog.yoursite.com/any-page), kept as its origin. Each must be on the channel’s domain (its address’s host or a subdomain of it): another answers 422 site_outside_channel naming it */
+                        sites: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["LinkScript"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Well-formed but not acceptable: the message says why */
+                422: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliate/link-script/{channelId}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new link key for a site channel
+         * @description The key the snippet carries: public by design (it sits in your pages), good for the link script only (GET /links/domains, POST /links/auto) and from the channel’s sites only; never accepted as an API key. The first call makes the channel’s key; a later one replaces it, and the key it had stops working at once (pages with the old snippet keep their plain links): paste the new snippet where the old one is. Another affiliate’s channel, or a removed one, answers 404 channel_not_found; a channel of another kind than site answers 409 channel_not_a_site (the script runs on a site). Scope: shortener:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description One of your site channels (GET /affiliate/channels) */
+                    channelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["LinkScript"];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message says what to fix */
+                400: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description API key missing, invalid or revoked */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope this endpoint requires, or belongs to the other side (affiliate/brand) */
+                403: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not available to the caller */
+                404: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large (over 1 MiB; 10 MB for the NDJSON upload): refused on every operation, whether it takes a body or not (a GET by its Content-Length) */
+                413: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is too long */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON: refused by every POST, PUT, PATCH and DELETE, whether it takes a body or not (a GET ignores its body) */
+                415: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded: wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description Requests allowed per window for this API key */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Seconds until the current window ends */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error: a bug on our side, reported with the same body */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unavailable; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/affiliate/brands/{id}/approval-request": {
@@ -32546,8 +33450,16 @@ export interface components {
                 maxMb?: number;
                 /** @description reconciliation_applied: when it was applied */
                 appliedAt?: string;
-                /** @description origin_not_allowed: the page the report came from */
+                /** @description origin_not_allowed, site_not_allowed: the page the request came from */
                 origin?: string;
+                /** @description site_not_allowed: the sites the link key works on */
+                sites?: string[];
+                /** @description site_outside_channel, invalid_site: the site refused */
+                site?: string;
+                /** @description site_outside_channel: the channel’s domain, which every site must be on */
+                domain?: string;
+                /** @description brand_not_promotable: the host of the page the link points to */
+                host?: string;
                 /** @description origin_not_allowed: the brand’s domains, the only ones its reports are taken from */
                 domains?: string[];
                 /** @description currency_mismatch: the currency sent */
@@ -32583,6 +33495,8 @@ export interface components {
             /** @description Name the affiliate gave the channel, e.g. @dealsblog */
             name: string;
             availableChannel: components["schemas"]["AvailableChannel"];
+            /** @description Addition to the spec: the channel’s address (its site, or its profile on a network), an https address as the channel was given it; absent until given. A site channel’s link script works on sites of its domain only */
+            site?: string;
         };
         /** @description One of the calling affiliate's channels, with the short links it has for the resource it is listed on. */
         Channel: {
@@ -34162,6 +35076,52 @@ export interface components {
             orders: components["schemas"]["TagReport"][];
             /** @description Reports refused since the test began that carried no test’s click id (an order placed without opening the test link in that browser, say), oldest first */
             otherRefusals: components["schemas"]["TagReport"][];
+        };
+        /** @description A link the link script made: an ordinary Custom link of the channel, also listed by GET /affiliate/shortener/urls?type=Custom */
+        AutoLink: {
+            /** @description The short link the script sends visitors through */
+            shortUrl: string;
+            urlCode: string;
+            /** @description The brand’s page the link lands on: the address the link on your page pointed to */
+            originalUrl: string;
+            /**
+             * Format: uuid
+             * @description UUID, e.g. 3f2b8c1e-5d4a-4f6b-9c0d-1e2f3a4b5c6d
+             */
+            organizationId: string;
+            brandName?: string;
+            /** @description Human clicks counted so far, as for any of your links */
+            count: number;
+            /** @description Inactive links answer 404 and count nothing */
+            active: boolean;
+            /** @description The page of your site the link was first followed from */
+            page: string;
+            /**
+             * Format: date-time
+             * @description When the script made the link (or first asked for a link you had made yourself)
+             */
+            createdAt: string;
+        };
+        /** @description A site channel’s link script: the snippet that turns your plain links to member brands into your tracked links, the sites it works on, and what it made */
+        LinkScript: {
+            channel: {
+                id: string;
+                name: string;
+                /** @description The channel’s address; absent until given (PATCH /affiliate/channels/{id} with site) */
+                site?: string;
+            };
+            /** @description The domain every site must be on: the channel’s address’s host without www. (a site may be a subdomain of it); absent while the channel has no address */
+            domain?: string;
+            /** @description The channel’s link key; absent until made (POST /affiliate/link-script/{channelId}/key) */
+            key?: string;
+            /** @description The script’s address, versioned: kept a day by browsers and CDNs */
+            scriptUrl: string;
+            /** @description What to paste once in every page of your site (the template’s head or the end of its body); absent until there is a key */
+            snippet?: string;
+            /** @description The sites (origins, e.g. https://www.yoursite.com) the script works on; a page elsewhere gets no links */
+            sites: string[];
+            /** @description The latest links the script made, newest first (20 at most) */
+            links: components["schemas"]["AutoLink"][];
         };
         /** @description One line of a reconciliation’s preview */
         ReconciliationLine: {

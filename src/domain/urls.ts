@@ -38,3 +38,12 @@ export function checkedTargetUrl(text: string, options: { example: string; allow
   if (host === 'localhost' || host.endsWith('.localhost')) throw invalid('invalid_url', 'url must reach a public address, not localhost');
   return url;
 }
+
+/** The host of an origin or page address, lowercase; undefined when it is none (a "null" origin, say). */
+export function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}

@@ -32,6 +32,7 @@ import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
 import { ViewAs } from '../schemas/view-as.js';
 import { TagInstall, TagReport, TagTest } from '../schemas/tag.js';
+import { AutoLink, LinkScript } from '../schemas/link-script.js';
 import { answerClientError, BODY_LIMIT_BYTES, errorBody, handleError, HttpError } from './errors.js';
 import { lazySerializers, lazyValidators } from './lazy-compilers.js';
 import { validatorCompiler } from './validator.js';
@@ -65,7 +66,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, NetworkTerms, NetworkTermsChanged, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagReport, TagInstall, TagTest, ReconciliationLine, Reconciliation];
+const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, NetworkTerms, NetworkTermsChanged, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagReport, TagInstall, TagTest, AutoLink, LinkScript, ReconciliationLine, Reconciliation];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {

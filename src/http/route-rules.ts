@@ -27,11 +27,14 @@ export const API_EXEMPTIONS: Readonly<Record<string, string>> = {
   '/tag.js': 'the first-party tag: a static script every shop loads, without a key',
   '/track/conversions': 'the tag’s reports: the brand’s publishable key (public by design, checked against its domains) instead of an API key; limited per client address',
   '/track/visits': 'the tag announces a test link’s landing: the brand’s publishable key instead of an API key; limited per client address',
+  '/links.js': 'the link script: a static script every affiliate’s site loads, without a key',
+  '/links/domains': 'the link script’s domain list: the channel’s link key (public by design, checked against the sites allowed for it) instead of an API key; limited per client address',
+  '/links/auto': 'the link script’s links: the channel’s link key (public by design, checked against the sites allowed for it) instead of an API key; limited per client address and per key',
   '/track/pixel.gif': 'the pixel: always answers its image (a page cannot read an image’s answer), so a refusal, unknown parameters included, is logged and counted, never shown; limited per client address',
 };
 
 /** Routes outside the API that still read what a client sends: the boundary checks apply to them too. */
-const PUBLIC_INPUT_PATHS = ['/session', '/signup', '/brand-applications', '/track/conversions', '/track/visits'];
+const PUBLIC_INPUT_PATHS = ['/session', '/signup', '/brand-applications', '/track/conversions', '/track/visits', '/links/domains', '/links/auto'];
 
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
 

@@ -25,3 +25,19 @@ export class NameTaken extends Error {
     this.name = 'NameTaken';
   }
 }
+
+/**
+ * Runs `write` (a transaction that revokes an owner's one active key and inserts its successor)
+ * again when a unique index refused it: two replacements at once, the later one did not see the
+ * earlier one's new key and is refused by the one-active-key index; run again, it replaces that
+ * key, so the last replacement wins, as it would one after the other. Three tries at most.
+ */
+export async function retriedOnUniqueRace<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}

@@ -40,6 +40,7 @@ export const AffiliateChannel = Type.Object(
     id: Type.String({ description: 'Id of the channel: the id every Channel, short link and order names it by' }),
     name: Type.String({ description: 'Name the affiliate gave the channel, e.g. @dealsblog' }),
     availableChannel: Type.Ref(AvailableChannel),
+    site: Type.Optional(Type.String({ description: 'Addition to the spec: the channel’s address (its site, or its profile on a network), an https address as the channel was given it; absent until given. A site channel’s link script works on sites of its domain only' })),
   },
   { $id: 'AffiliateChannel', description: "One of the caller's channels" },
 );

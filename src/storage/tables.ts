@@ -103,6 +103,8 @@ export interface AffiliateChannelsTable {
   created_at: string;
   /** Set when the affiliate removed the channel: its links keep working, it takes no new ones. */
   removed_at: string | null;
+  /** The channel's address (its site, or its profile on a network); null until given. See migration 0063. */
+  site: Generated<string | null>;
 }
 
 export interface BrandApprovalsTable {
@@ -150,6 +152,34 @@ export interface PublishableKeysTable {
   /** When it stopped working (replaced); null while it works. */
   revoked_at: string | null;
   replaced_by: string | null;
+}
+
+/** A site channel's public link key: good for the link script only (GET /links/domains, POST /links/auto). */
+export interface LinkKeysTable {
+  id: string;
+  affiliate_id: string;
+  channel_id: string;
+  key: string;
+  created_at: string;
+  /** When it stopped working (replaced); null while it works. */
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
+/** A site (an origin) a channel's link script is allowed on. */
+export interface LinkScriptSitesTable {
+  channel_id: string;
+  origin: string;
+  created_at: string;
+}
+
+/** A short link the link script made, and the page it was first asked from. */
+export interface AutoLinksTable {
+  link_id: string;
+  affiliate_id: string;
+  channel_id: string;
+  page_url: string;
+  created_at: string;
 }
 
 /** What the tag or the pixel sent with a known key, and what became of it (the brand's install check). */
@@ -1029,6 +1059,9 @@ export interface DB {
   api_keys: ApiKeysTable;
   postback_tokens: PostbackTokensTable;
   publishable_keys: PublishableKeysTable;
+  link_keys: LinkKeysTable;
+  link_script_sites: LinkScriptSitesTable;
+  auto_links: AutoLinksTable;
   tag_reports: TagReportsTable;
   tag_tests: TagTestsTable;
   products: ProductsTable;
@@ -1093,6 +1126,8 @@ export type AuditEntryRow = Selectable<AuditEntriesTable>;
 export type NewLedgerLine = Insertable<LedgerLinesTable>;
 export type PostbackTokenRow = Selectable<PostbackTokensTable>;
 export type PublishableKeyRow = Selectable<PublishableKeysTable>;
+export type LinkKeyRow = Selectable<LinkKeysTable>;
+export type AutoLinkRow = Selectable<AutoLinksTable>;
 export type TagReportRow = Selectable<TagReportsTable>;
 export type TagTestRow = Selectable<TagTestsTable>;
 export type NewPostbackTokenRow = Insertable<PostbackTokensTable>;

@@ -294,6 +294,15 @@ function starterOf(method: string, route: string): (() => Promise<InjectOptions>
     'DELETE /session': () => withFreshSession({ method: 'DELETE', url: '/session' }),
     'GET /signup/options': () => ({ method: 'GET', url: '/signup/options' }),
     'GET /tag.js': () => ({ method: 'GET', url: '/tag.js' }),
+    'GET /links.js': () => ({ method: 'GET', url: '/links.js' }),
+    'GET /links/domains': async () => ({ method: 'GET', url: `/links/domains?key=${await linkKey()}`, remoteAddress: shopVisitor(), headers: { origin: LINK_SITE } }),
+    'POST /links/auto': async () => ({
+      method: 'POST',
+      url: '/links/auto',
+      remoteAddress: shopVisitor(),
+      headers: { origin: LINK_SITE },
+      payload: { key: await linkKey(), page: `${LINK_SITE}/post`, to: 'https://www.acme.com/store/p/fuzzed' },
+    }),
     'POST /track/conversions': async () => ({
       method: 'POST',
       url: '/track/conversions',
@@ -368,6 +377,17 @@ let tagged = 0;
 const shopVisitor = () => `10.8.${Math.floor(++tagged / 250) % 250}.${tagged % 250}`;
 let shopKey: string | undefined;
 const publishableKey = async () => (shopKey ??= await h.service.services.tagInstall.replaceKey(BRANDS.acme));
+
+/** The link key of a site channel of aff-1's own (the samples replace ch-aff1-site's key), allowed on its blog. */
+const LINK_SITE = 'https://blog.fuzz.example';
+let fuzzLinkKey: string | undefined;
+async function linkKey(): Promise<string> {
+  if (fuzzLinkKey) return fuzzLinkKey;
+  const { channels, linkScripts } = h.service.services;
+  const channelId = (await channels.create('aff-1', 'site', 'Fuzzed blog', LINK_SITE)).id;
+  await linkScripts.setSites('aff-1', channelId, [LINK_SITE]);
+  return (fuzzLinkKey = (await linkScripts.replaceKey('aff-1', channelId)).key!);
+}
 
 /** Sign-ups of the fuzz, each of an address of its own, from a client address of its own (joining is limited per client). */
 let joined = 0;

@@ -250,6 +250,24 @@ export function createRouteSamples(): RouteSamples {
       foreign: { status: 404, code: 'channel_not_found' },
       request: async (key) => ({ method: 'DELETE', url: `/affiliate/channels/${await freshChannel()}`, headers: withKey(key) }),
     },
+    'GET /affiliate/link-script/:channelId': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: (key) => ({ method: 'GET', url: '/affiliate/link-script/ch-aff1-site', headers: withKey(key) }),
+    },
+    'PUT /affiliate/link-script/:channelId': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: async (key) => {
+        await h.service.services.channels.update('aff-1', 'ch-aff1-site', { site: 'https://blog.walk.example' });
+        return { method: 'PUT', url: '/affiliate/link-script/ch-aff1-site', headers: withKey(key), payload: { sites: ['https://blog.walk.example'] } };
+      },
+    },
+    'POST /affiliate/link-script/:channelId/key': {
+      side: 'affiliate',
+      foreign: { status: 404, code: 'channel_not_found' },
+      request: (key) => ({ method: 'POST', url: '/affiliate/link-script/ch-aff1-site/key', headers: withKey(key) }),
+    },
     'GET /affiliate/analytics': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics?groupBy=countries&interval=all', headers: withKey(key) }) },
     'GET /affiliate/analytics/export': { side: 'affiliate', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/affiliate/analytics/export?groupBy=links', headers: withKey(key) }) },
     'GET /advertiser/analytics': { side: 'brand', foreign: OWN_LIST, request: (key) => ({ method: 'GET', url: '/advertiser/analytics?groupBy=affiliates&interval=all', headers: withKey(key) }) },

@@ -75,14 +75,14 @@ describe('AffiliatesRepository', () => {
   test('saving a channel again renames it and changes its kind, keeping its creation time', async () => {
     await f.repos.affiliates.saveChannel({ id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('05-01') });
     const row = await f.database.db.selectFrom('affiliate_channels').selectAll().where('id', '=', 'ch-c').executeTakeFirstOrThrow();
-    assert.deepEqual(row, { id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('01-03'), removed_at: null });
+    assert.deepEqual(row, { id: 'ch-c', affiliate_id: 'aff-1', kind_id: 'instagram', name: '@blog', created_at: at('01-03'), removed_at: null, site: null });
     assert.deepEqual((await f.repos.affiliates.channelsOf('aff-1')).at(-1), { id: 'ch-c', name: '@blog', kindId: 'instagram', kindName: 'Instagram' });
   });
 
   test("a channel id of another affiliate is refused (false) and that channel is left as it was", async () => {
     assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-z', affiliate_id: 'aff-1', kind_id: 'instagram', name: 'Taken over', created_at: at('06-01') }), false);
     const row = await f.database.db.selectFrom('affiliate_channels').selectAll().where('id', '=', 'ch-z').executeTakeFirstOrThrow();
-    assert.deepEqual(row, { id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Their blog', created_at: at('01-01'), removed_at: null });
+    assert.deepEqual(row, { id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Their blog', created_at: at('01-01'), removed_at: null, site: null });
     assert.equal(await f.repos.affiliates.saveChannel({ id: 'ch-z', affiliate_id: 'aff-2', kind_id: 'site', name: 'Renamed', created_at: at('06-01') }), true);
   });
 

@@ -26,6 +26,7 @@ export const AFFILIATE_TOOLS: Array<[MessageKey, Array<[string, MessageKey, Mess
       ['/campaigns', 'nav.campaigns', 'tools.campaignsHint'],
       ['/codes', 'nav.myCodes', 'tools.myCodesHint'],
       ['/feeds', 'nav.feeds', 'tools.feedsHint'],
+      ['/auto-links', 'nav.autoLinks', 'tools.autoLinksHint'],
       ['/analytics', 'nav.analytics', 'tools.analyticsHint'],
     ],
   ],

@@ -193,4 +193,11 @@ export const refusalsEn = {
   'refusal.too_many_tag_tests': 'That is many test orders in an hour: try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'refusal.tag_test_not_found': 'This test order is no longer kept (tests are kept 7 days): send a new test order.',
   'refusal.reconciliation_applied': 'These changes were applied already: send the file again to see what is left to do.',
+  'refusal.invalid_link_key': 'The key in this snippet is not valid or was replaced: copy the snippet again from the Automatic links page.',
+  'refusal.site_not_allowed': 'Automatic links work only on the sites you listed for them: add this site on the Automatic links page.',
+  'refusal.brand_not_promotable': 'This link goes to a site that is not a brand you may promote on this channel: it stays a plain link.',
+  'refusal.channel_not_a_site': 'Automatic links work on a site: choose one of your site channels, or add one.',
+  'refusal.channel_site_missing': 'Give this channel your site’s address first: automatic links work only on that site.',
+  'refusal.invalid_site': 'This is not the address of a site: write it as www.yoursite.com or https://blog.yoursite.com.',
+  'refusal.site_outside_channel': '{site} is not on {domain}, this channel’s site: add sites of that address only, or change the channel’s address first.',
 } as const;

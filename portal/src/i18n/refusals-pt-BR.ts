@@ -194,4 +194,11 @@ export const refusalsPtBR: Record<keyof typeof refusalsEn, string> = {
   'refusal.too_many_tag_tests': 'São muitos pedidos de teste em uma hora: tente de novo em {minutes, plural, one {# minuto} other {# minutos}}.',
   'refusal.tag_test_not_found': 'Este pedido de teste não está mais guardado (os testes ficam 7 dias): envie um novo pedido de teste.',
   'refusal.reconciliation_applied': 'Estas mudanças já foram aplicadas: envie o arquivo de novo para ver o que ainda falta.',
+  'refusal.invalid_link_key': 'A chave deste código não é válida ou foi trocada: copie o código de novo na página Links automáticos.',
+  'refusal.site_not_allowed': 'Os links automáticos só funcionam nos sites que você indicou para eles: adicione este site na página Links automáticos.',
+  'refusal.brand_not_promotable': 'Este link leva a um site que não é de uma marca que você pode divulgar neste canal: ele continua um link comum.',
+  'refusal.channel_not_a_site': 'Os links automáticos funcionam em um site: escolha um dos seus canais do tipo site, ou adicione um.',
+  'refusal.channel_site_missing': 'Informe antes o endereço do site deste canal: os links automáticos só funcionam nesse site.',
+  'refusal.invalid_site': 'Isso não é o endereço de um site: escreva como www.seusite.com.br ou https://blog.seusite.com.br.',
+  'refusal.site_outside_channel': '{site} não está em {domain}, o site deste canal: adicione só sites desse endereço, ou mude antes o endereço do canal.',
 };

@@ -331,7 +331,7 @@ export class ApplicationsService {
     return {
       affiliate: { id, name: row.name, created_at: now },
       owner: this.owner(row, { affiliate_id: id, brand_id: null }, now),
-      channel: { id: newId(), affiliate_id: id, kind_id: channelKindOf(site), name: `${site.hostname.replace(/^www\./, '')}${site.pathname.replace(/\/$/, '')}`.slice(0, CHANNEL_NAME_MAX), created_at: now, removed_at: null },
+      channel: { id: newId(), affiliate_id: id, kind_id: channelKindOf(site), name: `${site.hostname.replace(/^www\./, '')}${site.pathname.replace(/\/$/, '')}`.slice(0, CHANNEL_NAME_MAX), created_at: now, removed_at: null, site: row.website },
     };
   }
 

@@ -7,6 +7,8 @@ import type { AffiliatesRepository, AffiliateChannel } from '../../storage/repos
 import { conflict, invalid, notFound } from '../errors.js';
 import { newId } from '../random.js';
 import { requireAffiliate } from './require.js';
+import { checkWebsite } from './application-checks.js';
+import { PROFILE_KINDS, type ProfileKind } from '../../lib/profile-addresses.js';
 
 export type { AffiliateChannel };
 
@@ -44,20 +46,34 @@ export class ChannelsService {
    * Adds (or, with an existing id of the same affiliate, renames) a channel: what operators and
    * the demo data do, with ids they choose. Returns its id.
    */
-  async add(affiliateId: string, kindId: string, name: string, id: string = newId()): Promise<string> {
+  async add(affiliateId: string, kindId: string, name: string, id: string = newId(), site?: string): Promise<string> {
     await this.ensureKinds();
     await this.requireKind(kindId);
     await requireAffiliate(this.repositories.affiliates, affiliateId);
-    if (!(await this.repositories.affiliates.saveChannel({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: this.clock.iso() }))) {
+    if (!(await this.repositories.affiliates.saveChannel({ id, affiliate_id: affiliateId, kind_id: kindId, name, created_at: this.clock.iso(), ...(site !== undefined && { site }) }))) {
       throw conflict('channel_id_taken', `channel id "${id}" belongs to another affiliate; leave the id out to get a new one`);
     }
     return id;
   }
 
-  /** An affiliate adds a channel of its own: the name must differ from its other channels' in use. */
-  async create(affiliateId: string, kindId: string, name: string): Promise<AffiliateChannel> {
+  /**
+   * An affiliate adds a channel of its own: the name must differ from its other channels' in use;
+   * its address (`site`), when given, is checked as a sign-up's is, as the channel's kind.
+   */
+  async create(affiliateId: string, kindId: string, name: string, site?: string): Promise<AffiliateChannel> {
     const clean = await this.freeName(affiliateId, name);
-    const id = await this.add(affiliateId, kindId, clean);
+    const address = site === undefined ? undefined : addressOf(site, kindId);
+    const id = await this.add(affiliateId, kindId, clean, newId(), address);
+    return this.found(affiliateId, id);
+  }
+
+  /** Renames a channel, gives it a new address, or both. */
+  async update(affiliateId: string, id: string, changes: { name?: string; site?: string }): Promise<AffiliateChannel> {
+    const channel = await this.found(affiliateId, id);
+    // The address is checked before anything is changed: a refused one leaves the name as it was.
+    const address = changes.site === undefined ? undefined : addressOf(changes.site, channel.kindId);
+    if (changes.name !== undefined) await this.rename(affiliateId, id, changes.name);
+    if (address !== undefined && !(await this.repositories.affiliates.setChannelSite(affiliateId, id, address))) throw channelNotFound(id);
     return this.found(affiliateId, id);
   }
 
@@ -93,4 +109,9 @@ export class ChannelsService {
   }
 }
 
-const channelNotFound = (id: string) => notFound(`you have no channel "${id}" (removed channels cannot be changed)`, 'channel_not_found');
+/** A channel's address as people write it, checked as its kind's (a site's, or a profile on the kind's network). */
+function addressOf(site: string, kindId: string): string {
+  return checkWebsite(site, (PROFILE_KINDS as readonly string[]).includes(kindId) ? (kindId as ProfileKind) : undefined).url;
+}
+
+export const channelNotFound = (id: string) => notFound(`you have no channel "${id}" (removed channels cannot be changed)`, 'channel_not_found');

@@ -48,9 +48,9 @@ export function isOnBrandDomain(url: string, brand: BrandRow): boolean {
   return /^https?:$/.test(parsed.protocol) && onDomains(parsed.hostname.toLowerCase(), brandDomains(brand));
 }
 
-/** Checks a Custom url: https, on the brand domain or one of its subdomains. Returns it normalised. */
-export function checkCustomUrl(url: string, brand: BrandRow): string {
-  const parsed = checkedHttpsUrl(url, { example: 'https://shop.example.com/page' });
+/** Checks a Custom url: https (or http where `allowHttp`), on the brand domain or one of its subdomains. Returns it normalised. */
+export function checkCustomUrl(url: string, brand: BrandRow, options: { allowHttp?: boolean } = {}): string {
+  const parsed = checkedHttpsUrl(url, { example: 'https://shop.example.com/page', ...options });
   const domains = brandDomains(brand);
   const host = parsed.hostname.toLowerCase();
   if (!onDomains(host, domains)) {

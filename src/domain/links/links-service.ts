@@ -27,6 +27,8 @@ export interface ShortenRequest {
   mdasc?: string;
   /** Only these of the affiliate's channels; every channel when absent. */
   channelIds?: string[];
+  /** A Custom url may be http (the link script's links where local targets are allowed: a shop on loopback). */
+  allowHttp?: boolean;
 }
 
 /** A channel's link for one request, as linkForChannel makes or finds it. */
@@ -71,7 +73,7 @@ export class LinksService {
     const approved = brand.is_public === 1 || (await brands.isApproved(affiliateId, brand.id));
     if (!approved) return channels.map((channel) => channelView(channel, [], APPROVAL_REQUIRED));
     const campaign = await this.findFeature(req);
-    const target = req.type === 'Custom' ? checkCustomUrl(req.url!, brand) : destinationOf(req.type, brand, campaign);
+    const target = req.type === 'Custom' ? checkCustomUrl(req.url!, brand, { allowHttp: req.allowHttp === true }) : destinationOf(req.type, brand, campaign);
     const destination = withMdasc(target, req.mdasc);
     const key = requestKey(req.type, target, req.mdasc);
 

@@ -12,6 +12,7 @@ import type { TagReportRow } from '../../storage/tables.js';
 import { checkItems, type ConversionsService, type ReportedItem } from '../orders/conversions.js';
 import { DomainError, forbidden, invalid, unacceptable } from '../errors.js';
 import { brandDomains, onDomains } from '../links/link-rules.js';
+import { hostOf } from '../urls.js';
 import { newId } from '../random.js';
 import type { ReportDetail } from './tag-reports.js';
 
@@ -35,15 +36,6 @@ export interface ReportOrigin {
   /** The page's origin (the Origin header, else the Referer's), when the browser sent one. */
   origin?: string | undefined;
   address: string;
-}
-
-/** The host of an origin or page address; undefined when it is none (a "null" origin, say). */
-export function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 export class TagConversions {

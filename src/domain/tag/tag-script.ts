@@ -17,7 +17,7 @@
 // report per order id per page; a reload sends it again, and the network keeps the first. Lines go
 // only when they fit the value the way the network checks it, and a coupon only when it is one
 // word, so a bad line or code never costs the order.
-import { createHash } from 'node:crypto';
+import { servedScript, type ServedScript } from '../../lib/served-script.js';
 
 const SOURCE = `(function(w,d){
 var s=d.currentScript,base=s?new URL(s.src).origin:"",c={},N="affnet_click",q=(w.affnet&&w.affnet.q)||[],sent={},hand=0,late=[],loaded=0,seen=[];
@@ -60,16 +60,4 @@ if(d.readyState=="complete")setTimeout(ready);else w.addEventListener("load",fun
 })(window,document);
 `;
 
-export interface TagScript {
-  source: string;
-  /** Names this content in the tag's URL (?v=), so a new content is a new URL and the old one can be kept a day. */
-  version: string;
-  /** The Subresource Integrity value of the content (sha384). */
-  integrity: string;
-}
-
-export const TAG_SCRIPT: TagScript = {
-  source: SOURCE,
-  version: createHash('sha256').update(SOURCE).digest('hex').slice(0, 12),
-  integrity: `sha384-${createHash('sha384').update(SOURCE).digest('base64')}`,
-};
+export const TAG_SCRIPT: ServedScript = servedScript(SOURCE);

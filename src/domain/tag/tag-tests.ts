@@ -11,7 +11,7 @@ import type { BrandsRepository } from '../../storage/repositories/brands.js';
 import type { TagInstallRepository } from '../../storage/repositories/tag-install.js';
 import { notFound, tooMany } from '../errors.js';
 import { brandDomains, brandHome, onDomains } from '../links/link-rules.js';
-import { hostOf } from './tag-conversions.js';
+import { hostOf } from '../urls.js';
 import { reportOf, type TagReportView } from './tag-reports.js';
 
 /** The query parameter that tells the tag a landing is a test's: it then announces the visit. */

@@ -11,15 +11,19 @@
 //   page on another origin that holds one has already leaked it. The shop's pages are the
 //   exception: the tag (/tag.js) and its reports (/track/*) answer any origin, without
 //   credentials, and may be loaded cross-origin (Cross-Origin-Resource-Policy); the publishable
-//   key they carry is checked against its brand's domains by the route itself.
+//   key they carry is checked against its brand's domains by the route itself. So is the link
+//   script (/links.js); its calls (/links/*) answer CORS for the sites allowed for the link key
+//   they carry only, which the routes themselves set once the key said which.
 import helmet from '@fastify/helmet';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../context.js';
 import { FEED_PATHS } from '../feed-key.js';
 
-/** The tag and its reports: loaded and called by the shops' own pages. */
-const forShopPages = (url: string): boolean => url.startsWith('/track/') || url === '/tag.js' || url.startsWith('/tag.js?');
+/** The tag and its reports, and the link script: loaded and called by the members' own pages. */
+const forShopPages = (url: string): boolean => url.startsWith('/track/') || /^\/(tag|links)\.js(\?|$)/.test(url);
+/** The link script's calls: CORS for the link key's sites only, set by their routes. */
+const forLinkScript = (url: string): boolean => url.startsWith('/links/');
 
 const CATALOGUE_READS = new Set(['/affiliate/brands', '/affiliate/brands/:id', '/affiliate/products', '/affiliate/campaigns']);
 const AUTHENTICATED = /^\/(affiliate|advertiser|postback|session)(\/|$)/;
@@ -42,10 +46,10 @@ export async function registerSecurityHeaders(app: App, options: { publicUrl: st
     maxAge: 600,
   };
   const pageCors: FastifyCorsOptions = { origin: true, credentials: false, methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86_400 };
-  await app.register(cors, () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => callback(null, forShopPages(request.url) ? pageCors : apiCors));
+  await app.register(cors, () => (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => callback(null, forShopPages(request.url) ? pageCors : forLinkScript(request.url) ? { origin: false } : apiCors));
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url ?? '';
-    if (forShopPages(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
+    if (forShopPages(request.url) || forLinkScript(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     if (url.startsWith('/docs/static/')) reply.header('cache-control', 'public, max-age=86400');
     else if (FEED_PATHS.has(url) && (reply.statusCode === 200 || reply.statusCode === 304)) return payload;
     else if (AUTHENTICATED.test(request.url)) {

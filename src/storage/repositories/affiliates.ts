@@ -22,6 +22,8 @@ export interface AffiliateChannel {
   name: string;
   kindId: string;
   kindName: string;
+  /** The channel's address (its site, or its profile on a network), when it was given. */
+  site?: string;
 }
 
 /** An affiliate's or brand's standing with the network: both null while it is active. */
@@ -103,13 +105,13 @@ export class AffiliatesRepository {
     const rows = await this.database.db
       .selectFrom('affiliate_channels as c')
       .innerJoin('channel_kinds as k', 'k.id', 'c.kind_id')
-      .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name'])
+      .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name', 'c.site'])
       .where('c.affiliate_id', '=', affiliateId)
       .$if(!options.includeRemoved, (q) => q.where('c.removed_at', 'is', null))
       .orderBy('c.created_at')
       .orderBy('c.id')
       .execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name }));
+    return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name, ...(r.site !== null && { site: r.site }) }));
   }
 
   /**
@@ -120,6 +122,12 @@ export class AffiliatesRepository {
     const result = await namingChannel(name, () =>
       this.database.db.updateTable('affiliate_channels').set({ name }).where('id', '=', id).where('affiliate_id', '=', affiliateId).where('removed_at', 'is', null).executeTakeFirst(),
     );
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Gives a channel in use of the affiliate its address (null: none); false when it has none by that id. */
+  async setChannelSite(affiliateId: string, id: string, site: string | null): Promise<boolean> {
+    const result = await this.database.db.updateTable('affiliate_channels').set({ site }).where('id', '=', id).where('affiliate_id', '=', affiliateId).where('removed_at', 'is', null).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
@@ -140,7 +148,7 @@ export class AffiliatesRepository {
    * written) when the id belongs to another affiliate's channel. NameTaken (nothing written) when
    * another of the affiliate's channels in use has that name, case aside.
    */
-  async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string }): Promise<boolean> {
+  async saveChannel(row: { id: string; affiliate_id: string; kind_id: string; name: string; created_at: string; site?: string }): Promise<boolean> {
     const { db } = this.database;
     await namingChannel(row.name, () =>
       db

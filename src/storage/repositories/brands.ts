@@ -27,6 +27,8 @@ export type CategoryRows = Array<{ category: string; category_key: string }>;
 
 /** The columns of a brand that decide whether a channel may have links to it. */
 export type BrandLinkRules = Pick<BrandRow, 'id' | 'active' | 'allowed_channel_kinds'>;
+/** A brand an affiliate may promote: its domains and its rules for channels. */
+export type PromotableBrand = BrandLinkRules & Pick<BrandRow, 'name' | 'site' | 'domains'>;
 /** The network's terms for a brand's statements, as the brand's row keeps them. */
 export type NetworkTermsColumns = Pick<BrandRow, 'fee_basis_points' | 'statement_due_days'>;
 
@@ -71,6 +73,21 @@ export class BrandsRepository {
 
   findVisible(affiliateId: string, id: string): Promise<BrandRow | undefined> {
     return this.database.db.selectFrom('brands').selectAll().where('id', '=', id).where(brandRowIsVisible(this.database.db, affiliateId)).executeTakeFirst();
+  }
+
+  /**
+   * The active brands the affiliate may see (public, or private and approved; not suspended) with
+   * what decides where their links may point and which channels may have them: what an
+   * affiliate's link script may turn links to.
+   */
+  promotableBy(affiliateId: string): Promise<PromotableBrand[]> {
+    return this.database.db
+      .selectFrom('brands')
+      .select(['brands.id', 'brands.name', 'brands.site', 'brands.domains', 'brands.active', 'brands.allowed_channel_kinds'])
+      .where(brandRowIsVisible(this.database.db, affiliateId))
+      .where('brands.active', '=', 1)
+      .orderBy('brands.id')
+      .execute();
   }
 
   find(id: string): Promise<BrandRow | undefined> {

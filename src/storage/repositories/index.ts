@@ -20,6 +20,7 @@ import { FiguresRepository } from './figures.js';
 import { AffiliateLedger, LedgerRepository } from './ledger.js';
 import { AdjustmentsRepository } from './adjustments.js';
 import { LinksRepository } from './links.js';
+import { LinkKeysRepository } from './link-keys.js';
 import { OrdersRepository } from './orders.js';
 import { HoldsRepository } from './holds.js';
 import { PayoutsRepository } from './payouts.js';
@@ -63,6 +64,7 @@ export function openRepositories(database: Database) {
     holds: new HoldsRepository(database),
     ledger: new LedgerRepository(database),
     links: new LinksRepository(database),
+    linkKeys: new LinkKeysRepository(database),
     mail: new MailRepository(database),
     members: new MembersRepository(database),
     orders: new OrdersRepository(database),

@@ -2,7 +2,7 @@
 // tag and the pixel sent with it.
 import type { Database } from '../database.js';
 import type { PublishableKeyRow, TagReportRow, TagTestRow } from '../tables.js';
-import { isUniqueViolation } from '../../lib/unique-violation.js';
+import { retriedOnUniqueRace } from '../../lib/unique-violation.js';
 
 /** What a publishable key resolves to: its brand, and what the tag's rules read of it. */
 export interface PublishableKeyOwner {
@@ -21,16 +21,12 @@ export class TagInstallRepository {
    * transaction; two replacements at once: the later one runs again, so the last one wins.
    */
   async replaceKey(key: Omit<PublishableKeyRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.database.db.transaction().execute(async (trx) => {
-          await trx.updateTable('publishable_keys').set({ revoked_at: key.created_at, replaced_by: key.id }).where('brand_id', '=', key.brand_id).where('revoked_at', 'is', null).execute();
-          await trx.insertInto('publishable_keys').values({ ...key, revoked_at: null, replaced_by: null }).execute();
-        });
-      } catch (error) {
-        if (attempt >= 3 || !isUniqueViolation(error)) throw error;
-      }
-    }
+    await retriedOnUniqueRace(() =>
+      this.database.db.transaction().execute(async (trx) => {
+        await trx.updateTable('publishable_keys').set({ revoked_at: key.created_at, replaced_by: key.id }).where('brand_id', '=', key.brand_id).where('revoked_at', 'is', null).execute();
+        await trx.insertInto('publishable_keys').values({ ...key, revoked_at: null, replaced_by: null }).execute();
+      }),
+    );
   }
 
   /** The brand's active publishable key, if it has one. */

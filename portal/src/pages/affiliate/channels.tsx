@@ -30,7 +30,7 @@ export function Channels() {
   const channels = useQuery({ queryKey: ['channels'], queryFn: async () => ok(await api.GET('/affiliate/channels')).data });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['channels'] });
   const add = useMutation({
-    mutationFn: async (body: { availableChannelId: ChannelKind; name: string }) => ok(await api.POST('/affiliate/channels', { body })).data,
+    mutationFn: async (body: { availableChannelId: ChannelKind; name: string; site?: string }) => ok(await api.POST('/affiliate/channels', { body })).data,
     onSuccess: refresh,
   });
   const rename = useMutation({
@@ -53,7 +53,8 @@ export function Channels() {
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
-          add.mutate({ availableChannelId: fieldText(form, 'kind') as ChannelKind, name: fieldText(form, 'name') }, { onSuccess: () => form.reset() });
+          const site = fieldText(form, 'site').trim();
+          add.mutate({ availableChannelId: fieldText(form, 'kind') as ChannelKind, name: fieldText(form, 'name'), ...(site && { site }) }, { onSuccess: () => form.reset() });
         }}
       >
         <div class="field">
@@ -70,6 +71,10 @@ export function Channels() {
           {t('channels.name')}
           <input name="name" required maxLength={100} placeholder={t('channels.namePlaceholder')} />
         </label>
+        <label>
+          {t('channels.site')}
+          <input name="site" maxLength={2048} inputMode="url" placeholder={t('channels.sitePlaceholder')} />
+        </label>
         <button type="submit" disabled={add.isPending}>
           {t('channels.add')}
         </button>
@@ -85,6 +90,7 @@ export function Channels() {
                 <tr>
                   <th scope="col">{t('channels.name')}</th>
                   <th scope="col">{t('channels.kind')}</th>
+                  <th scope="col">{t('channels.address')}</th>
                   <th scope="col"><span class="visually-hidden">{t('team.actions')}</span></th>
                 </tr>
               </thead>
@@ -114,6 +120,7 @@ export function Channels() {
                       )}
                     </th>
                     <td>{KINDS[channel.availableChannel.id as ChannelKind] ? t(KINDS[channel.availableChannel.id as ChannelKind]) : channel.availableChannel.name}</td>
+                    <td class="wrap">{channel.site ?? '—'}</td>
                     <td class="actions">
                       {renaming !== channel.id && (
                         <>

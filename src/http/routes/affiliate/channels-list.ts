@@ -5,7 +5,7 @@ import type { App } from '../../context.js';
 import type { ServingServices } from '../../../services.js';
 
 /** A channel as the API answers it. */
-export const channelBody = (c: StoredChannel) => ({ id: c.id, name: c.name, availableChannel: { id: c.kindId, name: c.kindName } });
+export const channelBody = (c: StoredChannel) => ({ id: c.id, name: c.name, availableChannel: { id: c.kindId, name: c.kindName }, ...(c.site !== undefined && { site: c.site }) });
 
 export function listChannelsRoute(app: App, services: ServingServices): void {
   app.get(

@@ -23,6 +23,7 @@ import { listChannelsRoute } from './channels-list.js';
 import { createChannelRoute } from './channel-create.js';
 import { updateChannelRoute } from './channel-update.js';
 import { deleteChannelRoute } from './channel-delete.js';
+import { getLinkScriptRoute, putLinkScriptSitesRoute, replaceLinkKeyRoute } from './link-script.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { accountRoutes } from '../account/index.js';
 import { requestApprovalRoute } from './approval-request.js';
@@ -56,6 +57,9 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   createChannelRoute,
   updateChannelRoute,
   deleteChannelRoute,
+  getLinkScriptRoute,
+  putLinkScriptSitesRoute,
+  replaceLinkKeyRoute,
   requestApprovalRoute,
   createClaimRoute,
   listClaimsRoute,

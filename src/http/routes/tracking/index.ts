@@ -15,30 +15,14 @@ import { PixelQuery, TagConversionAccepted, TagConversionInput, TagVisitInput } 
 import { customerFromQuery } from '../../../schemas/conversion.js';
 import { HttpError, tooManyRequests } from '../../errors.js';
 import { errorResponses } from '../../responses.js';
+import { originOf, scriptRoute } from './pages.js';
+import { registerLinkScriptRoutes } from './link-script.js';
 
 const TAG = 'Tag and pixel';
 const NoQuery = Type.Object({}, { additionalProperties: false });
-const TagQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The tag’s version, as its install snippet names it' })) }, { additionalProperties: false });
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const pixelQuery = TypeCompiler.Compile(PixelQuery);
-
-/**
- * The page a report came from: the Origin header, else the Referer's origin, when the browser sent
- * either. A sandboxed frame (Shopify's custom pixels) sends Origin "null": its Referer names the page;
- * without one it stays a null origin, which no brand's domains take.
- */
-function originOf(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
-  const referer = request.headers.referer;
-  if (!referer) return origin === 'null' ? 'null' : undefined;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return 'null';
-  }
-}
 
 export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise<void> {
   const { tag, trackReports } = ctx.services;
@@ -58,31 +42,16 @@ export async function registerTrackingRoutes(app: App, ctx: AppContext): Promise
       try {
         done(null, JSON.parse(body as string));
       } catch {
-        done(new HttpError(400, 'invalid_body', 'The body is not JSON: send the order as a JSON object (content-type text/plain or application/json)'), undefined);
+        done(new HttpError(400, 'invalid_body', 'The body is not JSON: send a JSON object (content-type text/plain or application/json)'), undefined);
       }
     });
 
-    pages.get(
-      '/tag.js',
-      {
-        schema: {
-          tags: [TAG],
-          summary: 'The first-party tag',
-          description: `One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load. With the current v it is kept a day (immutable); without it, five minutes. Its integrity (sha384) is ${TAG_SCRIPT.integrity}.`,
-          querystring: TagQuery,
-          produces: ['text/javascript'],
-          response: { 200: Type.String({ description: 'The script' }), ...errorResponses(400, 500) },
-        },
-      },
-      async (request, reply) => {
-        const current = request.query.v === TAG_SCRIPT.version;
-        return reply
-          .header('content-type', 'text/javascript; charset=utf-8')
-          .header('cache-control', current ? 'public, max-age=86400, immutable' : 'public, max-age=300')
-          .header('etag', `"${TAG_SCRIPT.version}"`)
-          .send(TAG_SCRIPT.source);
-      },
-    );
+    scriptRoute(pages, '/tag.js', TAG_SCRIPT, {
+      tag: TAG,
+      summary: 'The first-party tag',
+      description: `One script for every brand, loaded by the snippet of GET /advertiser/tag. On the order page it reports affnet('conversion', {...}); on a page that makes no such call, it reports the shop's own purchase event from window.dataLayer (GA4's {event: 'purchase', ecommerce}, gtag's ('event', 'purchase', {...}) or Universal Analytics' ecommerce.purchase), once per order id, its decimal amounts turned into integer cents by the currency's minor unit, after the page's load.`,
+    });
+    registerLinkScriptRoutes(pages, ctx);
 
     pages.post(
       '/track/conversions',

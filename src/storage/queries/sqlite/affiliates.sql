@@ -33,7 +33,8 @@ select
   "c"."id",
   "c"."name",
   "c"."kind_id",
-  "k"."name" as "kind_name"
+  "k"."name" as "kind_name",
+  "c"."site"
 from
   "affiliate_channels" as "c"
   inner join "channel_kinds" as "k" on "k"."id" = "c"."kind_id"
@@ -91,6 +92,16 @@ from
 where
   "id" = ?;
 -- parameters: ["ch-1"]
+
+-- affiliates.setChannelSite
+update "affiliate_channels"
+set
+  "site" = ?
+where
+  "id" = ?
+  and "affiliate_id" = ?
+  and "removed_at" is null;
+-- parameters: ["https://blog.example","ch-1","aff-1"]
 
 -- affiliates.saveChannelKinds
 insert into

@@ -135,6 +135,46 @@ where
   );
 -- parameters: ["<uuid>","aff-1"]
 
+-- brands.promotableBy
+select
+  "brands"."id",
+  "brands"."name",
+  "brands"."site",
+  "brands"."domains",
+  "brands"."active",
+  "brands"."allowed_channel_kinds"
+from
+  "brands"
+where
+  (
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
+    )
+  )
+  and "brands"."active" = ?
+order by
+  "brands"."id";
+-- parameters: ["aff-1",1]
+
 -- brands.find
 select
   *
