@@ -138,6 +138,13 @@ async function scenarios(database: Database, key: string, brandKey: string): Pro
   return [
     { name: 'redirect, Zipf codes', paths: zipfSample(hotCodes, 100_000), baseline: 'redirect', headers: browser },
     { name: 'redirect, uniform codes', paths: uniformCodes, baseline: 'redirect', headers: browser },
+    // A tracker's click: two sub-ids, each value seen on many clicks (ad sets and creatives).
+    {
+      name: 'redirect, Zipf codes, with sub-ids',
+      paths: zipfSample(hotCodes, 100_000).map((path, i) => `${path}?sub1=adset-${i % 97}&sub2=creative-${i % 1_009}`),
+      baseline: 'redirect',
+      headers: browser,
+    },
     {
       name: 'brands list',
       paths: [...pages(20).map((p) => `/affiliate/brands?page=${p}`), ...categories.map((c) => `/affiliate/brands?categories=${encodeURIComponent(c)}`), '/affiliate/brands?isPublic=true&isHighlight=true'],
