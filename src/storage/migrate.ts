@@ -65,6 +65,7 @@ import * as sessionFactorMethod from './migrations/0059-session-factor-method.js
 import * as serverReporting from './migrations/0060-server-reporting.js';
 import * as reconciliations from './migrations/0061-reconciliations.js';
 import * as tagTests from './migrations/0062-tag-tests.js';
+import * as affiliatePostbacks from './migrations/0065-affiliate-postbacks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -131,6 +132,7 @@ const migrations: Record<string, DialectMigration> = {
   '0060-server-reporting': serverReporting,
   '0061-reconciliations': reconciliations,
   '0062-tag-tests': tagTests,
+  '0065-affiliate-postbacks': affiliatePostbacks,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

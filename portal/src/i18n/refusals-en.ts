@@ -193,4 +193,9 @@ export const refusalsEn = {
   'refusal.too_many_tag_tests': 'That is many test orders in an hour: try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'refusal.tag_test_not_found': 'This test order is no longer kept (tests are kept 7 days): send a new test order.',
   'refusal.reconciliation_applied': 'These changes were applied already: send the file again to see what is left to do.',
+  'refusal.unknown_macro': '{macro}, after {position} characters of the address, is not a macro we fill in: choose one from the list of macros (their names are in lower case, with underscores).',
+  'refusal.unclosed_macro': 'A brace after {position} characters of the address ({macro}) opens or closes no macro: each macro is a name from the list between two braces.',
+  'refusal.macro_in_host': '{macro}, after {position} characters, is in the site’s name: macros go after it, in the path or after the question mark.',
+  'refusal.postback_limit': 'You have as many postbacks as allowed: delete one first.',
+  'refusal.postback_not_found': 'This postback no longer exists: reload the page.',
 } as const;

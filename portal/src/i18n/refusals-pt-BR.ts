@@ -194,4 +194,9 @@ export const refusalsPtBR: Record<keyof typeof refusalsEn, string> = {
   'refusal.too_many_tag_tests': 'São muitos pedidos de teste em uma hora: tente de novo em {minutes, plural, one {# minuto} other {# minutos}}.',
   'refusal.tag_test_not_found': 'Este pedido de teste não está mais guardado (os testes ficam 7 dias): envie um novo pedido de teste.',
   'refusal.reconciliation_applied': 'Estas mudanças já foram aplicadas: envie o arquivo de novo para ver o que ainda falta.',
+  'refusal.unknown_macro': '{macro}, depois de {position} caracteres do endereço, não é uma macro que preenchemos: escolha uma da lista de macros (os nomes são em minúsculas, com sublinhados).',
+  'refusal.unclosed_macro': 'Uma chave depois de {position} caracteres do endereço ({macro}) não abre nem fecha uma macro: cada macro é um nome da lista entre duas chaves.',
+  'refusal.macro_in_host': '{macro}, depois de {position} caracteres, está no nome do site: as macros vão depois dele, no caminho ou depois do ponto de interrogação.',
+  'refusal.postback_limit': 'Você já tem o máximo de postbacks permitido: exclua um primeiro.',
+  'refusal.postback_not_found': 'Este postback não existe mais: recarregue a página.',
 };
