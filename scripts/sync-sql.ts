@@ -106,6 +106,7 @@ const postbackDelivery: PostbackDeliveryRow = {
   url: null,
   response_status: null,
   error: null,
+  failure: null,
   duration_ms: null,
   next_attempt_at: NOW,
   lease_owner: 'instance-1',
@@ -739,7 +740,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     [
       'recordAttempt',
       (r) =>
-        r.postbacks.recordAttempt(postbackDelivery, { status: 'delivered', next_attempt_at: NOW, url: 'https://tracker.example/postback?cid=c-1&payout=14.99', response_status: 200, error: null, duration_ms: 12 }, NOW),
+        r.postbacks.recordAttempt(postbackDelivery, { status: 'delivered', next_attempt_at: NOW, url: 'https://tracker.example/postback?cid=c-1&payout=14.99', response_status: 200, error: null, failure: null, duration_ms: 12 }, NOW),
     ],
     ['prepareMonths', (r) => r.postbacks.prepareMonths()],
     ['dropMonthsEndedBy', (r) => r.postbacks.dropMonthsEndedBy()],

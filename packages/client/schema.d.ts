@@ -34854,6 +34854,11 @@ export interface components {
             responseStatus?: number;
             /** @description Why the last attempt failed: a status other than 2xx, no answer in time, or a refused address (what is wrong, never which address a name resolves to) */
             error?: string;
+            /**
+             * @description Why no whole answer came to the last attempt: refused (the address may not be requested: not https, not found, or not a public address), timeout (no whole answer within WEBHOOK_TIMEOUT_MS), unreachable (the connection failed). Omitted when your tracker answered, whatever its status (see responseStatus).
+             * @enum {string}
+             */
+            failure?: "refused" | "timeout" | "unreachable";
             /** @description How long the last attempt took */
             durationMs?: number;
             /**

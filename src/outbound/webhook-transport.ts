@@ -36,7 +36,7 @@ export function webhookTransport(options: TransportOptions): WebhookTransport {
       try {
         url = new URL(request.url);
       } catch {
-        return { error: 'refused: not a valid URL', durationMs: took() };
+        return { error: 'refused: not a valid URL', failure: 'refused', durationMs: took() };
       }
       let status: number | undefined;
       const deadline = new Deadline(timeoutMs, (stage) =>
@@ -58,19 +58,23 @@ export function webhookTransport(options: TransportOptions): WebhookTransport {
               // The answer is not needed beyond its status and beginning: stop reading once enough has come.
               if (read > maxResponseBytes) response.destroy();
             });
-            const finish = () => done({ status, ...(deadline.error && { error: deadline.error.message }), durationMs: took(), ...(read > 0 && { answer: Buffer.concat(kept).toString('utf8') }) });
+            const finish = () =>
+              done({ status, ...(deadline.error && { error: deadline.error.message, failure: 'timeout' }), durationMs: took(), ...(read > 0 && { answer: Buffer.concat(kept).toString('utf8') }) });
             response.on('end', finish);
             response.on('close', finish);
             response.on('error', finish);
           });
           deadline.holds(outgoing, 'answer');
           // Also after the answer began, when the deadline destroys its connection: the status stays known.
-          outgoing.on('error', (error) => done({ ...(status !== undefined && { status }), error: error.message, durationMs: took() }));
+          outgoing.on('error', (error) => done({ ...(status !== undefined && { status }), error: error.message, failure: deadline.error ? 'timeout' : 'unreachable', durationMs: took() }));
           outgoing.end(request.body);
         });
       } catch (error) {
-        if (error instanceof RefusedTarget) onRefused?.(error.detail, request.url);
-        return { error: (error as Error).message, durationMs: took() };
+        if (error instanceof RefusedTarget) {
+          onRefused?.(error.detail, request.url);
+          return { error: error.message, failure: 'refused', durationMs: took() };
+        }
+        return { error: (error as Error).message, failure: deadline.error ? 'timeout' : 'unreachable', durationMs: took() };
       } finally {
         deadline.clear();
       }

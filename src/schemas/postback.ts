@@ -70,6 +70,12 @@ export const PostbackDelivery = Type.Object(
     url: Type.Optional(Type.String({ description: 'The URL of the last attempt, as sent (macros filled in); omitted before the first' })),
     responseStatus: Type.Optional(Type.Integer({ description: 'The status your tracker answered the last attempt; omitted when it did not answer' })),
     error: Type.Optional(Type.String({ description: 'Why the last attempt failed: a status other than 2xx, no answer in time, or a refused address (what is wrong, never which address a name resolves to)' })),
+    failure: Type.Optional(
+      Type.Union([Type.Literal('refused'), Type.Literal('timeout'), Type.Literal('unreachable')], {
+        description:
+          'Why no whole answer came to the last attempt: refused (the address may not be requested: not https, not found, or not a public address), timeout (no whole answer within WEBHOOK_TIMEOUT_MS), unreachable (the connection failed). Omitted when your tracker answered, whatever its status (see responseStatus).',
+      }),
+    ),
     durationMs: Type.Optional(Type.Integer({ description: 'How long the last attempt took' })),
     at: Type.String({ format: 'date-time', description: 'When the event happened (of a test: when it was sent)' }),
     lastAttemptAt: Type.Optional(DateTime),

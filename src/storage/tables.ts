@@ -708,6 +708,8 @@ export interface PostbackDeliveriesTable {
   url: string | null;
   response_status: number | null;
   error: string | null;
+  /** Why no whole answer came: refused, timeout or unreachable (see WebhookResponse). */
+  failure: string | null;
   duration_ms: number | null;
   next_attempt_at: string;
   lease_owner: string | null;

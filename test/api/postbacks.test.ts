@@ -16,7 +16,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const HOUR = 3_600_000;
 type Postback = { id: string; url: string; events: string[]; brandIds?: string[]; active: boolean; createdAt: string; updatedAt: string };
-type Delivery = { id: string; event: string; test: boolean; status: string; attempts: number; url?: string; responseStatus?: number; error?: string; at: string; nextAttemptAt?: string };
+type Delivery = { id: string; event: string; test: boolean; status: string; attempts: number; url?: string; responseStatus?: number; error?: string; failure?: string; at: string; nextAttemptAt?: string };
 type ErrorDetails = { code: string; details?: { position?: number; macro?: string; values?: string[]; limit?: number } };
 
 /** Every macro, each under a query parameter of its own. */
@@ -259,13 +259,23 @@ describe('a test', () => {
     clock.advance(1000);
     before = tracker.received.length;
     const failed = (await send('POST', '/affiliate/postbacks/tested/test?event=commission.paid', aff1)).json<{ data: { delivery: Delivery; answer?: string } }>().data;
-    assert.deepEqual([failed.delivery.status, failed.delivery.responseStatus, failed.delivery.event, failed.answer], ['failed', 500, 'commission.paid', 'ok']);
+    assert.deepEqual([failed.delivery.status, failed.delivery.responseStatus, failed.delivery.failure, failed.delivery.event, failed.answer], ['failed', 500, undefined, 'commission.paid', 'ok']);
     assert.equal(queryOf(since(before)[0]!.url).st, 'paid');
     clock.advance(HOUR);
     assert.equal(await fire(), 0, 'a test is never retried');
     assert.deepEqual((await log(aff1, 'tested')).map((e) => [e.test, e.status]), [[true, 'failed'], [true, 'delivered']]);
     assertError(await send('POST', '/affiliate/postbacks/tested/test?event=order.created', aff1), 400, 'invalid_query');
     await remove(aff1, 'tested');
+  });
+
+  test('of a tracker nobody answers at says it could not be reached', async () => {
+    const closed = await startReceiver();
+    await closed.close();
+    await put(aff1, 'nobody', { url: `${closed.url}?cid={click_id}`, events: ['conversion.created'] });
+    const { delivery, answer } = (await send('POST', '/affiliate/postbacks/nobody/test', aff1)).json<{ data: { delivery: Delivery; answer?: string } }>().data;
+    assert.deepEqual([delivery.status, delivery.responseStatus, delivery.failure, answer], ['failed', undefined, 'unreachable', undefined]);
+    assert.match(delivery.error!, /ECONNREFUSED/);
+    await remove(aff1, 'nobody');
   });
 });
 
@@ -297,12 +307,30 @@ describe('another affiliate', () => {
   });
 });
 
+describe('the delivery log', () => {
+  test('is kept for WEBHOOK_RETENTION_DAYS (30 by default), then pruned', async () => {
+    await put(aff1, 'kept', { url: `${tracker.url}?oid={order_id}`, events: ['conversion.created'] });
+    await conversion(aff1);
+    await fire();
+    assert.equal((await log(aff1, 'kept')).length, 1);
+    clock.advance(29 * 24 * HOUR);
+    await h.service.services.retention.postbacks.prune();
+    assert.equal((await log(aff1, 'kept')).length, 1, 'kept within the 30 days');
+    clock.advance(2 * 24 * HOUR);
+    assert.ok((await h.service.services.retention.postbacks.prune()) >= 1);
+    assert.deepEqual(await log(aff1, 'kept'), []);
+    assert.equal((await send('GET', '/affiliate/postbacks/kept', aff1)).statusCode, 200, 'the postback itself stays');
+    await remove(aff1, 'kept');
+  });
+});
+
 describe('where a postback may go', () => {
   let strict: Harness;
   let key: string;
   before(async () => {
     // Local targets not allowed, as in production.
-    strict = await startHarness({ WEBHOOK_POLL_MS: '0' }, { clock, resolveHost: async () => ['93.184.216.34'] });
+    // rebind.test resolves to loopback, as a hostile DNS answer would.
+    strict = await startHarness({ WEBHOOK_POLL_MS: '0' }, { clock, resolveHost: async (name) => (name === 'rebind.test' ? ['127.0.0.1'] : ['93.184.216.34']) });
     key = (await newKey(strict, 'aff-1', { rateLimit: 100_000 })).key;
   });
   after(async () => {
@@ -319,5 +347,15 @@ describe('where a postback may go', () => {
     assertError(await putUrl('https://user:pw@tracker.example.com/pb'), 400, 'invalid_url');
     const ok = await putUrl('https://tracker.example.com/pb?cid={click_id}');
     assert.equal(ok.statusCode, 201, ok.body);
+  });
+
+  test('a name resolving to a private address is refused when sent, saying what is wrong', async () => {
+    const saved = await strict.request({ method: 'PUT', url: '/affiliate/postbacks/rebind', headers: { 'x-api-key': key }, payload: { url: 'https://rebind.test/pb?cid={click_id}', events: ['conversion.created'] } });
+    assert.equal(saved.statusCode, 201, saved.body);
+    const before = tracker.received.length;
+    const res = await strict.request({ method: 'POST', url: '/affiliate/postbacks/rebind/test', headers: { 'x-api-key': key } });
+    const { delivery } = res.json<{ data: { delivery: Delivery } }>().data;
+    assert.deepEqual([delivery.status, delivery.failure, delivery.error, delivery.url], ['failed', 'refused', 'refused: the address of rebind.test is not public', 'https://rebind.test/pb?cid=test-click']);
+    assert.equal(tracker.received.length, before);
   });
 });

@@ -54,6 +54,7 @@ export class PostbackQueue implements JobQueue<ClaimedPostback, PostbackTry> {
         url: detail?.url ?? delivery.url,
         response_status: detail?.status ?? null,
         error: decision.error ?? null,
+        failure: detail?.failure ?? null,
         duration_ms: detail?.durationMs ?? null,
       },
       iso(decision.now),

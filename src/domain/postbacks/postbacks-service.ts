@@ -49,6 +49,7 @@ export interface PostbackDelivery {
   url?: string;
   responseStatus?: number;
   error?: string;
+  failure?: 'refused' | 'timeout' | 'unreachable';
   durationMs?: number;
   at: string;
   lastAttemptAt?: string;
@@ -83,6 +84,7 @@ export function deliveryOf(row: PostbackDeliveryRow): PostbackDelivery {
     ...(row.url !== null && { url: row.url }),
     ...(row.response_status !== null && { responseStatus: row.response_status }),
     ...(row.error !== null && { error: row.error }),
+    ...(row.failure !== null && { failure: row.failure as NonNullable<PostbackDelivery['failure']> }),
     ...(row.duration_ms !== null && { durationMs: row.duration_ms }),
     at: row.created_at,
     ...(row.last_attempt_at !== null && { lastAttemptAt: row.last_attempt_at }),
@@ -175,6 +177,7 @@ export class PostbacksService {
       url,
       response_status: response.status ?? null,
       error: result.ok ? null : result.error,
+      failure: response.failure ?? null,
       duration_ms: response.durationMs,
       next_attempt_at: at,
       lease_owner: null,

@@ -4,7 +4,7 @@
 //   theirs), the brands it is limited to (' id id ', null: every brand), whether it is active.
 // - postback_deliveries: one event to one template, written in the transaction of the change (as
 //   the webhook outbox is), with the event's payload, its lease, its attempts and how the last one
-//   went (the URL as sent, the tracker's status or the error): the delivery log. A template fires
+//   went (the URL as sent, the tracker's status, or the error and its kind): the delivery log. A template fires
 //   once per event: (affiliate, template, event_key) is unique. A test is a delivery too, made
 //   over at once.
 import type { Kysely } from 'kysely';
@@ -41,6 +41,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('url', TEXT)
     .addColumn('response_status', 'integer')
     .addColumn('error', TEXT)
+    /** refused, timeout or unreachable: why no whole answer came */
+    .addColumn('failure', TEXT)
     .addColumn('duration_ms', 'integer')
     .addColumn('next_attempt_at', TEXT, (c) => c.notNull())
     .addColumn('lease_owner', TEXT)

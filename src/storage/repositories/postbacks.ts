@@ -29,7 +29,7 @@ export interface ClaimedPostback {
 }
 
 /** What an attempt changed: the delivery's next state and how the attempt went. */
-export type PostbackAttempt = Pick<PostbackDeliveryRow, 'status' | 'next_attempt_at' | 'url' | 'response_status' | 'error' | 'duration_ms'>;
+export type PostbackAttempt = Pick<PostbackDeliveryRow, 'status' | 'next_attempt_at' | 'url' | 'response_status' | 'error' | 'failure' | 'duration_ms'>;
 
 /** The affiliate's events among `events` a postback may fire on (order.created → conversion.created, …). */
 export function postbackTriggersOf(events: readonly NewWebhookEvent[]): PostbackTrigger[] {
@@ -85,6 +85,7 @@ const pendingRow = (affiliateId: string, postbackId: string, trigger: PostbackTr
   url: null,
   response_status: null,
   error: null,
+  failure: null,
   duration_ms: null,
   next_attempt_at: now,
   lease_owner: null,

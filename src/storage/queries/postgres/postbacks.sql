@@ -158,6 +158,7 @@ insert into
     "url",
     "response_status",
     "error",
+    "failure",
     "duration_ms",
     "next_attempt_at",
     "lease_owner",
@@ -186,9 +187,10 @@ values
     $16,
     $17,
     $18,
-    $19
+    $19,
+    $20
   );
--- parameters: ["postback-delivery-1","aff-1","voluum","conversion.created","msg_1","{\"type\":\"order.created\",\"version\":1,\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",1,"delivered",1,null,null,null,null,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["postback-delivery-1","aff-1","voluum","conversion.created","msg_1","{\"type\":\"order.created\",\"version\":1,\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",1,"delivered",1,null,null,null,null,null,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- postbacks.claimDue
 with
@@ -251,17 +253,18 @@ set
   "url" = $3,
   "response_status" = $4,
   "error" = $5,
-  "duration_ms" = $6,
-  "attempts" = $7,
-  "last_attempt_at" = $8,
-  "lease_owner" = $9,
-  "lease_until" = $10,
-  "updated_at" = $11
+  "failure" = $6,
+  "duration_ms" = $7,
+  "attempts" = $8,
+  "last_attempt_at" = $9,
+  "lease_owner" = $10,
+  "lease_until" = $11,
+  "updated_at" = $12
 where
-  "id" = $12
-  and "lease_owner" = $13
-  and "lease_until" = $14;
--- parameters: ["delivered","2026-01-01T00:00:00.000Z","https://tracker.example/postback?cid=c-1&payout=14.99",200,null,12,1,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","postback-delivery-1","instance-1","2026-01-01T00:00:00.000Z"]
+  "id" = $13
+  and "lease_owner" = $14
+  and "lease_until" = $15;
+-- parameters: ["delivered","2026-01-01T00:00:00.000Z","https://tracker.example/postback?cid=c-1&payout=14.99",200,null,null,12,1,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","postback-delivery-1","instance-1","2026-01-01T00:00:00.000Z"]
 
 -- postbacks.prepareMonths
 -- (no statement)

@@ -158,6 +158,7 @@ insert into
     "url",
     "response_status",
     "error",
+    "failure",
     "duration_ms",
     "next_attempt_at",
     "lease_owner",
@@ -186,9 +187,10 @@ values
     ?,
     ?,
     ?,
+    ?,
     ?
   );
--- parameters: ["postback-delivery-1","aff-1","voluum","conversion.created","msg_1","{\"type\":\"order.created\",\"version\":1,\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",1,"delivered",1,null,null,null,null,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
+-- parameters: ["postback-delivery-1","aff-1","voluum","conversion.created","msg_1","{\"type\":\"order.created\",\"version\":1,\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"data\":{}}",1,"delivered",1,null,null,null,null,null,"2026-01-01T00:00:00.000Z",null,null,null,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
 -- postbacks.claimDue
 with
@@ -251,6 +253,7 @@ set
   "url" = ?,
   "response_status" = ?,
   "error" = ?,
+  "failure" = ?,
   "duration_ms" = ?,
   "attempts" = ?,
   "last_attempt_at" = ?,
@@ -261,7 +264,7 @@ where
   "id" = ?
   and "lease_owner" = ?
   and "lease_until" = ?;
--- parameters: ["delivered","2026-01-01T00:00:00.000Z","https://tracker.example/postback?cid=c-1&payout=14.99",200,null,12,1,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","postback-delivery-1","instance-1","2026-01-01T00:00:00.000Z"]
+-- parameters: ["delivered","2026-01-01T00:00:00.000Z","https://tracker.example/postback?cid=c-1&payout=14.99",200,null,null,12,1,"2026-01-01T00:00:00.000Z",null,null,"2026-01-01T00:00:00.000Z","postback-delivery-1","instance-1","2026-01-01T00:00:00.000Z"]
 
 -- postbacks.prepareMonths
 -- (no statement)
