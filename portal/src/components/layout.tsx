@@ -26,6 +26,7 @@ export const AFFILIATE_TOOLS: Array<[MessageKey, Array<[string, MessageKey, Mess
       ['/campaigns', 'nav.campaigns', 'tools.campaignsHint'],
       ['/codes', 'nav.myCodes', 'tools.myCodesHint'],
       ['/feeds', 'nav.feeds', 'tools.feedsHint'],
+      ['/postbacks', 'nav.postbacks', 'tools.postbacksHint'],
       ['/analytics', 'nav.analytics', 'tools.analyticsHint'],
     ],
   ],

@@ -12,6 +12,7 @@ import { Claims } from '../pages/affiliate/claims.js';
 import { MyCodes } from '../pages/affiliate/coupons.js';
 import { Statements } from '../pages/affiliate/statements.js';
 import { Feeds } from '../pages/affiliate/feeds.js';
+import { Postbacks } from '../pages/affiliate/postbacks.js';
 import { Tools } from '../pages/affiliate/tools.js';
 import { OrderDetail } from '../pages/affiliate/order.js';
 import { BrandDetail } from '../pages/affiliate/brand.js';
@@ -40,6 +41,7 @@ export default function AffiliateRoutes({ user }: { user: User }) {
       <Route path="/payouts" component={Payouts} />
       <Route path="/statements" component={Statements} />
       <Route path="/feeds" component={Feeds} />
+      <Route path="/postbacks" component={Postbacks} />
       <Route path="/claims" component={Claims} />
       <Route path="/payee">{() => <Payee me={user} />}</Route>
       <Route path="/channels" component={Channels} />
