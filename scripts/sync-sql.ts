@@ -25,7 +25,7 @@ import {
 } from 'kysely';
 import { format } from 'sql-formatter';
 import type { Database, Dialect } from '../src/storage/database.js';
-import type { ClaimRow, DB, NewClickRow, OrderRow, WebhookDeliveryRow, WebhookEndpointRow } from '../src/storage/tables.js';
+import type { AffiliatePostbackRow, ClaimRow, DB, NewClickRow, OrderRow, PostbackDeliveryRow, WebhookDeliveryRow, WebhookEndpointRow } from '../src/storage/tables.js';
 import { openRepositories, type Repositories } from '../src/storage/repositories/index.js';
 
 const OUT = 'src/storage/queries';
@@ -78,6 +78,40 @@ const delivery: WebhookDeliveryRow = {
   next_attempt_at: NOW,
   lease_owner: 'instance-1',
   lease_until: NOW,
+  created_at: NOW,
+  updated_at: NOW,
+};
+
+const postback: AffiliatePostbackRow = {
+  affiliate_id: AFF,
+  id: 'voluum',
+  url: 'https://tracker.example/postback?cid={click_id}&payout={commission}',
+  events: ' conversion.created conversion.approved ',
+  brand_ids: null,
+  active: 1,
+  created_at: NOW,
+  updated_at: NOW,
+};
+
+const postbackDelivery: PostbackDeliveryRow = {
+  id: 'postback-delivery-1',
+  affiliate_id: AFF,
+  postback_id: 'voluum',
+  event: 'conversion.created',
+  event_key: 'msg_1',
+  payload: '{"type":"order.created","version":1,"timestamp":"2026-01-01T00:00:00.000Z","data":{}}',
+  test: 0,
+  status: 'pending',
+  attempts: 0,
+  url: null,
+  response_status: null,
+  error: null,
+  failure: null,
+  duration_ms: null,
+  next_attempt_at: NOW,
+  lease_owner: 'instance-1',
+  lease_until: NOW,
+  last_attempt_at: null,
   created_at: NOW,
   updated_at: NOW,
 };
@@ -715,6 +749,25 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
     ],
     ['findEvent', (r) => r.webhooks.findEvent('msg_1')],
     ['backlog', (r) => r.webhooks.backlog()],
+  ],
+  postbacks: [
+    ['list', (r) => r.postbacks.list(AFF)],
+    ['find', (r) => r.postbacks.find(AFF, 'voluum')],
+    ['save', (r) => r.postbacks.save(postback)],
+    ['delete', (r) => r.postbacks.delete(AFF, 'voluum')],
+    ['subscribed', (r) => r.postbacks.subscribed(AFF, 'commission.paid')],
+    ['brandsOf', (r) => r.postbacks.brandsOf(AFF, [BRAND])],
+    ['listDeliveries', (r) => r.postbacks.listDeliveries(AFF, 'voluum', PAGE)],
+    ['insertDelivery', (r) => r.postbacks.insertDelivery({ ...postbackDelivery, test: 1, status: 'delivered', attempts: 1, lease_owner: null, lease_until: null })],
+    ['claimDue', (r) => r.postbacks.claimDue('instance-1', NOW, NOW, 20, 4)],
+    [
+      'recordAttempt',
+      (r) =>
+        r.postbacks.recordAttempt(postbackDelivery, { status: 'delivered', next_attempt_at: NOW, url: 'https://tracker.example/postback?cid=c-1&payout=14.99', response_status: 200, error: null, failure: null, duration_ms: 12 }, NOW),
+    ],
+    ['prepareMonths', (r) => r.postbacks.prepareMonths()],
+    ['dropMonthsEndedBy', (r) => r.postbacks.dropMonthsEndedBy()],
+    ['pruneOlderThan', (r) => r.postbacks.pruneOlderThan(Date.parse(NOW), 1000)],
   ],
   feeds: [
     ['find', (r) => r.feeds.find(BRAND, 'main')],

@@ -34,6 +34,8 @@ import { ScheduledTasks } from './domain/jobs/scheduled-tasks.js';
 import { MailQueue } from './domain/mail/mail-queue.js';
 import { FeedsService } from './domain/feeds/feeds-service.js';
 import { FeedQueue } from './domain/feeds/feed-queue.js';
+import { PostbackQueue } from './domain/postbacks/postback-queue.js';
+import { PostbacksService } from './domain/postbacks/postbacks-service.js';
 import type { MailTransport } from './domain/mail/transport.js';
 import { outboxMailTransport, smtpMailTransport } from './outbound/mail-transport.js';
 import { webhookTransport } from './outbound/webhook-transport.js';
@@ -128,7 +130,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let app: App | undefined;
   const logError = (message: string) => (error: unknown) => app?.log.error({ err: error }, message);
   // A member's URL that leads inside: the member is told it is not public; the log says where it led.
-  const logRefused = (kind: 'feed' | 'webhook') => (detail: string, url: string) => app?.log.warn({ kind, url, detail }, `a ${kind} URL was refused: it does not lead to a public address`);
+  const logRefused = (kind: 'feed' | 'webhook' | 'postback') => (detail: string, url: string) => app?.log.warn({ kind, url, detail }, `a ${kind} URL was refused: it does not lead to a public address`);
 
   const repositories = openRepositories(database);
   const bus: InvalidationBus = redis ? redisChannel<Invalidation>(redis, INVALIDATION_CHANNEL) : localBus();
@@ -182,10 +184,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const retention = {
     clicks: new Retention(repositories.clicks, clock, { retentionDays: config.clickRetentionDays }),
     webhooks: new Retention(repositories.webhooks, clock, { retentionDays: config.webhookRetentionDays }),
+    postbacks: new Retention(repositories.postbacks, clock, { retentionDays: config.webhookRetentionDays }),
     mail: new Retention(repositories.mail, clock, { retentionDays: config.mailRetentionDays }),
     applications: new Retention(repositories.applications, clock, { retentionDays: config.applicationRetentionDays }),
   };
   const payeeKeys = payeeKeysFor(config);
+  // Postbacks go out as webhooks do: the same rules of where, the same deadline.
+  const postbackTransport = webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost, onRefused: logRefused('postback') });
   const fraud = fraudSettingsOf(config);
   const conversions = new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0, {
     rules: new FraudRules(repositories, fraud, async () => visitorSalt),
@@ -229,11 +234,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     jobs: new JobRunner(clock, {
       instanceId: randomUUID(),
       onError: (queue, error) => logError(JOB_FAILURES[queue] ?? `running ${queue} jobs failed; will retry`)(error),
-      // A webhook receiver that fails is its owner's to see (the delivery log); mail and scheduled work that fail are the operator's.
+      // A webhook receiver or tracker that fails is its owner's to see (the delivery log); mail and scheduled work that fail are the operator's.
       onTryFailed: (queue, error) => {
-        if (queue !== 'webhooks') app?.log.warn({ queue, error }, JOB_FAILURES[queue] ?? `a ${queue} job failed; will retry`);
+        if (queue !== 'webhooks' && queue !== 'postbacks') app?.log.warn({ queue, error }, JOB_FAILURES[queue] ?? `a ${queue} job failed; will retry`);
       },
     }),
+    postbacks: new PostbacksService(repositories, postbackTransport, clock, config.webhookAllowLocalTargets),
     feeds: new FeedsService(repositories, clock, {
       fetch: feedFetcher({ allowLocal: config.webhookAllowLocalTargets, deadlineMs: config.feedFetchTimeoutMs, onRefused: logRefused('feed'), ...(options.resolveHost && { resolve: options.resolveHost }) }),
       allowLocal: config.webhookAllowLocalTargets,
@@ -256,10 +262,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
   services.jobs
     .add(new WebhookQueue(repositories.webhooks, webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost, onRefused: logRefused('webhook') }), clock), config.webhookPollMs)
+    .add(new PostbackQueue(repositories.postbacks, postbackTransport, config.webhookAllowLocalTargets), config.webhookPollMs)
     .add(
       new ScheduledTasks(repositories.scheduledTasks, [
         { name: 'clicks-retention', everyMs: HOUR_MS, run: () => retention.clicks.prune() },
         { name: 'webhooks-retention', everyMs: HOUR_MS, run: () => retention.webhooks.prune() },
+        { name: 'postbacks-retention', everyMs: HOUR_MS, run: () => retention.postbacks.prune() },
         { name: 'mail-retention', everyMs: HOUR_MS, run: () => retention.mail.prune() },
         { name: 'applications-retention', everyMs: HOUR_MS, run: () => retention.applications.prune() },
         { name: 'order-locks', everyMs: config.lockPollMs, run: () => services.locks.approveLocked() },

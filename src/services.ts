@@ -54,6 +54,7 @@ import type { ReconciliationsService } from './domain/reconciliation/reconciliat
 import { TagInstallService } from './domain/tag/tag-install.js';
 import { TagTestsService } from './domain/tag/tag-tests.js';
 import type { HealthService } from './domain/health.js';
+import type { PostbacksService } from './domain/postbacks/postbacks-service.js';
 import { HoldsService } from './domain/orders/holds.js';
 import type { FraudSettings } from './domain/orders/fraud-rules.js';
 import { readAsnList } from './lib/ip-asn.js';
@@ -133,8 +134,10 @@ export interface ServingServices extends Services {
   /** Counts the link script's requests per client address (AUTO_LINK_LIMIT_PER_ADDRESS) and the links asked per key (AUTO_LINK_LIMIT_PER_KEY). */
   autoLinkRequests: { address: FailedKeyThrottle; key: FailedKeyThrottle };
   health: HealthService;
-  /** Background work: the webhook outbox (queue `webhooks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
+  /** Background work: the webhook outbox (queue `webhooks`), affiliates' postbacks (`postbacks`) and the scheduled tasks (`scheduled`); started with the server, tests run its rounds themselves. */
   jobs: JobRunner;
+  /** Affiliates' postbacks: their trackers' URL templates, delivery logs and tests (sent through the webhooks' transport). */
+  postbacks: PostbacksService;
   /** Brands' product feeds and their runs (fetched on the job runner's queue `feeds`). */
   feeds: FeedsService;
   /** Orders confirmed from the shop's own order export: previews and their application. */
@@ -149,8 +152,8 @@ export interface ServingServices extends Services {
   passkeySignIns: FailedKeyThrottle;
   /** Counts requests for a password link per address asked for and per client address. */
   passwordResets: { account: FailedKeyThrottle; address: FailedKeyThrottle };
-  /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS, unconfirmed sign-ups past APPLICATION_RETENTION_DAYS (hourly scheduled tasks). */
-  retention: { clicks: Retention; webhooks: Retention; mail: Retention; applications: Retention };
+  /** Deletes raw clicks past CLICK_RETENTION_DAYS, the webhook outbox and log and postbacks' deliveries past WEBHOOK_RETENTION_DAYS, mail sent past MAIL_RETENTION_DAYS, unconfirmed sign-ups past APPLICATION_RETENTION_DAYS (hourly scheduled tasks). */
+  retention: { clicks: Retention; webhooks: Retention; postbacks: Retention; mail: Retention; applications: Retention };
 }
 
 export interface ServiceSettings {

@@ -16,6 +16,8 @@ export type Order = Schemas['Order'];
 export type Conversion = Schemas['Conversion'];
 export type Payout = Schemas['Payout'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type Postback = Schemas['Postback'];
+export type PostbackDelivery = Schemas['PostbackDelivery'];
 
 export interface AffnetClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** Where the service answers, e.g. https://go.example.com */

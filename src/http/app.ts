@@ -28,6 +28,7 @@ import { Claim } from '../schemas/claim.js';
 import { Application, AuditEntry, HeldOrder, MemberDetail, MemberSummary } from '../schemas/operator.js';
 import { NetworkFigures } from '../schemas/figures.js';
 import { DeliveryAttempt, WebhookEndpoint } from '../schemas/webhook.js';
+import { Postback, PostbackDelivery } from '../schemas/postback.js';
 import { OpenSession, Session, User } from '../schemas/session.js';
 import { ApiKey } from '../schemas/account.js';
 import { ViewAs } from '../schemas/view-as.js';
@@ -66,7 +67,7 @@ import { logsRequests } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { ConnectionDrain, type DrainOptions, type DrainResult } from './drain.js';
 
-const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, NetworkTerms, NetworkTermsChanged, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagReport, TagInstall, TagTest, AutoLink, LinkScript, ReconciliationLine, Reconciliation];
+const SHARED_SCHEMAS = [AffiliateGroup, CommissionRule, CommissionRules, CommissionPreview, BrandCommissionRules, OrderCommission, ErrorBody, Pagination, AvailableChannel, AffiliateChannel, Channel, ChannelRef, Commission, Brand, BrandProfile, ProductOption, Product, Campaign, ShortUrl, BrandCampaign, BrandCoupon, AffiliateCoupon, OrderItem, Order, Conversion, ConversionEvent, Payout, Statement, StatementLine, AffiliateStatementMovement, AffiliateStatement, Claim, Application, AuditEntry, MemberSummary, NetworkTerms, NetworkTermsChanged, MemberDetail, NetworkFigures, HeldOrder, WebhookEndpoint, DeliveryAttempt, User, Session, OpenSession, ApiKey, ViewAs, Feed, FeedRun, TagReport, TagInstall, TagTest, AutoLink, LinkScript, ReconciliationLine, Reconciliation, Postback, PostbackDelivery];
 
 /** A route as registered, after the route rules were applied; what route-walking tests enumerate. */
 export interface RegisteredRoute {
@@ -196,6 +197,11 @@ async function registerDocumentation(app: App, publicUrl: string): Promise<void>
         { name: 'Orders' },
         { name: 'Advertiser', description: 'For brands: report conversions, read them back with their history, correct and settle them. Brand keys only (scopes conversions:write, conversions:read).' },
         { name: 'Webhooks', description: 'Events pushed to your receivers as they happen, signed; for affiliates under /affiliate/webhooks, for brands under /advertiser/webhooks (scopes webhooks:read, webhooks:write).' },
+        {
+          name: 'Postbacks',
+          description:
+            'For affiliates: your trackers’ postback URLs (Voluum, RedTrack, Binom, Keitaro…), requested with GET as conversions are recorded, approved, canceled and paid, the click’s ids filled into their macros (scopes webhooks:read, webhooks:write).',
+        },
         { name: 'Session', description: 'For the portal: sign in with an e-mail and password (and a second factor for people who have one: an authenticator app, a recovery code or a passkey), or with a passkey alone; the session cookie is then accepted by every API route (same scopes by role), with the x-csrf-token header on requests that change something. A member of a team that requires a second factor and has none is answered 403 second_factor_required by the API routes until they set one up.' },
         { name: 'Joining', description: 'Without a key: affiliates sign up, brands apply, and either confirms its address with the link mailed to it; the network then decides and mails the person. Limited per address given and per client address.' },
         { name: 'Account', description: 'Your team and API keys, managed by a signed-in owner (session cookie only: no API key may manage keys or people).' },

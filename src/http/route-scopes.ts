@@ -96,6 +96,13 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /affiliate/webhooks/:id/rotate-secret': 'webhooks:write',
   'GET /affiliate/webhooks/:id/deliveries': 'webhooks:read',
   'POST /affiliate/webhooks/:id/deliveries/:deliveryId/redeliver': 'webhooks:write',
+  // Postbacks are the affiliate's other outbound notifications: the webhooks' scopes.
+  'PUT /affiliate/postbacks/:id': 'webhooks:write',
+  'GET /affiliate/postbacks': 'webhooks:read',
+  'GET /affiliate/postbacks/:id': 'webhooks:read',
+  'DELETE /affiliate/postbacks/:id': 'webhooks:write',
+  'GET /affiliate/postbacks/:id/deliveries': 'webhooks:read',
+  'POST /affiliate/postbacks/:id/test': 'webhooks:write',
   'POST /advertiser/webhooks': 'webhooks:write',
   'GET /advertiser/webhooks': 'webhooks:read',
   'GET /advertiser/webhooks/:id': 'webhooks:read',

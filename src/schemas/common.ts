@@ -70,11 +70,17 @@ export const ErrorDetails = Type.Object(
           'The rule the field breaks (validation codes: invalid_body, invalid_query, invalid_params, invalid_headers): required, unknown (a field the operation does not take), type, format, minimum, maximum, minLength, maxLength, minItems, maxItems, pattern, oneOf (not one of `allowed`), invalid. invalid_commission_rules: what the rule at `position` breaks: too_many (`limit`), unreachable (`values`: the number of the rule without conditions before it), impossible_range, negative, share_over_100, share_decimals, per_on_share, whole_cents, unknown_channel_kind or unknown_group (`values`: the name)',
       }),
     ),
-    limit: Type.Optional(Type.Number({ description: 'With minimum, maximum, minLength, maxLength, minItems, maxItems, too_many: the bound' })),
+    limit: Type.Optional(Type.Number({ description: 'With minimum, maximum, minLength, maxLength, minItems, maxItems, too_many: the bound; postback_limit: the most postbacks allowed; invalid_url (of a postback too long): the most characters' })),
     format: Type.Optional(Type.String({ description: 'With format or type: what the field must be (date, date-time, uri, uuid, integer, number, boolean, string, array, object)' })),
-    allowed: Type.Optional(Type.Array(Type.String(), { description: 'With oneOf: the values the field may take; with unknown: the fields the operation takes' })),
-    values: Type.Optional(Type.Array(Type.String(), { description: 'invalid_members: the affiliates outside the programme (at most 20); invalid_commission_rules: see rule' })),
-    position: Type.Optional(Type.Integer({ description: 'group_in_use: the number of the commission rule (from 1) that names the group; invalid_commission_rules: the number of the rule refused (from 1)' })),
+    allowed: Type.Optional(Type.Array(Type.String(), { description: 'With oneOf: the values the field may take; with unknown: the fields the operation takes; unknown_macro: the macros a postback takes' })),
+    values: Type.Optional(Type.Array(Type.String(), { description: 'invalid_members: the affiliates outside the programme (at most 20); invalid_commission_rules: see rule; brand_not_found (of a postback): the brand ids refused (at most 20)' })),
+    position: Type.Optional(
+      Type.Integer({
+        description:
+          'group_in_use: the number of the commission rule (from 1) that names the group; invalid_commission_rules: the number of the rule refused (from 1); unknown_macro, unclosed_macro, macro_in_host, invalid_url (of a postback): the character offset (from 0) in url of what is wrong',
+      }),
+    ),
+    macro: Type.Optional(Type.String({ description: 'unknown_macro, unclosed_macro, macro_in_host: the text refused in a postback’s url, from its brace ({clickid})' })),
     columns: Type.Optional(Type.Array(Type.String(), { description: 'reconciliation_columns_unknown: the columns the file’s first line names (at most 40); reconciliation_column_missing: the columns named that the file lacks' })),
     maxMb: Type.Optional(Type.Integer({ description: 'file_too_large: the most a file may hold, in MB' })),
     appliedAt: Type.Optional(Type.String({ description: 'reconciliation_applied: when it was applied' })),

@@ -67,6 +67,7 @@ import * as reconciliations from './migrations/0061-reconciliations.js';
 import * as tagTests from './migrations/0062-tag-tests.js';
 import * as linkScript from './migrations/0063-link-script.js';
 import * as subIds from './migrations/0064-sub-ids.js';
+import * as affiliatePostbacks from './migrations/0065-affiliate-postbacks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -135,6 +136,7 @@ const migrations: Record<string, DialectMigration> = {
   '0062-tag-tests': tagTests,
   '0063-link-script': linkScript,
   '0064-sub-ids': subIds,
+  '0065-affiliate-postbacks': affiliatePostbacks,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

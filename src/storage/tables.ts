@@ -713,6 +713,53 @@ export interface WebhookAttemptsTable {
   created_at: string;
 }
 
+/** An affiliate's postback: a tracker's URL template, fired as a GET on the events it names. */
+export interface AffiliatePostbacksTable {
+  affiliate_id: string;
+  /** Chosen by the affiliate; unique among its own templates. */
+  id: string;
+  /** The template as the affiliate wrote it, macros included. */
+  url: string;
+  /** Postback events, space-separated with a space at each end, so ' event ' matches one exactly. */
+  events: string;
+  /** The brands it fires for, in the same form; null: every brand. */
+  brand_ids: string | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event to one postback template, with its lease and how its last attempt went: the delivery log. */
+export interface PostbackDeliveriesTable {
+  id: string;
+  affiliate_id: string;
+  postback_id: string;
+  /** conversion.created, conversion.approved, conversion.canceled or commission.paid */
+  event: string;
+  /** What the delivery is of, unique per template: the outbox event's id, a payout and order, or a test's own id. */
+  event_key: string;
+  /** The event's JSON (`{ type, version, timestamp, data }`, data the affiliate's view of the order), whose values fill the macros. */
+  payload: string;
+  /** 1 for a test the affiliate sent. */
+  test: number;
+  /** pending, delivered or failed */
+  status: string;
+  attempts: number;
+  /** The URL of the last attempt, as sent. */
+  url: string | null;
+  response_status: number | null;
+  error: string | null;
+  /** Why no whole answer came: refused, timeout or unreachable (see WebhookResponse). */
+  failure: string | null;
+  duration_ms: number | null;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One row: how far (SQLite rowid) stored clicks have been added to their links' counts. */
 export interface ClickCountProgressTable {
   id: number;
@@ -1084,6 +1131,8 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  affiliate_postbacks: AffiliatePostbacksTable;
+  postback_deliveries: PostbackDeliveriesTable;
   payouts: PayoutsTable;
   payout_batches: PayoutBatchesTable;
   statements: StatementsTable;
@@ -1118,6 +1167,8 @@ export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type NewWebhookEvent = Omit<WebhookEventRow, 'created_at'>;
+export type AffiliatePostbackRow = Selectable<AffiliatePostbacksTable>;
+export type PostbackDeliveryRow = Selectable<PostbackDeliveriesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type StatementRow = Selectable<StatementsTable>;

@@ -23,7 +23,7 @@ const EMPTY_BRAND_USER = 'owner@new-brand.example';
 const EMPTY_BRAND = 'e0000000-0000-4000-8000-000000000001';
 
 /** Each side's routes as main.tsx declares them, and the address this test opens for each. */
-const AFFILIATE_ROUTES = ['/', '/tools', '/brands', '/brands/:id', '/products', '/feeds', '/auto-links', '/campaigns', '/codes', '/links', '/orders', '/orders/:id', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
+const AFFILIATE_ROUTES = ['/', '/tools', '/brands', '/brands/:id', '/products', '/feeds', '/auto-links', '/postbacks', '/campaigns', '/codes', '/links', '/orders', '/orders/:id', '/payouts', '/statements', '/payee', '/claims', '/channels', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 const BRAND_ROUTES = ['/', '/conversions', '/reconciliation', '/claims', '/statements', '/statements/:id', '/affiliates', '/coupons', '/campaigns', '/profile', '/commission-rules', '/groups', '/catalogue', '/tag', '/conversions/:orderId', '/team', '/history', '/keys', '/webhooks', '/analytics', '/security'];
 /** The console's routes: operator-console.test.ts, operator-money.test.ts and operator-figures.test.ts walk them with an operator (who needs a second factor) and check them on a phone. */
 const OPERATOR_ROUTES = ['/operator', '/operator/audit', '/operator/members', '/operator/holds', '/operator/affiliates/:id', '/operator/brands/:id', '/operator/statements', '/operator/payouts', '/operator/ledger', '/security', '/operator/figures'];

@@ -1,10 +1,13 @@
-// A webhook receiver on loopback for tests: records every request it gets and answers with the
+// A webhook receiver (or an affiliate's tracker taking postbacks) on loopback for tests: records every request it gets and answers with the
 // statuses it is told to (then 200), as a customer's endpoint would; or, told to trickle, answers
 // 200 and then its body a byte a second, as a receiver holding its sender would.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 
 export interface Received {
+  method: string;
+  /** The path and query as requested. */
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -27,7 +30,7 @@ export async function startReceiver(): Promise<Receiver> {
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers, body });
+      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       if (receiver.trickling) return trickle(response);
       response.writeHead(answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
     });

@@ -173,6 +173,17 @@ export function createRouteSamples(): RouteSamples {
   }
 
   /**
+   * A postback of aff-1, made afresh (the walker sends each sample many times and an affiliate may
+   * have 10): its id. Never fired: no order of the walk is reported after it is made.
+   */
+  async function freshPostback(): Promise<string> {
+    await h.service.database.db.deleteFrom('affiliate_postbacks').where('affiliate_id', '=', 'aff-1').execute();
+    const id = unique('walk-pb');
+    await h.service.services.postbacks.put('aff-1', id, { url: 'https://tracker.example.com/postback?cid={click_id}', events: ['conversion.created'], active: false });
+    return id;
+  }
+
+  /**
    * A channel of aff-1, made afresh (renamed or removed by the sample); the walk's earlier ones are
    * removed first, so link creation elsewhere does not make a link for each of them.
    */
@@ -614,6 +625,27 @@ export function createRouteSamples(): RouteSamples {
         },
       },
     } satisfies Record<string, Sample>);
+
+    if (side === 'affiliate') {
+      const theirs = { status: 404, code: 'postback_not_found' };
+      const postbackUrl = async (suffix = '') => `/affiliate/postbacks/${await freshPostback()}${suffix}`;
+      Object.assign(samples, {
+        'PUT /affiliate/postbacks/:id': {
+          side,
+          foreign: { reason: "puts the caller's own postback under its id: another affiliate's of the same id is its own (postbacks.test.ts)" },
+          request: async (key: string | undefined) => {
+            await h.service.database.db.deleteFrom('affiliate_postbacks').where('affiliate_id', '=', 'aff-1').execute();
+            return { method: 'PUT', url: '/affiliate/postbacks/walk', headers: withKey(key), payload: { url: 'https://tracker.example.com/postback?cid={click_id}', events: ['conversion.created'], active: false } };
+          },
+        },
+        'GET /affiliate/postbacks': { side, foreign: OWN_LIST, request: (key: string | undefined) => ({ method: 'GET', url: '/affiliate/postbacks', headers: withKey(key) }) },
+        'GET /affiliate/postbacks/:id': { side, foreign: theirs, request: async (key: string | undefined) => ({ method: 'GET', url: await postbackUrl(), headers: withKey(key) }) },
+        'DELETE /affiliate/postbacks/:id': { side, foreign: theirs, request: async (key: string | undefined) => ({ method: 'DELETE', url: await postbackUrl(), headers: withKey(key) }) },
+        'GET /affiliate/postbacks/:id/deliveries': { side, foreign: theirs, request: async (key: string | undefined) => ({ method: 'GET', url: await postbackUrl('/deliveries'), headers: withKey(key) }) },
+        // tracker.example.com resolves nowhere: the test answers 200 saying so.
+        'POST /affiliate/postbacks/:id/test': { side, foreign: theirs, request: async (key: string | undefined) => ({ method: 'POST', url: await postbackUrl('/test'), headers: withKey(key) }) },
+      } satisfies Record<string, Sample>);
+    }
 
     // The account routes: an owner's session only.
     const account = ownerAccount(side);

@@ -19,6 +19,7 @@ function valuesGiven(code: string): string[] {
   if (code === 'reconciliation_columns_unknown' || code === 'reconciliation_column_missing') return ['columns'];
   if (code === 'file_too_large') return ['maxMb'];
   if (code === 'site_outside_channel') return ['site', 'domain'];
+  if (code === 'unknown_macro' || code === 'unclosed_macro' || code === 'macro_in_host') return ['position', 'macro'];
   return [];
 }
 

@@ -27,6 +27,7 @@ export const AFFILIATE_TOOLS: Array<[MessageKey, Array<[string, MessageKey, Mess
       ['/codes', 'nav.myCodes', 'tools.myCodesHint'],
       ['/feeds', 'nav.feeds', 'tools.feedsHint'],
       ['/auto-links', 'nav.autoLinks', 'tools.autoLinksHint'],
+      ['/postbacks', 'nav.postbacks', 'tools.postbacksHint'],
       ['/analytics', 'nav.analytics', 'tools.analyticsHint'],
     ],
   ],

@@ -200,4 +200,9 @@ export const refusalsEn = {
   'refusal.channel_site_missing': 'Give this channel your site’s address first: automatic links work only on that site.',
   'refusal.invalid_site': 'This is not the address of a site: write it as www.yoursite.com or https://blog.yoursite.com.',
   'refusal.site_outside_channel': '{site} is not on {domain}, this channel’s site: add sites of that address only, or change the channel’s address first.',
+  'refusal.unknown_macro': '{macro}, after {position} characters of the address, is not a macro we fill in: choose one from the list of macros (their names are in lower case, with underscores).',
+  'refusal.unclosed_macro': 'A brace after {position} characters of the address ({macro}) opens or closes no macro: each macro is a name from the list between two braces.',
+  'refusal.macro_in_host': '{macro}, after {position} characters, is in the site’s name: macros go after it, in the path or after the question mark.',
+  'refusal.postback_limit': 'You have as many postbacks as allowed: delete one first.',
+  'refusal.postback_not_found': 'This postback no longer exists: reload the page.',
 } as const;

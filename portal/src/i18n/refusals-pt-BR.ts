@@ -201,4 +201,9 @@ export const refusalsPtBR: Record<keyof typeof refusalsEn, string> = {
   'refusal.channel_site_missing': 'Informe antes o endereço do site deste canal: os links automáticos só funcionam nesse site.',
   'refusal.invalid_site': 'Isso não é o endereço de um site: escreva como www.seusite.com.br ou https://blog.seusite.com.br.',
   'refusal.site_outside_channel': '{site} não está em {domain}, o site deste canal: adicione só sites desse endereço, ou mude antes o endereço do canal.',
+  'refusal.unknown_macro': '{macro}, depois de {position} caracteres do endereço, não é uma macro que preenchemos: escolha uma da lista de macros (os nomes são em minúsculas, com sublinhados).',
+  'refusal.unclosed_macro': 'Uma chave depois de {position} caracteres do endereço ({macro}) não abre nem fecha uma macro: cada macro é um nome da lista entre duas chaves.',
+  'refusal.macro_in_host': '{macro}, depois de {position} caracteres, está no nome do site: as macros vão depois dele, no caminho ou depois do ponto de interrogação.',
+  'refusal.postback_limit': 'Você já tem o máximo de postbacks permitido: exclua um primeiro.',
+  'refusal.postback_not_found': 'Este postback não existe mais: recarregue a página.',
 };

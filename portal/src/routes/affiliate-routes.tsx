@@ -13,6 +13,7 @@ import { MyCodes } from '../pages/affiliate/coupons.js';
 import { Statements } from '../pages/affiliate/statements.js';
 import { Feeds } from '../pages/affiliate/feeds.js';
 import { AutoLinks } from '../pages/affiliate/auto-links.js';
+import { Postbacks } from '../pages/affiliate/postbacks.js';
 import { Tools } from '../pages/affiliate/tools.js';
 import { OrderDetail } from '../pages/affiliate/order.js';
 import { BrandDetail } from '../pages/affiliate/brand.js';
@@ -42,6 +43,7 @@ export default function AffiliateRoutes({ user }: { user: User }) {
       <Route path="/statements" component={Statements} />
       <Route path="/feeds" component={Feeds} />
       <Route path="/auto-links" component={AutoLinks} />
+      <Route path="/postbacks" component={Postbacks} />
       <Route path="/claims" component={Claims} />
       <Route path="/payee">{() => <Payee me={user} />}</Route>
       <Route path="/channels" component={Channels} />

@@ -8,6 +8,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository, Suspension } from '../../storage/repositories/affiliates.js';
 import type { Payable, PayoutsRepository } from '../../storage/repositories/payouts.js';
 import type { UsersRepository } from '../../storage/repositories/users.js';
+import type { OrdersRepository } from '../../storage/repositories/orders.js';
+import type { PostbacksRepository } from '../../storage/repositories/postbacks.js';
 import type { PayoutRow } from '../../storage/tables.js';
 import type { AuditRepository } from '../../storage/repositories/audit.js';
 import type { Payout } from '../../schemas/payout.js';
@@ -19,6 +21,7 @@ import { formatMinor } from '../money.js';
 import { webhookEvent } from '../webhooks/events.js';
 import { mailRow } from '../mail/mail-queue.js';
 import { payoutOf } from '../orders/payouts.js';
+import { paidPostbacks } from '../postbacks/paid-postbacks.js';
 import { payoutFailedEntry, payoutSentEntry, payoutSettledEntry } from './entries.js';
 import { actorName, auditEntry, type Actor } from '../audit/audit-entry.js';
 import { offsetOf, type PageRequest, type Paged } from '../paging.js';
@@ -31,7 +34,9 @@ export interface PayoutDestinations {
 export interface PayoutRunRepositories {
   affiliates: AffiliatesRepository;
   audit: AuditRepository;
+  orders: OrdersRepository;
   payouts: PayoutsRepository;
+  postbacks: PostbacksRepository;
   users: UsersRepository;
 }
 
@@ -296,6 +301,7 @@ export class PayoutRuns {
       audit: [payoutAudit(actor, row, 'payout.sent')],
       ledger: [payoutSentEntry(row)],
       events: [webhookEvent({ kind: 'affiliate', id: row.affiliate_id }, 'payout.sent', payoutOf(sent), this.clock)],
+      postbacks: await paidPostbacks(this.repositories, row, now),
       mail: await this.ownersMail(row, 'payout-sent'),
     };
   }

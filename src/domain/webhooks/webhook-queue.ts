@@ -22,6 +22,14 @@ export const DISABLE_AFTER_MS = 72 * HOUR;
  */
 export const PER_MEMBER = 4;
 
+/** How a request went, as a try of the job runner: a 2xx status confirms a delivery (webhooks and postbacks alike). */
+export function tryOf(response: WebhookResponse): TryResult<WebhookResponse> {
+  // A 2xx whose answer did not end in time is a failed try too (its error says so).
+  const ok = response.error === undefined && response.status !== undefined && response.status >= 200 && response.status < 300;
+  if (ok) return { ok, detail: response };
+  return { ok, detail: response, error: response.error ?? `the receiver answered ${String(response.status)}; a 2xx status confirms a delivery` };
+}
+
 /** The webhook outbox as a queue of the job runner: a delivery is worked by signing and sending its event. */
 export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> {
   readonly name = 'webhooks';
@@ -60,10 +68,7 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
         'webhook-signature': signatures(secrets, event.id, timestamp, event.payload),
       },
     });
-    // A 2xx whose answer did not end in time is a failed try too (its error says so).
-    const ok = response.error === undefined && response.status !== undefined && response.status >= 200 && response.status < 300;
-    if (ok) return { ok, detail: response };
-    return { ok, detail: response, error: response.error ?? `the receiver answered ${String(response.status)}; a 2xx status confirms a delivery` };
+    return tryOf(response);
   }
 
   record(claimed: ClaimedDelivery, decision: Decision, response: WebhookResponse | undefined): Promise<boolean> {

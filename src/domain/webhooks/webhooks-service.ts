@@ -11,6 +11,7 @@ import { randomBase62 } from '../random.js';
 import { EVENTS_OF } from './events.js';
 import { checkedTargetUrl } from '../urls.js';
 import { newSecret } from './signing.js';
+import { wordsColumn, wordsOf } from '../../lib/word-columns.js';
 
 /** How long a rotated-out secret still signs deliveries, so receivers can switch without a gap. */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3_600_000;
@@ -55,15 +56,12 @@ export interface DeliveryAttempt {
   at: string;
 }
 
-/** The events column's form (see WebhookEndpointsTable): ' a b ', so ' a ' matches one type exactly. */
-const eventsColumn = (types: readonly string[]): string => ` ${types.join(' ')} `;
-
 export function endpointOf(row: WebhookEndpointRow): Endpoint {
   return {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events.trim().split(' ').filter(Boolean),
+    events: wordsOf(row.events),
     enabled: row.enabled === 1,
     ...(row.disabled_reason !== null && { disabledReason: row.disabled_reason }),
     ...(row.failing_since !== null && { failingSince: row.failing_since }),
@@ -105,7 +103,7 @@ export class WebhooksService {
       owner_id: owner.id,
       url: this.checkUrl(input.url),
       description: input.description ?? '',
-      events: eventsColumn(this.checkEvents(owner.kind, input.events)),
+      events: wordsColumn(this.checkEvents(owner.kind, input.events)),
       enabled: input.enabled === false ? 0 : 1,
       disabled_reason: null,
       secret: newSecret(),
@@ -133,7 +131,7 @@ export class WebhooksService {
     const now = this.clock.iso();
     await this.webhooks.updateEndpoint(owner.kind, owner.id, id, {
       ...(input.url !== undefined && { url: this.checkUrl(input.url) }),
-      ...(input.events !== undefined && { events: eventsColumn(this.checkEvents(owner.kind, input.events)) }),
+      ...(input.events !== undefined && { events: wordsColumn(this.checkEvents(owner.kind, input.events)) }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.enabled === true && { enabled: 1, disabled_reason: null, failing_since: null }),
       ...(input.enabled === false && { enabled: 0 }),

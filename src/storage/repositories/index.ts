@@ -26,6 +26,7 @@ import { HoldsRepository } from './holds.js';
 import { PayoutsRepository } from './payouts.js';
 import { PayeesRepository } from './payees.js';
 import { PostbackTokensRepository } from './postback-tokens.js';
+import { PostbacksRepository } from './postbacks.js';
 import { ProductsRepository } from './products.js';
 import { ReconciliationsRepository } from './reconciliations.js';
 import { RollupsRepository } from './rollups.js';
@@ -71,6 +72,7 @@ export function openRepositories(database: Database) {
     payees: new PayeesRepository(database),
     payouts: new PayoutsRepository(database),
     postbackTokens: new PostbackTokensRepository(database),
+    postbacks: new PostbacksRepository(database),
     products: new ProductsRepository(database),
     reconciliations: new ReconciliationsRepository(database),
     rollups: new RollupsRepository(database),

@@ -15,6 +15,7 @@ import type {
 } from '../tables.js';
 import { pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { dropMonthPartitionsBefore, prepareMonthPartitions, WEBHOOK_PARTITIONS } from '../month-partitions.js';
+import { postbackTriggersOf, writePostbacks } from './postbacks.js';
 
 export type OwnerKind = 'affiliate' | 'brand';
 
@@ -38,9 +39,11 @@ export interface AttemptRecord {
  * Writes events into the outbox inside the caller's transaction, with one pending delivery per
  * enabled endpoint of the event's owner subscribed to its type: the change and its events are
  * stored together or not at all. An event no endpoint is subscribed to is not kept: nobody would
- * ever receive it (an endpoint added later gets the events from then on).
+ * ever receive it (an endpoint added later gets the events from then on). The affiliate's order
+ * events also fire its postbacks (src/storage/repositories/postbacks.ts), whatever its endpoints.
  */
 export async function writeOutbox(trx: Transaction<DB>, events: readonly NewWebhookEvent[], now: string): Promise<void> {
+  await writePostbacks(trx, postbackTriggersOf(events), now);
   for (const event of events) {
     const endpoints = await trx
       .selectFrom('webhook_endpoints')

@@ -30,6 +30,7 @@ import { requestApprovalRoute } from './approval-request.js';
 import { createClaimRoute, listClaimsRoute } from './claims.js';
 import { affiliateStatementCsvRoute, affiliateStatementPdfRoute, getAffiliateStatementRoute } from './statements.js';
 import { analyticsRoutes } from '../analytics/index.js';
+import { postbackRoutes } from './postbacks.js';
 
 /** Every affiliate endpoint; each module owns its path, schema, scope and handler. */
 export const affiliateRoutes: Array<(app: App, services: ServingServices) => void> = [
@@ -67,6 +68,7 @@ export const affiliateRoutes: Array<(app: App, services: ServingServices) => voi
   affiliateStatementCsvRoute,
   affiliateStatementPdfRoute,
   ...webhookRoutes('affiliate'),
+  ...postbackRoutes,
   ...accountRoutes('affiliate'),
   ...analyticsRoutes('affiliate'),
 ];
