@@ -35797,70 +35797,6 @@ export interface components {
              */
             at: string;
         };
-        /** @description A postback: a GET to your tracker’s URL on the events it names, at most 10 per affiliate */
-        Postback: {
-            /** @description Your id for it */
-            id: string;
-            /** @description The template, macros unfilled */
-            url: string;
-            events: ("conversion.created" | "conversion.approved" | "conversion.canceled" | "commission.paid")[];
-            /** @description The brands whose orders fire it; omitted: every brand */
-            brandIds?: string[];
-            active: boolean;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            updatedAt: string;
-        };
-        /** @description One event sent to one postback, with how its last attempt went */
-        PostbackDelivery: {
-            id: string;
-            /** @description The event sent (conversion.created, conversion.approved, conversion.canceled, commission.paid) */
-            event: string;
-            /** @description true for a test you sent (POST /affiliate/postbacks/{id}/test): example values, never retried */
-            test: boolean;
-            /**
-             * @description pending (not sent yet, or retried at nextAttemptAt), delivered (your tracker answered 2xx) or failed (given up 24 hours after the event)
-             * @enum {string}
-             */
-            status: "pending" | "delivered" | "failed";
-            /** @description Requests made so far */
-            attempts: number;
-            /** @description The URL of the last attempt, as sent (macros filled in); omitted before the first */
-            url?: string;
-            /** @description The status your tracker answered the last attempt; omitted when it did not answer */
-            responseStatus?: number;
-            /** @description Why the last attempt failed: a status other than 2xx, no answer in time, or a refused address (what is wrong, never which address a name resolves to) */
-            error?: string;
-            /**
-             * @description Why no whole answer came to the last attempt: refused (the address may not be requested: not https, not found, or not a public address), timeout (no whole answer within WEBHOOK_TIMEOUT_MS), unreachable (the connection failed). Omitted when your tracker answered, whatever its status (see responseStatus).
-             * @enum {string}
-             */
-            failure?: "refused" | "timeout" | "unreachable";
-            /** @description How long the last attempt took */
-            durationMs?: number;
-            /**
-             * Format: date-time
-             * @description When the event happened (of a test: when it was sent)
-             */
-            at: string;
-            /**
-             * Format: date-time
-             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
-             */
-            lastAttemptAt?: string;
-            /**
-             * Format: date-time
-             * @description While pending: when it is sent (again)
-             */
-            nextAttemptAt?: string;
-        };
         /** @description A person who signs in to the portal, for one affiliate or one brand */
         User: {
             id: string;
@@ -36311,6 +36247,70 @@ export interface components {
                 /** @description Changes of the preview not made: the order was decided, locked, held or changed since */
                 changedMeanwhile: number;
             };
+        };
+        /** @description A postback: a GET to your tracker’s URL on the events it names, at most 10 per affiliate */
+        Postback: {
+            /** @description Your id for it */
+            id: string;
+            /** @description The template, macros unfilled */
+            url: string;
+            events: ("conversion.created" | "conversion.approved" | "conversion.canceled" | "commission.paid")[];
+            /** @description The brands whose orders fire it; omitted: every brand */
+            brandIds?: string[];
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One event sent to one postback, with how its last attempt went */
+        PostbackDelivery: {
+            id: string;
+            /** @description The event sent (conversion.created, conversion.approved, conversion.canceled, commission.paid) */
+            event: string;
+            /** @description true for a test you sent (POST /affiliate/postbacks/{id}/test): example values, never retried */
+            test: boolean;
+            /**
+             * @description pending (not sent yet, or retried at nextAttemptAt), delivered (your tracker answered 2xx) or failed (given up 24 hours after the event)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Requests made so far */
+            attempts: number;
+            /** @description The URL of the last attempt, as sent (macros filled in); omitted before the first */
+            url?: string;
+            /** @description The status your tracker answered the last attempt; omitted when it did not answer */
+            responseStatus?: number;
+            /** @description Why the last attempt failed: a status other than 2xx, no answer in time, or a refused address (what is wrong, never which address a name resolves to) */
+            error?: string;
+            /**
+             * @description Why no whole answer came to the last attempt: refused (the address may not be requested: not https, not found, or not a public address), timeout (no whole answer within WEBHOOK_TIMEOUT_MS), unreachable (the connection failed). Omitted when your tracker answered, whatever its status (see responseStatus).
+             * @enum {string}
+             */
+            failure?: "refused" | "timeout" | "unreachable";
+            /** @description How long the last attempt took */
+            durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When the event happened (of a test: when it was sent)
+             */
+            at: string;
+            /**
+             * Format: date-time
+             * @description UTC date-time in ISO 8601, e.g. 2026-01-31T12:00:00.000Z
+             */
+            lastAttemptAt?: string;
+            /**
+             * Format: date-time
+             * @description While pending: when it is sent (again)
+             */
+            nextAttemptAt?: string;
         };
     };
     responses: never;
