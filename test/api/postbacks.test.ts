@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError, newKey } from '../helpers/api.js';
-import { affiliateOrder, brandKey, freshClick, item, patchStatus, report } from '../helpers/tracking.js';
+import { affiliateOrder, brandKey, clickLink, createLink, item, patchStatus, report } from '../helpers/tracking.js';
 import { givePayeeDetails, lockedIn, payMonth } from '../helpers/money.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -63,7 +63,9 @@ async function log(key: string, id: string): Promise<Delivery[]> {
 /** A conversion of a fresh click of the affiliate's: its brand order id and the affiliate's view of it. */
 async function conversion(affiliateKey = aff1) {
   const orderId = `pb-${++seq}`;
-  const clickId = await freshClick(h, affiliateKey, BRANDS.acme);
+  // A tracker's click: two sub-ids, one with a space (the postback encodes it again).
+  const { code } = await createLink(h, affiliateKey, BRANDS.acme);
+  const { clickId } = await clickLink(h, code, 'clickId', 'sub1=adset%207&sub2=creative-3');
   const res = await report(h, acme, { clickId, orderId, value: 10_000, items: [item(10_000)] });
   assert.equal(res.statusCode, 201, res.body);
   return { orderId, clickId, order: await affiliateOrder(h, affiliateKey, orderId) };
@@ -145,9 +147,9 @@ describe('postbacks fired', () => {
     assert.equal(created!.method, 'GET');
     assert.deepEqual(queryOf(created!.url), {
       cid: clickId,
-      // Sub-ids are not on the affiliate's view of an order yet: empty, as an absent value is.
-      s1: '',
-      s2: '',
+      // The click's sub-ids; one it did not carry is empty, as any absent value is.
+      s1: 'adset 7',
+      s2: 'creative-3',
       s3: '',
       s4: '',
       s5: '',
@@ -160,6 +162,7 @@ describe('postbacks fired', () => {
       ev: 'conversion.created',
       ts: createdAt,
     });
+    assert.match(created!.url, /[?&]s1=adset%207&/, 'a sub-id is URL-encoded as it is filled in');
     assert.notEqual(order.id, orderId, "the network's order id, never the brand's own");
     assert.equal(await fire(), 0, 'a delivered event is not sent again');
 

@@ -51,13 +51,14 @@ export async function createLink(
 let visitor = 0;
 
 /** Follows the short link as a person would (browser user agent); returns the click id and the Location. */
-export async function clickLink(h: Harness, code: string, clickIdParam = 'clickId'): Promise<{ clickId: string; location: URL }> {
+/** `query`: the visitor's query string (e.g. a tracker's sub-ids), without '?'. */
+export async function clickLink(h: Harness, code: string, clickIdParam = 'clickId', query?: string): Promise<{ clickId: string; location: URL }> {
   // A distinct IP per click, so no click is a repeat of another (repeats still get click ids, but
   // this keeps every click a plain, counted human click).
   visitor++;
   const res = await h.request({
     method: 'GET',
-    url: `/${code}`,
+    url: query === undefined ? `/${code}` : `/${code}?${query}`,
     headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': `198.51.${(visitor >> 8) & 255}.${visitor & 255}` },
   });
   assert.equal(res.statusCode, 302, res.body);
