@@ -36035,7 +36035,7 @@ export interface components {
             publishableKey?: string;
             /** @description The tag’s versioned address (kept a day by browsers) */
             scriptUrl: string;
-            /** @description Its Subresource Integrity value (sha384), for the script element’s integrity attribute */
+            /** @description The current version’s Subresource Integrity value (sha384). The snippets leave it out, so a pasted snippet keeps working when the network updates the tag; pin it only if you replace your snippet with each update */
             integrity: string;
             /** @description The query parameter the tag reads the click id from on landing pages */
             clickIdParam: string;
@@ -36044,7 +36044,7 @@ export interface components {
             trustTagConversions: boolean;
             /** @description What to paste; absent until you make a publishable key */
             snippets?: {
-                /** @description For every page of the shop, in its head: your settings, then the tag (with its integrity) */
+                /** @description For every page of the shop, in its head: your settings, then the tag */
                 everyPage: string;
                 /** @description For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them. Optional when the page pushes a GA4 or Universal Analytics purchase event to window.dataLayer (Google Tag Manager, most shop platforms): the tag reports that event itself; when the page makes this call, the call is reported instead */
                 orderPage: string;

@@ -105,14 +105,14 @@ export const TagInstall = Type.Object(
   {
     publishableKey: Type.Optional(Type.String({ description: 'Absent until you make one (POST /advertiser/tag/publishable-key)' })),
     scriptUrl: Type.String({ description: 'The tag’s versioned address (kept a day by browsers)' }),
-    integrity: Type.String({ description: 'Its Subresource Integrity value (sha384), for the script element’s integrity attribute' }),
+    integrity: Type.String({ description: 'The current version’s Subresource Integrity value (sha384). The snippets leave it out, so a pasted snippet keeps working when the network updates the tag; pin it only if you replace your snippet with each update' }),
     clickIdParam: Type.String({ description: 'The query parameter the tag reads the click id from on landing pages' }),
     attributionWindowDays: Type.Integer({ description: 'How long the tag keeps the click id' }),
     trustTagConversions: Type.Boolean(),
     snippets: Type.Optional(
       Type.Object(
         {
-          everyPage: Type.String({ description: 'For every page of the shop, in its head: your settings, then the tag (with its integrity)' }),
+          everyPage: Type.String({ description: 'For every page of the shop, in its head: your settings, then the tag' }),
           orderPage: Type.String({ description: 'For the order confirmation page: replace ORDER_ID, VALUE_IN_CENTS (integer cents) and CURRENCY; items and customer may be added as POST /track/conversions takes them. Optional when the page pushes a GA4 or Universal Analytics purchase event to window.dataLayer (Google Tag Manager, most shop platforms): the tag reports that event itself; when the page makes this call, the call is reported instead' }),
           pixel: Type.String({ description: 'For an order page that runs no script: replace ORDER_ID, VALUE_IN_CENTS and CLICK_ID (the click id your server kept from the landing address)' }),
           shopifyPixel: Type.String({ description: 'For a Shopify shop, instead of the others: a custom pixel (Settings › Customer events › Add custom pixel; JavaScript only). It keeps the click id on landing pages and reports checkout_completed, its discount code included' }),

@@ -68,7 +68,9 @@ export class TagInstallService {
     return {
       everyPage:
         `<script>window.affnet=window.affnet||function(){(affnet.q=affnet.q||[]).push(arguments)};affnet('init',${settings});</script>\n` +
-        `<script async src="${scriptUrl}" integrity="${TAG_SCRIPT.integrity}" crossorigin="anonymous"></script>`,
+        // No integrity attribute: a pasted snippet outlives the tag's version, and the hash of an
+        // older one would block every newer tag its address then serves.
+        `<script async src="${scriptUrl}"></script>`,
       orderPage: `<script>affnet('conversion',{orderId:'ORDER_ID',value:VALUE_IN_CENTS,currency:'CURRENCY'});</script>`,
       pixel: `<img src="${this.publicUrl}/track/pixel.gif?pk=${key}&amp;orderId=ORDER_ID&amp;value=VALUE_IN_CENTS&amp;clickId=CLICK_ID" width="1" height="1" alt="">`,
       shopifyPixel: shopifyPixel({ key, param, days, publicUrl: this.publicUrl }),
