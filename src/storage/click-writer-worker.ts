@@ -122,14 +122,18 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
     const columns = CLICK_COLUMNS.map((column) => clicks[column]);
     // One parameter array for every row: better-sqlite3 binds its values before run returns.
     const row = new Array<unknown>(columns.length);
+    const rowWithSubIds = new Array<unknown>(columns.length + 1);
     // The clicks that carry sub-ids (few, in batch order) take the other statement, the sub-ids last.
     const at = subIds?.at ?? [];
     let next = 0;
     while (next < at.length && at[next]! < from) next++;
     for (let i = from; i < to; i++) {
       for (let c = 0; c < columns.length; c++) row[c] = columns[c]![i];
-      if (at[next] === i) insertWithSubIds.run([...row, subIds!.values[next++]]);
-      else insert.run(row);
+      if (at[next] === i) {
+        for (let c = 0; c < columns.length; c++) rowWithSubIds[c] = row[c];
+        rowWithSubIds[columns.length] = subIds!.values[next++];
+        insertWithSubIds.run(rowWithSubIds);
+      } else insert.run(row);
     }
   });
 

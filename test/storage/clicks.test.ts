@@ -155,7 +155,10 @@ describe('ClicksRepository.find', () => {
       os: 'iOS',
       referer_host: 'news.example',
       asn: 64500,
+      sub_ids: null,
     });
+    await writeClicks(f, [click('subbed', 'l-b', true, { sub_ids: '{"sub1":"adset-7","sub2":"creative 3"}' })]);
+    assert.equal((await f.repos.clicks.find('subbed'))?.sub_ids, '{"sub1":"adset-7","sub2":"creative 3"}', "a tracker's sub-ids are stored as given");
     const bot = await f.repos.clicks.find('a3');
     assert.equal(bot?.is_bot, 1);
     assert.equal(bot?.counted, 0);

@@ -155,9 +155,10 @@ export class ClickRecorder {
       counted: 0,
       visitor_hash: '',
       user_agent: null,
+      // In every row, null without any: one shape for all buffered clicks (a field added to some
+      // afterwards gave them another, and every function reading rows paid for the two).
+      sub_ids: subIds ?? null,
     };
-    // Set on the few clicks that carry sub-ids only: the others keep the row's shape and size.
-    if (subIds !== undefined) row.sub_ids = subIds;
     this.undecided.push({ row, at: now, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
     this.pendingById.set(row.id, row);
   }
