@@ -741,7 +741,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
           delivery,
           {
             delivery: { status: 'delivered', next_attempt_at: NOW },
-            log: { delivery_id: 'delivery-1', endpoint_id: 'whe_1', event_id: 'msg_1', event_type: 'order.created', attempt: 1, outcome: 'delivered', response_status: 200, error: null, duration_ms: 12, created_at: NOW },
+            log: { delivery_id: 'delivery-1', endpoint_id: 'whe_1', event_id: 'msg_1', event_type: 'order.created', attempt: 1, outcome: 'delivered', response_status: 200, error: null, failure: null, duration_ms: 12, created_at: NOW },
             endpoint: { failing_since: null, enabled: 1, disabled_reason: null },
           },
           NOW,

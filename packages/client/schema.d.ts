@@ -35790,6 +35790,11 @@ export interface components {
             responseStatus?: number;
             /** @description Why the attempt failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to */
             error?: string;
+            /**
+             * @description Why no whole answer came, as a code: refused (the address may not be requested: not https, not resolved, not public), timeout (no whole answer in time), unreachable (the connection failed); omitted when an answer came, whatever its status
+             * @enum {string}
+             */
+            failure?: "refused" | "timeout" | "unreachable";
             durationMs: number;
             /**
              * Format: date-time

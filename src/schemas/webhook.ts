@@ -62,6 +62,11 @@ export const DeliveryAttempt = Type.Object(
     outcome: Type.String({ description: 'delivered; retrying (another attempt is scheduled); failed (given up 24 hours after the event); endpoint_disabled (the endpoint was switched off)' }),
     responseStatus: Type.Optional(Type.Integer({ description: 'The status your receiver answered; omitted when it did not answer. With an error, the answer began but did not end within WEBHOOK_TIMEOUT_MS (10 s by default): a failed attempt' })),
     error: Type.Optional(Type.String({ description: 'Why the attempt failed: what is wrong (e.g. refused: the address of HOST is not public; refused: HOST could not be resolved), never which address a name resolves to' })),
+    failure: Type.Optional(
+      Type.Union([Type.Literal('refused'), Type.Literal('timeout'), Type.Literal('unreachable')], {
+        description: 'Why no whole answer came, as a code: refused (the address may not be requested: not https, not resolved, not public), timeout (no whole answer in time), unreachable (the connection failed); omitted when an answer came, whatever its status',
+      }),
+    ),
     durationMs: Type.Integer(),
     at: DateTime,
   },

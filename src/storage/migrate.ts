@@ -68,6 +68,7 @@ import * as tagTests from './migrations/0062-tag-tests.js';
 import * as linkScript from './migrations/0063-link-script.js';
 import * as subIds from './migrations/0064-sub-ids.js';
 import * as affiliatePostbacks from './migrations/0065-affiliate-postbacks.js';
+import * as webhookAttemptFailures from './migrations/0066-webhook-attempt-failures.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -137,6 +138,7 @@ const migrations: Record<string, DialectMigration> = {
   '0063-link-script': linkScript,
   '0064-sub-ids': subIds,
   '0065-affiliate-postbacks': affiliatePostbacks,
+  '0066-webhook-attempt-failures': webhookAttemptFailures,
 };
 
 export function migrateToLatest(database: Database): Promise<string[]> {

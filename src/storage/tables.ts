@@ -709,6 +709,8 @@ export interface WebhookAttemptsTable {
   outcome: string;
   response_status: number | null;
   error: string | null;
+  /** Why no whole answer came (refused, timeout, unreachable); null when one came. Migration 0066. */
+  failure: string | null;
   duration_ms: number;
   created_at: string;
 }

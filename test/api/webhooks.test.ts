@@ -24,7 +24,7 @@ const HOUR = 3_600_000;
 /** WEBHOOK_TIMEOUT_MS here: a slow receiver is cut off after it, long after the other deliveries of the test are done. */
 const TIMEOUT_S = 5;
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; disabledReason?: string; secret?: string };
-type Attempt = { deliveryId: string; eventId: string; eventType: string; attempt: number; outcome: string; responseStatus?: number; error?: string };
+type Attempt = { deliveryId: string; eventId: string; eventType: string; attempt: number; outcome: string; responseStatus?: number; error?: string; failure?: string };
 type Payload = { type: string; version: number; timestamp: string; data: Record<string, unknown> };
 
 const clock = new ManualClock();
@@ -320,7 +320,9 @@ describe('a receiver answering 200, then a byte a second', () => {
     for (const attempt of cutOff) {
       assert.equal(attempt.responseStatus, 200);
       assert.equal(attempt.error, `answered 200, but the answer did not end within ${TIMEOUT_S} s: a delivery counts once its whole answer has come`);
+      assert.equal(attempt.failure, 'timeout', 'the code pages say it with, in their reader\'s language');
     }
+    assert.ok(attempts.filter((a) => a.outcome === 'delivered').every((a) => a.failure === undefined), 'an answer that came whole has no failure');
     assert.equal(attempts.filter((a) => a.outcome === 'delivered').length, MAX_ENDPOINTS - PER_MEMBER);
     for (const hook of slowHooks) await remove('affiliate', aff2, hook.id);
     await remove('affiliate', aff1, quickHook.id);
@@ -363,6 +365,7 @@ describe('destinations that lead inside', () => {
     assert.equal(attempts[0]!.outcome, 'retrying');
     assert.equal(attempts[0]!.responseStatus, undefined);
     assert.equal(attempts[0]!.error, 'refused: the address of rebind.test is not public', 'what is wrong, not which machine is there');
+    assert.equal(attempts[0]!.failure, 'refused');
     assert.equal(receiver.received.length, before, 'nothing reached the receiver');
   });
 });

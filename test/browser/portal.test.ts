@@ -546,6 +546,12 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     assert.match((await page.getByTestId('webhook-secret').textContent())!, /^whsec_/);
     await assertAccessible(page, 'webhooks');
+    // A second endpoint where nothing listens: its failed delivery is told in words, not the error's text.
+    const nowhere = 'http://127.0.0.1:1/hooks';
+    await page.getByLabel('Address').fill(nowhere);
+    await page.getByRole('checkbox', { name: 'order.created' }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByTestId(`webhook-${nowhere}`).waitFor();
 
     // An order of aff-2: a link, a click, the brand's report.
     const made = await (await fetch(`${portal.server.url}/affiliate/shortener/url`, { method: 'POST', headers: { 'x-api-key': aff2Key, 'content-type': 'application/json' }, body: JSON.stringify({ organizationId: BRANDS.acme, type: 'Home' }) })).json() as Array<{ shortUrls: string[] }>;
@@ -559,6 +565,11 @@ test('an affiliate adds a webhook (secret shown once), sees an order delivered, 
     assert.equal(reported.status, 201, await reported.text());
     await waitUntil(() => receiver.received.length === 1);
     assert.equal(receiver.received[0]!.type, 'order.created');
+    await page.getByRole('button', { name: `Deliveries to ${nowhere}` }).click();
+    await page.getByTestId('deliveries').getByText('Your receiver could not be reached.').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Delete ${nowhere}` }).click();
+    await page.getByTestId(`webhook-${nowhere}`).waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: `Deliveries to ${url}` }).click();
     const log = page.getByTestId('deliveries');

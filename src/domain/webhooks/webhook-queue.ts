@@ -87,6 +87,7 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
       outcome: outcome === 'done' ? 'delivered' : outcome,
       response_status: response?.status ?? null,
       error: decision.error ?? null,
+      failure: response?.failure ?? null,
       duration_ms: response?.durationMs ?? 0,
       created_at: iso(now),
     };
@@ -99,7 +100,7 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
       delivery: next,
       log,
       endpoint: { failing_since: failingSince, enabled: 0, disabled_reason: reason },
-      disabledLog: { ...log, outcome: 'endpoint_disabled', response_status: null, error: reason, duration_ms: 0 },
+      disabledLog: { ...log, outcome: 'endpoint_disabled', response_status: null, error: reason, failure: null, duration_ms: 0 },
     };
   }
 }

@@ -52,6 +52,8 @@ export interface DeliveryAttempt {
   outcome: string;
   responseStatus?: number;
   error?: string;
+  /** Why no whole answer came (src/domain/webhooks/transport.ts), for pages to say in the reader's language. */
+  failure?: 'refused' | 'timeout' | 'unreachable';
   durationMs: number;
   at: string;
 }
@@ -79,6 +81,7 @@ function attemptOf(row: WebhookAttemptRow): DeliveryAttempt {
     outcome: row.outcome,
     ...(row.response_status !== null && { responseStatus: row.response_status }),
     ...(row.error !== null && { error: row.error }),
+    ...(row.failure !== null && { failure: row.failure as NonNullable<DeliveryAttempt['failure']> }),
     durationMs: row.duration_ms,
     at: row.created_at,
   };

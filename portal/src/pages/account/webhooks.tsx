@@ -188,8 +188,13 @@ interface RowProps {
 }
 
 function EndpointRow({ endpoint, open, onOpen, onToggle, onRotate, onRemove, calls }: RowProps) {
-  const { t } = useMessages();
-  const state = endpoint.disabledReason ? t('webhooks.switchedOffBecause', { reason: endpoint.disabledReason }) : t(endpoint.enabled ? 'webhooks.enabled' : 'webhooks.paused');
+  const { t, dateTime } = useMessages();
+  // The network's reason is in the API's words: the page says it in the reader's.
+  const state = endpoint.disabledReason
+    ? endpoint.failingSince
+      ? t('webhooks.switchedOffSince', { date: dateTime(endpoint.failingSince) })
+      : t('webhooks.switchedOffFailing')
+    : t(endpoint.enabled ? 'webhooks.enabled' : 'webhooks.paused');
   return (
     <>
       <tr data-testid={`webhook-${endpoint.url}`}>
@@ -269,7 +274,8 @@ function Deliveries({ endpointId, calls }: { endpointId: string; calls: ReturnTy
                         <span class={`badge ${outcome?.badge ?? ''}`}>{outcome ? t(outcome.key) : attempt.outcome}</span>
                       </td>
                       <td>
-                        {attempt.responseStatus ?? '—'} · {number(attempt.durationMs)} ms{attempt.error && <span class="hint"> {attempt.error}</span>}
+                        {attempt.responseStatus ?? '—'} · {number(attempt.durationMs)} ms
+                        <AttemptWhy attempt={attempt} />
                       </td>
                       <td>
                         <button type="button" class="secondary" onClick={() => redeliver.mutate(attempt.deliveryId)}>
@@ -286,4 +292,13 @@ function Deliveries({ endpointId, calls }: { endpointId: string; calls: ReturnTy
       }
     </QueryState>
   );
+}
+
+/** Why an attempt failed, in the reader's language (the API's error text is a developer's). */
+function AttemptWhy({ attempt }: { attempt: { failure?: 'refused' | 'timeout' | 'unreachable'; responseStatus?: number; outcome: string } }) {
+  const { t } = useMessages();
+  if (attempt.failure) return <span class="hint"> {t(`webhooks.failure.${attempt.failure}`)}</span>;
+  const status = attempt.responseStatus;
+  if (status !== undefined && (status < 200 || status > 299)) return <span class="hint"> {t('webhooks.notConfirmed')}</span>;
+  return null;
 }
