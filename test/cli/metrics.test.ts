@@ -102,8 +102,8 @@ test('the metrics count what was sent: API answers, redirects by outcome, clicks
   assert.ok((m.get('affnet_click_write_duration_seconds_count') ?? 0) >= 1);
   assert.ok((m.get('process_resident_memory_bytes') ?? 0) > 10_000_000, 'RSS');
   for (const series of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'http_request_duration_seconds_bucket{le=0.005,method=GET,route=/affiliate/brands,status=200}']) assert.ok(m.has(series), series);
-  // The scheduled tasks (retention of clicks, webhooks, mail, unconfirmed sign-ups and the tag's reports, sessions' and audit entries' addresses; order locks, claims to accept; statements) run when a new installation starts.
-  assert.equal(m.get('affnet_jobs_total{outcome=done,queue=scheduled}'), 13, 'the seven retention tasks, the order locks, the claims, the terms in force, the group tiers, the statements and the brand scores ran once');
+  // The scheduled tasks (retention of clicks, webhooks, postbacks' deliveries, mail, unconfirmed sign-ups and the tag's reports, sessions' and audit entries' addresses; order locks, claims to accept; statements) run when a new installation starts.
+  assert.equal(m.get('affnet_jobs_total{outcome=done,queue=scheduled}'), 14, 'the eight retention tasks, the order locks, the claims, the terms in force, the group tiers, the statements and the brand scores ran once');
   assert.equal(m.get('affnet_jobs_total{outcome=failed,queue=mail}'), 0, 'the mail queue is counted, nothing given up');
   if (testDb.dialect === 'postgres') assert.equal(m.get('affnet_db_pool_connections{state=max}'), 10);
   if (process.env.TEST_REDIS_URL) assert.equal(m.get('affnet_redis_up'), 1);
