@@ -35,7 +35,9 @@ test('the webhook outbox moves into monthly partitions whole, and months past re
     const before = await snapshot();
 
     await migrateToLatest(database);
-    assert.deepEqual(await snapshot(), before, 'every event, delivery and log entry, every column');
+    // A column added to the log since (why a delivery got no answer) reads empty on the rows moved.
+    const withLaterColumns = before.map((rows, i) => (tables[i] === 'webhook_attempts' ? rows.map((row) => ({ ...row, failure: null })) : rows));
+    assert.deepEqual(await snapshot(), withLaterColumns, 'every event, delivery and log entry, every column');
     const partitionOf = async (table: string, id: string | number) => {
       const { rows } = await sql<{ p: string }>`select tableoid::regclass::text as p from ${sql.table(table)} where id = ${id}`.execute(db);
       return rows[0]?.p;
