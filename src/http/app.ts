@@ -144,7 +144,7 @@ export async function buildApp(ctx: AppContext, options: { logger?: FastifyServe
   registerSessionRoutes(app, ctx);
   registerJoiningRoutes(app, ctx);
   await registerTrackingRoutes(app, ctx);
-  await registerPortal(app);
+  registerPortal(app);
   registerRedirect(app, ctx.services, ctx.metrics);
   await registerAffiliateApi(app, ctx);
   await registerAdvertiserApi(app, ctx);

@@ -1,13 +1,14 @@
 // The portal: a single-page app built by Vite into dist/portal (npm run build), served at /app by
 // the service itself. Hashed assets are cached for a year (a new build has new names); the HTML
 // shell is never cached, so a deploy is picked up on the next load. Every path under /app that is
-// not a file is the shell: the app routes in the browser.
+// not a file is the shell: the app routes in the browser. The static file server loads on the
+// first request for the portal (lazy-instance.ts), not in every start.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import staticFiles from '@fastify/static';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { App } from './context.js';
-import { errorBody } from './errors.js';
+import { errorBody, handleError } from './errors.js';
+import { servedLazily } from './lazy-instance.js';
 
 export const PORTAL_PATH = '/app';
 /** Pages, not API operations: left out of the OpenAPI document. */
@@ -20,7 +21,7 @@ function builtPortal(): string | undefined {
   return candidates.find((dir) => existsSync(`${dir}/index.html`) && existsSync(`${dir}/assets`));
 }
 
-export async function registerPortal(app: App): Promise<void> {
+export function registerPortal(app: App): void {
   const root = builtPortal();
   if (!root) {
     const notBuilt = errorBody(503, 'portal_not_built', 'The portal is not built: run npm run build (npm ci does it)');
@@ -28,7 +29,17 @@ export async function registerPortal(app: App): Promise<void> {
     app.get(`${PORTAL_PATH}/*`, HIDDEN, async (_request, reply) => reply.status(503).send(notBuilt));
     return;
   }
-  await app.register(staticFiles, {
+  const serve = servedLazily(() => portalFiles(root));
+  app.get(PORTAL_PATH, HIDDEN, serve);
+  app.get(`${PORTAL_PATH}/*`, HIDDEN, serve);
+}
+
+/** The built files, each under its own path, and the shell for every other path under /app. */
+async function portalFiles(root: string): Promise<FastifyInstance> {
+  const { default: staticFiles } = await import('@fastify/static');
+  const files = Fastify({ logger: false });
+  files.setErrorHandler(handleError);
+  await files.register(staticFiles, {
     root,
     prefix: `${PORTAL_PATH}/`,
     wildcard: false,
@@ -38,6 +49,8 @@ export async function registerPortal(app: App): Promise<void> {
     },
   });
   const shell = async (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
-  app.get(PORTAL_PATH, HIDDEN, shell);
-  app.get(`${PORTAL_PATH}/*`, HIDDEN, shell);
+  files.get(PORTAL_PATH, shell);
+  files.get(`${PORTAL_PATH}/*`, shell);
+  await files.ready();
+  return files;
 }

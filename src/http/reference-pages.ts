@@ -1,11 +1,12 @@
 // The interactive API reference at /docs (Swagger UI), built on its first visit: its package loads
 // its own copies of a static file server and a YAML writer, a tenth of the service's start, and
 // most starts serve no page of it. The pages are served by a small Fastify instance of their own,
-// made then, with the same security headers; the OpenAPI document stays the service's.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+// made then (lazy-instance.ts), with the same security headers; the OpenAPI document stays the service's.
+import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { App } from './context.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { servedLazily } from './lazy-instance.js';
 
 /** The product's wordmark, shown in the reference's header. */
 export interface ReferenceOptions {
@@ -15,15 +16,7 @@ export interface ReferenceOptions {
 }
 
 export function registerReferencePages(app: App, options: ReferenceOptions): void {
-  let pages: Promise<FastifyInstance> | undefined;
-  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const instance = await (pages ??= referenceInstance(app, options).catch((error: unknown) => {
-      pages = undefined; // tried again on the next visit
-      throw error;
-    }));
-    void reply.hijack();
-    instance.routing(request.raw, reply.raw);
-  };
+  const serve = servedLazily(() => referenceInstance(app, options));
   const hidden = { schema: { hide: true } };
   app.get('/docs', hidden, serve);
   app.get('/docs/*', hidden, serve);
