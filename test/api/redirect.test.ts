@@ -258,8 +258,9 @@ describe('GET /{urlCode}: where the visitor is sent', () => {
     const defaultId = assertRedirect(before, 'https://umbrella.com', 'clickId');
 
     await db.updateTable('brands').set({ click_id_param: 'subid' }).where('id', '=', BRANDS.umbrella).execute();
-    // The link was cached with the old parameter; a change to it invalidates the entry.
-    h.service.services.tracking.forgetLink(codeOf(brandPage));
+    // The link was cached with the old parameter; a change to the brand starts the cache afresh
+    // (as the poll does on seeing the brand's updated_at), its links and what it knew of the brand.
+    h.service.services.tracking.forgetAllLinks();
     const res = await visit(h, codeOf(brandPage));
     const id1 = assertRedirect(res, 'https://umbrella.com', 'subid');
     assert.ok(!String(res.headers.location).includes('clickId='), `only the brand’s parameter is added: ${res.headers.location}`);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedirectCache } from '../../src/domain/links/redirect-cache.js';
 import { childScriptOutput } from '../helpers/child-script.js';
-import type { RedirectTarget } from '../../src/storage/repositories/links.js';
+import type { RedirectBrand, RedirectLink, RedirectTarget } from '../../src/storage/repositories/links.js';
 
 const links = {
   findRedirectTarget: async (code: string): Promise<RedirectTarget> => ({
@@ -67,4 +67,49 @@ test("the budget bounds the heap the cache really holds, not only its own estima
   // The estimate is what the budget is checked against: within 10 % of what is held, either way.
   assert.ok(heap <= estimated * 1.1, `the cache holds ${(heap / 1048576).toFixed(2)} MB of heap where it counts ${(estimated / 1048576).toFixed(2)} MB`);
   assert.ok(heap >= estimated * 0.9, `the cache counts ${(estimated / 1048576).toFixed(2)} MB for ${(heap / 1048576).toFixed(2)} MB of heap: it would hold fewer codes than its budget allows`);
+});
+
+test('where the database reads at once, a code not held is answered without waiting: its brand read once, an approval where the brand is private', async () => {
+  const asked: string[] = [];
+  const now = {
+    ...links,
+    findRedirectLinkNow(code: string): RedirectLink | null | undefined {
+      asked.push(`link ${code}`);
+      if (code === 'busybusy') return undefined; // a transaction is open: resolve() reads it
+      if (code === 'nosuchcode') return null;
+      const brandId = code.startsWith('private') ? 'brand-private' : 'brand-1';
+      return { linkId: `link-${code}`, destination: `https://shop.example/${code}`, active: true, affiliateId: code.endsWith('approved') ? 'aff-approved' : 'aff-1', channelId: 'ch-1', brandId, mdasc: null, isFeed: code.startsWith('feed') };
+    },
+    redirectBrandNow(brandId: string): RedirectBrand | null | undefined {
+      asked.push(`brand ${brandId}`);
+      return { clickIdParam: brandId === 'brand-1' ? 'clickId' : 'ref', isPublic: brandId === 'brand-1', site: 'https://shop.example', domains: '["cdn.shop.example"]' };
+    },
+    isApprovedNow(affiliateId: string, brandId: string): boolean | undefined {
+      asked.push(`approval ${affiliateId} ${brandId}`);
+      return affiliateId === 'aff-approved';
+    },
+  };
+  const cache = new RedirectCache(now, clock);
+  assert.equal(cache.cached('firstcode'), undefined, 'who is suspended is read once, asynchronously, before any lookup at once');
+  await cache.resolve('firstcode');
+  assert.equal(cache.cached('secondcode')?.locationBefore, 'https://shop.example/secondcode?clickId=');
+  assert.equal(cache.cached('thirdcode')?.linkId, 'link-thirdcode');
+  assert.equal(cache.cached('nosuchcode'), null);
+  assert.equal(cache.cached('privatecode'), null, 'a private brand\'s link without approval does not redirect');
+  assert.equal(cache.cached('privatecodeapproved')?.locationBefore, 'https://shop.example/privatecodeapproved?ref=');
+  assert.deepEqual(cache.cached('feedcode')?.feed?.domains, ['shop.example', 'cdn.shop.example']);
+  assert.equal(cache.cached('busybusy'), undefined);
+  assert.equal((await cache.resolve('busybusy'))?.linkId, 'link-busybusy');
+  assert.equal(cache.cached('secondcode')?.linkId, 'link-secondcode', 'held from then on');
+  assert.deepEqual(asked, [
+    'link secondcode', 'brand brand-1', 'link thirdcode', 'link nosuchcode',
+    'link privatecode', 'brand brand-private', 'approval aff-1 brand-private',
+    'link privatecodeapproved', 'approval aff-approved brand-private', 'link feedcode', 'link busybusy',
+  ]);
+  assert.deepEqual(cache.lookups, { hits: 1, misses: 8 });
+  cache.clear();
+  await cache.resolve('firstcode');
+  asked.length = 0;
+  cache.cached('secondcode');
+  assert.deepEqual(asked, ['link secondcode', 'brand brand-1'], 'a brand is read afresh once the cache starts afresh');
 });

@@ -1,7 +1,7 @@
 // Resolving short-link codes on the redirect hot path: an in-process cache of code → target
 // (Location prepared), kept fresh by asking the database once a second what changed. Which
 // affiliates and brands are suspended is held beside it, read again after any change to either.
-import type { LinksRepository, RedirectTarget, SuspendedMembers } from '../../storage/repositories/links.js';
+import type { LinksRepository, RedirectBrand, RedirectTarget, SuspendedMembers } from '../../storage/repositories/links.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import type { Clock } from '../../lib/clock.js';
 import { brandDomains, brandHome } from './link-rules.js';
@@ -128,6 +128,9 @@ function entryBytes(code: string, target: CachedTarget | null): number {
   );
 }
 
+/** Brands whose part of the lookup is held at most (about 200 bytes each); past it they are read afresh. */
+const MAX_BRANDS_HELD = 20_000;
+
 /** The cache's budget unless configured. */
 export const DEFAULT_REDIRECT_CACHE_MB = 16;
 
@@ -151,11 +154,14 @@ export class RedirectCache {
   private reading: Promise<Suspensions> | undefined;
   /** Moves on whenever the cache starts afresh, so a lookup begun before is not stored after. */
   private generation = 0;
+  /** The brands' part of lookups made at once (lookUpNow), forgotten with every code. */
+  private readonly brands = new Map<string, RedirectBrand | null>();
   /** Codes answered from the cache, and codes that had to be looked up (for the metrics). */
   readonly lookups = { hits: 0, misses: 0 };
 
   constructor(
-    private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince' | 'suspendedMembers'>,
+    private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince' | 'suspendedMembers'> &
+      Partial<Pick<LinksRepository, 'findRedirectLinkNow' | 'redirectBrandNow' | 'isApprovedNow'>>,
     /** Stored change times come from the same clock, so "changed since" compares like with like. */
     private readonly clock: Clock,
     private readonly options: { pollMs?: number; maxMb?: number } = {},
@@ -170,10 +176,50 @@ export class RedirectCache {
    * code, undefined when it must be looked up with resolve().
    */
   cached(code: string): CachedTarget | null | undefined {
-    const hit = this.entries.get(code);
-    if (hit === undefined) return undefined; // resolve() follows, and counts the miss
-    this.lookups.hits++;
+    let hit = this.entries.get(code);
+    if (hit !== undefined) this.lookups.hits++;
+    else if ((hit = this.lookUpNow(code)) === undefined) return undefined; // resolve() follows, and counts the miss
     return hit && hit.active ? hit : null;
+  }
+
+  /**
+   * A code not held, read at once where the database allows it (SQLite) and who is suspended is
+   * known: the link by its code, its brand's part from memory (read once per brand until the cache
+   * starts afresh, as every brand change makes it), and the affiliate's approval for a private
+   * brand. Undefined where it cannot be read now: resolve() then does the whole lookup.
+   */
+  private lookUpNow(code: string): CachedTarget | null | undefined {
+    const { links, suspensions } = this;
+    if (!suspensions || !links.findRedirectLinkNow || !CODE_PATTERN.test(code)) return undefined;
+    const link = links.findRedirectLinkNow(code);
+    if (link === undefined) return undefined;
+    let found: RedirectTarget | null = null;
+    if (link) {
+      const brand = this.brandNow(link.brandId);
+      if (brand === undefined) return undefined;
+      if (brand) {
+        const approved = link.active && !brand.isPublic ? links.isApprovedNow!(link.affiliateId, link.brandId) : false;
+        if (approved === undefined) return undefined;
+        const { isFeed, ...rest } = link;
+        found = { ...rest, active: link.active && (brand.isPublic || approved), clickIdParam: brand.clickIdParam, ...(isFeed && { feed: { site: brand.site, domains: brand.domains } }) };
+      }
+    }
+    this.lookups.misses++;
+    const target = found ? prepare(code, found, this.shared, suspensions) : null;
+    this.entries.set(code, target);
+    return target;
+  }
+
+  /** A brand's part of the lookup, from memory or read at once (see lookUpNow). */
+  private brandNow(brandId: string): RedirectBrand | null | undefined {
+    let brand = this.brands.get(brandId);
+    if (brand === undefined) {
+      brand = this.links.redirectBrandNow!(brandId);
+      if (brand === undefined) return undefined;
+      if (this.brands.size >= MAX_BRANDS_HELD) this.brands.clear();
+      this.brands.set(brandId, brand);
+    }
+    return brand;
   }
 
   /** The active target of a code, or undefined when unknown or inactive. */
@@ -205,6 +251,7 @@ export class RedirectCache {
   /** Forgets every code, and who is suspended (many links changed at once, or a suspension). */
   clear(): void {
     this.entries.clear();
+    this.brands.clear();
     this.suspensions = undefined;
     this.reading = undefined;
     this.generation++;

@@ -15,7 +15,8 @@ export class TrackingService {
 
   /**
    * Without waiting: the active target (or null: unknown or inactive) when the cache knows the
-   * code, undefined when it must be looked up with resolve(). The redirect's fast path.
+   * code or SQLite reads it at once, undefined when it must be looked up with resolve(). The
+   * redirect's fast path.
    */
   cached(code: string): CachedTarget | null | undefined {
     return this.redirects.cached(code);
