@@ -132,7 +132,7 @@ function entryBytes(code: string, target: CachedTarget | null): number {
 const MAX_BRANDS_HELD = 20_000;
 
 /** The cache's budget unless configured. */
-export const DEFAULT_REDIRECT_CACHE_MB = 16;
+export const DEFAULT_REDIRECT_CACHE_MB = 8;
 
 /**
  * Cache of code → target (or "no such code"), bounded in bytes; the codes used least recently are
