@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedirectCache } from '../../src/domain/links/redirect-cache.js';
 import { childScriptOutput } from '../helpers/child-script.js';
-import type { RedirectBrand, RedirectLink, RedirectTarget } from '../../src/storage/repositories/links.js';
+import type { RedirectBrand, RedirectTarget } from '../../src/storage/repositories/links.js';
 
 const links = {
   findRedirectTarget: async (code: string): Promise<RedirectTarget> => ({
@@ -69,24 +69,35 @@ test("the budget bounds the heap the cache really holds, not only its own estima
   assert.ok(heap >= estimated * 0.9, `the cache counts ${(estimated / 1048576).toFixed(2)} MB for ${(heap / 1048576).toFixed(2)} MB of heap: it would hold fewer codes than its budget allows`);
 });
 
-test('where the database reads at once, a code not held is answered without waiting: its brand read once, an approval where the brand is private', async () => {
+test('where the database reads at once, a code not held is answered without waiting, its brand read once until the cache starts afresh', async () => {
   const asked: string[] = [];
   const now = {
     ...links,
-    findRedirectLinkNow(code: string): RedirectLink | null | undefined {
+    // As the repository does on SQLite: the link, its brand's part through brandOf, the approval for a private brand.
+    findRedirectTargetNow(code: string, brandOf: (brandId: string) => RedirectBrand | null | undefined): RedirectTarget | null | undefined {
       asked.push(`link ${code}`);
       if (code === 'busybusy') return undefined; // a transaction is open: resolve() reads it
       if (code === 'nosuchcode') return null;
       const brandId = code.startsWith('private') ? 'brand-private' : 'brand-1';
-      return { linkId: `link-${code}`, destination: `https://shop.example/${code}`, active: true, affiliateId: code.endsWith('approved') ? 'aff-approved' : 'aff-1', channelId: 'ch-1', brandId, mdasc: null, isFeed: code.startsWith('feed') };
+      const brand = brandOf(brandId);
+      if (!brand) return brand;
+      const affiliateId = code.endsWith('approved') ? 'aff-approved' : 'aff-1';
+      if (!brand.isPublic) asked.push(`approval ${affiliateId} ${brandId}`);
+      return {
+        linkId: `link-${code}`,
+        destination: `https://shop.example/${code}`,
+        active: brand.isPublic || affiliateId === 'aff-approved',
+        affiliateId,
+        channelId: 'ch-1',
+        brandId,
+        mdasc: null,
+        clickIdParam: brand.clickIdParam,
+        ...(code.startsWith('feed') && { feed: { site: brand.site, domains: brand.domains } }),
+      };
     },
     redirectBrandNow(brandId: string): RedirectBrand | null | undefined {
       asked.push(`brand ${brandId}`);
       return { clickIdParam: brandId === 'brand-1' ? 'clickId' : 'ref', isPublic: brandId === 'brand-1', site: 'https://shop.example', domains: '["cdn.shop.example"]' };
-    },
-    isApprovedNow(affiliateId: string, brandId: string): boolean | undefined {
-      asked.push(`approval ${affiliateId} ${brandId}`);
-      return affiliateId === 'aff-approved';
     },
   };
   const cache = new RedirectCache(now, clock);

@@ -161,7 +161,7 @@ export class RedirectCache {
 
   constructor(
     private readonly links: Pick<LinksRepository, 'findRedirectTarget' | 'changesSince' | 'suspendedMembers'> &
-      Partial<Pick<LinksRepository, 'findRedirectLinkNow' | 'redirectBrandNow' | 'isApprovedNow'>>,
+      Partial<Pick<LinksRepository, 'findRedirectTargetNow' | 'redirectBrandNow'>>,
     /** Stored change times come from the same clock, so "changed since" compares like with like. */
     private readonly clock: Clock,
     private readonly options: { pollMs?: number; maxMb?: number } = {},
@@ -184,34 +184,23 @@ export class RedirectCache {
 
   /**
    * A code not held, read at once where the database allows it (SQLite) and who is suspended is
-   * known: the link by its code, its brand's part from memory (read once per brand until the cache
-   * starts afresh, as every brand change makes it), and the affiliate's approval for a private
-   * brand. Undefined where it cannot be read now: resolve() then does the whole lookup.
+   * known, its brand's part from memory (read once per brand until the cache starts afresh, as
+   * every brand change makes it). Undefined where it cannot be read now: resolve() then does the
+   * whole lookup.
    */
   private lookUpNow(code: string): CachedTarget | null | undefined {
     const { links, suspensions } = this;
-    if (!suspensions || !links.findRedirectLinkNow || !CODE_PATTERN.test(code)) return undefined;
-    const link = links.findRedirectLinkNow(code);
-    if (link === undefined) return undefined;
-    let found: RedirectTarget | null = null;
-    if (link) {
-      const brand = this.brandNow(link.brandId);
-      if (brand === undefined) return undefined;
-      if (brand) {
-        const approved = link.active && !brand.isPublic ? links.isApprovedNow!(link.affiliateId, link.brandId) : false;
-        if (approved === undefined) return undefined;
-        const { isFeed, ...rest } = link;
-        found = { ...rest, active: link.active && (brand.isPublic || approved), clickIdParam: brand.clickIdParam, ...(isFeed && { feed: { site: brand.site, domains: brand.domains } }) };
-      }
-    }
+    if (!suspensions || !links.findRedirectTargetNow || !CODE_PATTERN.test(code)) return undefined;
+    const found = links.findRedirectTargetNow(code, this.brandNow);
+    if (found === undefined) return undefined;
     this.lookups.misses++;
     const target = found ? prepare(code, found, this.shared, suspensions) : null;
     this.entries.set(code, target);
     return target;
   }
 
-  /** A brand's part of the lookup, from memory or read at once (see lookUpNow). */
-  private brandNow(brandId: string): RedirectBrand | null | undefined {
+  /** A brand's part of the lookup, from memory or read at once (see lookUpNow); a property, so a lookup passes it without making a closure. */
+  private readonly brandNow = (brandId: string): RedirectBrand | null | undefined => {
     let brand = this.brands.get(brandId);
     if (brand === undefined) {
       brand = this.links.redirectBrandNow!(brandId);
@@ -220,7 +209,7 @@ export class RedirectCache {
       this.brands.set(brandId, brand);
     }
     return brand;
-  }
+  };
 
   /** The active target of a code, or undefined when unknown or inactive. */
   async resolve(code: string): Promise<CachedTarget | undefined> {

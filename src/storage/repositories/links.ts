@@ -27,18 +27,6 @@ export interface RedirectTarget {
   feed?: { site: string; domains: string };
 }
 
-/** A link's part of a redirect target (LinksRepository.findRedirectLinkNow); `active` is the link's own. */
-export interface RedirectLink {
-  linkId: string;
-  destination: string;
-  active: boolean;
-  affiliateId: string;
-  channelId: string;
-  brandId: string;
-  mdasc: string | null;
-  isFeed: boolean;
-}
-
 /** A brand's part of a redirect target: the same for every link to it. */
 export interface RedirectBrand {
   clickIdParam: string;
@@ -117,7 +105,7 @@ function targetOf(row: RedirectRow): RedirectTarget {
   return {
     linkId: row.id,
     destination: row.original_url,
-    active: row.active === 1 && (row.is_public === 1 || row.approved === true || row.approved === 1),
+    active: mayRedirect(row.active === 1, row.is_public === 1, row.approved === true || row.approved === 1),
     affiliateId: row.affiliate_id,
     channelId: row.channel_id,
     brandId: row.organization_id,
@@ -126,6 +114,9 @@ function targetOf(row: RedirectRow): RedirectTarget {
     ...(row.feed_site !== null && { feed: { site: row.feed_site, domains: row.feed_domains ?? '[]' } }),
   };
 }
+
+/** A link redirects while it is active and its affiliate may promote its brand: public, or approved for it. */
+const mayRedirect = (active: boolean, isPublic: boolean, approved: boolean): boolean => active && (isPublic || approved);
 
 /** More changed links than a cache should delete one by one: it starts afresh instead. */
 const MANY_CHANGES = 10_000;
@@ -137,7 +128,7 @@ export class LinksRepository {
    * every uncached redirect.
    */
   private redirectLookup: ReturnType<typeof redirectQuery> | undefined;
-  /** The redirect lookup's parts (findRedirectLinkNow), likewise. */
+  /** The redirect lookup's parts (findRedirectTargetNow), likewise. */
   private linkLookup: ReturnType<typeof linkQuery> | undefined;
   private brandLookup: ReturnType<typeof brandQuery> | undefined;
   private approvalLookup: ReturnType<typeof approvalQuery> | undefined;
@@ -215,36 +206,43 @@ export class LinksRepository {
   }
 
   /**
-   * The redirect lookup in parts, each read at once where the database answers without waiting
-   * (SQLite: the serving connection, no turn to wait for, no promise), so the redirect cache can
-   * keep the brands' part in memory: the link alone costs less than half the joined lookup. Each
-   * answers undefined where it cannot read now (PostgreSQL, a transaction open on the connection,
-   * a failed read), and findRedirectTarget then does the whole lookup.
+   * The redirect lookup read at once where the database answers without waiting (SQLite: the
+   * serving connection, no turn to wait for, no promise), in parts so the caller can keep the
+   * brands' part in memory (`brandOf`, usually redirectBrandNow behind a memory): the link alone
+   * costs less than half the joined lookup, and the approval is read only for a private brand.
+   * The target, null for no such code, or undefined where a part cannot be read now (PostgreSQL, a
+   * transaction open on the connection, a failed read): findRedirectTarget then does it whole.
    */
-  findRedirectLinkNow(code: string): RedirectLink | null | undefined {
+  findRedirectTargetNow(code: string, brandOf: (brandId: string) => RedirectBrand | null | undefined): RedirectTarget | null | undefined {
     const row = this.readNow<LinkRow>((this.linkLookup ??= linkQuery(this.database)).sql, [code]);
-    if (row === undefined) return undefined;
-    return row && {
+    if (!row) return row;
+    const brand = brandOf(row.organization_id);
+    if (!brand) return brand;
+    const active = row.active === 1;
+    const approved = active && !brand.isPublic ? this.isApprovedNow(row.affiliate_id, row.organization_id) : false;
+    if (approved === undefined) return undefined;
+    return {
       linkId: row.id,
       destination: row.original_url,
-      active: row.active === 1,
+      active: mayRedirect(active, brand.isPublic, approved),
       affiliateId: row.affiliate_id,
       channelId: row.channel_id,
       brandId: row.organization_id,
       mdasc: row.mdasc,
-      isFeed: row.link_type === FEED_LINK_TYPE,
+      clickIdParam: brand.clickIdParam,
+      ...(row.link_type === FEED_LINK_TYPE && { feed: { site: brand.site, domains: brand.domains } }),
     };
   }
 
-  /** A brand's part of the redirect lookup (see findRedirectLinkNow): null for no such brand. */
+  /** A brand's part of the redirect lookup read at once (see findRedirectTargetNow): null for no such brand. */
   redirectBrandNow(brandId: string): RedirectBrand | null | undefined {
     const row = this.readNow<BrandRow>((this.brandLookup ??= brandQuery(this.database)).sql, [brandId]);
     if (row === undefined) return undefined;
     return row && { clickIdParam: row.click_id_param, isPublic: row.is_public === 1, site: row.site, domains: row.domains };
   }
 
-  /** Whether the affiliate is approved for the brand, read at once (see findRedirectLinkNow). */
-  isApprovedNow(affiliateId: string, brandId: string): boolean | undefined {
+  /** Whether the affiliate is approved for the brand, read at once (see findRedirectTargetNow). */
+  private isApprovedNow(affiliateId: string, brandId: string): boolean | undefined {
     const row = this.readNow<{ one: number }>((this.approvalLookup ??= approvalQuery(this.database)).sql, [affiliateId, brandId]);
     return row === undefined ? undefined : row !== null;
   }
