@@ -6,10 +6,11 @@
 // servers). When they cannot be reached the second run is skipped and said so plainly — except
 // in CI (CI=true), where that is a failure.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { buildTestTree } from './test-tree.mjs';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -64,8 +65,9 @@ function run(label, files, env, { echo = true } = {}) {
   out.write(heading);
   const durations = join(mkdtempSync(join(tmpdir(), 'affnet-test-times-')), 'files.json');
   return new Promise((resolve) => {
-    // node --test sorts its files by name; the driver keeps this order.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-driver.mjs', durations, ...longestFirst(files)], {
+    // node --test sorts its files by name; the driver keeps this order. Its test processes take
+    // its flags: plain Node, the TypeScript lines in stack traces.
+    const child = spawn(process.execPath, ['--enable-source-maps', 'scripts/test-driver.mjs', durations, ...longestFirst(files).map(inTree)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -111,14 +113,20 @@ function run(label, files, env, { echo = true } = {}) {
 function slowestFiles(path) {
   try {
     const files = JSON.parse(readFileSync(path, 'utf8').trim() || '[]');
-    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(process.cwd(), file)}`);
+    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(tree, file).replace(/\.js$/, '.ts')}`);
   } catch {
     return [];
   }
 }
 
+// The files run from a tree with their JavaScript made once (scripts/test-tree.mjs), removed at the end.
+const tree = mkdtempSync(join(tmpdir(), 'affnet-test-tree-'));
+process.on('exit', () => rmSync(tree, { recursive: true, force: true }));
+const inTree = await buildTestTree(process.cwd(), tree);
+
 // Tests run the built command (test/helpers/built-cli.ts): built here once from the current
-// sources, so no two test files build it at the same time.
+// sources (after the tree, so it is newer than every file of it), so no two test files build it
+// at the same time.
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
 
 // The two runs go at once: each leaves the machine's cores idle at times (a browser loading, a
