@@ -58,7 +58,7 @@ export function registerRedirect(app: App, services: ServingServices, metrics: S
     services.tracking.resolve(request.params.code).then((target) => answer(request, reply, target));
 
   // No security headers on redirects (as on the redirect front): the visitor's referrer is the brand's to see.
-  app.get('/:code', { schema: SCHEMA, helmet: false }, follow);
+  app.get('/:code', { schema: SCHEMA, config: { securityHeaders: false } }, follow);
   // The same with a trailing slash, left out of the document: one route, two spellings.
-  app.get('/:code/', { schema: { hide: true }, helmet: false }, follow);
+  app.get('/:code/', { schema: { hide: true }, config: { securityHeaders: false } }, follow);
 }
