@@ -23,11 +23,23 @@ export function lazyValidators(compile: FastifySchemaCompiler<unknown>): Fastify
   };
 }
 
-/** Fastify's own serializer factory (fast-json-stringify), deferred per route and status. */
+/**
+ * Fastify's own serializer factory (fast-json-stringify), deferred per route and status, and
+ * compiled once per schema: most answers of most routes share one (every route's error answers
+ * are the same error body), and each compilation costs milliseconds.
+ */
 export const lazySerializers: SerializerFactory = (externalSchemas, options) => {
   const compile = SerializerSelector()(externalSchemas, options);
+  const bySchema = new Map<string, Serializer>();
   return (route) => {
     let serialize: Serializer | undefined;
-    return (data) => (serialize ??= compile(route))(data);
+    return (data) => {
+      if (!serialize) {
+        const key = JSON.stringify(route.schema);
+        serialize = bySchema.get(key) ?? compile(route);
+        bySchema.set(key, serialize);
+      }
+      return serialize(data);
+    };
   };
 };
