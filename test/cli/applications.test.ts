@@ -6,16 +6,14 @@ import { runCli } from '../helpers/cli.js';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { buildWorld } from '../helpers/world.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 
 let testDb: TestDatabase;
 let database: Database;
 const env = () => ({ DATABASE_URL: testDb.url, REDIS_URL: '', PUBLIC_URL: 'https://go.example.com' });
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   database = openDatabase(testDb.url);
-  await migrateToLatest(database);
   await buildWorld(database);
 });
 after(async () => {

@@ -8,7 +8,6 @@ import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databa
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { buildWorld, BRANDS, type World } from '../helpers/world.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 
 let testDb: TestDatabase;
 let world: World;
@@ -16,10 +15,9 @@ let server: ServerProcess;
 const secrets = new Map<string, string>();
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   const database = openDatabase(testDb.url);
   try {
-    await migrateToLatest(database);
     world = await buildWorld(database);
     secrets.set('affiliate key', world.keys.aff1);
     secrets.set('brand key', (await servicesFor(database).access.createApiKey({ brandId: BRANDS.acme })).key);

@@ -10,7 +10,6 @@ import { buildWorld, BRANDS, type World } from '../helpers/world.js';
 import { pollUntil } from '../helpers/wait.js';
 import { BROWSER_UA } from '../helpers/tracking.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 
 let testDb: TestDatabase;
 let world: World;
@@ -18,10 +17,9 @@ let server: ServerProcess;
 let metricsUrl: string;
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   const database = openDatabase(testDb.url);
   try {
-    await migrateToLatest(database);
     world = await buildWorld(database);
   } finally {
     await database.close();

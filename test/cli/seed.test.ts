@@ -6,7 +6,6 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { ProductsRepository } from '../../src/storage/repositories/products.js';
 import { servicesFor } from '../helpers/databases.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { brandRowIsVisible } from '../../src/storage/repositories/visibility.js';
 import { campaignStatus } from '../../src/domain/catalog/campaign-status.js';
 import { commissionFor } from '../../src/domain/orders/commission.js';
@@ -69,10 +68,9 @@ async function snapshot() {
 }
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   databaseUrl = testDb.url;
   database = openDatabase(databaseUrl);
-  await migrateToLatest(database);
   first = await seedDemo(servicesFor(database), (line) => logLines.push(line), { userPassword: DEMO_PASSWORD, activityOn: database, now: SEEDED_AT });
   countsAfterFirst = await counts();
   snapshotAfterFirst = await snapshot();

@@ -6,7 +6,6 @@ import { runCli } from '../helpers/cli.js';
 import { freshDatabase, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { totpCode } from '../helpers/operators.js';
 import { renderMail, type TemplateName } from '../../src/domain/mail/templates.js';
 
@@ -15,9 +14,8 @@ let database: Database;
 const env = () => ({ DATABASE_URL: testDb.url, REDIS_URL: '', PUBLIC_URL: 'https://go.example.com' });
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   database = openDatabase(testDb.url);
-  await migrateToLatest(database);
   await buildWorld(database);
 });
 after(async () => {

@@ -4,7 +4,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { freshDatabase, redisEnv, servicesFor, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
@@ -18,9 +17,8 @@ let receiver: Receiver;
 const servers: ServerProcess[] = [];
 
 before(async () => {
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   database = openDatabase(testDb.url);
-  await migrateToLatest(database);
   await buildWorld(database);
   receiver = await startReceiver();
 });

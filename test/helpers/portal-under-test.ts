@@ -8,7 +8,6 @@ import { startServerProcess, type ServerProcess } from './processes.js';
 import { buildWorld } from './world.js';
 import { launchBrowser } from './browser.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 
 export interface PortalUnderTest {
   testDb: TestDatabase;
@@ -40,9 +39,8 @@ export interface PortalOptions {
 export function portalUnderTest(options: PortalOptions = {}): PortalUnderTest {
   const portal = {} as PortalUnderTest;
   before(async () => {
-    portal.testDb = await freshDatabase();
+    portal.testDb = await freshDatabase({ migrated: true });
     portal.database = openDatabase(portal.testDb.url);
-    await migrateToLatest(portal.database);
     if (options.world ?? true) await buildWorld(portal.database);
     await options.prepare?.(portal.database, portal.testDb);
     const env = typeof options.env === 'function' ? options.env(portal.testDb) : options.env;

@@ -3,7 +3,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { buildWorld, BRANDS } from '../helpers/world.js';
 import { freshDatabase, redisEnv, type TestDatabase } from '../helpers/databases.js';
 import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
@@ -25,9 +24,8 @@ let b: ServerProcess;
 
 before(async () => {
   assert.ok(process.env.TEST_POSTGRES_URL && process.env.TEST_REDIS_URL, 'the multi-instance test needs TEST_POSTGRES_URL and TEST_REDIS_URL');
-  testDb = await freshDatabase();
+  testDb = await freshDatabase({ migrated: true });
   database = openDatabase(testDb.url);
-  await migrateToLatest(database);
   await buildWorld(database);
   // Scheduled work (the lock dates) looked for every second on both.
   env = { DATABASE_URL: testDb.url, PUBLIC_URL: 'http://go.test', CLICK_FLUSH_MS: '100', SCHEDULE_POLL_MS: '200', LOCK_POLL_MS: '1000', PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY, ...redisEnv() };

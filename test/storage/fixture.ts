@@ -2,7 +2,6 @@
 // or a PostgreSQL database of its own with TEST_POSTGRES_URL), migrated to the latest schema, with
 // every repository over it; close() closes the database and then drops it.
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { openRepositories, type Repositories } from '../../src/storage/repositories/index.js';
 import { freshDatabase, servicesFor } from '../helpers/databases.js';
 import { brandInput } from '../helpers/world.js';
@@ -15,15 +14,8 @@ export interface StorageFixture {
 }
 
 export async function openFixture(): Promise<StorageFixture> {
-  const target = await freshDatabase();
+  const target = await freshDatabase({ migrated: true });
   const database = openDatabase(target.url);
-  try {
-    await migrateToLatest(database);
-  } catch (error) {
-    await database.close();
-    await target.drop();
-    throw error;
-  }
   return {
     database,
     repos: openRepositories(database),
