@@ -1,5 +1,5 @@
 // The tree the whole suite runs from: a copy of the project in which every TypeScript file of
-// src, test and packages has its JavaScript beside it, transpiled once by esbuild, and every other
+// src, test, packages, bench and portal has its JavaScript beside it, transpiled once by esbuild, and every other
 // file and folder is a link to the original. Each test file then starts on plain Node: through
 // tsx, each of the suite's few hundred test processes (and each storage worker they start)
 // transpiled and resolved the same few hundred modules again through a loader thread, about half
@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** The folders whose TypeScript the tests load. */
-const TRANSPILED = ['src', 'test', 'packages'];
+/** The folders whose TypeScript the tests load (the soak test the bench's, some the portal's messages). */
+const TRANSPILED = ['src', 'test', 'packages', 'bench', 'portal'];
 
 const isTypeScript = (name) => name.endsWith('.ts') && !name.endsWith('.d.ts');
 
