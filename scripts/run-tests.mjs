@@ -119,6 +119,17 @@ function slowestFiles(path) {
   }
 }
 
+// The checks (type check, lint, generated SQL, typed client) run beside the suite: each takes one
+// core, and the lint alone takes minutes; their output follows the suite's, and a failed check
+// fails the run.
+const checks = new Promise((resolve) => {
+  const child = spawn(process.execPath, ['scripts/checks.mjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output) }));
+});
+
 // The files run from a tree with their JavaScript made once (scripts/test-tree.mjs), removed at the end.
 const tree = mkdtempSync(join(tmpdir(), 'affnet-test-tree-'));
 process.on('exit', () => rmSync(tree, { recursive: true, force: true }));
@@ -147,6 +158,13 @@ if (sharedRun) {
   const missing = [!pgUp && `PostgreSQL at ${postgresUrl}`, !redisUp && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
   skippedSuites.push(`PostgreSQL + Redis suite skipped: cannot connect to ${missing} (set TEST_POSTGRES_URL / TEST_REDIS_URL)`);
   if (process.env.CI) results.push({ pass: 0, fail: 1, skipped: 0, cancelled: 0, todo: 0, code: 1 });
+}
+
+const checked = await checks;
+process.stdout.write(`\n# ===== checks =====\n${checked.output}`);
+if (checked.code !== 0) {
+  const failures = [{ name: 'the type check, the lint, the generated SQL or the typed client (see "===== checks =====" above)', detail: [] }];
+  results.push({ pass: 0, fail: 1, skipped: 0, cancelled: 0, todo: 0, code: 1, label: 'checks', failures });
 }
 
 const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
