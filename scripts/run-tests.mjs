@@ -113,7 +113,7 @@ function run(label, files, env, { echo = true } = {}) {
 function slowestFiles(path) {
   try {
     const files = JSON.parse(readFileSync(path, 'utf8').trim() || '[]');
-    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(tree, file).replace(/\.js$/, '.ts')}`);
+    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(file.startsWith(tree) ? tree : process.cwd(), file).replace(/\.js$/, '.ts')}`);
   } catch {
     return [];
   }
