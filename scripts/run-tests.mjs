@@ -41,6 +41,17 @@ const LONGEST_FIRST = [
   'test/security/route-rules.test.ts',
   'test/scale/soak.test.ts',
 ];
+/** Folders of this run (the test tree, the runs' outputs and timings), removed when it ends. */
+const temporary = [];
+process.on('exit', () => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+const temporaryDir = (prefix) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
+
 const longestFirst = (files) => [...LONGEST_FIRST.filter((f) => files.includes(f)), ...files.filter((f) => !LONGEST_FIRST.includes(f))];
 
 function reachable(url, defaultPort) {
@@ -60,10 +71,10 @@ function reachable(url, defaultPort) {
  */
 function run(label, files, env, { echo = true } = {}) {
   const heading = `\n# ===== ${label}: ${files.length} files =====\n`;
-  const kept = echo ? undefined : join(mkdtempSync(join(tmpdir(), 'affnet-test-output-')), 'tap.txt');
+  const kept = echo ? undefined : join(temporaryDir('affnet-test-output-'), 'tap.txt');
   const out = kept ? createWriteStream(kept) : process.stdout;
   out.write(heading);
-  const durations = join(mkdtempSync(join(tmpdir(), 'affnet-test-times-')), 'files.json');
+  const durations = join(temporaryDir('affnet-test-times-'), 'files.json');
   return new Promise((resolve) => {
     // node --test sorts its files by name; the driver keeps this order. Its test processes take
     // its flags: plain Node, the TypeScript lines in stack traces.
@@ -131,8 +142,7 @@ const checks = new Promise((resolve) => {
 });
 
 // The files run from a tree with their JavaScript made once (scripts/test-tree.mjs), removed at the end.
-const tree = mkdtempSync(join(tmpdir(), 'affnet-test-tree-'));
-process.on('exit', () => rmSync(tree, { recursive: true, force: true }));
+const tree = temporaryDir('affnet-test-tree-');
 const inTree = await buildTestTree(process.cwd(), tree);
 
 // Tests run the built command (test/helpers/built-cli.ts): built here once from the current
