@@ -404,11 +404,7 @@ async function verificationToken(): Promise<string> {
 const PORTAL_USER = 'fuzz@example.com';
 const PORTAL_PASSWORD = 'fuzzing all the fields';
 async function withFreshSession(options: InjectOptions): Promise<InjectOptions> {
-  const session = await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD);
-  assert.ok(session, 'the portal user signs in');
-  // The portal user has a passkey: a session of theirs counts once it passed it.
-  await passSecondFactor(h, session.sessionToken);
-  return { ...options, headers: { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken } };
+  return { ...options, headers: await sessionHeaders(portalUserId, 'passkey') };
 }
 
 /** A person with an authenticator app, for the second step of a sign-in: a ticket, and recovery codes made afresh. */
@@ -423,22 +419,23 @@ async function secondFactorTicket(): Promise<string> {
 }
 const freshRecoveryCodes = async () => (await h.service.services.secondFactors.regenerateRecoveryCodes({ userId: enrolledUserId, sessionToken: (await enrolledSession()).sessionToken }, {})).recoveryCodes;
 /** A session of the portal user that passed their second factor (for service calls that ask for a current one). */
-async function verifiedPortalSession(): Promise<string> {
-  const session = (await h.service.services.users.signIn(PORTAL_USER, PORTAL_PASSWORD))!;
-  await passSecondFactor(h, session.sessionToken);
-  return session.sessionToken;
-}
+const verifiedPortalSession = async (): Promise<string> => (await sessionOfUser(portalUserId, 'passkey')).sessionToken;
 let enrolledUserId = '';
-async function sessionOfUser(id: string) {
+/**
+ * A session of a user, opened as a sign-in opens it (without the password: a sign-in's scrypt for
+ * each of the walk's hundreds of starting requests was a quarter of its time), that passed their
+ * second factor: an app (totp) or a passkey.
+ */
+async function sessionOfUser(id: string, factor: 'totp' | 'passkey' = 'totp') {
   const row = await h.service.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   const session = await h.service.services.users.openSession(row!);
-  await passSecondFactor(h, session.sessionToken, 'totp');
+  await passSecondFactor(h, session.sessionToken, factor);
   return session;
 }
 const enrolledSession = () => sessionOfUser(enrolledUserId);
 const enrolledSessionHeaders = () => sessionHeaders(enrolledUserId);
-async function sessionHeaders(id: string): Promise<Record<string, string>> {
-  const session = await sessionOfUser(id);
+async function sessionHeaders(id: string, factor: 'totp' | 'passkey' = 'totp'): Promise<Record<string, string>> {
+  const session = await sessionOfUser(id, factor);
   return { cookie: `affnet_session=${session.sessionToken}`, 'x-csrf-token': session.csrfToken };
 }
 
