@@ -11,6 +11,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { buildTestTree } from './test-tree.mjs';
+import { collectedOutput } from './collected-output.mjs';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -133,13 +134,7 @@ function slowestFiles(path) {
 // The checks (type check, lint, generated SQL, typed client) run beside the suite: each takes one
 // core, and the lint alone takes minutes; their output follows the suite's, and a failed check
 // fails the run.
-const checks = new Promise((resolve) => {
-  const child = spawn(process.execPath, ['scripts/checks.mjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = [];
-  child.stdout.on('data', (chunk) => output.push(chunk));
-  child.stderr.on('data', (chunk) => output.push(chunk));
-  child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output) }));
-});
+const checks = collectedOutput(process.execPath, ['scripts/checks.mjs']);
 
 // The files run from a tree with their JavaScript made once (scripts/test-tree.mjs), removed at the end.
 const tree = temporaryDir('affnet-test-tree-');

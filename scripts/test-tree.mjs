@@ -1,6 +1,6 @@
 // The tree the whole suite runs from: a copy of the project in which every TypeScript file of
-// src, test, packages, bench and portal has its JavaScript beside it, transpiled once by esbuild, and every other
-// file and folder is a link to the original. Each test file then starts on plain Node: through
+// src, test, packages, bench and portal has its JavaScript beside it, transpiled once by esbuild,
+// and every other file and folder is a link to the original. Each test file then starts on plain Node: through
 // tsx, each of the suite's few hundred test processes (and each storage worker they start)
 // transpiled and resolved the same few hundred modules again through a loader thread, about half
 // of a test file's start. Stack traces still name the TypeScript lines (source maps).
