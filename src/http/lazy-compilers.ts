@@ -36,8 +36,8 @@ export const lazySerializers: SerializerFactory = (externalSchemas, options) => 
     return (data) => {
       if (!serialize) {
         const key = JSON.stringify(route.schema);
-        serialize = bySchema.get(key) ?? compile(route);
-        bySchema.set(key, serialize);
+        serialize = bySchema.get(key);
+        if (!serialize) bySchema.set(key, (serialize = compile(route)));
       }
       return serialize(data);
     };
