@@ -62,13 +62,18 @@ export function urlOf(admin: string, name: string): string {
   return url.toString();
 }
 
+/** A hash of the migrations' sources: read once per process, not for every database a file makes. */
+let migrationsHash: ReturnType<typeof createHash> | undefined;
+
 /** The template's name: the migrations' sources and today's date (UTC). */
 function templateName(): string {
-  const hash = createHash('sha256');
-  const dir = new URL('../../src/storage/migrations/', import.meta.url);
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')).sort()) hash.update(file).update(readFileSync(new URL(file, dir)));
-  hash.update(readFileSync(new URL('../../src/storage/migrate.ts', import.meta.url)));
-  hash.update(new Date().toISOString().slice(0, 10));
+  if (!migrationsHash) {
+    migrationsHash = createHash('sha256');
+    const dir = new URL('../../src/storage/migrations/', import.meta.url);
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')).sort()) migrationsHash.update(file).update(readFileSync(new URL(file, dir)));
+    migrationsHash.update(readFileSync(new URL('../../src/storage/migrate.ts', import.meta.url)));
+  }
+  const hash = migrationsHash.copy().update(new Date().toISOString().slice(0, 10));
   return `affnet_template_${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -115,10 +120,10 @@ async function migratedTemplate(admin: string): Promise<string> {
 async function migratedSqliteTemplate(): Promise<string> {
   const path = join(tmpdir(), `${templateName()}.sqlite`);
   if (existsSync(path)) return path;
-  const yesterday = Date.now() - 2 * 86_400_000;
+  const twoDaysAgo = Date.now() - 2 * 86_400_000;
   for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith('affnet_template_'))) {
     const old = join(tmpdir(), name);
-    if ((statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < yesterday) rmSync(old, { force: true });
+    if ((statSync(old, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < twoDaysAgo) rmSync(old, { force: true });
   }
   const dir = mkdtempSync(join(tmpdir(), 'affnet-template-'));
   try {
