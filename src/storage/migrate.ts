@@ -1,8 +1,9 @@
 // Versioned migrations, applied in name order and recorded in kysely_migration.
 // Each migration receives the dialect so the rare dialect-specific statement (full-text search)
 // sits beside its portable neighbours.
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Dialect } from './database.js';
+import { applySqliteSnapshot } from './sqlite-baseline.js';
 import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
@@ -141,8 +142,29 @@ const migrations: Record<string, DialectMigration> = {
   '0066-webhook-attempt-failures': webhookAttemptFailures,
 };
 
-export function migrateToLatest(database: Database): Promise<string[]> {
+/** Brings the database to the latest schema; a new SQLite database starts from the snapshot of the migrations. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const fromSnapshot = database.dialect === 'sqlite' ? await startFromSnapshot(database) : [];
+  return [...fromSnapshot, ...(await replayMigrations(database))];
+}
+
+/** Runs every migration not yet run, in turn, never the snapshot: what the snapshot is made from. */
+export function replayMigrations(database: Database): Promise<string[]> {
   return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** The migrations in their order. */
+export const migrationNames = (): string[] => Object.keys(migrations);
+
+/** For a SQLite database that holds nothing yet: the snapshot applied, and the migrations it holds. */
+async function startFromSnapshot(database: Database): Promise<string[]> {
+  const held = (await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(database.db)).rows[0]?.n ?? 0;
+  if (held > 0) return [];
+  const { SQLITE_SNAPSHOT } = await import('./migrations/sqlite-baseline.js');
+  const names = Object.keys(migrations);
+  const covered = names.slice(0, names.indexOf(SQLITE_SNAPSHOT.through) + 1);
+  if (covered.length === 0) return [];
+  return (await applySqliteSnapshot(database.db, SQLITE_SNAPSHOT, covered, new Date().toISOString())) ? covered : [];
 }
 
 /** Applies the migrations up to and including `name` (a test that starts from an older schema). */
