@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { issueDemoStatements } from '../helpers/demo-statements.js';
+import { openInApp } from '../helpers/browser.js';
 import { enrolApp, signInWithApp } from '../helpers/operator-browser.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
 import { DEMO_AFFILIATE_USER, DEMO_BRAND_USER, seedDemo } from '../../src/seed/demo.js';
@@ -125,17 +126,16 @@ async function findings(page: Page, language: Language, where: string): Promise<
 }
 
 /** The page has its heading and nothing more to load. */
-async function ready(page: Page): Promise<void> {
-  await page.locator('main h1').first().waitFor();
-  await page.waitForLoadState('networkidle');
+/** Nothing on the page says it is still loading. */
+async function loaded(page: Page): Promise<void> {
   await page.getByText(/^(Loading…|Carregando…)$/).first().waitFor({ state: 'detached' });
 }
 
 async function addressOf(page: Page, route: string): Promise<string> {
   const list = LIST_OF[route];
   if (!list) return route;
-  await page.goto(`/app${list}`);
-  await ready(page);
+  await openInApp(page, `/app${list}`);
+  await loaded(page);
   const first = page.locator(`main a[href^="/app${route.split('/:')[0]}/"]`).first();
   return (await first.count()) > 0 ? (await first.getAttribute('href'))!.replace(/^\/app/, '') : `${list}/no-such-one`;
 }
@@ -168,8 +168,8 @@ async function walk(page: Page, language: Language, routes: string[], withForms:
   const found: Finding[] = [];
   for (const route of routes) {
     const address = await addressOf(page, route);
-    await page.goto(`/app${address}`);
-    await ready(page);
+    await openInApp(page, `/app${address}`);
+    await loaded(page);
     // The walk reads the page signed in, in the language it checks, or it proves nothing.
     assert.equal(await page.locator('select#language').count(), 1, `${address} is a page of the signed-in person`);
     assert.equal(await page.evaluate(() => document.documentElement.lang), language, `${address} is in ${language}`);

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { servicesFor } from '../helpers/databases.js';
 import { brandInput } from '../helpers/world.js';
 import { issueDemoStatements } from '../helpers/demo-statements.js';
-import { assertAccessible } from '../helpers/browser.js';
+import { assertAccessible, openInApp } from '../helpers/browser.js';
 import { DEMO_AFFILIATE_USER, DEMO_BRAND_USER, seedDemo } from '../../src/seed/demo.js';
 import { CLI } from '../../src/domain/audit/audit-entry.js';
 import { portalUnderTest } from '../helpers/portal-under-test.js';
@@ -161,8 +161,8 @@ for (const [who, email, routes] of [
     try {
       await signIn(page, email);
       for (const route of routes) {
-        await page.goto(`/app${await addressOf(page, route)}`);
-        await ready(page);
+        await openInApp(page, `/app${await addressOf(page, route)}`);
+        await page.getByText('Loading…').first().waitFor({ state: 'detached' });
         await checkAtPhoneWidths(page, route, problems);
       }
     } finally {
@@ -304,8 +304,8 @@ async function signIn(page: Page, email: string): Promise<void> {
 async function addressOf(page: Page, route: string): Promise<string> {
   const list = ({ '/conversions/:orderId': '/conversions', '/statements/:id': '/statements', '/orders/:id': '/orders', '/brands/:id': '/brands' } as Record<string, string>)[route];
   if (!list) return route;
-  await page.goto(`/app${list}`);
-  await ready(page);
+  await openInApp(page, `/app${list}`);
+  await page.getByText('Loading…').first().waitFor({ state: 'detached' });
   const first = page.locator('tbody a').first();
   return (await first.count()) > 0 ? (await first.getAttribute('href'))!.replace(/^\/app/, '') : `${list}/no-such-one`;
 }

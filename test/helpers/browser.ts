@@ -2,7 +2,7 @@
 // screenshots; and the accessibility check every page must pass (axe: no serious or critical
 // violation).
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -40,4 +40,52 @@ export async function followMenu(page: Page, name: string, { exact = true }: { e
   if ((await entry.count()) > 0) return entry.click();
   await menu.getByRole('link', { name: /^(Settings and tools|Configurações e ferramentas)$/ }).click();
   await page.getByRole('main').getByRole('link', { name, exact }).click();
+}
+
+/** The requests each page has in flight, watched from its first in-app opening on. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function requestsInFlight(page: Page): Set<Request> {
+  let requests = inFlight.get(page);
+  if (!requests) {
+    const held = new Set<Request>();
+    page.on('request', (request) => held.add(request));
+    page.on('requestfinished', (request) => held.delete(request));
+    page.on('requestfailed', (request) => held.delete(request));
+    inFlight.set(page, (requests = held));
+  }
+  return requests;
+}
+
+/**
+ * Opens `path` of the portal as its own links do: history.pushState, which the router follows,
+ * in the app already loaded, as for a person moving between pages (loading the whole app for each
+ * page, then waiting for half a second without requests, took half the time of the tests that
+ * walk every page). A page already open is loaded afresh by its address. Resolves once the new
+ * page's heading is on screen and no request has been in flight for three frames; a page whose
+ * heading stays the previous page's element fails here, never passes unseen.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  const requests = requestsInFlight(page);
+  const moved = await page.evaluate((to) => {
+    if (`${location.pathname}${location.search}` === to) return false;
+    document.querySelectorAll('main h1').forEach((heading) => heading.setAttribute('data-before-navigation', ''));
+    history.pushState(null, '', to);
+    return true;
+  }, path);
+  // Already there: the page is loaded afresh, as it would be by its address, not left as it was.
+  if (!moved) await page.goto(path);
+  await page
+    .locator('main h1:not([data-before-navigation])')
+    .first()
+    .waitFor()
+    .catch((error: Error) => {
+      throw new Error(`${path}: no heading of its own appeared (${error.message.split('\n')[0]})`);
+    });
+  const deadline = Date.now() + 15_000;
+  for (let quiet = 0; quiet < 3; ) {
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    quiet = requests.size === 0 ? quiet + 1 : 0;
+    if (Date.now() > deadline) throw new Error(`${path}: requests still in flight after 15 s: ${[...requests].map((r) => r.url()).join(', ')}`);
+  }
 }
