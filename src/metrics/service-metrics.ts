@@ -96,7 +96,7 @@ export class ServiceMetrics {
     });
     new Counter({ name: 'affnet_clicks_pruned_total', help: 'Clicks this instance deleted past CLICK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.clicks.deleted); } });
     new Counter({ name: 'affnet_webhook_outbox_pruned_total', help: 'Webhook events, deliveries and log entries this instance deleted past WEBHOOK_RETENTION_DAYS', registers, collect() { this.reset(); this.inc(sources.retention.webhooks.deleted); } });
-    new Counter({ name: 'affnet_clicks_spooled_total', help: 'Clicks moved from memory to spool files (CLICK_SPOOL_DIR) because more than CLICK_BUFFER_MB waited for the database', registers, collect() { this.reset(); this.inc(sources.clicks.overflowed); } });
+    new Counter({ name: 'affnet_clicks_spooled_total', help: 'Clicks moved from memory to spool files (CLICK_SPOOL_DIR) because more than CLICK_BUFFER_MB waited to be written (the database refusing writes, or the writer behind a burst)', registers, collect() { this.reset(); this.inc(sources.clicks.overflowed); } });
     new Counter({ name: 'affnet_click_write_failures_total', help: 'Clicks in writes that failed (kept and retried; one click counts once per failed attempt)', registers, collect() { this.reset(); this.inc(sources.clicks.failedWrites); } });
     new Counter({
       name: 'affnet_redirect_cache_lookups_total',

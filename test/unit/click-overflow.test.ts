@@ -1,6 +1,6 @@
-// While the database is away, clicks wait in memory only up to CLICK_BUFFER_MB; past it they wait
-// in spool files, and every one is written once the database takes writes again, also after a
-// stop and a new start. The sink here is a stand-in that refuses writes while "down" and keeps
+// While the database is away, or the writer is behind a burst, clicks wait in memory only up to
+// CLICK_BUFFER_MB; past it they wait in spool files, and every one is written once the database
+// takes writes again (or the writer catches up), also after a stop and a new start. The sink here is a stand-in that refuses writes while "down" and keeps
 // what it is given otherwise; the spool is the real one, on disk.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,7 +59,7 @@ describe('clicks waiting for the database', () => {
     'past the memory bound move to files, and are all written once when writes succeed again',
     withDir(async (dir) => {
       const { state, sink } = switchableSink();
-      const { clicks } = recorder(sink, new ClickSpool(dir), 100 * 1024); // about 140 clicks
+      const { clicks } = recorder(sink, new ClickSpool(dir), 100 * 1024); // about 90 clicks
       state.down = true;
       for (let round = 0; round < 10; round++) {
         answer(clicks, 100, round * 100);
@@ -78,6 +78,29 @@ describe('clicks waiting for the database', () => {
       assert.equal(ids.length, 1001, 'every click answered is written');
       assert.equal(new Set(ids).size, 1001, 'none twice');
       assert.ok(state.stored.every((w) => w.click.visitor_hash !== '' && w.address.startsWith('10.0.')), 'written decided, with the address the writer needs');
+    }),
+  );
+
+  test(
+    'past the memory bound while writes succeed (a burst the writer is behind), they move to files too, and are all written once',
+    withDir(async (dir) => {
+      const { state, sink } = switchableSink();
+      const { clicks } = recorder(sink, new ClickSpool(dir), 100 * 1024); // about 90 clicks
+      answer(clicks, 60);
+      await clicks.flush();
+      assert.equal(clicks.overflowed, 0, 'within the bound, clicks go straight to the writer');
+      assert.equal(state.stored.length, 60);
+
+      answer(clicks, 300, 60); // more than the bound waits before the next flush
+      await clicks.flush();
+      assert.ok(clicks.overflowed >= 300, `moved to files although writes succeed: ${clicks.overflowed}`);
+      assert.equal(clicks.backlog, 0);
+      for (let i = 0; i < 20 && spoolFiles(dir).length > 0; i++) await clicks.flush();
+      assert.deepEqual(spoolFiles(dir), [], 'taken back as the writer catches up');
+      const ids = state.stored.map((w) => w.click.id);
+      assert.equal(ids.length, 360, 'every click answered is written');
+      assert.equal(new Set(ids).size, 360, 'none twice');
+      assert.ok(state.stored.every((w) => w.click.visitor_hash !== ''), 'decided before they were moved');
     }),
   );
 
