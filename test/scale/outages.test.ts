@@ -191,7 +191,7 @@ describe('PostgreSQL goes away and comes back', () => {
     assert.ok(Number(res.headers['retry-after']) >= 1);
 
     // A cached link still redirects, after several polls for changed links have failed too; its
-    // clicks wait in the buffer while writes fail, and past CLICK_BUFFER_MB (1 MB here, some 2,000
+    // clicks wait in the buffer while writes fail, and past CLICK_BUFFER_MB (1 MB here, some 900
     // clicks) in files.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const during = 3000;
