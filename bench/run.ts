@@ -246,9 +246,15 @@ async function main(): Promise<void> {
   const wanted = args.only?.split('|').map((part) => part.trim()).filter(Boolean);
   const selected = wanted ? all.filter((s) => wanted.some((part) => s.name.includes(part))) : all;
 
-  log('Starting the bare node:http baseline and the service (production mode)...');
+  log('Starting the bare node:http baseline, then the service (production mode)...');
   const bareCmd = pinned(0, process.execPath, ['bench/bare-server.mjs', String(BARE_PORT)]);
   const bare = spawn(bareCmd.command, bareCmd.args, { stdio: 'ignore' });
+  // The baseline is up before the service starts: the cold start is the service's alone, not
+  // shared with another process starting on the same core.
+  await waitFor(`http://127.0.0.1:${BARE_PORT}/`, bare).catch((error: unknown) => {
+    bare.kill('SIGTERM');
+    throw error;
+  });
   const profiling = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
   const serviceCores = workers === 1 ? 0 : `0-${workers - 1}`;
   const serviceCmd = pinned(serviceCores, process.execPath, [...profiling, ...args['node-args'].split(' ').filter(Boolean), 'dist/server/main.js', 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])]);
@@ -270,7 +276,6 @@ async function main(): Promise<void> {
     for (const deadline = Date.now() + 60_000; workers > 1 && !serviceErr.includes(`serving with ${workers} workers`); await sleep(50)) {
       if (Date.now() > deadline) throw new Error(`the service did not start ${workers} workers within 60 s`);
     }
-    await waitFor(`http://127.0.0.1:${BARE_PORT}/`, bare);
 
     const baselines = {
       redirect: measuringCpu(bare.pid!, () => wrk(`http://127.0.0.1:${BARE_PORT}`, { paths: ['/r'] }, duration)),
