@@ -208,15 +208,8 @@ export class ClickRecorder {
   private async writeSlice(count: number): Promise<boolean> {
     this.takeBackOverflow();
     if (count === 0 && this.unwritten.length === 0) return true;
-    const fresh = this.undecided.splice(0, count);
-    let decided: ClickWrite[];
-    try {
-      decided = await this.decide(fresh);
-    } catch (error) {
-      this.undecided = fresh.concat(this.undecided);
-      this.onError(error);
-      return false;
-    }
+    const decided = await this.decideFirst(count);
+    if (!decided) return false;
     const batch = this.unwritten.concat(decided);
     this.unwritten = [];
     const startedAt = performance.now();
@@ -254,21 +247,29 @@ export class ClickRecorder {
     // The clicks waiting now: those answered meanwhile wait for the next flush.
     let left = this.undecided.length;
     while (left > 0) {
-      const fresh = this.undecided.splice(0, Math.min(left, FLUSH_SLICE));
-      left -= fresh.length;
-      try {
-        this.unwritten.push(...(await this.decide(fresh)));
-      } catch (error) {
-        this.undecided = fresh.concat(this.undecided);
-        this.onError(error);
-        return false;
-      }
+      const slice = Math.min(left, FLUSH_SLICE);
+      left -= slice;
+      const decided = await this.decideFirst(slice);
+      if (!decided) return false;
+      this.unwritten.push(...decided);
       this.moveToOverflow();
       // Requests that came meanwhile are answered before the next slice, as between written slices.
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.moveToOverflow();
     return true;
+  }
+
+  /** Decides the first `count` undecided clicks; if deciding fails, they stay undecided and the error is reported. */
+  private async decideFirst(count: number): Promise<ClickWrite[] | undefined> {
+    const fresh = this.undecided.splice(0, count);
+    try {
+      return await this.decide(fresh);
+    } catch (error) {
+      this.undecided = fresh.concat(this.undecided);
+      this.onError(error);
+      return undefined;
+    }
   }
 
   /** Estimated bytes of the clicks waiting in memory. */
