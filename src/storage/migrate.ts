@@ -1,9 +1,9 @@
 // Versioned migrations, applied in name order and recorded in kysely_migration.
 // Each migration receives the dialect so the rare dialect-specific statement (full-text search)
 // sits beside its portable neighbours.
-import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Dialect } from './database.js';
-import { applySqliteSnapshot } from './sqlite-baseline.js';
+import { applySqliteSnapshot, isEmptySqlite } from './sqlite-baseline.js';
 import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
@@ -158,10 +158,10 @@ export const migrationNames = (): string[] => Object.keys(migrations);
 
 /** For a SQLite database that holds nothing yet: the snapshot applied, and the migrations it holds. */
 async function startFromSnapshot(database: Database): Promise<string[]> {
-  const held = (await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(database.db)).rows[0]?.n ?? 0;
-  if (held > 0) return [];
+  // Checked again inside the snapshot's transaction; here, so a database in use does not load it.
+  if (!(await isEmptySqlite(database.db))) return [];
   const { SQLITE_SNAPSHOT } = await import('./migrations/sqlite-baseline.js');
-  const names = Object.keys(migrations);
+  const names = migrationNames();
   const covered = names.slice(0, names.indexOf(SQLITE_SNAPSHOT.through) + 1);
   if (covered.length === 0) return [];
   return (await applySqliteSnapshot(database.db, SQLITE_SNAPSHOT, covered, new Date().toISOString())) ? covered : [];

@@ -35,10 +35,11 @@ export async function readSqliteSnapshot(db: Kysely<DB>, through: string): Promi
   const shadow = new Set(virtual.flatMap((name) => FTS_SHADOWS.map((suffix) => `${name}_${suffix}`)));
   const kept = master.filter((row) => !row.name.startsWith('sqlite_') && !shadow.has(row.name));
   const schema = TYPE_ORDER.flatMap((type) => kept.filter((row) => row.type === type).map((row) => row.sql));
-  const tables = [...kept.filter((row) => row.type === 'table' && !virtual.includes(row.name) && row.name !== MIGRATION_RECORD).map((row) => row.name), 'sqlite_sequence'];
+  const tables = kept.filter((row) => row.type === 'table' && !virtual.includes(row.name) && row.name !== MIGRATION_RECORD).map((row) => row.name);
+  // AUTOINCREMENT's counters, which SQLite keeps in a table of its own once a table uses it.
+  if (master.some((row) => row.name === 'sqlite_sequence')) tables.push('sqlite_sequence');
   const rows: SqliteSnapshot['rows'][number][] = [];
   for (const table of tables) {
-    if (table === 'sqlite_sequence' && !master.some((row) => row.name === table)) continue;
     const found = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows;
     if (found.length === 0) continue;
     const columns = Object.keys(found[0]!);
@@ -55,8 +56,7 @@ export async function readSqliteSnapshot(db: Kysely<DB>, through: string): Promi
  */
 export async function applySqliteSnapshot(db: Kysely<DB>, snapshot: SqliteSnapshot, migrations: readonly string[], now: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const held = (await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(trx)).rows[0]?.n ?? 0;
-    if (held > 0) return false;
+    if (!(await isEmptySqlite(trx))) return false;
     for (const statement of snapshot.schema) await sql.raw(statement).execute(trx);
     for (const { table, columns, values } of snapshot.rows) {
       for (const row of values) {
@@ -66,4 +66,9 @@ export async function applySqliteSnapshot(db: Kysely<DB>, snapshot: SqliteSnapsh
     for (const name of migrations) await sql`insert into ${sql.table(MIGRATION_RECORD)} (name, timestamp) values (${name}, ${now})`.execute(trx);
     return true;
   });
+}
+
+/** Whether the SQLite database holds nothing at all: no table, index, trigger or view. */
+export async function isEmptySqlite(db: Kysely<DB>): Promise<boolean> {
+  return ((await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(db)).rows[0]?.n ?? 0) === 0;
 }
