@@ -6,10 +6,10 @@
 //
 //   npx tsx scripts/sqlite-baseline.ts           # write the file
 //   npx tsx scripts/sqlite-baseline.ts --check   # compare only
-import { readFileSync, writeFileSync } from 'node:fs';
 import { openDatabase } from '../src/storage/database.js';
 import { migrationNames, replayMigrations } from '../src/storage/migrate.js';
 import { readSqliteSnapshot } from '../src/storage/sqlite-baseline.js';
+import { keepGenerated } from './generated-file.js';
 
 const OUT = 'src/storage/migrations/sqlite-baseline.ts';
 
@@ -25,21 +25,7 @@ try {
     `export const SQLITE_SNAPSHOT: SqliteSnapshot = ${JSON.stringify(snapshot, null, 2)};`,
     '',
   ].join('\n');
-  if (process.argv.includes('--check')) {
-    let committed = '';
-    try {
-      committed = readFileSync(OUT, 'utf8');
-    } catch {
-      // missing: differs
-    }
-    if (committed !== text) {
-      console.error(`${OUT} is not what the migrations make now: run npm run sql:sync and commit it`);
-      process.exitCode = 1;
-    } else console.log(`${OUT}: up to date (through ${snapshot.through})`);
-  } else {
-    writeFileSync(OUT, text);
-    console.log(`wrote ${OUT}: ${snapshot.schema.length} statements, through ${snapshot.through}`);
-  }
+  keepGenerated(OUT, text, 'npm run sql:sync');
 } finally {
   await database.close();
 }
