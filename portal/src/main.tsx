@@ -3,7 +3,8 @@
 // for all of them.
 import { render, type ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { QueryClient, QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
+import { QueryClientProvider, QueryCache, MutationCache } from '@tanstack/react-query';
+import { PortalQueryClient } from './query-client.js';
 import { Route, Router, Switch } from 'wouter-preact';
 import { initialLocale, loadCatalogue, messagesFor, MessagesContext, rememberLocale, useMessages, type Locale } from './i18n/index.js';
 import { isSignedOut, saveLanguage, SESSION_KEY, useSession, type User } from './session.js';
@@ -27,7 +28,7 @@ const onError = (error: unknown) => {
   sessionEnded = true;
   queries.setQueryData(SESSION_KEY, null);
 };
-const queries = new QueryClient({
+const queries = new PortalQueryClient({
   queryCache: new QueryCache({ onError }),
   mutationCache: new MutationCache({ onError }),
   defaultOptions: { queries: { retry: (count, error) => !isSignedOut(error) && count < 2, refetchOnWindowFocus: false } },

@@ -32,12 +32,26 @@ test('an operator issues statements, records a payment, runs a dry run, adjusts 
     const { secret } = enrolled;
     await signInWithApp(page, OPERATOR, PASSWORD, secret);
 
-    // February's statements: Acme bills the world's order that locked then; paid in full.
+    // February's statements: Acme bills the world's order that locked then; paid in full. The
+    // list's first answer, given before they are issued, reaches the page only after: a list still
+    // loading when a change is made must show the change, not what the server had before it.
+    let issued = () => {};
+    const whenIssued = new Promise<void>((resolve) => (issued = resolve));
+    await page.route(
+      (url) => url.pathname === '/operator/statements' && url.searchParams.get('status') === 'unpaid',
+      async (route) => {
+        const response = await route.fetch();
+        await whenIssued;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
     await nav(page, 'Statements');
     await page.getByRole('heading', { name: 'Brands’ statements' }).waitFor();
     await page.getByLabel('Month').fill('2026-02');
     await page.getByRole('button', { name: 'Issue statements' }).click();
     await page.getByText('1 statement issued.').waitFor();
+    issued();
     const acme = page.getByTestId('statement-Acme-2026-02-BRL');
     const left = (await acme.getByText(/Amount received \(.+ left\)/).textContent())!.match(/\((.+) left\)/)![1]!;
     await acme.getByLabel(/Amount received/).fill(left.replace(/[^\d.,]/g, ''));
