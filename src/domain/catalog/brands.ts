@@ -1,6 +1,7 @@
 // A brand as the API shows it, from its stored row (channels are added per caller).
 import type { Brand } from '../../schemas/brand.js';
 import type { BrandRow } from '../../storage/tables.js';
+import type { ListedBrandRow } from '../../storage/repositories/brands.js';
 import { halfUp, RATING_BITS, type RatingName } from './brand-scores.js';
 
 /** cps values are stored in basis points and shown as percent; cpa values are cents. */
@@ -10,7 +11,7 @@ export function commissionOf(row: Pick<BrandRow, 'commission_transfer' | 'commis
 }
 
 /** The ratings with a score; those the network has none for are left out. */
-export function ratingOf(row: BrandRow): Brand['network']['rating'] {
+export function ratingOf(row: Pick<BrandRow, `rating_${RatingName}` | 'ratings_absent'>): Brand['network']['rating'] {
   const absent = row.ratings_absent ?? 0;
   const values: Record<RatingName, number> = {
     approval: row.rating_approval,
@@ -32,7 +33,7 @@ export function scoreFactsOf(row: BrandRow): Pick<Brand['network'], 'epc' | 'med
   };
 }
 
-export function brandWithoutChannels(row: BrandRow, categories: string[]): Omit<Brand, 'channels'> {
+export function brandWithoutChannels(row: ListedBrandRow, categories: string[]): Omit<Brand, 'channels'> {
   return {
     id: row.id,
     name: row.name,

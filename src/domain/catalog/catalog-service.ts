@@ -7,12 +7,11 @@ import type { Campaign } from '../../schemas/campaign.js';
 import type { Product } from '../../schemas/product.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AffiliatesRepository } from '../../storage/repositories/affiliates.js';
-import type { BrandFilters, BrandsRepository } from '../../storage/repositories/brands.js';
+import type { BrandFilters, BrandsRepository, ListedBrandRow } from '../../storage/repositories/brands.js';
 import type { CampaignFilters, CampaignsRepository } from '../../storage/repositories/campaigns.js';
 import type { CategoriesRepository } from '../../storage/repositories/categories.js';
 import type { LinksRepository } from '../../storage/repositories/links.js';
 import type { ProductFilters, ProductsRepository } from '../../storage/repositories/products.js';
-import type { BrandRow } from '../../storage/tables.js';
 import { notFound } from '../errors.js';
 import { channelView, shortUrlOf, shortUrlsByChannel } from '../links/channels-view.js';
 import { blockReason, requestKey } from '../links/link-rules.js';
@@ -110,7 +109,7 @@ export class CatalogService {
     return { items, total };
   }
 
-  private async withChannels(affiliateId: string, rows: BrandRow[]): Promise<Brand[]> {
+  private async withChannels(affiliateId: string, rows: ListedBrandRow[]): Promise<Brand[]> {
     const ids = rows.map((r) => r.id);
     const [categories, channels, links] = await Promise.all([
       this.repositories.categories.ofBrands(ids),

@@ -32,6 +32,36 @@ export type PromotableBrand = BrandLinkRules & Pick<BrandRow, 'name' | 'site' | 
 /** The network's terms for a brand's statements, as the brand's row keeps them. */
 export type NetworkTermsColumns = Pick<BrandRow, 'fee_basis_points' | 'statement_due_days'>;
 
+/**
+ * What a list of brands shows of each (and what decides where a channel's links may go): a page
+ * of rows is turned into objects column by column, and the other columns cost as much again.
+ */
+export const LISTED_BRAND_COLUMNS = [
+  'id',
+  'name',
+  'logo',
+  'slug',
+  'site',
+  'segment',
+  'active',
+  'is_public',
+  'is_exclusive',
+  'is_highlight',
+  'is_favorite',
+  'rating_approval',
+  'rating_commission',
+  'rating_conversion',
+  'rating_popularity',
+  'rating_validation',
+  'ratings_absent',
+  'created_at',
+  'commission_transfer',
+  'commission_value',
+  'currency',
+  'allowed_channel_kinds',
+] as const satisfies ReadonlyArray<keyof BrandRow>;
+export type ListedBrandRow = Pick<BrandRow, (typeof LISTED_BRAND_COLUMNS)[number]>;
+
 /** How long a brand's name is kept in memory for lists. */
 const NAMES_KEPT_MS = 60_000;
 
@@ -63,10 +93,12 @@ export class BrandsRepository {
   }
 
   /** A page of visible brands, ordered by name then id, and the total matching the filters. */
-  list(affiliateId: string, filters: BrandFilters, page: PageWindow): Promise<Page<BrandRow>> {
+  list(affiliateId: string, filters: BrandFilters, page: PageWindow): Promise<Page<ListedBrandRow>> {
     return pageWithTotal(
       this.database,
-      this.filtered(affiliateId, filters).selectAll('brands').orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
+      this.filtered(affiliateId, filters)
+        .select(LISTED_BRAND_COLUMNS.map((column) => `brands.${column}` as const))
+        .orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
       this.filtered(affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')),
     );
   }

@@ -2,7 +2,28 @@
 
 -- brands.list (every filter)
 select
-  "brands".*
+  "brands"."id",
+  "brands"."name",
+  "brands"."logo",
+  "brands"."slug",
+  "brands"."site",
+  "brands"."segment",
+  "brands"."active",
+  "brands"."is_public",
+  "brands"."is_exclusive",
+  "brands"."is_highlight",
+  "brands"."is_favorite",
+  "brands"."rating_approval",
+  "brands"."rating_commission",
+  "brands"."rating_conversion",
+  "brands"."rating_popularity",
+  "brands"."rating_validation",
+  "brands"."ratings_absent",
+  "brands"."created_at",
+  "brands"."commission_transfer",
+  "brands"."commission_value",
+  "brands"."currency",
+  "brands"."allowed_channel_kinds"
 from
   "brands"
 where
