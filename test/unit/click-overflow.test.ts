@@ -97,9 +97,13 @@ describe('clicks waiting for the database', () => {
       assert.equal(clicks.backlog, 0);
       for (let i = 0; i < 20 && spoolFiles(dir).length > 0; i++) await clicks.flush();
       assert.deepEqual(spoolFiles(dir), [], 'taken back as the writer catches up');
+      const moved = clicks.overflowed;
+      answer(clicks, 60, 360);
+      await clicks.flush();
+      assert.equal(clicks.overflowed, moved, 'caught up, clicks within the bound go straight to the writer again');
       const ids = state.stored.map((w) => w.click.id);
-      assert.equal(ids.length, 360, 'every click answered is written');
-      assert.equal(new Set(ids).size, 360, 'none twice');
+      assert.equal(ids.length, 420, 'every click answered is written');
+      assert.equal(new Set(ids).size, 420, 'none twice');
       assert.ok(state.stored.every((w) => w.click.visitor_hash !== ''), 'decided before they were moved');
     }),
   );

@@ -76,6 +76,13 @@ interface PendingClick {
   referer: string | undefined;
 }
 
+/** Estimated bytes of answered clicks not yet decided. */
+function pendingBytes(clicks: readonly PendingClick[]): number {
+  let bytes = 0;
+  for (const c of clicks) bytes += bytesOf(c.userAgent, c.referer, c.row.sub_ids);
+  return bytes;
+}
+
 /**
  * Buffers clicks and writes them once per interval. Answering a redirect only appends to the
  * buffer; the flags (bot, HEAD, repeat, suspicious) and the visitor hash are computed per batch
@@ -83,6 +90,8 @@ interface PendingClick {
  */
 export class ClickRecorder {
   private undecided: PendingClick[] = [];
+  /** Estimated bytes of the undecided clicks, kept as they come and go: a flush reads it, never walks them. */
+  private undecidedBytes = 0;
   /** Flagged clicks of a batch that failed to write, retried first. */
   private unwritten: ClickWrite[] = [];
   /** Clicks not yet written, by id, so a conversion can find a click before it is written. */
@@ -161,6 +170,7 @@ export class ClickRecorder {
       sub_ids: subIds ?? null,
     };
     this.undecided.push({ row, at: now, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
+    this.undecidedBytes += bytesOf(request.userAgent, request.referer, row.sub_ids);
     this.pendingById.set(row.id, row);
   }
 
@@ -263,10 +273,13 @@ export class ClickRecorder {
   /** Decides the first `count` undecided clicks; if deciding fails, they stay undecided and the error is reported. */
   private async decideFirst(count: number): Promise<ClickWrite[] | undefined> {
     const fresh = this.undecided.splice(0, count);
+    const bytes = pendingBytes(fresh);
+    this.undecidedBytes -= bytes;
     try {
       return await this.decide(fresh);
     } catch (error) {
       this.undecided = fresh.concat(this.undecided);
+      this.undecidedBytes += bytes;
       this.onError(error);
       return undefined;
     }
@@ -274,8 +287,8 @@ export class ClickRecorder {
 
   /** Estimated bytes of the clicks waiting in memory. */
   private waitingBytes(): number {
-    let bytes = 0;
-    for (const c of this.undecided) bytes += bytesOf(c.userAgent, c.referer, c.row.sub_ids);
+    // Clicks wait unwritten only while writes fail or on their way to the overflow: few, summed here.
+    let bytes = this.undecidedBytes;
     for (const w of this.unwritten) bytes += bytesOf(w.click.user_agent, w.referer, w.click.sub_ids);
     return bytes;
   }
