@@ -1,7 +1,7 @@
 // Versioned migrations, applied in name order and recorded in kysely_migration.
 // Each migration receives the dialect so the rare dialect-specific statement (full-text search)
 // sits beside its portable neighbours.
-import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Dialect } from './database.js';
 import { applySqliteSnapshot, isEmptySqlite } from './sqlite-baseline.js';
 import * as initial from './migrations/0001-initial.js';
@@ -164,10 +164,10 @@ export function replayMigrations(database: Database): Promise<string[]> {
 async function isUpToDate(database: Database): Promise<boolean> {
   const exists =
     database.dialect === 'postgres'
-      ? sql<{ found: unknown }>`select to_regclass('kysely_migration') is not null as found`
-      : sql<{ found: unknown }>`select exists (select 1 from sqlite_master where type = 'table' and name = 'kysely_migration') as found`;
+      ? sql<{ found: unknown }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) is not null as found`
+      : sql<{ found: unknown }>`select exists (select 1 from sqlite_master where type = 'table' and name = ${DEFAULT_MIGRATION_TABLE}) as found`;
   if (!(await exists.execute(database.db)).rows[0]?.found) return false;
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(database.db);
   const recorded = new Set(rows.map((row) => row.name));
   const known = migrationNames();
   return recorded.size === known.length && known.every((name) => recorded.has(name));

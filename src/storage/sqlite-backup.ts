@@ -4,6 +4,7 @@
 // writers go on meanwhile), and compact. A restore needs the database to itself.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import SqliteDriver from 'better-sqlite3';
+import { DEFAULT_MIGRATION_TABLE } from 'kysely';
 
 /** A failure the operator can act on; its message says what to do. */
 export class BackupError extends Error {}
@@ -82,7 +83,7 @@ function checkBackup(backup: string): void {
   try {
     const check = file.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new BackupError(`${backup} is damaged (${String(check)}): restore another backup`);
-    const migrations = file.prepare("select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'").get() as { n: number };
+    const migrations = file.prepare("select count(*) as n from sqlite_master where type = 'table' and name = ?").get(DEFAULT_MIGRATION_TABLE) as { n: number };
     if (migrations.n === 0) throw new BackupError(`${backup} is a SQLite database but not one of this service (no migrations table)`);
   } catch (error) {
     if (error instanceof BackupError) throw error;

@@ -3,7 +3,7 @@
 // sqlite-baseline.ts, written by `npm run sql:sync`), recorded as those migrations; the later ones
 // then run as usual. Replaying the migrations one by one took 80–110 ms of a first start, most of
 // it SQLite reading the whole schema again after each ALTER TABLE; the snapshot takes about 10.
-import { sql, type Kysely } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, sql, type Kysely } from 'kysely';
 import type { DB } from './tables.js';
 
 export interface SqliteSnapshot {
@@ -15,8 +15,6 @@ export interface SqliteSnapshot {
   rows: readonly { table: string; columns: readonly string[]; values: readonly (readonly unknown[])[] }[];
 }
 
-/** The migrations' own record: written as the snapshot is applied, never part of it. */
-const MIGRATION_RECORD = 'kysely_migration';
 /** The tables SQLite makes for an FTS5 table (name_data, name_idx, …): made again with it. */
 const FTS_SHADOWS = ['data', 'idx', 'content', 'docsize', 'config'];
 /** Tables first (the virtual ones make their shadow tables), then what reads them. */
@@ -35,7 +33,8 @@ export async function readSqliteSnapshot(db: Kysely<DB>, through: string): Promi
   const shadow = new Set(virtual.flatMap((name) => FTS_SHADOWS.map((suffix) => `${name}_${suffix}`)));
   const kept = master.filter((row) => !row.name.startsWith('sqlite_') && !shadow.has(row.name));
   const schema = TYPE_ORDER.flatMap((type) => kept.filter((row) => row.type === type).map((row) => row.sql));
-  const tables = kept.filter((row) => row.type === 'table' && !virtual.includes(row.name) && row.name !== MIGRATION_RECORD).map((row) => row.name);
+  // The migrations' own record is written as the snapshot is applied, never part of it.
+  const tables = kept.filter((row) => row.type === 'table' && !virtual.includes(row.name) && row.name !== DEFAULT_MIGRATION_TABLE).map((row) => row.name);
   // AUTOINCREMENT's counters, which SQLite keeps in a table of its own once a table uses it.
   if (master.some((row) => row.name === 'sqlite_sequence')) tables.push('sqlite_sequence');
   const rows: SqliteSnapshot['rows'][number][] = [];
@@ -63,7 +62,7 @@ export async function applySqliteSnapshot(db: Kysely<DB>, snapshot: SqliteSnapsh
         await sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))}) values (${sql.join(row)})`.execute(trx);
       }
     }
-    for (const name of migrations) await sql`insert into ${sql.table(MIGRATION_RECORD)} (name, timestamp) values (${name}, ${now})`.execute(trx);
+    for (const name of migrations) await sql`insert into ${sql.table(DEFAULT_MIGRATION_TABLE)} (name, timestamp) values (${name}, ${now})`.execute(trx);
     return true;
   });
 }
