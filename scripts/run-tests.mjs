@@ -125,7 +125,7 @@ function run(label, files, env, { echo = true } = {}) {
 function slowestFiles(path) {
   try {
     const files = JSON.parse(readFileSync(path, 'utf8').trim() || '[]');
-    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(file.startsWith(tree) ? tree : process.cwd(), file).replace(/\.js$/, '.ts')}`);
+    return files.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${(ms / 1000).toFixed(1)} s ${relative(file.startsWith(tree) ? tree : process.cwd(), file).replace(/^\.bundled\//, '').replace(/\.js$/, '.ts')}`);
   } catch {
     return [];
   }
@@ -138,7 +138,7 @@ const checks = collectedOutput(process.execPath, ['scripts/checks.mjs']);
 
 // The files run from a tree with their JavaScript made once (scripts/test-tree.mjs), removed at the end.
 const tree = temporaryDir('affnet-test-tree-');
-const inTree = await buildTestTree(process.cwd(), tree);
+const inTree = await buildTestTree(process.cwd(), tree, [...new Set([...unit, ...everywhere, ...browser, ...sharedOnly])]);
 
 // Tests run the built command (test/helpers/built-cli.ts): built here once from the current
 // sources (after the tree, so it is newer than every file of it), so no two test files build it
