@@ -8,6 +8,7 @@ import { DEFAULT_SQLITE_CACHE_MB } from './storage/sqlite-page-cache.js';
 import { dialectOf, sqlitePath } from './storage/database.js';
 import { DEFAULT_REDIRECT_CACHE_MB } from './domain/links/redirect-cache.js';
 import { parseKey } from './lib/key-ring.js';
+import { DEFAULT_PASSWORD_HASH_COST, PASSWORD_HASH_COSTS } from './lib/passwords.js';
 import { openAsnLookup, readAsnList } from './lib/ip-asn.js';
 
 export interface Config {
@@ -139,6 +140,8 @@ export interface Config {
   sessionIdleMs: number;
   /** The client address a session was opened from is kept this many days, then blanked. */
   sessionAddressDays: number;
+  /** scrypt's cost for passwords set from now on, as a power of two (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
   /** Days the client address of an audit entry is kept before it is dropped (AUDIT_ADDRESS_DAYS). */
   auditAddressDays: number;
   /** How long an operator's read-only view as a member lasts (VIEW_AS_MINUTES), whatever its use. */
@@ -439,6 +442,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     applicationRetentionDays: integer(env, 'APPLICATION_RETENTION_DAYS', 7, 1, 36_500),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 60, 1, 60 * 24 * 30) * 60_000,
     sessionAddressDays: integer(env, 'SESSION_ADDRESS_DAYS', 30, 1, 3650),
+    passwordHashCost: integer(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, PASSWORD_HASH_COSTS.min, PASSWORD_HASH_COSTS.max),
     auditAddressDays: integer(env, 'AUDIT_ADDRESS_DAYS', 90, 1, 3650),
     viewAsMs: integer(env, 'VIEW_AS_MINUTES', 30, 1, 480) * 60_000,
     userRateLimit: integer(env, 'USER_RATE_LIMIT', 600, 1, 1_000_000),
@@ -523,6 +527,7 @@ export const CONFIG_VARIABLES: Record<keyof Config, string | null> = {
   applicationRetentionDays: 'APPLICATION_RETENTION_DAYS',
   sessionIdleMs: 'SESSION_IDLE_MINUTES',
   sessionAddressDays: 'SESSION_ADDRESS_DAYS',
+  passwordHashCost: 'PASSWORD_HASH_COST',
   auditAddressDays: 'AUDIT_ADDRESS_DAYS',
   viewAsMs: 'VIEW_AS_MINUTES',
   userRateLimit: 'USER_RATE_LIMIT',

@@ -212,6 +212,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       viewAsMs: config.viewAsMs,
       countryOf,
       networkName: config.networkName,
+      passwordHashCost: config.passwordHashCost,
       payeeKeys: payeeKeys.keys,
       payeeChangeHoldHours: config.payeeChangeHoldHours,
       payoutMinimums: config.payoutMinimums,

@@ -182,6 +182,8 @@ export interface ServiceSettings {
   viewAsMs?: number;
   /** The country of a client address (ISO 3166 alpha-2, ZZ when unknown). */
   countryOf?: (address: string) => string;
+  /** scrypt's cost for the passwords set from now on (PASSWORD_HASH_COST). */
+  passwordHashCost?: number;
   /** The network's name (NETWORK_NAME): what authenticator apps and passkeys show. */
   networkName?: string;
   /** The least a payout may be, in cents per currency (PAYOUT_MINIMUM). */
@@ -241,6 +243,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     sessionIdleMs: settings.sessionIdleMs ?? 60 * 60_000,
     ...(settings.sessionAddressDays !== undefined && { sessionAddressDays: settings.sessionAddressDays }),
     ...(settings.countryOf && { countryOf: settings.countryOf }),
+    ...(settings.passwordHashCost !== undefined && { passwordHashCost: settings.passwordHashCost }),
   });
   const locks = new OrderLocks(repositories, clock);
   const windowCounter = settings.windowCounter ?? memoryWindowCounter(() => clock.now());
@@ -253,7 +256,7 @@ export function createServices(repositories: Repositories, settings: ServiceSett
     members: new MembersConsole(repositories, users, access, clock),
     figures: new FiguresConsole(repositories, clock),
     analytics: new AnalyticsService(repositories, clock),
-    applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1' }),
+    applications: new ApplicationsService(repositories, clock, { publicUrl, autoApprove: settings.signupAutoApprove ?? false, termsVersion: settings.termsVersion ?? '1', ...(settings.passwordHashCost !== undefined && { passwordHashCost: settings.passwordHashCost }) }),
     approvals: new ApprovalsService(repositories, clock, publisher, publicUrl),
     audit: new AuditService(repositories.audit, clock, { addressDays: settings.auditAddressDays ?? 90 }),
     catalog: new CatalogService(repositories, links, clock),

@@ -30,6 +30,7 @@ export async function withServices<T>(run: (services: Services, config: Config, 
       payeeChangeHoldHours: config.payeeChangeHoldHours,
       datacenterAsns: fraudSettingsOf(config).datacenterAsns,
       payoutMinimums: config.payoutMinimums,
+      passwordHashCost: config.passwordHashCost,
     };
     return await run(servicesOver(database, settings), config, database);
   } finally {

@@ -3,7 +3,14 @@
 // (`scrypt$N$r$p$salt$hash`, base64), so they can be raised later without breaking old hashes.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
+/**
+ * scrypt's cost as a power of two (N = 2^cost, PASSWORD_HASH_COST): each step doubles the time and
+ * memory of a hash, and of every guess at one. 15 takes 32 MiB; lower is for tests only.
+ */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+export const PASSWORD_HASH_COSTS = { min: 10, max: 17 } as const;
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
 const KEY_LENGTH = 32;
 /** scrypt needs 128·N·r bytes; allow that with room. */
 const maxmem = (N: number, r: number) => 256 * N * r;
@@ -12,11 +19,19 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number = DEFAULT_PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p } = PARAMETERS;
+  const [N, r, p] = [2 ** cost, BLOCK_SIZE, PARALLELISM];
   const key = await derive(password, salt, { N, r, p, maxmem: maxmem(N, r) });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/**
+ * A stored form of `cost` that no password matches: checked when an e-mail is unknown, so that
+ * a sign-in takes as long whether the person exists or not.
+ */
+export function unmatchableHash(cost: number = DEFAULT_PASSWORD_HASH_COST): string {
+  return `scrypt$${2 ** cost}$${BLOCK_SIZE}$${PARALLELISM}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
 }
 
 /** Whether `password` is the one `stored` was made from; false for a stored value of another form. */

@@ -1,6 +1,7 @@
 // Runs the affnet command line as an operator would, against a database of the test's choosing.
 import { spawn } from 'node:child_process';
 import { BUILT_MAIN, ensureBuilt } from './built-cli.js';
+import { TEST_PASSWORDS } from './databases.js';
 
 export interface CliResult {
   code: number;
@@ -12,7 +13,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
   ensureBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILT_MAIN, ...args], {
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...TEST_PASSWORDS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -17,6 +17,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * scrypt's cost of the passwords tests set (PASSWORD_HASH_COST): the lowest the service takes. At
+ * the default a hash took 0.1–0.25 s of CPU, about half of the OpenAPI walk's time; what a cost
+ * does is the same at any cost, and a password set at one still verifies at another.
+ */
+export const TEST_PASSWORD_HASH_COST = 10;
+/** The same, as the variable of the services and commands the tests start. */
+export const TEST_PASSWORDS = { PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) };
+
 export const postgresAdminUrl = (): string | undefined => process.env.TEST_POSTGRES_URL || undefined;
 
 /**
@@ -157,5 +166,5 @@ export function redisEnv(): Record<string, string> {
 export function servicesFor(database: Database, clock: Clock = systemClock, options: { payeeKey?: string } = {}): Services {
   const payeeKeys = options.payeeKey ? payeeKeysFor({ databaseUrl: ':memory:', payeeEncryptionKey: options.payeeKey, payeeEncryptionOldKeys: [], payeeKeyFile: null }).keys : undefined;
   // No payout minimum: tests of the minimum set their own.
-  return servicesOver(database, { clock, publicUrl: 'http://go.test', publisher: { publish: async () => {} }, payoutMinimums: new Map(), ...(payeeKeys && { payeeKeys }) });
+  return servicesOver(database, { clock, publicUrl: 'http://go.test', publisher: { publish: async () => {} }, payoutMinimums: new Map(), passwordHashCost: TEST_PASSWORD_HASH_COST, ...(payeeKeys && { payeeKeys }) });
 }

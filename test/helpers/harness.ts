@@ -4,7 +4,7 @@ import type { InjectOptions, Response as LightMyRequestResponse } from 'light-my
 import { loadConfig, type Config } from '../../src/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server.js';
 import { buildWorld, type World } from './world.js';
-import { freshDatabase, redisEnv } from './databases.js';
+import { freshDatabase, redisEnv, TEST_PASSWORDS } from './databases.js';
 import { injector } from './inject.js';
 
 export const PUBLIC_URL = 'http://go.test';
@@ -46,7 +46,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Pi
   // Scheduled tasks (retention) and mail run when a test asks: a test moving its clock by days must
   // not race an automatic prune, and no test writes mail into the working tree's data/outbox.
   const payeeKey = database.dialect === 'postgres' ? { PAYEE_ENCRYPTION_KEY: TEST_PAYEE_KEY } : {};
-  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', MAIL_POLL_MS: '0', PAYOUT_MINIMUM: '', ...FRAUD_RULES_OFF, ...payeeKey, ...redisEnv(), ...env });
+  const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: PUBLIC_URL, CLICK_FLUSH_MS: '50', FAILED_KEY_LIMIT: '1000000', SCHEDULE_POLL_MS: '0', MAIL_POLL_MS: '0', PAYOUT_MINIMUM: '', ...TEST_PASSWORDS, ...FRAUD_RULES_OFF, ...payeeKey, ...redisEnv(), ...env });
   const service = await createService(config, options);
   const world = await buildWorld(service.database);
   const request = injector(service);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { sleep } from './api.js';
 import { BUILT_MAIN, ensureBuilt } from './built-cli.js';
 import { FRAUD_RULES_OFF } from './harness.js';
+import { TEST_PASSWORDS } from './databases.js';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,7 +43,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   ensureBuilt();
   const child = spawn(process.execPath, [BUILT_MAIN, 'serve', ...(options.args ?? [])], {
     ...(options.cwd && { cwd: options.cwd }),
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...FRAUD_RULES_OFF, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...FRAUD_RULES_OFF, ...TEST_PASSWORDS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -7,6 +7,7 @@ import { startHarness, PUBLIC_URL, type Harness } from '../helpers/harness.js';
 import { BRANDS } from '../helpers/world.js';
 import { assertError } from '../helpers/api.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { hashPassword } from '../../src/lib/passwords.js';
 import { cookieOf, PASSWORD, signedUp as signedUpAs, tokenOf, withSession } from '../helpers/sessions.js';
 
 const clock = new ManualClock(Date.now());
@@ -83,6 +84,18 @@ describe('sign-up and sign-in', () => {
 async function waitOut(seconds: number): Promise<void> {
   clock.advance(seconds * 1000);
 }
+
+describe('stored passwords', () => {
+  test("a password is stored at the network's cost (PASSWORD_HASH_COST), and one stored at another cost still signs in", async () => {
+    await signedUp('costs@example.com');
+    const storedHash = async () => (await h.service.database.db.selectFrom('users').select('password_hash').where('email', '=', 'costs@example.com').executeTakeFirstOrThrow()).password_hash;
+    assert.match((await storedHash())!, new RegExp(`^scrypt\\$${2 ** Number(h.config.passwordHashCost)}\\$`));
+    await h.service.database.db.updateTable('users').set({ password_hash: await hashPassword(PASSWORD, h.config.passwordHashCost + 1) }).where('email', '=', 'costs@example.com').execute();
+    const res = await h.request({ method: 'POST', url: '/session', payload: { email: 'costs@example.com', password: PASSWORD } });
+    assert.equal(res.statusCode, 200, res.body);
+    assertError(await h.request({ method: 'POST', url: '/session', payload: { email: 'costs@example.com', password: 'not the password' } }), 401, 'invalid_credentials');
+  });
+});
 
 describe('the session as credential', () => {
   test('reads the API of its side; writes need the CSRF token and an Origin of this service', async () => {

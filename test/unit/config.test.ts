@@ -10,6 +10,8 @@ const INVALID: Array<[string, string, RegExp]> = [
   ['CLICK_FLUSH_MS', '1.5', /CLICK_FLUSH_MS must be an integer/],
   ['REPEAT_CLICK_WINDOW_SECONDS', '-1', /REPEAT_CLICK_WINDOW_SECONDS must be an integer/],
   ['FAILED_KEY_LIMIT', '0', /FAILED_KEY_LIMIT must be an integer between 1/],
+  ['PASSWORD_HASH_COST', '8', /PASSWORD_HASH_COST must be an integer between 10 and 17/],
+  ['PASSWORD_HASH_COST', '18', /PASSWORD_HASH_COST must be an integer between 10 and 17/],
   ['HEAP_GROWTH_PERCENT', '-5', /HEAP_GROWTH_PERCENT must be an integer between 0 and 1000/],
   ['YOUNG_GENERATION_MB', 'big', /YOUNG_GENERATION_MB must be an integer between 0 and 1024/],
   ['BACKGROUND_NICE', '20', /BACKGROUND_NICE must be an integer between 0 and 19/],

@@ -10,7 +10,7 @@ import type { MailRepository } from '../../storage/repositories/mail.js';
 import type { NewMailMessage, UserRow } from '../../storage/tables.js';
 import { mailRow } from '../mail/mail-queue.js';
 import type { Clock } from '../../lib/clock.js';
-import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { DEFAULT_PASSWORD_HASH_COST, hashPassword, unmatchableHash, verifyPassword } from '../../lib/passwords.js';
 import { agentFacts } from '../../lib/user-agents.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomBase62 } from '../random.js';
@@ -148,8 +148,13 @@ export class UsersService {
   constructor(
     private readonly repositories: UsersRepositories,
     private readonly clock: Clock,
-    private readonly settings: { publicUrl: string; sessionIdleMs: number; sessionAddressDays?: number; countryOf?: (address: string) => string },
+    private readonly settings: { publicUrl: string; sessionIdleMs: number; sessionAddressDays?: number; countryOf?: (address: string) => string; passwordHashCost?: number },
   ) {}
+
+  /** A new password as stored, at the network's cost (PASSWORD_HASH_COST). */
+  private hash(password: string): Promise<string> {
+    return hashPassword(password, this.settings.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST);
+  }
 
   /**
    * A new user of an affiliate or a brand, and the one-time link where they set their password;
@@ -168,7 +173,7 @@ export class UsersService {
   async createWithPassword(owner: UserOwner, email: string, role: Role, password: string): Promise<UserView | undefined> {
     checkNewPassword(password);
     if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
-    return viewOf(await this.insertUser(owner, email, role, await hashPassword(password)));
+    return viewOf(await this.insertUser(owner, email, role, await this.hash(password)));
   }
 
   /**
@@ -184,7 +189,7 @@ export class UsersService {
   async createOperatorWithPassword(email: string, password: string): Promise<UserView | undefined> {
     checkNewPassword(password);
     if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
-    return viewOf(await this.insertUser({}, email, 'operator', await hashPassword(password)));
+    return viewOf(await this.insertUser({}, email, 'operator', await this.hash(password)));
   }
 
   private async insertUser(owner: UserOwner, email: string, role: UserRole, passwordHash: string | null, mail: (id: string, address: string) => NewMailMessage[] = () => []): Promise<UserRow> {
@@ -227,7 +232,7 @@ export class UsersService {
     const now = this.clock.iso();
     const taken = await this.repositories.users.takeLink(hashKey(token), now);
     if (!taken) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: ask for a new one');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.hash(password);
     await this.repositories.users.setPassword(taken.user.id, passwordHash, now);
     await this.repositories.users.revokeSessionsOf(taken.user.id, now);
     return { ...taken.user, password_hash: passwordHash };
@@ -259,7 +264,7 @@ export class UsersService {
   async checkCredentials(email: string, password: string): Promise<UserRow | undefined> {
     const user = await this.repositories.users.findByEmail(email.trim().toLowerCase());
     // The same work whether the user exists or not, so timing tells nothing either.
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    const ok = await verifyPassword(password, user?.password_hash ?? unmatchableHash(this.settings.passwordHashCost));
     return user?.password_hash && ok ? user : undefined;
   }
 
@@ -436,6 +441,3 @@ export class UsersService {
     return { user: viewOf(user), sessionToken, csrfToken, deviceToken };
   }
 }
-
-/** A hash no password matches, verified when the e-mail is unknown so both cases take as long. */
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
