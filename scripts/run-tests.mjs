@@ -72,6 +72,7 @@ function reachable(url, defaultPort) {
  */
 function run(label, files, env, { echo = true } = {}) {
   const heading = `\n# ===== ${label}: ${files.length} files =====\n`;
+  const started = performance.now();
   const kept = echo ? undefined : join(temporaryDir('affnet-test-output-'), 'tap.txt');
   const out = kept ? createWriteStream(kept) : process.stdout;
   out.write(heading);
@@ -114,7 +115,7 @@ function run(label, files, env, { echo = true } = {}) {
       }
     });
     child.on('close', (code) => {
-      const result = { ...counts, label, failures, code: code ?? 1, slowest: slowestFiles(durations), kept };
+      const result = { ...counts, label, failures, code: code ?? 1, slowest: slowestFiles(durations), kept, seconds: (performance.now() - started) / 1000 };
       if (kept) out.end(() => resolve(result));
       else resolve(result);
     });
@@ -174,6 +175,8 @@ if (checked.code !== 0) {
 
 const total = results.reduce((t, r) => ({ pass: t.pass + r.pass, fail: t.fail + r.fail + r.cancelled, skipped: t.skipped + r.skipped }), { pass: 0, fail: 0, skipped: 0 });
 const failedRun = results.some((r) => r.code !== 0);
+// Each run's own time: the one that ends last sets the suite's, and its files are the ones to move or speed up.
+for (const r of results) if (r.seconds) console.log(`# ${r.label}: ended after ${Math.round(r.seconds)} s`);
 for (const r of results) if (r.slowest?.length) console.log(`\n# slowest files (${r.label}), their tests' time:\n${r.slowest.map((line) => `#   ${line}`).join('\n')}`);
 for (const r of results) {
   for (const { name, detail } of r.failures ?? []) console.log(`# failed (${r.label}): ${name}${detail.map((line) => `\n#     ${line}`).join('')}`);
