@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'light-my-request';
-import type { CompiledQuery, QueryId, QueryResult } from 'kysely';
+import type { CompiledQuery, QueryResult } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { createService } from '../src/server.js';
 import { openDatabase, type Database } from '../src/storage/database.js';
@@ -28,9 +28,9 @@ function recordingDatabase(database: Database): Database {
   // (builders only compiled, or nested in another, never reach it).
   const executor = database.db.getExecutor();
   const execute = executor.executeQuery.bind(executor);
-  executor.executeQuery = <R>(compiled: CompiledQuery, queryId: QueryId): Promise<QueryResult<R>> => {
+  executor.executeQuery = <R>(compiled: CompiledQuery<R>): Promise<QueryResult<R>> => {
     if (recording) recorded.push({ sql: compiled.sql, parameters: compiled.parameters });
-    return execute(compiled, queryId);
+    return execute(compiled);
   };
   const readHere = database.readHere?.bind(database);
   const readAside = database.readAside?.bind(database);
