@@ -70,6 +70,7 @@ import * as linkScript from './migrations/0063-link-script.js';
 import * as subIds from './migrations/0064-sub-ids.js';
 import * as affiliatePostbacks from './migrations/0065-affiliate-postbacks.js';
 import * as webhookAttemptFailures from './migrations/0066-webhook-attempt-failures.js';
+import * as linksListedNewestFirst from './migrations/0067-links-listed-newest-first.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -140,6 +141,7 @@ const migrations: Record<string, DialectMigration> = {
   '0064-sub-ids': subIds,
   '0065-affiliate-postbacks': affiliatePostbacks,
   '0066-webhook-attempt-failures': webhookAttemptFailures,
+  '0067-links-listed-newest-first': linksListedNewestFirst,
 };
 
 /** Brings the database to the latest schema; a new SQLite database starts from the snapshot of the migrations. */

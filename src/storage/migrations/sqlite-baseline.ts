@@ -3,7 +3,7 @@
 import type { SqliteSnapshot } from '../sqlite-baseline.js';
 
 export const SQLITE_SNAPSHOT: SqliteSnapshot = {
-  "through": "0066-webhook-attempt-failures",
+  "through": "0067-links-listed-newest-first",
   "schema": [
     "CREATE TABLE \"kysely_migration\" (\"name\" varchar(255) not null primary key, \"timestamp\" varchar(255) not null)",
     "CREATE TABLE \"kysely_migration_lock\" (\"id\" varchar(255) not null primary key, \"is_locked\" integer default 0 not null)",
@@ -177,6 +177,7 @@ export const SQLITE_SNAPSHOT: SqliteSnapshot = {
     "CREATE INDEX \"postback_deliveries_log_idx\" on \"postback_deliveries\" (\"affiliate_id\", \"postback_id\", \"created_at\", \"id\")",
     "CREATE INDEX \"postback_deliveries_due_idx\" on \"postback_deliveries\" (\"status\", \"next_attempt_at\")",
     "CREATE INDEX \"postback_deliveries_created_idx\" on \"postback_deliveries\" (\"created_at\")",
+    "CREATE INDEX \"short_links_type_newest_idx\" on \"short_links\" (\"affiliate_id\", \"link_type\", \"created_at\", \"id\")",
     "CREATE TRIGGER products_fts_insert after insert on products begin\n      insert into products_fts(rowid, search_text) values (new.seq, new.search_text);\n    end",
     "CREATE TRIGGER products_fts_delete after delete on products begin\n      insert into products_fts(products_fts, rowid, search_text) values ('delete', old.seq, old.search_text);\n    end",
     "CREATE TRIGGER products_fts_update after update of search_text on products begin\n      insert into products_fts(products_fts, rowid, search_text) values ('delete', old.seq, old.search_text);\n      insert into products_fts(rowid, search_text) values (new.seq, new.search_text);\n    end",
