@@ -4,7 +4,7 @@
 // first channel from the site given) or the brand (with its owner, hidden and refusing links
 // until the owner launches it). Nothing answered here tells whether an address has an account.
 import type { Clock } from '../../lib/clock.js';
-import { DEFAULT_PASSWORD_HASH_COST, hashPassword } from '../../lib/passwords.js';
+import { hashPassword } from '../../lib/passwords.js';
 import { foldText } from '../../lib/text-keys.js';
 import type { ProfileKind } from '../../lib/profile-addresses.js';
 import { isUniqueViolation } from '../../lib/unique-violation.js';
@@ -142,7 +142,7 @@ export class ApplicationsService {
   async signUp(input: SignUpInput, address: string): Promise<void> {
     checkNewPassword(input.password);
     const row = await this.newApplication('affiliate', input, address, checkWebsite(input.website, input.channelKind).url);
-    await this.submit({ ...row, password_hash: await hashPassword(input.password, this.settings.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST) });
+    await this.submit({ ...row, password_hash: await hashPassword(input.password, this.settings.passwordHashCost) });
   }
 
   /** A brand's application, from `address`: a verification link is mailed to its contact. */

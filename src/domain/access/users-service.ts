@@ -10,7 +10,7 @@ import type { MailRepository } from '../../storage/repositories/mail.js';
 import type { NewMailMessage, UserRow } from '../../storage/tables.js';
 import { mailRow } from '../mail/mail-queue.js';
 import type { Clock } from '../../lib/clock.js';
-import { DEFAULT_PASSWORD_HASH_COST, hashPassword, unmatchableHash, verifyPassword } from '../../lib/passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from '../../lib/passwords.js';
 import { agentFacts } from '../../lib/user-agents.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { randomBase62 } from '../random.js';
@@ -151,11 +151,6 @@ export class UsersService {
     private readonly settings: { publicUrl: string; sessionIdleMs: number; sessionAddressDays?: number; countryOf?: (address: string) => string; passwordHashCost?: number },
   ) {}
 
-  /** A new password as stored, at the network's cost (PASSWORD_HASH_COST). */
-  private hash(password: string): Promise<string> {
-    return hashPassword(password, this.settings.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST);
-  }
-
   /**
    * A new user of an affiliate or a brand, and the one-time link where they set their password;
    * they are also mailed an invitation with a link of its own (made when the message is sent), in
@@ -173,7 +168,7 @@ export class UsersService {
   async createWithPassword(owner: UserOwner, email: string, role: Role, password: string): Promise<UserView | undefined> {
     checkNewPassword(password);
     if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
-    return viewOf(await this.insertUser(owner, email, role, await this.hash(password)));
+    return viewOf(await this.insertUser(owner, email, role, await hashPassword(password, this.settings.passwordHashCost)));
   }
 
   /**
@@ -189,7 +184,7 @@ export class UsersService {
   async createOperatorWithPassword(email: string, password: string): Promise<UserView | undefined> {
     checkNewPassword(password);
     if (await this.repositories.users.findByEmail(email.trim().toLowerCase())) return undefined;
-    return viewOf(await this.insertUser({}, email, 'operator', await this.hash(password)));
+    return viewOf(await this.insertUser({}, email, 'operator', await hashPassword(password, this.settings.passwordHashCost)));
   }
 
   private async insertUser(owner: UserOwner, email: string, role: UserRole, passwordHash: string | null, mail: (id: string, address: string) => NewMailMessage[] = () => []): Promise<UserRow> {
@@ -232,7 +227,7 @@ export class UsersService {
     const now = this.clock.iso();
     const taken = await this.repositories.users.takeLink(hashKey(token), now);
     if (!taken) throw invalid('invalid_link', 'this link is unknown, was used already or has expired: ask for a new one');
-    const passwordHash = await this.hash(password);
+    const passwordHash = await hashPassword(password, this.settings.passwordHashCost);
     await this.repositories.users.setPassword(taken.user.id, passwordHash, now);
     await this.repositories.users.revokeSessionsOf(taken.user.id, now);
     return { ...taken.user, password_hash: passwordHash };
