@@ -90,26 +90,10 @@ const ownerAccount = (side: Side) => (side === 'affiliate' ? { affiliateId: 'aff
 /** The password of the owners the walk signs in as. */
 const WALK_PASSWORD = 'walking every route';
 
-/**
- * WALK_PASSWORD as stored, from the first owner who set it through their link: the owners after it
- * get it as stored, without a hash of their own (a scrypt hash costs tens of milliseconds, and
- * the walk makes an owner for every route a session reaches).
- */
-let walkPasswordHash: string | undefined;
-
-/** A session (as a credential string) of a new owner of the account, whose password is WALK_PASSWORD. */
+/** A session (as a credential string) of a new owner of the account. */
 export async function ownerSession(h: Harness, account: { affiliateId?: string; brandId?: string }): Promise<string> {
-  const { users } = h.service.services;
-  const email = `${unique('owner')}@walk.example`;
-  const { link } = await users.create(account, email, 'owner');
-  const { db } = h.service.database;
-  if (walkPasswordHash === undefined) {
-    const signedIn = await users.setPassword(new URL(link).searchParams.get('token')!, WALK_PASSWORD);
-    walkPasswordHash = (await db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()).password_hash ?? undefined;
-    return sessionCredential(signedIn);
-  }
-  await db.updateTable('users').set({ password_hash: walkPasswordHash }).where('email', '=', email).execute();
-  return sessionCredential(await users.openSession(await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow()));
+  const { link } = await h.service.services.users.create(account, `${unique('owner')}@walk.example`, 'owner');
+  return sessionCredential(await h.service.services.users.setPassword(new URL(link).searchParams.get('token')!, WALK_PASSWORD));
 }
 
 export function createRouteSamples(): RouteSamples {
