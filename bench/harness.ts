@@ -7,6 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenLoopResult } from './open-loop.js';
 import { isStale } from '../scripts/build-freshness.mjs';
+import type { Database } from '../src/storage/database.js';
 
 /** The run's work directory: the load generators' path files. */
 const work = join(tmpdir(), `affnet-bench-${process.pid}`);
@@ -206,4 +207,18 @@ export function openLoop(url: string, scenario: Load, rate: number, seconds: num
     nextAddressBlock(),
   ]);
   return JSON.parse(run(command, loadArgs).trim().split('\n').at(-1)!) as OpenLoopResult;
+}
+
+/** The public brands with the most products, most first: whose product lists the bench asks for. */
+export async function biggestPublicBrands(database: Database, count: number): Promise<string[]> {
+  const { db } = database;
+  const rows = await db
+    .selectFrom('products')
+    .select(['organization_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('organization_id', 'in', db.selectFrom('brands').select('id').where('is_public', '=', 1))
+    .groupBy('organization_id')
+    .orderBy('n', 'desc')
+    .limit(count)
+    .execute();
+  return rows.map((row) => row.organization_id);
 }

@@ -17,7 +17,7 @@ import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
 import { RECONCILIATION_STEP, reconciliationPreview } from './reconciliation-preview.js';
-import { benchKey, ensureTools, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
+import { benchKey, biggestPublicBrands, ensureTools, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -114,16 +114,7 @@ async function scenarios(database: Database, key: string, brandKey: string): Pro
   const random = database.dialect === 'postgres' ? sql`random()` : sql`random()`;
   const uniformCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(100_000).execute()).map((r) => `/${r.code}`);
   const hotCodes = (await db.selectFrom('short_links').select('code').where('active', '=', 1).orderBy(random).limit(10_000).execute()).map((r) => `/${r.code}`);
-  const bigBrands = (
-    await db
-      .selectFrom('products')
-      .select(['organization_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('organization_id', 'in', db.selectFrom('brands').select('id').where('is_public', '=', 1))
-      .groupBy('organization_id')
-      .orderBy('n', 'desc')
-      .limit(20)
-      .execute()
-  ).map((r) => r.organization_id);
+  const bigBrands = await biggestPublicBrands(database, 20);
   const categories = (await db.selectFrom('brand_categories').select('category').distinct().limit(10).execute()).map((r) => r.category);
   const manifestFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length).replace(/\.sqlite$/, '.json') : `./data/bench-${scale}.json`;
   const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>) : {};
