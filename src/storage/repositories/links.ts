@@ -177,7 +177,11 @@ export class LinksRepository {
       if (by.featureIds.length === 0) return [];
       q = q.where('feature_id', 'in', by.featureIds);
     }
-    return q.orderBy('created_at').orderBy('id').execute();
+    // The resource's column first: each resource's links keep their order (oldest first), and the
+    // index holding the resource is the one walked. Ordered by date alone, a database without
+    // statistics (the service never analyzes) walked every link of the type by the newest-first
+    // index to skip the sort: 42 ms for a page of brands at 100k, 1 ms this way.
+    return q.orderBy(by.featureIds ? 'feature_id' : 'organization_id').orderBy('created_at').orderBy('id').execute();
   }
 
   list(affiliateId: string, f: LinkListFilters, page: PageWindow): Promise<Page<ListedLink>> {

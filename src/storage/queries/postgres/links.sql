@@ -86,6 +86,7 @@ where
   and "mdasc" is null
   and "organization_id" in ($3)
 order by
+  "organization_id",
   "created_at",
   "id";
 -- parameters: ["aff-1","BrandPage","<uuid>"]
@@ -106,6 +107,7 @@ where
   and "mdasc" is null
   and "feature_id" in ($4)
 order by
+  "feature_id",
   "created_at",
   "id";
 -- parameters: ["aff-1","Coupon","Offer","c-1"]

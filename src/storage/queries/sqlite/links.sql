@@ -71,6 +71,7 @@ where
   and "mdasc" is null
   and "organization_id" in (?)
 order by
+  "organization_id",
   "created_at",
   "id";
 -- parameters: ["aff-1","BrandPage","<uuid>"]
@@ -91,6 +92,7 @@ where
   and "mdasc" is null
   and "feature_id" in (?)
 order by
+  "feature_id",
   "created_at",
   "id";
 -- parameters: ["aff-1","Coupon","Offer","c-1"]
