@@ -171,6 +171,8 @@ async function scenarios(database: Database, key: string, brandKey: string): Pro
       baseline: 'json',
       headers: auth,
     },
+    // An affiliate's links of one type, newest first: the page the portal's links list asks for.
+    { name: 'links list', paths: pages(20).map((p) => `/affiliate/shortener/urls?type=BrandPage&limit=20&page=${p}`), baseline: 'json', headers: auth },
     {
       name: 'shortener create',
       paths: ['/affiliate/shortener/url'],
