@@ -45,7 +45,12 @@ export async function freshDatabase(options: { migrated?: boolean } = {}): Promi
   }
   const template = options.migrated ? await migratedTemplate(admin) : undefined;
   const name = `affnet_test_${randomBytes(6).toString('hex')}`;
-  await onServer(admin, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ''}`));
+  await onServer(admin, async (client) => {
+    await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+    // A commit need not wait for its WAL to reach the disk: a test database outlives no crash, and
+    // the suite's writes then wait for the CPU only, not for a flush each.
+    await client.query(`alter database ${name} set synchronous_commit = off`);
+  });
   return {
     url: urlOf(admin, name),
     dialect: 'postgres',
