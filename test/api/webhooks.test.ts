@@ -1,7 +1,8 @@
 // Webhooks through HTTP: endpoints of affiliates and brands, events written with the change that
 // caused them, delivered signed to a receiver on loopback, retried with backoff (the service's
 // clock moved instead of waiting), given up after 24 hours, an endpoint switched off after 3 days
-// of failures, secrets rotated, deliveries sent again, a receiver answering a byte a second cut off
+// of failures (and never switched on again by a delivery the owner paused it during), secrets
+// rotated, deliveries sent again, a receiver answering a byte a second cut off
 // while other members' deliveries go on, and destinations that lead inside refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -279,6 +280,30 @@ describe('delivery', () => {
     assert.equal(new Set(since(before).map((r) => r.headers['webhook-id'])).size, 6);
     assert.equal(since(before).length, 6);
     await remove('affiliate', aff1, hook.id);
+  });
+});
+
+describe('an owner pausing an endpoint while a delivery to it is under way', () => {
+  test('the endpoint stays paused, whether that delivery then succeeds or fails', async () => {
+    for (const [answer, outcome] of [[200, 'delivered'], [500, 'retrying']] as const) {
+      const hook = await endpoint('affiliate', aff1, ['order.created']);
+      let release = () => {};
+      receiver.held = new Promise<void>((resolve) => (release = resolve));
+      receiver.answers.push(answer);
+      const before = receiver.received.length;
+      await conversion(aff1);
+      const delivering = deliver();
+      await pollUntil(async () => receiver.received.length, (n) => n > before);
+      const paused = await send('PATCH', `/affiliate/webhooks/${hook.id}`, aff1, { enabled: false });
+      assert.equal(paused.json<{ data: Endpoint }>().data.enabled, false, paused.body);
+      receiver.held = undefined;
+      release();
+      assert.equal(await delivering, 1);
+      assert.deepEqual((await log('affiliate', aff1, hook.id)).map((a) => a.outcome), [outcome]);
+      const state = (await send('GET', `/affiliate/webhooks/${hook.id}`, aff1)).json<{ data: Endpoint }>().data;
+      assert.equal(state.enabled, false, `paused while a delivery was under way that ended ${outcome}`);
+      await remove('affiliate', aff1, hook.id);
+    }
   });
 });
 

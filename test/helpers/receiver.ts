@@ -19,6 +19,8 @@ export interface Receiver {
   answers: number[];
   /** While true, requests are answered 200 at once, then a byte a second (for a minute at most). */
   trickling: boolean;
+  /** While set, each request is answered once it settles (a receiver still working on it). */
+  held?: Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,9 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('end', () => {
       received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       if (receiver.trickling) return trickle(response);
-      response.writeHead(answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
+      const answer = () => response.writeHead(answers.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
+      if (receiver.held) void receiver.held.then(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -91,10 +91,12 @@ export class WebhookQueue implements JobQueue<ClaimedDelivery, WebhookResponse> 
       duration_ms: response?.durationMs ?? 0,
       created_at: iso(now),
     };
-    if (outcome === 'done') return { delivery: { status: 'delivered', next_attempt_at: iso(now) }, log, endpoint: { failing_since: null, enabled: 1, disabled_reason: null } };
+    // The attempt changes the endpoint's health only, never whether it is on: the owner may have
+    // paused it while the attempt was under way, and only the network's switch-off below turns it off.
+    if (outcome === 'done') return { delivery: { status: 'delivered', next_attempt_at: iso(now) }, log, endpoint: { failing_since: null } };
     const failingSince = endpoint.failing_since ?? iso(now);
     const next = { status: outcome === 'failed' ? 'failed' : 'pending', next_attempt_at: iso(decision.nextAt) };
-    if (now - Date.parse(failingSince) < DISABLE_AFTER_MS) return { delivery: next, log, endpoint: { failing_since: failingSince, enabled: endpoint.enabled, disabled_reason: endpoint.disabled_reason } };
+    if (now - Date.parse(failingSince) < DISABLE_AFTER_MS) return { delivery: next, log, endpoint: { failing_since: failingSince } };
     const reason = `every delivery has failed since ${failingSince}: switched off after 3 days; fix the receiver, then switch the endpoint on again with PATCH {"enabled": true}`;
     return {
       delivery: next,

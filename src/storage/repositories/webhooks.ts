@@ -30,7 +30,8 @@ export interface ClaimedDelivery {
 export interface AttemptRecord {
   delivery: Pick<WebhookDeliveryRow, 'status' | 'next_attempt_at'>;
   log: Omit<WebhookAttemptRow, 'id'>;
-  endpoint: Pick<WebhookEndpointRow, 'failing_since' | 'enabled' | 'disabled_reason'>;
+  /** The endpoint's health; `enabled` and `disabled_reason` only when the network switches it off. */
+  endpoint: Pick<WebhookEndpointRow, 'failing_since'> & Partial<Pick<WebhookEndpointRow, 'enabled' | 'disabled_reason'>>;
   /** A second log entry telling the owner the endpoint was switched off, when it was. */
   disabledLog?: Omit<WebhookAttemptRow, 'id'>;
 }
