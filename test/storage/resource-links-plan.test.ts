@@ -4,13 +4,13 @@
 // links by type, to skip a sort, and walked every link of the type for each page: 42 ms a page of
 // brands at 100k links. The statements are the generated ones (src/storage/queries), planned with
 // a page's 20 resources.
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
-import { openDatabase } from '../../src/storage/database.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 
 const GENERATED = new URL('../../src/storage/queries/sqlite/links.sql', import.meta.url);
@@ -27,23 +27,27 @@ function statement(name: string, column: string, count: number): { text: string;
   return { text: body!.replace(one, `"${column}" in (${widened.map(() => '?').join(', ')})`), parameters: [...values.slice(0, -1), ...widened] };
 }
 
+let dir: string;
+let database: Database;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'affnet-plan-'));
+  database = openDatabase(`sqlite:${join(dir, 'plan.sqlite')}`);
+  await migrateToLatest(database);
+});
+after(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 for (const [name, column] of [
   ['links.forResources (brands)', 'organization_id'],
   ['links.forResources (campaigns)', 'feature_id'],
 ] as const) {
   test(`${name}: searched by the index holding ${column}, without statistics`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'affnet-plan-'));
-    const database = openDatabase(`sqlite:${join(dir, 'plan.sqlite')}`);
-    try {
-      await migrateToLatest(database);
-      const { text, parameters } = statement(name, column, 20);
-      const plan = (await database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, parameters))).rows.map((row) => row.detail);
-      const search = plan.find((step) => step.includes('short_links'));
-      assert.match(search ?? '', new RegExp(`^SEARCH short_links USING INDEX \\w+ \\(affiliate_id=\\?.*\\b${column}=\\?`), plan.join('\n'));
-      assert.ok(!plan.some((step) => step.includes('short_links_type_newest_idx')), plan.join('\n'));
-    } finally {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { text, parameters } = statement(name, column, 20);
+    const plan = (await database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, parameters))).rows.map((row) => row.detail);
+    const search = plan.find((step) => step.includes('short_links'));
+    assert.match(search ?? '', new RegExp(`^SEARCH short_links USING INDEX \\w+ \\(affiliate_id=\\?.*\\b${column}=\\?`), plan.join('\n'));
+    assert.ok(!plan.some((step) => step.includes('short_links_type_newest_idx')), plan.join('\n'));
   });
 }
