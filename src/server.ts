@@ -31,6 +31,7 @@ import { HealthService } from './domain/health.js';
 import { WebhookQueue } from './domain/webhooks/webhook-queue.js';
 import { JobRunner } from './domain/jobs/job-runner.js';
 import { ScheduledTasks } from './domain/jobs/scheduled-tasks.js';
+import { InstanceTasks } from './domain/jobs/instance-tasks.js';
 import { MailQueue } from './domain/mail/mail-queue.js';
 import { FeedsService } from './domain/feeds/feeds-service.js';
 import { FeedQueue } from './domain/feeds/feed-queue.js';
@@ -102,12 +103,14 @@ const JOIN_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 /** What a failed claim or record of each job queue means for the operator reading the log. */
 const JOB_FAILURES: Record<string, string> = {
   webhooks: 'delivering webhooks failed; will retry',
   scheduled: 'running scheduled tasks (retention) failed; will retry',
   mail: 'sending mail failed; will retry',
   feeds: 'running product feeds failed; will retry',
+  instance: 'updating the database statistics the query planner uses failed; will retry (queries keep running, perhaps slower)',
 };
 
 /** SMTP when configured; else the outbox folder; nothing where there is no folder (an in-memory database). */
@@ -288,6 +291,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     )
     // Feeds are due by the hour or the day: looked for as often as scheduled tasks.
     .add(new FeedQueue(repositories.feeds, services.feeds), config.schedulePollMs);
+  if (database.refreshStatistics) {
+    services.jobs.add(
+      new InstanceTasks([
+        // Each instance's own connection reads the statistics, so every instance runs it; the
+        // first a minute after the start, past the start and its first requests.
+        { name: 'planner-statistics', firstAfterMs: MINUTE_MS, everyMs: HOUR_MS, run: () => database.refreshStatistics!() },
+      ]),
+      config.schedulePollMs,
+    );
+  }
   const mailTransport = mailTransportFor(config, (path) => app?.log.info({ path }, 'mail written to the outbox folder (SMTP_URL is not set)'));
   if (mailTransport) services.jobs.add(new MailQueue(repositories.mail, mailTransport, (target) => (target.applicationId ? services.applications.issueVerifyLink(target.applicationId) : services.users.issueLink(target)), { from: config.mailFrom, network: config.networkName, publicUrl: config.publicUrl }), config.mailPollMs);
   const subscribed = bus.subscribe(forget);

@@ -26,6 +26,7 @@ import { setUpWriting } from './sqlite-writing.js';
 import { runPaced, type Pace } from './paced-steps.js';
 import { SpareCores } from '../lib/spare-cores.js';
 import { sqliteReader, type ReadCall, type ReadRequest, type ReadResult } from './sqlite-reads.js';
+import { analyzeWhereStale, type StatisticsCall, type StatisticsResult } from './sqlite-statistics.js';
 
 /** Clicks per transaction: short transactions keep the write lock free for the service's own writes. */
 export const CLICKS_PER_TRANSACTION = 2000;
@@ -43,9 +44,10 @@ export interface ClickWriterOptions {
 
 /**
  * Store these clicks, add every stored click to the sums now (before stopping), close the
- * connection, or (SQLite) run a read aside for the serving thread (src/storage/sqlite-reads.ts).
+ * connection, or (SQLite) run a read aside for the serving thread (src/storage/sqlite-reads.ts)
+ * or analyze the tables whose planner statistics are missing or stale (src/storage/sqlite-statistics.ts).
  */
-export type ClickWriterCall = { clicks: ClickBatch } | { countNow: true } | { stop: true } | ReadCall;
+export type ClickWriterCall = { clicks: ClickBatch } | { countNow: true } | { stop: true } | ReadCall | StatisticsCall;
 
 export interface WriteResult {
   /** Clicks committed, in order, before any error. */
@@ -66,6 +68,8 @@ interface Writer {
   writeChunk: ChunkWriter;
   /** SQLite: runs a read aside on this thread's connection, between click writes and rollup steps. */
   read?: (request: ReadRequest) => ReadResult;
+  /** SQLite: analyzes the tables whose statistics are missing or stale on this thread's connection; the statements run. */
+  analyze?: () => string[];
   /** Adds stored clicks to the sums now (before stopping); the error, if that failed. */
   countNow(): Promise<string | undefined> | string | undefined;
   stop(): Promise<void> | void;
@@ -183,6 +187,7 @@ function sqliteWriter(path: string, cacheMb: number): Writer {
   return {
     writeChunk,
     read: sqliteReader(driver),
+    analyze: () => analyzeWhereStale(driver),
     countNow,
     async stop() {
       clearInterval(countTimer);
@@ -228,6 +233,11 @@ serveCalls(async (payload) => {
     const { read } = writer;
     if (!read) throw new Error('reads aside are served on SQLite only');
     return working(() => read(call.read));
+  }
+  if ('statistics' in call) {
+    const { analyze } = writer;
+    if (!analyze) throw new Error('planner statistics are kept on SQLite only');
+    return working(analyze) satisfies StatisticsResult;
   }
   if ('stop' in call) {
     await writer.stop();

@@ -12,6 +12,7 @@ import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
 import { setUpWriting } from './sqlite-writing.js';
 import { preparedStatements } from './sqlite-statements.js';
 import type { ReadCall, ReadResult } from './sqlite-reads.js';
+import { analyzeWhereStale, reloadStatistics, type StatisticsCall, type StatisticsResult } from './sqlite-statistics.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -60,6 +61,13 @@ export interface Database {
    * open on that connection: its writes are not committed, and a read now would see them.
    */
   readHere?(sql: string, parameters: readonly unknown[]): ReadResult | undefined;
+  /**
+   * SQLite only: analyzes the tables whose planner statistics are missing or stale (on the click
+   * writer's thread when this database lent it its reads aside, else here), then makes the serving
+   * connection plan with the statistics the file holds now; the statements run. PostgreSQL
+   * analyzes its tables by itself (autovacuum).
+   */
+  refreshStatistics?(): Promise<string[]>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   /** Failed queries so far, and PostgreSQL's connection pool as it is now (for the metrics). */
@@ -116,6 +124,15 @@ function openSqlite(path: string, cacheMb: number): Database {
             return { rows, ms: performance.now() - started };
           },
         }),
+    async refreshStatistics() {
+      // The serving connection's own statistics run only where no writer thread was lent (tools,
+      // tests): a read-only reader cannot write them, and an open transaction would take them in.
+      const here = () => (driver.inTransaction ? [] : analyzeWhereStale(driver));
+      const analyzed = reader && !ownReader ? ((await reader.call({ statistics: true } satisfies StatisticsCall)) as StatisticsResult) : here();
+      // Always: another process on the same file (serve --workers) may be the one that analyzed.
+      reloadStatistics(driver);
+      return analyzed;
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },
