@@ -1,6 +1,7 @@
 // Opens the database named by DATABASE_URL: embedded SQLite (file, WAL) or PostgreSQL.
 // Everything above this file speaks Kysely only and never assumes a dialect.
 import { mkdirSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { createRequire } from 'node:module';
@@ -88,6 +89,10 @@ export function openDatabase(url: string, options: { poolSize?: number; sqliteCa
   return openSqlite(sqlitePath(url), options.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB);
 }
 
+/** Reading the statistics again waits for no lock: it is tried this often, this far apart, while another connection writes. */
+const RELOAD_ATTEMPTS = 50;
+const RELOAD_WAIT_MS = 20;
+
 function openSqlite(path: string, cacheMb: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
@@ -130,7 +135,11 @@ function openSqlite(path: string, cacheMb: number): Database {
       const here = () => (driver.inTransaction ? [] : analyzeWhereStale(driver));
       const analyzed = reader && !ownReader ? ((await reader.call({ statistics: true } satisfies StatisticsCall)) as StatisticsResult) : here();
       // Always: another process on the same file (serve --workers) may be the one that analyzed.
-      reloadStatistics(driver);
+      // The click writer's steps hold the write lock tens of milliseconds: try again between them.
+      for (let attempt = 1; !reloadStatistics(driver); attempt++) {
+        if (attempt === RELOAD_ATTEMPTS) throw new Error(`the database was writing through ${RELOAD_ATTEMPTS} attempts to read its statistics again`);
+        await setTimeout(RELOAD_WAIT_MS);
+      }
       return analyzed;
     },
     async ping() {

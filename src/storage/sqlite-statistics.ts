@@ -39,12 +39,24 @@ export function analyzeWhereStale(driver: SqliteDriver.Database): string[] {
 }
 
 /**
- * Makes `driver` plan with the statistics in the file now. A connection reads them with the
+ * Makes `driver` plan with the statistics in the file now; false, at once, when another
+ * connection holds the write lock (reading them again takes it). A connection reads them with the
  * schema, once: another connection's ANALYZE reaches it only this way. Its prepared statements
- * are planned again as they next run.
+ * are planned again as they next run. Never waits for the lock: on the serving connection a wait
+ * would stop every request meanwhile.
  */
-export function reloadStatistics(driver: SqliteDriver.Database): void {
-  driver.exec('analyze sqlite_schema');
+export function reloadStatistics(driver: SqliteDriver.Database): boolean {
+  const waitMs = driver.pragma('busy_timeout', { simple: true }) as number;
+  driver.pragma('busy_timeout = 0');
+  try {
+    driver.exec('analyze sqlite_schema');
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
+    throw error;
+  } finally {
+    driver.pragma(`busy_timeout = ${waitMs}`);
+  }
 }
 
 /** Asks a storage thread with a writing connection (the click writer's) to analyze where stale. */

@@ -4,12 +4,17 @@
 // hourly, on the job runner. PostgreSQL analyzes its tables by itself.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openFixture, type StorageFixture } from './fixture.js';
 import { openClickSink } from '../../src/storage/click-sink.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { JobRunner } from '../../src/domain/jobs/job-runner.js';
 import { InstanceTasks, type InstanceTask } from '../../src/domain/jobs/instance-tasks.js';
+import { analyzeWhereStale, reloadStatistics } from '../../src/storage/sqlite-statistics.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -71,6 +76,37 @@ test('PostgreSQL keeps its statistics itself; SQLite analyzes tables without the
       await sink.close();
     }
   });
+});
+
+test("the serving connection reads the statistics again without waiting for another connection's write lock", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'affnet-statistics-'));
+  const file = join(dir, 'reload.sqlite');
+  const serving = new SqliteDriver(file);
+  const writer = new SqliteDriver(file);
+  try {
+    serving.pragma('journal_mode = WAL');
+    // A wait for the lock would last these 20 s: far beyond any host's slowness for a refusal.
+    serving.pragma('busy_timeout = 20000');
+    serving.exec('create table skewed (id integer primary key, half integer not null, spread integer not null)');
+    serving.exec('create index skewed_half on skewed (half)');
+    serving.exec('create index skewed_spread on skewed (spread)');
+    serving.exec('insert into skewed (half, spread) with recursive n(value) as (select 1 union all select value + 1 from n where value < 20000) select value % 2, value from n');
+    const plan = () => (serving.prepare(`explain query plan ${SKEWED}`).all() as Array<{ detail: string }>).map((row) => row.detail).join('; ');
+    assert.deepEqual(analyzeWhereStale(writer), ['ANALYZE "main"."skewed"']);
+    writer.exec('begin immediate');
+    const asked = performance.now();
+    assert.equal(reloadStatistics(serving), false, 'refused while the writer holds the lock');
+    assert.ok(performance.now() - asked < 10_000, 'refused without waiting out the busy timeout');
+    assert.equal(serving.pragma('busy_timeout', { simple: true }), 20_000, 'its busy timeout as it was');
+    assert.match(plan(), /skewed_half/, 'still planning without the statistics');
+    writer.exec('rollback');
+    assert.equal(reloadStatistics(serving), true);
+    assert.match(plan(), /skewed_spread/, 'planning by them once read');
+  } finally {
+    serving.close();
+    writer.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("an instance's own task runs a minute after its runner starts, then every hour, in every instance", async () => {
