@@ -33,12 +33,16 @@ after(async () => {
  */
 const SKEWED = 'select id from skewed where half = 1 and spread between 100 and 110';
 
+/** The statements that make and fill such a table named `table`. */
+const skewedTable = (table: string): string[] => [
+  `create table ${table} (id integer primary key, half integer not null, spread integer not null)`,
+  `create index ${table}_half on ${table} (half)`,
+  `create index ${table}_spread on ${table} (spread)`,
+  `insert into ${table} (half, spread) with recursive n(value) as (select 1 union all select value + 1 from n where value < 20000) select value % 2, value from n`,
+];
+
 async function fillSkewed(table: string): Promise<void> {
-  const { db } = fixture.database;
-  await sql.raw(`create table ${table} (id integer primary key, half integer not null, spread integer not null)`).execute(db);
-  await sql.raw(`create index ${table}_half on ${table} (half)`).execute(db);
-  await sql.raw(`create index ${table}_spread on ${table} (spread)`).execute(db);
-  await sql.raw(`insert into ${table} (half, spread) with recursive n(value) as (select 1 union all select value + 1 from n where value < 20000) select value % 2, value from n`).execute(db);
+  for (const statement of skewedTable(table)) await sql.raw(statement).execute(fixture.database.db);
 }
 
 /** The index the serving connection would read `query` by. */
@@ -87,10 +91,7 @@ test("the serving connection reads the statistics again without waiting for anot
     serving.pragma('journal_mode = WAL');
     // A wait for the lock would last these 20 s: far beyond any host's slowness for a refusal.
     serving.pragma('busy_timeout = 20000');
-    serving.exec('create table skewed (id integer primary key, half integer not null, spread integer not null)');
-    serving.exec('create index skewed_half on skewed (half)');
-    serving.exec('create index skewed_spread on skewed (spread)');
-    serving.exec('insert into skewed (half, spread) with recursive n(value) as (select 1 union all select value + 1 from n where value < 20000) select value % 2, value from n');
+    for (const statement of skewedTable('skewed')) serving.exec(statement);
     const plan = () => (serving.prepare(`explain query plan ${SKEWED}`).all() as Array<{ detail: string }>).map((row) => row.detail).join('; ');
     assert.deepEqual(analyzeWhereStale(writer), ['ANALYZE "main"."skewed"']);
     writer.exec('begin immediate');

@@ -1,8 +1,9 @@
 // The links shown on a page of brands or campaigns are read through an index that holds the
 // resource, on a SQLite database without planner statistics, as a new database is served until
-// its tables are first analyzed (a minute after the start, src/storage/sqlite-statistics.ts). Ordered by date alone, the planner preferred the affiliate's newest-first index of
-// links by type, to skip a sort, and walked every link of the type for each page: 42 ms a page of
-// brands at 100k links. The statements are the generated ones (src/storage/queries), planned with
+// its tables are first analyzed (a minute after the start, src/storage/sqlite-statistics.ts).
+// Ordered by date alone, the planner preferred the affiliate's newest-first index of links by
+// type, to skip a sort, and walked every link of the type for each page: 42 ms a page of brands
+// at 100k links. The statements are the generated ones (src/storage/queries), planned with
 // a page's 20 resources.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

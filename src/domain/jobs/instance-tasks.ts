@@ -5,6 +5,7 @@
 // way), then every `everyMs`. A run that fails is tried again after the runner's growing wait,
 // never later than its next regular run.
 import type { Decision, JobQueue, TryResult } from './job-runner.js';
+import { nextRunAt } from './scheduled-tasks.js';
 
 export interface InstanceTask {
   name: string;
@@ -56,10 +57,8 @@ export class InstanceTasks implements JobQueue<InstanceTaskRun, undefined> {
   }
 
   async record(run: InstanceTaskRun, decision: Decision): Promise<boolean> {
-    const regular = decision.now + run.task.everyMs;
-    const done = decision.outcome === 'done';
-    run.nextAt = done ? regular : Math.min(decision.nextAt, regular);
-    run.failures = done ? 0 : run.failures + 1;
+    run.nextAt = nextRunAt(decision, run.task.everyMs);
+    run.failures = decision.outcome === 'done' ? 0 : run.failures + 1;
     run.running = false;
     return true;
   }

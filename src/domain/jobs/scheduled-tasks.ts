@@ -49,13 +49,17 @@ export class ScheduledTasks implements JobQueue<ScheduledTaskRow, undefined> {
   }
 
   record(row: ScheduledTaskRow, decision: Decision): Promise<boolean> {
-    const { everyMs } = this.tasks.get(row.name)!;
-    const regular = decision.now + everyMs;
     const done = decision.outcome === 'done';
     return this.rows.recordRun(
       row,
-      { next_run_at: iso(done ? regular : Math.min(decision.nextAt, regular)), failures: done ? 0 : row.failures + 1, last_error: decision.error ?? null },
+      { next_run_at: iso(nextRunAt(decision, this.tasks.get(row.name)!.everyMs)), failures: done ? 0 : row.failures + 1, last_error: decision.error ?? null },
       iso(decision.now),
     );
   }
+}
+
+/** When a recurring task runs next: its regular time after a run that was done, the runner's retry (never later) after one that failed. */
+export function nextRunAt(decision: Decision, everyMs: number): number {
+  const regular = decision.now + everyMs;
+  return decision.outcome === 'done' ? regular : Math.min(decision.nextAt, regular);
 }
