@@ -6,7 +6,7 @@
 import type { Database } from './database.js';
 import { ClicksRepository } from './repositories/clicks.js';
 import type { ClickWriterCall, ClickWriterOptions, WriteResult } from './click-writer-worker.js';
-import { clickBatch, clickRows, countryLookupAt, enrichBatch, type ClickWrite } from './click-enrichment.js';
+import { clickBatch, clickRows, countryLookupAt, enrichBatch, type ClickBatch, type ClickWrite } from './click-enrichment.js';
 import { asnLookupAt } from '../lib/ip-asn.js';
 import { startWorkerRpc } from './worker-rpc.js';
 import { DEFAULT_SQLITE_CACHE_MB } from './sqlite-page-cache.js';
@@ -15,21 +15,29 @@ import { PartialWriteError } from '../lib/partial-write.js';
 export type { ClickWrite } from './click-enrichment.js';
 
 export interface ClickSink {
-  /** Writes the clicks; throws PartialWriteError saying how many were committed when not all were. */
-  write(clicks: ClickWrite[]): Promise<void>;
+  /**
+   * Writes the clicks (a batch, or clicks an object each, as kept in the overflow); rejects with
+   * PartialWriteError saying how many were committed when not all were. The clicks are not held
+   * once write() returns (they are sent to the writer thread at once).
+   */
+  write(clicks: ClickBatch | readonly ClickWrite[]): Promise<void>;
   close(): Promise<void>;
 }
+
+const asBatch = (clicks: ClickBatch | readonly ClickWrite[]): ClickBatch => ('columns' in clicks ? clicks : clickBatch(clicks));
 
 function workerSink(options: ClickWriterOptions, database: Database): ClickSink {
   const rpc = startWorkerRpc('click-writer-worker', options);
   // SQLite: the writer's thread also serves the service's reads aside (see Database.readAsideOn).
   database.readAsideOn?.(rpc);
-  const call = async (request: ClickWriterCall) =>
-    (await rpc.call(request).catch((error: Error) => ({ written: 0, error: error.message }))) as WriteResult;
+  // Not an async function: its suspended frame would hold the request (a batch of clicks) until
+  // the writer answers, long enough for the serving thread's collections to copy it.
+  const call = (request: ClickWriterCall) => rpc.call(request).catch((error: Error) => ({ written: 0, error: error.message })) as Promise<WriteResult>;
   return {
-    async write(clicks) {
-      const result = await call({ clicks: clickBatch(clicks) });
-      if (result.error !== undefined) throw new PartialWriteError(result.written, result.error);
+    write(clicks) {
+      return call({ clicks: asBatch(clicks) }).then((result) => {
+        if (result.error !== undefined) throw new PartialWriteError(result.written, result.error);
+      });
     },
     async close() {
       // Counts include every stored click before the service stops (the next start would add
@@ -64,7 +72,7 @@ export function openClickSink(database: Database, options: ClickSinkOptions): Cl
   const asns = asnLookupAt(asnDatabase);
   return {
     write(clicks) {
-      const batch = clickBatch(clicks);
+      const batch = asBatch(clicks);
       return repository.write(clickRows(enrichBatch(batch, countries, asns), batch.subIds));
     },
     close: async () => {},

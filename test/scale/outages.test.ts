@@ -191,10 +191,10 @@ describe('PostgreSQL goes away and comes back', () => {
     assert.ok(Number(res.headers['retry-after']) >= 1);
 
     // A cached link still redirects, after several polls for changed links have failed too; its
-    // clicks wait in the buffer while writes fail, and past CLICK_BUFFER_MB (1 MB here, some 900
+    // clicks wait in the buffer while writes fail, and past CLICK_BUFFER_MB (1 MB here, some 4,000
     // clicks) in files.
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const during = 3000;
+    const during = 6000;
     for (let i = 0; i < during; i++) {
       assert.equal((await inject(`/${code}`, { 'user-agent': BROWSER_UA, 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` })).statusCode, 302);
     }

@@ -7,6 +7,7 @@ import { ClickRecorder } from '../../src/domain/links/click-recorder.js';
 import { memoryRepeatFilter } from '../../src/domain/links/repeat-filter.js';
 import { memoryVelocityFilter } from '../../src/domain/links/velocity-filter.js';
 import type { ClickSink, ClickWrite } from '../../src/storage/click-sink.js';
+import { batchWrites } from '../helpers/click-batches.js';
 import { PartialWriteError } from '../../src/lib/partial-write.js';
 import { systemClock } from '../../src/lib/clock.js';
 
@@ -23,7 +24,8 @@ function recordingSink() {
   let calls = 0;
   let failing: { call: number; keep: number } | undefined;
   const sink: ClickSink = {
-    async write(clicks) {
+    async write(batch) {
+      const clicks = batchWrites(batch);
       calls++;
       const kept = failing?.call === calls ? clicks.slice(0, failing.keep) : clicks;
       writes.push(kept);

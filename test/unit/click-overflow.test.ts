@@ -12,13 +12,15 @@ import { memoryRepeatFilter } from '../../src/domain/links/repeat-filter.js';
 import { memoryVelocityFilter } from '../../src/domain/links/velocity-filter.js';
 import { ClickSpool } from '../../src/storage/click-spool.js';
 import type { ClickSink, ClickWrite } from '../../src/storage/click-sink.js';
+import { batchWrites } from '../helpers/click-batches.js';
 import { systemClock } from '../../src/lib/clock.js';
 
 /** A sink that refuses every write while `down`, and otherwise keeps the clicks it is given. */
 function switchableSink() {
   const state = { down: false, stored: [] as ClickWrite[] };
   const sink: ClickSink = {
-    async write(clicks) {
+    async write(batch) {
+      const clicks = batchWrites(batch);
       if (state.down) throw new Error('connection refused');
       state.stored.push(...clicks);
     },
@@ -59,7 +61,7 @@ describe('clicks waiting for the database', () => {
     'past the memory bound move to files, and are all written once when writes succeed again',
     withDir(async (dir) => {
       const { state, sink } = switchableSink();
-      const { clicks } = recorder(sink, new ClickSpool(dir), 100 * 1024); // about 90 clicks
+      const { clicks } = recorder(sink, new ClickSpool(dir), 20 * 1024); // about 90 clicks
       state.down = true;
       for (let round = 0; round < 10; round++) {
         answer(clicks, 100, round * 100);
@@ -85,7 +87,7 @@ describe('clicks waiting for the database', () => {
     'past the memory bound while writes succeed (a burst the writer is behind), they move to files too, and are all written once',
     withDir(async (dir) => {
       const { state, sink } = switchableSink();
-      const { clicks } = recorder(sink, new ClickSpool(dir), 100 * 1024); // about 90 clicks
+      const { clicks } = recorder(sink, new ClickSpool(dir), 20 * 1024); // about 90 clicks
       answer(clicks, 60);
       await clicks.flush();
       assert.equal(clicks.overflowed, 0, 'within the bound, clicks go straight to the writer');

@@ -4,6 +4,7 @@
 // a suspended affiliate's or brand's link is flagged as it is answered and never counts.
 import type { NewClickRow } from '../../storage/tables.js';
 import type { ClickSink, ClickWrite } from '../../storage/click-sink.js';
+import type { ClickBatch } from '../../storage/click-enrichment.js';
 import { PartialWriteError } from '../../lib/partial-write.js';
 import { rememberPerAgent } from '../../lib/agent-memo.js';
 import { addressHash, isBotAgent, visitorHash } from './click-filter.js';
@@ -13,6 +14,7 @@ import { locationFor } from './visitor-query.js';
 import { storedSubIdsOfQuery } from '../../lib/sub-ids.js';
 import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
+import { PendingClicks, type ClickFacts, type ClickOutcome, type ClickTarget, type ClickVerdict } from './pending-clicks.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
@@ -26,16 +28,6 @@ export interface Visit {
   referer?: string | undefined;
 }
 
-interface ClickRequest extends Visit {
-  clickId: string;
-}
-
-/**
- * Whether a buffered click's flags are set: the visitor hash is empty until its batch is decided,
- * and decide() sets it last.
- */
-const isDecided = (row: NewClickRow): boolean => row.visitor_hash !== '';
-
 /**
  * Where clicks go when too many wait in memory for the database (files, in production): put keeps
  * them, take gives back the oldest put, `holds` says whether any are kept.
@@ -47,10 +39,11 @@ export interface ClickOverflow {
 }
 
 /**
- * Estimated bytes of a buffered click: its row's fixed fields and what answering it kept (the
- * pending entry, its ids and visitor hash), plus the agent and referrer it carries. A heap
- * snapshot of 35,000 clicks waiting under load held about 1.2 KB of the serving thread's heap for
- * each, with agents of some 130 characters.
+ * Estimated bytes of a decided click waiting to be written: its row's fixed fields and what
+ * deciding kept (its ids and visitor hash), plus the agent and referrer it carries. A heap snapshot
+ * of 35,000 clicks waiting as objects under load held about 1.2 KB of the serving thread's heap for
+ * each, with agents of some 130 characters. (Undecided clicks are counted by PendingClicks, as the
+ * bytes they take.)
  */
 const CLICK_BYTES = 1_050;
 const bytesOf = (userAgent: string | null | undefined, referer: string | null | undefined, subIds: string | null | undefined) =>
@@ -65,37 +58,16 @@ const FLUSH_SLICE = 1_000;
 /** While writes fail and nothing waits in memory, kept clicks are tried again at most this often. */
 const OVERFLOW_PROBE_MS = 5_000;
 
-/** A click as answered: the request facts needed to flag it, decided when the batch is written. */
-interface PendingClick {
-  row: NewClickRow;
-  /** When it was answered, in ms (the row's created_at, unparsed). */
-  at: number;
-  ip: string;
-  userAgent: string | undefined;
-  method: string;
-  referer: string | undefined;
-}
-
-/** Estimated bytes of answered clicks not yet decided. */
-function pendingBytes(clicks: readonly PendingClick[]): number {
-  let bytes = 0;
-  for (const c of clicks) bytes += bytesOf(c.userAgent, c.referer, c.row.sub_ids);
-  return bytes;
-}
-
 /**
  * Buffers clicks and writes them once per interval. Answering a redirect only appends to the
  * buffer; the flags (bot, HEAD, repeat, suspicious) and the visitor hash are computed per batch
  * when it is written, off the request path.
  */
 export class ClickRecorder {
-  private undecided: PendingClick[] = [];
-  /** Estimated bytes of the undecided clicks, kept as they come and go: a flush reads it, never walks them. */
-  private undecidedBytes = 0;
-  /** Flagged clicks of a batch that failed to write, retried first. */
-  private unwritten: ClickWrite[] = [];
-  /** Clicks not yet written, by id, so a conversion can find a click before it is written. */
-  private readonly pendingById = new Map<string, NewClickRow>();
+  /** Clicks answered and not yet written: the decided first, then those waiting for their batch. */
+  private readonly pending = new PendingClicks();
+  /** Clicks taken back from the overflow (decided), written before the pending ones. */
+  private takenBack: ClickWrite[] = [];
   /** The bot list is a large regular expression: verdicts are remembered per agent. */
   private readonly botVerdict = rememberPerAgent(isBotAgent);
   private timer: NodeJS.Timeout | undefined;
@@ -143,35 +115,9 @@ export class ClickRecorder {
   clickThrough(target: CachedTarget, visit: Visit, query?: string): string {
     const now = this.clock.now();
     const clickId = newClickId(now);
-    this.record(target, { clickId, ...visit }, now, query === undefined ? undefined : storedSubIdsOfQuery(query));
+    this.pending.push(target satisfies ClickTarget, clickId, now, visit.method, visit.ip, visit.userAgent, visit.referer, query === undefined ? undefined : storedSubIdsOfQuery(query));
     // A suspended brand's links lead to its home page, with no click id to report an order with.
     return target.fixedLocation ?? locationFor(target, clickId, query);
-  }
-
-  private record(target: Pick<CachedTarget, 'linkId' | 'affiliateId' | 'channelId' | 'brandId' | 'mdasc' | 'suspended'>, request: ClickRequest, now: number, subIds: string | undefined): void {
-    const row: NewClickRow = {
-      id: request.clickId,
-      link_id: target.linkId,
-      affiliate_id: target.affiliateId,
-      channel_id: target.channelId,
-      organization_id: target.brandId,
-      mdasc: target.mdasc,
-      created_at: new Date(now).toISOString(),
-      is_bot: 0,
-      is_head: 0,
-      is_repeat: 0,
-      is_suspicious: 0,
-      is_suspended: target.suspended ? 1 : 0,
-      counted: 0,
-      visitor_hash: '',
-      user_agent: null,
-      // In every row, null without any: one shape for all buffered clicks (a field added to some
-      // afterwards gave them another, and every function reading rows paid for the two).
-      sub_ids: subIds ?? null,
-    };
-    this.undecided.push({ row, at: now, ip: request.ip, userAgent: request.userAgent, method: request.method, referer: request.referer });
-    this.undecidedBytes += bytesOf(request.userAgent, request.referer, row.sub_ids);
-    this.pendingById.set(row.id, row);
   }
 
   /**
@@ -182,13 +128,14 @@ export class ClickRecorder {
    * (flags decided, not yet enriched) returned.
    */
   async buffered(clickId: string): Promise<NewClickRow | undefined> {
-    if (!this.pendingById.has(clickId)) return undefined;
+    if (this.pending.positionOf(clickId) === -1 && !this.takenBack.some((w) => w.click.id === clickId)) return undefined;
     await this.flush();
-    const row = this.pendingById.get(clickId);
+    const position = this.pending.positionOf(clickId);
+    if (position === -1) return this.takenBack.find((w) => w.click.id === clickId)?.click;
     // The flush decides every buffered click unless deciding failed (it then keeps them for the
     // next attempt); say so rather than answer for a click whose flags are not known.
-    if (row !== undefined && !isDecided(row)) throw new Error(`click ${clickId} is not decided yet`);
-    return row;
+    if (!this.pending.isDecided(position)) throw new Error(`click ${clickId} is not decided yet`);
+    return this.pending.writeAt(position).click;
   }
 
   /**
@@ -201,7 +148,7 @@ export class ClickRecorder {
       // A batch is decided and handed over in slices, each written before the next is taken: a
       // whole batch at once held the serving thread for 4-7 µs a click, hundreds of milliseconds
       // when the writer fell behind and batches grew, while every request waited.
-      let left = this.undecided.length;
+      let left = this.pending.undecided;
       do {
         const slice = Math.min(left, FLUSH_SLICE);
         left -= slice;
@@ -212,32 +159,57 @@ export class ClickRecorder {
   }
 
   /**
-   * Decides the first `count` undecided clicks and writes them after any unwritten ones; whether
-   * the write succeeded (if not, what was not written is kept for the next attempt).
+   * Writes the clicks taken back from the overflow, then decides the first `count` undecided clicks
+   * and writes every decided one; whether the writes succeeded (if not, what was not written is
+   * kept for the next attempt).
    */
   private async writeSlice(count: number): Promise<boolean> {
     this.takeBackOverflow();
-    if (count === 0 && this.unwritten.length === 0) return true;
-    const decided = await this.decideFirst(count);
-    if (!decided) return false;
-    const batch = this.unwritten.concat(decided);
-    this.unwritten = [];
+    if (this.takenBack.length > 0) {
+      const taken = this.takenBack;
+      const written = await this.stored(this.send(() => taken), taken.length);
+      for (const { click } of this.takenBack.slice(0, written)) this.written[outcomeOf(click)]++;
+      this.takenBack = this.takenBack.slice(written);
+      if (this.takenBack.length > 0) return this.failed();
+    }
+    if (!(await this.decideFirst(count))) return false;
+    const decided = this.pending.decided;
+    if (decided === 0) return true;
+    const written = await this.stored(this.send(() => this.pending.batch(decided)), decided);
+    for (let i = 0; i < written; i++) this.written[this.pending.outcomeAt(i)]++;
+    this.pending.drop(written);
+    return written === decided || this.failed();
+  }
+
+  /** After a failed write: past the budget, what waits moves to the overflow. Returns false. */
+  private failed(): false {
+    if (this.waitingBytes() > (this.options.overflow?.maxBytes ?? Infinity)) this.moveToOverflow();
+    return false;
+  }
+
+  /**
+   * Hands the batch to the sink from a plain function, so no suspended frame holds it while the
+   * write is under way: the sink sends it to the writer thread at once, and it is garbage before
+   * the serving thread's next collection.
+   */
+  private send(batch: () => ClickBatch | ClickWrite[]): Promise<void> {
+    return this.sink.write(batch());
+  }
+
+  /** How many of the `count` clicks `sending` writes were stored. */
+  private async stored(sending: Promise<void>, count: number): Promise<number> {
     const startedAt = performance.now();
     try {
-      await this.sink.write(batch);
-      this.forget(batch);
+      await sending;
       this.writing = true;
-      return true;
+      return count;
     } catch (error) {
-      // Keep what was not written for the next attempt: nothing answered is ever lost.
+      // What was not written stays for the next attempt: nothing answered is ever lost.
       const written = error instanceof PartialWriteError ? error.written : 0;
-      this.forget(batch.slice(0, written));
-      this.unwritten = batch.slice(written);
-      this.failedWrites += batch.length - written;
+      this.failedWrites += count - written;
       this.writing = false;
-      if (this.waitingBytes() > (this.options.overflow?.maxBytes ?? Infinity)) this.moveToOverflow();
       this.onError(error);
-      return false;
+      return written;
     } finally {
       this.options.onWrite?.((performance.now() - startedAt) / 1000);
     }
@@ -255,13 +227,11 @@ export class ClickRecorder {
     const budget = this.options.overflow?.maxBytes;
     if (budget === undefined || this.waitingBytes() <= budget) return true;
     // The clicks waiting now: those answered meanwhile wait for the next flush.
-    let left = this.undecided.length;
+    let left = this.pending.undecided;
     while (left > 0) {
       const slice = Math.min(left, FLUSH_SLICE);
       left -= slice;
-      const decided = await this.decideFirst(slice);
-      if (!decided) return false;
-      this.unwritten.push(...decided);
+      if (!(await this.decideFirst(slice))) return false;
       this.moveToOverflow();
       // Requests that came meanwhile are answered before the next slice, as between written slices.
       await new Promise((resolve) => setImmediate(resolve));
@@ -271,25 +241,22 @@ export class ClickRecorder {
   }
 
   /** Decides the first `count` undecided clicks; if deciding fails, they stay undecided and the error is reported. */
-  private async decideFirst(count: number): Promise<ClickWrite[] | undefined> {
-    const fresh = this.undecided.splice(0, count);
-    const bytes = pendingBytes(fresh);
-    this.undecidedBytes -= bytes;
+  private async decideFirst(count: number): Promise<boolean> {
+    if (count === 0) return true;
     try {
-      return await this.decide(fresh);
+      this.pending.decide(await this.decide(this.pending.factsToDecide(count)));
+      return true;
     } catch (error) {
-      this.undecided = fresh.concat(this.undecided);
-      this.undecidedBytes += bytes;
       this.onError(error);
-      return undefined;
+      return false;
     }
   }
 
   /** Estimated bytes of the clicks waiting in memory. */
   private waitingBytes(): number {
-    // Clicks wait unwritten only while writes fail or on their way to the overflow: few, summed here.
-    let bytes = this.undecidedBytes;
-    for (const w of this.unwritten) bytes += bytesOf(w.click.user_agent, w.referer, w.click.sub_ids);
+    // Clicks wait taken back from the overflow only while they are written: few, summed here.
+    let bytes = this.pending.bytes;
+    for (const w of this.takenBack) bytes += bytesOf(w.click.user_agent, w.referer, w.click.sub_ids);
     return bytes;
   }
 
@@ -299,21 +266,24 @@ export class ClickRecorder {
    */
   private moveToOverflow(): void {
     const overflow = this.options.overflow?.to;
-    if (!overflow || this.unwritten.length === 0) return;
-    let moved = 0;
+    if (!overflow) return;
     try {
-      while (moved < this.unwritten.length) {
-        const slice = this.unwritten.slice(moved, moved + FLUSH_SLICE);
+      while (this.takenBack.length > 0) {
+        const slice = this.takenBack.slice(0, FLUSH_SLICE);
         overflow.put(slice);
-        moved += slice.length;
+        this.takenBack = this.takenBack.slice(slice.length);
+        this.overflowed += slice.length;
+      }
+      while (this.pending.decided > 0) {
+        const slice = this.pending.writes(FLUSH_SLICE);
+        overflow.put(slice);
+        this.pending.drop(slice.length);
+        this.overflowed += slice.length;
       }
     } catch (error) {
       // A full or read-only disk: the clicks not moved stay in memory, as they would without an overflow.
       this.onError(error);
     }
-    for (const { click } of this.unwritten.slice(0, moved)) this.pendingById.delete(click.id);
-    this.overflowed += moved;
-    this.unwritten = this.unwritten.slice(moved);
   }
 
   /**
@@ -323,69 +293,34 @@ export class ClickRecorder {
    */
   private takeBackOverflow(force = false): void {
     const overflow = this.options.overflow?.to;
-    if (!overflow?.holds || this.unwritten.length > 0) return;
+    if (!overflow?.holds || this.takenBack.length > 0 || this.pending.decided > 0) return;
     if (!this.writing && !force) {
       const now = performance.now();
-      if (this.undecided.length > 0 || now - this.probedAt < OVERFLOW_PROBE_MS) return;
+      if (this.pending.undecided > 0 || now - this.probedAt < OVERFLOW_PROBE_MS) return;
       this.probedAt = now;
     }
-    let taken: ClickWrite[] | undefined;
     try {
-      taken = overflow.take();
+      this.takenBack = overflow.take() ?? [];
     } catch (error) {
       this.onError(error);
-      return;
-    }
-    if (!taken) return;
-    for (const { click } of taken) this.pendingById.set(click.id, click);
-    this.unwritten = taken;
-  }
-
-  private forget(writes: ClickWrite[]): void {
-    for (const { click } of writes) {
-      this.pendingById.delete(click.id);
-      this.written[outcomeOf(click)]++;
     }
   }
 
   /**
-   * Sets each click's flags: bot and HEAD first; only a click that would count claims a repeat
+   * The flags of each click: bot and HEAD first; only a click that would count claims a repeat
    * slot, and only a click that is not a repeat uses up its address's velocity budget. A click on a
-   * suspended account's link (flagged as it was answered) claims neither and never counts. The rows
-   * are changed only once every flag is known, the visitor hash last (see isDecided). The address
-   * and referrer go on to the writer, which enriches the click with them and keeps neither.
+   * suspended account's link (flagged as it was answered) claims neither and never counts.
    */
-  private async decide(clicks: PendingClick[]): Promise<ClickWrite[]> {
+  private async decide(clicks: ClickFacts[]): Promise<ClickVerdict[]> {
     const { visitorSalt } = this.options;
-    const judged = clicks.map(({ row, at, ip, userAgent, method }) => ({
-      row,
-      at,
-      ip,
-      userAgent,
-      isSuspended: row.is_suspended === 1,
-      isBot: this.isBot(userAgent),
-      isHead: method === 'HEAD',
-      isRepeat: false,
-      isSuspicious: false,
-      visitor: visitorHash(visitorSalt, ip, userAgent ?? ''),
-    }));
-    const candidates = judged.filter((c) => !c.isBot && !c.isHead && !c.isSuspended);
-    const repeats = await this.repeats.repeats(candidates.map((c) => ({ linkId: c.row.link_id, visitor: c.visitor, at: c.at })));
-    candidates.forEach((c, i) => (c.isRepeat = repeats[i] === true));
-    const firsts = candidates.filter((c) => !c.isRepeat);
-    const exceeded = await this.velocity.exceeded(firsts.map((c) => ({ linkId: c.row.link_id, address: addressHash(visitorSalt, c.ip), at: c.at })));
-    firsts.forEach((c, i) => (c.isSuspicious = exceeded[i] === true));
-    for (const c of judged) {
-      const { row } = c;
-      row.is_bot = c.isBot ? 1 : 0;
-      row.is_head = c.isHead ? 1 : 0;
-      row.is_repeat = c.isRepeat ? 1 : 0;
-      row.is_suspicious = c.isSuspicious ? 1 : 0;
-      row.counted = c.isSuspended || c.isBot || c.isHead || c.isRepeat || c.isSuspicious ? 0 : 1;
-      row.user_agent = c.userAgent ? c.userAgent.slice(0, 512) : null;
-      row.visitor_hash = c.visitor;
-    }
-    return clicks.map((c) => ({ click: c.row, address: c.ip, referer: c.referer ?? null }));
+    const verdicts: ClickVerdict[] = clicks.map(({ ip, userAgent }) => ({ isBot: this.isBot(userAgent), isRepeat: false, isSuspicious: false, visitor: visitorHash(visitorSalt, ip, userAgent ?? '') }));
+    const candidates = clicks.map((_, i) => i).filter((i) => !verdicts[i]!.isBot && !clicks[i]!.isHead && !clicks[i]!.isSuspended);
+    const repeats = await this.repeats.repeats(candidates.map((i) => ({ linkId: clicks[i]!.linkId, visitor: verdicts[i]!.visitor, at: clicks[i]!.at })));
+    candidates.forEach((i, n) => (verdicts[i]!.isRepeat = repeats[n] === true));
+    const firsts = candidates.filter((i) => !verdicts[i]!.isRepeat);
+    const exceeded = await this.velocity.exceeded(firsts.map((i) => ({ linkId: clicks[i]!.linkId, address: addressHash(visitorSalt, clicks[i]!.ip), at: clicks[i]!.at })));
+    firsts.forEach((i, n) => (verdicts[i]!.isSuspicious = exceeded[n] === true));
+    return verdicts;
   }
 
   /** No user agent at all is a bot's mark. */
@@ -395,7 +330,7 @@ export class ClickRecorder {
 
   /** Clicks answered but not yet written. */
   get backlog(): number {
-    return this.undecided.length + this.unwritten.length;
+    return this.pending.length + this.takenBack.length;
   }
 
   /**
@@ -421,8 +356,7 @@ export class ClickRecorder {
   }
 }
 
-/** What became of a click: counted, or the first reason it does not count. */
-export type ClickOutcome = 'counted' | 'bot' | 'head' | 'repeat' | 'suspicious' | 'suspended';
+export type { ClickOutcome } from './pending-clicks.js';
 
 function outcomeOf(click: NewClickRow): ClickOutcome {
   if (click.is_suspended) return 'suspended';
