@@ -125,3 +125,18 @@ test('the bytes counted against the memory bound follow the clicks waiting, and 
   pending.drop(1);
   assert.equal(pending.bytes, 0);
 });
+
+test('a click whose text would not fit a chunk (a very long query) is kept whole', () => {
+  const pending = new PendingClicks();
+  const target: ClickTarget = { linkId: 'l', affiliateId: 'a', channelId: 'c', brandId: 'b', mdasc: null, suspended: false };
+  const long = 'sub1=' + 'ç'.repeat(60_000);
+  pending.push(target, newClickId(1), 1, 'GET', '10.0.0.1', 'Mozilla/5.0', undefined, undefined);
+  pending.push(target, newClickId(2), 2, 'GET', '10.0.0.2', 'Mozilla/5.0', undefined, long);
+  pending.push(target, newClickId(3), 3, 'GET', '10.0.0.3', 'Mozilla/5.0', undefined, 'sub1=x');
+  pending.decide(pending.factsToDecide(3).map(() => ({ isBot: false, isRepeat: false, isSuspicious: false, visitor: 'f'.repeat(32) })));
+  assert.deepEqual(batchWrites(pending.batch(3)).map((w) => [w.address, w.click.sub_ids]), [
+    ['10.0.0.1', null],
+    ['10.0.0.2', long],
+    ['10.0.0.3', 'sub1=x'],
+  ]);
+});
