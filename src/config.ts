@@ -395,7 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX && env.REDIS_PREFIX !== '' ? env.REDIS_PREFIX : 'affnet:',
     logLevel: logLevel(env.LOG_LEVEL),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 50, 10, 60_000),
-    clickBufferMb: integer(env, 'CLICK_BUFFER_MB', 8, 1, 65_536),
+    clickBufferMb: integer(env, 'CLICK_BUFFER_MB', 4, 1, 65_536),
     clickSpoolDir: clickSpoolDir(env, database),
     repeatClickWindowMs: integer(env, 'REPEAT_CLICK_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     clickVelocityLimit: integer(env, 'CLICK_VELOCITY_LIMIT', 5, 0, 1_000_000),
