@@ -39,10 +39,10 @@ export interface ClickOverflow {
 }
 
 /**
- * Estimated bytes of a decided click waiting to be written: its row's fixed fields and what
- * deciding kept (its ids and visitor hash), plus the agent and referrer it carries. A heap snapshot
- * of 35,000 clicks waiting as objects under load held about 1.2 KB of the serving thread's heap for
- * each, with agents of some 130 characters. (Undecided clicks are counted by PendingClicks, as the
+ * Estimated bytes of a click taken back from the overflow, an object until it is written: its
+ * row's fields and ids, plus the agent and referrer it carries. A heap snapshot of 35,000 clicks
+ * waiting as objects under load held about 1.2 KB of the serving thread's heap for each, with
+ * agents of some 130 characters. (The clicks answered here are counted by PendingClicks, as the
  * bytes they take.)
  */
 const CLICK_BYTES = 1_050;
