@@ -14,7 +14,7 @@ import { locationFor } from './visitor-query.js';
 import { storedSubIdsOfQuery } from '../../lib/sub-ids.js';
 import { newClickId } from './click-ids.js';
 import type { CachedTarget } from './redirect-cache.js';
-import { PendingClicks, type ClickFacts, type ClickOutcome, type ClickTarget, type ClickVerdict } from './pending-clicks.js';
+import { PendingClicks, clickOutcome, type ClickFacts, type ClickOutcome, type ClickTarget, type ClickVerdict } from './pending-clicks.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
@@ -168,7 +168,7 @@ export class ClickRecorder {
     if (this.takenBack.length > 0) {
       const taken = this.takenBack;
       const written = await this.stored(this.send(() => taken), taken.length);
-      for (const { click } of this.takenBack.slice(0, written)) this.written[outcomeOf(click)]++;
+      for (const { click } of this.takenBack.slice(0, written)) this.written[clickOutcome(click.is_suspended, click.is_bot, click.is_head, click.is_repeat, click.is_suspicious)]++;
       this.takenBack = this.takenBack.slice(written);
       if (this.takenBack.length > 0) return this.failed();
     }
@@ -357,12 +357,3 @@ export class ClickRecorder {
 }
 
 export type { ClickOutcome } from './pending-clicks.js';
-
-function outcomeOf(click: NewClickRow): ClickOutcome {
-  if (click.is_suspended) return 'suspended';
-  if (click.is_bot) return 'bot';
-  if (click.is_head) return 'head';
-  if (click.is_repeat) return 'repeat';
-  if (click.is_suspicious) return 'suspicious';
-  return 'counted';
-}

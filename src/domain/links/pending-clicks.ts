@@ -39,6 +39,16 @@ export interface ClickVerdict {
 /** What became of a click: counted, or the first reason it does not count. */
 export type ClickOutcome = 'counted' | 'bot' | 'head' | 'repeat' | 'suspicious' | 'suspended';
 
+/** The outcome of a click with these flags (truthy when set), the first reason in this order. */
+export function clickOutcome(suspended: unknown, bot: unknown, head: unknown, repeat: unknown, suspicious: unknown): ClickOutcome {
+  if (suspended) return 'suspended';
+  if (bot) return 'bot';
+  if (head) return 'head';
+  if (repeat) return 'repeat';
+  if (suspicious) return 'suspicious';
+  return 'counted';
+}
+
 /** Click ids and visitor hashes are 32 hex characters: each takes a fixed slot of its buffer. */
 const HEX_BYTES = 32;
 /** Stored user agents are cut to this many characters. */
@@ -236,33 +246,16 @@ export class PendingClicks {
 
   /** The first `count` decided clicks, an object each (to keep in files). */
   writes(count: number): ClickWrite[] {
-    const writes = new Array<ClickWrite>(Math.min(count, this.decidedCount));
-    for (let i = 0; i < writes.length; i++) writes[i] = this.writeAt(i);
-    return writes;
+    const batch = this.batch(count);
+    const subIds = new Array<string | null>(batch.columns.id.length).fill(null);
+    batch.subIds?.at.forEach((at, i) => (subIds[at] = batch.subIds!.values[i]!));
+    return subIds.map((subId, i) => writeOf(batch, i, subId));
   }
 
   /** The decided click at `position`, with its request facts. */
   writeAt(position: number): ClickWrite {
-    const { columns: c, address, referer, subIds } = this.batchFrom(position, 1);
-    const click: NewClickRow = {
-      id: c.id[0]!,
-      link_id: c.link_id[0]!,
-      affiliate_id: c.affiliate_id[0]!,
-      channel_id: c.channel_id[0]!,
-      organization_id: c.organization_id[0]!,
-      mdasc: c.mdasc[0]!,
-      created_at: c.created_at[0]!,
-      is_bot: c.is_bot[0]!,
-      is_head: c.is_head[0]!,
-      is_repeat: c.is_repeat[0]!,
-      is_suspicious: c.is_suspicious[0]!,
-      is_suspended: c.is_suspended[0]!,
-      counted: c.counted[0]!,
-      visitor_hash: c.visitor_hash[0]!,
-      user_agent: c.user_agent[0]!,
-      sub_ids: subIds?.values[0] ?? null,
-    };
-    return { click, address: address[0]!, referer: referer[0]! };
+    const batch = this.batchFrom(position, 1);
+    return writeOf(batch, 0, batch.subIds?.values[0] ?? null);
   }
 
   /** Whether the click at `position` is decided. */
@@ -275,12 +268,7 @@ export class PendingClicks {
     this.seek(position);
     const flags = this.chunk.facts[this.slot]!;
     const verdict = this.chunk.verdicts[this.slot]!;
-    if (flags & SUSPENDED) return 'suspended';
-    if (verdict & BOT) return 'bot';
-    if (flags & HEAD) return 'head';
-    if (verdict & REPEAT) return 'repeat';
-    if (verdict & SUSPICIOUS) return 'suspicious';
-    return 'counted';
+    return clickOutcome(flags & SUSPENDED, verdict & BOT, flags & HEAD, verdict & REPEAT, verdict & SUSPICIOUS);
   }
 
   /** Removes the first `count` clicks, which must be decided; the chunks they emptied are given back. */
@@ -386,6 +374,29 @@ export class PendingClicks {
     this.reading += length;
     return length === 0 ? '' : this.chunk.text.toString('utf8', from, from + length);
   }
+}
+
+/** Click `i` of `batch`, an object, with its sub-ids. */
+function writeOf({ columns: c, address, referer }: ClickBatch, i: number, subIds: string | null): ClickWrite {
+  const click: NewClickRow = {
+    id: c.id[i]!,
+    link_id: c.link_id[i]!,
+    affiliate_id: c.affiliate_id[i]!,
+    channel_id: c.channel_id[i]!,
+    organization_id: c.organization_id[i]!,
+    mdasc: c.mdasc[i]!,
+    created_at: c.created_at[i]!,
+    is_bot: c.is_bot[i]!,
+    is_head: c.is_head[i]!,
+    is_repeat: c.is_repeat[i]!,
+    is_suspicious: c.is_suspicious[i]!,
+    is_suspended: c.is_suspended[i]!,
+    counted: c.counted[i]!,
+    visitor_hash: c.visitor_hash[i]!,
+    user_agent: c.user_agent[i]!,
+    sub_ids: subIds,
+  };
+  return { click, address: address[i]!, referer: referer[i]! };
 }
 
 function writeText(chunk: Chunk, value: string): number {
