@@ -2,7 +2,7 @@
 // driven by wrk (closed loop) or bench/open-loop.ts (fixed rate), and the CPU and resident memory
 // a process used, read from /proc (Linux).
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenLoopResult } from './open-loop.js';
@@ -221,4 +221,22 @@ export async function biggestPublicBrands(database: Database, count: number): Pr
     .limit(count)
     .execute();
   return rows.map((row) => row.organization_id);
+}
+
+/**
+ * Drops these files' pages from the operating system's page cache (posix_fadvise DONTNEED through
+ * GNU dd's `iflag=nocache`; no privilege needed, unlike /proc/sys/vm/drop_caches) and answers how
+ * many MB of them are still resident (util-linux's fincore): what a first read after it finds.
+ */
+export function evictFromPageCache(files: string[]): number {
+  const present = files.filter((file) => existsSync(file));
+  for (const file of present) run('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+  const resident = present.map((file) => Number(run('fincore', ['--bytes', '--noheadings', '--output', 'RES', file]).trim()));
+  return Math.round(resident.reduce((sum, bytes) => sum + bytes, 0) / 2 ** 20);
+}
+
+/** What the process has read from the disk so far, in MB (its threads' included; page cache hits are not counted). */
+export function diskReadMb(pid: number): number {
+  const bytes = Number(/^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+  return bytes / 2 ** 20;
 }

@@ -1,4 +1,4 @@
-// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only 'a|b'] [--workers N] [--closed-only] [--repeat N] [--node-args '...'] [--profile DIR]
+// npm run bench -- [--scale 100k|1m] [--duration 10] [--connections 50] [--only 'a|b'] [--workers N] [--closed-only] [--repeat N] [--node-args '...'] [--profile DIR] [--cold-cache]
 //
 // Starts the built service (production mode) on the benchmark data set and, in the same run, a
 // bare node:http server: the ceiling of any Node service here. Drives both with wrk, the server
@@ -17,7 +17,7 @@ import { openDatabase, type Database } from '../src/storage/database.js';
 import { clickIdTimePrefix } from '../src/lib/click-id-time.js';
 import type { OpenLoopResult } from './open-loop.js';
 import { RECONCILIATION_STEP, reconciliationPreview } from './reconciliation-preview.js';
-import { benchKey, biggestPublicBrands, ensureTools, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
+import { benchKey, biggestPublicBrands, diskReadMb, ensureTools, evictFromPageCache, log, measuringCpu, openLoop, pinned, residentMb, sleep, waitFor, wrk, type CpuPerRequest, type Load, type Result } from './harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,12 +39,18 @@ const { values: args } = parseArgs({
     repeat: { type: 'string', default: '1' },
     // Options for the service's node (e.g. '--max-semi-space-size=8'), for memory experiments.
     'node-args': { type: 'string', default: '' },
+    // SQLite only: the database's files are dropped from the operating system's page cache after
+    // each warm-up, so the measured run reads from the disk what the service does not hold itself.
+    'cold-cache': { type: 'boolean', default: false },
   },
 });
 const scale = args.scale;
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const databaseUrl = process.env.DATABASE_URL || `sqlite:./data/bench-${scale}.sqlite`;
+const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
+// PostgreSQL keeps its own buffers, which only a restart of the server empties.
+if (args['cold-cache'] && !sqliteFile) throw new Error('--cold-cache is for a SQLite data set: PostgreSQL keeps the pages in its own shared buffers');
 const SERVICE_PORT = 3901;
 const BARE_PORT = 3902;
 /** The service's Prometheus port: its event-loop delay monitor gives the serving thread's longest pause. */
@@ -54,7 +60,6 @@ const NO_OPEN_LOOP: OpenLoopResult & { requests: number } & CpuPerRequest = { ra
 const OPEN_LOOP_SHARE = 0.5;
 
 function ensureData(): void {
-  const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
   if (sqliteFile && !existsSync(sqliteFile)) {
     log(`No data set at ${sqliteFile}: generating it (npm run bench:data -- --scale ${scale})...`);
     execFileSync('npm', ['run', 'bench:data', '--', '--scale', scale], { stdio: 'inherit' });
@@ -288,11 +293,16 @@ async function main(): Promise<void> {
     const openRates: Array<[Scenario, number]> = [];
     const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
     const rssAfterRuns = new Map<string, number[]>();
+    /** With --cold-cache: per measured run, the database's MB still in the page cache as it began and what the service read from the disk during it. */
+    const coldRuns: string[] = [];
     for (const [scenario, run] of selected.flatMap((one) => Array.from({ length: repeat }, (_, i) => [one, i + 1] as const))) {
       log(`Scenario: ${scenario.name}${repeat > 1 ? `, run ${run} of ${repeat}` : ''}`);
       const since = clickIdTimePrefix(Date.now());
       const warm = wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, 2); // warm-up: caches, JIT, SQLite pages
+      const resident = args['cold-cache'] ? evictFromPageCache([sqliteFile!, `${sqliteFile}-wal`]) : 0;
+      const readBefore = args['cold-cache'] ? diskReadMb(service.pid!) : 0;
       const result = measuringCpu(service.pid!, () => wrk(`http://127.0.0.1:${SERVICE_PORT}`, scenario, duration));
+      if (args['cold-cache']) coldRuns.push(`${scenario.name}: ${resident} MB resident, ${Math.round(diskReadMb(service.pid!) - readBefore)} MB read`);
       // The peak so far, so the scenario that raised it shows.
       const name = repeat > 1 ? `${scenario.name}, run ${run}` : scenario.name;
       rows.push(line(name, result, (result.rps / baselines[scenario.baseline].rps).toFixed(2), String(residentMb(service.pid!))));
@@ -350,6 +360,9 @@ async function main(): Promise<void> {
       '',
       `Service peak RSS: ${rss} MB. Cold start (spawn to first /healthz answer): ${coldStartMs} ms.`,
       '',
+      ...(args['cold-cache']
+        ? [`Cold page cache (--cold-cache): the database's files were dropped from the operating system's page cache after each warm-up (the service's own caches stay warm); as each measured run began, what was still resident, and what the service read from the disk during it: ${coldRuns.join('; ')}.`, '']
+        : []),
       ...[...rssAfterRuns].map(([scenario, mbs]) => `RSS after each run of ${scenario} (VmRSS, MB): ${mbs.join(', ')}.\n`),
       ...(openRows.length > 0
         ? [
@@ -366,7 +379,7 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(`\n${report}`);
     mkdirSync('bench/results', { recursive: true });
-    const variant = `${databaseUrl.startsWith('postgres') ? '-postgres' : ''}${workers > 1 ? `-workers${workers}` : ''}${repeat > 1 ? `-repeat${repeat}` : ''}${args.only ? '-partial' : ''}`;
+    const variant = `${databaseUrl.startsWith('postgres') ? '-postgres' : ''}${workers > 1 ? `-workers${workers}` : ''}${repeat > 1 ? `-repeat${repeat}` : ''}${args['cold-cache'] ? '-cold-cache' : ''}${args.only ? '-partial' : ''}`;
     const file = `bench/results/${new Date().toISOString().slice(0, 10)}-${scale}${variant}.md`;
     writeFileSync(file, report);
     log(`Written to ${file}`);
