@@ -1,13 +1,12 @@
 // Totals of filtered lists (count, meta.total, pagination.total). Counting a filter that matches
 // hundreds of thousands of rows costs up to a second; doing it on every page request would
-// dominate the API's cost at scale. So a count that took long twice in a row is remembered for a
-// few seconds per exact query (SQL and parameters) — once 10 s old it is still answered while a
-// fresh count runs in the background — and concurrent identical counts share one query. Cheap
-// counts are never cached, so small result sets are always exact: a cheap count that once took
-// long because the machine was busy (its thread waiting for a core) is not remembered for it. On
-// SQLite a count runs on a read worker thread, so even a slow one never stalls other requests; a
-// count that was cheap the last time it ran runs on the serving thread instead, where it costs
-// less than the hand-off to the worker and back.
+// dominate the API's cost at scale. So a count that took long is remembered for a few seconds per
+// exact query (SQL and parameters) — once 10 s old it is still answered while a fresh count runs
+// in the background — and concurrent identical counts share one query. Cheap counts
+// are never cached, so small result sets are always exact. On SQLite a count runs on a read
+// worker thread, so even a slow one never stalls other requests; a count that was cheap the last
+// time it ran runs on the serving thread instead, where it costs less than the hand-off to the
+// worker and back.
 import type { Compilable } from 'kysely';
 import type { Database } from '../database.js';
 import { RecentMap } from '../../lib/recent-map.js';
@@ -38,7 +37,7 @@ const MAX_ENTRIES = 10_000;
 interface Counts {
   remembered: RecentMap<string, { total: number; expires: number }>;
   inFlight: Map<string, Promise<number>>;
-  /** How long each count took the last time. */
+  /** How long each count took the last time (SQLite file only). */
   lastMs: RecentMap<string, number>;
 }
 
@@ -71,13 +70,10 @@ export async function countOf(
   return running ?? start();
 
   function start(): Promise<number> {
-    const before = lastMs.get(key);
     const counting = timedCount(database, query, compiled, key, lastMs)
       .then(({ n, ms, slow }) => {
         const total = Number(n);
-        lastMs.set(key, ms);
-        const known = remembered.get(key) !== undefined;
-        if (known ? ms >= slow * FORGET_BELOW : ms >= slow && before !== undefined && before >= slow) {
+        if (ms >= (remembered.get(key) !== undefined ? slow * FORGET_BELOW : slow)) {
           remembered.set(key, { total, expires: Date.now() + COUNT_TTL_MS });
         } else {
           // Cheap again: forget the remembered total, or it would be answered stale forever.
@@ -109,5 +105,6 @@ async function timedCount(
   }
   const here = (lastMs.get(key) ?? Infinity) < INLINE_BELOW_MS ? database.readHere?.(compiled.sql, compiled.parameters) : undefined;
   const { rows, ms } = here ?? (await database.readAside(compiled.sql, compiled.parameters));
+  lastMs.set(key, ms);
   return { n: (rows[0] as { n: number | string | bigint }).n, ms, slow: SLOW_COUNT_MS.statement };
 }
