@@ -102,6 +102,8 @@ const JOIN_LIMITS = { perAccount: 3, perAddress: 10, windowMs: 60 * 60_000 };
 
 /** How long a stopping server leaves idle keep-alive connections open: a busy client sends within it. */
 const IDLE_GRACE_MS = 1000;
+/** Beyond its flush interval, how long another instance may take to write a click a conversion names (a busy instance's write takes seconds). */
+const CLICK_WRITE_ALLOWANCE_MS = 2000;
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 /** What a failed claim or record of each job queue means for the operator reading the log. */
@@ -195,7 +197,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Postbacks go out as webhooks do: the same rules of where, the same deadline.
   const postbackTransport = webhookTransport({ allowLocal: config.webhookAllowLocalTargets, timeoutMs: config.webhookTimeoutMs, resolve: options.resolveHost, onRefused: logRefused('postback') });
   const fraud = fraudSettingsOf(config);
-  const conversions = new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + 250 : 0, {
+  const conversions = new ConversionsService(repositories, tracking, clock, redis ? config.clickFlushMs + CLICK_WRITE_ALLOWANCE_MS : 0, {
     rules: new FraudRules(repositories, fraud, async () => visitorSalt),
     notices: (order) => holdNotices(repositories, clock, config.publicUrl, order),
   });

@@ -61,6 +61,8 @@ export const PENDING_CLICK_MS = 10 * 60_000;
 /** Instances' clocks may differ by this much: a click id a little ahead of this clock is recent too. */
 const CLOCK_SKEW_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** How often an unknown recent click id is looked up again while another instance may still hold it. */
+const CLICK_LOOKUP_EVERY_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Attribution {
@@ -70,7 +72,7 @@ export class Attribution {
     private readonly clock: Clock,
     /**
      * How long a click may wait in another instance's buffer before it is written: an unknown
-     * click id is looked up once more after this time before the report is refused (0 alone).
+     * click id is looked up again every 100 ms for this long before the report is refused (0 alone).
      */
     private readonly clickWriteDelayMs: number,
   ) {}
@@ -79,9 +81,16 @@ export class Attribution {
   async clickOf(clickId: string, brandId: string): Promise<ClickRow | NewClickRow> {
     const { clicks } = this.repositories;
     let click = (await this.clickSource.bufferedClick(clickId)) ?? (await clicks.find(clickId));
-    if (!click && CLICK_ID.test(clickId) && this.clickWriteDelayMs > 0) {
-      await sleep(this.clickWriteDelayMs);
-      click = await clicks.find(clickId);
+    const age = this.clock.now() - (CLICK_ID.test(clickId) ? clickIdTime(clickId) : Number.NaN);
+    const recent = age >= -CLOCK_SKEW_MS && age <= PENDING_CLICK_MS;
+    if (!click && recent && this.clickWriteDelayMs > 0) {
+      // Looked up again and again, not once at the end: the click is usually written within the
+      // flush interval, and a busy instance may take seconds more.
+      const until = Date.now() + this.clickWriteDelayMs;
+      while (!click && Date.now() < until) {
+        await sleep(Math.min(CLICK_LOOKUP_EVERY_MS, until - Date.now()));
+        click = await clicks.find(clickId);
+      }
     }
     // Another brand's click answers as an unknown one does: a brand learns nothing of it.
     const notYours = () => notFound(`clickId "${clickId}" is not a click on your links`, 'click_not_found');
@@ -92,8 +101,7 @@ export class Attribution {
     // A click answered while the database was out waits in its instance's buffer until it can be
     // written: a recent id may be stored in a moment, so the brand is asked to retry, not told it
     // is no click.
-    const age = this.clock.now() - (CLICK_ID.test(clickId) ? clickIdTime(clickId) : Number.NaN);
-    if (age >= -CLOCK_SKEW_MS && age <= PENDING_CLICK_MS) {
+    if (recent) {
       throw notYet('click_not_stored_yet', `clickId "${clickId}" is not stored yet (a click can wait a few minutes to be stored while the database is unavailable): retry after Retry-After; if it is still not stored ${PENDING_CLICK_MS / 60_000} minutes after the click, it is no click on your links`);
     }
     throw notYours();

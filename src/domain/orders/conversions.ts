@@ -152,7 +152,7 @@ export class ConversionsService {
     private readonly clock: Clock,
     /**
      * How long a click may wait in another instance's buffer before it is written: an unknown
-     * click id is looked up once more after this time before the report is refused (0 alone).
+     * click id is looked up again every 100 ms for this long before the report is refused (0 alone).
      */
     clickWriteDelayMs: number,
     /** None: no rule is checked (tools that replay known orders, such as the demo data). */
