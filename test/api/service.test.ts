@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { assertError } from '../helpers/api.js';
 import { buildAjv } from '../../src/schemas/ajv.js';
+import { declaredStatuses, undocumented } from '../helpers/contract.js';
 
 let h: Harness;
 before(async () => {
@@ -92,6 +93,18 @@ describe('GET /openapi.json', () => {
     const validator = new Validator();
     const result = await validator.validate(doc as unknown as Record<string, unknown>);
     assert.ok(result.valid, `OpenAPI document is invalid:\n${JSON.stringify(result.errors, null, 2)}`);
+  });
+
+  test('documents every route the service serves, each with the statuses its response schemas declare (what every test checks answers against)', async () => {
+    const doc = await openapi();
+    const documented = h.service.routes.filter((route) => !undocumented(route));
+    assert.ok(documented.length > 100, `only ${documented.length} documented routes`);
+    for (const route of documented) {
+      const path = doc.paths[route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')];
+      const operation = path?.[route.method.toLowerCase()] ?? (route.method === 'HEAD' ? path?.get : undefined);
+      assert.ok(operation, `${route.method} ${route.url} is registered but absent from the OpenAPI document`);
+      assert.deepEqual(Object.keys(operation.responses ?? {}).sort(), declaredStatuses(route).sort(), `${route.method} ${route.url}`);
+    }
   });
 
   test('needs no API key', async () => {
