@@ -24,7 +24,7 @@ const typeErrors = programs.flatMap((program) => ts.getPreEmitDiagnostics(progra
 if (typeErrors.length > 0) process.stdout.write(`${ts.formatDiagnostics(typeErrors, formatHost)}\n${typeErrors.length} type error(s)\n`);
 
 // The configuration's projectService finds each file's tsconfig itself; here the programs above are given instead.
-const eslint = new ESLint({ overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parserOptions: { projectService: false, programs } } }] });
+const eslint = new ESLint({ overrideConfig: [{ files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'], languageOptions: { parserOptions: { projectService: false, programs } } }] });
 const results = await eslint.lintFiles(['.']);
 const report = (await eslint.loadFormatter('stylish')).format(results);
 if (report) process.stdout.write(report);
