@@ -57,6 +57,8 @@ const LONGEST_FIRST = [
   'test/browser/second-factors.test.ts',
   'test/security/route-rules.test.ts',
   'test/scale/soak.test.ts',
+  'test/browser/operator-money.test.ts',
+  'test/api/redirect.test.ts',
 ];
 /** Folders of this run (the test tree, the runs' outputs and timings), removed when it ends. */
 const temporary = [];
