@@ -1,6 +1,8 @@
 // Affiliates (their suspension by the network among them) and their channels (with the
 // network-wide channel kinds).
 import type { Database } from '../database.js';
+import { CompiledShapes } from './compiled-shapes.js';
+import { rowsOf } from './pages.js';
 import { isUniqueViolation, NameTaken } from '../../lib/unique-violation.js';
 import { writeEffects, type Effects } from './effects.js';
 
@@ -36,6 +38,8 @@ export interface Suspension {
 export type MemberStanding = Suspension & { id: string; name: string };
 
 export class AffiliatesRepository {
+  private readonly shapes = new CompiledShapes();
+
   constructor(private readonly database: Database) {}
 
   /** The affiliate's name and standing; undefined when there is no such affiliate. */
@@ -102,17 +106,20 @@ export class AffiliatesRepository {
    * `includeRemoved` also the removed ones (their links and orders still name them).
    */
   async channelsOf(affiliateId: string, options: { includeRemoved?: boolean } = {}): Promise<AffiliateChannel[]> {
-    const rows = await this.database.db
-      .selectFrom('affiliate_channels as c')
-      .innerJoin('channel_kinds as k', 'k.id', 'c.kind_id')
-      .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name', 'c.site'])
-      .where('c.affiliate_id', '=', affiliateId)
-      .$if(!options.includeRemoved, (q) => q.where('c.removed_at', 'is', null))
-      .orderBy('c.created_at')
-      .orderBy('c.id')
-      .execute();
+    const query = this.shapes.compiled(options.includeRemoved ? 'channels, removed too' : 'channels', { affiliateId }, (v) =>
+      this.database.db
+        .selectFrom('affiliate_channels as c')
+        .innerJoin('channel_kinds as k', 'k.id', 'c.kind_id')
+        .select(['c.id', 'c.name', 'c.kind_id', 'k.name as kind_name', 'c.site'])
+        .where('c.affiliate_id', '=', v.affiliateId)
+        .$if(!options.includeRemoved, (q) => q.where('c.removed_at', 'is', null))
+        .orderBy('c.created_at')
+        .orderBy('c.id'),
+    );
+    const rows = await rowsOf(this.database, query);
     return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name, ...(r.site !== null && { site: r.site }) }));
   }
+
 
   /**
    * Renames a channel in use of the affiliate; false when it has none by that id. NameTaken when

@@ -4,7 +4,9 @@ import { RecentMap } from '../../lib/recent-map.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type { BrandRow, BrandsTable } from '../tables.js';
-import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
+import { compiledCount } from './totals.js';
+import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
 import { brandRowIsVisible, likePattern } from './visibility.js';
 import { offIndex } from './off-index.js';
 import { writeEffects, type Effects } from './effects.js';
@@ -62,45 +64,77 @@ export const LISTED_BRAND_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof BrandRow>;
 export type ListedBrandRow = Pick<BrandRow, (typeof LISTED_BRAND_COLUMNS)[number]>;
 
+/** A brands list's filters as its query compares them (flags as 0 or 1, the name as a LIKE pattern). */
+interface BrandListValues extends QueryValues {
+  affiliateId: string;
+  namePattern?: string;
+  categoryKeys?: string[];
+  isExclusive?: number;
+  isFavorite?: number;
+  isHighlight?: number;
+  isPublic?: number;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
+
+function brandListValues(affiliateId: string, f: BrandFilters): BrandListValues {
+  return {
+    affiliateId,
+    namePattern: f.search ? likePattern(f.search) : undefined,
+    categoryKeys: f.categories?.length ? f.categories.map((c) => c.toLowerCase()) : undefined,
+    isExclusive: flag(f.isExclusive),
+    isFavorite: flag(f.isFavorite),
+    isHighlight: flag(f.isHighlight),
+    isPublic: flag(f.isPublic),
+    createdFrom: f.createdFrom || undefined,
+    createdTo: f.createdTo || undefined,
+  };
+}
+
 /** How long a brand's name is kept in memory for lists. */
 const NAMES_KEPT_MS = 60_000;
 
 export class BrandsRepository {
   private readonly names = new RecentMap<string, { name: string; until: number }>(10_000);
+  private readonly shapes = new CompiledShapes();
 
   constructor(private readonly database: Database) {}
 
-  private filtered(affiliateId: string, f: BrandFilters) {
-    let q = this.database.db.selectFrom('brands').where(brandRowIsVisible(this.database.db, affiliateId));
-    if (f.search) q = q.where('brands.name_key', 'like', sql<string>`${likePattern(f.search)} escape '\\'`);
-    if (f.categories?.length) {
-      const keys = f.categories.map((c) => c.toLowerCase());
+  /** A list's query over the visible brands; `v` as brandListValues gives them (see CompiledShapes). */
+  private filtered(v: BrandListValues) {
+    let q = this.database.db.selectFrom('brands').where(brandRowIsVisible(this.database.db, v.affiliateId));
+    if (v.namePattern !== undefined) q = q.where('brands.name_key', 'like', sql<string>`${v.namePattern} escape '\\'`);
+    if (v.categoryKeys !== undefined) {
+      const keys = v.categoryKeys;
       q = q.where((eb) =>
         eb.exists(
           eb.selectFrom('brand_categories as bc').select(sql`1`.as('one')).whereRef('bc.brand_id', '=', 'brands.id').where('bc.category_key', 'in', keys),
         ),
       );
     }
-    if (f.isExclusive !== undefined) q = q.where('brands.is_exclusive', '=', f.isExclusive ? 1 : 0);
-    if (f.isFavorite !== undefined) q = q.where('brands.is_favorite', '=', f.isFavorite ? 1 : 0);
-    if (f.isHighlight !== undefined) q = q.where('brands.is_highlight', '=', f.isHighlight ? 1 : 0);
+    if (v.isExclusive !== undefined) q = q.where('brands.is_exclusive', '=', v.isExclusive);
+    if (v.isFavorite !== undefined) q = q.where('brands.is_favorite', '=', v.isFavorite);
+    if (v.isHighlight !== undefined) q = q.where('brands.is_highlight', '=', v.isHighlight);
     // Off the (is_public, id) index: with it, SQLite read every public brand and sorted them by
     // name for a page of 20 (2–5 ms at 10,000 brands); walking the name order stops after the page.
-    if (f.isPublic !== undefined) q = q.where(offIndex<number>(this.database, 'brands.is_public'), '=', f.isPublic ? 1 : 0);
-    if (f.createdFrom) q = q.where('brands.created_at', '>=', f.createdFrom);
-    if (f.createdTo) q = q.where('brands.created_at', '<=', f.createdTo);
+    if (v.isPublic !== undefined) q = q.where(offIndex<number>(this.database, 'brands.is_public'), '=', v.isPublic);
+    if (v.createdFrom !== undefined) q = q.where('brands.created_at', '>=', v.createdFrom);
+    if (v.createdTo !== undefined) q = q.where('brands.created_at', '<=', v.createdTo);
     return q;
   }
 
   /** A page of visible brands, ordered by name then id, and the total matching the filters. */
   list(affiliateId: string, filters: BrandFilters, page: PageWindow): Promise<Page<ListedBrandRow>> {
-    return pageWithTotal(
-      this.database,
-      this.filtered(affiliateId, filters)
+    const values = brandListValues(affiliateId, filters);
+    const rows = this.shapes.compiled('brands page', { ...values, limit: page.limit, offset: page.offset }, (v) =>
+      this.filtered(v)
         .select(LISTED_BRAND_COLUMNS.map((column) => `brands.${column}` as const))
-        .orderBy('brands.name_key').orderBy('brands.id').limit(page.limit).offset(page.offset).execute(),
-      this.filtered(affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')),
+        .orderBy('brands.name_key').orderBy('brands.id').limit(v.limit).offset(v.offset),
     );
+    const count = this.shapes.compiled('brands total', values, (v) => this.filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
+    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
   }
 
   findVisible(affiliateId: string, id: string): Promise<BrandRow | undefined> {

@@ -1,6 +1,8 @@
 // Categories of brands and of campaigns: the same shape in two tables, read the same way.
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import { CompiledShapes } from './compiled-shapes.js';
+import { rowsOf } from './pages.js';
 import { campaignKey } from '../../lib/catalog-keys.js';
 
 /** Categories per owner id, each list in the order of its lower-cased names. */
@@ -15,12 +17,16 @@ function byOwner(rows: Array<{ owner: string; category: string }>): Map<string, 
 }
 
 export class CategoriesRepository {
+  private readonly shapes = new CompiledShapes();
+
   constructor(private readonly database: Database) {}
 
   async ofBrands(brandIds: string[]): Promise<Map<string, string[]>> {
     if (brandIds.length === 0) return new Map();
-    const { db } = this.database;
-    return byOwner(await db.selectFrom('brand_categories').select(['brand_id as owner', 'category']).where('brand_id', 'in', brandIds).orderBy('brand_id').orderBy('category_key').execute());
+    const query = this.shapes.compiled('categories of brands', { brandIds }, (v) =>
+      this.database.db.selectFrom('brand_categories').select(['brand_id as owner', 'category']).where('brand_id', 'in', v.brandIds).orderBy('brand_id').orderBy('category_key'),
+    );
+    return byOwner(await rowsOf(this.database, query));
   }
 
   /**

@@ -1,6 +1,6 @@
 // Pages of filtered lists: the rows of one page and the total matching the same filters, asked
 // for together. The total goes through countOf, so a slow count is remembered (see totals.ts).
-import type { Compilable } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database } from '../database.js';
 import { countOf, type CountQuery } from './totals.js';
 
@@ -23,4 +23,9 @@ export async function pageWithTotal<Row>(
 ): Promise<Page<Row>> {
   const [page, total] = await Promise.all([rows, countOf(database, count, options)]);
   return { rows: page, total };
+}
+
+/** The rows a compiled query returns. */
+export async function rowsOf<Row>(database: Database, query: CompiledQuery<Row>): Promise<Row[]> {
+  return (await database.db.executeQuery(query)).rows;
 }

@@ -7,7 +7,7 @@
 // worker thread, so even a slow one never stalls other requests; a count that was cheap the last
 // time it ran runs on the serving thread instead, where it costs less than the hand-off to the
 // worker and back.
-import type { Compilable } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database } from '../database.js';
 import { RecentMap } from '../../lib/recent-map.js';
 
@@ -44,7 +44,17 @@ interface Counts {
 /** Per database, so two databases in one process never share a total. */
 const perDatabase = new WeakMap<Database, Counts>();
 
-export type CountQuery = Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> };
+export type CountQuery = Compilable<CountRow> & { executeTakeFirstOrThrow(): Promise<CountRow> };
+
+type CountRow = { n: number | string | bigint };
+
+/** A count already compiled (see CompiledShapes), as countOf takes it. */
+export function compiledCount(database: Database, compiled: CompiledQuery<CountRow>): CountQuery {
+  return {
+    compile: () => compiled,
+    executeTakeFirstOrThrow: async () => (await database.db.executeQuery(compiled)).rows[0]!,
+  };
+}
 
 export async function countOf(
   database: Database,

@@ -77,18 +77,15 @@ select
   "feature_id",
   "channel_id",
   "code",
-  "active"
+  "active",
+  "created_at"
 from
   "short_links"
 where
   "affiliate_id" = $1
   and "link_type" in ($2)
   and "mdasc" is null
-  and "organization_id" in ($3)
-order by
-  "organization_id",
-  "created_at",
-  "id";
+  and "organization_id" in ($3);
 -- parameters: ["aff-1","BrandPage","<uuid>"]
 
 -- links.forResources (campaigns)
@@ -98,7 +95,8 @@ select
   "feature_id",
   "channel_id",
   "code",
-  "active"
+  "active",
+  "created_at"
 from
   "short_links"
 where
@@ -107,9 +105,7 @@ where
   and "mdasc" is null
   and "feature_id" in ($4)
 order by
-  "feature_id",
-  "created_at",
-  "id";
+  "feature_id";
 -- parameters: ["aff-1","Coupon","Offer","c-1"]
 
 -- links.list

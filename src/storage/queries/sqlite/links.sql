@@ -62,18 +62,15 @@ select
   "feature_id",
   "channel_id",
   "code",
-  "active"
+  "active",
+  "created_at"
 from
   "short_links"
 where
   "affiliate_id" = ?
   and "link_type" in (?)
   and "mdasc" is null
-  and "organization_id" in (?)
-order by
-  "organization_id",
-  "created_at",
-  "id";
+  and "organization_id" in (?);
 -- parameters: ["aff-1","BrandPage","<uuid>"]
 
 -- links.forResources (campaigns)
@@ -83,7 +80,8 @@ select
   "feature_id",
   "channel_id",
   "code",
-  "active"
+  "active",
+  "created_at"
 from
   "short_links"
 where
@@ -92,9 +90,7 @@ where
   and "mdasc" is null
   and "feature_id" in (?)
 order by
-  "feature_id",
-  "created_at",
-  "id";
+  "feature_id";
 -- parameters: ["aff-1","Coupon","Offer","c-1"]
 
 -- links.list
