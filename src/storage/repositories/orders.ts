@@ -1,13 +1,15 @@
 // Orders reported by brands: the affiliate's lists and totals, a brand's order by its own id,
 // and the writes that change an order with its audit trail.
 import type { Database } from '../database.js';
-import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
+import { compiledCount } from './totals.js';
+import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
 import type { Transaction } from 'kysely';
 import type { DB, NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
 import { addOrderToRollups } from './rollups.js';
 import { writeLedger, type LedgerEntry } from './ledger.js';
 import { writeEffects, type Effects } from './effects.js';
-import type { SubIdName, SubIds } from '../../lib/sub-ids.js';
+import { SUB_ID_NAMES, type SubIdName, type SubIds } from '../../lib/sub-ids.js';
 
 export interface OrderFilters {
   organizationIds?: string[];
@@ -21,6 +23,34 @@ export interface OrderFilters {
   couponKey?: string;
   /** Orders whose sub-ids are exactly these (each given one). */
   subIds?: SubIds;
+}
+
+/** An orders list's filters as its query compares them; empty lists are filters not given. */
+interface OrderListValues extends QueryValues, SubIds {
+  affiliateId: string;
+  organizationIds?: string[];
+  from?: string;
+  to?: string;
+  statuses?: string[];
+  commissionStatuses?: string[];
+  payoutId?: string;
+  couponKey?: string;
+}
+
+const given = <T>(list: T[] | undefined): T[] | undefined => (list?.length ? list : undefined);
+
+function orderListValues(affiliateId: string, f: OrderFilters): OrderListValues {
+  return {
+    affiliateId,
+    organizationIds: given(f.organizationIds),
+    from: f.from || undefined,
+    to: f.to || undefined,
+    statuses: given(f.statuses),
+    commissionStatuses: given(f.commissionStatuses),
+    payoutId: f.payoutId || undefined,
+    couponKey: f.couponKey || undefined,
+    ...f.subIds,
+  };
 }
 
 /** One entry of the audit trail: who changed what, when, from which value to which. */
@@ -190,19 +220,25 @@ export async function changeOrderIn(trx: Transaction<DB>, change: PlannedOrderCh
 const AUDIT_CHUNK = 500;
 
 export class OrdersRepository {
+  private readonly shapes = new CompiledShapes();
+
   constructor(private readonly database: Database) {}
 
-  private filtered(affiliateId: string, f: OrderFilters) {
-    let q = this.database.db.selectFrom('orders').where('affiliate_id', '=', affiliateId);
-    if (f.organizationIds?.length) q = q.where('organization_id', 'in', f.organizationIds);
-    if (f.withMdasc) q = q.where('mdasc', 'is not', null).where('mdasc', '<>', '');
-    if (f.from) q = q.where('created_at', '>=', f.from);
-    if (f.to) q = q.where('created_at', '<=', f.to);
-    if (f.statuses?.length) q = q.where('status', 'in', f.statuses);
-    if (f.commissionStatuses?.length) q = q.where('commission_status', 'in', f.commissionStatuses);
-    if (f.payoutId) q = q.where('payout_id', '=', f.payoutId);
-    if (f.couponKey) q = q.where('coupon_key', '=', f.couponKey).where('coupon_affiliate_id', '=', affiliateId);
-    for (const [name, value] of Object.entries(f.subIds ?? {}) as Array<[SubIdName, string]>) q = q.where(name, '=', value);
+  /** A query over the affiliate's orders; `v` as orderListValues gives them (see CompiledShapes). */
+  private filtered(v: OrderListValues, withMdasc: boolean | undefined) {
+    let q = this.database.db.selectFrom('orders').where('affiliate_id', '=', v.affiliateId);
+    if (v.organizationIds !== undefined) q = q.where('organization_id', 'in', v.organizationIds);
+    if (withMdasc) q = q.where('mdasc', 'is not', null).where('mdasc', '<>', '');
+    if (v.from !== undefined) q = q.where('created_at', '>=', v.from);
+    if (v.to !== undefined) q = q.where('created_at', '<=', v.to);
+    if (v.statuses !== undefined) q = q.where('status', 'in', v.statuses);
+    if (v.commissionStatuses !== undefined) q = q.where('commission_status', 'in', v.commissionStatuses);
+    if (v.payoutId !== undefined) q = q.where('payout_id', '=', v.payoutId);
+    if (v.couponKey !== undefined) q = q.where('coupon_key', '=', v.couponKey).where('coupon_affiliate_id', '=', v.affiliateId);
+    for (const name of SUB_ID_NAMES) {
+      const value = v[name];
+      if (value !== undefined) q = q.where(name, '=', value);
+    }
     return q;
   }
 
@@ -211,7 +247,7 @@ export class OrdersRepository {
     affiliateId: string,
     f: Pick<OrderFilters, 'organizationIds' | 'from' | 'to'>,
   ): Promise<Array<{ currency: string; commission_status: string; orders: number; commission: number }>> {
-    const rows = await this.filtered(affiliateId, f)
+    const rows = await this.filtered(orderListValues(affiliateId, f), undefined)
       .select((eb) => ['currency', 'commission_status', eb.fn.countAll<number>().as('orders'), eb.fn.sum<number>('commission').as('commission')])
       .groupBy(['currency', 'commission_status'])
       .orderBy('currency')
@@ -223,11 +259,14 @@ export class OrdersRepository {
 
   /** A page of the affiliate's orders, newest first (id breaks ties), and the total. */
   list(affiliateId: string, filters: OrderFilters, page: PageWindow): Promise<Page<OrderRow>> {
-    return pageWithTotal(
-      this.database,
-      this.filtered(affiliateId, filters).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-      this.filtered(affiliateId, filters).select((eb) => eb.fn.countAll<number>().as('n')),
+    const values = orderListValues(affiliateId, filters);
+    const withMdasc = filters.withMdasc === true;
+    const named = (what: string) => (withMdasc ? `${what}, with mdasc` : what);
+    const rows = this.shapes.compiled(named('orders page'), { ...values, limit: page.limit, offset: page.offset }, (v) =>
+      this.filtered(v, withMdasc).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(v.limit).offset(v.offset),
     );
+    const count = this.shapes.compiled(named('orders total'), values, (v) => this.filtered(v, withMdasc).select((eb) => eb.fn.countAll<number>().as('n')));
+    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
   }
 
   /**
@@ -236,7 +275,7 @@ export class OrdersRepository {
    * arriving meanwhile shifts nothing (offsets would repeat or skip rows).
    */
   listAfter(affiliateId: string, filters: OrderFilters, after: { created_at: string; id: string } | undefined, limit: number): Promise<OrderRow[]> {
-    let q = this.filtered(affiliateId, filters);
+    let q = this.filtered(orderListValues(affiliateId, filters), filters.withMdasc);
     if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
     return q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
