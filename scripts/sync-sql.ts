@@ -314,6 +314,7 @@ const EXAMPLES: Record<keyof Repositories, Example[]> = {
           PAGE,
         ),
     ],
+    ['list (no filter)', (r) => r.brands.list(AFF, {}, PAGE)],
     ['findVisible', (r) => r.brands.findVisible(AFF, BRAND)],
     ['promotableBy', (r) => r.brands.promotableBy(AFF)],
     ['find', (r) => r.brands.find(BRAND)],

@@ -7,7 +7,7 @@ import type { BrandRow, BrandsTable } from '../tables.js';
 import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
 import { compiledCount } from './totals.js';
 import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
-import { brandRowIsVisible, likePattern } from './visibility.js';
+import { brandRowIsVisible, likePattern, visibleBrandCount } from './visibility.js';
 import { offIndex } from './off-index.js';
 import { writeEffects, type Effects } from './effects.js';
 import type { MemberStanding, Suspension } from './affiliates.js';
@@ -93,6 +93,9 @@ function brandListValues(affiliateId: string, f: BrandFilters): BrandListValues 
   };
 }
 
+/** No filter but the affiliate's own visibility. */
+const unfiltered = (v: BrandListValues): boolean => Object.entries(v).every(([name, value]) => name === 'affiliateId' || value === undefined);
+
 /** How long a brand's name is kept in memory for lists. */
 const NAMES_KEPT_MS = 60_000;
 
@@ -133,7 +136,9 @@ export class BrandsRepository {
         .select(LISTED_BRAND_COLUMNS.map((column) => `brands.${column}` as const))
         .orderBy('brands.name_key').orderBy('brands.id').limit(v.limit).offset(v.offset),
     );
-    const count = this.shapes.compiled('brands total', values, (v) => this.filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
+    const count = unfiltered(values)
+      ? this.shapes.compiled('brands total, unfiltered', { affiliateId }, (v) => this.database.db.selectNoFrom(visibleBrandCount(this.database.db, v.affiliateId).as('n')))
+      : this.shapes.compiled('brands total', values, (v) => this.filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
     return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
   }
 

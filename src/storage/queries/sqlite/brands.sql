@@ -123,6 +123,112 @@ where
   and "brands"."created_at" <= ?;
 -- parameters: ["aff-1","%acme%","shoes",1,0,1,1,"2026-01-01T00:00:00.000Z","2026-01-01T00:00:00.000Z"]
 
+-- brands.list (no filter)
+select
+  "brands"."id",
+  "brands"."name",
+  "brands"."logo",
+  "brands"."slug",
+  "brands"."site",
+  "brands"."segment",
+  "brands"."active",
+  "brands"."is_public",
+  "brands"."is_exclusive",
+  "brands"."is_highlight",
+  "brands"."is_favorite",
+  "brands"."rating_approval",
+  "brands"."rating_commission",
+  "brands"."rating_conversion",
+  "brands"."rating_popularity",
+  "brands"."rating_validation",
+  "brands"."ratings_absent",
+  "brands"."created_at",
+  "brands"."commission_transfer",
+  "brands"."commission_value",
+  "brands"."currency",
+  "brands"."allowed_channel_kinds"
+from
+  "brands"
+where
+  (
+    (
+      brands.is_public = 1
+      or exists (
+        select
+          1
+        from
+          brand_approvals as approved
+        where
+          approved.affiliate_id = ?
+          and approved.brand_id = brands.id
+      )
+    )
+    and brands.id not in (
+      (
+        select
+          "brands"."id"
+        from
+          "brands"
+        where
+          "brands"."suspended_at" is not null
+      )
+    )
+  )
+order by
+  "brands"."name_key",
+  "brands"."id"
+limit
+  ?
+offset
+  ?;
+-- parameters: ["aff-1",20,40]
+
+select
+  (
+    select
+      count(*)
+    from
+      brands
+    where
+      brands.is_public = 1
+  ) + (
+    select
+      count(*)
+    from
+      brand_approvals as approved
+    where
+      approved.affiliate_id = ?
+      and exists (
+        select
+          1
+        from
+          brands
+        where
+          brands.is_public = 0
+          and brands.id = approved.brand_id
+      )
+  ) - (
+    select
+      count(*)
+    from
+      brands
+    where
+      brands.suspended_at is not null
+      and (
+        brands.is_public = 1
+        or exists (
+          select
+            1
+          from
+            brand_approvals as approved
+          where
+            approved.affiliate_id = ?
+            and approved.brand_id = brands.id
+        )
+      )
+  ) as "n";
+-- parameters: ["aff-1","aff-1"]
+
 -- brands.findVisible
 select
   *
