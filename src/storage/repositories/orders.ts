@@ -25,16 +25,12 @@ export interface OrderFilters {
   subIds?: SubIds;
 }
 
-/** An orders list's filters as its query compares them; empty lists are filters not given. */
-interface OrderListValues extends QueryValues, SubIds {
+/**
+ * An orders list's filters as its query compares them: the sub-ids one by one, and an empty list
+ * a filter not given (whether an mdasc is required names the shape instead).
+ */
+interface OrderListValues extends QueryValues, SubIds, Omit<OrderFilters, 'withMdasc' | 'subIds'> {
   affiliateId: string;
-  organizationIds?: string[];
-  from?: string;
-  to?: string;
-  statuses?: string[];
-  commissionStatuses?: string[];
-  payoutId?: string;
-  couponKey?: string;
 }
 
 const given = <T>(list: T[] | undefined): T[] | undefined => (list?.length ? list : undefined);
