@@ -6,7 +6,7 @@ import type { Database } from '../database.js';
 import type { BrandRow, BrandsTable } from '../tables.js';
 import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
 import { compiledCount } from './totals.js';
-import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
+import { CompiledShapes, flagValue, type QueryValues } from './compiled-shapes.js';
 import { brandRowIsVisible, likePattern, visibleBrandCount } from './visibility.js';
 import { offIndex } from './off-index.js';
 import { writeEffects, type Effects } from './effects.js';
@@ -77,17 +77,15 @@ interface BrandListValues extends QueryValues {
   createdTo?: string;
 }
 
-const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
-
 function brandListValues(affiliateId: string, f: BrandFilters): BrandListValues {
   return {
     affiliateId,
     namePattern: f.search ? likePattern(f.search) : undefined,
     categoryKeys: f.categories?.length ? f.categories.map((c) => c.toLowerCase()) : undefined,
-    isExclusive: flag(f.isExclusive),
-    isFavorite: flag(f.isFavorite),
-    isHighlight: flag(f.isHighlight),
-    isPublic: flag(f.isPublic),
+    isExclusive: flagValue(f.isExclusive),
+    isFavorite: flagValue(f.isFavorite),
+    isHighlight: flagValue(f.isHighlight),
+    isPublic: flagValue(f.isPublic),
     createdFrom: f.createdFrom || undefined,
     createdTo: f.createdTo || undefined,
   };

@@ -10,6 +10,9 @@ type Value = string | number;
 /** A query's values by name: one value, or a list (an `in (…)`), or undefined for a filter not given. */
 export type QueryValues = Record<string, Value | readonly Value[] | undefined>;
 
+/** A yes-or-no filter as the query compares it (a 0 or 1 column), or undefined when not given. */
+export const flagValue = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
+
 /** Where a compiled parameter comes from: a value (of a list, at `index`), or the same every time. */
 type Slot = { name: string; index?: number } | { constant: unknown };
 

@@ -3,7 +3,7 @@
 import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { compiledCount, countOf } from './totals.js';
-import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
+import { CompiledShapes, flagValue, type QueryValues } from './compiled-shapes.js';
 import type { DB, ProductRow, ProductsTable } from '../tables.js';
 import { brandIsVisible, hiddenBrandIds, type VisibilityCheck } from './visibility.js';
 import { offIndex } from './off-index.js';
@@ -47,7 +47,7 @@ function productListValues(affiliateId: string, f: ProductFilters): ProductListV
   return {
     affiliateId,
     organizationIds: f.organizationIds?.length ? f.organizationIds : undefined,
-    isAvailable: f.isAvailable === undefined ? undefined : f.isAvailable ? 1 : 0,
+    isAvailable: flagValue(f.isAvailable),
     priceFrom: f.priceFrom,
     priceTo: f.priceTo,
   };
