@@ -82,14 +82,18 @@ export type BrandProductOrder = 'added' | 'changed';
 /** An FTS5 query: every word as a prefix. */
 const ftsMatch = (terms: string[]): string => terms.map((t) => `"${t}"*`).join(' ');
 
+/** What a search's words become in the dialect's full-text query: every word as a prefix. */
+const textQueryOf = (database: Database, terms: string[]): string => (database.dialect === 'sqlite' ? ftsMatch(terms) : terms.map((t) => `${t}:*`).join(' & '));
+
 /** A search with no other filter, whose total the full-text index can count on its own. */
 const searchIsAlone = (f: ProductFilters): boolean =>
   f.priceFrom === undefined && f.priceTo === undefined && !f.organizationIds?.length && f.isAvailable === undefined;
 
 /** Products whose name or description holds every word as a prefix, as a condition (full-text index). */
 function textMatches(database: Database, terms: string[]) {
-  if (database.dialect === 'sqlite') return sql<boolean>`products.seq in (select products_fts.rowid from products_fts where products_fts match ${ftsMatch(terms)})`;
-  return sql<boolean>`products.search @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(' & ')})`;
+  const textQuery = textQueryOf(database, terms);
+  if (database.dialect === 'sqlite') return sql<boolean>`products.seq in (select products_fts.rowid from products_fts where products_fts match ${textQuery})`;
+  return sql<boolean>`products.search @@ to_tsquery('simple', ${textQuery})`;
 }
 
 /**
@@ -98,14 +102,13 @@ function textMatches(database: Database, terms: string[]) {
  * order, which is the list's order: a word in most products still answers its first page at
  * once. On PostgreSQL, a tsvector GIN index.
  */
-function searched(database: Database, q: ProductQuery, terms: string[]): { query: ProductQuery; order: string } {
+function searched(database: Database, q: ProductQuery, textQuery: string): { query: ProductQuery; order: string } {
   if (database.dialect === 'sqlite') {
-    const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${ftsMatch(terms)}`);
+    const joined = q.innerJoin('products_fts', 'products_fts.rowid', 'products.seq').where(sql<boolean>`products_fts match ${textQuery}`);
     // The join only narrows the rows; every column selected is still a products column.
     return { query: joined, order: 'products_fts.rowid' };
   }
-  const tsquery = terms.map((t) => `${t}:*`).join(' & ');
-  return { query: q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${tsquery})`), order: 'products.seq' };
+  return { query: q.where(sql<boolean>`products.search @@ to_tsquery('simple', ${textQuery})`), order: 'products.seq' };
 }
 
 export class ProductsRepository {
@@ -125,14 +128,19 @@ export class ProductsRepository {
       // A search with no word in it matches nothing rather than everything.
       if (terms.length === 0) return { rows: [], total: 0 };
       // The page stops after a few rows, the count visits them all: each checks visibility its own way.
-      const { query, order } = searched(database, filtered(database, values, 'per-row'), terms);
-      const [rows, total] = await Promise.all([
-        query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(page.limit).offset(page.offset).execute(),
+      const searchValues = { ...values, textQuery: textQueryOf(database, terms) };
+      const rows = this.shapes.compiled('products search page', { ...searchValues, limit: page.limit, offset: page.offset }, (v) => {
+        const { query, order } = searched(database, filtered(database, v, 'per-row'), v.textQuery);
+        return query.selectAll('products').orderBy(sql.ref(order), 'desc').limit(v.limit).offset(v.offset);
+      });
+      const count =
         database.dialect === 'sqlite' && searchIsAlone(filters)
-          ? countOf(database, this.searchMatchesVisible(affiliateId, terms))
-          : countOf(database, searched(database, filtered(database, values, 'as-set'), terms).query.select((eb) => eb.fn.countAll<number>().as('n'))),
-      ]);
-      return { rows, total };
+          ? this.shapes.compiled('products search total, alone', { affiliateId, textQuery: searchValues.textQuery }, (v) => this.searchMatchesVisible(v.affiliateId, v.textQuery))
+          : this.shapes.compiled('products search total', searchValues, (v) =>
+              searched(database, filtered(database, v, 'as-set'), v.textQuery).query.select((eb) => eb.fn.countAll<number>().as('n')),
+            );
+      const [found, total] = await Promise.all([rowsOf(database, rows), countOf(database, compiledCount(database, count))]);
+      return { rows: found, total };
     }
     const count = this.shapes.compiled('products total', values, (v) => filtered(database, v, 'as-set').select((eb) => eb.fn.countAll<number>().as('n')));
     // The page's keys first, from whichever index serves the filters, then only those rows whole:
@@ -169,7 +177,7 @@ export class ProductsRepository {
     if (filters.search !== undefined) {
       const terms = searchTerms(filters.search);
       if (terms.length === 0) return [];
-      ({ query: base, order } = searched(database, base, terms));
+      ({ query: base, order } = searched(database, base, textQueryOf(database, terms)));
     }
     if (beforeSeq !== undefined) base = base.where('products.seq', '<', beforeSeq);
     return base
@@ -188,9 +196,9 @@ export class ProductsRepository {
    * come from (organization_id, seq) entries: 0.12 s in all, the same total (the index holds
    * exactly the products: triggers keep it).
    */
-  private searchMatchesVisible(affiliateId: string, terms: string[]) {
+  private searchMatchesVisible(affiliateId: string, textQuery: string) {
     const { db } = this.database;
-    const matches = () => db.selectFrom('products_fts').where(sql<boolean>`products_fts match ${ftsMatch(terms)}`);
+    const matches = () => db.selectFrom('products_fts').where(sql<boolean>`products_fts match ${textQuery}`);
     const all = matches().select((eb) => eb.fn.countAll<number>().as('n'));
     const hidden = db
       .selectFrom('products')
