@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
 import { CompiledShapes } from './compiled-shapes.js';
+import { compiledCount } from './totals.js';
 import type { NewWebhookEvent, ShortLinkRow } from '../tables.js';
 import { writeOutbox } from './webhooks.js';
 
@@ -191,23 +192,27 @@ export class LinksRepository {
   }
 
   list(affiliateId: string, f: LinkListFilters, page: PageWindow): Promise<Page<ListedLink>> {
-    let q = this.database.db.selectFrom('short_links as l').where('l.affiliate_id', '=', affiliateId).where('l.link_type', '=', f.linkType);
-    if (f.featureId) q = q.where('l.feature_id', '=', f.featureId);
-    if (f.organizationId) q = q.where('l.organization_id', '=', f.organizationId);
-    return pageWithTotal(
-      this.database,
-      q
+    const values = { affiliateId, linkType: f.linkType, featureId: f.featureId || undefined, organizationId: f.organizationId || undefined };
+    const filtered = (v: typeof values) => {
+      let q = this.database.db.selectFrom('short_links as l').where('l.affiliate_id', '=', v.affiliateId).where('l.link_type', '=', v.linkType);
+      if (v.featureId !== undefined) q = q.where('l.feature_id', '=', v.featureId);
+      if (v.organizationId !== undefined) q = q.where('l.organization_id', '=', v.organizationId);
+      return q;
+    };
+    const rows = this.shapes.compiled('links page', { ...values, limit: page.limit, offset: page.offset }, (v) =>
+      filtered(v)
         .innerJoin('affiliate_channels as c', 'c.id', 'l.channel_id')
         .selectAll('l')
         .select(['c.name as channel_name', 'c.kind_id as channel_kind'])
         .orderBy('l.created_at', 'desc')
         .orderBy('l.id', 'desc')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')),
+        .limit(v.limit)
+        .offset(v.offset),
     );
+    const count = this.shapes.compiled('links total', values, (v) => filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
+    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
   }
+
 
   async findRedirectTarget(code: string): Promise<RedirectTarget | undefined> {
     const compiled = (this.redirectLookup ??= redirectQuery(this.database));
