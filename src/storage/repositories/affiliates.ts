@@ -120,7 +120,6 @@ export class AffiliatesRepository {
     return rows.map((r) => ({ id: r.id, name: r.name, kindId: r.kind_id, kindName: r.kind_name, ...(r.site !== null && { site: r.site }) }));
   }
 
-
   /**
    * Renames a channel in use of the affiliate; false when it has none by that id. NameTaken when
    * another channel in use has that name (case aside): one renamed or added at the same time.

@@ -4,8 +4,7 @@ import { RecentMap } from '../../lib/recent-map.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../database.js';
 import type { BrandRow, BrandsTable } from '../tables.js';
-import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
-import { compiledCount } from './totals.js';
+import { compiledPage, type Page, type PageWindow } from './pages.js';
 import { CompiledShapes, flagValue, type QueryValues } from './compiled-shapes.js';
 import { brandRowIsVisible, likePattern, visibleBrandCount } from './visibility.js';
 import { offIndex } from './off-index.js';
@@ -137,7 +136,7 @@ export class BrandsRepository {
     const count = unfiltered(values)
       ? this.shapes.compiled('brands total, unfiltered', { affiliateId }, (v) => this.database.db.selectNoFrom(visibleBrandCount(this.database.db, v.affiliateId).as('n')))
       : this.shapes.compiled('brands total', values, (v) => this.filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
-    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
+    return compiledPage(this.database, rows, count);
   }
 
   findVisible(affiliateId: string, id: string): Promise<BrandRow | undefined> {

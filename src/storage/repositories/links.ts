@@ -2,9 +2,8 @@
 // redirect lookup and the changes the redirect cache polls for.
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
-import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
+import { compiledPage, rowsOf, type Page, type PageWindow } from './pages.js';
 import { CompiledShapes } from './compiled-shapes.js';
-import { compiledCount } from './totals.js';
 import type { NewWebhookEvent, ShortLinkRow } from '../tables.js';
 import { writeOutbox } from './webhooks.js';
 
@@ -210,9 +209,8 @@ export class LinksRepository {
         .offset(v.offset),
     );
     const count = this.shapes.compiled('links total', values, (v) => filtered(v).select((eb) => eb.fn.countAll<number>().as('n')));
-    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
+    return compiledPage(this.database, rows, count);
   }
-
 
   async findRedirectTarget(code: string): Promise<RedirectTarget | undefined> {
     const compiled = (this.redirectLookup ??= redirectQuery(this.database));

@@ -1,8 +1,7 @@
 // Orders reported by brands: the affiliate's lists and totals, a brand's order by its own id,
 // and the writes that change an order with its audit trail.
 import type { Database } from '../database.js';
-import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
-import { compiledCount } from './totals.js';
+import { compiledPage, pageWithTotal, type Page, type PageWindow } from './pages.js';
 import { CompiledShapes, type QueryValues } from './compiled-shapes.js';
 import type { Transaction } from 'kysely';
 import type { DB, NewOrderRow, NewWebhookEvent, OrderEventRow, OrderRow } from '../tables.js';
@@ -262,7 +261,7 @@ export class OrdersRepository {
       this.filtered(v, withMdasc).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(v.limit).offset(v.offset),
     );
     const count = this.shapes.compiled(named('orders total'), values, (v) => this.filtered(v, withMdasc).select((eb) => eb.fn.countAll<number>().as('n')));
-    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count));
+    return compiledPage(this.database, rows, count);
   }
 
   /**

@@ -2,7 +2,7 @@
 // for together. The total goes through countOf, so a slow count is remembered (see totals.ts).
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database } from '../database.js';
-import { countOf, type CountQuery } from './totals.js';
+import { compiledCount, countOf, type CountQuery, type CountRow } from './totals.js';
 
 /** Which rows of a list: `limit` rows after skipping `offset`. */
 export interface PageWindow {
@@ -23,6 +23,11 @@ export async function pageWithTotal<Row>(
 ): Promise<Page<Row>> {
   const [page, total] = await Promise.all([rows, countOf(database, count, options)]);
   return { rows: page, total };
+}
+
+/** A page and its total from queries compiled once per shape (see CompiledShapes). */
+export function compiledPage<Row>(database: Database, rows: CompiledQuery<Row>, count: CompiledQuery<CountRow>): Promise<Page<Row>> {
+  return pageWithTotal(database, rowsOf(database, rows), compiledCount(database, count));
 }
 
 /** The rows a compiled query returns. */

@@ -46,7 +46,7 @@ const perDatabase = new WeakMap<Database, Counts>();
 
 export type CountQuery = Compilable<CountRow> & { executeTakeFirstOrThrow(): Promise<CountRow> };
 
-type CountRow = { n: number | string | bigint };
+export type CountRow = { n: number | string | bigint };
 
 /** A count already compiled (see CompiledShapes), as countOf takes it. */
 export function compiledCount(database: Database, compiled: CompiledQuery<CountRow>): CountQuery {
