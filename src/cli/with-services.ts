@@ -17,6 +17,18 @@ export async function migrateConfiguredDatabase(): Promise<string[]> {
   }
 }
 
+/**
+ * The configured database opened for serving, its schema brought up to date meanwhile: `migrated`
+ * settles once it is (the caller loads the server's code in the meantime).
+ */
+export function openServingDatabase(config: Config): { database: Database; migrated: Promise<string[]> } {
+  const database = openDatabase(config.databaseUrl, { sqliteCacheMb: config.sqliteCacheMb });
+  const migrated = migrateToLatest(database);
+  // Awaited by the caller once the code has loaded; a failure meanwhile is no unhandled rejection.
+  migrated.catch(() => {});
+  return { database, migrated };
+}
+
 export async function withServices<T>(run: (services: Services, config: Config, database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl, { poolSize: 2 });

@@ -22,12 +22,13 @@ export interface DatabaseStats {
   pool?: { size: number; max: number; idle: number; waiting: number };
 }
 
-/** Kysely's log hook, counting the queries that failed (the error itself reaches the caller). */
-function errorCounter(): { log: (event: LogEvent) => void; count: () => number } {
+/** Kysely's log hook, counting the queries that failed (the error itself reaches the caller); `onQuery` hears each that ran. */
+function errorCounter(onQuery?: (query: CompiledQuery) => void): { log: (event: LogEvent) => void; count: () => number } {
   let errors = 0;
   return {
     log: (event) => {
       if (event.level === 'error') errors++;
+      else onQuery?.(event.query);
     },
     count: () => errors,
   };
@@ -84,8 +85,8 @@ export function sqlitePath(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
 }
 
-export function openDatabase(url: string, options: { poolSize?: number; sqliteCacheMb?: number } = {}): Database {
-  if (dialectOf(url) === 'postgres') return openPostgres(url, options.poolSize ?? 10);
+export function openDatabase(url: string, options: { poolSize?: number; sqliteCacheMb?: number; onQuery?: (query: CompiledQuery) => void } = {}): Database {
+  if (dialectOf(url) === 'postgres') return openPostgres(url, options.poolSize ?? 10, options.onQuery);
   return openSqlite(sqlitePath(url), options.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB);
 }
 
@@ -177,7 +178,7 @@ function loadPg(): typeof pg {
   return driver;
 }
 
-function openPostgres(url: string, poolSize: number): Database {
+function openPostgres(url: string, poolSize: number, onQuery?: (query: CompiledQuery) => void): Database {
   // JIT and parallel workers off for every connection: the service's statements each read a few
   // thousand rows at most, but when the planner misjudges a skewed key (one busy affiliate's
   // rollups) their estimated cost passes jit_above_cost and the parallel thresholds. Compiling
@@ -190,7 +191,7 @@ function openPostgres(url: string, poolSize: number): Database {
   // release, and the next query opens a new connection.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const errors = errorCounter();
+  const errors = errorCounter(onQuery);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: errors.log });
   return {
     db,

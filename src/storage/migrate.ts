@@ -4,6 +4,7 @@
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Dialect } from './database.js';
 import { applySqliteSnapshot, isEmptySqlite } from './sqlite-baseline.js';
+import { applyPostgresSnapshot, snapshotApplies } from './postgres-baseline.js';
 import * as initial from './migrations/0001-initial.js';
 import * as tracking from './migrations/0002-tracking.js';
 import * as plainLinksIndex from './migrations/0003-plain-links-index.js';
@@ -144,16 +145,24 @@ const migrations: Record<string, DialectMigration> = {
   '0067-links-listed-newest-first': linksListedNewestFirst,
 };
 
-/** Brings the database to the latest schema; a new SQLite database starts from the snapshot of the migrations. */
+/** Brings the database to the latest schema; a new database starts from the snapshot of the migrations. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   if (await isUpToDate(database)) return [];
-  const fromSnapshot = database.dialect === 'sqlite' ? await startFromSnapshot(database) : [];
+  const fromSnapshot = await startFromSnapshot(database);
+  // A snapshot of every migration leaves none to run: the migrator, which first reads the whole catalog, is not needed.
+  if (fromSnapshot.length === migrationNames().length) return fromSnapshot;
   return [...fromSnapshot, ...(await replayMigrations(database))];
 }
 
-/** Runs every migration not yet run, in turn, never the snapshot: what the snapshot is made from. */
-export function replayMigrations(database: Database): Promise<string[]> {
-  return migrate(database, (migrator) => migrator.migrateToLatest());
+/** Runs a migration: `run` does it; the default runs it and nothing else. */
+export type MigrationRun = (name: string, run: () => Promise<void>) => Promise<void>;
+
+/**
+ * Runs every migration not yet run, in turn, never the snapshot: what the snapshots are made from.
+ * `around` runs each (a recording of what the migrations do, src/storage/postgres-recording.ts).
+ */
+export function replayMigrations(database: Database, around?: MigrationRun): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest(), around);
 }
 
 /**
@@ -178,15 +187,24 @@ async function isUpToDate(database: Database): Promise<boolean> {
 /** The migrations in their order. */
 export const migrationNames = (): string[] => Object.keys(migrations);
 
-/** For a SQLite database that holds nothing yet: the snapshot applied, and the migrations it holds. */
+/**
+ * For a database that holds nothing yet: its dialect's snapshot applied, and the migrations it
+ * holds. Emptiness is checked again inside the snapshot's transaction; first here, so a database
+ * in use does not load the snapshot.
+ */
 async function startFromSnapshot(database: Database): Promise<string[]> {
-  // Checked again inside the snapshot's transaction; here, so a database in use does not load it.
-  if (!(await isEmptySqlite(database.db))) return [];
-  const { SQLITE_SNAPSHOT } = await import('./migrations/sqlite-baseline.js');
   const names = migrationNames();
-  const covered = names.slice(0, names.indexOf(SQLITE_SNAPSHOT.through) + 1);
-  if (covered.length === 0) return [];
-  return (await applySqliteSnapshot(database.db, SQLITE_SNAPSHOT, covered, new Date().toISOString())) ? covered : [];
+  const through = (last: string) => names.slice(0, names.indexOf(last) + 1);
+  if (database.dialect === 'sqlite') {
+    if (!(await isEmptySqlite(database.db))) return [];
+    const { SQLITE_SNAPSHOT } = await import('./migrations/sqlite-baseline.js');
+    const covered = through(SQLITE_SNAPSHOT.through);
+    return covered.length > 0 && (await applySqliteSnapshot(database.db, SQLITE_SNAPSHOT, covered, new Date().toISOString())) ? covered : [];
+  }
+  if (!(await snapshotApplies(database.db))) return [];
+  const { POSTGRES_SNAPSHOT } = await import('./migrations/postgres-baseline.js');
+  const covered = through(POSTGRES_SNAPSHOT.through);
+  return covered.length > 0 && (await applyPostgresSnapshot(database.db, POSTGRES_SNAPSHOT, covered, Date.now())) ? covered : [];
 }
 
 /** Applies the migrations up to and including `name` (a test that starts from an older schema). */
@@ -195,10 +213,11 @@ export function migrateTo(database: Database, name: string): Promise<string[]> {
   return migrate(database, (migrator) => migrator.migrateTo(name));
 }
 
-async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
+async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>, around?: MigrationRun): Promise<string[]> {
   const bound: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(migrations)) {
-    bound[name] = { up: (db) => migration.up(db, database.dialect) };
+    const up = (db: Kysely<unknown>) => migration.up(db, database.dialect);
+    bound[name] = { up: around ? (db) => around(name, () => up(db)) : up };
   }
   const migrator = new Migrator({
     db: database.db,

@@ -5,7 +5,8 @@
 // created_at (an ISO 8601 text, which sorts as time does). A default partition takes rows whose
 // month has no partition yet; making that month's partition moves them over. Partitions are made
 // ahead by the service, months in advance.
-import { sql, type Kysely } from 'kysely';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { clickIdTime, clickIdTimePrefix } from '../lib/click-id-time.js';
 
 /** A table partitioned by month: its name, the column partitioned on, and that column's value at an instant. */
@@ -37,6 +38,12 @@ const partitionName = (spec: MonthPartitioned, month: number) => {
   const date = new Date(month);
   return `${spec.table}_p${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
 };
+
+/** Set while a month's partition is made (its statements depend on the day): what the PostgreSQL snapshot of the migrations leaves out. */
+const makingMonthPartition = new AsyncLocalStorage<true>();
+
+/** Whether the statement running now is part of making a month's partition. */
+export const isMakingMonthPartition = (): boolean => makingMonthPartition.getStore() === true;
 
 /** Serialises the partition changes of one table across instances. */
 const lockPartitionsOf = (trx: Kysely<unknown>, spec: MonthPartitioned) =>
@@ -106,7 +113,7 @@ export async function ensureMonthPartition(db: Kysely<unknown>, spec: MonthParti
   const from = spec.bound(month);
   const to = spec.bound(monthStart(month, 1));
   const column = sql.id(spec.column);
-  return inTransaction(db, async (trx) => {
+  return makingMonthPartition.run(true, () => inTransaction(db, async (trx) => {
     await lockPartitionsOf(trx, spec);
     const { rows } = await sql<{ found: string | null }>`select to_regclass(${name}) as found`.execute(trx);
     if (rows[0]?.found) return false;
@@ -119,6 +126,19 @@ export async function ensureMonthPartition(db: Kysely<unknown>, spec: MonthParti
     await sql`alter table ${sql.id(spec.table)} attach partition ${sql.id(name)} for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
     await sql`alter table ${sql.id(name)} drop constraint ${sql.id(`${name}_range`)}`.execute(trx);
     return true;
+  }));
+}
+
+/**
+ * The statements that give a table no one has written to yet (a new database's) the partitions of
+ * the month holding `now` and the `ahead` after it: no rows to move out of the default partition,
+ * and no other instance to wait for, so one script rather than a transaction per month.
+ */
+export function newMonthPartitions(spec: MonthPartitioned, now: number, ahead = 3): RawBuilder<unknown>[] {
+  return Array.from({ length: ahead + 1 }, (_, i) => monthStart(now, i)).flatMap((month) => {
+    const name = sql.id(partitionName(spec, month));
+    const bounds = sql`for values from (${sql.lit(spec.bound(month))}) to (${sql.lit(spec.bound(monthStart(month, 1)))})`;
+    return [sql`create table ${name} (like ${sql.id(spec.table)} including defaults)`, sql`alter table ${sql.id(spec.table)} attach partition ${name} ${bounds}`];
   });
 }
 

@@ -9,6 +9,7 @@ import { limitHeapGrowth } from '../../lib/heap-growth.js';
 import { capYoungGeneration } from '../../lib/young-generation.js';
 import { lowerBackgroundThreads, setBackgroundNice } from '../../lib/thread-priority.js';
 import { announceWorkerReady, serveWorkers, workerIndex } from '../serve-workers.js';
+import { openServingDatabase } from '../with-services.js';
 
 export const DEMO_AFFILIATE = 'aff-demo-1';
 
@@ -39,9 +40,13 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
   capYoungGeneration(config.youngGenerationMb);
   setBackgroundNice(config.backgroundNice);
   lowerBackgroundThreads();
-  // The HTTP service loads with this command only: the CLI's other commands touch the database alone.
+  // The schema is brought up to date while the HTTP service's code loads (with this command only:
+  // the CLI's other commands touch the database alone). On a new PostgreSQL database the server
+  // spends most of that time syncing the new tables' files, leaving this thread free to load.
+  const { database, migrated } = openServingDatabase(config);
   const { createService } = await import('../../server.js');
-  const service = await createService(config, { logger: loggerOptions(config.logLevel) });
+  await migrated;
+  const service = await createService(config, { logger: loggerOptions(config.logLevel), database });
   const { app, services } = service;
 
   // First start on the embedded default database: load demo data and hand out a key, so that
@@ -67,6 +72,7 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
     try {
       metricsServer?.close();
       await service.stop();
+      await database.close();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
