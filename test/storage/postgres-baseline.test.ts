@@ -60,11 +60,20 @@ async function onPostgres(t: TestContext): Promise<boolean> {
   return false;
 }
 
-const replayed = () => withNewDatabase(async (database) => (await replayMigrations(database), contents(database)));
+/**
+ * Every migration replayed on a new database, once for the whole file: what it then holds, and the
+ * snapshot recorded as they ran (a replay takes seconds on a busy host).
+ */
+let reference: Promise<{ contents: Record<string, unknown>; snapshot: PostgresSnapshot }> | undefined;
+const replayed = () =>
+  (reference ??= withNewDatabase(async (database, target) => {
+    const snapshot = await recordPostgresSnapshot(target.url);
+    return { snapshot, contents: await contents(database) };
+  }));
 
 test('a new PostgreSQL database from the snapshot holds exactly what every migration run in turn leaves', async (t) => {
   if (!(await onPostgres(t))) return;
-  const expected = await replayed();
+  const expected = (await replayed()).contents;
   const actual = await withNewDatabase(async (database) => {
     assert.deepEqual(await migrateToLatest(database), migrationNames(), 'every migration is reported as applied');
     assert.deepEqual(await migrateToLatest(database), [], 'and none is left to run');
@@ -84,7 +93,7 @@ test('the migrations after an older snapshot run on top of it and end in the sam
     assert.deepEqual(await replayMigrations(database), names.slice(30), 'only the migrations after the snapshot run');
     return contents(database);
   });
-  assert.deepEqual(actual, await replayed());
+  assert.deepEqual(actual, (await replayed()).contents);
 });
 
 test('a database that already holds tables is migrated in turn, never given the snapshot', async (t) => {
@@ -96,12 +105,12 @@ test('a database that already holds tables is migrated in turn, never given the 
     assert.equal(await applyPostgresSnapshot(database.db, POSTGRES_SNAPSHOT, names, Date.now()), false, 'a second application does nothing');
     return contents(database);
   });
-  assert.deepEqual(actual, await replayed());
+  assert.deepEqual(actual, (await replayed()).contents);
 });
 
 test('the committed snapshot is what the migrations run on a new database now', async (t) => {
   if (!(await onPostgres(t))) return;
-  const recorded = await withNewDatabase((_database, target) => recordPostgresSnapshot(target.url));
+  const recorded = (await replayed()).snapshot;
   const committed = readFileSync(new URL('../../src/storage/migrations/postgres-baseline.ts', import.meta.url), 'utf8');
   assert.equal(postgresSnapshotSource(recorded), committed, 'src/storage/migrations/postgres-baseline.ts is out of date: run `npm run sql:sync` and commit it');
 });
