@@ -2,9 +2,10 @@
 // of a campaign with its categories (imports, demo data).
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../database.js';
-import { COUNT_TTL_MS } from './totals.js';
+import { compiledCount, COUNT_TTL_MS } from './totals.js';
 import type { CampaignRow, CampaignsTable } from '../tables.js';
-import { pageWithTotal, type Page, type PageWindow } from './pages.js';
+import { pageWithTotal, rowsOf, type Page, type PageWindow } from './pages.js';
+import { CompiledShapes, flagValue, type QueryValues } from './compiled-shapes.js';
 import { brandIsVisible, likePattern, type VisibilityCheck } from './visibility.js';
 import { offIndex } from './off-index.js';
 import type { CategoryRows, WriteOutcome } from './brands.js';
@@ -25,7 +26,39 @@ export interface CampaignFilters {
 /** The start of the COUNT_TTL_MS window holding `now`. */
 const timeWindowOf = (now: string) => new Date(Math.floor(Date.parse(now) / COUNT_TTL_MS) * COUNT_TTL_MS).toISOString();
 
+/** A campaigns list's filters as its query compares them (the flag as 0 or 1, the name as a LIKE pattern, the time only with statuses). */
+interface CampaignListValues extends QueryValues {
+  affiliateId: string;
+  types?: string[];
+  offerType?: string;
+  organizationIds?: string[];
+  namePattern?: string;
+  isHighlight?: number;
+  categoryKeys?: string[];
+  /** The time the statuses are judged at: given with statuses only. */
+  now?: string;
+  periodFrom?: string;
+  periodTo?: string;
+}
+
+function campaignListValues(affiliateId: string, f: CampaignFilters, now: string): CampaignListValues {
+  return {
+    affiliateId,
+    types: f.types?.length ? f.types : undefined,
+    offerType: f.offerType || undefined,
+    organizationIds: f.organizationIds?.length ? f.organizationIds : undefined,
+    namePattern: f.name ? likePattern(f.name) : undefined,
+    isHighlight: flagValue(f.isHighlight),
+    categoryKeys: f.categories?.length ? f.categories.map((c) => c.toLowerCase()) : undefined,
+    now: f.statuses?.length ? now : undefined,
+    periodFrom: f.periodFrom || undefined,
+    periodTo: f.periodTo || undefined,
+  };
+}
+
 export class CampaignsRepository {
+  private readonly shapes = new CompiledShapes();
+
   constructor(private readonly database: Database) {}
 
   /**
@@ -38,24 +71,25 @@ export class CampaignsRepository {
     return count > 1 ? offIndex<string>(this.database, 'campaigns.type') : sql.ref<string>('campaigns.type');
   }
 
-  private filtered(affiliateId: string, f: CampaignFilters, now: string, visibility: VisibilityCheck) {
-    let q = this.database.db.selectFrom('campaigns').where(brandIsVisible(this.database.db, affiliateId, 'campaigns.organization_id', visibility));
-    if (f.types?.length) q = q.where(this.typeColumn(f.types.length), 'in', f.types);
-    if (f.offerType) q = q.where('campaigns.offer_type', '=', f.offerType);
-    if (f.organizationIds?.length) q = q.where('campaigns.organization_id', 'in', f.organizationIds);
-    if (f.name) q = q.where('campaigns.name_key', 'like', sql<string>`${likePattern(f.name)} escape '\\'`);
-    if (f.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', f.isHighlight ? 1 : 0);
-    if (f.categories?.length) {
-      const keys = f.categories.map((c) => c.toLowerCase());
+  /** A list's query over the visible brands' campaigns; `v` as campaignListValues gives them, `statuses` which statuses (see CompiledShapes). */
+  private filtered(v: CampaignListValues, statuses: ReadonlySet<string>, visibility: VisibilityCheck) {
+    let q = this.database.db.selectFrom('campaigns').where(brandIsVisible(this.database.db, v.affiliateId, 'campaigns.organization_id', visibility));
+    if (v.types !== undefined) q = q.where(this.typeColumn(v.types.length), 'in', v.types);
+    if (v.offerType !== undefined) q = q.where('campaigns.offer_type', '=', v.offerType);
+    if (v.organizationIds !== undefined) q = q.where('campaigns.organization_id', 'in', v.organizationIds);
+    if (v.namePattern !== undefined) q = q.where('campaigns.name_key', 'like', sql<string>`${v.namePattern} escape '\\'`);
+    if (v.isHighlight !== undefined) q = q.where('campaigns.is_highlight', '=', v.isHighlight);
+    if (v.categoryKeys !== undefined) {
+      const keys = v.categoryKeys;
       q = q.where((eb) =>
         eb.exists(
           eb.selectFrom('campaign_categories as cc').select(sql`1`.as('one')).whereRef('cc.campaign_id', '=', 'campaigns.id').whereRef('cc.organization_id', '=', 'campaigns.organization_id').where('cc.category_key', 'in', keys),
         ),
       );
     }
-    if (f.statuses?.length) {
+    const now = v.now;
+    if (now !== undefined) {
       // The same rule as campaignStatus(): scheduled before startAt, expired after endAt.
-      const statuses = new Set(f.statuses);
       q = q.where((eb) =>
         eb.or([
           ...(statuses.has('scheduled') ? [eb('campaigns.start_at', '>', now)] : []),
@@ -64,8 +98,8 @@ export class CampaignsRepository {
         ]),
       );
     }
-    if (f.periodFrom) q = q.where('campaigns.end_at', '>=', f.periodFrom);
-    if (f.periodTo) q = q.where('campaigns.start_at', '<=', f.periodTo);
+    if (v.periodFrom !== undefined) q = q.where('campaigns.end_at', '>=', v.periodFrom);
+    if (v.periodTo !== undefined) q = q.where('campaigns.start_at', '<=', v.periodTo);
     return q;
   }
 
@@ -76,28 +110,33 @@ export class CampaignsRepository {
    * not a table row, and the two coupon types are walked in list order rather than sorted.
    */
   list(affiliateId: string, filters: CampaignFilters, page: PageWindow, now: string): Promise<Page<CampaignRow>> {
-    const count = (at: string) => this.filtered(affiliateId, filters, at, 'as-set').select((eb) => eb.fn.countAll<number>().as('n'));
-    const keys = this.filtered(affiliateId, filters, now, 'per-row')
-      .select(['campaigns.organization_id', 'campaigns.id'])
-      .orderBy('campaigns.created_at', 'desc')
-      .orderBy('campaigns.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset);
-    return pageWithTotal(
-      this.database,
-      this.database.db
+    const values = campaignListValues(affiliateId, filters, now);
+    // Which statuses are asked for changes the query's text, not only its values: a shape of its own.
+    const statuses = new Set(filters.statuses ?? []);
+    const shape = (name: string) => `${name}|${[...statuses].sort().join(',')}`;
+    const rows = this.shapes.compiled(shape('campaigns page'), { ...values, limit: page.limit, offset: page.offset }, (v) => {
+      const keys = this.filtered(v, statuses, 'per-row')
+        .select(['campaigns.organization_id', 'campaigns.id'])
+        .orderBy('campaigns.created_at', 'desc')
+        .orderBy('campaigns.id', 'desc')
+        .limit(v.limit)
+        .offset(v.offset);
+      return this.database.db
         .selectFrom('campaigns')
         .selectAll()
         .where((eb) => eb(eb.refTuple('organization_id', 'id'), 'in', keys.$asTuple('organization_id', 'id')))
         .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute(),
-      count(now),
+        .orderBy('id', 'desc');
+    });
+    const count = (at: string) =>
+      this.shapes.compiled(shape('campaigns total'), { ...values, now: values.now === undefined ? undefined : at }, (v) => this.filtered(v, statuses, 'as-set').select((eb) => eb.fn.countAll<number>().as('n')));
+    const remembered = count(timeWindowOf(now));
+    return pageWithTotal(this.database, rowsOf(this.database, rows), compiledCount(this.database, count(now)), {
       // The status filters compare with the current time, which would make every second's count
       // a new query; a remembered total is already up to COUNT_TTL_MS old, so the same total
       // serves the whole window. Fast counts are not remembered and stay exact.
-      { rememberAs: count(timeWindowOf(now)) },
-    );
+      rememberAs: { compile: () => remembered },
+    });
   }
 
   /** A page of the brand's own campaigns, whatever their period, newest first (id breaks ties), and the total. */
