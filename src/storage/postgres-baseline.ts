@@ -32,6 +32,8 @@ export function snapshotStatement(query: CompiledQuery): string | undefined {
   const text = query.sql.trim();
   const verb = /^\w+/.exec(text)?.[0].toLowerCase();
   if (verb === 'select' || verb === 'update' || verb === 'delete' || verb === 'with' || (verb === 'insert' && !/\bvalues\s*\(/i.test(text))) return undefined;
+  // Only a statement sent with parameters has $n placeholders (a function's body may hold its own).
+  if (query.parameters.length === 0) return text;
   return text.replace(/\$(\d+)/g, (_, index: string) => literal(query.parameters[Number(index) - 1]));
 }
 
@@ -40,7 +42,8 @@ function literal(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
+  // In parentheses: a negative number after a minus would read as a comment (--).
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return `(${String(value)})`;
   throw new Error(`a migration's parameter cannot be written into the snapshot: ${JSON.stringify(value)}`);
 }
 
@@ -60,8 +63,10 @@ export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSn
       trx.schema.createTable(DEFAULT_MIGRATION_LOCK_TABLE).addColumn('id', 'varchar(255)', (col) => col.notNull().primaryKey()).addColumn('is_locked', 'integer', (col) => col.notNull().defaultTo(0)),
     ].map((statement) => statement.compile().sql);
     const partitions = [CLICK_PARTITIONS, ...WEBHOOK_PARTITIONS].flatMap((spec) => newMonthPartitions(spec, now, MONTHS_AHEAD)).map((statement) => statement.compile(trx).sql);
-    // One query, so one round trip: without parameters it goes as PostgreSQL's simple query, which takes several statements.
-    await sql.raw([...own, ...snapshot.migrations.flatMap((migration) => migration.statements), ...partitions].join(';\n')).execute(trx);
+    // One query, so one round trip: without parameters it goes as PostgreSQL's simple query, which
+    // takes several statements. Its literals are written for standard_conforming_strings.
+    const script = ['set local standard_conforming_strings = on', ...own, ...snapshot.migrations.flatMap((migration) => migration.statements), ...partitions];
+    await sql.raw(script.join(';\n')).execute(trx);
     const at = new Date(now).toISOString();
     await sql`insert into ${sql.table(DEFAULT_MIGRATION_LOCK_TABLE)} (id, is_locked) values (${MIGRATION_LOCK_ID}, 0)`.execute(trx);
     await sql`insert into ${sql.table(DEFAULT_MIGRATION_TABLE)} (name, timestamp) values ${sql.join(migrations.map((name) => sql`(${name}, ${at})`))}`.execute(trx);
@@ -76,7 +81,7 @@ export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSn
 export async function snapshotApplies(db: Kysely<DB>): Promise<boolean> {
   const { rows } = await sql<{ applies: boolean }>`
     select current_schema() = 'public'
-      and not exists (select 1 from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S', 'f'))
-      and not exists (select 1 from pg_proc where pronamespace = 'public'::regnamespace) as applies`.execute(db);
+      and not exists (select 1 from pg_class where relnamespace = to_regnamespace('public') and relkind in ('r', 'p', 'v', 'm', 'S', 'f'))
+      and not exists (select 1 from pg_proc where pronamespace = to_regnamespace('public')) as applies`.execute(db);
   return rows[0]?.applies === true;
 }

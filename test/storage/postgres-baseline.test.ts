@@ -26,12 +26,13 @@ async function contents(database: Database): Promise<Record<string, unknown>> {
   }
   return {
     relations,
-    columns: await rowsOf(db, sql`select table_name, column_name, data_type, is_nullable, column_default, collation_name, is_generated, generation_expression from information_schema.columns where table_schema = 'public' order by table_name, column_name`),
+    columns: await rowsOf(db, sql`select table_name, ordinal_position, column_name, data_type, is_nullable, column_default, collation_name, is_generated, generation_expression from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`),
     indexes: await rowsOf(db, sql`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by tablename, indexname`),
     constraints: await rowsOf(db, sql`select conrelid::regclass::text as owner, conname, pg_get_constraintdef(oid) as definition from pg_constraint where connamespace = 'public'::regnamespace order by 1, 2`),
     triggers: await rowsOf(db, sql`select tgrelid::regclass::text as owner, tgname, pg_get_triggerdef(oid) as definition from pg_trigger where not tgisinternal order by 1, 2`),
     functions: await rowsOf(db, sql`select proname, pg_get_functiondef(oid) as definition from pg_proc where pronamespace = 'public'::regnamespace order by 1`),
-    sequences: await rowsOf(db, sql`select c.relname, d.refobjid::regclass::text as owned_by from pg_class c left join pg_depend d on d.objid = c.oid and d.deptype = 'a' and d.classid = 'pg_class'::regclass where c.relkind = 'S' and c.relnamespace = 'public'::regnamespace order by 1`),
+    sequences: await rowsOf(db, sql`select c.relname, d.refobjid::regclass::text as owned_by, d.deptype, s.last_value from pg_class c join pg_sequences s on s.schemaname = 'public' and s.sequencename = c.relname left join pg_depend d on d.objid = c.oid and d.deptype in ('a', 'i') and d.classid = 'pg_class'::regclass where c.relkind = 'S' and c.relnamespace = 'public'::regnamespace order by 1`),
+    comments: await rowsOf(db, sql`select c.relname, d.objsubid, d.description from pg_description d join pg_class c on c.oid = d.objoid where c.relnamespace = 'public'::regnamespace order by 1, 2`),
     partitions: await rowsOf(db, sql`select i.inhrelid::regclass::text as partition, i.inhparent::regclass::text as parent, pg_get_expr(c.relpartbound, c.oid) as bound from pg_inherits i join pg_class c on c.oid = i.inhrelid where c.relnamespace = 'public'::regnamespace order by 1`),
     views: await rowsOf(db, sql`select viewname, definition from pg_views where schemaname = 'public' order by 1`),
     rows,
@@ -106,6 +107,26 @@ test('a database that already holds tables is migrated in turn, never given the 
     return contents(database);
   });
   assert.deepEqual(actual, (await replayed()).contents);
+});
+
+test('a database whose schema is not public is migrated in turn, as the snapshot names public', async (t) => {
+  if (!(await onPostgres(t))) return;
+  const target = await freshDatabase();
+  const name = new URL(target.url).pathname.slice(1);
+  const setUp = openDatabase(target.url);
+  await sql`drop schema public cascade`.execute(setUp.db);
+  await sql`create schema app`.execute(setUp.db);
+  await sql.raw(`alter database ${name} set search_path = app`).execute(setUp.db);
+  await setUp.close();
+  const database = openDatabase(target.url);
+  try {
+    assert.deepEqual(await migrateToLatest(database), migrationNames(), 'every migration, run in turn');
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_tables where schemaname = 'app'`.execute(database.db);
+    assert.ok(rows[0]!.n > 80, 'the tables are in the schema in use');
+  } finally {
+    await database.close();
+    await target.drop();
+  }
 });
 
 test('the committed snapshot is what the migrations run on a new database now', async (t) => {

@@ -44,8 +44,12 @@ async function serveInstance(config: ReturnType<typeof loadConfig>, index: numbe
   // the CLI's other commands touch the database alone). On a new PostgreSQL database the server
   // spends most of that time syncing the new tables' files, leaving this thread free to load.
   const { database, migrated } = openServingDatabase(config);
-  const { createService } = await import('../../server.js');
-  await migrated;
+  const [{ createService }] = await Promise.all([import('../../server.js'), migrated]).catch(async (error: unknown) => {
+    // Nothing serves: the migration is let finish (or fail) and the connections closed before the error is told.
+    await migrated.catch(() => {});
+    await database.close();
+    throw error;
+  });
   const service = await createService(config, { logger: loggerOptions(config.logLevel), database });
   const { app, services } = service;
 
