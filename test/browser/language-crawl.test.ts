@@ -58,7 +58,7 @@ const portal = portalUnderTest({
   },
   started: async () => {
     // The members' own names (brands, affiliates, channels, products, campaigns, order numbers, codes) are their data, in whatever language they chose;
-    // a short link's code is random letters too, now and then one that looks like a field name.
+    // a short link's code and a key's shown prefix (afn_ and four random characters) are random letters too, now and then one that looks like a field name.
     const { db } = portal.database;
     const names = await Promise.all([
       db.selectFrom('brands').select('name').execute(),
@@ -69,6 +69,8 @@ const portal = portalUnderTest({
       db.selectFrom('orders').select('order_id as name').execute(),
       db.selectFrom('coupons').select('code as name').execute(),
       db.selectFrom('short_links').select('code as name').execute(),
+      db.selectFrom('api_keys').select('key_prefix as name').execute(),
+      db.selectFrom('postback_tokens').select('token_prefix as name').execute(),
     ]);
     dataNames = [...new Set(names.flat().map((row) => row.name).filter((name) => name.length > 1))].sort((a, b) => b.length - a.length);
   },
