@@ -194,11 +194,10 @@ export const migrationNames = (): string[] => Object.keys(migrations);
  */
 async function startFromSnapshot(database: Database): Promise<string[]> {
   const names = migrationNames();
-  const through = (last: string) => names.slice(0, names.indexOf(last) + 1);
   if (database.dialect === 'sqlite') {
     if (!(await isEmptySqlite(database.db))) return [];
     const { SQLITE_SNAPSHOT } = await import('./migrations/sqlite-baseline.js');
-    const covered = through(SQLITE_SNAPSHOT.through);
+    const covered = names.slice(0, names.indexOf(SQLITE_SNAPSHOT.through) + 1);
     return covered.length > 0 && (await applySqliteSnapshot(database.db, SQLITE_SNAPSHOT, covered, new Date().toISOString())) ? covered : [];
   }
   if (!(await snapshotApplies(database.db))) return [];
@@ -206,7 +205,7 @@ async function startFromSnapshot(database: Database): Promise<string[]> {
   // The migrations it holds by name: a migration added among them since it was recorded is not in it, and none of it is used.
   const covered = POSTGRES_SNAPSHOT.migrations.map((migration) => migration.name);
   const inOrder = covered.length > 0 && covered.every((name, i) => names[i] === name);
-  return inOrder && (await applyPostgresSnapshot(database.db, POSTGRES_SNAPSHOT, covered, Date.now())) ? covered : [];
+  return inOrder && (await applyPostgresSnapshot(database.db, POSTGRES_SNAPSHOT, Date.now())) ? covered : [];
 }
 
 /** Applies the migrations up to and including `name` (a test that starts from an older schema). */

@@ -10,9 +10,7 @@ import { CLICK_PARTITIONS, newMonthPartitions, WEBHOOK_PARTITIONS } from './mont
 import type { DB } from './tables.js';
 
 export interface PostgresSnapshot {
-  /** The last migration the snapshot holds (it holds every one before it). */
-  through: string;
-  /** Each migration through that one, in order, with the statements it runs on a new database (the month partitions aside). */
+  /** Each migration it holds, in order, with the statements it runs on a new database (the month partitions aside). */
   migrations: readonly { name: string; statements: readonly string[] }[];
 }
 
@@ -48,12 +46,11 @@ function literal(value: unknown): string {
 }
 
 /**
- * Applies the snapshot to a database that holds nothing yet, with `migrations` (the names through
- * the snapshot's last, in order) recorded as run, and the month partitions of `now` and the three
- * after it; returns false, doing nothing, when the database already holds a table. One transaction
+ * Applies the snapshot to a database that holds nothing yet, with the migrations it holds recorded
+ * as run, and the month partitions of `now` and the three after it; returns false, doing nothing, when the database already holds a table. One transaction
  * under the migrator's lock: two processes starting on the same new database apply it once.
  */
-export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSnapshot, migrations: readonly string[], now: number): Promise<boolean> {
+export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSnapshot, now: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATOR_LOCK)}::bigint)`.execute(trx);
     if (!(await snapshotApplies(trx))) return false;
@@ -69,7 +66,7 @@ export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSn
     await sql.raw(script.join(';\n')).execute(trx);
     const at = new Date(now).toISOString();
     await sql`insert into ${sql.table(DEFAULT_MIGRATION_LOCK_TABLE)} (id, is_locked) values (${MIGRATION_LOCK_ID}, 0)`.execute(trx);
-    await sql`insert into ${sql.table(DEFAULT_MIGRATION_TABLE)} (name, timestamp) values ${sql.join(migrations.map((name) => sql`(${name}, ${at})`))}`.execute(trx);
+    await sql`insert into ${sql.table(DEFAULT_MIGRATION_TABLE)} (name, timestamp) values ${sql.join(snapshot.migrations.map(({ name }) => sql`(${name}, ${at})`))}`.execute(trx);
     return true;
   });
 }

@@ -3,7 +3,7 @@
 // script ran it. `npm run sql:sync` writes it (scripts/postgres-baseline.ts); a test holds a new
 // database made from it equal to one made by the migrations.
 import { openDatabase } from './database.js';
-import { migrationNames, replayMigrations } from './migrate.js';
+import { replayMigrations } from './migrate.js';
 import { isMakingMonthPartition } from './month-partitions.js';
 import { snapshotApplies, snapshotStatement, type PostgresSnapshot } from './postgres-baseline.js';
 
@@ -32,14 +32,14 @@ export async function recordPostgresSnapshot(url: string): Promise<PostgresSnaps
   } finally {
     await database.close();
   }
-  return { through: migrationNames().at(-1)!, migrations };
+  return { migrations };
 }
 
 /** The source of src/storage/migrations/postgres-baseline.ts holding `snapshot`. */
 export function postgresSnapshotSource(snapshot: PostgresSnapshot): string {
   return [
     '// Written by `npm run sql:sync` (scripts/postgres-baseline.ts); do not edit. The statements the migrations',
-    '// through `through` run on a new PostgreSQL database, given to a new database in one step (src/storage/postgres-baseline.ts).',
+    '// named here run on a new PostgreSQL database, given to a new database in one step (src/storage/postgres-baseline.ts).',
     "import type { PostgresSnapshot } from '../postgres-baseline.js';",
     '',
     `export const POSTGRES_SNAPSHOT: PostgresSnapshot = ${JSON.stringify(snapshot, null, 2)};`,

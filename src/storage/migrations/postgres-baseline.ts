@@ -1,9 +1,8 @@
 // Written by `npm run sql:sync` (scripts/postgres-baseline.ts); do not edit. The statements the migrations
-// through `through` run on a new PostgreSQL database, given to a new database in one step (src/storage/postgres-baseline.ts).
+// named here run on a new PostgreSQL database, given to a new database in one step (src/storage/postgres-baseline.ts).
 import type { PostgresSnapshot } from '../postgres-baseline.js';
 
 export const POSTGRES_SNAPSHOT: PostgresSnapshot = {
-  "through": "0067-links-listed-newest-first",
   "migrations": [
     {
       "name": "0001-initial",
