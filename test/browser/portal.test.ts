@@ -201,8 +201,11 @@ test("an affiliate never sees another's orders or links", async () => {
     const aff1Orders = (await portal.database.db.selectFrom('orders').select('id').where('affiliate_id', '=', 'aff-1').execute()).map((o) => o.id);
     assert.deepEqual(shown.filter((id) => aff1Orders.includes(id)), [], "aff-1's orders shown to aff-2");
     await nav(page, 'Links');
+    await page.waitForURL('**/app/links');
+    await page.locator('main h1').first().waitFor();
     await page.waitForLoadState('networkidle');
-    const links = await page.getByRole('table').textContent().catch(() => '');
+    await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+    const links = await page.getByRole('main').textContent();
     const aff1Codes = (await portal.database.db.selectFrom('short_links').select('code').where('affiliate_id', '=', 'aff-1').execute()).map((l) => l.code);
     assert.ok(aff1Codes.length > 0);
     for (const code of aff1Codes) assert.ok(!links!.includes(code), `aff-1's link ${code} shown to aff-2`);
