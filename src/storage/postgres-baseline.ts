@@ -47,8 +47,9 @@ function literal(value: unknown): string {
 
 /**
  * Applies the snapshot to a database that holds nothing yet, with the migrations it holds recorded
- * as run, and the month partitions of `now` and the three after it; returns false, doing nothing, when the database already holds a table. One transaction
- * under the migrator's lock: two processes starting on the same new database apply it once.
+ * as run, and the month partitions of `now` and the three after it; returns false, doing nothing,
+ * when the database already holds a table. One transaction under the migrator's lock: two
+ * processes starting on the same new database apply it once.
  */
 export async function applyPostgresSnapshot(db: Kysely<DB>, snapshot: PostgresSnapshot, now: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
